@@ -1,0 +1,70 @@
+// Shared lint configuration: strict type-aware TypeScript rules, nx module boundaries (the dependency
+// direction apps -> workload packages -> runtime -> api) and the complexity budget of the style guide.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const sourceConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:workload', 'type:runtime', 'type:api'] },
+  { sourceTag: 'type:workload', onlyDependOnLibsWithTags: ['type:workload', 'type:runtime', 'type:api'] },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:runtime', 'type:api'] },
+  { sourceTag: 'type:api', onlyDependOnLibsWithTags: ['type:api'] },
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:tooling', 'type:runtime', 'type:api'] },
+];
+
+// Tests may also use the tooling (the local control plane and its test helpers).
+const testConstraints = sourceConstraints.map((constraint) => ({
+  ...constraint,
+  onlyDependOnLibsWithTags: [...new Set([...constraint.onlyDependOnLibsWithTags, 'type:tooling'])],
+}));
+
+const boundaries = (depConstraints) => [
+  'error',
+  { enforceBuildableLibDependency: false, allow: [], depConstraints, checkDynamicDependenciesExceptions: [] },
+];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(sourceConstraints),
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/explicit-module-boundary-types': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // @kubernetes/client-node models are generated classes used as plain data shapes.
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@kruise-ts/*/src/*', '@kruise-ts/*/dist/*'], message: 'Import a package through its public entry point.' }] },
+      ],
+      complexity: ['error', 10],
+      'max-depth': ['error', 3],
+      'max-params': ['error', 3],
+      'max-statements': ['error', 20],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(testConstraints),
+      // Table-driven tests and their fixtures read best as long, flat functions.
+      'max-statements': 'off',
+      complexity: 'off',
+      '@typescript-eslint/explicit-module-boundary-types': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+);

@@ -1,0 +1,19 @@
+/**
+ * @kruise-ts/local-cluster: a real Kubernetes control plane on 127.0.0.1, built from Go modules.
+ *
+ * STOP: this file is the package's public API. Everything else is under `internal/` and may change.
+ */
+export { startLocalCluster, stopLocalCluster, localClusterStatus } from './internal/cluster.ts';
+export type { LocalCluster, ClusterLocator, LocalClusterStatus } from './internal/cluster.ts';
+export { defaultCacheRoot } from './internal/options.ts';
+export type { LocalClusterOptions, ComponentName } from './internal/options.ts';
+export { ensureTools } from './internal/go-build.ts';
+export type { BuiltTool, EnsureToolsOptions } from './internal/go-build.ts';
+export { defaultToolSpecs, KUBERNETES_VERSION, ETCD_VERSION, KWOK_VERSION, HELM_VERSION } from './internal/versions.ts';
+export type { GoToolSpec } from './internal/versions.ts';
+export { LocalClusterError } from './internal/errors.ts';
+export type { FailureDetails } from './internal/errors.ts';
+export { createCertificateAuthority, createServingCertificate } from './internal/pki.ts';
+export type { CertificateAuthority, ServingCertificate, ServingCertificateRequest } from './internal/pki.ts';
+export { ZONE_LABEL, REGION_LABEL } from './internal/nodes.ts';
+export type { ComponentRecord, ClusterState } from './internal/state.ts';

@@ -1,0 +1,40 @@
+/**
+ * The kube-controller-manager controllers a local cluster runs: what garbage collection, namespace
+ * deletion, Deployments (for `helm install --wait` and the native baseline in benchmarks), service
+ * accounts and PVC deletion need. Node lifecycle, IPAM and volume binding stay off: kwok plays the
+ * kubelet and nodes never go stale.
+ */
+export const DEFAULT_CONTROLLERS: readonly string[] = [
+  'garbage-collector-controller',
+  'namespace-controller',
+  'deployment-controller',
+  'replicaset-controller',
+  'serviceaccount-controller',
+  'root-ca-certificate-publisher-controller',
+  'clusterrole-aggregation-controller',
+  'persistentvolumeclaim-protection-controller',
+  'persistentvolume-protection-controller',
+];
+
+export interface ControllerManagerArgsOptions {
+  readonly kubeconfig: string;
+  readonly port: number;
+  readonly caFile: string;
+  readonly controllers: readonly string[];
+}
+
+export function kubeControllerManagerArgs(options: ControllerManagerArgsOptions): string[] {
+  return [
+    `--kubeconfig=${options.kubeconfig}`,
+    `--authentication-kubeconfig=${options.kubeconfig}`,
+    `--authorization-kubeconfig=${options.kubeconfig}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${String(options.port)}`,
+    `--controllers=${options.controllers.join(',')}`,
+    `--root-ca-file=${options.caFile}`,
+    '--cluster-name=kruise-ts',
+    '--leader-elect=false',
+    '--use-service-account-credentials=false',
+    '--v=1',
+  ];
+}

@@ -1,0 +1,373 @@
+/**
+ * kwok Stage documents that make fake nodes behave like a kubelet in the ways our workloads observe.
+ * Written for kruise-ts (kwok's stock stages set every readiness gate True, never restart a
+ * container and ignore resizes, which would hide exactly the behaviour CloneSet depends on).
+ *
+ * Behaviour, one stage each:
+ * - pod-start: a scheduled Pending pod becomes Running; containers are running and ready with an
+ *   `imageID` derived from the image; `Ready` is True only when every readiness gate's condition is
+ *   True (a missing gate condition counts as not ready, as in the kubelet).
+ * - pod-ready: whenever the readiness-gate conditions or ContainersReady change, `Ready` is recomputed
+ *   (False when a gate turns False, True again when it turns True).
+ * - pod-containers: a container whose spec image differs from its status image restarts:
+ *   restartCount + 1, new containerID and imageID, lastState terminated. A resize (through
+ *   `pods/resize`) is copied into `containerStatuses[].resources` and `allocatedResources`; it also
+ *   restarts the container when the container's resizePolicy says RestartContainer for that resource.
+ * - pod-delete: a pod with a deletionTimestamp is deleted with grace period 0 (its finalizers, if any,
+ *   still hold it, as with a real kubelet).
+ * - node-initialize: a fake node becomes Ready with kubelet-like conditions and node info.
+ *
+ * Restarts are instantaneous: containers have no readiness probe, so a restarted container is ready at
+ * once. A readiness drop during an in-place update comes from the workload's readiness gate.
+ */
+
+export interface KubeletSimulationOptions {
+  /** Delay before a scheduled pod starts (ms). Zero by default so that benchmarks measure control-plane work. */
+  readonly podStartDelayMs?: number;
+  /** Delay before a changed container restarts or a resize is applied (ms). */
+  readonly containerUpdateDelayMs?: number;
+  /** Delay before a terminating pod is removed (ms). */
+  readonly podDeleteDelayMs?: number;
+  /** Reported as the node's kubelet version. */
+  readonly kubeletVersion: string;
+}
+
+interface StageDefinition {
+  readonly name: string;
+  readonly kind: 'Pod' | 'Node';
+  /** jq expressions that must each evaluate to `true`. */
+  readonly selectors: readonly string[];
+  readonly delayMs: number;
+  /** A status patch template (strategic merge on the status subresource), or deletion. */
+  readonly action: { readonly statusTemplate: string } | { readonly delete: true };
+}
+
+const NOT_DELETING = '.metadata.deletionTimestamp == null';
+
+const POD_START_SELECTORS = [NOT_DELETING, '.status.phase == "Pending"', '.spec.nodeName != null'];
+
+const POD_READY_SELECTORS = [
+  NOT_DELETING,
+  '.status.phase == "Running"',
+  [
+    '. as $p',
+    '| ([($p.spec.readinessGates // [])[] | .conditionType as $g | any($p.status.conditions[]?; .type == $g and .status == "True")] | all) as $gates',
+    '| any($p.status.conditions[]?; .type == "ContainersReady" and .status == "True") as $containers',
+    '| any($p.status.conditions[]?; .type == "Ready" and .status == "True") as $ready',
+    '| ($gates and $containers) != $ready',
+  ].join(' '),
+];
+
+const POD_CONTAINERS_SELECTORS = [
+  NOT_DELETING,
+  '.status.phase == "Running"',
+  [
+    '. as $p',
+    '| any($p.spec.containers[]; . as $c | any($p.status.containerStatuses[]?;',
+    '.name == $c.name and (.image != $c.image or (.resources // {}) != ($c.resources // {}))))',
+  ].join(' '),
+];
+
+/** Computes `$ready` (all readiness gates True) into the template scope; `$pod` must be set. */
+const GATES_READY = String.raw`{{- $gatesReady := true }}
+{{- range $gate := $pod.spec.readinessGates }}
+{{- $found := false }}
+{{- range $cond := $pod.status.conditions }}
+{{- if and (eq $cond.type $gate.conditionType) (eq $cond.status "True") }}{{ $found = true }}{{ end }}
+{{- end }}
+{{- if not $found }}{{ $gatesReady = false }}{{ end }}
+{{- end }}`;
+
+const READY_CONDITION = String.raw`- type: Ready
+  lastTransitionTime: {{ $now | Quote }}
+  {{- if $ready }}
+  status: "True"
+  reason: null
+  message: null
+  {{- else }}
+  status: "False"
+  reason: {{ $reason | Quote }}
+  message: {{ $message | Quote }}
+  {{- end }}`;
+
+const POD_START_TEMPLATE = String.raw`{{- $now := Now }}
+{{- $pod := . }}
+${GATES_READY}
+{{- $ready := $gatesReady }}
+{{- $reason := "ReadinessGatesNotReady" }}
+{{- $message := "the status of pod readiness gate is not True" }}
+conditions:
+- type: PodReadyToStartContainers
+  status: "True"
+  lastTransitionTime: {{ $now | Quote }}
+- type: Initialized
+  status: "True"
+  lastTransitionTime: {{ $now | Quote }}
+- type: ContainersReady
+  status: "True"
+  lastTransitionTime: {{ $now | Quote }}
+${READY_CONDITION}
+containerStatuses:
+{{- range $c := .spec.containers }}
+- name: {{ $c.name | Quote }}
+  image: {{ $c.image | Quote }}
+  imageID: {{ printf "sim.kruise-ts.io/image@sha256:%s" (sha256sum $c.image) | Quote }}
+  containerID: {{ printf "sim://%s" (sha256sum (printf "%s/%s/0" $pod.metadata.uid $c.name)) | Quote }}
+  ready: true
+  started: true
+  restartCount: 0
+  state:
+    running:
+      startedAt: {{ $now | Quote }}
+  {{- with $c.resources }}
+  resources: {{ toJson . }}
+  {{- with .requests }}
+  allocatedResources: {{ toJson . }}
+  {{- end }}
+  {{- end }}
+{{- end }}
+{{- with .spec.initContainers }}
+initContainerStatuses:
+{{- range $c := . }}
+- name: {{ $c.name | Quote }}
+  image: {{ $c.image | Quote }}
+  imageID: {{ printf "sim.kruise-ts.io/image@sha256:%s" (sha256sum $c.image) | Quote }}
+  restartCount: 0
+  {{- if and $c.restartPolicy (eq $c.restartPolicy "Always") }}
+  ready: true
+  started: true
+  state:
+    running:
+      startedAt: {{ $now | Quote }}
+  {{- else }}
+  ready: true
+  started: false
+  state:
+    terminated:
+      exitCode: 0
+      reason: Completed
+      startedAt: {{ $now | Quote }}
+      finishedAt: {{ $now | Quote }}
+  {{- end }}
+{{- end }}
+{{- end }}
+{{- with NodeIPsWith .spec.nodeName }}
+hostIP: {{ index . 0 | Quote }}
+hostIPs:
+{{- range . }}
+- ip: {{ . | Quote }}
+{{- end }}
+{{- end }}
+{{- with PodIPsWith .spec.nodeName (or .spec.hostNetwork false) (or .metadata.uid "") (or .metadata.name "") (or .metadata.namespace "") }}
+podIP: {{ index . 0 | Quote }}
+podIPs:
+{{- range . }}
+- ip: {{ . | Quote }}
+{{- end }}
+{{- end }}
+{{- with .metadata.generation }}
+observedGeneration: {{ . }}
+{{- end }}
+phase: Running
+startTime: {{ $now | Quote }}`;
+
+const POD_READY_TEMPLATE = String.raw`{{- $now := Now }}
+{{- $pod := . }}
+${GATES_READY}
+{{- $containersReady := false }}
+{{- range $cond := .status.conditions }}
+{{- if and (eq $cond.type "ContainersReady") (eq $cond.status "True") }}{{ $containersReady = true }}{{ end }}
+{{- end }}
+{{- $ready := and $gatesReady $containersReady }}
+{{- $reason := "ReadinessGatesNotReady" }}
+{{- $message := "the status of pod readiness gate is not True" }}
+{{- if not $containersReady }}
+{{- $reason = "ContainersNotReady" }}
+{{- $message = "containers with unready status" }}
+{{- end }}
+conditions:
+${READY_CONDITION}`;
+
+/**
+ * Per container: `$old` is its current status. An image change restarts it; so does a change of a
+ * resource whose resizePolicy is RestartContainer. Resources are always copied from the spec.
+ */
+const POD_CONTAINERS_TEMPLATE = String.raw`{{- $now := Now }}
+{{- $pod := . }}
+containerStatuses:
+{{- range $c := .spec.containers }}
+{{- $old := dict }}
+{{- range $s := $pod.status.containerStatuses }}{{ if eq $s.name $c.name }}{{ $old = $s }}{{ end }}{{ end }}
+{{- $restart := ne (toString (dig "image" "" $old)) $c.image }}
+{{- range $policy := $c.resizePolicy }}
+{{- if eq $policy.restartPolicy "RestartContainer" }}
+{{- $r := $policy.resourceName }}
+{{- if ne (toString (dig "resources" "requests" $r "" $old)) (toString (dig "resources" "requests" $r "" $c)) }}{{ $restart = true }}{{ end }}
+{{- if ne (toString (dig "resources" "limits" $r "" $old)) (toString (dig "resources" "limits" $r "" $c)) }}{{ $restart = true }}{{ end }}
+{{- end }}
+{{- end }}
+{{- $count := int64 (dig "restartCount" 0 $old) }}
+- name: {{ $c.name | Quote }}
+  image: {{ $c.image | Quote }}
+  imageID: {{ printf "sim.kruise-ts.io/image@sha256:%s" (sha256sum $c.image) | Quote }}
+  ready: true
+  started: true
+  {{- if $restart }}
+  restartCount: {{ add1 $count }}
+  containerID: {{ printf "sim://%s" (sha256sum (printf "%s/%s/%d" $pod.metadata.uid $c.name (add1 $count))) | Quote }}
+  state:
+    running:
+      startedAt: {{ $now | Quote }}
+  lastState:
+    terminated:
+      exitCode: 0
+      reason: Completed
+      containerID: {{ dig "containerID" "" $old | Quote }}
+      startedAt: {{ dig "state" "running" "startedAt" $now $old | Quote }}
+      finishedAt: {{ $now | Quote }}
+  {{- else }}
+  restartCount: {{ $count }}
+  containerID: {{ dig "containerID" "" $old | Quote }}
+  state: {{ toJson (dig "state" dict $old) }}
+  lastState: {{ toJson (dig "lastState" dict $old) }}
+  {{- end }}
+  {{- with $c.resources }}
+  resources: {{ toJson . }}
+  {{- with .requests }}
+  allocatedResources: {{ toJson . }}
+  {{- end }}
+  {{- end }}
+{{- end }}
+conditions:
+- type: PodResizePending
+  $patch: delete
+- type: PodResizeInProgress
+  $patch: delete
+{{- with .metadata.generation }}
+observedGeneration: {{ . }}
+{{- end }}`;
+
+const NODE_INITIALIZE_TEMPLATE = String.raw`{{- $now := Now }}
+conditions:
+- type: Ready
+  status: "True"
+  reason: KubeletReady
+  message: kubelet is posting ready status (simulated by kwok)
+  lastHeartbeatTime: {{ $now | Quote }}
+  lastTransitionTime: {{ $now | Quote }}
+- type: MemoryPressure
+  status: "False"
+  reason: KubeletHasSufficientMemory
+  message: kubelet has sufficient memory available
+  lastHeartbeatTime: {{ $now | Quote }}
+  lastTransitionTime: {{ $now | Quote }}
+- type: DiskPressure
+  status: "False"
+  reason: KubeletHasNoDiskPressure
+  message: kubelet has no disk pressure
+  lastHeartbeatTime: {{ $now | Quote }}
+  lastTransitionTime: {{ $now | Quote }}
+- type: PIDPressure
+  status: "False"
+  reason: KubeletHasSufficientPID
+  message: kubelet has sufficient PID available
+  lastHeartbeatTime: {{ $now | Quote }}
+  lastTransitionTime: {{ $now | Quote }}
+nodeInfo:
+  architecture: amd64
+  operatingSystem: linux
+  osImage: kwok
+  kernelVersion: kwok
+  containerRuntimeVersion: kwok
+  kubeletVersion: KUBELET_VERSION
+  machineID: {{ .metadata.name | Quote }}
+  systemUUID: {{ .metadata.uid | Quote }}
+  bootID: {{ .metadata.uid | Quote }}
+phase: Running`;
+
+function podStages(options: KubeletSimulationOptions): StageDefinition[] {
+  return [
+    {
+      name: 'kruise-ts-pod-start',
+      kind: 'Pod',
+      selectors: POD_START_SELECTORS,
+      delayMs: options.podStartDelayMs ?? 0,
+      action: { statusTemplate: POD_START_TEMPLATE },
+    },
+    {
+      name: 'kruise-ts-pod-ready',
+      kind: 'Pod',
+      selectors: POD_READY_SELECTORS,
+      delayMs: 0,
+      action: { statusTemplate: POD_READY_TEMPLATE },
+    },
+    {
+      name: 'kruise-ts-pod-containers',
+      kind: 'Pod',
+      selectors: POD_CONTAINERS_SELECTORS,
+      delayMs: options.containerUpdateDelayMs ?? 0,
+      action: { statusTemplate: POD_CONTAINERS_TEMPLATE },
+    },
+    {
+      name: 'kruise-ts-pod-delete',
+      kind: 'Pod',
+      selectors: ['.metadata.deletionTimestamp != null'],
+      delayMs: options.podDeleteDelayMs ?? 0,
+      action: { delete: true },
+    },
+  ];
+}
+
+function nodeStages(options: KubeletSimulationOptions): StageDefinition[] {
+  return [
+    {
+      name: 'kruise-ts-node-initialize',
+      kind: 'Node',
+      selectors: ['any(.status.conditions[]?; .type == "Ready" and .status == "True") | not'],
+      delayMs: 0,
+      action: { statusTemplate: NODE_INITIALIZE_TEMPLATE.replace('KUBELET_VERSION', options.kubeletVersion) },
+    },
+  ];
+}
+
+/** Renders all stages as one multi-document YAML file for `kwok --config`. */
+export function renderKwokStages(options: KubeletSimulationOptions): string {
+  return [...nodeStages(options), ...podStages(options)].map(renderStage).join('---\n');
+}
+
+function renderStage(stage: StageDefinition): string {
+  const lines = [
+    'apiVersion: kwok.x-k8s.io/v1alpha1',
+    'kind: Stage',
+    'metadata:',
+    `  name: ${stage.name}`,
+    'spec:',
+    '  resourceRef:',
+    '    apiGroup: v1',
+    `    kind: ${stage.kind}`,
+    '  selector:',
+    '    matchExpressions:',
+    ...stage.selectors.flatMap((expression) => [
+      `    - key: ${JSON.stringify(expression)}`,
+      "      operator: In",
+      "      values: ['true']",
+    ]),
+  ];
+  if (stage.delayMs > 0) {
+    lines.push('  delay:', `    durationMilliseconds: ${String(stage.delayMs)}`);
+  }
+  lines.push('  steps:');
+  if ('delete' in stage.action) {
+    lines.push('  - delete: true');
+  } else {
+    lines.push(
+      '  - patch:',
+      '      subresource: status',
+      '      root: status',
+      '      type: strategic',
+      '      template: |',
+      ...stage.action.statusTemplate.split('\n').map((line) => (line === '' ? '' : `        ${line}`)),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,83 @@
+import os from 'node:os';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import { MAX_FAKE_NODES } from './nodes.ts';
+
+export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok'] as const;
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+const delayMs = z.number().int().min(0).max(600_000);
+
+export const localClusterOptionsSchema = z.strictObject({
+  /** Names the cluster and its default run directory. */
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes').default('default'),
+  /** Where state, logs, PKI and etcd data live; `<cacheRoot>/clusters/<name>` by default. */
+  runDir: z.string().min(1).optional(),
+  /** Root of the binary cache; `$KRUISE_TS_CACHE_DIR` or `$XDG_CACHE_HOME/kruise-ts` by default (resolved by the caller). */
+  cacheRoot: z.string().min(1).optional(),
+  nodes: z.number().int().min(1).max(MAX_FAKE_NODES).default(4),
+  zones: z.number().int().min(1).max(26).default(3),
+  podsPerNode: z.number().int().min(1).max(4094).default(4000),
+  /** Fixed apiserver port; a free one when omitted. */
+  apiServerPort: z.number().int().min(1).max(65535).optional(),
+  /** Leave the cluster running after this process exits (`cluster:up`). */
+  detached: z.boolean().default(false),
+  /** Return a healthy cluster already running in the same run directory instead of failing. */
+  reuse: z.boolean().default(false),
+  kubelet: z
+    .strictObject({ podStartDelayMs: delayMs.default(0), containerUpdateDelayMs: delayMs.default(0), podDeleteDelayMs: delayMs.default(0) })
+    .default({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 }),
+  /** kube-controller-manager controllers; see DEFAULT_CONTROLLERS. */
+  controllers: z.array(z.string().min(1)).min(1).optional(),
+  /** How long each component may take to become ready. */
+  startTimeoutMs: z.number().int().positive().default(120_000),
+  /** Extra flags per component, appended last (so they override ours). */
+  extraArgs: z.partialRecord(z.enum(COMPONENT_NAMES), z.array(z.string())).default({}),
+  /** The Go command for building missing tools. */
+  goBinary: z.string().min(1).optional(),
+  /** Stop the cluster on SIGINT/SIGTERM of this process (and exit). */
+  handleSignals: z.boolean().default(true),
+});
+
+/** Options of `startLocalCluster`, as the caller writes them. */
+export type LocalClusterOptions = z.input<typeof localClusterOptionsSchema> & {
+  /** Progress lines (component started, binaries built, ...). */
+  readonly log?: (line: string) => void;
+};
+
+export type ResolvedClusterOptions = z.output<typeof localClusterOptionsSchema> & {
+  readonly cacheRoot: string;
+  readonly runDir: string;
+  readonly log: (line: string) => void;
+};
+
+/**
+ * The binary cache root: `$KRUISE_TS_CACHE_DIR`, else `$XDG_CACHE_HOME/kruise-ts`, else
+ * `~/.cache/kruise-ts`. Outside the repository so that a clean clone reuses earlier builds.
+ */
+export function defaultCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const explicit = env['KRUISE_TS_CACHE_DIR'];
+  if (explicit !== undefined && explicit !== '') {
+    return path.resolve(explicit);
+  }
+  const xdg = env['XDG_CACHE_HOME'];
+  return path.join(xdg !== undefined && xdg !== '' ? xdg : path.join(os.homedir(), '.cache'), 'kruise-ts');
+}
+
+/** Validates options; a bad value fails with a message naming the field. */
+export function resolveClusterOptions(input: LocalClusterOptions): ResolvedClusterOptions {
+  const { log, ...rest } = input;
+  const parsed = localClusterOptionsSchema.safeParse(rest);
+  if (!parsed.success) {
+    throw new TypeError(`invalid local cluster options: ${z.prettifyError(parsed.error)}`);
+  }
+  const cacheRoot = parsed.data.cacheRoot ?? defaultCacheRoot();
+  return {
+    ...parsed.data,
+    cacheRoot,
+    runDir: parsed.data.runDir ?? path.join(cacheRoot, 'clusters', parsed.data.name),
+    log: log ?? (() => undefined),
+  };
+}

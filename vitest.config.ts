@@ -1,0 +1,38 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two layers: `unit` (pure code, no cluster, fast) and `integration` (one real control plane for the
+ * whole run, started by the global setup; one namespace per test). Both resolve workspace packages to
+ * their TypeScript sources through the `@kruise-ts/source` export condition.
+ */
+const conditions = ['@kruise-ts/source', ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@kruise-ts/source'] } },
+  test: {
+    execArgv: ['--conditions=@kruise-ts/source'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{packages,apps}/*/src/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['{packages,apps}/*/test/integration/**/*.test.ts'],
+          globalSetup: ['packages/local-cluster/src/testing/global-setup.ts'],
+          // Waiting on a real API server: bounded waits live in the tests, these are only backstops.
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
