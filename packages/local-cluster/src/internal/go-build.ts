@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 import { LocalClusterError } from './errors.ts';
 import { withDirectoryLock } from './file-lock.ts';
@@ -30,6 +32,7 @@ export interface BuiltTool {
   readonly buildSeconds: number | undefined;
 }
 
+const execFileAsync = promisify(execFile);
 const DEFAULT_BUILD_TIMEOUT_MS = 45 * 60 * 1000;
 const GO_MISSING_HINT =
   'the Go toolchain (1.26 or newer) is not on PATH; install it from https://go.dev/dl or set the goBinary option';
@@ -70,6 +73,7 @@ async function buildTool(spec: GoToolSpec, directory: string, options: EnsureToo
   const staging = `${directory}.partial-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
+  await assertGoVersion(spec, options.goBinary ?? 'go');
   const started = performance.now();
   options.log?.(`building ${spec.name} ${spec.version} with Go (only when missing from the cache)...`);
   await runCommand({
@@ -90,6 +94,32 @@ async function buildTool(spec: GoToolSpec, directory: string, options: EnsureToo
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   options.log?.(`built ${spec.name} ${spec.version} in ${String(seconds)}s -> ${directory}`);
   return seconds;
+}
+
+const MINIMUM_GO = [1, 26] as const;
+
+/**
+ * kwok and helm declare `go 1.26.0`; with an older toolchain (and GOTOOLCHAIN=local, so that Go never
+ * downloads another one) their build would fail deep in its log. Say it up front instead.
+ */
+async function assertGoVersion(spec: GoToolSpec, goBinary: string): Promise<void> {
+  let version: string;
+  try {
+    const { stdout } = await execFileAsync(goBinary, ['env', 'GOVERSION'], { timeout: 30_000, env: { ...process.env, GOTOOLCHAIN: 'local' } });
+    version = stdout.trim();
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new LocalClusterError(missing ? `cannot run ${goBinary}: ${GO_MISSING_HINT}` : `cannot run ${goBinary} env GOVERSION`, { component: `go build ${spec.name}` }, { cause: error });
+  }
+  if (!isGoAtLeast(version, MINIMUM_GO)) {
+    throw new LocalClusterError(`Go ${MINIMUM_GO.join('.')} or newer is needed, but ${goBinary} reports ${JSON.stringify(version)}`, { component: `go build ${spec.name}` });
+  }
+}
+
+/** True when a `go env GOVERSION` string (`go1.26.8`, `go1.27rc1`) is at least `minimum`. */
+export function isGoAtLeast(version: string, minimum: readonly [number, number]): boolean {
+  const [major = 0, minor = 0] = (/^go(\d+)\.(\d+)/.exec(version)?.slice(1) ?? []).map(Number);
+  return major > minimum[0] || (major === minimum[0] && minor >= minimum[1]);
 }
 
 /** The `go build` command line for one tool; exported for tests. */

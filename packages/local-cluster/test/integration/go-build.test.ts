@@ -62,6 +62,15 @@ describe('building the Go tools', () => {
     expect(error.message).toContain('the Go toolchain (1.26 or newer) is not on PATH');
   });
 
+  it('names the Go version when it is too old to build the tools', async () => {
+    const { spec, cacheRoot } = await toolModule('oldgo', 'package main\n\nfunc main() {}\n');
+    const fakeGo = path.join(path.dirname(spec.moduleDir), 'go');
+    await writeFile(fakeGo, '#!/bin/sh\necho go1.24.3\n', { mode: 0o755 });
+    const error = await failure(ensureTools({ cacheRoot, specs: [spec], goBinary: fakeGo }));
+    expect(error.message).toContain('Go 1.26 or newer is needed, but');
+    expect(error.message).toContain('"go1.24.3"');
+  });
+
   it('reports a failed build with the compiler output', async () => {
     const { spec, cacheRoot } = await toolModule('broken', 'package main\n\nfunc main() { undefinedFunction() }\n');
     const error = await failure(ensureTools({ cacheRoot, specs: [spec] }));
