@@ -12,7 +12,7 @@ import { renderKwokStages } from './kwok-stages.ts';
 import type { ComponentName, ResolvedClusterOptions } from './options.ts';
 import type { ClusterPki } from './pki.ts';
 import { assertPortFree } from './ports.ts';
-import type { ProcessGroup, StartedProcess } from './process-group.ts';
+import type { ProcessGroup, ProcessSpec, StartedProcess } from './process-group.ts';
 import { httpProbe, waitUntilReady } from './readiness.ts';
 import { KUBERNETES_VERSION } from './versions.ts';
 
@@ -53,6 +53,14 @@ export interface StarterContext {
   readonly group: ProcessGroup;
   /** Called after each component is up, so the state file always lists what runs. */
   readonly onStarted: (process: StartedProcess) => Promise<void>;
+  /** How each component was launched, so that it can be restarted the same way. */
+  readonly launched: Map<ComponentName, LaunchedComponent>;
+}
+
+/** A component's process spec and readiness probe, kept for restarts. */
+export interface LaunchedComponent {
+  readonly spec: ProcessSpec;
+  readonly probe: () => Promise<boolean>;
 }
 
 /**
@@ -163,12 +171,14 @@ async function launch(context: StarterContext, request: LaunchRequest): Promise<
   const { options, layout, group } = context;
   await assertPortFree(request.port, request.name);
   await mkdir(layout.logDir, { recursive: true });
-  const started = group.start({
+  const spec: ProcessSpec = {
     name: request.name,
     command: binaryFor(request.name, context.tools),
     args: [...request.args, ...(options.extraArgs[request.name] ?? [])],
     logFile: path.join(layout.logDir, `${request.name}.log`),
-  });
+  };
+  context.launched.set(request.name, { spec, probe: request.probe });
+  const started = group.start(spec);
   options.log(`started ${request.name} (pid ${String(started.pid)}), waiting until it is ready...`);
   await context.onStarted(started);
   await waitUntilReady({ process: started, probe: request.probe, timeoutMs: options.startTimeoutMs });

@@ -4,19 +4,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { clusterLayout, startComponents } from './cluster-starter.ts';
-import type { ClusterLayout, ClusterPorts } from './cluster-starter.ts';
+import type { ClusterLayout, ClusterPorts, LaunchedComponent } from './cluster-starter.ts';
 import { LocalClusterError } from './errors.ts';
 import { ensureTools } from './go-build.ts';
 import type { BuiltTool } from './go-build.ts';
 import { createFakeNodes } from './node-registration.ts';
 import { resolveClusterOptions } from './options.ts';
-import type { LocalClusterOptions, ResolvedClusterOptions } from './options.ts';
+import type { ComponentName, LocalClusterOptions, ResolvedClusterOptions } from './options.ts';
 import { createClusterPki } from './pki.ts';
 import { allocatePorts } from './ports.ts';
 import { ProcessGroup, stopRecordedProcesses } from './process-group.ts';
 import type { StartedProcess } from './process-group.ts';
 import { isOurProcess, isProcessAlive } from './process-liveness.ts';
-import { httpProbe } from './readiness.ts';
+import { httpProbe, waitUntilReady } from './readiness.ts';
 import { readState, stateFile, writeState } from './state.ts';
 import type { ClusterState, ComponentRecord } from './state.ts';
 import { defaultToolSpecs } from './versions.ts';
@@ -38,6 +38,12 @@ export interface LocalCluster extends AsyncDisposable {
   readonly buildSeconds: number;
   /** Seconds from the first component's start to the cluster being ready. */
   readonly startSeconds: number;
+  /**
+   * Stops one component and starts it again with the same flags and ports, returning once it is
+   * ready again: for tests of what controllers do when, say, kube-apiserver restarts. Only for a
+   * cluster this call started (not a reused one).
+   */
+  restartComponent(name: ComponentName): Promise<void>;
   /** Stops every process this cluster started and removes its state; idempotent. */
   stop(): Promise<void>;
 }
@@ -97,13 +103,14 @@ async function handleExisting(existing: Existing, options: ResolvedClusterOption
     );
   }
   options.log(`reusing the running cluster in ${state.runDir} (apiserver ${state.server})`);
-  return clusterHandle({ state, tools, reused: true, timings: { buildSeconds: 0, startSeconds: 0 }, stop: () => Promise.resolve() });
+  const restart = (): Promise<void> => Promise.reject(new LocalClusterError('cannot restart a component of a reused cluster', { component: 'local-cluster' }));
+  return clusterHandle({ state, tools, reused: true, timings: { buildSeconds: 0, startSeconds: 0 }, stop: () => Promise.resolve(), restart });
 }
 
 async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout, tools: ReadonlyMap<string, BuiltTool>): Promise<LocalCluster> {
   await rm(layout.runDir, { recursive: true, force: true });
   const [pki, ports] = await Promise.all([createClusterPki(layout.pkiDir), choosePorts(options)]);
-  const group = new ProcessGroup();
+  const [group, launched] = [new ProcessGroup(), new Map<ComponentName, LaunchedComponent>()];
   const state = initialState(options, layout, ports);
   const stop = onceOnly(async () => {
     signals.dispose();
@@ -114,7 +121,7 @@ async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout
   const signals = installSignalHandlers({ options, group, stop });
   const started = performance.now();
   try {
-    await startComponents({ options, layout, tools, pki, ports, group, onStarted: recordStarted(state, options) });
+    await startComponents({ options, layout, tools, pki, ports, group, launched, onStarted: recordStarted(state, options) });
     await createFakeNodes({ kubeconfigPath: layout.kubeconfigPath, options, kwok: group.processes.at(-1) });
   } catch (error) {
     await stop();
@@ -128,7 +135,34 @@ async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout
   }
   const startSeconds = Math.round((performance.now() - started) / 100) / 10;
   options.log(`cluster ready in ${String(startSeconds)}s: ${state.server}, kubeconfig ${layout.kubeconfigPath}`);
-  return clusterHandle({ state, tools, reused: false, timings: { buildSeconds: totalBuildSeconds(tools), startSeconds }, stop });
+  return clusterHandle({
+    state, tools, reused: false, stop,
+    timings: { buildSeconds: totalBuildSeconds(tools), startSeconds },
+    restart: (name) => restartComponent({ name, group, launched, state, options }),
+  });
+}
+
+interface RestartInput {
+  readonly name: ComponentName;
+  readonly group: ProcessGroup;
+  readonly launched: ReadonlyMap<ComponentName, LaunchedComponent>;
+  readonly state: ClusterState;
+  readonly options: ResolvedClusterOptions;
+}
+
+async function restartComponent(input: RestartInput): Promise<void> {
+  const { name, group, state } = input;
+  const launched = input.launched.get(name);
+  const current = group.processes.find((p) => p.name === name);
+  if (launched === undefined || current === undefined) {
+    throw new LocalClusterError('is not running in this cluster', { component: name });
+  }
+  await group.stop(current);
+  const started = group.start(launched.spec);
+  state.components = state.components.map((c) => (c.name === name ? { ...c, pid: started.pid } : c));
+  await writeState(state);
+  input.options.log(`restarted ${name} (pid ${String(started.pid)}), waiting until it is ready...`);
+  await waitUntilReady({ process: started, probe: launched.probe, timeoutMs: input.options.startTimeoutMs });
 }
 
 function totalBuildSeconds(tools: ReadonlyMap<string, BuiltTool>): number {
@@ -173,6 +207,7 @@ interface HandleInput {
   readonly reused: boolean;
   readonly timings: { readonly buildSeconds: number; readonly startSeconds: number };
   readonly stop: () => Promise<void>;
+  readonly restart: (name: ComponentName) => Promise<void>;
 }
 
 function clusterHandle(input: HandleInput): LocalCluster {
@@ -186,6 +221,7 @@ function clusterHandle(input: HandleInput): LocalCluster {
     components: state.components,
     binaries: new Map([...input.tools].map(([name, tool]) => [name, tool.path])),
     ...input.timings,
+    restartComponent: input.restart,
     stop,
     [Symbol.asyncDispose]: stop,
   };

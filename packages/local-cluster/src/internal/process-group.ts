@@ -71,6 +71,15 @@ export class ProcessGroup {
     return started;
   }
 
+  /** Stops one process (SIGTERM, then SIGKILL after the grace period) and forgets it. */
+  async stop(child: StartedProcess, graceMs: number = STOP_GRACE_MS): Promise<void> {
+    await stopProcess(child, graceMs);
+    const index = this.#processes.indexOf(child);
+    if (index >= 0) {
+      this.#processes.splice(index, 1);
+    }
+  }
+
   /** SIGTERM in reverse start order, SIGKILL for any that outlive the grace period. */
   async stopAll(graceMs: number = STOP_GRACE_MS): Promise<void> {
     for (const child of [...this.#processes].reverse()) {

@@ -13,14 +13,8 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 import { startLocalCluster } from '../index.ts';
+import './provided-context.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    kubeconfigPath: string;
-    /** Built tool binaries by name (`helm`, `kube`, ...); empty when an external cluster is used. */
-    toolBinaries: Record<string, string>;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env['KRUISE_TS_KUBECONFIG'];

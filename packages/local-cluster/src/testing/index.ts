@@ -7,3 +7,4 @@ export { waitFor } from './wait-for.ts';
 export type { WaitForOptions } from './wait-for.ts';
 export { createTestNamespace, testKubeConfig } from './test-namespace.ts';
 export type { TestNamespace } from './test-namespace.ts';
+export { applyCrdFiles } from './crds.ts';

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 
+import './provided-context.ts';
 import { waitFor } from './wait-for.ts';
 
 /** The admin KubeConfig of the run's shared control plane. */

@@ -1,0 +1,90 @@
+/**
+ * Cross-field CEL rules of CloneSetSpec: the checks of OpenKruise's validating webhook (spec §11.2) that
+ * need more than one field. They are attached to the `spec` node, so `self` is the spec.
+ *
+ * Defaulting runs before validation, so replicas, updateStrategy, maxUnavailable and maxSurge are set
+ * when these rules run; the rules still treat absence as the default to stay correct on their own.
+ */
+import type { CelValidationRule } from '../../crd/schema-metadata.ts';
+
+/** replicas as the webhook sees it (defaulted to 1). */
+const REPLICAS = '(has(self.replicas) ? self.replicas : 1)';
+const HAS_TEMPLATE_LABELS = '(has(self.template.metadata) && has(self.template.metadata.labels))';
+const TEMPLATE_LABELS = 'self.template.metadata.labels';
+
+/**
+ * `value` (an int-or-percent CEL expression) resolves to less than 1 against replicas > 0. Percentages
+ * are rounded up (ceil(p * replicas / 100)), so a percentage is below 1 exactly when it is 0: it has no
+ * non-zero digit. Integers are compared directly.
+ */
+function resolvesBelowOne(value: string): string {
+  return `(type(${value}) == int ? ${value} < 1 : !${value}.matches('[1-9]'))`;
+}
+
+/** The template carries label `key` (a CEL expression). */
+function templateHasLabel(key: string): string {
+  return `(${HAS_TEMPLATE_LABELS} && ${key} in ${TEMPLATE_LABELS})`;
+}
+
+const SELECTOR_MISMATCH = 'spec.template.metadata.labels: `selector` does not match template `labels`';
+
+/** matchLabels: every pair must be a template label with the same value. */
+const selectorMatchLabelsRule: CelValidationRule = {
+  rule: `!has(self.selector) || !has(self.selector.matchLabels) || self.selector.matchLabels.all(k, ${templateHasLabel('k')} && ${TEMPLATE_LABELS}[k] == self.selector.matchLabels[k])`,
+  message: SELECTOR_MISMATCH,
+  fieldPath: '.template.metadata.labels',
+};
+
+/** matchExpressions: each requirement must hold for the template labels, with Kubernetes' semantics. */
+const selectorMatchExpressionsRule: CelValidationRule = {
+  rule: [
+    '!has(self.selector) || !has(self.selector.matchExpressions) || self.selector.matchExpressions.all(e,',
+    `e.operator == 'In' ? (${templateHasLabel('e.key')} && has(e.values) && ${TEMPLATE_LABELS}[e.key] in e.values) :`,
+    `e.operator == 'NotIn' ? !(${templateHasLabel('e.key')} && has(e.values) && ${TEMPLATE_LABELS}[e.key] in e.values) :`,
+    `e.operator == 'Exists' ? ${templateHasLabel('e.key')} : !${templateHasLabel('e.key')})`,
+  ].join(' '),
+  message: SELECTOR_MISMATCH,
+  fieldPath: '.template.metadata.labels',
+};
+
+/** progressDeadlineSeconds must exceed minReadySeconds, except the "no deadline" value MaxInt32. */
+const progressDeadlineRule: CelValidationRule = {
+  rule: '!has(self.progressDeadlineSeconds) || self.progressDeadlineSeconds == 2147483647 || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)',
+  message: 'spec.progressDeadlineSeconds: must be greater than minReadySeconds',
+  fieldPath: '.progressDeadlineSeconds',
+};
+
+/** InPlaceOnly never creates extra pods: maxSurge must resolve to 0. */
+const inPlaceOnlyMaxSurgeRule: CelValidationRule = {
+  rule: [
+    "!(has(self.updateStrategy) && has(self.updateStrategy.type) && self.updateStrategy.type == 'InPlaceOnly' && has(self.updateStrategy.maxSurge)",
+    `&& (type(self.updateStrategy.maxSurge) == int ? self.updateStrategy.maxSurge > 0 : ${REPLICAS} > 0 && self.updateStrategy.maxSurge.matches('[1-9]')))`,
+  ].join(' '),
+  message: 'spec.updateStrategy.maxSurge: can not use maxSurge with strategy type InPlaceOnly',
+  fieldPath: '.updateStrategy.maxSurge',
+  reason: 'FieldValueForbidden',
+};
+
+/**
+ * With replicas > 0, maxUnavailable and maxSurge (both rounded up against replicas, as the webhook
+ * resolves them) must not both be below 1, or an update could never make progress. An unset
+ * maxUnavailable is its default, 20%; an unset maxSurge is 0.
+ */
+const progressPossibleRule: CelValidationRule = {
+  rule: [
+    `${REPLICAS} == 0 || !has(self.updateStrategy) || !(`,
+    `(has(self.updateStrategy.maxUnavailable) && ${resolvesBelowOne('self.updateStrategy.maxUnavailable')})`,
+    `&& (!has(self.updateStrategy.maxSurge) || ${resolvesBelowOne('self.updateStrategy.maxSurge')}))`,
+  ].join(' '),
+  message: 'spec.updateStrategy.maxUnavailable: maxUnavailable and maxSurge should not both be less than 1 (0 or 0%) when replicas > 0',
+  fieldPath: '.updateStrategy.maxUnavailable',
+};
+
+/** All cross-field rules of the CloneSet spec. */
+export const cloneSetSpecRules: readonly CelValidationRule[] = [
+  selectorMatchLabelsRule,
+  selectorMatchExpressionsRule,
+  progressDeadlineRule,
+  inPlaceOnlyMaxSurgeRule,
+  progressPossibleRule,
+];

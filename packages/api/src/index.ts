@@ -1,0 +1,132 @@
+/**
+ * @kruise-ts/api: the apps.kruise.io API as zod schemas (the single source of truth), the TypeScript
+ * types inferred from them, the well-known names controllers share, and the zod → CRD generator.
+ *
+ * STOP: this file is the public API of @kruise-ts/api. Add explicit named exports only (no `export *`).
+ */
+
+// Wire forms of Kubernetes objects (client-node models with timestamps as strings).
+export type { ControllerRevision, CoreEvent, Lease, Node, ObjectMeta, OwnerReference, PersistentVolumeClaim, Pod, PodTemplateSpec, Wire } from './meta/wire.ts';
+
+// Common meta types.
+export { objectMetaSchema, ownerReferenceSchema } from './meta/object-meta.ts';
+export {
+  intOrPercentSchema,
+  intOrStringSchema,
+  parseIntOrPercent,
+  PERCENT_AT_MOST_100_PATTERN,
+  PERCENT_PATTERN,
+  scaledValueFromIntOrPercent,
+} from './meta/int-or-string.ts';
+export type { IntOrPercent, IntOrPercentOptions, IntOrString, ScaledValueOptions } from './meta/int-or-string.ts';
+export {
+  LABEL_KEY_PATTERN,
+  LABEL_VALUE_PATTERN,
+  labelKeySchema,
+  labelSelectorRequirementSchema,
+  labelSelectorSchema,
+  LabelSelectorOperator,
+  labelValueSchema,
+  MAX_LABEL_KEY_LENGTH,
+  MAX_SELECTOR_MATCH_EXPRESSIONS,
+  MAX_SELECTOR_MATCH_LABELS,
+  MAX_SELECTOR_REQUIREMENT_VALUES,
+} from './meta/label-selector.ts';
+export type { LabelSelector, LabelSelectorRequirement } from './meta/label-selector.ts';
+
+// Shared apps.kruise.io types (apis/apps/pub).
+export { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION, LifecycleState, lifecycleHookSchema, lifecycleSchema } from './apps/pub/lifecycle.ts';
+export type { Lifecycle, LifecycleHook } from './apps/pub/lifecycle.ts';
+export { IN_PLACE_UPDATE_READY, inPlaceUpdateStrategySchema, KRUISE_POD_READY } from './apps/pub/in-place-update.ts';
+export type { InPlaceUpdateStrategy } from './apps/pub/in-place-update.ts';
+export {
+  MAX_WEIGHT_PRIORITY_TERMS,
+  updatePriorityOrderTermSchema,
+  updatePriorityStrategySchema,
+  updatePriorityWeightTermSchema,
+} from './apps/pub/update-priority.ts';
+export type { UpdatePriorityOrderTerm, UpdatePriorityStrategy, UpdatePriorityWeightTerm } from './apps/pub/update-priority.ts';
+
+// Labels and annotations on pods, PVCs, revisions and workloads.
+export {
+  CLONESET_INSTANCE_ID_LABEL,
+  CLONESET_SCALING_EXCLUDE_PREPARING_DELETE_LABEL,
+  CONTAINER_BARRIER_ENV,
+  CONTAINER_LAUNCH_PRIORITY_ANNOTATION,
+  CONTAINER_PRIORITY_ENV,
+  CONTROLLER_REVISION_HASH_KEY,
+  CONTROLLER_REVISION_HASH_LABEL,
+  DELETE_PROTECTION_LABEL,
+  DeleteProtection,
+  IMAGE_PRE_DOWNLOAD_CREATED_LABEL,
+  IMAGE_PRE_DOWNLOAD_IGNORED_LABEL,
+  IMAGE_PRE_DOWNLOAD_MIN_UPDATED_READY_PODS_ANNOTATION,
+  IMAGE_PRE_DOWNLOAD_PARALLELISM_ANNOTATION,
+  IMAGE_PRE_DOWNLOAD_TIMEOUT_SECONDS_ANNOTATION,
+  IN_PLACE_UPDATE_GRACE_ANNOTATION,
+  IN_PLACE_UPDATE_GRACE_ANNOTATION_LEGACY,
+  IN_PLACE_UPDATE_STATE_ANNOTATION,
+  IN_PLACE_UPDATE_STATE_ANNOTATION_LEGACY,
+  KRUISE_CONTROLLER_REVISION_HASH_LABEL,
+  POD_DELETION_COST_ANNOTATION,
+  POD_TEMPLATE_HASH_LABEL,
+  RUNTIME_CONTAINERS_META_ANNOTATION,
+  SPECIFIED_DELETE_LABEL,
+  UNAVAILABLE_POD_LABEL_PREFIX,
+  VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION,
+} from './apps/well-known-labels.ts';
+
+// apps.kruise.io/v1alpha1 CloneSet.
+export {
+  APPS_KRUISE_IO_GROUP,
+  APPS_KRUISE_IO_V1ALPHA1,
+  CLONESET_CRD_NAME,
+  CLONESET_KIND,
+  CLONESET_LIST_KIND,
+  CLONESET_PLURAL,
+  CLONESET_SHORT_NAME,
+  CLONESET_SINGULAR,
+  V1ALPHA1,
+} from './apps/v1alpha1/group-version.ts';
+export { cloneSetListSchema, cloneSetSchema } from './apps/v1alpha1/cloneset.ts';
+export type { CloneSet, CloneSetInput, CloneSetList } from './apps/v1alpha1/cloneset.ts';
+export { cloneSetSpecSchema } from './apps/v1alpha1/cloneset-spec.ts';
+export type { CloneSetSpec, CloneSetSpecInput } from './apps/v1alpha1/cloneset-spec.ts';
+export { cloneSetPodTemplateSchema, volumeClaimTemplateSchema } from './apps/v1alpha1/cloneset-pod-template.ts';
+export { cloneSetScaleStrategySchema } from './apps/v1alpha1/cloneset-scale-strategy.ts';
+export type { CloneSetScaleStrategy } from './apps/v1alpha1/cloneset-scale-strategy.ts';
+export { cloneSetUpdateStrategySchema, CloneSetUpdateStrategyType, DEFAULT_CLONESET_MAX_UNAVAILABLE } from './apps/v1alpha1/cloneset-update-strategy.ts';
+export type { CloneSetUpdateStrategy } from './apps/v1alpha1/cloneset-update-strategy.ts';
+export { updateScatterStrategySchema, updateScatterTermSchema } from './apps/v1alpha1/update-scatter-strategy.ts';
+export type { UpdateScatterStrategy, UpdateScatterTerm } from './apps/v1alpha1/update-scatter-strategy.ts';
+export {
+  cloneSetConditionSchema,
+  CloneSetConditionReason,
+  CloneSetConditionType,
+  cloneSetStatusSchema,
+  ConditionStatus,
+} from './apps/v1alpha1/cloneset-status.ts';
+export type { CloneSetCondition, CloneSetStatus } from './apps/v1alpha1/cloneset-status.ts';
+export { CloneSetEventReason } from './apps/v1alpha1/cloneset-events.ts';
+export { CLONESET_PRINTER_COLUMNS, cloneSetCrdDefinition } from './apps/v1alpha1/cloneset-crd.ts';
+
+// The zod → CRD generator.
+export { crdMetaOf, crdSchemaRegistry, withCrdMeta, withDescription } from './crd/schema-metadata.ts';
+export type { CelValidationRule, CrdSchemaMeta, CrdSchemaRegistry } from './crd/schema-metadata.ts';
+export { CrdSchemaError, toOpenApiSchema } from './crd/openapi-schema.ts';
+export type { JsonValue, OpenApiSchema } from './crd/openapi-types.ts';
+export { findStructuralViolations } from './crd/structural-schema.ts';
+export { buildCustomResourceDefinition } from './crd/custom-resource-definition.ts';
+export type {
+  CrdDefinition,
+  CrdNames,
+  CrdSubresources,
+  CrdVersionDefinition,
+  CustomResourceDefinitionManifest,
+  GeneratedVersion,
+  PrinterColumn,
+  ScaleSubresource,
+} from './crd/custom-resource-definition.ts';
+export { renderManifestYaml } from './crd/render-yaml.ts';
+export { CRD_DEFINITIONS, renderCrdFiles } from './crd/crd-files.ts';
+export type { RenderedCrdFile } from './crd/crd-files.ts';

@@ -1,0 +1,318 @@
+/**
+ * The generated CloneSet CRD on a real kube-apiserver: every invalid CloneSet below is rejected with an
+ * error naming the field, and its corrected twin (differing only in that field) is accepted, which
+ * shows that the rejection came from the rule under test.
+ */
+import type { CustomObjectsApi } from '@kubernetes/client-node';
+import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
+import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Json, JsonObject } from '../support/cloneset-api.ts';
+import { CLONESETS, installCloneSetCrd, mergePatch, rejectionOf, validCloneSet } from '../support/cloneset-api.ts';
+
+interface InvalidCase {
+  readonly name: string;
+  /** Merge patch applied to {@link validCloneSet} that breaks exactly one rule. */
+  readonly invalid: Json;
+  /** Merge patch applied to {@link validCloneSet} that fixes the same field. */
+  readonly corrected: Json;
+  /** Field path the API server must name, in the message and as a cause's field. */
+  readonly field: string;
+  /** Text the message must contain besides the field (the rule's own wording). */
+  readonly says?: string;
+}
+
+const spec = (value: Json): Json => ({ spec: value });
+const updateStrategy = (value: Json): Json => spec({ updateStrategy: value });
+const templateLabels = (labels: Json): Json => spec({ template: { metadata: { labels } } });
+const selector = (value: Json): Json => spec({ selector: value });
+
+const cases: readonly InvalidCase[] = [
+  { name: 'negative replicas', invalid: spec({ replicas: -1 }), corrected: spec({ replicas: 0 }), field: 'spec.replicas' },
+  { name: 'missing selector', invalid: spec({ selector: null }), corrected: spec({}), field: 'spec.selector', says: 'Required value' },
+  {
+    name: 'empty selector',
+    invalid: spec({ selector: { matchLabels: null } }),
+    corrected: spec({}),
+    field: 'spec.selector',
+    says: 'empty selector is invalid for cloneset',
+  },
+  {
+    name: 'matchLabels key missing from the template',
+    invalid: selector({ matchLabels: { tier: 'web' } }),
+    corrected: mergePatch(selector({ matchLabels: { tier: 'web' } }), templateLabels({ tier: 'web' })),
+    field: 'spec.template.metadata.labels',
+    says: '`selector` does not match template `labels`',
+  },
+  {
+    name: 'matchLabels value differing from the template',
+    invalid: templateLabels({ app: 'other' }),
+    corrected: templateLabels({ app: 'sample' }),
+    field: 'spec.template.metadata.labels',
+    says: '`selector` does not match template `labels`',
+  },
+  {
+    name: 'matchExpressions In not matching the template',
+    invalid: selector({ matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'api'] }] }),
+    corrected: selector({ matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'sample'] }] }),
+    field: 'spec.template.metadata.labels',
+  },
+  {
+    name: 'matchExpressions NotIn excluding the template',
+    invalid: selector({ matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['sample'] }] }),
+    corrected: selector({ matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] }),
+    field: 'spec.template.metadata.labels',
+  },
+  {
+    name: 'matchExpressions Exists on a label the template lacks',
+    invalid: selector({ matchExpressions: [{ key: 'tier', operator: 'Exists' }] }),
+    corrected: selector({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }),
+    field: 'spec.template.metadata.labels',
+  },
+  {
+    name: 'matchExpressions DoesNotExist on a template label',
+    invalid: selector({ matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] }),
+    corrected: selector({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }),
+    field: 'spec.template.metadata.labels',
+  },
+  {
+    name: 'matchExpressions In without values',
+    invalid: selector({ matchExpressions: [{ key: 'app', operator: 'In' }] }),
+    corrected: selector({ matchExpressions: [{ key: 'app', operator: 'In', values: ['sample'] }] }),
+    field: 'spec.selector.matchExpressions[0].values',
+  },
+  {
+    name: 'matchExpressions Exists with values',
+    invalid: selector({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['sample'] }] }),
+    corrected: selector({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }),
+    field: 'spec.selector.matchExpressions[0].values',
+  },
+  {
+    name: 'unknown selector operator',
+    invalid: selector({ matchExpressions: [{ key: 'app', operator: 'Equals', values: ['sample'] }] }),
+    corrected: selector({ matchExpressions: [{ key: 'app', operator: 'In', values: ['sample'] }] }),
+    field: 'spec.selector.matchExpressions[0].operator',
+  },
+  {
+    name: 'invalid matchLabels key',
+    invalid: mergePatch(selector({ matchLabels: { 'bad key!': 'x' } }), templateLabels({ 'bad key!': 'x' })),
+    corrected: mergePatch(selector({ matchLabels: { 'example.com/good-key': 'x' } }), templateLabels({ 'example.com/good-key': 'x' })),
+    field: 'spec.selector.matchLabels',
+    says: 'every key must be a valid label key',
+  },
+  {
+    name: 'invalid matchLabels value',
+    invalid: mergePatch(selector({ matchLabels: { app: '-sample-' } }), templateLabels({ app: '-sample-' })),
+    corrected: mergePatch(selector({ matchLabels: { app: 'sample-1' } }), templateLabels({ app: 'sample-1' })),
+    field: 'spec.selector.matchLabels.app',
+  },
+  {
+    name: 'restartPolicy other than Always',
+    invalid: spec({ template: { spec: { restartPolicy: 'Never' } } }),
+    corrected: spec({ template: { spec: { restartPolicy: 'Always' } } }),
+    field: 'spec.template.spec.restartPolicy',
+  },
+  {
+    name: 'activeDeadlineSeconds set',
+    invalid: spec({ template: { spec: { activeDeadlineSeconds: 30 } } }),
+    corrected: spec({ template: { spec: { terminationGracePeriodSeconds: 30 } } }),
+    field: 'spec.template.spec.activeDeadlineSeconds',
+    says: 'activeDeadlineSeconds in cloneset is not supported',
+  },
+  {
+    name: 'duplicate podsToDelete',
+    invalid: spec({ scaleStrategy: { podsToDelete: ['sample-abcde', 'sample-abcde'] } }),
+    corrected: spec({ scaleStrategy: { podsToDelete: ['sample-abcde', 'sample-fghij'] } }),
+    field: 'spec.scaleStrategy.podsToDelete[1]',
+    says: 'Duplicate value',
+  },
+  {
+    name: 'unknown update type',
+    invalid: updateStrategy({ type: 'RollingUpdate' }),
+    corrected: updateStrategy({ type: 'InPlaceIfPossible' }),
+    field: 'spec.updateStrategy.type',
+  },
+  {
+    name: 'OnDelete update type in v1alpha1',
+    invalid: updateStrategy({ type: 'OnDelete' }),
+    corrected: updateStrategy({ type: 'ReCreate' }),
+    field: 'spec.updateStrategy.type',
+    says: 'OnDelete is not supported in apps.kruise.io/v1alpha1',
+  },
+  {
+    name: 'partition as a plain numeric string',
+    invalid: updateStrategy({ partition: '2' }),
+    corrected: updateStrategy({ partition: 2 }),
+    field: 'spec.updateStrategy.partition',
+    says: 'must be a non-negative integer or a percentage',
+  },
+  { name: 'negative partition', invalid: updateStrategy({ partition: -1 }), corrected: updateStrategy({ partition: 1 }), field: 'spec.updateStrategy.partition' },
+  {
+    name: 'partition above 100%',
+    invalid: updateStrategy({ partition: '100.5%' }),
+    corrected: updateStrategy({ partition: '100%' }),
+    field: 'spec.updateStrategy.partition',
+  },
+  {
+    name: 'maxUnavailable not a number',
+    invalid: updateStrategy({ maxUnavailable: 'half' }),
+    corrected: updateStrategy({ maxUnavailable: '12.5%' }),
+    field: 'spec.updateStrategy.maxUnavailable',
+  },
+  {
+    name: 'maxUnavailable above 100%',
+    invalid: updateStrategy({ maxUnavailable: '150%' }),
+    corrected: updateStrategy({ maxUnavailable: '100%' }),
+    field: 'spec.updateStrategy.maxUnavailable',
+  },
+  {
+    name: 'negative percentage maxSurge',
+    invalid: updateStrategy({ maxSurge: '-10%' }),
+    corrected: updateStrategy({ maxSurge: '10%' }),
+    field: 'spec.updateStrategy.maxSurge',
+  },
+  {
+    name: 'scaleStrategy.maxUnavailable in exponent notation',
+    invalid: spec({ scaleStrategy: { maxUnavailable: '1e1%' } }),
+    corrected: spec({ scaleStrategy: { maxUnavailable: '10%' } }),
+    field: 'spec.scaleStrategy.maxUnavailable',
+  },
+  {
+    name: 'maxSurge with InPlaceOnly',
+    invalid: updateStrategy({ type: 'InPlaceOnly', maxSurge: 1 }),
+    corrected: updateStrategy({ type: 'InPlaceOnly', maxSurge: 0 }),
+    field: 'spec.updateStrategy.maxSurge',
+    says: 'can not use maxSurge with strategy type InPlaceOnly',
+  },
+  {
+    name: 'percentage maxSurge with InPlaceOnly and replicas > 0',
+    invalid: updateStrategy({ type: 'InPlaceOnly', maxSurge: '10%' }),
+    // 10% of 0 replicas rounds up to 0, which OpenKruise accepts.
+    corrected: mergePatch(updateStrategy({ type: 'InPlaceOnly', maxSurge: '10%' }), spec({ replicas: 0 })),
+    field: 'spec.updateStrategy.maxSurge',
+  },
+  {
+    name: 'maxUnavailable and maxSurge both 0',
+    invalid: updateStrategy({ maxUnavailable: 0, maxSurge: 0 }),
+    corrected: mergePatch(updateStrategy({ maxUnavailable: 0, maxSurge: 0 }), spec({ replicas: 0 })),
+    field: 'spec.updateStrategy.maxUnavailable',
+    says: 'maxUnavailable and maxSurge should not both be less than 1',
+  },
+  {
+    name: 'maxUnavailable and maxSurge both 0%',
+    invalid: updateStrategy({ maxUnavailable: '0%', maxSurge: '0.0%' }),
+    // 0.5% of 3 replicas rounds up to 1.
+    corrected: updateStrategy({ maxUnavailable: '0%', maxSurge: '0.5%' }),
+    field: 'spec.updateStrategy.maxUnavailable',
+  },
+  {
+    name: 'both weight and order priority',
+    invalid: updateStrategy({
+      priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { a: 'b' } } }], orderPriority: [{ orderedKey: 'k' }] },
+    }),
+    corrected: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    field: 'spec.updateStrategy.priorityStrategy',
+    says: 'only one of weightPriority and orderPriority can be used',
+  },
+  {
+    name: 'priority weight above 100',
+    invalid: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 101, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    corrected: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 100, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    field: 'spec.updateStrategy.priorityStrategy.weightPriority[0].weight',
+  },
+  {
+    name: 'empty priority matchSelector',
+    invalid: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: {} }] } }),
+    corrected: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    field: 'spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector',
+    says: 'selector can not be empty',
+  },
+  {
+    name: 'empty orderedKey',
+    invalid: updateStrategy({ priorityStrategy: { orderPriority: [{ orderedKey: '' }] } }),
+    corrected: updateStrategy({ priorityStrategy: { orderPriority: [{ orderedKey: 'example.com/order' }] } }),
+    field: 'spec.updateStrategy.priorityStrategy.orderPriority[0].orderedKey',
+  },
+  {
+    name: 'empty scatter key',
+    invalid: updateStrategy({ scatterStrategy: [{ key: '', value: 'bar' }] }),
+    corrected: updateStrategy({ scatterStrategy: [{ key: 'foo', value: 'bar' }] }),
+    field: 'spec.updateStrategy.scatterStrategy[0].key',
+  },
+  {
+    name: 'duplicate scatter term',
+    invalid: updateStrategy({ scatterStrategy: [{ key: 'foo', value: 'bar' }, { key: 'foo', value: 'bar' }] }),
+    corrected: updateStrategy({ scatterStrategy: [{ key: 'foo', value: 'bar' }, { key: 'foo', value: 'baz' }] }),
+    field: 'spec.updateStrategy.scatterStrategy[1]',
+    says: 'Duplicate value',
+  },
+  {
+    name: 'negative progressDeadlineSeconds',
+    invalid: spec({ progressDeadlineSeconds: -1 }),
+    corrected: spec({ progressDeadlineSeconds: 600 }),
+    field: 'spec.progressDeadlineSeconds',
+  },
+  {
+    name: 'progressDeadlineSeconds not above minReadySeconds',
+    invalid: spec({ minReadySeconds: 30, progressDeadlineSeconds: 30 }),
+    // MaxInt32 means "no deadline" and is exempt.
+    corrected: spec({ minReadySeconds: 30, progressDeadlineSeconds: 2147483647 }),
+    field: 'spec.progressDeadlineSeconds',
+    says: 'must be greater than minReadySeconds',
+  },
+  {
+    name: 'progressDeadlineSeconds 0 without minReadySeconds',
+    invalid: spec({ progressDeadlineSeconds: 0 }),
+    corrected: spec({ progressDeadlineSeconds: 1 }),
+    field: 'spec.progressDeadlineSeconds',
+  },
+  { name: 'negative minReadySeconds', invalid: spec({ minReadySeconds: -5 }), corrected: spec({ minReadySeconds: 5 }), field: 'spec.minReadySeconds' },
+  {
+    name: 'negative revisionHistoryLimit',
+    invalid: spec({ revisionHistoryLimit: -1 }),
+    corrected: spec({ revisionHistoryLimit: 0 }),
+    field: 'spec.revisionHistoryLimit',
+  },
+  {
+    name: 'percentage imagePreDownloadParallelism',
+    invalid: updateStrategy({ inPlaceUpdateStrategy: { imagePreDownloadParallelism: '50%' } }),
+    corrected: updateStrategy({ inPlaceUpdateStrategy: { imagePreDownloadParallelism: 5 } }),
+    field: 'spec.updateStrategy.inPlaceUpdateStrategy.imagePreDownloadParallelism',
+  },
+  { name: 'missing spec', invalid: { spec: null }, corrected: {}, field: 'spec', says: 'Required value' },
+];
+
+describe('CloneSet CRD validation on a real API server', () => {
+  let api: CustomObjectsApi;
+  let namespace: TestNamespace;
+
+  beforeAll(async () => {
+    const kubeConfig = testKubeConfig();
+    api = await installCloneSetCrd(kubeConfig);
+    namespace = await createTestNamespace(kubeConfig, 'cloneset-validation');
+  });
+
+  afterAll(async () => {
+    await namespace[Symbol.asyncDispose]();
+  });
+
+  const create = (body: Json): Promise<unknown> => api.createNamespacedCustomObject({ ...CLONESETS, namespace: namespace.name, body });
+
+  it('has at least 25 invalid cases, each with a distinct name', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(cases.map((testCase) => testCase.name)).size).toBe(cases.length);
+  });
+
+  it.each(cases.map((testCase, index) => ({ ...testCase, index })))('rejects $name and accepts its corrected twin', async (testCase) => {
+    const invalid = mergePatch(validCloneSet(`invalid-${String(testCase.index)}`), testCase.invalid);
+    const rejection = await rejectionOf(() => create(invalid));
+    expect(rejection.code).toBe(422);
+    expect(rejection.message).toContain(testCase.field);
+    expect(rejection.fields).toContain(testCase.field);
+    if (testCase.says !== undefined) expect(rejection.message).toContain(testCase.says);
+
+    const corrected = mergePatch(validCloneSet(`corrected-${String(testCase.index)}`), testCase.corrected) as JsonObject;
+    await expect(create(corrected)).resolves.toMatchObject({ metadata: { name: `corrected-${String(testCase.index)}` } });
+  });
+});

@@ -1,0 +1,104 @@
+import type { Logger } from 'pino';
+
+import type { Reader } from '../client/client.ts';
+import type { KubeObject } from '../client/kube-object.ts';
+import type { Transport } from '../client/transport.ts';
+import { Informer, stripManagedFields } from './informer.ts';
+import { apiListWatcher } from './list-watcher.ts';
+import type { WatchScope } from './list-watcher.ts';
+import type { IndexFunc } from './store.ts';
+
+export interface InformerRequest<T extends KubeObject> extends WatchScope<T> {
+  readonly indexers?: Readonly<Record<string, IndexFunc<T>>> | undefined;
+}
+
+export interface InformerFactoryOptions {
+  readonly client: Reader & { readonly transport: Transport };
+  readonly logger: Logger;
+  /** Restricts every namespaced informer to this namespace (a `--namespace` flag); all namespaces when empty. */
+  readonly namespace?: string | undefined;
+  /** Applied to every object before caching; drops managedFields by default. */
+  readonly transform?: (<T extends KubeObject>(object: T) => T) | undefined;
+  readonly freeze?: boolean | undefined;
+  readonly pageSize?: number | undefined;
+}
+
+/**
+ * One informer per resource and scope, shared by every controller that asks for it, so that a pod
+ * cache exists once per process however many controllers read pods.
+ */
+export class InformerFactory {
+  readonly #options: InformerFactoryOptions;
+  readonly #informers = new Map<string, Informer<KubeObject>>();
+  readonly #running = new Set<unknown>();
+  #signal: AbortSignal | undefined;
+
+  constructor(options: InformerFactoryOptions) {
+    this.#options = options;
+  }
+
+  /** The shared informer for a scope, created on first request (and started if the factory runs). */
+  informerFor<T extends KubeObject>(request: InformerRequest<T>): Informer<T> {
+    const scope = this.#scoped(request);
+    const key = scopeKey(scope);
+    let informer = this.#informers.get(key) as Informer<T> | undefined;
+    if (informer === undefined) {
+      informer = new Informer<T>({
+        listWatcher: apiListWatcher(this.#options.client, scope),
+        description: key,
+        logger: this.#options.logger.child({ informer: key }),
+        transform: this.#options.transform ?? stripManagedFields,
+        freeze: this.#options.freeze,
+        pageSize: this.#options.pageSize,
+      });
+      this.#informers.set(key, informer as unknown as Informer<KubeObject>);
+      this.#run(informer);
+    }
+    if (request.indexers !== undefined) {
+      informer.addIndexers(request.indexers);
+    }
+    return informer;
+  }
+
+  /** Starts every informer, and any requested later, until the signal aborts. */
+  start(signal: AbortSignal): void {
+    this.#signal = signal;
+    for (const informer of this.#informers.values()) {
+      this.#run(informer);
+    }
+  }
+
+  /** True when every informer has synced. */
+  hasSynced(): boolean {
+    return [...this.#informers.values()].every((informer) => informer.hasSynced());
+  }
+
+  /** Waits until every informer has synced; throws after the timeout, naming the ones still syncing. */
+  async waitForCacheSync(signal: AbortSignal, timeoutMs: number): Promise<void> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const both = AbortSignal.any([signal, timeout]);
+    const results = await Promise.all([...this.#informers.values()].map((informer) => informer.waitForSync(both)));
+    if (results.includes(false) && !signal.aborted) {
+      const pending = [...this.#informers.entries()].filter(([, informer]) => !informer.hasSynced()).map(([key]) => key);
+      throw new Error(`caches did not sync within ${String(timeoutMs)}ms: ${pending.join(', ')}`);
+    }
+  }
+
+  #run(informer: { run(signal: AbortSignal): Promise<void> }): void {
+    const signal = this.#signal;
+    if (signal !== undefined && !this.#running.has(informer)) {
+      this.#running.add(informer);
+      void informer.run(signal);
+    }
+  }
+
+  #scoped<T extends KubeObject>(request: InformerRequest<T>): InformerRequest<T> {
+    const namespace = request.resource.namespaced ? (request.namespace ?? this.#options.namespace) : undefined;
+    return { ...request, namespace: namespace === '' ? undefined : namespace };
+  }
+}
+
+function scopeKey(scope: WatchScope<KubeObject>): string {
+  const { group, version, plural } = scope.resource;
+  return [`${group === '' ? 'core' : group}/${version}/${plural}`, scope.namespace ?? '*', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
+}

@@ -1,0 +1,289 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { Logger } from 'pino';
+
+import { isGone } from '../client/api-error.ts';
+import { objectKey } from '../client/kube-object.ts';
+import type { KubeObject } from '../client/kube-object.ts';
+import { isAborted } from '../util/aborted.ts';
+import { Backoff } from '../util/backoff.ts';
+import { deepFreeze } from '../util/deep-readonly.ts';
+import type { DeepReadonly } from '../util/deep-readonly.ts';
+import { createLister } from './lister.ts';
+import type { Lister } from './lister.ts';
+import type { ListWatcher } from './list-watcher.ts';
+import { Store } from './store.ts';
+import type { IndexFunc } from './store.ts';
+
+/** Receives changes of cached objects. Handlers must be quick: map the object to keys and enqueue. */
+export interface ResourceEventHandler<T> {
+  onAdd?(object: DeepReadonly<T>, isInInitialList: boolean): void;
+  /** Both versions, so that a handler can see what changed (labels, owner references, ...). */
+  onUpdate?(oldObject: DeepReadonly<T>, newObject: DeepReadonly<T>): void;
+  /** The last state the informer knew; after a relist that missed the delete event, that may be stale. */
+  onDelete?(object: DeepReadonly<T>): void;
+}
+
+export interface InformerOptions<T extends KubeObject> {
+  readonly listWatcher: ListWatcher<T>;
+  /** Describes what is watched, in logs. */
+  readonly description: string;
+  readonly logger: Logger;
+  /** Applied to every object before it is cached, e.g. to drop `metadata.managedFields`. */
+  readonly transform?: ((object: T) => T) | undefined;
+  readonly indexers?: Readonly<Record<string, IndexFunc<T>>> | undefined;
+  /** Objects per list page. */
+  readonly pageSize?: number | undefined;
+  /** Deep-freeze cached objects, so that a mutation throws (tests). */
+  readonly freeze?: boolean | undefined;
+  /** Server-side watch timeout is chosen at random in [min, max] seconds, like client-go's reflector. */
+  readonly watchTimeoutSeconds?: { readonly min: number; readonly max: number } | undefined;
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number } | undefined;
+}
+
+/** Counters of what the informer did, for tests and logs. */
+export interface InformerStats {
+  lists: number;
+  watches: number;
+  relistsAfterGone: number;
+  failures: number;
+  events: number;
+}
+
+/** A watch that ran at least this long counts as healthy and resets the backoff. */
+const HEALTHY_WATCH_MS = 60_000;
+
+/**
+ * A shared informer: lists (paginated), then watches from the list's resourceVersion with bookmarks,
+ * keeps a cache with indexes, and tells handlers about adds, updates (old and new) and deletes
+ * (last known state). It never stops on its own: a 410 Gone relists, any other error retries with
+ * jittered exponential backoff, and only its AbortSignal ends it.
+ */
+export class Informer<T extends KubeObject> {
+  readonly #options: InformerOptions<T>;
+  readonly #store: Store<T>;
+  readonly #handlers: ResourceEventHandler<T>[] = [];
+  readonly #backoff: Backoff;
+  readonly #stats: InformerStats = { lists: 0, watches: 0, relistsAfterGone: 0, failures: 0, events: 0 };
+  readonly #syncWaiters: (() => void)[] = [];
+  #synced = false;
+  #resourceVersion = '';
+  #started = false;
+
+  constructor(options: InformerOptions<T>) {
+    this.#options = options;
+    this.#store = new Store<T>(options.indexers ?? {});
+    this.#backoff = new Backoff({ initialMs: options.backoff?.initialMs ?? 800, maxMs: options.backoff?.maxMs ?? 30_000 });
+  }
+
+  /** Adds a handler; if the cache is already filled, the handler first gets an add for every object. */
+  addEventHandler(handler: ResourceEventHandler<T>): void {
+    this.#handlers.push(handler);
+    if (this.#synced) {
+      for (const object of this.#store.values()) {
+        safely(this.#options.logger, () => handler.onAdd?.(object as DeepReadonly<T>, true));
+      }
+    }
+  }
+
+  /** Adds indexes; allowed before the informer starts. */
+  addIndexers(indexers: Readonly<Record<string, IndexFunc<T>>>): void {
+    if (this.#started) {
+      throw new Error(`cannot add indexers to the running informer for ${this.#options.description}`);
+    }
+    this.#store.addIndexers(indexers);
+  }
+
+  lister(): Lister<T> {
+    return createLister(this.#store);
+  }
+
+  /** True once the first list has been cached and handed to the handlers. */
+  hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  /** The resourceVersion of the last list, event or bookmark seen. */
+  lastSyncResourceVersion(): string {
+    return this.#resourceVersion;
+  }
+
+  stats(): Readonly<InformerStats> {
+    return { ...this.#stats };
+  }
+
+  /** Resolves true once synced, or false if the signal aborts first. */
+  async waitForSync(signal: AbortSignal): Promise<boolean> {
+    if (this.#synced) {
+      return true;
+    }
+    return new Promise<boolean>((resolve) => {
+      const onAbort = (): void => {
+        resolve(false);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#syncWaiters.push(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      });
+    });
+  }
+
+  /** Lists and watches until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    this.#started = true;
+    let needList = true;
+    while (!signal.aborted) {
+      let phase: 'list' | 'watch' = needList ? 'list' : 'watch';
+      const started = Date.now();
+      try {
+        if (needList) {
+          await this.#listAndReplace(signal);
+          needList = false;
+          phase = 'watch';
+        }
+        await this.#watch(signal);
+        this.#backoff.reset();
+      } catch (error) {
+        if (isAborted(signal)) {
+          break;
+        }
+        needList = await this.#recover({ error, phase, started, signal });
+      }
+    }
+  }
+
+  /** Decides what to do after a failure and waits if needed; returns whether the next step must list. */
+  async #recover(input: { error: unknown; phase: 'list' | 'watch'; started: number; signal: AbortSignal }): Promise<boolean> {
+    const { error, phase, signal } = input;
+    if (isGone(error)) {
+      // The version we resumed from has been compacted: only a fresh list can tell what changed.
+      this.#stats.relistsAfterGone++;
+      this.#options.logger.info({ informer: this.#options.description, resourceVersion: this.#resourceVersion }, 'Watch resource version expired, relisting');
+      return true;
+    }
+    this.#stats.failures++;
+    if (phase === 'watch' && Date.now() - input.started > HEALTHY_WATCH_MS) {
+      this.#backoff.reset();
+    }
+    const delay = this.#backoff.next();
+    this.#options.logger.warn({ informer: this.#options.description, phase, err: error, retryInMs: delay }, 'List/watch failed, retrying');
+    await sleep(delay, undefined, { signal }).catch(() => undefined);
+    return phase === 'list';
+  }
+
+  async #listAndReplace(signal: AbortSignal): Promise<void> {
+    this.#stats.lists++;
+    const items: T[] = [];
+    let continueToken: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await this.#options.listWatcher.list({ limit: this.#options.pageSize ?? 500, continue: continueToken, signal });
+      items.push(...page.items);
+      resourceVersion ||= page.metadata.resourceVersion;
+      continueToken = page.metadata.continue === '' ? undefined : page.metadata.continue;
+    } while (continueToken !== undefined);
+    this.#replace(items);
+    this.#resourceVersion = resourceVersion;
+    this.#markSynced();
+  }
+
+  #replace(items: readonly T[]): void {
+    const seen = new Set<string>();
+    const initial = !this.#synced;
+    for (const raw of items) {
+      const object = this.#prepare(raw);
+      const key = objectKey(object);
+      seen.add(key);
+      const old = this.#store.upsert(object);
+      if (old === undefined) {
+        this.#emit((h) => h.onAdd?.(object as DeepReadonly<T>, initial));
+      } else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) {
+        this.#emit((h) => h.onUpdate?.(old as DeepReadonly<T>, object as DeepReadonly<T>));
+      }
+    }
+    for (const key of [...this.#store.keys()]) {
+      if (!seen.has(key)) {
+        const old = this.#store.delete(key);
+        if (old !== undefined) {
+          this.#emit((h) => h.onDelete?.(old as DeepReadonly<T>));
+        }
+      }
+    }
+  }
+
+  async #watch(signal: AbortSignal): Promise<void> {
+    this.#stats.watches++;
+    const { min, max } = this.#options.watchTimeoutSeconds ?? { min: 300, max: 600 };
+    const events = this.#options.listWatcher.watch({
+      resourceVersion: this.#resourceVersion,
+      timeoutSeconds: Math.floor(min + Math.random() * (max - min)),
+      signal,
+    });
+    for await (const event of events) {
+      this.#stats.events++;
+      if (event.type === 'BOOKMARK') {
+        this.#resourceVersion = event.resourceVersion || this.#resourceVersion;
+        continue;
+      }
+      this.#apply(event.type, event.object);
+      this.#resourceVersion = event.resourceVersion || this.#resourceVersion;
+    }
+  }
+
+  #apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: T): void {
+    const object = this.#prepare(raw);
+    if (type === 'DELETED') {
+      const old = this.#store.delete(objectKey(object));
+      this.#emit((h) => h.onDelete?.((old ?? object) as DeepReadonly<T>));
+      return;
+    }
+    const old = this.#store.upsert(object);
+    if (old === undefined) {
+      this.#emit((h) => h.onAdd?.(object as DeepReadonly<T>, false));
+    } else {
+      this.#emit((h) => h.onUpdate?.(old as DeepReadonly<T>, object as DeepReadonly<T>));
+    }
+  }
+
+  #prepare(raw: T): T {
+    const object = this.#options.transform === undefined ? raw : this.#options.transform(raw);
+    return this.#options.freeze === true ? (deepFreeze(object) as T) : object;
+  }
+
+  #emit(call: (handler: ResourceEventHandler<T>) => void): void {
+    for (const handler of this.#handlers) {
+      safely(this.#options.logger, () => {
+        call(handler);
+      });
+    }
+  }
+
+  #markSynced(): void {
+    if (!this.#synced) {
+      this.#synced = true;
+      for (const waiter of this.#syncWaiters.splice(0)) {
+        waiter();
+      }
+    }
+  }
+}
+
+/** A throwing handler must not stop the informer or starve the other handlers. */
+function safely(logger: Logger, call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    logger.error({ err: error }, 'Event handler threw');
+  }
+}
+
+/** Drops `metadata.managedFields`, which no controller here reads and which can double an object's size. */
+export function stripManagedFields<T extends KubeObject>(object: T): T {
+  if (object.metadata?.managedFields === undefined) {
+    return object;
+  }
+  const metadata = { ...object.metadata };
+  delete metadata.managedFields;
+  return { ...object, metadata };
+}

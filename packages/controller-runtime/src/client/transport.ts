@@ -1,0 +1,182 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { HttpMethod, RequestContext } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { fetch } from 'undici';
+import type { Dispatcher, Response } from 'undici';
+
+import { TokenBucket } from '../flowcontrol/token-bucket.ts';
+import { ApiError } from './api-error.ts';
+import type { StatusBody } from './api-error.ts';
+
+/** What one finished request looked like, for metrics. */
+export interface RequestRecord {
+  /** client-go verb: get, list, watch, create, update, patch, delete. */
+  readonly verb: string;
+  readonly method: string;
+  readonly host: string;
+  /** HTTP status, or `<error>` when no response arrived. */
+  readonly code: string;
+  readonly durationSeconds: number;
+  readonly rateLimiterSeconds: number;
+}
+
+/** Receives a record of every request; the manager feeds `rest_client_*` metrics from it. */
+export interface RequestObserver {
+  observeRequest(record: RequestRecord): void;
+}
+
+export interface TransportOptions {
+  readonly kubeConfig: KubeConfig;
+  /** Client-side rate limit shared by all requests of this transport (client-go's QPS); ≤ 0 disables it. */
+  readonly qps: number;
+  readonly burst: number;
+  readonly userAgent: string;
+  readonly observer?: RequestObserver | undefined;
+  /** Bound for one non-watch request. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** How often a throttled (429) request is retried before its error is returned. */
+  readonly maxThrottleRetries?: number | undefined;
+}
+
+export interface HttpRequest {
+  readonly verb: string;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
+  readonly body?: unknown;
+  readonly contentType?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_THROTTLE_RETRIES = 5;
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/**
+ * HTTP to the apiserver with the kubeconfig's credentials and TLS, a client-side token bucket (which
+ * @kubernetes/client-node lacks), Retry-After handling for throttled requests, a timeout on every
+ * request, Status bodies mapped to ApiError, and a record of each request for metrics.
+ */
+export class Transport {
+  readonly #options: TransportOptions;
+  readonly #limiter: TokenBucket;
+  readonly #server: URL;
+
+  constructor(options: TransportOptions) {
+    const cluster = options.kubeConfig.getCurrentCluster();
+    if (cluster === null) {
+      throw new Error('the kubeconfig has no current cluster');
+    }
+    this.#options = options;
+    this.#server = new URL(cluster.server);
+    this.#limiter = new TokenBucket({ qps: options.qps, burst: options.burst });
+  }
+
+  /** Sends a request and returns its parsed JSON body (undefined for an empty body). */
+  async request(request: HttpRequest): Promise<unknown> {
+    const retries = this.#options.maxThrottleRetries ?? DEFAULT_THROTTLE_RETRIES;
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.#send(request, AbortSignal.timeout(this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+      const text = await response.text();
+      if (response.ok) {
+        return text === '' ? undefined : (JSON.parse(text) as unknown);
+      }
+      const error = toApiError(response, text);
+      if (!shouldRetry(error, request, { attempt, retries })) {
+        throw error;
+      }
+      await sleep(Math.min((error.retryAfterSeconds ?? 1) * 1000, MAX_RETRY_AFTER_MS), undefined, { signal: request.signal });
+    }
+  }
+
+  /** Opens a streaming GET (watch). The caller reads the body; a non-2xx answer throws ApiError. */
+  async stream(request: HttpRequest): Promise<Response> {
+    const response = await this.#send(request, undefined);
+    if (!response.ok) {
+      throw toApiError(response, await response.text());
+    }
+    return response;
+  }
+
+  async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
+    const url = this.#url(request);
+    const limiterStart = performance.now();
+    await this.#limiter.wait(request.signal);
+    const started = performance.now();
+    const { headers, dispatcher } = await this.#authenticate(url, request);
+    const signals = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    let code = '<error>';
+    try {
+      const response = await fetch(url, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? null : JSON.stringify(request.body),
+        ...(dispatcher === undefined ? {} : { dispatcher }),
+        ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
+      });
+      code = String(response.status);
+      return response;
+    } finally {
+      this.#options.observer?.observeRequest({
+        verb: request.verb,
+        method: request.method,
+        host: this.#server.host,
+        code,
+        durationSeconds: (performance.now() - started) / 1000,
+        rateLimiterSeconds: (started - limiterStart) / 1000,
+      });
+    }
+  }
+
+  #url(request: HttpRequest): URL {
+    const url = new URL(this.#server.pathname.replace(/\/$/, '') + request.path, this.#server);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) {
+        url.searchParams.set(key, String(value));
+      }
+    }
+    return url;
+  }
+
+  async #authenticate(url: URL, request: HttpRequest): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher | undefined }> {
+    const context = new RequestContext(url.toString(), HttpMethod[request.method]);
+    await this.#options.kubeConfig.applySecurityAuthentication(context);
+    const headers: Record<string, string> = { ...context.getHeaders(), Accept: 'application/json', 'User-Agent': this.#options.userAgent };
+    if (request.body !== undefined) {
+      headers['Content-Type'] = request.contentType ?? 'application/json';
+    }
+    return { headers, dispatcher: context.getDispatcher() };
+  }
+}
+
+function toApiError(response: Response, text: string): ApiError {
+  let status: StatusBody | undefined;
+  try {
+    const parsed = JSON.parse(text) as StatusBody;
+    status = parsed.kind === 'Status' ? parsed : undefined;
+  } catch {
+    status = undefined;
+  }
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  return new ApiError({
+    code: response.status,
+    status,
+    message: text.slice(0, 500) || response.statusText,
+    retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
+  });
+}
+
+/**
+ * A 429 was not processed at all, so any verb may be retried; a 5xx with Retry-After is retried only
+ * for reads, where repeating cannot duplicate a write (client-go's rule).
+ */
+function shouldRetry(error: ApiError, request: HttpRequest, budget: { attempt: number; retries: number }): boolean {
+  if (budget.attempt >= budget.retries || request.signal?.aborted === true) {
+    return false;
+  }
+  if (error.code === 429) {
+    return true;
+  }
+  return request.method === 'GET' && error.code >= 500 && error.retryAfterSeconds !== undefined;
+}

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+
+import type { Logger } from 'pino';
+
+import type { Client } from '../client/client.ts';
+import { defineResource } from '../client/resource-type.ts';
+import { TokenBucket } from '../flowcontrol/token-bucket.ts';
+import { EventCache } from './event-cache.ts';
+import type { EventLike, ObjectReference } from './event-types.ts';
+
+/** core/v1 Event. */
+export const eventResource = defineResource<EventLike>({ group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true });
+
+export type EventType = 'Normal' | 'Warning';
+
+/** What an event says. */
+export interface EventContent {
+  readonly type: EventType;
+  /** A CamelCase reason, OpenKruise's where one exists (`SuccessfulCreate`, `FailedUpdatePodInPlace`, ...). */
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface EventRecorderOptions {
+  readonly client: Client;
+  /** `source.component` and `reportingComponent`, e.g. `cloneset-controller`. */
+  readonly component: string;
+  readonly logger: Logger;
+  readonly host?: string | undefined;
+  /** Per involved object: events allowed at once, then one per `spamRefillMs` (client-go: 25, 5 min). */
+  readonly spamBurst?: number | undefined;
+  readonly spamRefillMs?: number | undefined;
+}
+
+const MAX_WRITE_ATTEMPTS = 3;
+
+/**
+ * Records Events without blocking the reconcile that emits them. An event identical to a recent one
+ * (same object, type, reason and message) increments that event's `count` instead of creating a new
+ * object, and a per-object token bucket drops floods, as client-go's EventCorrelator does; events are
+ * written one at a time in order, retried a few times, then dropped with a log line.
+ */
+export class EventRecorder {
+  readonly #options: EventRecorderOptions;
+  readonly #cache = new EventCache(4096);
+  readonly #spam = new Map<string, TokenBucket>();
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(options: EventRecorderOptions) {
+    this.#options = options;
+  }
+
+  /** Queues a Normal event about `object`: `normal(ref, 'SuccessfulCreate', 'succeed to create pod x')`. */
+  normal(object: ObjectReference, reason: string, message: string): void {
+    this.event(object, { type: 'Normal', reason, message });
+  }
+
+  /** Queues a Warning event about `object`. */
+  warning(object: ObjectReference, reason: string, message: string): void {
+    this.event(object, { type: 'Warning', reason, message });
+  }
+
+  /** Queues an event about `object`. */
+  event(object: ObjectReference, event: EventContent): void {
+    if (!this.#allow(object)) {
+      this.#options.logger.debug({ reason: event.reason, object: object.name }, 'Event dropped by the spam filter');
+      return;
+    }
+    this.#chain = this.#chain.then(() => this.#write({ object, ...event }));
+  }
+
+  /** Resolves when every queued event has been written (or given up on). */
+  flush(): Promise<void> {
+    return this.#chain;
+  }
+
+  #allow(object: ObjectReference): boolean {
+    const key = object.uid ?? `${object.namespace ?? ''}/${object.name}`;
+    let bucket = this.#spam.get(key);
+    if (bucket === undefined) {
+      if (this.#spam.size >= 4096) {
+        this.#spam.clear();
+      }
+      const burst = this.#options.spamBurst ?? 25;
+      bucket = new TokenBucket({ qps: 1000 / (this.#options.spamRefillMs ?? 300_000), burst });
+      this.#spam.set(key, bucket);
+    }
+    return bucket.tryAccept();
+  }
+
+  async #write(event: EventContent & { object: ObjectReference }): Promise<void> {
+    const key = EventCache.key(event.object, event);
+    for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+      try {
+        const previous = this.#cache.get(key);
+        const written = previous === undefined ? await this.#create(event) : await this.#increment(previous);
+        this.#cache.set(key, written);
+        return;
+      } catch (error) {
+        this.#cache.delete(key);
+        if (attempt === MAX_WRITE_ATTEMPTS) {
+          this.#options.logger.warn({ err: error, reason: event.reason, object: event.object.name }, 'Could not record event');
+        }
+      }
+    }
+  }
+
+  async #create(event: EventContent & { object: ObjectReference }): Promise<EventLike> {
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const namespace = event.object.namespace === undefined || event.object.namespace === '' ? 'default' : event.object.namespace;
+    return this.#options.client.create(eventResource, {
+      metadata: { name: `${event.object.name}.${Date.now().toString(16)}${randomBytes(2).toString('hex')}`, namespace },
+      involvedObject: event.object,
+      reason: event.reason,
+      message: event.message,
+      type: event.type,
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      source: { component: this.#options.component, host: this.#options.host ?? os.hostname() },
+      reportingComponent: this.#options.component,
+      reportingInstance: this.#options.host ?? os.hostname(),
+    });
+  }
+
+  async #increment(previous: EventLike): Promise<EventLike> {
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return this.#options.client.patch(
+      eventResource,
+      { namespace: previous.metadata?.namespace, name: previous.metadata?.name ?? '' },
+      { type: 'merge', body: { count: (previous.count ?? 1) + 1, lastTimestamp: now } },
+    );
+  }
+}

@@ -1,0 +1,33 @@
+import { FEATURE_GATE_NAMES } from './known-gates.ts';
+
+/** What went wrong with one item of a `--feature-gates` value. */
+export interface FeatureGateProblem {
+  /** `syntax`: not `Name=value`; `unknown-gate`; `bad-value`: not exactly `true`/`false`; `conflict`: contradicts a dependency rule. */
+  readonly kind: 'syntax' | 'unknown-gate' | 'bad-value' | 'conflict';
+  readonly message: string;
+}
+
+/** Appends the list of known gates to problems a typo can cause, so the message alone says how to fix it. */
+export function describeFeatureGateProblem(problem: FeatureGateProblem): string {
+  return problem.kind === 'conflict' ? problem.message : `${problem.message}; known gates: ${FEATURE_GATE_NAMES.join(', ')}`;
+}
+
+/**
+ * Thrown for an invalid feature gate setting. The message names every offending gate or value and,
+ * unless the only problems are dependency conflicts, lists the known gates once at the end.
+ */
+export class FeatureGateError extends Error {
+  readonly problems: readonly FeatureGateProblem[];
+
+  constructor(problems: readonly FeatureGateProblem[], input?: string) {
+    super(formatProblems(problems, input));
+    this.name = 'FeatureGateError';
+    this.problems = problems;
+  }
+}
+
+function formatProblems(problems: readonly FeatureGateProblem[], input: string | undefined): string {
+  const subject = input === undefined ? 'invalid feature gates' : `invalid feature gates ${JSON.stringify(input)}`;
+  const listed = problems.some((problem) => problem.kind !== 'conflict') ? `; known gates: ${FEATURE_GATE_NAMES.join(', ')}` : '';
+  return `${subject}: ${problems.map((problem) => problem.message).join('; ')}${listed}`;
+}

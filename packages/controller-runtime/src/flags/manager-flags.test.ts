@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+
+import { FlagError, parseManagerFlags } from './manager-flags.ts';
+
+describe('parseManagerFlags', () => {
+  it('has controller-runtime / OpenKruise defaults', () => {
+    const flags = parseManagerFlags([]);
+    expect(flags).toMatchObject({
+      namespace: '',
+      'kube-api-qps': 30,
+      'kube-api-burst': 50,
+      'leader-elect': true,
+      'leader-election-namespace': 'kruise-system',
+      'leader-election-lease-duration': 15_000,
+      'leader-election-renew-deadline': 10_000,
+      'leader-election-retry-period': 2_000,
+      'metrics-bind-address': ':8080',
+      'health-probe-bind-address': ':8000',
+      'log-level': 'info',
+      workers: 3,
+      'expectation-timeout': 300_000,
+    });
+    expect(flags['feature-gates'].enabled('CloneSet')).toBe(true);
+  });
+
+  it('parses values, durations, bare booleans and feature gates', () => {
+    const flags = parseManagerFlags([
+      '--kube-api-qps=12.5',
+      '--kube-api-burst',
+      '20',
+      '--leader-elect=false',
+      '--leader-election-lease-duration=30s',
+      '--expectation-timeout=1m',
+      '--graceful-shutdown-timeout=500ms',
+      '--feature-gates=CloneSetShortHash=true',
+      '--metrics-bind-address=127.0.0.1:9090',
+    ]);
+    expect(flags).toMatchObject({ 'kube-api-qps': 12.5, 'kube-api-burst': 20, 'leader-elect': false, 'leader-election-lease-duration': 30_000, 'expectation-timeout': 60_000, 'graceful-shutdown-timeout': 500 });
+    expect(flags['feature-gates'].enabled('CloneSetShortHash')).toBe(true);
+    expect(parseManagerFlags(['--leader-elect'])['leader-elect']).toBe(true);
+  });
+
+  it.each([
+    [['--kube-api-qps=abc'], '--kube-api-qps: expected a number greater than 0, got "abc"'],
+    [['--kube-api-burst=2.5'], '--kube-api-burst'],
+    [['--leader-election-lease-duration=15'], '--leader-election-lease-duration: expected a duration such as 15s, 2m or 500ms, got "15"'],
+    [['--log-level=loud'], '--log-level'],
+    [['--metrics-bind-address=8080'], '--metrics-bind-address: expected host:port, :port or 0'],
+    [['--feature-gates=NoSuchGate=true'], 'NoSuchGate'],
+    [['--no-such-flag=1'], "Unknown option '--no-such-flag'"],
+    [['positional'], 'positional'],
+  ])('rejects %o naming the flag', (argv, message) => {
+    expect(() => parseManagerFlags(argv)).toThrow(FlagError);
+    expect(() => parseManagerFlags(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+
+import { z } from 'zod';
+
+import { featureGatesSchema } from '../feature-gates/parse-feature-gates.ts';
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go-style duration (`500ms`, `15s`, `2m`, `1h`) as milliseconds. */
+export const durationSchema = z.string().transform((text, context) => {
+  const match = DURATION.exec(text.trim());
+  if (match === null) {
+    context.addIssue({ code: 'custom', message: `expected a duration such as 15s, 2m or 500ms, got ${JSON.stringify(text)}` });
+    return z.NEVER;
+  }
+  return Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000);
+});
+
+const booleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
+const count = (label: string): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
+  z.string().transform((text, context) => {
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0) {
+      context.addIssue({ code: 'custom', message: `expected ${label} greater than 0, got ${JSON.stringify(text)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
+const address = z.string().regex(/^(0|[^\s:]*:\d{1,5}|\[[^\]]+\]:\d{1,5})$/, 'expected host:port, :port or 0');
+
+/** The flags every kruise-ts controller accepts, with controller-runtime's and OpenKruise's names. */
+export const managerFlagsSchema = z.strictObject({
+  kubeconfig: z.string().min(1).optional(),
+  namespace: z.string().default(''),
+  'kube-api-qps': count('a number').default(30),
+  'kube-api-burst': count('an integer').pipe(z.number().int()).default(50),
+  'leader-elect': booleanFlag.default(true),
+  'leader-election-namespace': z.string().min(1).default('kruise-system'),
+  'leader-election-id': z.string().min(1).optional(),
+  'leader-election-lease-duration': durationSchema.default(15_000),
+  'leader-election-renew-deadline': durationSchema.default(10_000),
+  'leader-election-retry-period': durationSchema.default(2_000),
+  'metrics-bind-address': address.default(':8080'),
+  'health-probe-bind-address': address.default(':8000'),
+  'feature-gates': featureGatesSchema.prefault(''),
+  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  workers: count('an integer').pipe(z.number().int()).default(3),
+  'expectation-timeout': durationSchema.default(300_000),
+  'graceful-shutdown-timeout': durationSchema.default(30_000),
+  'cache-sync-timeout': durationSchema.default(120_000),
+});
+
+/** Parsed manager flags. */
+export type ManagerFlags = z.output<typeof managerFlagsSchema>;
+
+const BOOLEAN_FLAGS = new Set(['leader-elect']);
+
+/** A command line that cannot be used; the message lists every problem with the flag's name. */
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FlagError';
+  }
+}
+
+/**
+ * Parses `--flag=value` / `--flag value` arguments (a bare boolean flag means true) into validated
+ * options. Unknown flags and bad values throw FlagError naming the flag, never a stack trace from
+ * deep inside start-up.
+ */
+export function parseManagerFlags(argv: readonly string[]): ManagerFlags {
+  const options = Object.fromEntries(Object.keys(managerFlagsSchema.shape).map((name) => [name, { type: 'string' as const }]));
+  let values: Record<string, string | undefined>;
+  try {
+    values = parseArgs({ args: normalizeBooleans(argv), options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new FlagError(error instanceof Error ? error.message : String(error));
+  }
+  const parsed = managerFlagsSchema.safeParse(values);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`);
+    throw new FlagError(`invalid flags:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+function normalizeBooleans(argv: readonly string[]): string[] {
+  return argv.map((arg) => (arg.startsWith('--') && BOOLEAN_FLAGS.has(arg.slice(2)) ? `${arg}=true` : arg));
+}

@@ -1,0 +1,108 @@
+/**
+ * @kruise-ts/controller-runtime: the runtime every kruise-ts controller stands on.
+ *
+ * STOP: this file is the public API of @kruise-ts/controller-runtime. Everything else is internal.
+ */
+
+// Client
+export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests } from './client/api-error.ts';
+export type { StatusBody, StatusCause, StatusReason } from './client/api-error.ts';
+export { createClient } from './client/client.ts';
+export type {
+  Client,
+  DeleteOptions,
+  JsonPatchOperation,
+  ListOptions,
+  ObjectKeyRef,
+  ObjectList,
+  Patch,
+  PatchOptions,
+  PatchRequest,
+  Reader,
+  StatusWriter,
+  WriteOptions,
+  Writer,
+} from './client/client.ts';
+export { controllerRef, objectKey, splitObjectKey } from './client/kube-object.ts';
+export type { KubeObject, ObjectMetaLike, OwnerReferenceLike } from './client/kube-object.ts';
+export { apiVersionOf, defineResource, resourcePath } from './client/resource-type.ts';
+export type { ResourceType } from './client/resource-type.ts';
+export { Transport } from './client/transport.ts';
+export type { RequestObserver, RequestRecord, TransportOptions } from './client/transport.ts';
+export { watchResource } from './client/watch.ts';
+export type { WatchEvent, WatchOptions } from './client/watch.ts';
+
+// Caches
+export { byControllerUid, byLabel, CONTROLLER_UID_INDEX } from './cache/indexers.ts';
+export { Informer, stripManagedFields } from './cache/informer.ts';
+export type { InformerOptions, InformerStats, ResourceEventHandler } from './cache/informer.ts';
+export { InformerFactory } from './cache/informer-factory.ts';
+export type { InformerFactoryOptions, InformerRequest } from './cache/informer-factory.ts';
+export { apiListWatcher } from './cache/list-watcher.ts';
+export type { ListWatcher, WatchScope } from './cache/list-watcher.ts';
+export type { Lister, ListerListOptions } from './cache/lister.ts';
+export type { IndexFunc } from './cache/store.ts';
+
+// Reconcile and controllers
+export { requestFromKey, requestKey, TerminalError } from './reconcile/reconcile.ts';
+export type { ReconcileContext, Reconciler, Request, Result } from './reconcile/reconcile.ts';
+export { Controller } from './controller/controller.ts';
+export type { ControllerObserver, ControllerOptions, ReconcileOutcome } from './controller/controller.ts';
+export { requestForControllerOwner, requestForObject } from './controller/event-mappers.ts';
+export type { RequestMapper } from './controller/event-mappers.ts';
+
+// Work queue and rate limiting
+export { createWorkQueue } from './queue/work-queue.ts';
+export type { WorkQueue, WorkQueueOptions } from './queue/work-queue.ts';
+export type { WorkQueueMetrics, WorkQueueState } from './queue/work-queue-metrics.ts';
+export { bucketRateLimiter, defaultControllerRateLimiter, itemExponentialFailureRateLimiter, maxOfRateLimiter } from './queue/rate-limiters.ts';
+export type { RateLimiter } from './queue/rate-limiters.ts';
+export { TokenBucket } from './flowcontrol/token-bucket.ts';
+export type { TokenBucketOptions } from './flowcontrol/token-bucket.ts';
+export { realClock } from './util/clock.ts';
+export type { Clock, TimerHandle } from './util/clock.ts';
+
+// Expectations
+export { ScaleExpectations } from './expectations/scale-expectations.ts';
+export type { ScaleAction, ScaleExpectationTimeout, ScaleNames, ScaleSatisfaction } from './expectations/scale-expectations.ts';
+export { isResourceVersionAtLeast, ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
+export type { ResourceVersionExpectationTimeout, VersionedObject } from './expectations/resource-version-expectations.ts';
+export { DEFAULT_EXPECTATION_TIMEOUT_MS } from './expectations/expectation-timeout.ts';
+
+// Leader election, events, metrics, health, logging
+export { LeaderElector, leaseResource } from './leader-election/leader-elector.ts';
+export type { ElectionEnd, LeaderElectorOptions } from './leader-election/leader-elector.ts';
+export type { LeaseLike, LeaseSpecLike, LeaseTiming } from './leader-election/lease-decision.ts';
+export { EventRecorder, eventResource } from './events/event-recorder.ts';
+export type { EventContent, EventRecorderOptions, EventType } from './events/event-recorder.ts';
+export { objectReference } from './events/event-types.ts';
+export type { EventLike, ObjectReference } from './events/event-types.ts';
+export { createRuntimeMetrics } from './metrics/runtime-metrics.ts';
+export type { RuntimeMetrics } from './metrics/runtime-metrics.ts';
+export { ProbeServer } from './health/probe-server.ts';
+export type { HealthCheck, ProbeServerOptions } from './health/probe-server.ts';
+export { createLogger } from './log/logger.ts';
+export type { LoggerOptions, LogLevel } from './log/logger.ts';
+
+// Feature gates and flags
+export { FeatureGates } from './feature-gates/feature-gates.ts';
+export { FeatureGateError } from './feature-gates/feature-gate-error.ts';
+export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './feature-gates/known-gates.ts';
+export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
+export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
+export { durationSchema, FlagError, managerFlagsSchema, parseManagerFlags } from './flags/manager-flags.ts';
+export type { ManagerFlags } from './flags/manager-flags.ts';
+
+// Manager
+export { Manager } from './manager/manager.ts';
+export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
+export type { Runnable } from './manager/runnable.ts';
+export type { BoundPorts } from './manager/probe-servers.ts';
+
+// Utilities
+export { deepFreeze } from './util/deep-readonly.ts';
+export type { DeepReadonly } from './util/deep-readonly.ts';
+export { isEmptyLabelSelector, labelSelectorToString, matchesLabelSelector } from './util/label-selector.ts';
+export type { LabelSelector, LabelSelectorRequirement } from './util/label-selector.ts';
+export { Backoff } from './util/backoff.ts';
+export type { BackoffOptions } from './util/backoff.ts';

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+
+import { InformerFactory } from '../cache/informer-factory.ts';
+import { createClient } from '../client/client.ts';
+import type { Client } from '../client/client.ts';
+import { Transport } from '../client/transport.ts';
+import { Controller } from '../controller/controller.ts';
+import type { ControllerOptions } from '../controller/controller.ts';
+import { EventRecorder } from '../events/event-recorder.ts';
+import type { HealthCheck } from '../health/probe-server.ts';
+import { LeaderElector } from '../leader-election/leader-elector.ts';
+import { createRuntimeMetrics } from '../metrics/runtime-metrics.ts';
+import type { RuntimeMetrics } from '../metrics/runtime-metrics.ts';
+import { controllerObserver, requestObserver } from './metrics-adapters.ts';
+import { startProbeServers } from './probe-servers.ts';
+import type { BoundPorts } from './probe-servers.ts';
+import type { Runnable } from './runnable.ts';
+
+/** Lease-based leader election of one manager. */
+export interface LeaderElectionOptions {
+  readonly enabled: boolean;
+  readonly namespace: string;
+  readonly name: string;
+  /** Unique per process; `<hostname>_<uuid>` by default. */
+  readonly identity?: string | undefined;
+  readonly leaseDurationMs?: number | undefined;
+  readonly renewDeadlineMs?: number | undefined;
+  readonly retryPeriodMs?: number | undefined;
+}
+
+export interface ManagerOptions {
+  readonly kubeConfig: KubeConfig;
+  readonly logger: Logger;
+  readonly userAgent?: string | undefined;
+  /** Client-side rate limit for every request of this manager (OpenKruise: 30 / 50). */
+  readonly qps?: number | undefined;
+  readonly burst?: number | undefined;
+  /** Caches only this namespace when set. */
+  readonly namespace?: string | undefined;
+  readonly leaderElection?: LeaderElectionOptions | undefined;
+  /** Address of `/metrics` (`:8080`, `127.0.0.1:8080`, `0` for a free loopback port); off when undefined. */
+  readonly metricsAddress?: string | undefined;
+  /** Address of `/healthz` and `/readyz`; off when undefined. */
+  readonly healthProbeAddress?: string | undefined;
+  /** Shutdown waits at most this long for controllers to finish their current reconciles. */
+  readonly gracefulShutdownTimeoutMs?: number | undefined;
+  readonly cacheSyncTimeoutMs?: number | undefined;
+  /** Deep-freeze cached objects (tests: a mutation of a cache object then throws). */
+  readonly freezeCache?: boolean | undefined;
+  readonly registry?: Registry | undefined;
+}
+
+const DEFAULT_GRACEFUL_SHUTDOWN_MS = 30_000;
+
+/**
+ * Owns what the controllers of one process share (client, informer caches, metrics, event recorders)
+ * and runs them: probe servers and caches on every replica, controllers only on the elected leader.
+ * `start` resolves after a graceful shutdown (bounded by `gracefulShutdownTimeoutMs`) and rejects when
+ * a runnable fails or leadership is lost, so that the process exits and is restarted.
+ */
+export class Manager {
+  readonly client: Client;
+  readonly informers: InformerFactory;
+  readonly metrics: RuntimeMetrics;
+  readonly logger: Logger;
+  readonly #options: ManagerOptions;
+  readonly #runnables: Runnable[] = [];
+  readonly #healthz = new Map<string, HealthCheck>([['ping', () => true]]);
+  readonly #readyz = new Map<string, HealthCheck>();
+  readonly #recorders = new Map<string, EventRecorder>();
+  #ports: BoundPorts = {};
+
+  constructor(options: ManagerOptions) {
+    this.#options = options;
+    this.logger = options.logger;
+    this.metrics = createRuntimeMetrics(options.registry);
+    const transport = new Transport({
+      kubeConfig: options.kubeConfig,
+      qps: options.qps ?? 30,
+      burst: options.burst ?? 50,
+      userAgent: options.userAgent ?? 'kruise-ts',
+      observer: requestObserver(this.metrics),
+    });
+    this.client = createClient(transport);
+    this.informers = new InformerFactory({ client: this.client, logger: options.logger, namespace: options.namespace, freeze: options.freezeCache });
+    this.#readyz.set('informers', () => this.informers.hasSynced());
+  }
+
+  /** Adds a runnable; controllers made with `newController` are added already. */
+  add(runnable: Runnable): void {
+    this.#runnables.push(runnable);
+  }
+
+  /** A controller wired to this manager's metrics and logger, added to the manager. */
+  newController(options: Omit<ControllerOptions, 'observer' | 'queueMetrics' | 'logger'> & { readonly logger?: Logger }): Controller {
+    const controller = new Controller({
+      ...options,
+      logger: options.logger ?? this.logger,
+      observer: controllerObserver(this.metrics),
+      queueMetrics: this.metrics.workQueueMetrics(options.name),
+    });
+    this.add(controller);
+    return controller;
+  }
+
+  /** The event recorder of a component (one per component name). */
+  eventRecorder(component: string): EventRecorder {
+    let recorder = this.#recorders.get(component);
+    if (recorder === undefined) {
+      recorder = new EventRecorder({ client: this.client, component, logger: this.logger.child({ component }) });
+      this.#recorders.set(component, recorder);
+    }
+    return recorder;
+  }
+
+  addHealthzCheck(name: string, check: HealthCheck): void {
+    this.#healthz.set(name, check);
+  }
+
+  addReadyzCheck(name: string, check: HealthCheck): void {
+    this.#readyz.set(name, check);
+  }
+
+  /** Ports the probe servers listen on, once started (useful with address `0`). */
+  boundPorts(): BoundPorts {
+    return this.#ports;
+  }
+
+  /** Runs everything until the signal aborts, a runnable fails or leadership is lost. */
+  async start(signal: AbortSignal): Promise<void> {
+    const servers = await startProbeServers({ ...this.#options, registry: this.metrics.registry, healthz: this.#healthz, readyz: this.#readyz });
+    this.#ports = servers.ports;
+    const group = new RunGroup(signal);
+    this.informers.start(group.signal);
+    const background = group.run(this.#runnables.filter((r) => r.needLeaderElection !== true), group.signal);
+    const leaderRunnables = this.#runnables.filter((r) => r.needLeaderElection === true);
+    const elected = this.#runElected({
+      stop: group.signal,
+      run: (leading) => group.run(leaderRunnables, leading),
+      onLost: () => {
+        group.fail(new Error('leader election lost'));
+      },
+    });
+    await group.stopped();
+    this.logger.info('Stopping the manager');
+    await this.#drain(Promise.all([background, elected]));
+    await servers.close();
+    group.throwFirstFailure();
+  }
+
+  async #runElected(input: { stop: AbortSignal; run: (signal: AbortSignal) => Promise<void>; onLost: () => void }): Promise<'shutdown' | 'lost'> {
+    const election = this.#options.leaderElection;
+    if (election?.enabled !== true) {
+      await input.run(input.stop);
+      return 'shutdown';
+    }
+    const elector = new LeaderElector({
+      client: this.client,
+      namespace: election.namespace,
+      name: election.name,
+      identity: election.identity ?? `${os.hostname()}_${randomUUID()}`,
+      leaseDurationMs: election.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: election.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: election.retryPeriodMs ?? 2_000,
+      logger: this.logger,
+      onLeadershipChange: (leading) => {
+        this.metrics.leaderElectionMasterStatus.set({ name: election.name }, leading ? 1 : 0);
+      },
+    });
+    const end = await elector.run(input.stop, input.run);
+    if (end === 'lost') {
+      input.onLost();
+    }
+    return end;
+  }
+
+  /** Waits for runnables to finish, but never longer than the graceful shutdown timeout. */
+  async #drain(work: Promise<unknown>): Promise<void> {
+    const timeoutMs = this.#options.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_MS;
+    const finished = await Promise.race([work.then(() => true), sleep(timeoutMs, false)]);
+    if (!finished) {
+      this.logger.warn({ timeoutMs }, 'Graceful shutdown timed out; some reconciles were still running');
+    }
+    await Promise.race([Promise.all([...this.#recorders.values()].map((r) => r.flush())), sleep(2000)]);
+  }
+}
+
+/** Runnables sharing one stop signal: the caller's, or the first failure's. */
+class RunGroup {
+  readonly signal: AbortSignal;
+  readonly #internal = new AbortController();
+  readonly #failures: unknown[] = [];
+
+  constructor(outer: AbortSignal) {
+    this.signal = AbortSignal.any([outer, this.#internal.signal]);
+  }
+
+  /** Runs the runnables with the signal; a failure stops the group instead of rejecting. */
+  async run(runnables: readonly Runnable[], signal: AbortSignal): Promise<void> {
+    await Promise.all(runnables.map((runnable) => runnable.start(signal).catch((error: unknown) => {
+      this.fail(error);
+    })));
+  }
+
+  fail(error: unknown): void {
+    this.#failures.push(error);
+    this.#internal.abort();
+  }
+
+  /** Resolves once the group is told to stop. */
+  stopped(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.signal.aborted) {
+        resolve();
+        return;
+      }
+      this.signal.addEventListener('abort', () => {
+        resolve();
+      }, { once: true });
+    });
+  }
+
+  throwFirstFailure(): void {
+    const [first] = this.#failures;
+    if (first !== undefined) {
+      throw first instanceof Error ? first : new Error(JSON.stringify(first));
+    }
+  }
+}
