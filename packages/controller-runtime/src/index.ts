@@ -68,6 +68,7 @@ export type { ScaleAction, ScaleExpectationTimeout, ScaleNames, ScaleSatisfactio
 export { isResourceVersionAtLeast, ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 export type { ResourceVersionExpectationTimeout, VersionedObject } from './expectations/resource-version-expectations.ts';
 export { DEFAULT_EXPECTATION_TIMEOUT_MS } from './expectations/expectation-timeout.ts';
+export type { ExpectationsOptions } from './expectations/expectation-timeout.ts';
 
 // Leader election, events, metrics, health, logging
 export { LeaderElector, leaseResource } from './leader-election/leader-elector.ts';

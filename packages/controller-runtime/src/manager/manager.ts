@@ -13,6 +13,11 @@ import { Transport } from '../client/transport.ts';
 import { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller.ts';
 import { EventRecorder } from '../events/event-recorder.ts';
+import type { ExpectationsOptions } from '../expectations/expectation-timeout.ts';
+import { ResourceVersionExpectations } from '../expectations/resource-version-expectations.ts';
+import type { ResourceVersionExpectationTimeout } from '../expectations/resource-version-expectations.ts';
+import { ScaleExpectations } from '../expectations/scale-expectations.ts';
+import type { ScaleExpectationTimeout } from '../expectations/scale-expectations.ts';
 import type { HealthCheck } from '../health/probe-server.ts';
 import { LeaderElector } from '../leader-election/leader-elector.ts';
 import { createRuntimeMetrics } from '../metrics/runtime-metrics.ts';
@@ -107,6 +112,31 @@ export class Manager {
     });
     this.add(controller);
     return controller;
+  }
+
+  /**
+   * Scale expectations of a controller whose timeouts are logged and counted in
+   * `kruise_ts_expectations_timeouts_total{controller, kind="scale"}`.
+   */
+  scaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout'> = {}): ScaleExpectations {
+    return new ScaleExpectations({
+      ...options,
+      onTimeout: (event) => {
+        this.metrics.expectationsTimeouts.inc({ controller, kind: 'scale' });
+        this.logger.warn({ controller, owner: event.ownerKey, action: event.action, pods: event.names, ageMs: event.ageMs }, 'Scale expectation timed out; dropped it and reconciling from the cache');
+      },
+    });
+  }
+
+  /** Resource-version expectations of a controller, with timeouts logged and counted like scale ones. */
+  resourceVersionExpectations(controller: string, options: Omit<ExpectationsOptions<ResourceVersionExpectationTimeout>, 'onTimeout'> = {}): ResourceVersionExpectations {
+    return new ResourceVersionExpectations({
+      ...options,
+      onTimeout: (event) => {
+        this.metrics.expectationsTimeouts.inc({ controller, kind: 'resource_version' });
+        this.logger.warn({ controller, object: event.key, expected: event.expectedResourceVersion, ageMs: event.ageMs }, 'Resource version expectation timed out; dropped it');
+      },
+    });
   }
 
   /** The event recorder of a component (one per component name). */

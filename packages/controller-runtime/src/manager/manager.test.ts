@@ -1,0 +1,56 @@
+import { Writable } from 'node:stream';
+
+import { KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+
+import { createLogger } from '../log/logger.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { Manager } from './manager.ts';
+
+function offlineManager(lines: string[]): Manager {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
+      callback();
+    },
+  });
+  return new Manager({ kubeConfig, logger: createLogger({ level: 'info', destination }) });
+}
+
+describe('Manager expectations', () => {
+  it('logs and counts a scale expectation that times out, and the owner is unblocked', async () => {
+    const lines: string[] = [];
+    const manager = offlineManager(lines);
+    const clock = new FakeClock();
+    const expectations = manager.scaleExpectations('cloneset', { timeoutMs: 1000, clock });
+    expectations.expect('ns/cs', 'create', 'cs-abcde');
+    expect(expectations.satisfied('ns/cs').satisfied).toBe(false);
+    clock.advance(1000);
+    expect(expectations.satisfied('ns/cs')).toMatchObject({ satisfied: true, timedOut: true });
+
+    const metrics = await manager.metrics.registry.metrics();
+    expect(metrics).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="scale"} 1');
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', controller: 'cloneset', owner: 'ns/cs', pods: ['cs-abcde'] }));
+  });
+
+  it('logs and counts a resource-version expectation that times out', async () => {
+    const lines: string[] = [];
+    const manager = offlineManager(lines);
+    const clock = new FakeClock();
+    const expectations = manager.resourceVersionExpectations('cloneset', { timeoutMs: 500, clock });
+    const pod = { metadata: { uid: 'u1', resourceVersion: '10' } };
+    expectations.expect(pod);
+    expect(expectations.isSatisfied({ metadata: { uid: 'u1', resourceVersion: '9' } })).toBe(false);
+    clock.advance(500);
+    expect(expectations.isSatisfied({ metadata: { uid: 'u1', resourceVersion: '9' } })).toBe(true);
+    expect(await manager.metrics.registry.metrics()).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="resource_version"} 1');
+  });
+});
