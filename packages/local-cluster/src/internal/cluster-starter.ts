@@ -14,6 +14,7 @@ import type { ClusterPki } from './pki.ts';
 import { assertPortFree } from './ports.ts';
 import type { ProcessGroup, ProcessSpec, StartedProcess } from './process-group.ts';
 import { httpProbe, waitUntilReady } from './readiness.ts';
+import { FAKE_PROVISIONER } from './storage.ts';
 import { KUBERNETES_VERSION } from './versions.ts';
 
 /** Where one cluster keeps its files. */
@@ -134,7 +135,7 @@ async function startScheduler(context: StarterContext): Promise<void> {
 async function startKwok(context: StarterContext): Promise<void> {
   const { ports, layout, options } = context;
   const stagesFile = path.join(layout.runDir, 'kwok-stages.yaml');
-  await writeFile(stagesFile, renderKwokStages({ ...options.kubelet, kubeletVersion: KUBERNETES_VERSION }));
+  await writeFile(stagesFile, renderKwokStages({ ...options.kubelet, kubeletVersion: KUBERNETES_VERSION, provisioner: FAKE_PROVISIONER }));
   await launch(context, {
     name: 'kwok',
     port: ports.kwok,

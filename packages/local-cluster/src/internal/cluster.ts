@@ -9,6 +9,7 @@ import { LocalClusterError } from './errors.ts';
 import { ensureTools } from './go-build.ts';
 import type { BuiltTool } from './go-build.ts';
 import { createFakeNodes } from './node-registration.ts';
+import { createDefaultStorageClass } from './storage.ts';
 import { resolveClusterOptions } from './options.ts';
 import type { ComponentName, LocalClusterOptions, ResolvedClusterOptions } from './options.ts';
 import { createClusterPki } from './pki.ts';
@@ -123,6 +124,7 @@ async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout
   try {
     await startComponents({ options, layout, tools, pki, ports, group, launched, onStarted: recordStarted(state, options) });
     await createFakeNodes({ kubeconfigPath: layout.kubeconfigPath, options, kwok: group.processes.at(-1) });
+    await createDefaultStorageClass(layout.kubeconfigPath);
   } catch (error) {
     await stop();
     throw error;

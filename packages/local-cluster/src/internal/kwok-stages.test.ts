@@ -10,7 +10,7 @@ interface StageDoc {
     resourceRef: { kind: string };
     selector: { matchExpressions: { key: string; operator: string; values: string[] }[] };
     delay?: { durationMilliseconds: number };
-    steps: ({ delete: true } | { patch: { subresource: string; type: string; template: string } })[];
+    steps: ({ delete: true } | { patch: { subresource: string; type: string; template: string } } | { apply: { template: string } })[];
   };
 }
 
@@ -19,14 +19,22 @@ function stages(delays: { podStartDelayMs?: number; containerUpdateDelayMs?: num
 }
 
 describe('renderKwokStages', () => {
-  it('renders one node stage and four pod stages as valid YAML', () => {
+  it('renders the node, pod and volume stages as valid YAML', () => {
     expect(stages().map((s) => [s.spec.resourceRef.kind, s.metadata.name])).toEqual([
       ['Node', 'kruise-ts-node-initialize'],
       ['Pod', 'kruise-ts-pod-start'],
       ['Pod', 'kruise-ts-pod-ready'],
       ['Pod', 'kruise-ts-pod-containers'],
       ['Pod', 'kruise-ts-pod-delete'],
+      ['PersistentVolumeClaim', 'kruise-ts-pvc-provision'],
+      ['PersistentVolume', 'kruise-ts-pv-reclaim'],
     ]);
+  });
+
+  it('provisions for the configured provisioner only', () => {
+    const provision = loadAllYaml(renderKwokStages({ kubeletVersion: 'v1', provisioner: 'example.com/p' })) as StageDoc[];
+    const pvc = provision.find((s) => s.metadata.name === 'kruise-ts-pvc-provision');
+    expect(pvc?.spec.selector.matchExpressions.map((e) => e.key)).toContain('.metadata.annotations["volume.kubernetes.io/storage-provisioner"] == "example.com/p"');
   });
 
   it('patches status with strategic merge, so conditions merge by type', () => {

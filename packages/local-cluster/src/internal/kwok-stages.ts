@@ -16,6 +16,8 @@
  * - pod-delete: a pod with a deletionTimestamp is deleted with grace period 0 (its finalizers, if any,
  *   still hold it, as with a real kubelet).
  * - node-initialize: a fake node becomes Ready with kubelet-like conditions and node info.
+ * - pvc-provision / pv-reclaim: an external provisioner for the default StorageClass: a PersistentVolume
+ *   for each claim the binder hands to it, deleted again once released (reclaim policy Delete).
  *
  * Restarts are instantaneous: containers have no readiness probe, so a restarted container is ready at
  * once. A readiness drop during an in-place update comes from the workload's readiness gate.
@@ -30,16 +32,18 @@ export interface KubeletSimulationOptions {
   readonly podDeleteDelayMs?: number;
   /** Reported as the node's kubelet version. */
   readonly kubeletVersion: string;
+  /** The provisioner name of the default StorageClass whose claims the fake provisioner serves. */
+  readonly provisioner?: string;
 }
 
 interface StageDefinition {
   readonly name: string;
-  readonly kind: 'Pod' | 'Node';
+  readonly kind: 'Pod' | 'Node' | 'PersistentVolumeClaim' | 'PersistentVolume';
   /** jq expressions that must each evaluate to `true`. */
   readonly selectors: readonly string[];
   readonly delayMs: number;
-  /** A status patch template (strategic merge on the status subresource), or deletion. */
-  readonly action: { readonly statusTemplate: string } | { readonly delete: true };
+  /** A status patch template (strategic merge on the status subresource), an object to apply, or deletion. */
+  readonly action: { readonly statusTemplate: string } | { readonly applyTemplate: string } | { readonly delete: true };
 }
 
 const NOT_DELETING = '.metadata.deletionTimestamp == null';
@@ -330,10 +334,64 @@ function nodeStages(options: KubeletSimulationOptions): StageDefinition[] {
   ];
 }
 
+/** A PersistentVolume for a claim, as an external provisioner creates it; the binder then binds the two. */
+const PV_FOR_CLAIM_TEMPLATE = String.raw`apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: {{ printf "pvc-%s" .metadata.uid | Quote }}
+  annotations:
+    pv.kubernetes.io/provisioned-by: PROVISIONER
+spec:
+  accessModes: {{ toJson .spec.accessModes }}
+  capacity:
+    storage: {{ .spec.resources.requests.storage | Quote }}
+  persistentVolumeReclaimPolicy: Delete
+  storageClassName: {{ .spec.storageClassName | Quote }}
+  volumeMode: {{ default "Filesystem" .spec.volumeMode | Quote }}
+  claimRef:
+    apiVersion: v1
+    kind: PersistentVolumeClaim
+    name: {{ .metadata.name | Quote }}
+    namespace: {{ .metadata.namespace | Quote }}
+    uid: {{ .metadata.uid | Quote }}
+  hostPath:
+    path: {{ printf "/tmp/kruise-ts-fake-pv/pvc-%s" .metadata.uid | Quote }}`;
+
+function volumeStages(provisioner: string): StageDefinition[] {
+  return [
+    {
+      name: 'kruise-ts-pvc-provision',
+      kind: 'PersistentVolumeClaim',
+      selectors: [
+        NOT_DELETING,
+        '.spec.volumeName == null',
+        '.status.phase == "Pending"',
+        `.metadata.annotations["volume.kubernetes.io/storage-provisioner"] == ${JSON.stringify(provisioner)}`,
+      ],
+      delayMs: 0,
+      action: { applyTemplate: PV_FOR_CLAIM_TEMPLATE.replace('PROVISIONER', JSON.stringify(provisioner)) },
+    },
+    {
+      name: 'kruise-ts-pv-reclaim',
+      kind: 'PersistentVolume',
+      selectors: [
+        NOT_DELETING,
+        '.status.phase == "Released"',
+        '.spec.persistentVolumeReclaimPolicy == "Delete"',
+        `.metadata.annotations["pv.kubernetes.io/provisioned-by"] == ${JSON.stringify(provisioner)}`,
+      ],
+      delayMs: 0,
+      action: { delete: true },
+    },
+  ];
+}
+
 /** Renders all stages as one multi-document YAML file for `kwok --config`. */
 export function renderKwokStages(options: KubeletSimulationOptions): string {
-  return [...nodeStages(options), ...podStages(options)].map(renderStage).join('---\n');
+  return [...nodeStages(options), ...podStages(options), ...volumeStages(options.provisioner ?? DEFAULT_PROVISIONER)].map(renderStage).join('---\n');
 }
+
+const DEFAULT_PROVISIONER = 'kruise-ts.io/fake-provisioner';
 
 function renderStage(stage: StageDefinition): string {
   const lines = [
@@ -359,6 +417,8 @@ function renderStage(stage: StageDefinition): string {
   lines.push('  steps:');
   if ('delete' in stage.action) {
     lines.push('  - delete: true');
+  } else if ('applyTemplate' in stage.action) {
+    lines.push('  - apply:', '      template: |', ...stage.action.applyTemplate.split('\n').map((line) => `        ${line}`));
   } else {
     lines.push(
       '  - patch:',

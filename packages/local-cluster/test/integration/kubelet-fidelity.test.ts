@@ -196,3 +196,30 @@ describe('kubelet fidelity of the fake nodes', () => {
     await waitFor(async () => (await names()).length === 0, { description: 'pod finalized to be gone once its finalizer is removed' });
   });
 });
+
+describe('persistent volumes of the local cluster', () => {
+  it('provisions and binds a claim of the default class, runs a pod with it, and deletes the volume after the claim', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'fidelity-pvc');
+    await core.createNamespacedPersistentVolumeClaim({
+      namespace: ns.name,
+      body: { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    });
+    const bound = await waitFor(async () => {
+      const pvc = await core.readNamespacedPersistentVolumeClaim({ name: 'data', namespace: ns.name });
+      return pvc.status?.phase === 'Bound' ? pvc : undefined;
+    }, { description: 'the claim to be Bound', timeoutMs: 60_000 });
+    expect(bound.spec?.storageClassName).toBe('standard');
+    const volumeName = bound.spec?.volumeName ?? '';
+    expect((await core.readPersistentVolume({ name: volumeName })).spec?.claimRef?.name).toBe('data');
+
+    const withVolume = podSpec('with-volume', { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] });
+    await createRunningPod(ns.name, withVolume);
+
+    await core.deleteNamespacedPod({ name: 'with-volume', namespace: ns.name });
+    await core.deleteNamespacedPersistentVolumeClaim({ name: 'data', namespace: ns.name });
+    await waitFor(async () => !(await core.listPersistentVolume()).items.some((pv) => pv.metadata?.name === volumeName), {
+      description: `volume ${volumeName} to be deleted after its claim`,
+      timeoutMs: 60_000,
+    });
+  });
+});

@@ -1,8 +1,8 @@
 /**
  * The kube-controller-manager controllers a local cluster runs: what garbage collection, namespace
  * deletion, Deployments (for `helm install --wait` and the native baseline in benchmarks), service
- * accounts and PVC deletion need. Node lifecycle, IPAM and volume binding stay off: kwok plays the
- * kubelet and nodes never go stale.
+ * accounts, and PVCs (binding to the PVs our fake provisioner creates, protection while in use) need.
+ * Node lifecycle and IPAM stay off: kwok plays the kubelet and nodes never go stale.
  */
 export const DEFAULT_CONTROLLERS: readonly string[] = [
   'garbage-collector-controller',
@@ -14,6 +14,7 @@ export const DEFAULT_CONTROLLERS: readonly string[] = [
   'clusterrole-aggregation-controller',
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
+  'persistentvolume-binder-controller',
 ];
 
 export interface ControllerManagerArgsOptions {
