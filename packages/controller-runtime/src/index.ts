@@ -91,7 +91,7 @@ export { FeatureGateError } from './feature-gates/feature-gate-error.ts';
 export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './feature-gates/known-gates.ts';
 export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
 export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
-export { durationSchema, FlagError, managerFlagsSchema, parseManagerFlags } from './flags/manager-flags.ts';
+export { booleanFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseManagerFlags } from './flags/manager-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
 
 // Manager
@@ -106,4 +106,5 @@ export type { DeepReadonly } from './util/deep-readonly.ts';
 export { isEmptyLabelSelector, labelSelectorToString, matchesLabelSelector } from './util/label-selector.ts';
 export type { LabelSelector, LabelSelectorRequirement } from './util/label-selector.ts';
 export { Backoff } from './util/backoff.ts';
+export { deepEqual } from './util/deep-equal.ts';
 export type { BackoffOptions } from './util/backoff.ts';

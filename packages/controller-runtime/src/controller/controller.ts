@@ -92,6 +92,14 @@ export class Controller implements Runnable {
     });
   }
 
+  /**
+   * Waits for this informer's cache before the workers start, for informers whose events the caller
+   * handles itself (for example to check off expectations) instead of through `watch`.
+   */
+  addSource<T extends KubeObject>(informer: Informer<T>): void {
+    this.#informers.push(informer as unknown as Informer<KubeObject>);
+  }
+
   /** Queues a request from outside the informers (for example a periodic check). */
   enqueue(request: Request, afterMs = 0): void {
     this.queue.addAfter(requestKey(request), afterMs);

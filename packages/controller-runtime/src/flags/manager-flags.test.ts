@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { FlagError, parseManagerFlags } from './manager-flags.ts';
+import { z } from 'zod';
+
+import { booleanFlag, FlagError, managerFlagsSchema, parseFlags, parseManagerFlags } from './manager-flags.ts';
 
 describe('parseManagerFlags', () => {
   it('has controller-runtime / OpenKruise defaults', () => {
@@ -52,5 +54,20 @@ describe('parseManagerFlags', () => {
   ])('rejects %o naming the flag', (argv, message) => {
     expect(() => parseManagerFlags(argv)).toThrow(FlagError);
     expect(() => parseManagerFlags(argv)).toThrow(message);
+  });
+});
+
+describe('parseFlags with app flags', () => {
+  const schema = managerFlagsSchema.extend({ 'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false), 'cloneset-workers': z.string().optional() });
+
+  it('accepts the manager flags plus the app flags, bare booleans included', () => {
+    const flags = parseFlags(['--cloneset-scaling-exclude-preparing-delete', '--leader-elect=false'], schema);
+    expect(flags['cloneset-scaling-exclude-preparing-delete']).toBe(true);
+    expect(flags['leader-elect']).toBe(false);
+    expect(parseFlags([], schema)['cloneset-scaling-exclude-preparing-delete']).toBe(false);
+  });
+
+  it('still rejects unknown flags', () => {
+    expect(() => parseFlags(['--nope'], schema)).toThrow(FlagError);
   });
 });

@@ -17,7 +17,14 @@ export const durationSchema = z.string().transform((text, context) => {
   return Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000);
 });
 
-const booleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
+const BOOLEAN_FLAG_SCHEMAS = new WeakSet<z.ZodType>();
+
+/** A boolean flag: `--flag`, `--flag=true` or `--flag=false`. */
+export function booleanFlag(): z.ZodPipe<z.ZodEnum<{ true: 'true'; false: 'false' }>, z.ZodTransform<boolean, 'true' | 'false'>> {
+  const schema = z.enum(['true', 'false']).transform((value) => value === 'true');
+  BOOLEAN_FLAG_SCHEMAS.add(schema);
+  return schema;
+}
 const count = (label: string): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
   z.string().transform((text, context) => {
     const value = Number(text);
@@ -35,7 +42,7 @@ export const managerFlagsSchema = z.strictObject({
   namespace: z.string().default(''),
   'kube-api-qps': count('a number').default(30),
   'kube-api-burst': count('an integer').pipe(z.number().int()).default(50),
-  'leader-elect': booleanFlag.default(true),
+  'leader-elect': booleanFlag().default(true),
   'leader-election-namespace': z.string().min(1).default('kruise-system'),
   'leader-election-id': z.string().min(1).optional(),
   'leader-election-lease-duration': durationSchema.default(15_000),
@@ -54,7 +61,6 @@ export const managerFlagsSchema = z.strictObject({
 /** Parsed manager flags. */
 export type ManagerFlags = z.output<typeof managerFlagsSchema>;
 
-const BOOLEAN_FLAGS = new Set(['leader-elect']);
 
 /** A command line that cannot be used; the message lists every problem with the flag's name. */
 export class FlagError extends Error {
@@ -70,14 +76,23 @@ export class FlagError extends Error {
  * deep inside start-up.
  */
 export function parseManagerFlags(argv: readonly string[]): ManagerFlags {
-  const options = Object.fromEntries(Object.keys(managerFlagsSchema.shape).map((name) => [name, { type: 'string' as const }]));
+  return parseFlags(argv, managerFlagsSchema);
+}
+
+/**
+ * Parses a command line against any flag schema, for apps that add their own flags to the manager's
+ * (`managerFlagsSchema.extend({...})`). Each key is a flag name; values arrive as strings.
+ */
+export function parseFlags<S extends z.ZodObject>(argv: readonly string[], schema: S): z.output<S> {
+  const options = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, { type: 'string' as const }]));
+  const booleans = new Set(Object.entries(schema.shape).filter(([, field]) => isBooleanFlag(field as z.ZodType)).map(([name]) => name));
   let values: Record<string, string | undefined>;
   try {
-    values = parseArgs({ args: normalizeBooleans(argv), options, strict: true, allowPositionals: false }).values;
+    values = parseArgs({ args: normalizeBooleans(argv, booleans), options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new FlagError(error instanceof Error ? error.message : String(error));
   }
-  const parsed = managerFlagsSchema.safeParse(values);
+  const parsed = schema.safeParse(values);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`);
     throw new FlagError(`invalid flags:\n${lines.join('\n')}`);
@@ -85,6 +100,15 @@ export function parseManagerFlags(argv: readonly string[]): ManagerFlags {
   return parsed.data;
 }
 
-function normalizeBooleans(argv: readonly string[]): string[] {
-  return argv.map((arg) => (arg.startsWith('--') && BOOLEAN_FLAGS.has(arg.slice(2)) ? `${arg}=true` : arg));
+/** A boolean flag schema, possibly wrapped in `.default()`/`.optional()`. */
+function isBooleanFlag(field: z.ZodType): boolean {
+  let current: z.ZodType = field;
+  while (current instanceof z.ZodDefault || current instanceof z.ZodOptional) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return BOOLEAN_FLAG_SCHEMAS.has(current);
+}
+
+function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet<string>): string[] {
+  return argv.map((arg) => (arg.startsWith('--') && booleans.has(arg.slice(2)) ? `${arg}=true` : arg));
 }

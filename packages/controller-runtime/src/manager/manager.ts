@@ -166,6 +166,7 @@ export class Manager {
   async start(signal: AbortSignal): Promise<void> {
     const servers = await startProbeServers({ ...this.#options, registry: this.metrics.registry, healthz: this.#healthz, readyz: this.#readyz });
     this.#ports = servers.ports;
+    this.logger.info({ metricsPort: servers.ports.metrics, healthProbePort: servers.ports.health }, 'Serving metrics and health probes');
     const group = new RunGroup(signal);
     this.informers.start(group.signal);
     const background = group.run(this.#runnables.filter((r) => r.needLeaderElection !== true), group.signal);

@@ -103,9 +103,10 @@ describe('failure modes of the local cluster', () => {
     const dir = await runDir();
     // kwok serves its health endpoint on another port than the one probed, so it never looks ready.
     const elsewhere = await freePort();
-    const error = await startFailure({ runDir: dir, startTimeoutMs: 4000, extraArgs: { kwok: [`--server-address=127.0.0.1:${String(elsewhere)}`] } });
+    // The timeout applies to each component: long enough for the others to start on a loaded 2-core machine.
+    const error = await startFailure({ runDir: dir, startTimeoutMs: 20_000, extraArgs: { kwok: [`--server-address=127.0.0.1:${String(elsewhere)}`] } });
     expect(error.details.component).toBe('kwok');
-    expect(error.message).toContain('did not become ready within 4s');
+    expect(error.message).toContain('did not become ready within 20s');
     expect(error.details.logTail).not.toBe('');
     await expectNothingRunning(dir);
   });

@@ -1,0 +1,12 @@
+/**
+ * @kruise-ts/pvc-instance: instance ids shared by a pod and its PVCs, the PVCs built from
+ * volumeClaimTemplates, their reuse across pod replacements and their cleanup when reuse is disabled.
+ *
+ * STOP: this file is the public API of @kruise-ts/pvc-instance. Add explicit named exports only (no `export *`).
+ */
+export { allocateInstanceIds, INSTANCE_ID_ALPHABET, INSTANCE_ID_LENGTH, instanceIdOf, randomInstanceId } from './instance-id.ts';
+export type { AllocateInstanceIdsOptions, Labelled } from './instance-id.ts';
+export { attachClaimVolumes, claimName, newClaimsForInstance, pvcsOfInstance } from './claims.ts';
+export type { AttachClaimVolumesOptions, NewClaimsOptions } from './claims.ts';
+export { handOverOwnerReferences, planPvcCleanup, podControllerRef } from './cleanup.ts';
+export type { HandOverOptions, PlanPvcCleanupOptions, PvcCleanupPlan } from './cleanup.ts';

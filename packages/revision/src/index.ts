@@ -1,0 +1,47 @@
+/**
+ * @kruise-ts/revision: ControllerRevisions of a workload's pod template whose data and hash are byte
+ * for byte OpenKruise's, so that a workload created under OpenKruise is taken over without re-rolling
+ * its pods; plus history ordering, update/current revision selection, truncation and pod matching.
+ *
+ * STOP: this file is the public API of @kruise-ts/revision. Add explicit named exports only (no `export *`).
+ */
+
+// Revision data, hash and name.
+export { revisionData, templateFromRevision } from './internal/revision-data.ts';
+export { hashRevision, revisionName, shortHash } from './internal/revision-hash.ts';
+export { TemplateDecodeError } from './internal/typed-round-trip.ts';
+export { QuantityError } from './internal/quantity.ts';
+export { TimeError } from './internal/go-time.ts';
+export { FIELD_TABLE_K8S_API_VERSION } from './internal/pod-template-fields.generated.ts';
+
+// Revision objects.
+export { controllerRevisionResource, newControllerRevision } from './internal/controller-revision.ts';
+export type { NewControllerRevisionOptions, RevisionOwner } from './internal/controller-revision.ts';
+
+// History: ordering, selection, truncation.
+export {
+  currentRevisionFor,
+  DEFAULT_REVISION_HISTORY_LIMIT,
+  equalRevision,
+  liveRevisionNames,
+  nextRevisionNumber,
+  planUpdateRevision,
+  revisionsToTruncate,
+  sortRevisions,
+} from './internal/revision-history.ts';
+export type {
+  CurrentRevisionOptions,
+  LiveRevisionOptions,
+  PlanUpdateRevisionOptions,
+  RevisionLike,
+  TruncateOptions,
+  UpdateRevisionPlan,
+} from './internal/revision-history.ts';
+
+// The writes.
+export { ensureUpdateRevision, MAX_COLLISION_RETRIES, MAX_CONFLICT_RETRIES } from './internal/ensure-update-revision.ts';
+export type { EnsureUpdateRevisionOptions, UpdateRevisionResult } from './internal/ensure-update-revision.ts';
+
+// Pods and revisions.
+export { isPodAtRevision, podRevision, revisionLabels } from './internal/pod-revision-labels.ts';
+export type { PodLike, RevisionLabelOptions } from './internal/pod-revision-labels.ts';

@@ -1,0 +1,104 @@
+//go:build !goexperiment.jsonv2
+
+// Command golden-go reads a JSON array of pod templates on stdin and prints, for each, the
+// ControllerRevision data OpenKruise v1.9.0 would store for a CloneSet with that template and its hash
+// for collisionCount 0 and 1:
+//
+//	[{"raw": "{\"spec\":{\"template\":{...}}}", "hashes": ["<hash for 0>", "<hash for 1>"]}, ...]
+//
+// or {"error": "..."} for a template Go cannot decode. It repeats OpenKruise's steps
+// (pkg/controller/cloneset/revision/cloneset_revision.go getPatch, k8s.io/kubernetes
+// pkg/controller/history HashControllerRevision) with the libraries OpenKruise uses, so that the
+// TypeScript port can be compared byte for byte. The jsonv2 experiment is excluded because OpenKruise
+// is built with the classic encoding/json.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
+	kjson "sigs.k8s.io/json"
+)
+
+// cloneSet is the part of a CloneSet that reaches a revision.
+type cloneSet struct {
+	Spec struct {
+		Template corev1.PodTemplateSpec `json:"template"`
+	} `json:"spec"`
+}
+
+type vector struct {
+	Raw    string    `json:"raw,omitempty"`
+	Hashes [2]string `json:"hashes"`
+	Error  string    `json:"error,omitempty"`
+}
+
+func main() {
+	input, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		fatal(err)
+	}
+	var templates []json.RawMessage
+	if err := json.Unmarshal(input, &templates); err != nil {
+		fatal(fmt.Errorf("stdin must be a JSON array of pod templates: %w", err))
+	}
+	out := make([]vector, 0, len(templates))
+	for _, template := range templates {
+		out = append(out, golden(template))
+	}
+	encoded, err := json.Marshal(out)
+	if err != nil {
+		fatal(err)
+	}
+	fmt.Println(string(encoded))
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "golden-go:", err)
+	os.Exit(1)
+}
+
+func golden(template []byte) vector {
+	raw, err := revisionData(template)
+	if err != nil {
+		return vector{Error: err.Error()}
+	}
+	return vector{Raw: string(raw), Hashes: [2]string{hash(raw, 0), hash(raw, 1)}}
+}
+
+// revisionData decodes the template as the controller's cache does (case-sensitive, unknown fields
+// dropped), encodes the typed object as the legacy codec does (encoding/json), and then follows getPatch:
+// decode into a generic map, mark the template `$patch: replace`, keep only spec.template, marshal.
+func revisionData(template []byte) ([]byte, error) {
+	var cs cloneSet
+	stored := append(append([]byte(`{"spec":{"template":`), template...), '}', '}')
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(stored, &cs); err != nil {
+		return nil, err
+	}
+	encoded, err := json.Marshal(&cs)
+	if err != nil {
+		return nil, err
+	}
+	var generic map[string]interface{}
+	if err := json.Unmarshal(encoded, &generic); err != nil {
+		return nil, err
+	}
+	spec := generic["spec"].(map[string]interface{})
+	templateMap := spec["template"].(map[string]interface{})
+	templateMap["$patch"] = "replace"
+	return json.Marshal(map[string]interface{}{"spec": map[string]interface{}{"template": templateMap}})
+}
+
+// hash is k8s.io/kubernetes pkg/controller/history HashControllerRevision for Data.Raw.
+func hash(raw []byte, collisionCount int32) string {
+	hf := fnv.New32()
+	hf.Write(raw)
+	hf.Write([]byte(strconv.FormatInt(int64(collisionCount), 10)))
+	return rand.SafeEncodeString(fmt.Sprint(hf.Sum32()))
+}

@@ -1,0 +1,44 @@
+/**
+ * @kruise-ts/workload: mechanics shared by the workload controllers (no workload-specific knowledge):
+ * pod state predicates, ownership claims, slow-start batches, the scale-in order and its rankers,
+ * requeue delays and the core resources they address.
+ *
+ * STOP: this file is the public API of @kruise-ts/workload. Add explicit named exports only (no `export *`).
+ */
+
+// Core resources.
+export { nodeResource, podResource, pvcResource } from './resources.ts';
+
+// Pod state.
+export {
+  conditionStatus,
+  isBeingDeleted,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+  isPodRunningAndReady,
+  isPodScheduled,
+  POD_READY_CONDITION,
+  podAvailableInMs,
+  podReadySince,
+} from './pod-state.ts';
+export type { AvailabilityOptions } from './pod-state.ts';
+export { labelValue } from './labels.ts';
+
+// Ownership.
+export { adoptPatch, claimDecision, claimPods, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
+export type { ClaimDecision, ClaimOwner, ClaimPodsOptions, JsonPatch } from './claim.ts';
+
+// Bounded writes and requeues.
+export { slowStartBatch } from './slow-start.ts';
+export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';
+export { RequeueAfter } from './requeue.ts';
+
+// Scale-in order.
+export { parseDeletionCost, podDeletionCost } from './deletion-cost.ts';
+export { activePodsComparator, podDeletionComparator, podRankingComparator } from './deletion-order.ts';
+export type { PodComparator, PodDeletionComparatorOptions } from './deletion-order.ts';
+export { chooseRanker, HOSTNAME_TOPOLOGY_KEY, rankPods, sameNodeRanks, spreadRanks } from './rankers.ts';
+export type { PodRanker, RankPodsOptions, SpreadRanksOptions } from './rankers.ts';
+export { choosePodsToDelete, scaleInOrder } from './choose-pods-to-delete.ts';
+export type { ChoosePodsToDeleteOptions, GroupComparator, ScaleInOrderOptions } from './choose-pods-to-delete.ts';
