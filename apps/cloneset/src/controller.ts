@@ -1,0 +1,65 @@
+import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
+import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise-ts/controller-runtime';
+import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
+import { controllerRevisionResource } from '@kruise-ts/revision';
+import { nodeResource, podResource, pvcResource } from '@kruise-ts/workload';
+
+import { cloneSetResource } from './cloneset-resource.ts';
+import { watchClaims, watchPods } from './event-handlers.ts';
+import { CloneSetReconciler } from './reconciler.ts';
+
+/** Options of the CloneSet controller, decided by the app's main (flags), never read from the environment here. */
+export interface CloneSetControllerOptions {
+  readonly featureGates: FeatureGates;
+  /** Reconciles at once (OpenKruise's `--cloneset-workers`, default 3). */
+  readonly workers: number;
+  /** How long an unsatisfied expectation may block a CloneSet before it is dropped (default 5 min). */
+  readonly expectationTimeoutMs: number;
+  /** `--cloneset-scaling-exclude-preparing-delete`. */
+  readonly scalingExcludePreparingDelete: boolean;
+}
+
+/** The controller's name: in logs, metrics (`controller="cloneset"`) and the work queue. */
+export const CLONESET_CONTROLLER_NAME = 'cloneset';
+/** The component name of its Events, as OpenKruise's. */
+export const CLONESET_EVENT_COMPONENT = 'cloneset-controller';
+
+/**
+ * Registers the CloneSet controller with a manager: informers (pods and PVCs only those with a
+ * CloneSet instance id, so the cache does not hold every pod of the cluster), event handlers, the
+ * reconciler and its expectations. The manager runs it while it holds the leader lease.
+ */
+export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
+  const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
+  const cloneSets = manager.informers.informerFor({ resource: cloneSetResource });
+  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex });
+  const pvcs = manager.informers.informerFor({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex });
+  const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex });
+  const nodes = manager.informers.informerFor({ resource: nodeResource });
+  const timeout = { timeoutMs: options.expectationTimeoutMs };
+  const scaleExpectations = manager.scaleExpectations(CLONESET_CONTROLLER_NAME, timeout);
+  const resourceVersionExpectations = manager.resourceVersionExpectations(CLONESET_CONTROLLER_NAME, timeout);
+  const reconciler = new CloneSetReconciler({
+    client: manager.client,
+    recorder: manager.eventRecorder(CLONESET_EVENT_COMPONENT),
+    gates: options.featureGates,
+    cloneSets: cloneSets.lister(),
+    pods: pods.lister(),
+    pvcs: pvcs.lister(),
+    revisions: revisions.lister(),
+    nodes: nodes.lister(),
+    scaleExpectations,
+    resourceVersionExpectations,
+    scalingExcludePreparingDelete: options.scalingExcludePreparingDelete,
+  });
+  const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
+  controller.watch(cloneSets, requestForObject());
+  const handlerDeps = { queue: controller.queue, cloneSets: cloneSets.lister(), scaleExpectations, resourceVersionExpectations };
+  watchPods(pods, handlerDeps);
+  watchClaims(pvcs, handlerDeps);
+  controller.addSource(pods);
+  controller.addSource(pvcs);
+  controller.addSource(revisions);
+  controller.addSource(nodes);
+  return controller;
+}

@@ -1,0 +1,9 @@
+/**
+ * @kruise-ts/cloneset: the CloneSet controller, for the app's own main and for running several apps in
+ * one process.
+ *
+ * STOP: this file is the public API of @kruise-ts/cloneset.
+ */
+export { CLONESET_CONTROLLER_NAME, CLONESET_EVENT_COMPONENT, setupCloneSetController } from './controller.ts';
+export type { CloneSetControllerOptions } from './controller.ts';
+export { cloneSetResource } from './cloneset-resource.ts';

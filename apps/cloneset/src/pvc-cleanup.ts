@@ -1,0 +1,62 @@
+import { CloneSetEventReason } from '@kruise-ts/api';
+import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import { isNotFound } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { handOverOwnerReferences, planPvcCleanup } from '@kruise-ts/pvc-instance';
+import { pvcResource } from '@kruise-ts/workload';
+
+import { errorMessage } from './sync/create-pods.ts';
+import type { SyncContext } from './sync/sync-context.ts';
+
+export interface PvcCleanupInput {
+  readonly key: string;
+  readonly ref: Parameters<SyncContext['recorder']['warning']>[0];
+  readonly ownerUid: string;
+  readonly pvcs: readonly DeepReadonly<PersistentVolumeClaim>[];
+  readonly activePods: readonly DeepReadonly<Pod>[];
+  readonly inactivePods: readonly DeepReadonly<Pod>[];
+}
+
+/**
+ * With `scaleStrategy.disablePVCReuse`, PVCs never wait for a replacement pod (OpenKruise's
+ * `cleanupPVCs`): a finished pod's PVCs are handed to that pod, so they are collected with it, and
+ * PVCs of no pod at all are deleted. Returns the PVCs of active pods, the only ones the rest of the
+ * reconcile may use.
+ */
+export async function cleanupClaims(ctx: SyncContext, input: PvcCleanupInput): Promise<readonly DeepReadonly<PersistentVolumeClaim>[]> {
+  const plan = planPvcCleanup({ pvcs: input.pvcs, activePods: input.activePods, inactivePods: input.inactivePods });
+  for (const { pvc, pod } of plan.handOver) {
+    const ownerReferences = handOverOwnerReferences({ pvc, ownerUid: input.ownerUid, pod });
+    try {
+      await ctx.client.patch(pvcResource, { namespace: pvc.metadata?.namespace, name: pvc.metadata?.name ?? '' }, {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/metadata/uid', value: pvc.metadata?.uid },
+          { op: 'replace', path: '/metadata/ownerReferences', value: ownerReferences },
+        ],
+      });
+    } catch (error) {
+      ctx.recorder.warning(input.ref, CloneSetEventReason.FailedUpdate, `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`);
+      throw error;
+    }
+  }
+  for (const pvc of plan.remove) {
+    await removeClaim(ctx, input, pvc);
+  }
+  return plan.keep;
+}
+
+async function removeClaim(ctx: SyncContext, input: PvcCleanupInput, pvc: DeepReadonly<PersistentVolumeClaim>): Promise<void> {
+  const name = pvc.metadata?.name ?? '';
+  ctx.scaleExpectations.expect(input.key, 'delete', name);
+  try {
+    await ctx.client.delete(pvcResource, { namespace: pvc.metadata?.namespace, name }, { preconditions: { uid: pvc.metadata?.uid ?? '' } });
+  } catch (error) {
+    ctx.scaleExpectations.observe(input.key, 'delete', name);
+    if (isNotFound(error)) {
+      return;
+    }
+    ctx.recorder.warning(input.ref, CloneSetEventReason.FailedDelete, `failed to clean up PVC ${name}: ${errorMessage(error)}`);
+    throw error;
+  }
+}

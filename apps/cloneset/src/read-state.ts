@@ -1,0 +1,99 @@
+import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import { CONTROLLER_UID_INDEX, controllerRef, isNotFound, objectReference } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
+import { templateFromRevision } from '@kruise-ts/revision';
+import { claimPods, isBeingDeleted, isPodActive, newControllerRef, podResource } from '@kruise-ts/workload';
+
+import { cloneSetKey, cloneSetResource } from './cloneset-resource.ts';
+import { cleanupClaims } from './pvc-cleanup.ts';
+import { activeRevisions } from './revisions.ts';
+import type { ActiveRevisions } from './revisions.ts';
+import { resolveStrategy } from './strategy-values.ts';
+import type { SyncContext, SyncState } from './sync/sync-context.ts';
+
+/** The caches the read phase takes its objects from. */
+export interface ReadCaches {
+  readonly pods: Lister<Pod>;
+  readonly pvcs: Lister<PersistentVolumeClaim>;
+  readonly revisions: Lister<ControllerRevision>;
+}
+
+/** The state of one CloneSet, or why the reconcile must wait. */
+export type ReadResult =
+  | { readonly kind: 'ready'; readonly state: SyncState; readonly revisions: ActiveRevisions; readonly inactivePods: readonly DeepReadonly<Pod>[] }
+  | { readonly kind: 'waiting'; readonly reason: string };
+
+function owner(cs: DeepReadonly<CloneSet>): { uid: string; name: string; namespace: string; apiVersion: string; kind: string } {
+  return { uid: cs.metadata.uid ?? '', name: cs.metadata.name ?? '', namespace: cs.metadata.namespace ?? '', apiVersion: cs.apiVersion, kind: cs.kind };
+}
+
+/**
+ * The pods to claim: those already owned (by the uid index) and orphans whose labels match the
+ * selector (the pod cache holds only pods with a CloneSet instance id, so orphans here are pods a
+ * CloneSet made, for example before its owner was deleted with orphaning).
+ */
+function candidatePods(caches: ReadCaches, cs: DeepReadonly<CloneSet>): DeepReadonly<Pod>[] {
+  const owned = caches.pods.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '');
+  const orphans = caches.pods.list({ namespace: cs.metadata.namespace ?? '', labelSelector: cs.spec.selector }).filter((pod) => controllerRef(pod) === undefined);
+  return [...owned, ...orphans];
+}
+
+async function claim(ctx: SyncContext, cs: DeepReadonly<CloneSet>, pods: readonly DeepReadonly<Pod>[]): Promise<DeepReadonly<Pod>[]> {
+  return claimPods({
+    owner: { ...owner(cs), deleting: isBeingDeleted(cs) },
+    selector: cs.spec.selector,
+    pods,
+    patchPod: (pod, patch) => ctx.client.patch(podResource, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' }, patch),
+    canAdopt: async () => {
+      const fresh = await ctx.client.get(cloneSetResource, { namespace: cs.metadata.namespace, name: cs.metadata.name ?? '' }).catch((error: unknown) => {
+        if (isNotFound(error)) {
+          return undefined;
+        }
+        throw error;
+      });
+      return fresh !== undefined && fresh.metadata.uid === cs.metadata.uid && fresh.metadata.deletionTimestamp === undefined;
+    },
+  });
+}
+
+/** The first object whose cached copy is older than what this controller last wrote, if any. */
+function staleObject(ctx: SyncContext, objects: readonly DeepReadonly<{ metadata?: { uid?: string; resourceVersion?: string; name?: string } }>[]): string | undefined {
+  return objects.find((object) => !ctx.resourceVersionExpectations.isSatisfied(object as { metadata?: { uid?: string; resourceVersion?: string } }))?.metadata?.name;
+}
+
+/**
+ * Reads everything one reconcile needs, OpenKruise's `doReconcile` steps 4–8: claimed active pods,
+ * owned PVCs (cleaned up first when reuse is disabled), the current and update revisions, and checks
+ * that the cache has caught up with our own last writes to them.
+ */
+export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepReadonly<CloneSet>): Promise<ReadResult> {
+  const candidates = candidatePods(caches, cs);
+  const active = candidates.filter(isPodActive);
+  const inactive = candidates.filter((pod) => !isPodActive(pod) && controllerRef(pod)?.uid === cs.metadata.uid);
+  const key = cloneSetKey(cs);
+  const ref = objectReference(cloneSetResource, cs);
+  let pvcs: readonly DeepReadonly<PersistentVolumeClaim>[] = caches.pvcs.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '').filter((pvc) => !isBeingDeleted(pvc));
+  if (cs.spec.scaleStrategy?.disablePVCReuse === true) {
+    pvcs = await cleanupClaims(ctx, { key, ref, ownerUid: cs.metadata.uid ?? '', pvcs, activePods: active, inactivePods: inactive });
+  }
+  const pods = await claim(ctx, cs, active);
+  const revisions = await activeRevisions({ client: ctx.client, revisions: caches.revisions, cs });
+  const stale = staleObject(ctx, [revisions.updateRevision, ...pods]);
+  if (stale !== undefined) {
+    return { kind: 'waiting', reason: `the cache has not caught up with our last write to ${stale}` };
+  }
+  const state: SyncState = {
+    cs,
+    key,
+    ref,
+    controllerRef: newControllerRef(owner(cs)),
+    strategy: resolveStrategy(cs),
+    pods,
+    pvcs,
+    currentRevision: revisions.currentRevision,
+    updateRevision: revisions.updateRevision,
+    currentTemplate: templateFromRevision(revisions.currentRevision),
+    updateTemplate: templateFromRevision(revisions.updateRevision),
+  };
+  return { kind: 'ready', state, revisions, inactivePods: inactive };
+}

@@ -1,0 +1,186 @@
+import { cloneSetSchema, CloneSetConditionType } from '@kruise-ts/api';
+import type { CloneSet, CloneSetCondition, Node } from '@kruise-ts/api';
+import { TerminalError, requestKey } from '@kruise-ts/controller-runtime';
+import type {
+  Client,
+  DeepReadonly,
+  EventRecorder,
+  FeatureGates,
+  Lister,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  ResourceVersionExpectations,
+  Result,
+  ScaleExpectations,
+} from '@kruise-ts/controller-runtime';
+import { isBeingDeleted, RequeueAfter } from '@kruise-ts/workload';
+
+import { reviewPodsToDelete, truncatePodsToDelete } from './pods-to-delete.ts';
+import type { PodsToDeleteReview } from './pods-to-delete.ts';
+import { readState } from './read-state.ts';
+import type { ReadCaches } from './read-state.ts';
+import { initializeReadinessGates } from './readiness.ts';
+import { truncateHistory } from './revisions.ts';
+import type { ActiveRevisions } from './revisions.ts';
+import { calculateStatus } from './status/calculate-status.ts';
+import { removeCondition, setCondition } from './status/conditions.ts';
+import { updateStatus } from './status/update-status.ts';
+import { errorMessage } from './sync/create-pods.ts';
+import { refreshLifecycles } from './sync/lifecycle-refresh.ts';
+import { scale } from './sync/scale.ts';
+import { revisionNameOf } from './sync/sync-context.ts';
+import type { SyncContext, SyncState } from './sync/sync-context.ts';
+
+/** What the CloneSet reconciler reads and writes with. */
+export interface CloneSetReconcilerDeps extends ReadCaches {
+  readonly client: Client;
+  readonly recorder: EventRecorder;
+  readonly gates: FeatureGates;
+  readonly cloneSets: Lister<CloneSet>;
+  readonly nodes: Lister<Node>;
+  readonly scaleExpectations: ScaleExpectations;
+  readonly resourceVersionExpectations: ResourceVersionExpectations;
+  readonly scalingExcludePreparingDelete: boolean;
+  readonly now?: (() => number) | undefined;
+}
+
+/** Retry soon when the cache lags behind our writes; the informer event usually comes first. */
+const CACHE_LAG_RETRY_MS = 1000;
+
+/** Reason of the FailedScale condition while podsToDelete names pods that are not ours. */
+export const PODS_TO_DELETE_NOT_OWNED = 'PodsToDeleteNotOwned';
+
+/**
+ * Reconciles one CloneSet (OpenKruise's `doReconcile`): check scale expectations, read claimed pods,
+ * PVCs and revisions, give new pods their readiness conditions, move lifecycle states along, scale,
+ * then write the status, trim `podsToDelete` and the revision history. Updating pods to a new
+ * revision is part 2; until then pods stay at their revision and the status says so.
+ */
+export class CloneSetReconciler implements Reconciler {
+  readonly #deps: CloneSetReconcilerDeps;
+
+  constructor(deps: CloneSetReconcilerDeps) {
+    this.#deps = deps;
+  }
+
+  async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    const deps = this.#deps;
+    const key = requestKey(request);
+    const cached = deps.cloneSets.get(request.namespace, request.name);
+    if (cached === undefined) {
+      deps.scaleExpectations.delete(key);
+      return undefined;
+    }
+    const cs = parseCloneSet(cached);
+    const expectations = deps.scaleExpectations.satisfied(key);
+    if (!expectations.satisfied) {
+      context.logger.debug({ pending: expectations.pending }, 'Waiting for the cache to show our creations and deletions');
+      return { requeueAfterMs: expectations.remainingMs };
+    }
+    const ctx = this.#context(context);
+    const read = await readState(ctx, deps, cs);
+    if (read.kind === 'waiting') {
+      context.logger.debug({ reason: read.reason }, 'Waiting for the cache');
+      return { requeueAfterMs: CACHE_LAG_RETRY_MS };
+    }
+    const conditions = await this.#sync(ctx, read.state);
+    await this.#finish(ctx, { state: read.state, revisions: read.revisions, conditions });
+    return ctx.requeue.delayMs === undefined ? undefined : { requeueAfterMs: ctx.requeue.delayMs };
+  }
+
+  #context(context: ReconcileContext): SyncContext {
+    const deps = this.#deps;
+    return {
+      client: deps.client,
+      recorder: deps.recorder,
+      logger: context.logger,
+      gates: deps.gates,
+      scaleExpectations: deps.scaleExpectations,
+      resourceVersionExpectations: deps.resourceVersionExpectations,
+      nodes: deps.nodes,
+      requeue: new RequeueAfter(),
+      now: deps.now ?? Date.now,
+      scalingExcludePreparingDelete: deps.scalingExcludePreparingDelete,
+    };
+  }
+
+  /** The sync steps; returns the conditions they leave (FailedScale on an error). */
+  async #sync(ctx: SyncContext, state: SyncState): Promise<CloneSetCondition[]> {
+    const conditions = [...(state.cs.status?.conditions ?? [])];
+    if (isBeingDeleted(state.cs)) {
+      return conditions;
+    }
+    try {
+      await initializeReadinessGates(ctx, state.pods);
+      // As OpenKruise: when scaling changed something, the rest waits for the next reconcile.
+      if (!(await scale(ctx, state))) {
+        await refreshLifecycles(ctx, state);
+      }
+      // A scale that went through clears an error of an earlier one (OpenKruise's sticks forever).
+      const failed = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
+      return failed === undefined || failed.reason === PODS_TO_DELETE_NOT_OWNED ? conditions : removeCondition(conditions, CloneSetConditionType.FailedScale);
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'Scaling failed');
+      ctx.requeue.push(1000);
+      return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message: errorMessage(error) }, ctx.now());
+    }
+  }
+
+  async #finish(ctx: SyncContext, input: { state: SyncState; revisions: ActiveRevisions; conditions: CloneSetCondition[] }): Promise<void> {
+    const { state, revisions } = input;
+    const review = await reviewPodsToDelete(ctx, state);
+    const result = calculateStatus({
+      cs: state.cs,
+      pods: state.pods,
+      updateRevision: revisionNameOf(revisions.updateRevision),
+      currentRevision: revisionNameOf(revisions.currentRevision),
+      collisionCount: revisions.collisionCount,
+      partition: state.strategy.partition,
+      conditions: podsToDeleteCondition(input.conditions, review, ctx.now()),
+      now: ctx.now(),
+    });
+    if (result.checkAgainInMs !== undefined) {
+      ctx.requeue.push(result.checkAgainInMs, 'progress deadline');
+    }
+    await updateStatus(ctx.client, state.cs, result.status);
+    await truncatePodsToDelete(ctx, state, review.gone);
+    await truncateHistory({ client: ctx.client, cs: state.cs, active: revisions, pods: state.pods }).catch((error: unknown) => {
+      ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
+    });
+    this.#requeueForMinReady(ctx, state, result.status);
+  }
+
+  /** With minReadySeconds, ready pods turn available later without any event: come back then. */
+  #requeueForMinReady(ctx: SyncContext, state: SyncState, status: { readyReplicas: number; availableReplicas: number }): void {
+    const minReadySeconds = state.cs.spec.minReadySeconds ?? 0;
+    if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas) {
+      ctx.requeue.push(minReadySeconds * 1000, 'minReadySeconds');
+    }
+  }
+}
+
+/**
+ * Sets FailedScale (reason PodsToDeleteNotOwned) while `podsToDelete` names pods that are not ours,
+ * and clears it once the list is fixed; other FailedScale reasons are left to the sync step.
+ */
+function podsToDeleteCondition(conditions: CloneSetCondition[], review: PodsToDeleteReview, now: number): CloneSetCondition[] {
+  if (review.foreign.length > 0) {
+    const message = `spec.scaleStrategy.podsToDelete: ${review.foreign.join(', ')} ${review.foreign.length === 1 ? 'is' : 'are'} not controlled by this CloneSet and will not be deleted`;
+    return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', reason: PODS_TO_DELETE_NOT_OWNED, message }, now);
+  }
+  const failed = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
+  return failed?.reason === PODS_TO_DELETE_NOT_OWNED ? removeCondition(conditions, CloneSetConditionType.FailedScale) : conditions;
+}
+
+/**
+ * Validates a cached CloneSet with the API schema (applying its defaults). The apiserver enforced the
+ * CRD already, so a failure means an object this version cannot handle: not worth retrying.
+ */
+function parseCloneSet(cached: DeepReadonly<CloneSet>): DeepReadonly<CloneSet> {
+  const parsed = cloneSetSchema.safeParse(cached);
+  if (!parsed.success) {
+    throw new TerminalError(`invalid CloneSet ${cached.metadata.namespace ?? ''}/${cached.metadata.name ?? ''}: ${parsed.error.message}`);
+  }
+  return parsed.data;
+}

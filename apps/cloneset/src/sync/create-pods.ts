@@ -1,0 +1,122 @@
+import { CLONESET_INSTANCE_ID_LABEL, CloneSetEventReason } from '@kruise-ts/api';
+import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import { isAlreadyExists } from '@kruise-ts/controller-runtime';
+import { newClaimsForInstance } from '@kruise-ts/pvc-instance';
+import { podResource, pvcResource, slowStartBatch } from '@kruise-ts/workload';
+
+import { newPod } from './pod-factory.ts';
+import { revisionNameOf } from './sync-context.ts';
+import type { SyncContext, SyncState } from './sync-context.ts';
+
+export interface CreatePodsRequest {
+  readonly expectedCreations: number;
+  /** How many of them at the current (old) revision; the rest at the update revision. */
+  readonly expectedCurrentCreations: number;
+  /** Instance ids, sorted; the first ones go to current-revision pods. */
+  readonly instanceIds: readonly string[];
+}
+
+/** The pods to create, current-revision ones first (OpenKruise's `NewVersionedPods`). */
+export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePodsRequest): Pod[] {
+  const currentCount = Math.min(request.expectedCurrentCreations, request.expectedCreations);
+  const now = new Date(ctx.now());
+  return request.instanceIds.slice(0, request.expectedCreations).map((instanceId, index) => {
+    const current = index < currentCount;
+    return newPod({
+      cs: state.cs,
+      controllerRef: state.controllerRef,
+      template: current ? state.currentTemplate : state.updateTemplate,
+      revisionName: revisionNameOf(current ? state.currentRevision : state.updateRevision),
+      instanceId,
+      shortHash: ctx.gates.enabled('CloneSetShortHash'),
+      now,
+    });
+  });
+}
+
+/**
+ * Creates pods in slow-start batches (1, 2, 4, …; a failing batch stops the rest), each after its
+ * missing PVCs, recording scale expectations first and rolling back those of pods never created.
+ * Returns whether any pod was created; throws the first failure after that bookkeeping.
+ */
+export async function createPods(ctx: SyncContext, state: SyncState, request: CreatePodsRequest): Promise<boolean> {
+  const pods = buildPods(ctx, state, request);
+  for (const pod of pods) {
+    ctx.scaleExpectations.expect(state.key, 'create', pod.metadata?.name ?? '');
+  }
+  const created = new Set<string>();
+  const result = await slowStartBatch({
+    count: pods.length,
+    initialBatchSize: 1,
+    run: async (index) => {
+      const pod = pods[index];
+      if (pod !== undefined) {
+        await createOnePod(ctx, state, pod);
+        created.add(pod.metadata?.name ?? '');
+      }
+    },
+  });
+  forgetUncreated(ctx, state.key, pods.filter((pod) => !created.has(pod.metadata?.name ?? '')));
+  const [firstError] = result.errors;
+  if (firstError !== undefined && created.size === 0) {
+    throw firstError instanceof Error ? firstError : new Error(errorMessage(firstError));
+  }
+  if (firstError !== undefined) {
+    ctx.logger.warn({ err: firstError, created: created.size, planned: pods.length }, 'Some pods could not be created; retrying later');
+    ctx.requeue.push(1000);
+  }
+  return created.size > 0;
+}
+
+/** Checks off the create expectations of pods that were never created, so the next sync is not blocked. */
+function forgetUncreated(ctx: SyncContext, key: string, uncreated: readonly Pod[]): void {
+  for (const pod of uncreated) {
+    ctx.scaleExpectations.observe(key, 'create', pod.metadata?.name ?? '');
+  }
+}
+
+/** The claims of the pod's instance that do not exist yet. */
+function missingClaims(state: SyncState, pod: Pod): PersistentVolumeClaim[] {
+  const existing = new Set(state.pvcs.map((pvc) => pvc.metadata?.name));
+  return newClaimsForInstance({
+    owner: { name: state.cs.metadata.name ?? '', namespace: state.cs.metadata.namespace ?? '', controllerRef: state.controllerRef },
+    volumeClaimTemplates: state.cs.spec.volumeClaimTemplates ?? [],
+    instanceId: pod.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] ?? '',
+    selectorLabels: state.cs.spec.selector.matchLabels ?? {},
+  }).filter((claim) => !existing.has(claim.metadata?.name));
+}
+
+async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promise<void> {
+  const claims = missingClaims(state, pod);
+  for (const claim of claims) {
+    await createClaim(ctx, state, claim);
+  }
+  try {
+    await ctx.client.create(podResource, pod);
+  } catch (error) {
+    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`);
+    throw error;
+  }
+  ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${pod.metadata?.name ?? ''}`);
+}
+
+async function createClaim(ctx: SyncContext, state: SyncState, claim: PersistentVolumeClaim): Promise<void> {
+  const name = claim.metadata?.name ?? '';
+  ctx.scaleExpectations.expect(state.key, 'create', name);
+  try {
+    await ctx.client.create(pvcResource, claim);
+  } catch (error) {
+    ctx.scaleExpectations.observe(state.key, 'create', name);
+    // A claim left by a deleted pod of the same instance is exactly what reuse wants.
+    if (isAlreadyExists(error)) {
+      return;
+    }
+    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pvc: ${errorMessage(error)}, pvc: ${JSON.stringify(claim)}`);
+    throw error;
+  }
+}
+
+/** The message of an error, for events and logs. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,114 @@
+import { CloneSetEventReason } from '@kruise-ts/api';
+import type { Pod } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { allocateInstanceIds } from '@kruise-ts/pvc-instance';
+import { isPodAtRevision } from '@kruise-ts/revision';
+import { choosePodsToDelete } from '@kruise-ts/workload';
+
+import { isPodUpdateReady, isPreparingDelete, isSpecifiedDelete } from '../pod-predicates.ts';
+import { createPods } from './create-pods.ts';
+import { deletePods } from './delete-pods.ts';
+import { podDeletionOrder } from './deletion-order.ts';
+import { calculateDiffs } from './diffs.ts';
+import type { ExpectationDiffs } from './diffs.ts';
+import { managePreparingDelete } from './prepare-delete.ts';
+import { revisionNameOf } from './sync-context.ts';
+import type { SyncContext, SyncState } from './sync-context.ts';
+
+type ReadonlyPod = DeepReadonly<Pod>;
+
+interface PlannedDeletions {
+  readonly specified: readonly ReadonlyPod[];
+  readonly inPreDelete: readonly ReadonlyPod[];
+  /** Distinct pods in either list. */
+  readonly numToDelete: number;
+}
+
+function plannedDeletions(state: SyncState): PlannedDeletions {
+  const specified = state.pods.filter((pod) => isSpecifiedDelete(state.cs, pod));
+  const inPreDelete = state.pods.filter(isPreparingDelete);
+  const names = new Set([...specified, ...inPreDelete].map((pod) => pod.metadata?.name));
+  return { specified, inPreDelete, numToDelete: names.size };
+}
+
+/** Ready pods may only be deleted while the budget lasts; pods that are not ready always may. */
+function withinDeleteBudget(ctx: SyncContext, pods: readonly ReadonlyPod[], budget: { remaining: number }): ReadonlyPod[] {
+  return pods.filter((pod) => {
+    if (!isPodUpdateReady(pod, { minReadySeconds: 0, now: ctx.now() })) {
+      return true;
+    }
+    if (budget.remaining > 0) {
+      budget.remaining--;
+      return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * The scale step (OpenKruise's `Scale`): cancel PreparingDelete when replicas grew; create what is
+ * missing (at most scaleStrategy.maxUnavailable at a time); delete PreparingDelete pods whose hook is
+ * released; delete specified pods within the maxUnavailable budget; scale in by the deletion order.
+ * Each phase that changes something ends the step, so the next reconcile sees its effect first.
+ * Returns whether anything changed.
+ */
+export async function scale(ctx: SyncContext, state: SyncState): Promise<boolean> {
+  const planned = plannedDeletions(state);
+  if (await managePreparingDelete(ctx, state, planned)) {
+    return true;
+  }
+  const diffs = calculateDiffs({
+    cs: state.cs,
+    strategy: state.strategy,
+    pods: state.pods,
+    isUpdated: (pod) => isPodAtRevision(pod, revisionNameOf(state.updateRevision)),
+    currentRevision: revisionNameOf(state.currentRevision),
+    updateRevision: revisionNameOf(state.updateRevision),
+    partitionRollback: ctx.gates.enabled('CloneSetPartitionRollback'),
+    excludePreparingDelete: ctx.scalingExcludePreparingDelete || state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
+    now: ctx.now(),
+  });
+  if (diffs.scaleUpNum > diffs.scaleUpLimit) {
+    ctx.recorder.warning(state.ref, CloneSetEventReason.ScaleUpLimited, `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`);
+  }
+  if (diffs.scaleUpNum > 0) {
+    return scaleOut(ctx, state, diffs);
+  }
+  return scaleIn(ctx, state, { diffs, planned });
+}
+
+async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<boolean> {
+  if (diffs.scaleUpLimit <= 0) {
+    return false;
+  }
+  const instanceIds = allocateInstanceIds({ count: diffs.scaleUpLimit, activePods: state.pods, pvcs: state.pvcs });
+  ctx.logger.info({ creations: diffs.scaleUpLimit, currentRevisionCreations: diffs.scaleUpNumOldRevision }, 'Scaling out');
+  return createPods(ctx, state, { expectedCreations: diffs.scaleUpLimit, expectedCurrentCreations: diffs.scaleUpNumOldRevision, instanceIds });
+}
+
+async function scaleIn(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; planned: PlannedDeletions }): Promise<boolean> {
+  const { diffs, planned } = input;
+  if (planned.inPreDelete.length > 0 && (await deletePods(ctx, state, planned.inPreDelete))) {
+    return true;
+  }
+  const budget = { remaining: diffs.deleteReadyLimit };
+  const preDeleting = new Set(planned.inPreDelete.map((pod) => pod.metadata?.name));
+  const specified = planned.specified.filter((pod) => !preDeleting.has(pod.metadata?.name));
+  if (specified.length > 0 && (await deletePods(ctx, state, withinDeleteBudget(ctx, specified, budget)))) {
+    return true;
+  }
+  if (diffs.scaleDownNum <= 0 || planned.numToDelete > 0) {
+    // Pods already marked for deletion go first; scale-in waits until they are gone.
+    return false;
+  }
+  const updateRevision = revisionNameOf(state.updateRevision);
+  const chosen = choosePodsToDelete({
+    total: diffs.scaleDownNum,
+    oldRevisionCount: diffs.scaleDownNumOldRevision,
+    notUpdated: state.pods.filter((pod) => !isPodAtRevision(pod, updateRevision)),
+    updated: state.pods.filter((pod) => isPodAtRevision(pod, updateRevision)),
+    compare: podDeletionOrder(ctx, state),
+  });
+  ctx.logger.info({ scaleDown: diffs.scaleDownNum, chosen: chosen.map((pod) => pod.metadata?.name) }, 'Scaling in');
+  return deletePods(ctx, state, withinDeleteBudget(ctx, chosen, budget));
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ControllerRevision } from '@kruise-ts/api';
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { controllerRevisionResource } from '@kruise-ts/revision';
+
+import { cloneSetResource } from '../../src/index.ts';
+import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import type { CloneSetManifest } from '../support/harness.ts';
+
+const kubeConfig = testKubeConfig();
+const client = testClient(kubeConfig);
+
+function web(replicas: number, extra: Partial<CloneSetManifest['spec']> = {}): CloneSetManifest {
+  return {
+    metadata: { name: 'web' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+      ...extra,
+    },
+  };
+}
+
+async function setImage(namespace: string, image: string): Promise<void> {
+  await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] });
+}
+
+async function revisions(namespace: string): Promise<ControllerRevision[]> {
+  return (await client.list(controllerRevisionResource, { namespace })).items;
+}
+
+async function withController(prefix: string, run: (namespace: string) => Promise<void>): Promise<void> {
+  await installCloneSetCrd(kubeConfig);
+  await using ns = await createTestNamespace(kubeConfig, prefix);
+  const controller = startController({ kubeConfig, namespace: ns.name });
+  try {
+    await run(ns.name);
+  } finally {
+    await controller.stop();
+  }
+}
+
+describe('CloneSet revisions', () => {
+  it('records a template change as a new update revision, leaves existing pods alone (updates are part 2), and reuses the old revision on rollback', async () => {
+    await withController('cloneset-revisions', async (namespace) => {
+      await createCloneSet(client, namespace, web(2));
+      const first = await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
+      const rev0 = first.status?.updateRevision ?? '';
+      const podsBefore = await activePods(client, namespace, 'app=web');
+
+      await setImage(namespace, 'nginx:1.27');
+      const changed = await waitForStatus(client, { namespace, name: 'web', description: 'a new update revision' }, (cs) => cs.status?.observedGeneration === cs.metadata.generation && cs.status?.updateRevision !== rev0);
+      const rev1 = changed.status?.updateRevision ?? '';
+      expect(changed.status).toMatchObject({ currentRevision: rev0, updatedReplicas: 0, expectedUpdatedReplicas: 2, replicas: 2 });
+      expect((await activePods(client, namespace, 'app=web')).map((pod) => pod.metadata?.uid)).toEqual(podsBefore.map((pod) => pod.metadata?.uid));
+
+      // A new pod is created at the update revision (partition 0).
+      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { replicas: 3 } } });
+      const scaled = await waitForStatus(client, { namespace, name: 'web', description: 'three pods, one updated' }, (cs) => cs.status?.replicas === 3 && cs.status.updatedReplicas === 1);
+      expect(scaled.status?.currentRevision).toBe(rev0);
+      const newPod = (await activePods(client, namespace, 'app=web')).find((pod) => !podsBefore.some((old) => old.metadata?.uid === pod.metadata?.uid));
+      expect(newPod?.metadata?.labels?.['controller-revision-hash']).toBe(rev1);
+      expect(newPod?.spec?.containers[0]?.image).toBe('nginx:1.27');
+
+      // Rolling the template back reuses the first revision (same name, higher revision number).
+      await setImage(namespace, 'nginx:1.25');
+      const back = await waitForStatus(client, { namespace, name: 'web', description: 'the first revision again' }, (cs) => cs.status?.observedGeneration === cs.metadata.generation && cs.status?.updateRevision === rev0);
+      expect(back.status).toMatchObject({ updatedReplicas: 2, expectedUpdatedReplicas: 3 });
+      const byName = new Map((await revisions(namespace)).map((r) => [r.metadata?.name, r.revision]));
+      expect([...byName.keys()].sort()).toEqual([rev0, rev1].sort());
+      expect(byName.get(rev0)).toBeGreaterThan(byName.get(rev1) ?? Number.POSITIVE_INFINITY);
+    });
+  });
+
+  it('keeps at most revisionHistoryLimit old revisions besides the ones in use', async () => {
+    await withController('cloneset-history', async (namespace) => {
+      await createCloneSet(client, namespace, web(0, { revisionHistoryLimit: 1 }));
+      await waitForStatus(client, { namespace, name: 'web', description: 'observed' }, (cs) => cs.status?.observedGeneration === cs.metadata.generation);
+      for (const tag of ['1.26', '1.27', '1.28', '1.29']) {
+        await setImage(namespace, `nginx:${tag}`);
+        await waitForStatus(client, { namespace, name: 'web', description: `revision for ${tag}` }, (cs) => cs.status?.observedGeneration === cs.metadata.generation);
+      }
+      const cs = await client.get(cloneSetResource, { namespace, name: 'web' });
+      const names = await waitFor(async () => {
+        const list = (await revisions(namespace)).map((r) => r.metadata?.name ?? '');
+        return list.length <= 2 ? list : undefined;
+      }, { description: 'the history to be truncated' });
+      expect(names).toContain(cs.status?.updateRevision);
+      expect(names).toContain(cs.status?.currentRevision);
+    });
+  });
+});
