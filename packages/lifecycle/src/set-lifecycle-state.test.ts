@@ -69,12 +69,16 @@ describe('setLifecycleState', () => {
     expect(calls).toEqual([]);
   });
 
-  it('writes the KruisePodReady condition first, with the resourceVersion as precondition', async () => {
+  it('writes the KruisePodReady condition and the state in one pods/status patch, with the resourceVersion as precondition', async () => {
     const { client, calls } = fakeClient(pod('Normal'));
     await setLifecycleState({ client, pod: pod('Normal'), state: 'PreparingDelete', markPodNotReady: true, now: NOW });
-    expect(calls.map((c) => c.verb)).toEqual(['patchStatus', 'patch']);
+    expect(calls.map((c) => c.verb)).toEqual(['patchStatus']);
     expect(calls[0]?.body).toEqual({
-      metadata: { resourceVersion: '5' },
+      metadata: {
+        resourceVersion: '5',
+        labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' },
+        annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T00:00:00Z' },
+      },
       status: { conditions: [{ type: 'KruisePodReady', status: 'False', message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]', lastTransitionTime: '2026-01-02T00:00:00Z' }] },
     });
   });
@@ -94,8 +98,8 @@ describe('setLifecycleState', () => {
   it('re-reads the pod and retries the status write on Conflict', async () => {
     const { client, calls } = fakeClient(pod('Normal'), 2);
     await setLifecycleState({ client, pod: pod('Normal'), state: 'PreparingDelete', markPodNotReady: true, now: NOW });
-    expect(calls.map((c) => c.verb)).toEqual(['patchStatus', 'get', 'patchStatus', 'get', 'patchStatus', 'patch']);
-    expect((calls[2]?.body as { metadata: unknown }).metadata).toEqual({ resourceVersion: '51' });
+    expect(calls.map((c) => c.verb)).toEqual(['patchStatus', 'get', 'patchStatus', 'get', 'patchStatus']);
+    expect((calls[2]?.body as { metadata: unknown }).metadata).toMatchObject({ resourceVersion: '51' });
   });
 
   it('gives up after repeated conflicts', async () => {

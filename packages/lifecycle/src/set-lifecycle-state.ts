@@ -1,7 +1,8 @@
 /**
- * Writes a lifecycle transition: first the KruisePodReady condition (when markPodNotReady applies),
- * then the state label and timestamp, as OpenKruise's `UpdatePodLifecycle` orders them so that the
- * pod is out of endpoints before anyone sees the new state.
+ * Writes a lifecycle transition: the state label and timestamp, together with the KruisePodReady
+ * condition when markPodNotReady applies (OpenKruise's `UpdatePodLifecycle` writes the condition
+ * first and the label second, so that the pod is out of endpoints before anyone sees the new state;
+ * one pods/status write gives the same guarantee).
  */
 import type { LifecycleState, Pod } from '@kruise-ts/api';
 import { isConflict } from '@kruise-ts/controller-runtime';
@@ -45,47 +46,62 @@ function changedConditions(pod: ReadonlyPod, next: readonly PodCondition[]): Pod
   return next.filter((condition) => before.get(condition.type) !== JSON.stringify(condition));
 }
 
-interface ReadinessWrite {
+interface CombinedWrite {
   readonly client: LifecyclePodClient;
   readonly change: KruisePodReadyChange;
-  readonly now: number;
+  readonly options: SetLifecycleStateOptions;
 }
 
 /**
- * Patches pods/status with the changed conditions. The patch carries the pod's resourceVersion, so a
- * stale read fails with Conflict instead of dropping another actor's message; on Conflict the pod is
- * read again and the change recomputed.
+ * One strategic-merge patch of pods/status carrying the KruisePodReady condition and, when the state
+ * changes, the state label, timestamp and re-applied hook. The pods/status subresource accepts
+ * metadata labels, annotations and finalizers (only spec, deletionTimestamp and ownerReferences are
+ * reset), so the pod leaves the endpoints in the same write that announces the new state: one write
+ * where OpenKruise makes two, and no moment where one is visible without the other. The patch carries
+ * the pod's resourceVersion, so a stale read fails with Conflict instead of dropping another actor's
+ * message; on Conflict the pod is read again and the change recomputed.
  */
-async function writeKruisePodReady(write: ReadinessWrite, pod: ReadonlyPod, attempt = 0): Promise<ReadonlyPod> {
-  const conditions = kruisePodReadyConditionUpdate(pod, { ...write.change, now: write.now });
+async function writeCombined(write: CombinedWrite, pod: ReadonlyPod, attempt = 0): Promise<ReadonlyPod> {
+  const { options } = write;
+  const conditions = kruisePodReadyConditionUpdate(pod, { ...write.change, now: options.now });
+  const changesState = rawLifecycleState(pod) !== options.state;
   if (conditions === undefined) {
-    return pod;
+    // No KruisePodReady gate on this pod: only the label, if anything.
+    return changesState ? writeLabel(write.client, pod, options) : pod;
   }
   const resourceVersion = pod.metadata?.resourceVersion;
-  const body = { ...(resourceVersion === undefined ? {} : { metadata: { resourceVersion } }), status: { conditions: changedConditions(pod, conditions) } };
+  const metadata = changesState ? lifecycleStatePatch({ state: options.state, now: options.now, reapplyHook: options.reapplyHook }).metadata : {};
+  const body = {
+    metadata: { ...metadata, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
+    status: { conditions: changedConditions(pod, conditions) },
+  };
   try {
     return await write.client.patchStatus(podResource, podKey(pod), { type: 'strategic', body });
   } catch (error) {
     if (!isConflict(error) || attempt >= STATUS_CONFLICT_RETRIES) {
       throw error;
     }
-    return writeKruisePodReady(write, await write.client.get(podResource, podKey(pod)), attempt + 1);
+    return writeCombined(write, await write.client.get(podResource, podKey(pod)), attempt + 1);
   }
 }
 
 /**
  * Moves the pod to `state` and returns the pod as last written. With markPodNotReady, the state's
- * KruisePodReady change (see `kruisePodReadyChangeFor`) is written first, even when the pod is
- * already in `state` (so a retried transition still drains the pod). The label patch is skipped when
- * the pod already is in `state`; when nothing at all was written the input pod itself is returned,
- * so `result !== pod` tells the caller to expect a new resourceVersion.
+ * KruisePodReady change (see `kruisePodReadyChangeFor`) goes into the same pods/status write as the
+ * state label, and is applied even when the pod is already in `state` (so a retried transition still
+ * drains the pod). Without it, only the label patch is written, and only when the state changes. When
+ * nothing at all was written the input pod itself is returned, so `result !== pod` tells the caller
+ * to expect a new resourceVersion.
  */
 export async function setLifecycleState(options: SetLifecycleStateOptions): Promise<ReadonlyPod> {
   const change = options.markPodNotReady ? kruisePodReadyChangeFor(options.state) : undefined;
-  const pod = change === undefined ? options.pod : await writeKruisePodReady({ client: options.client, change, now: options.now }, options.pod);
-  if (rawLifecycleState(pod) === options.state) {
-    return pod;
+  if (change !== undefined) {
+    return writeCombined({ client: options.client, change, options }, options.pod);
   }
+  return rawLifecycleState(options.pod) === options.state ? options.pod : writeLabel(options.client, options.pod, options);
+}
+
+function writeLabel(client: LifecyclePodClient, pod: ReadonlyPod, options: SetLifecycleStateOptions): Promise<ReadonlyPod> {
   const body = lifecycleStatePatch({ state: options.state, now: options.now, reapplyHook: options.reapplyHook });
-  return options.client.patch(podResource, podKey(pod), { type: 'strategic', body });
+  return client.patch(podResource, podKey(pod), { type: 'strategic', body });
 }

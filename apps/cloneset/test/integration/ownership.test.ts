@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { isNotFound } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
@@ -33,6 +34,10 @@ describe('CloneSet pod ownership (claim, adopt, release)', () => {
       await client.delete(cloneSetResource, { namespace: ns.name, name: 'web' }, { propagationPolicy: 'Orphan' });
       await waitFor(async () => (await activePods(client, ns.name, 'app=web')).every((pod) => (pod.metadata?.ownerReferences ?? []).length === 0), {
         description: 'the garbage collector to orphan the pods',
+      });
+      // The orphan finalizer is removed after the pods are released: wait for the object to be gone.
+      await waitFor(async () => client.get(cloneSetResource, { namespace: ns.name, name: 'web' }).then(() => false, (error: unknown) => isNotFound(error)), {
+        description: 'the old CloneSet to be gone',
       });
 
       const recreated = await createCloneSet(client, ns.name, web);
