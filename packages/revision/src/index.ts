@@ -42,6 +42,17 @@ export type {
 export { ensureUpdateRevision, MAX_COLLISION_RETRIES, MAX_CONFLICT_RETRIES } from './internal/ensure-update-revision.ts';
 export type { EnsureUpdateRevisionOptions, UpdateRevisionResult } from './internal/ensure-update-revision.ts';
 
+// The volumeClaimTemplates hash of a revision (kruise.io/cloneset-volumeclaimtemplate-hash).
+export { VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION, volumeClaimTemplatesHash } from './internal/volume-claim-templates-hash.ts';
+
+// Go encoding helpers shared with the other workload packages (in-place update state, env hashes).
+export { compareGoStrings, goQuote, marshalGoJson } from './internal/go-json.ts';
+export type { JsonValue } from './internal/go-json.ts';
+export { deepHashJsonBytes, fnv1aHash32 } from './internal/go-hash.ts';
+export { canonicalQuantity, quantityValue } from './internal/quantity.ts';
+export type { Decimal } from './internal/quantity.ts';
+export { canonicalTime } from './internal/go-time.ts';
+
 // Pods and revisions.
 export { isPodAtRevision, podRevision, revisionLabels } from './internal/pod-revision-labels.ts';
 export type { PodLike, RevisionLabelOptions } from './internal/pod-revision-labels.ts';

@@ -1,7 +1,8 @@
 /**
  * @kruise-ts/workload: mechanics shared by the workload controllers (no workload-specific knowledge):
  * pod state predicates, ownership claims, slow-start batches, the scale-in order and its rankers,
- * requeue delays and the core resources they address.
+ * the update order (priority, scatter) and its unavailability limit, requeue delays and the core
+ * resources they address.
  *
  * STOP: this file is the public API of @kruise-ts/workload. Add explicit named exports only (no `export *`).
  */
@@ -42,3 +43,13 @@ export { chooseRanker, HOSTNAME_TOPOLOGY_KEY, rankPods, sameNodeRanks, spreadRan
 export type { PodRanker, RankPodsOptions, SpreadRanksOptions } from './rankers.ts';
 export { choosePodsToDelete, scaleInOrder } from './choose-pods-to-delete.ts';
 export type { ChoosePodsToDeleteOptions, GroupComparator, ScaleInOrderOptions } from './choose-pods-to-delete.ts';
+
+// Update order.
+export { priorityComparator, priorityOrder, priorityWeight, sortByPriority, trailingInteger } from './update-priority.ts';
+export type { PriorityOrder } from './update-priority.ts';
+export { scatterGroups, scatterSort, scatterTerms } from './update-scatter.ts';
+export type { ScatterGroups, ScatterSortOptions } from './update-scatter.ts';
+export { sortUpdateCandidates } from './update-order.ts';
+export type { SortUpdateCandidatesOptions } from './update-order.ts';
+export { limitUpdateCandidates } from './update-limit.ts';
+export type { LimitUpdateCandidatesOptions } from './update-limit.ts';

@@ -15,6 +15,8 @@ export interface RequestRecord {
   readonly verb: string;
   readonly method: string;
   readonly host: string;
+  /** The request path without query, e.g. `/api/v1/namespaces/ns/pods/p/status`: which object and subresource. */
+  readonly path: string;
   /** HTTP status, or `<error>` when no response arrived. */
   readonly code: string;
   readonly durationSeconds: number;
@@ -122,6 +124,7 @@ export class Transport {
         verb: request.verb,
         method: request.method,
         host: this.#server.host,
+        path: request.path,
         code,
         durationSeconds: (performance.now() - started) / 1000,
         rateLimiterSeconds: (started - limiterStart) / 1000,

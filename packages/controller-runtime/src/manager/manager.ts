@@ -10,6 +10,7 @@ import { InformerFactory } from '../cache/informer-factory.ts';
 import { createClient } from '../client/client.ts';
 import type { Client } from '../client/client.ts';
 import { Transport } from '../client/transport.ts';
+import type { RequestObserver } from '../client/transport.ts';
 import { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller.ts';
 import { EventRecorder } from '../events/event-recorder.ts';
@@ -59,6 +60,8 @@ export interface ManagerOptions {
   /** Deep-freeze cached objects (tests: a mutation of a cache object then throws). */
   readonly freezeCache?: boolean | undefined;
   readonly registry?: Registry | undefined;
+  /** Also told about every API request (besides the rest_client metrics): write counts in tests and benchmarks. */
+  readonly requestObservers?: readonly RequestObserver[] | undefined;
 }
 
 const DEFAULT_GRACEFUL_SHUTDOWN_MS = 30_000;
@@ -90,7 +93,7 @@ export class Manager {
       qps: options.qps ?? 30,
       burst: options.burst ?? 50,
       userAgent: options.userAgent ?? 'kruise-ts',
-      observer: requestObserver(this.metrics),
+      observer: fanOut([requestObserver(this.metrics), ...(options.requestObservers ?? [])]),
     });
     this.client = createClient(transport);
     this.informers = new InformerFactory({ client: this.client, logger: options.logger, namespace: options.namespace, freeze: options.freezeCache });
@@ -263,4 +266,14 @@ class RunGroup {
       throw first instanceof Error ? first : new Error(JSON.stringify(first));
     }
   }
+}
+
+function fanOut(observers: readonly RequestObserver[]): RequestObserver {
+  return {
+    observeRequest: (record) => {
+      for (const observer of observers) {
+        observer.observeRequest(record);
+      }
+    },
+  };
 }

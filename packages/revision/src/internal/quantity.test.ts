@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalQuantity, QuantityError } from './quantity.ts';
+import { canonicalQuantity, QuantityError, quantityValue } from './quantity.ts';
 
 // Expected values come from k8s.io/apimachinery v0.32.10 (Quantity UnmarshalJSON then MarshalJSON).
 describe('canonicalQuantity', () => {
@@ -79,5 +79,22 @@ describe('canonicalQuantity', () => {
 
   it.each<string>(['', 'abc', '1e', 'e-10', '2Gi\t', '1Mii', '1.5.5', '--1', '1 Gi', '<1>', '1e9223372036854775808'])('rejects %j as ParseQuantity does', (input) => {
     expect(() => canonicalQuantity(input)).toThrow(QuantityError);
+  });
+});
+
+describe('quantityValue', () => {
+  it.each<[string, bigint, number]>([
+    ['1.5Gi', 16106127360n, -1],
+    ['250m', 250n, -3],
+    ['0.5n', 1n, -9],
+    ['1e3', 1n, 3],
+    ['-2k', -2n, 3],
+    ['0', 0n, 0],
+  ])('%s → %d × 10^%d', (text, mantissa, exponent) => {
+    expect(quantityValue(text)).toEqual({ mantissa, exponent });
+  });
+
+  it('rejects what ParseQuantity rejects', () => {
+    expect(() => quantityValue('abc')).toThrow(QuantityError);
   });
 });

@@ -11,7 +11,7 @@ import { goQuote } from './go-json.ts';
 type Format = 'DecimalExponent' | 'DecimalSI' | 'BinarySI';
 
 /** value = mantissa × 10^exponent */
-interface Decimal {
+export interface Decimal {
   readonly mantissa: bigint;
   readonly exponent: number;
 }
@@ -67,6 +67,17 @@ export function canonicalQuantity(input: string | number): string {
   const text = typeof input === 'number' ? String(input) : goQuote(input).slice(1, -1).replaceAll(GO_TRIMMED_SPACE, '');
   const parsed = parseQuantity(text);
   return parsed.preserved ?? canonicalize(parsed.value, parsed.format);
+}
+
+/**
+ * The exact value of a quantity as `resource.ParseQuantity` reads it, for comparing and adding
+ * quantities (Kubernetes' `Quantity.Cmp` and `Add` work on the same exact values): mantissa ×
+ * 10^exponent, binary suffixes multiplied out, rounded away from zero to nano units. Examples:
+ * `1.5Gi` → 16106127360 × 10⁻¹ (not normalised), `250m` → 250 × 10⁻³, `0.5n` → 1 × 10⁻⁹. Throws QuantityError for text
+ * ParseQuantity rejects (no trimming: that belongs to JSON decoding).
+ */
+export function quantityValue(text: string): Decimal {
+  return parseQuantity(text).value;
 }
 
 interface ParsedQuantity {

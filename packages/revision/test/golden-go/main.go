@@ -6,7 +6,8 @@
 //
 //	[{"raw": "{\"spec\":{\"template\":{...}}}", "hashes": ["<hash for 0>", "<hash for 1>"]}, ...]
 //
-// or {"error": "..."} for a template Go cannot decode. It repeats OpenKruise's steps
+// or {"error": "..."} for a template Go cannot decode. With the argument `vct` it reads a JSON array of
+// volumeClaimTemplates lists instead and prints their hashes (see vct.go). It repeats OpenKruise's steps
 // (pkg/controller/cloneset/revision/cloneset_revision.go getPatch, k8s.io/kubernetes
 // pkg/controller/history HashControllerRevision) with the libraries OpenKruise uses, so that the
 // TypeScript port can be compared byte for byte. The jsonv2 experiment is excluded because OpenKruise
@@ -40,6 +41,10 @@ type vector struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "vct" {
+		runVolumeClaimTemplates()
+		return
+	}
 	input, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		fatal(err)

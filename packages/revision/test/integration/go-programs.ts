@@ -36,10 +36,10 @@ export async function buildGoProgram(program: GoProgram): Promise<string> {
   return built.path;
 }
 
-/** Runs a built program with `stdin` and returns its standard output. */
-export async function runGoProgram(binaryPath: string, stdin = ''): Promise<string> {
+/** Runs a built program with `stdin` (and optional arguments) and returns its standard output. */
+export async function runGoProgram(binaryPath: string, stdin = '', args: readonly string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(binaryPath, [], { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+    const child = execFile(binaryPath, args, { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error === null) {
         resolve(stdout);
       } else {

@@ -16,8 +16,24 @@ const templateMetadataSchema = withCrdMeta(
   { description: 'Metadata of the pods.', preserveUnknownFields: true },
 );
 
+/**
+ * A container: only the name is declared, so that CEL can see which containers a template has (the
+ * InPlaceOnly rule); everything else is kept as written. The bounds let the API server estimate the
+ * rule's cost; 63 is Kubernetes' limit for container names (a DNS label).
+ */
+const templateContainerSchema = withCrdMeta(
+  z.looseObject({
+    name: withDescription(z.string().min(1).max(63), 'Container name (a DNS label).'),
+  }),
+  { description: 'A core/v1 Container.', preserveUnknownFields: true },
+);
+
+/** Most containers a CloneSet pod may have: far above real pods, low enough for CEL cost estimates. */
+export const MAX_TEMPLATE_CONTAINERS = 128;
+
 const templatePodSpecSchema = withCrdMeta(
   z.looseObject({
+    containers: withDescription(z.array(templateContainerSchema).max(MAX_TEMPLATE_CONTAINERS), 'The containers of the pods.').optional(),
     restartPolicy: withDescription(z.literal('Always'), 'Only Always is supported for CloneSet pods.').optional(),
     activeDeadlineSeconds: withDescription(z.int(), 'Not supported for CloneSet pods: must be unset.').optional(),
   }),

@@ -80,11 +80,29 @@ const progressPossibleRule: CelValidationRule = {
   fieldPath: '.updateStrategy.maxUnavailable',
 };
 
+const CONTAINER_NAMES = (spec: string): string =>
+  `(has(${spec}.template.spec) && has(${spec}.template.spec.containers) ? ${spec}.template.spec.containers.map(c, c.name) : [])`;
+
+/**
+ * InPlaceOnly allows only image changes in the pod spec (OpenKruise's webhook compares the whole
+ * spec). The template is schemaless for CEL apart from container names, so this rule checks what it
+ * can see: the containers keep their names and order. Other non-image changes are reported by the
+ * controller (Event FailedUpdatePodInPlace, condition FailedUpdate) and never recreate a pod.
+ * A transition rule: it runs on updates only.
+ */
+const inPlaceOnlyContainersRule: CelValidationRule = {
+  rule: `!has(self.updateStrategy) || !has(self.updateStrategy.type) || self.updateStrategy.type != 'InPlaceOnly' || ${CONTAINER_NAMES('self')} == ${CONTAINER_NAMES('oldSelf')}`,
+  message: 'spec.template.spec.containers: only allowed to update images in spec for InPlaceOnly: containers cannot be added, removed, renamed or reordered',
+  fieldPath: '.template.spec.containers',
+  reason: 'FieldValueForbidden',
+};
+
 /** All cross-field rules of the CloneSet spec. */
 export const cloneSetSpecRules: readonly CelValidationRule[] = [
   selectorMatchLabelsRule,
   selectorMatchExpressionsRule,
   progressDeadlineRule,
   inPlaceOnlyMaxSurgeRule,
+  inPlaceOnlyContainersRule,
   progressPossibleRule,
 ];

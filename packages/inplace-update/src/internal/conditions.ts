@@ -1,0 +1,109 @@
+/**
+ * The `InPlaceUpdateReady` readiness gate: False (reason StartInPlaceUpdate) while a pod is updated in
+ * place, so that it leaves Service endpoints before its containers restart, and True again once the
+ * update is done. `Ready` is recomputed from the readiness gates in the same write (OpenKruise's
+ * SetPodReadyCondition), so the pod is out of, and back in, service without waiting for the kubelet.
+ */
+import type { Pod } from '@kruise-ts/api';
+import { IN_PLACE_UPDATE_READY } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { POD_READY_CONDITION } from '@kruise-ts/workload';
+
+import { timestampOf } from './go-encoding.ts';
+
+type ReadonlyPod = DeepReadonly<Pod>;
+
+/** A pod status condition. */
+export type PodCondition = NonNullable<NonNullable<Pod['status']>['conditions']>[number];
+
+/** The reason of InPlaceUpdateReady while the update runs. */
+export const START_IN_PLACE_UPDATE_REASON = 'StartInPlaceUpdate';
+const CONTAINERS_READY = 'ContainersReady';
+
+/** Whether the pod has the InPlaceUpdateReady readiness gate; only such pods are taken out of service. */
+export function hasInPlaceUpdateReadinessGate(pod: ReadonlyPod): boolean {
+  return (pod.spec?.readinessGates ?? []).some((gate) => gate.conditionType === IN_PLACE_UPDATE_READY);
+}
+
+function conditionOf(conditions: readonly DeepReadonly<PodCondition>[], type: string): DeepReadonly<PodCondition> | undefined {
+  return conditions.find((condition) => condition.type === type);
+}
+
+function gateProblem(conditions: readonly DeepReadonly<PodCondition>[], gate: string): string | undefined {
+  const condition = conditionOf(conditions, gate);
+  if (condition === undefined) {
+    return `corresponding condition of pod readiness gate "${gate}" does not exist.`;
+  }
+  return condition.status === 'True' ? undefined : `the status of pod readiness gate "${gate}" is not "True", but ${condition.status}`;
+}
+
+/**
+ * Ready as the gates say once `changed` is applied, when Ready exists, ContainersReady is True and
+ * Ready's status differs; undefined otherwise.
+ */
+function readyCondition(problems: readonly string[], now: number): PodCondition {
+  return problems.length === 0
+    ? { type: POD_READY_CONDITION, status: 'True', lastTransitionTime: timestampOf(now) }
+    : { type: POD_READY_CONDITION, status: 'False', reason: 'ReadinessGatesNotReady', message: problems.join(', '), lastTransitionTime: timestampOf(now) };
+}
+
+function recomputedReady(pod: ReadonlyPod, changed: PodCondition, now: number): PodCondition | undefined {
+  const current = pod.status?.conditions ?? [];
+  const ready = conditionOf(current, POD_READY_CONDITION);
+  if (ready === undefined || conditionOf(current, CONTAINERS_READY)?.status !== 'True') {
+    return undefined;
+  }
+  const conditions = [...current.filter((condition) => condition.type !== changed.type), changed];
+  const next = readyCondition(
+    (pod.spec?.readinessGates ?? []).flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []),
+    now,
+  );
+  return ready.status === next.status ? undefined : next;
+}
+
+/**
+ * The conditions that take a pod out of service before its update: InPlaceUpdateReady False with
+ * reason StartInPlaceUpdate (unless already False) and Ready False when ContainersReady is True. Empty
+ * without the readiness gate or when nothing changes.
+ */
+export function startConditions(pod: ReadonlyPod, now: number): PodCondition[] {
+  const current = conditionOf(pod.status?.conditions ?? [], IN_PLACE_UPDATE_READY);
+  if (!hasInPlaceUpdateReadinessGate(pod) || current?.status === 'False') {
+    return [];
+  }
+  const gate: PodCondition = { type: IN_PLACE_UPDATE_READY, status: 'False', reason: START_IN_PLACE_UPDATE_REASON, lastTransitionTime: timestampOf(now) };
+  const ready = recomputedReady(pod, gate, now);
+  return ready === undefined ? [gate] : [gate, ready];
+}
+
+function isPlainTrue(condition: DeepReadonly<PodCondition> | undefined): boolean {
+  return condition?.status === 'True' && (condition.reason ?? '') === '' && (condition.message ?? '') === '';
+}
+
+/**
+ * The pod conditions that finish an in-place update: InPlaceUpdateReady True without reason and
+ * message (unless it already is exactly that), and Ready True when ContainersReady is True and every
+ * readiness gate is then True. Empty without the readiness gate or when nothing changes. Pure.
+ */
+export function completionConditions(pod: ReadonlyPod, now: number): PodCondition[] {
+  const current = conditionOf(pod.status?.conditions ?? [], IN_PLACE_UPDATE_READY);
+  if (!hasInPlaceUpdateReadinessGate(pod) || isPlainTrue(current)) {
+    return [];
+  }
+  // A True condition keeps its transition time; only reason and message go.
+  const since = current?.status === 'True' ? current.lastTransitionTime : undefined;
+  const gate: PodCondition = { type: IN_PLACE_UPDATE_READY, status: 'True', lastTransitionTime: since ?? timestampOf(now) };
+  const ready = recomputedReady(pod, gate, now);
+  return ready === undefined ? [gate] : [gate, ready];
+}
+
+/** A condition as a strategic-merge patch element: fields it does not have are deleted (`null`). */
+export function conditionPatch(condition: PodCondition): Record<string, string | null> {
+  return {
+    type: condition.type,
+    status: condition.status,
+    reason: condition.reason ?? null,
+    message: condition.message ?? null,
+    lastTransitionTime: condition.lastTransitionTime ?? null,
+  };
+}
