@@ -92,6 +92,7 @@ export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepRe
     pvcs,
     currentRevision: revisions.currentRevision,
     updateRevision: revisions.updateRevision,
+    revisions: revisions.revisions,
     currentTemplate: templateFromRevision(revisions.currentRevision),
     updateTemplate: templateFromRevision(revisions.updateRevision),
   };

@@ -27,10 +27,12 @@ import { calculateStatus } from './status/calculate-status.ts';
 import { removeCondition, setCondition } from './status/conditions.ts';
 import { updateStatus } from './status/update-status.ts';
 import { errorMessage } from './sync/create-pods.ts';
-import { refreshLifecycles } from './sync/lifecycle-refresh.ts';
+import type { ExpectationDiffs } from './sync/diffs.ts';
 import { scale } from './sync/scale.ts';
+import type { ScaleResult } from './sync/scale.ts';
 import { revisionNameOf } from './sync/sync-context.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
+import { update } from './sync/update.ts';
 
 /** What the CloneSet reconciler reads and writes with. */
 export interface CloneSetReconcilerDeps extends ReadCaches {
@@ -51,11 +53,14 @@ const CACHE_LAG_RETRY_MS = 1000;
 /** Reason of the FailedScale condition while podsToDelete names pods that are not ours. */
 export const PODS_TO_DELETE_NOT_OWNED = 'PodsToDeleteNotOwned';
 
+/** Reason of the FailedUpdate condition while InPlaceOnly meets a change that needs new pods. */
+export const IN_PLACE_ONLY_NOT_POSSIBLE = 'InPlaceOnlyNotPossible';
+
 /**
  * Reconciles one CloneSet (OpenKruise's `doReconcile`): check scale expectations, read claimed pods,
- * PVCs and revisions, give new pods their readiness conditions, move lifecycle states along, scale,
- * then write the status, trim `podsToDelete` and the revision history. Updating pods to a new
- * revision is part 2; until then pods stay at their revision and the status says so.
+ * PVCs and revisions, give new pods their readiness conditions, scale; when scaling changed nothing,
+ * refresh pods (in-place updates, lifecycle states) and update them to the target revision; then
+ * write the status, trim `podsToDelete` and the revision history.
  */
 export class CloneSetReconciler implements Reconciler {
   readonly #deps: CloneSetReconcilerDeps;
@@ -105,25 +110,42 @@ export class CloneSetReconciler implements Reconciler {
     };
   }
 
-  /** The sync steps; returns the conditions they leave (FailedScale on an error). */
+  /** The sync steps; returns the conditions they leave (FailedScale / FailedUpdate on an error). */
   async #sync(ctx: SyncContext, state: SyncState): Promise<CloneSetCondition[]> {
-    const conditions = [...(state.cs.status?.conditions ?? [])];
+    let conditions = [...(state.cs.status?.conditions ?? [])];
     if (isBeingDeleted(state.cs)) {
       return conditions;
     }
+    let scaled: ScaleResult;
     try {
       await initializeReadinessGates(ctx, state.pods);
-      // As OpenKruise: when scaling changed something, the rest waits for the next reconcile.
-      if (!(await scale(ctx, state))) {
-        await refreshLifecycles(ctx, state);
-      }
-      // A scale that went through clears an error of an earlier one (OpenKruise's sticks forever).
-      const failed = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
-      return failed === undefined || failed.reason === PODS_TO_DELETE_NOT_OWNED ? conditions : removeCondition(conditions, CloneSetConditionType.FailedScale);
+      scaled = await scale(ctx, state);
     } catch (error) {
       ctx.logger.error({ err: error }, 'Scaling failed');
       ctx.requeue.push(1000);
       return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message: errorMessage(error) }, ctx.now());
+    }
+    // A scale that went through clears an error of an earlier one (OpenKruise's sticks forever).
+    const failedScale = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
+    if (failedScale !== undefined && failedScale.reason !== PODS_TO_DELETE_NOT_OWNED) {
+      conditions = removeCondition(conditions, CloneSetConditionType.FailedScale);
+    }
+    // As OpenKruise: when scaling changed something, updating waits for the next reconcile.
+    return scaled.changed ? conditions : this.#update(ctx, state, { diffs: scaled.diffs, conditions });
+  }
+
+  async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
+    try {
+      const result = await update(ctx, state, input.diffs);
+      const [blocked] = result.blocked;
+      if (blocked !== undefined) {
+        return setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', reason: IN_PLACE_ONLY_NOT_POSSIBLE, message: blocked }, ctx.now());
+      }
+      return result.changed || input.diffs.updateNum === 0 ? removeCondition(input.conditions, CloneSetConditionType.FailedUpdate) : input.conditions;
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'Updating failed');
+      ctx.requeue.push(1000);
+      return setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', message: errorMessage(error) }, ctx.now());
     }
   }
 

@@ -1,7 +1,16 @@
 import type { CloneSet, ControllerRevision } from '@kruise-ts/api';
 import { CONTROLLER_UID_INDEX } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
-import { controllerRevisionResource, currentRevisionFor, ensureUpdateRevision, liveRevisionNames, revisionsToTruncate, sortRevisions } from '@kruise-ts/revision';
+import {
+  controllerRevisionResource,
+  currentRevisionFor,
+  ensureUpdateRevision,
+  liveRevisionNames,
+  revisionsToTruncate,
+  sortRevisions,
+  VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION,
+  volumeClaimTemplatesHash,
+} from '@kruise-ts/revision';
 import type { Pod } from '@kruise-ts/api';
 
 /** The revisions a reconcile works with. */
@@ -27,11 +36,15 @@ export interface RevisionsInput {
 export async function activeRevisions(input: RevisionsInput): Promise<ActiveRevisions> {
   const { cs } = input;
   const owned = sortRevisions(input.revisions.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? ''));
+  // The volumeClaimTemplates hash rides on every revision (RecreatePodWhenChangeVCTInCloneSetGate
+  // compares them), refreshed when an older equal revision is taken back.
+  const vctHash = { [VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION]: volumeClaimTemplatesHash(cs.spec.volumeClaimTemplates ?? []) };
   const ensured = await ensureUpdateRevision({
     client: input.client,
     owner: { name: cs.metadata.name ?? '', namespace: cs.metadata.namespace ?? '', uid: cs.metadata.uid ?? '', apiVersion: cs.apiVersion, kind: cs.kind },
     template: cs.spec.template,
-    ownerAnnotations: cs.metadata.annotations ?? {},
+    ownerAnnotations: { ...cs.metadata.annotations, ...vctHash },
+    reuseAnnotations: vctHash,
     revisions: owned,
     collisionCount: cs.status?.collisionCount ?? 0,
   });

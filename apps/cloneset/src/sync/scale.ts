@@ -45,19 +45,12 @@ function withinDeleteBudget(ctx: SyncContext, pods: readonly ReadonlyPod[], budg
   });
 }
 
-/**
- * The scale step (OpenKruise's `Scale`): cancel PreparingDelete when replicas grew; create what is
- * missing (at most scaleStrategy.maxUnavailable at a time); delete PreparingDelete pods whose hook is
- * released; delete specified pods within the maxUnavailable budget; scale in by the deletion order.
- * Each phase that changes something ends the step, so the next reconcile sees its effect first.
- * Returns whether anything changed.
- */
-export async function scale(ctx: SyncContext, state: SyncState): Promise<boolean> {
-  const planned = plannedDeletions(state);
-  if (await managePreparingDelete(ctx, state, planned)) {
-    return true;
-  }
-  const diffs = calculateDiffs({
+/** What the scale step did, and the numbers the update step goes on with when it did nothing. */
+export type ScaleResult = { readonly changed: true } | { readonly changed: false; readonly diffs: ExpectationDiffs };
+
+/** OpenKruise's `calculateDiffsWithExpectation` over the state's pods. */
+export function diffsOf(ctx: SyncContext, state: SyncState): ExpectationDiffs {
+  return calculateDiffs({
     cs: state.cs,
     strategy: state.strategy,
     pods: state.pods,
@@ -68,6 +61,26 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<boolean
     excludePreparingDelete: ctx.scalingExcludePreparingDelete || state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
     now: ctx.now(),
   });
+}
+
+/**
+ * The scale step (OpenKruise's `Scale`): cancel PreparingDelete when replicas grew; create what is
+ * missing (at most scaleStrategy.maxUnavailable at a time); delete PreparingDelete pods whose hook is
+ * released; delete specified pods within the maxUnavailable budget; scale in by the deletion order.
+ * Each phase that changes something ends the step, so the next reconcile sees its effect first.
+ */
+export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleResult> {
+  const planned = plannedDeletions(state);
+  if (await managePreparingDelete(ctx, state, planned)) {
+    return { changed: true };
+  }
+  const diffs = diffsOf(ctx, state);
+  const changed = await scaleWith(ctx, state, { diffs, planned });
+  return changed ? { changed: true } : { changed: false, diffs };
+}
+
+async function scaleWith(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; planned: PlannedDeletions }): Promise<boolean> {
+  const { diffs, planned } = input;
   if (diffs.scaleUpNum > diffs.scaleUpLimit) {
     ctx.recorder.warning(state.ref, CloneSetEventReason.ScaleUpLimited, `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`);
   }

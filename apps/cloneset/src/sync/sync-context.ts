@@ -45,6 +45,8 @@ export interface SyncState {
   readonly pvcs: readonly DeepReadonly<PersistentVolumeClaim>[];
   readonly currentRevision: DeepReadonly<ControllerRevision>;
   readonly updateRevision: DeepReadonly<ControllerRevision>;
+  /** Every revision of the CloneSet, oldest first (to find the revision a pod is at). */
+  readonly revisions: readonly DeepReadonly<ControllerRevision>[];
   readonly currentTemplate: DeepReadonly<PodTemplateSpec>;
   readonly updateTemplate: DeepReadonly<PodTemplateSpec>;
 }

@@ -43,9 +43,9 @@ async function withController(prefix: string, run: (namespace: string) => Promis
 }
 
 describe('CloneSet revisions', () => {
-  it('records a template change as a new update revision, leaves existing pods alone (updates are part 2), and reuses the old revision on rollback', async () => {
+  it('records a template change as a new update revision (paused: pods stay), and reuses the old revision on rollback', async () => {
     await withController('cloneset-revisions', async (namespace) => {
-      await createCloneSet(client, namespace, web(2));
+      await createCloneSet(client, namespace, web(2, { updateStrategy: { paused: true } }));
       const first = await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
       const rev0 = first.status?.updateRevision ?? '';
       const podsBefore = await activePods(client, namespace, 'app=web');

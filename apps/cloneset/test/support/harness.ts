@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { loadYaml } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { createClient, createLogger, Manager, parseFeatureGates, Transport } from '@kruise-ts/controller-runtime';
-import type { Client } from '@kruise-ts/controller-runtime';
+import { createClient, createLogger, InformerFactory, Manager, parseFeatureGates, Transport } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
 import { applyCrdFiles, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
@@ -39,6 +39,8 @@ export interface StartOptions {
   readonly namespace: string;
   readonly featureGates?: string;
   readonly scalingExcludePreparingDelete?: boolean;
+  /** Told about every API request the controller makes. */
+  readonly requestObservers?: readonly RequestObserver[];
 }
 
 /** Starts a manager with the CloneSet controller, caching only `namespace`. */
@@ -51,6 +53,7 @@ export function startController(options: StartOptions): ControllerHandle {
     burst: 200,
     freezeCache: true,
     gracefulShutdownTimeoutMs: 5000,
+    requestObservers: options.requestObservers,
   });
   setupCloneSetController(manager, {
     featureGates: parseFeatureGates(options.featureGates ?? ''),
@@ -120,4 +123,72 @@ export function settled(cs: CloneSet): boolean {
     status.availableReplicas === replicas &&
     status.updatedReplicas === replicas
   );
+}
+
+/** Follows every pod event of a namespace through a watch (not polling), for invariants a rollout must keep. */
+export interface PodObserver {
+  /** Resolves once the initial list is in. */
+  readonly synced: Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Calls `onChange` with the namespace's pods matching `labelSelector` after every pod event, in
+ * the order the API server sent them, so a test sees each intermediate state of a rollout.
+ */
+export function observePods(kubeConfig: KubeConfig, scope: { namespace: string; labelSelector: string }, onChange: (pods: readonly DeepReadonly<Pod>[]) => void): PodObserver {
+  const { namespace, labelSelector } = scope;
+  const client = createClient(new Transport({ kubeConfig, qps: 50, burst: 50, userAgent: 'kruise-ts-test-observer' }));
+  const factory = new InformerFactory({ client, logger: createLogger({ level: 'silent' }), namespace });
+  const informer = factory.informerFor({ resource: podResource, labelSelector });
+  // The initial list arrives as one add per pod: only complete states are reported, from the sync on.
+  let live = false;
+  const emit = (): void => {
+    if (live) {
+      onChange(informer.lister().list({ namespace }));
+    }
+  };
+  informer.addEventHandler({ onAdd: emit, onUpdate: emit, onDelete: emit });
+  const stop = new AbortController();
+  factory.start(stop.signal);
+  return {
+    synced: factory.waitForCacheSync(stop.signal, 30_000).then(() => {
+      live = true;
+      emit();
+    }),
+    stop: () => {
+      stop.abort();
+    },
+  };
+}
+
+/** One write of the controller to a pod: `create`, `patch`, `patch status`, `patch resize`, `delete`... */
+export interface PodWrite {
+  readonly pod: string;
+  readonly verb: string;
+  readonly subresource: string;
+}
+
+const POD_PATH = /^\/api\/v1\/namespaces\/[^/]+\/pods(?:\/([^/]+)(?:\/([^/]+))?)?$/;
+
+/** Records the controller's successful writes to pods (creations are attributed to `(new)`). */
+export class PodWriteCounter implements RequestObserver {
+  readonly writes: PodWrite[] = [];
+
+  observeRequest(record: RequestRecord): void {
+    const match = POD_PATH.exec(record.path);
+    if (match === null || record.method === 'GET' || !record.code.startsWith('2')) {
+      return;
+    }
+    this.writes.push({ pod: match[1] ?? '(new)', verb: record.verb, subresource: match[2] ?? '' });
+  }
+
+  /** Writes per pod name. */
+  perPod(): Map<string, PodWrite[]> {
+    const byPod = new Map<string, PodWrite[]>();
+    for (const write of this.writes) {
+      byPod.set(write.pod, [...(byPod.get(write.pod) ?? []), write]);
+    }
+    return byPod;
+  }
 }

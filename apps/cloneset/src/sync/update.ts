@@ -1,0 +1,82 @@
+import type { Pod } from '@kruise-ts/api';
+import { CloneSetUpdateStrategyType, LifecycleState } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { INPLACE_UPDATE_GRACE_ANNOTATION } from '@kruise-ts/inplace-update';
+import { isPodAtRevision } from '@kruise-ts/revision';
+import { limitUpdateCandidates, sortUpdateCandidates } from '@kruise-ts/workload';
+
+import { isPodAvailable, isPreparingDelete, podLifecycleState } from '../pod-predicates.ts';
+import type { ExpectationDiffs } from './diffs.ts';
+import { refreshPods } from './pod-refresh.ts';
+import { revisionNameOf } from './sync-context.ts';
+import type { SyncContext, SyncState } from './sync-context.ts';
+import { updatePod } from './update-pod.ts';
+import type { PodUpdateOutcome } from './update-pod.ts';
+
+type ReadonlyPod = DeepReadonly<Pod>;
+
+/** What the update step did. `blocked` explains pods that cannot be updated as the strategy asks. */
+export interface UpdateResult {
+  readonly changed: boolean;
+  readonly blocked: readonly string[];
+}
+
+const NOTHING: UpdateResult = { changed: false, blocked: [] };
+
+/** Pods that may be moved to the target revision now, before ordering and limits. */
+function updateCandidates(state: SyncState, diffs: ExpectationDiffs): ReadonlyPod[] {
+  const updateRevision = revisionNameOf(state.updateRevision);
+  const forward = diffs.updateNum > 0;
+  return state.pods.filter((pod) => {
+    if (isPodAtRevision(pod, updateRevision) === forward || isPreparingDelete(pod)) {
+      return false;
+    }
+    // A pod still in its in-place grace period is being updated already, unless it finished (Updated).
+    return podLifecycleState(pod) === LifecycleState.Updated || pod.metadata?.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION] === undefined;
+  });
+}
+
+/**
+ * The update step (OpenKruise's `Update`): refresh every pod first and stop if that wrote anything;
+ * then, unless paused, move |updateNum| pods to the target revision (the update revision, or back to
+ * the current one with CloneSetPartitionRollback) in update order (PreparingUpdate first, priority,
+ * scatter, then the ActivePods order), within the maxUnavailable budget, in place where the strategy
+ * and the change allow, else by recreating them.
+ */
+export async function update(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<UpdateResult> {
+  if (await refreshPods(ctx, state)) {
+    return { changed: true, blocked: [] };
+  }
+  const strategy = state.cs.spec.updateStrategy;
+  if (strategy.paused === true || strategy.type === CloneSetUpdateStrategyType.OnDelete || diffs.updateNum === 0) {
+    return NOTHING;
+  }
+  const target = diffs.updateNum > 0 ? state.updateRevision : state.currentRevision;
+  const targetName = revisionNameOf(target);
+  const availability = { minReadySeconds: state.cs.spec.minReadySeconds ?? 0, now: ctx.now() };
+  const sorted = sortUpdateCandidates(updateCandidates(state, diffs), {
+    priorityStrategy: state.cs.spec.updateStrategy.priorityStrategy,
+    scatterStrategy: state.cs.spec.updateStrategy.scatterStrategy,
+    allPods: state.pods,
+    isPreparingUpdate: (pod) => podLifecycleState(pod) === LifecycleState.PreparingUpdate,
+    now: ctx.now(),
+  });
+  const selected = limitUpdateCandidates(sorted, {
+    updateCount: Math.abs(diffs.updateNum),
+    updateMaxUnavailable: diffs.updateMaxUnavailable,
+    allPods: state.pods,
+    isAvailable: (pod) => isPodAvailable(pod, availability),
+    isAtTargetRevision: (pod) => isPodAtRevision(pod, targetName),
+  });
+  if (selected.length > 0) {
+    ctx.logger.info({ target: targetName, updateNum: diffs.updateNum, selected: selected.map((pod) => pod.metadata?.name) }, 'Updating pods');
+  }
+  const outcomes: PodUpdateOutcome[] = [];
+  for (const pod of selected) {
+    outcomes.push(await updatePod(ctx, state, { pod, target }));
+  }
+  return {
+    changed: outcomes.some((outcome) => outcome.kind === 'changed'),
+    blocked: outcomes.flatMap((outcome) => (outcome.kind === 'blocked' ? [outcome.reason] : [])),
+  };
+}

@@ -1,0 +1,94 @@
+/** Update behaviour behind feature gates: CloneSetPartitionRollback and RecreatePodWhenChangeVCTInCloneSetGate. */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { describe, expect, it } from 'vitest';
+
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+
+import { cloneSetResource } from '../../src/index.ts';
+import { activeClaims, activePods, createCloneSet, installCloneSetCrd, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { imageOf, revisionOf, uidOf } from '../support/pods.ts';
+
+const kubeConfig = testKubeConfig();
+const client = testClient(kubeConfig);
+
+async function withController(prefix: string, featureGates: string, run: (namespace: string) => Promise<void>): Promise<void> {
+  await installCloneSetCrd(kubeConfig);
+  await using ns = await createTestNamespace(kubeConfig, prefix);
+  const controller = startController({ kubeConfig, namespace: ns.name, featureGates });
+  try {
+    await run(ns.name);
+  } finally {
+    await controller.stop();
+  }
+}
+
+async function partitionedRollout(namespace: string): Promise<{ oldRevision: string; newRevision: string }> {
+  await createCloneSet(client, namespace, {
+    metadata: { name: 'web' },
+    spec: {
+      replicas: 4,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+      updateStrategy: { type: 'InPlaceIfPossible', partition: 2, maxUnavailable: 1 },
+    },
+  });
+  const first = await waitForStatus(client, { namespace, name: 'web', description: 'four pods' }, settled);
+  await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }] });
+  const half = await waitForStatus(client, { namespace, name: 'web', description: 'two updated' }, (cs) =>
+    cs.status !== undefined && cs.status.observedGeneration === cs.metadata.generation && cs.status.updatedReplicas === 2 && cs.status.readyReplicas === 4,
+  );
+  return { oldRevision: first.status?.updateRevision ?? '', newRevision: half.status?.updateRevision ?? '' };
+}
+
+describe('CloneSet update feature gates', () => {
+  it('CloneSetPartitionRollback: raising the partition moves an updated pod back to the current revision, in place', async () => {
+    await withController('gate-rollback', 'CloneSetPartitionRollback=true', async (namespace) => {
+      const { oldRevision } = await partitionedRollout(namespace);
+      const uids = (await activePods(client, namespace, 'app=web')).map(uidOf).sort();
+      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { updateStrategy: { partition: 3 } } } });
+      const cs = await waitForStatus(client, { namespace, name: 'web', description: 'one updated' }, (c) =>
+        c.status !== undefined && c.status.observedGeneration === c.metadata.generation && c.status.updatedReplicas === 1 && c.status.readyReplicas === 4,
+      );
+      expect(cs.status?.currentRevision).toBe(oldRevision);
+      const pods = await activePods(client, namespace, 'app=web');
+      expect(pods.map(uidOf).sort()).toEqual(uids);
+      expect(pods.filter((pod) => revisionOf(pod) === oldRevision).map(imageOf)).toEqual(['nginx:1.25', 'nginx:1.25', 'nginx:1.25']);
+    });
+  });
+
+  it('without CloneSetPartitionRollback, raising the partition leaves updated pods alone', async () => {
+    await withController('gate-no-rollback', '', async (namespace) => {
+      await partitionedRollout(namespace);
+      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { updateStrategy: { partition: 3 } } } });
+      await waitForStatus(client, { namespace, name: 'web', description: 'the partition observed' }, (c) => c.status?.observedGeneration === c.metadata.generation);
+      await sleep(1500);
+      const cs = await client.get(cloneSetResource, { namespace, name: 'web' });
+      expect(cs.status).toMatchObject({ updatedReplicas: 2, expectedUpdatedReplicas: 1 });
+    });
+  });
+
+  it('RecreatePodWhenChangeVCTInCloneSetGate: a volumeClaimTemplates change recreates pods (and PVCs) even with InPlaceIfPossible', async () => {
+    await withController('gate-vct', 'RecreatePodWhenChangeVCTInCloneSetGate=true', async (namespace) => {
+      const example = await seedExample('003-L053.yaml');
+      await createCloneSet(client, namespace, { ...example, spec: { ...example.spec, replicas: 2, updateStrategy: { type: 'InPlaceIfPossible' } } });
+      await waitForStatus(client, { namespace, name: 'sample-data', description: 'two pods' }, settled);
+      const uids = (await activePods(client, namespace, 'app=sample')).map(uidOf);
+      await client.patch(cloneSetResource, { namespace, name: 'sample-data' }, {
+        type: 'json',
+        body: [
+          { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' },
+          { op: 'replace', path: '/spec/volumeClaimTemplates/0/spec/resources/requests/storage', value: '30Gi' },
+        ],
+      });
+      await waitForStatus(client, { namespace, name: 'sample-data', description: 'all recreated' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      const pods = await activePods(client, namespace, 'app=sample');
+      expect(pods.map(uidOf).filter((uid) => uids.includes(uid))).toEqual([]);
+      const claims = await waitFor(async () => {
+        const list = await activeClaims(client, namespace);
+        return list.length === 2 ? list : undefined;
+      }, { description: 'two PVCs' });
+      expect(claims.map((pvc) => pvc.spec?.resources?.requests?.['storage'])).toEqual(['30Gi', '30Gi']);
+    });
+  });
+});
