@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CloneSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
 import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
@@ -182,6 +183,46 @@ describe('CloneSet rolling update', () => {
         observed(c) && c.status?.conditions?.some((cond) => cond.type === 'Progressing' && cond.reason === 'ProgressPartitionAvailable') === true,
       );
       expect(cs.status).toMatchObject({ updatedReplicas: 2, expectedUpdatedReplicas: 2 });
+    });
+  });
+
+  it('a pod waiting in PreparingDelete is not updated; its replacement comes at the new revision', async () => {
+    await withController('rollout-preparing-delete', async (namespace) => {
+      const hold = 'example.com/hold';
+      await createCloneSet(client, namespace, {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' }, finalizers: [hold] }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+          lifecycle: { preDelete: { finalizersHandler: [hold] } },
+          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 },
+        },
+      });
+      await waitForStatus(client, { namespace, name: 'web', description: 'three pods' }, settled);
+      const [victim] = await activePods(client, namespace, 'app=web');
+      const victimName = victim === undefined ? '' : nameOf(victim);
+      await client.patch(podResource, { namespace, name: victimName }, { type: 'merge', body: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } } });
+      await waitFor(async () => (await client.get(podResource, { namespace, name: victimName })).metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'PreparingDelete', {
+        description: 'the victim in PreparingDelete',
+      });
+      await setImage(namespace, 'web', 'nginx:1.27');
+      await waitFor(async () => {
+        const pods = await activePods(client, namespace, 'app=web');
+        return pods.filter((pod) => nameOf(pod) !== victimName && imageOf(pod) === 'nginx:1.27' && isAvailableNow(pod)).length === 2;
+      }, { description: 'the two other pods updated' });
+      await sleep(1000);
+      expect(imageOf(await client.get(podResource, { namespace, name: victimName }))).toBe('nginx:1.25');
+
+      await client.patch(podResource, { namespace, name: victimName }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+      const done = await waitForStatus(client, { namespace, name: 'web', description: 'three updated pods' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      expect(done.status?.replicas).toBe(3);
+      const pods = await activePods(client, namespace, 'app=web');
+      expect(pods.map(nameOf)).not.toContain(victimName);
+      expect(pods.map(imageOf)).toEqual(['nginx:1.27', 'nginx:1.27', 'nginx:1.27']);
+      for (const pod of pods) {
+        await client.patch(podResource, { namespace, name: nameOf(pod) }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+      }
     });
   });
 });
