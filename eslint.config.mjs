@@ -10,6 +10,8 @@ const sourceConstraints = [
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:runtime', 'type:api'] },
   { sourceTag: 'type:api', onlyDependOnLibsWithTags: ['type:api'] },
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:tooling', 'type:runtime', 'type:api'] },
+  // The launcher runs apps (all in one process, and the demo); nothing depends on it.
+  { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:app', 'type:workload', 'type:runtime', 'type:api', 'type:tooling'] },
 ];
 
 // Tests may also use the tooling (the local control plane and its test helpers).

@@ -7,3 +7,5 @@
 export { CLONESET_CONTROLLER_NAME, CLONESET_EVENT_COMPONENT, setupCloneSetController } from './controller.ts';
 export type { CloneSetControllerOptions } from './controller.ts';
 export { cloneSetResource } from './cloneset-resource.ts';
+export { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
+export type { CloneSetFlags } from './flags.ts';

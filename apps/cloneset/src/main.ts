@@ -3,65 +3,24 @@
  * Only this file reads the command line and (through client-node's default kubeconfig loading) the
  * environment.
  */
-import { KubeConfig } from '@kubernetes/client-node';
-import { booleanFlag, createLogger, FlagError, Manager, managerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+import { createLogger, loadKubeConfig, Manager, managerFlagsSchema, managerOptionsFromFlags, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
 
+import { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
 import { setupCloneSetController } from './controller.ts';
 
-const flagsSchema = managerFlagsSchema.extend({
-  'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
-});
+const flagsSchema = managerFlagsSchema.extend(cloneSetFlagsShape);
 
-function parseCommandLine(): ReturnType<typeof parseFlags<typeof flagsSchema>> {
-  try {
-    return parseFlags(process.argv.slice(2), flagsSchema);
-  } catch (error) {
-    if (error instanceof FlagError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
 
-const flags = parseCommandLine();
-const logger = createLogger({ level: flags['log-level'], base: { app: 'cloneset' } });
+const flags = parseFlagsOrExit(process.argv.slice(2), flagsSchema);
+const logger = createLogger({ level: flags['log-level'], format: flags['log-format'], base: { app: 'cloneset' } });
 if (!flags['feature-gates'].enabled('CloneSet')) {
   logger.info('The CloneSet feature gate is off; nothing to run');
   process.exit(0);
 }
-const kubeConfig = new KubeConfig();
-if (flags.kubeconfig === undefined) {
-  kubeConfig.loadFromDefault();
-} else {
-  kubeConfig.loadFromFile(flags.kubeconfig);
-}
-const manager = new Manager({
-  kubeConfig,
-  logger,
-  userAgent: 'kruise-ts-cloneset',
-  qps: flags['kube-api-qps'],
-  burst: flags['kube-api-burst'],
-  namespace: flags.namespace,
-  leaderElection: {
-    enabled: flags['leader-elect'],
-    namespace: flags['leader-election-namespace'],
-    name: flags['leader-election-id'] ?? 'kruise-ts-cloneset',
-    leaseDurationMs: flags['leader-election-lease-duration'],
-    renewDeadlineMs: flags['leader-election-renew-deadline'],
-    retryPeriodMs: flags['leader-election-retry-period'],
-  },
-  metricsAddress: flags['metrics-bind-address'],
-  healthProbeAddress: flags['health-probe-bind-address'],
-  gracefulShutdownTimeoutMs: flags['graceful-shutdown-timeout'],
-  cacheSyncTimeoutMs: flags['cache-sync-timeout'],
-});
-setupCloneSetController(manager, {
-  featureGates: flags['feature-gates'],
-  workers: flags.workers,
-  expectationTimeoutMs: flags['expectation-timeout'],
-  scalingExcludePreparingDelete: flags['cloneset-scaling-exclude-preparing-delete'],
-});
+const manager = new Manager(
+  managerOptionsFromFlags(flags, { kubeConfig: loadKubeConfig(flags.kubeconfig), logger, userAgent: 'kruise-ts-cloneset', defaultLeaseName: 'kruise-ts-cloneset' }),
+);
+setupCloneSetController(manager, cloneSetOptionsFromFlags(flags));
 const stop = new AbortController();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

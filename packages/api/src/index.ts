@@ -128,5 +128,6 @@ export type {
   ScaleSubresource,
 } from './crd/custom-resource-definition.ts';
 export { renderManifestYaml } from './crd/render-yaml.ts';
-export { CRD_DEFINITIONS, renderCrdFiles } from './crd/crd-files.ts';
+export type { RenderManifestOptions } from './crd/render-yaml.ts';
+export { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, CRD_DEFINITIONS, CRDS_DIRECTORY, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd/crd-files.ts';
 export type { RenderedCrdFile } from './crd/crd-files.ts';

@@ -83,7 +83,9 @@ export type { RuntimeMetrics } from './metrics/runtime-metrics.ts';
 export { ProbeServer } from './health/probe-server.ts';
 export type { HealthCheck, ProbeServerOptions } from './health/probe-server.ts';
 export { createLogger } from './log/logger.ts';
-export type { LoggerOptions, LogLevel } from './log/logger.ts';
+export type { LogFormat, LoggerOptions, LogLevel } from './log/logger.ts';
+export { textDestination } from './log/text-destination.ts';
+export type { TextSink } from './log/text-destination.ts';
 
 // Feature gates and flags
 export { FeatureGates } from './feature-gates/feature-gates.ts';
@@ -91,11 +93,13 @@ export { FeatureGateError } from './feature-gates/feature-gate-error.ts';
 export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './feature-gates/known-gates.ts';
 export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
 export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
-export { booleanFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseManagerFlags } from './flags/manager-flags.ts';
+export { booleanFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
 
 // Manager
 export { Manager } from './manager/manager.ts';
+export { loadKubeConfig, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
+export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
 export type { Runnable } from './manager/runnable.ts';
 export type { BoundPorts } from './manager/probe-servers.ts';

@@ -17,3 +17,4 @@ export { createCertificateAuthority, createServingCertificate } from './internal
 export type { CertificateAuthority, ServingCertificate, ServingCertificateRequest } from './internal/pki.ts';
 export { ZONE_LABEL, REGION_LABEL } from './internal/nodes.ts';
 export type { ComponentRecord, ClusterState } from './internal/state.ts';
+export { applyCrdFiles } from './internal/crds.ts';

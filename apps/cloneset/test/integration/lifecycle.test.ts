@@ -2,26 +2,15 @@ import { describe, expect, it } from 'vitest';
 
 import { LIFECYCLE_STATE_LABEL, SPECIFIED_DELETE_LABEL } from '@kruise-ts/api';
 import type { CloneSetInput, Pod } from '@kruise-ts/api';
-import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activePods, createCloneSet, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 const HOLD = 'example.com/hold-before-delete';
-
-async function withController(prefix: string, run: (namespace: string) => Promise<void>): Promise<void> {
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name });
-  try {
-    await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
-}
 
 const stateOf = (pod: Pod | undefined): string | undefined => pod?.metadata?.labels?.[LIFECYCLE_STATE_LABEL];
 

@@ -3,28 +3,17 @@ import { describe, expect, it } from 'vitest';
 
 import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
 import type { CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, seedExample, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 const core = kubeConfig.makeApiClient(CoreV1Api);
 
 const idOf = (object: Pod | PersistentVolumeClaim): string => object.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] ?? '';
-
-async function withController<T>(prefix: string, run: (namespace: string) => Promise<T>): Promise<T> {
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name });
-  try {
-    return await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
-}
 
 async function sampleData(namespace: string, patch: Partial<CloneSetInput['spec']> = {}): Promise<void> {
   const example = await seedExample('003-L053.yaml');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ControllerRevision } from '@kruise-ts/api';
-import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activePods, createCloneSet, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
@@ -29,17 +29,6 @@ async function setImage(namespace: string, image: string): Promise<void> {
 
 async function revisions(namespace: string): Promise<ControllerRevision[]> {
   return (await client.list(controllerRevisionResource, { namespace })).items;
-}
-
-async function withController(prefix: string, run: (namespace: string) => Promise<void>): Promise<void> {
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name });
-  try {
-    await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
 }
 
 describe('CloneSet revisions', () => {

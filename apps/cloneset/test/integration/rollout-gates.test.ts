@@ -3,24 +3,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
-import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, seedExample, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
 import { imageOf, revisionOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 
-async function withController(prefix: string, featureGates: string, run: (namespace: string) => Promise<void>): Promise<void> {
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name, featureGates });
-  try {
-    await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
+/** The harness's withController with feature gates first, as these tests read best. */
+async function withGates(prefix: string, featureGates: string, run: (namespace: string) => Promise<void>): Promise<void> {
+  await withController(prefix, run, { featureGates });
 }
 
 async function partitionedRollout(namespace: string): Promise<{ oldRevision: string; newRevision: string }> {
@@ -43,7 +37,7 @@ async function partitionedRollout(namespace: string): Promise<{ oldRevision: str
 
 describe('CloneSet update feature gates', () => {
   it('CloneSetPartitionRollback: raising the partition moves an updated pod back to the current revision, in place', async () => {
-    await withController('gate-rollback', 'CloneSetPartitionRollback=true', async (namespace) => {
+    await withGates('gate-rollback', 'CloneSetPartitionRollback=true', async (namespace) => {
       const { oldRevision } = await partitionedRollout(namespace);
       const uids = (await activePods(client, namespace, 'app=web')).map(uidOf).sort();
       await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { updateStrategy: { partition: 3 } } } });
@@ -58,7 +52,7 @@ describe('CloneSet update feature gates', () => {
   });
 
   it('without CloneSetPartitionRollback, raising the partition leaves updated pods alone', async () => {
-    await withController('gate-no-rollback', '', async (namespace) => {
+    await withGates('gate-no-rollback', '', async (namespace) => {
       await partitionedRollout(namespace);
       await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { updateStrategy: { partition: 3 } } } });
       await waitForStatus(client, { namespace, name: 'web', description: 'the partition observed' }, (c) => c.status?.observedGeneration === c.metadata.generation);
@@ -69,7 +63,7 @@ describe('CloneSet update feature gates', () => {
   });
 
   it('RecreatePodWhenChangeVCTInCloneSetGate: a volumeClaimTemplates change recreates pods (and PVCs) even with InPlaceIfPossible', async () => {
-    await withController('gate-vct', 'RecreatePodWhenChangeVCTInCloneSetGate=true', async (namespace) => {
+    await withGates('gate-vct', 'RecreatePodWhenChangeVCTInCloneSetGate=true', async (namespace) => {
       const example = await seedExample('003-L053.yaml');
       await createCloneSet(client, namespace, { ...example, spec: { ...example.spec, replicas: 2, updateStrategy: { type: 'InPlaceIfPossible' } } });
       await waitForStatus(client, { namespace, name: 'sample-data', description: 'two pods' }, settled);

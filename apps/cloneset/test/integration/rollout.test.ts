@@ -8,27 +8,16 @@ import { describe, expect, it } from 'vitest';
 
 import type { CloneSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, observePods, seedExample, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 import { imageOf, isActive, isAvailableNow, nameOf, revisionOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
-
-async function withController(prefix: string, run: (namespace: string) => Promise<void>): Promise<void> {
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name });
-  try {
-    await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
-}
 
 async function setImage(namespace: string, name: string, image: string): Promise<void> {
   await client.patch(cloneSetResource, { namespace, name }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] });

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 
 import { SPECIFIED_DELETE_LABEL } from '@kruise-ts/api';
 import type { CloneSetInput, Pod } from '@kruise-ts/api';
-import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activePods, createCloneSet, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
@@ -24,17 +24,6 @@ function web(name: string, spec: Partial<CloneSetInput['spec']> = {}): CloneSetM
       ...spec,
     },
   };
-}
-
-async function withController(prefix: string, run: (namespace: string) => Promise<void>): Promise<void> {
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name });
-  try {
-    await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
 }
 
 const names = (pods: readonly Pod[]): string[] => pods.map((pod) => pod.metadata?.name ?? '').sort();

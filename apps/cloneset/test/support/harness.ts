@@ -11,7 +11,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { createClient, createLogger, InformerFactory, Manager, parseFeatureGates, Transport } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
-import { applyCrdFiles, waitFor } from '@kruise-ts/local-cluster/testing';
+import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
 import { cloneSetResource, setupCloneSetController } from '../../src/index.ts';
@@ -70,6 +70,22 @@ export function startController(options: StartOptions): ControllerHandle {
       await running;
     },
   };
+}
+
+/**
+ * Runs `run` in a fresh namespace with the CRD installed and a controller scoped to that namespace;
+ * stops the controller and deletes the namespace afterwards.
+ */
+export async function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: { featureGates?: string } = {}): Promise<T> {
+  const kubeConfig = testKubeConfig();
+  await installCloneSetCrd(kubeConfig);
+  await using ns = await createTestNamespace(kubeConfig, prefix);
+  const controller = startController({ kubeConfig, namespace: ns.name, ...options });
+  try {
+    return await run(ns.name);
+  } finally {
+    await controller.stop();
+  }
 }
 
 /** A client for the test's own reads and writes. */

@@ -52,6 +52,7 @@ export const managerFlagsSchema = z.strictObject({
   'health-probe-bind-address': address.default(':8000'),
   'feature-gates': featureGatesSchema.prefault(''),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  'log-format': z.enum(['json', 'text']).default('json'),
   workers: count('an integer').pipe(z.number().int()).default(3),
   'expectation-timeout': durationSchema.default(300_000),
   'graceful-shutdown-timeout': durationSchema.default(30_000),
@@ -111,4 +112,20 @@ function isBooleanFlag(field: z.ZodType): boolean {
 
 function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet<string>): string[] {
   return argv.map((arg) => (arg.startsWith('--') && booleans.has(arg.slice(2)) ? `${arg}=true` : arg));
+}
+
+/**
+ * For a process's main: parses `argv` or writes the FlagError's message to stderr and exits with
+ * code 2, as command-line tools do for usage errors. Other errors are thrown.
+ */
+export function parseFlagsOrExit<S extends z.ZodObject>(argv: readonly string[], schema: S): z.output<S> {
+  try {
+    return parseFlags(argv, schema);
+  } catch (error) {
+    if (error instanceof FlagError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
 }

@@ -1,6 +1,8 @@
 import pino from 'pino';
 import type { Logger } from 'pino';
 
+import { textDestination } from './text-destination.ts';
+
 /** Log levels, from pino. */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -10,7 +12,12 @@ export interface LoggerOptions {
   readonly base?: Readonly<Record<string, string>> | undefined;
   /** Where lines go; stdout by default. */
   readonly destination?: pino.DestinationStream | undefined;
+  /** `json` (default) or `text` (human-readable lines, see text-destination.ts). */
+  readonly format?: LogFormat | undefined;
 }
+
+/** Log line formats (`--log-format`). */
+export type LogFormat = 'json' | 'text';
 
 /**
  * A structured JSON logger. Keys follow Kubernetes' structured-logging conventions where they
@@ -25,6 +32,6 @@ export function createLogger(options: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination,
+    options.format === 'text' ? textDestination(options.destination ?? process.stdout) : options.destination,
   );
 }

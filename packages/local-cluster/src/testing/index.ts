@@ -3,8 +3,9 @@
  *
  * STOP: this file is the public API of `@kruise-ts/local-cluster/testing`.
  */
-export { waitFor } from './wait-for.ts';
-export type { WaitForOptions } from './wait-for.ts';
+export { waitFor } from '../internal/wait-for.ts';
+export type { WaitForOptions } from '../internal/wait-for.ts';
 export { createTestNamespace, testKubeConfig } from './test-namespace.ts';
 export type { TestNamespace } from './test-namespace.ts';
-export { applyCrdFiles } from './crds.ts';
+export { applyCrdFiles } from '../internal/crds.ts';
+export { toolBinary } from './tool-binary.ts';

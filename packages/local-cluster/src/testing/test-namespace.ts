@@ -4,7 +4,7 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 
 import './provided-context.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../internal/wait-for.ts';
 
 /** The admin KubeConfig of the run's shared control plane. */
 export function testKubeConfig(): KubeConfig {

@@ -1,0 +1,27 @@
+import { booleanFlag } from '@kruise-ts/controller-runtime';
+import type { FeatureGates } from '@kruise-ts/controller-runtime';
+
+import type { CloneSetControllerOptions } from './controller.ts';
+
+/** The CloneSet controller's own flags, added to the manager's by its main and by the all-in-one launcher. */
+export const cloneSetFlagsShape = {
+  'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
+};
+
+/** The parsed flags the controller options come from. */
+export interface CloneSetFlags {
+  readonly 'feature-gates': FeatureGates;
+  readonly workers: number;
+  readonly 'expectation-timeout': number;
+  readonly 'cloneset-scaling-exclude-preparing-delete': boolean;
+}
+
+/** Controller options from parsed flags. */
+export function cloneSetOptionsFromFlags(flags: CloneSetFlags): CloneSetControllerOptions {
+  return {
+    featureGates: flags['feature-gates'],
+    workers: flags.workers,
+    expectationTimeoutMs: flags['expectation-timeout'],
+    scalingExcludePreparingDelete: flags['cloneset-scaling-exclude-preparing-delete'],
+  };
+}

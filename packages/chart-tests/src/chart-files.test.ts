@@ -1,0 +1,85 @@
+/**
+ * The chart's data files against the runtime: the feature-gate table must parse every gate string as
+ * `--feature-gates` does, and the app registry must name exactly the runtime's app gates, with
+ * entrypoints and CRD files that exist.
+ */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES, parseFeatureGates } from '@kruise-ts/controller-runtime';
+
+import { CHART_DIRECTORY, evaluateChartGates, readChartApps, readChartGateTable, REPOSITORY_ROOT } from './chart-files.ts';
+
+type Outcome = { readonly ok: true; readonly values: Record<string, boolean> } | { readonly ok: false };
+
+function runtimeOutcome(flag: string): Outcome {
+  try {
+    return { ok: true, values: Object.fromEntries(parseFeatureGates(flag).entries()) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Every two-item gate string `A=x,B=y` over all known gates (and a few single and malformed ones). */
+function gateStrings(): string[] {
+  const items = FEATURE_GATE_NAMES.flatMap((name) => [`${name}=true`, `${name}=false`]);
+  const pairs = items.flatMap((first) => items.filter((second) => second.split('=')[0] !== first.split('=')[0]).map((second) => `${first},${second}`));
+  return ['', ' , ', ...items, ...pairs, 'CloneSet', 'CloneSet=True', 'cloneset=true', 'CloneSet=true=false', ' CloneSet = false ,', 'CloneSet=false,CloneSet=true'];
+}
+
+describe('files/feature-gates.yaml', () => {
+  it('has every runtime gate with the runtime default, and no other', async () => {
+    const table = await readChartGateTable();
+    expect(table.defaults).toEqual(Object.fromEntries(FEATURE_GATE_NAMES.map((name) => [name, KNOWN_FEATURE_GATES[name].default])));
+  });
+
+  it('accepts and rejects exactly what --feature-gates does, with the same resulting values (every pair of gates)', async () => {
+    const table = await readChartGateTable();
+    const strings = gateStrings();
+    const disagreements = strings.flatMap((flag) => {
+      const runtime = runtimeOutcome(flag);
+      const chart = evaluateChartGates(table, flag);
+      const chartOutcome: Outcome = 'values' in chart ? { ok: true, values: chart.values } : { ok: false };
+      return JSON.stringify(chartOutcome) === JSON.stringify(runtime) ? [] : [flag];
+    });
+    expect(strings.length).toBeGreaterThan(6000);
+    expect(disagreements).toEqual([]);
+  });
+});
+
+describe('files/apps.yaml', () => {
+  it('lists exactly the runtime app gates (origin kruise-ts)', async () => {
+    const appGates = FEATURE_GATE_NAMES.filter((name) => KNOWN_FEATURE_GATES[name].origin === 'kruise-ts');
+    expect(Object.keys(await readChartApps()).sort()).toEqual([...appGates].sort());
+  });
+
+  it('gives every available app an existing entrypoint and existing CRD files, and only available apps have them', async () => {
+    for (const [gate, app] of Object.entries(await readChartApps())) {
+      expect(app.name, gate).toMatch(/^[a-z][a-z0-9-]*$/);
+      if (!app.available) {
+        expect(app.entrypoint, gate).toBeUndefined();
+        continue;
+      }
+      expect(existsSync(path.join(REPOSITORY_ROOT, app.entrypoint ?? '')), `${gate}: ${app.entrypoint ?? '(no entrypoint)'}`).toBe(true);
+      expect(app.crds?.length, gate).toBeGreaterThan(0);
+      for (const crd of app.crds ?? []) {
+        expect(existsSync(path.join(CHART_DIRECTORY, 'files', 'crds', crd)), `${gate}: files/crds/${crd}`).toBe(true);
+      }
+    }
+  });
+
+  it('names every CRD file of the chart under some app (none is rendered for no app)', async () => {
+    const named = Object.values(await readChartApps()).flatMap((app) => app.crds ?? []);
+    const files = (await readdir(path.join(CHART_DIRECTORY, 'files', 'crds'))).filter((name) => name.endsWith('.yaml'));
+    expect([...named].sort()).toEqual(files.sort());
+  });
+
+  it('has an RBAC template for every available app', async () => {
+    for (const app of Object.values(await readChartApps()).filter((candidate) => candidate.available)) {
+      expect(existsSync(path.join(CHART_DIRECTORY, 'templates', `_rbac-${app.name}.tpl`)), app.name).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Runs an app the way the chart's container runs it (`node --conditions=@kruise-ts/source <entrypoint>
+ * <flags>` in the repository root, which is the image's working directory), but on this machine: the
+ * local control plane's kwok nodes run no containers.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+import { REPOSITORY_ROOT } from '../../src/index.ts';
+
+/** A running app process and what it printed so far. */
+export interface AppProcess extends AsyncDisposable {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** stdout and stderr so far. */
+  output(): string;
+  readonly exited: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Flags to run a Deployment's container args out of the cluster: the probe and metrics servers on free
+ * loopback ports instead of the container ports (which may be taken on this machine), everything else
+ * as the chart rendered it.
+ */
+export function outOfClusterFlags(flags: readonly string[]): string[] {
+  return flags.map((flag) => {
+    if (flag.startsWith('--metrics-bind-address=')) return '--metrics-bind-address=127.0.0.1:0';
+    if (flag.startsWith('--health-probe-bind-address=')) return '--health-probe-bind-address=127.0.0.1:0';
+    return flag;
+  });
+}
+
+/** Starts `node --conditions=@kruise-ts/source <entrypoint> ...flags` in the repository root. */
+export function startApp(entrypoint: string, flags: readonly string[]): AppProcess {
+  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', path.join(REPOSITORY_ROOT, entrypoint), ...flags], {
+    cwd: REPOSITORY_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: '' },
+  });
+  let output = '';
+  const append = (chunk: Buffer): void => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      resolve(code);
+    });
+  });
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+    }
+    return exited;
+  };
+  return { child, output: () => output, exited, stop, [Symbol.asyncDispose]: async () => {
+      await stop();
+    }, };
+}

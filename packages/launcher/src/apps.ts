@@ -1,0 +1,43 @@
+/**
+ * The kruise-ts apps this launcher can run, each behind its feature gate. A new app adds one entry:
+ * its gate, its Lease name, its CRD files and how it registers with a manager.
+ */
+import { cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController } from '@kruise-ts/cloneset';
+import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
+import type { FeatureGateName, Manager } from '@kruise-ts/controller-runtime';
+import type { z } from 'zod';
+
+/** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
+export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape });
+
+/** Parsed launcher flags. */
+export type LauncherFlags = z.output<typeof launcherFlagsSchema>;
+
+/** One app. */
+export interface AppEntry {
+  /** As in `apps/<name>` and in the chart. */
+  readonly name: string;
+  readonly gate: FeatureGateName;
+  /** The Lease the app uses when it runs on its own. */
+  readonly leaseName: string;
+  /** CRD files under the repository's `crds/`. */
+  readonly crdFiles: readonly string[];
+  readonly setup: (manager: Manager, flags: LauncherFlags) => void;
+}
+
+export const APPS: readonly AppEntry[] = [
+  {
+    name: 'cloneset',
+    gate: 'CloneSet',
+    leaseName: 'kruise-ts-cloneset',
+    crdFiles: ['apps.kruise.io_clonesets.yaml'],
+    setup: (manager: Manager, flags: LauncherFlags): void => {
+      setupCloneSetController(manager, cloneSetOptionsFromFlags(flags));
+    },
+  },
+];
+
+/** The apps whose gate is on. */
+export function enabledApps(flags: LauncherFlags): AppEntry[] {
+  return APPS.filter((app) => flags['feature-gates'].enabled(app.gate));
+}

@@ -1,0 +1,37 @@
+/**
+ * Every enabled kruise-ts app in one process, for local use:
+ *
+ *   npm run controllers -- --kubeconfig ~/.kube/config --leader-elect=false
+ *
+ * Flags are the union of the apps' flags (see `apps.ts`); `--feature-gates` selects the apps. In a
+ * cluster, the Helm chart runs each app as its own Deployment instead.
+ */
+import { createLogger, loadKubeConfig, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
+
+import { launcherFlagsSchema } from './apps.ts';
+import { startControllers } from './controllers.ts';
+
+
+const flags = parseFlagsOrExit(process.argv.slice(2), launcherFlagsSchema);
+const logger = createLogger({ level: flags['log-level'], format: flags['log-format'], base: { app: 'all-in-one' } });
+let running;
+try {
+  running = startControllers({ flags, kubeConfig: loadKubeConfig(flags.kubeconfig), logger });
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+logger.info({ apps: running.apps.map((app) => app.name) }, 'Running controllers');
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    logger.info({ signal }, 'Shutting down');
+    void running.stop();
+  });
+}
+try {
+  await running.done;
+  process.exit(0);
+} catch (error) {
+  logger.fatal({ err: error }, 'The manager stopped with an error');
+  process.exit(1);
+}

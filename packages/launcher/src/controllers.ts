@@ -1,0 +1,61 @@
+import { Manager, managerOptionsFromFlags } from '@kruise-ts/controller-runtime';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { ManagerOptions, RequestObserver } from '@kruise-ts/controller-runtime';
+import type { Logger } from 'pino';
+
+import { enabledApps } from './apps.ts';
+import type { AppEntry, LauncherFlags } from './apps.ts';
+
+/** Lease of the all-in-one process (each app alone uses its own). */
+export const ALL_IN_ONE_LEASE = 'kruise-ts-all-in-one';
+
+export interface RunningControllers {
+  readonly manager: Manager;
+  readonly apps: readonly AppEntry[];
+  /** Resolves when the manager stopped (after `stop()`, or on a fatal error, which it rejects with). */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StartControllersOptions {
+  readonly flags: LauncherFlags;
+  readonly kubeConfig: KubeConfig;
+  readonly logger: Logger;
+  readonly requestObservers?: readonly RequestObserver[] | undefined;
+  /** Overrides of the manager options the flags give (tests, the demo). */
+  readonly overrides?: Partial<ManagerOptions> | undefined;
+}
+
+/**
+ * Starts one manager with every app whose feature gate is on. Throws when no app is enabled, since
+ * a process that runs nothing is a mistake worth saying.
+ */
+export function startControllers(options: StartControllersOptions): RunningControllers {
+  const apps = enabledApps(options.flags);
+  if (apps.length === 0) {
+    throw new Error(`no app is enabled by --feature-gates (app gates: ${enabledAppGates()})`);
+  }
+  const manager = new Manager({
+    ...managerOptionsFromFlags(options.flags, { kubeConfig: options.kubeConfig, logger: options.logger, userAgent: 'kruise-ts', defaultLeaseName: ALL_IN_ONE_LEASE }),
+    requestObservers: options.requestObservers,
+    ...options.overrides,
+  });
+  for (const app of apps) {
+    app.setup(manager, options.flags);
+  }
+  const stopper = new AbortController();
+  const done = manager.start(stopper.signal);
+  return {
+    manager,
+    apps,
+    done,
+    stop: async () => {
+      stopper.abort();
+      await done;
+    },
+  };
+}
+
+function enabledAppGates(): string {
+  return ['CloneSet', 'AdvancedStatefulSet', 'SidecarSet', 'BroadcastJob'].join(', ');
+}
