@@ -60,6 +60,13 @@ export function watchPods(informer: Informer<Pod>, deps: HandlerDeps): void {
       enqueueOwnerOrCandidates(deps, pod);
     },
     onUpdate: (oldPod, newPod) => {
+      // A graceful delete first sets deletionTimestamp; the pod leaves the cache only when the kubelet
+      // is done with it. The pod stopped counting at the first moment (as in OpenKruise and the
+      // ReplicaSet controller), so that is when its deletion is observed and its replacement may come.
+      const owner = ownerKey(newPod);
+      if (owner !== undefined && newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined) {
+        deps.scaleExpectations.observe(owner, 'delete', newPod.metadata.name ?? '');
+      }
       const oldOwner = ownerKey(oldPod);
       if (oldOwner !== undefined && oldOwner !== ownerKey(newPod)) {
         deps.queue.add(oldOwner);

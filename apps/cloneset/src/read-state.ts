@@ -1,5 +1,5 @@
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { CONTROLLER_UID_INDEX, controllerRef, isNotFound, objectReference } from '@kruise-ts/controller-runtime';
+import { CONTROLLER_UID_INDEX, controllerRef, isNotFound, matchesLabelSelector, NO_CONTROLLER, objectReference } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
 import { templateFromRevision } from '@kruise-ts/revision';
 import { claimPods, isBeingDeleted, isPodActive, newControllerRef, podResource } from '@kruise-ts/workload';
@@ -34,7 +34,10 @@ function owner(cs: DeepReadonly<CloneSet>): { uid: string; name: string; namespa
  */
 function candidatePods(caches: ReadCaches, cs: DeepReadonly<CloneSet>): DeepReadonly<Pod>[] {
   const owned = caches.pods.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '');
-  const orphans = caches.pods.list({ namespace: cs.metadata.namespace ?? '', labelSelector: cs.spec.selector }).filter((pod) => controllerRef(pod) === undefined);
+  const namespace = cs.metadata.namespace ?? '';
+  const orphans = caches.pods
+    .byIndex(CONTROLLER_UID_INDEX, NO_CONTROLLER)
+    .filter((pod) => pod.metadata?.namespace === namespace && matchesLabelSelector(cs.spec.selector, pod.metadata.labels));
   return [...owned, ...orphans];
 }
 

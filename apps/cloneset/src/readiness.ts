@@ -2,7 +2,7 @@ import { IN_PLACE_UPDATE_READY, KRUISE_POD_READY } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
 import { isNotFound } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { podResource } from '@kruise-ts/workload';
+import { mapWithConcurrency, POD_WRITE_CONCURRENCY, podResource } from '@kruise-ts/workload';
 
 import { metaTime } from './status/conditions.ts';
 import type { SyncContext } from './sync/sync-context.ts';
@@ -11,9 +11,10 @@ const INITIAL_TRUE_GATES = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
 
 /** Readiness-gate conditions the pod declares but does not have yet. */
 function missingGateConditions(pod: DeepReadonly<Pod>): string[] {
-  const declared = new Set((pod.spec?.readinessGates ?? []).map((gate) => gate.conditionType));
-  const present = new Set((pod.status?.conditions ?? []).map((condition) => condition.type));
-  return INITIAL_TRUE_GATES.filter((gate) => declared.has(gate) && !present.has(gate));
+  // Runs for every pod on every reconcile: no intermediate collections.
+  const gates = pod.spec?.readinessGates ?? [];
+  const conditions = pod.status?.conditions ?? [];
+  return INITIAL_TRUE_GATES.filter((gate) => gates.some((declared) => declared.conditionType === gate) && !conditions.some((condition) => condition.type === gate));
 }
 
 /**
@@ -23,30 +24,38 @@ function missingGateConditions(pod: DeepReadonly<Pod>): string[] {
  * writes by two controllers; one patch does both here. Returns whether any pod was written.
  */
 export async function initializeReadinessGates(ctx: SyncContext, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
-  let written = false;
-  const now = metaTime(ctx.now());
-  for (const pod of pods) {
-    const missing = missingGateConditions(pod);
-    if (missing.length === 0 || pod.metadata?.deletionTimestamp !== undefined) {
-      continue;
-    }
-    const updated = await ctx.client
-      .patchStatus(
-        podResource,
-        { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
-        { type: 'strategic', body: { status: { conditions: missing.map((type) => ({ type, status: 'True', lastTransitionTime: now })) } } },
-      )
-      .catch((error: unknown) => {
-        // A pod deleted meanwhile needs no conditions.
-        if (isNotFound(error)) {
-          return undefined;
-        }
-        throw error;
-      });
-    if (updated !== undefined) {
-      ctx.resourceVersionExpectations.expect(updated);
-      written = true;
-    }
+  const needing = pods.filter((pod) => missingGateConditions(pod).length > 0 && pod.metadata?.deletionTimestamp === undefined);
+  const written = await mapWithConcurrency(needing, POD_WRITE_CONCURRENCY, (pod) => initializePodReadinessGates(ctx, pod));
+  return written.some(Boolean);
+}
+
+/**
+ * One pod's readiness-gate conditions, right after its creation (the create response is the pod):
+ * waiting for the informer to deliver the new pod and for a reconcile to notice it would add that
+ * round trip to every pod's way to Ready. Returns whether it wrote.
+ */
+export async function initializePodReadinessGates(ctx: SyncContext, pod: DeepReadonly<Pod>): Promise<boolean> {
+  const missing = missingGateConditions(pod);
+  if (missing.length === 0) {
+    return false;
   }
-  return written;
+  const now = metaTime(ctx.now());
+  const updated = await ctx.client
+    .patchStatus(
+      podResource,
+      { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+      { type: 'strategic', body: { status: { conditions: missing.map((type) => ({ type, status: 'True', lastTransitionTime: now })) } } },
+    )
+    .catch((error: unknown) => {
+      // A pod deleted meanwhile needs no conditions.
+      if (isNotFound(error)) {
+        return undefined;
+      }
+      throw error;
+    });
+  if (updated === undefined) {
+    return false;
+  }
+  ctx.resourceVersionExpectations.expect(updated);
+  return true;
 }

@@ -117,8 +117,9 @@ export class CloneSetReconciler implements Reconciler {
       return conditions;
     }
     let scaled: ScaleResult;
+    let initialized: boolean;
     try {
-      await initializeReadinessGates(ctx, state.pods);
+      initialized = await initializeReadinessGates(ctx, state.pods);
       scaled = await scale(ctx, state);
     } catch (error) {
       ctx.logger.error({ err: error }, 'Scaling failed');
@@ -130,8 +131,10 @@ export class CloneSetReconciler implements Reconciler {
     if (failedScale !== undefined && failedScale.reason !== PODS_TO_DELETE_NOT_OWNED) {
       conditions = removeCondition(conditions, CloneSetConditionType.FailedScale);
     }
-    // As OpenKruise: when scaling changed something, updating waits for the next reconcile.
-    return scaled.changed ? conditions : this.#update(ctx, state, { diffs: scaled.diffs, conditions });
+    // As OpenKruise: when scaling changed something, updating waits for the next reconcile. So it does
+    // after readiness gates were initialized: the refresh would otherwise judge those pods by the
+    // snapshot without their new conditions and write (with a stale resourceVersion) what is already there.
+    return scaled.changed || initialized ? conditions : this.#update(ctx, state, { diffs: scaled.diffs, conditions });
   }
 
   async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {

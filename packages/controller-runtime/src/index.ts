@@ -33,7 +33,7 @@ export { watchResource } from './client/watch.ts';
 export type { WatchEvent, WatchOptions } from './client/watch.ts';
 
 // Caches
-export { byControllerUid, byLabel, CONTROLLER_UID_INDEX } from './cache/indexers.ts';
+export { byControllerUid, byLabel, CONTROLLER_UID_INDEX, NO_CONTROLLER } from './cache/indexers.ts';
 export { Informer, stripManagedFields } from './cache/informer.ts';
 export type { InformerOptions, InformerStats, ResourceEventHandler } from './cache/informer.ts';
 export { InformerFactory } from './cache/informer-factory.ts';

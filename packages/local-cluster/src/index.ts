@@ -18,3 +18,5 @@ export type { CertificateAuthority, ServingCertificate, ServingCertificateReques
 export { ZONE_LABEL, REGION_LABEL } from './internal/nodes.ts';
 export type { ComponentRecord, ClusterState } from './internal/state.ts';
 export { applyCrdFiles } from './internal/crds.ts';
+export { serviceAccountKubeConfig } from './internal/service-account-kubeconfig.ts';
+export type { ServiceAccountKubeConfig } from './internal/service-account-kubeconfig.ts';

@@ -189,6 +189,11 @@ export async function claimPods(options: ClaimPodsOptions): Promise<ReadonlyPod[
   const claimed: ReadonlyPod[] = [];
   const errors: unknown[] = [];
   for (const pod of options.pods) {
+    // Nearly every pod is kept as it is: no write, so no await (a microtask per pod of a 10,000-pod workload).
+    if (claimDecision({ owner: options.owner, selector: options.selector, pod }) === 'keep') {
+      claimed.push(pod);
+      continue;
+    }
     const step = await claimOne(options, pod, adoptable);
     if (step.claimed !== undefined) {
       claimed.push(step.claimed);

@@ -6,6 +6,7 @@ import { podResource, pvcResource, slowStartBatch } from '@kruise-ts/workload';
 
 import { newPod } from './pod-factory.ts';
 import { revisionNameOf } from './sync-context.ts';
+import { initializePodReadinessGates } from '../readiness.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
 
 export interface CreatePodsRequest {
@@ -91,13 +92,18 @@ async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promi
   for (const claim of claims) {
     await createClaim(ctx, state, claim);
   }
+  let created: Pod;
   try {
-    await ctx.client.create(podResource, pod);
+    created = await ctx.client.create(podResource, pod);
   } catch (error) {
     ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`);
     throw error;
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${pod.metadata?.name ?? ''}`);
+  // A failure here is not a failed creation: the next reconcile sets the conditions (initializeReadinessGates).
+  await initializePodReadinessGates(ctx, created).catch((error: unknown) => {
+    ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
+  });
 }
 
 async function createClaim(ctx: SyncContext, state: SyncState, claim: PersistentVolumeClaim): Promise<void> {

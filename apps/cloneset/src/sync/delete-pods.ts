@@ -3,7 +3,7 @@ import type { Pod } from '@kruise-ts/api';
 import { isNotFound } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { isPodHooked, setLifecycleState } from '@kruise-ts/lifecycle';
-import { podResource, pvcResource } from '@kruise-ts/workload';
+import { mapWithConcurrency, POD_WRITE_CONCURRENCY, podResource, pvcResource } from '@kruise-ts/workload';
 
 import { errorMessage } from './create-pods.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
@@ -15,18 +15,16 @@ import type { SyncContext, SyncState } from './sync-context.ts';
  * someone else and in-place updates. Returns whether anything changed.
  */
 export async function deletePods(ctx: SyncContext, state: SyncState, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
-  let modified = false;
-  for (const pod of pods) {
+  const changed = await mapWithConcurrency(pods, POD_WRITE_CONCURRENCY, async (pod) => {
     const preDelete = state.cs.spec.lifecycle?.preDelete;
     if (preDelete !== undefined && isPodHooked(preDelete, pod)) {
-      modified = (await prepareDelete(ctx, pod, preDelete.markPodNotReady === true)) || modified;
-      continue;
+      return prepareDelete(ctx, pod, preDelete.markPodNotReady === true);
     }
     await deletePod(ctx, state, pod);
-    modified = true;
     await deleteClaimsOf(ctx, state, pod);
-  }
-  return modified;
+    return true;
+  });
+  return changed.some(Boolean);
 }
 
 async function prepareDelete(ctx: SyncContext, pod: DeepReadonly<Pod>, markPodNotReady: boolean): Promise<boolean> {

@@ -5,7 +5,7 @@ import { completeInPlaceUpdate, completionConditions, isInPlaceUpdateCompleted, 
 import { inPlaceUpdateStateDecision, lifecycleTimestamp, setLifecycleState } from '@kruise-ts/lifecycle';
 import type { InPlaceUpdateStateDecision } from '@kruise-ts/lifecycle';
 import { isPodAtRevision, podRevision, shortHash } from '@kruise-ts/revision';
-import { podResource } from '@kruise-ts/workload';
+import { mapWithConcurrency, POD_WRITE_CONCURRENCY, podResource } from '@kruise-ts/workload';
 
 import { revisionNameOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
@@ -23,11 +23,11 @@ const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
  * for the next reconcile, which sees the writes.
  */
 export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<boolean> {
+  const written = await mapWithConcurrency(state.pods, POD_WRITE_CONCURRENCY, (pod) => refreshPod(ctx, state, pod));
   let modified = false;
-  for (const pod of state.pods) {
-    const written = await refreshPod(ctx, state, pod);
-    if (written !== pod) {
-      ctx.resourceVersionExpectations.expect(written);
+  for (const [index, pod] of written.entries()) {
+    if (pod !== state.pods[index]) {
+      ctx.resourceVersionExpectations.expect(pod);
       modified = true;
     }
   }

@@ -3,7 +3,7 @@ import { CloneSetUpdateStrategyType, LifecycleState } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { INPLACE_UPDATE_GRACE_ANNOTATION } from '@kruise-ts/inplace-update';
 import { isPodAtRevision } from '@kruise-ts/revision';
-import { limitUpdateCandidates, sortUpdateCandidates } from '@kruise-ts/workload';
+import { limitUpdateCandidates, mapWithConcurrency, POD_WRITE_CONCURRENCY, sortUpdateCandidates } from '@kruise-ts/workload';
 
 import { isPodAvailable, isPreparingDelete, podLifecycleState } from '../pod-predicates.ts';
 import type { ExpectationDiffs } from './diffs.ts';
@@ -11,7 +11,6 @@ import { refreshPods } from './pod-refresh.ts';
 import { revisionNameOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
 import { updatePod } from './update-pod.ts';
-import type { PodUpdateOutcome } from './update-pod.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
@@ -71,10 +70,7 @@ export async function update(ctx: SyncContext, state: SyncState, diffs: Expectat
   if (selected.length > 0) {
     ctx.logger.info({ target: targetName, updateNum: diffs.updateNum, selected: selected.map((pod) => pod.metadata?.name) }, 'Updating pods');
   }
-  const outcomes: PodUpdateOutcome[] = [];
-  for (const pod of selected) {
-    outcomes.push(await updatePod(ctx, state, { pod, target }));
-  }
+  const outcomes = await mapWithConcurrency(selected, POD_WRITE_CONCURRENCY, (pod) => updatePod(ctx, state, { pod, target }));
   return {
     changed: outcomes.some((outcome) => outcome.kind === 'changed'),
     blocked: outcomes.flatMap((outcome) => (outcome.kind === 'blocked' ? [outcome.reason] : [])),

@@ -90,6 +90,10 @@ describe('cloneset main', () => {
       const metrics = await (await fetch(`http://127.0.0.1:${port ?? ''}/metrics`)).text();
       expect(metrics).toMatch(/controller_runtime_reconcile_total\{[^}]*controller="cloneset"[^}]*result="success"[^}]*\} [1-9]/);
       expect(metrics).toMatch(/leader_election_master_status\{name="kruise-ts-cloneset"\} 1/);
+      // The process metrics benchmarks and dashboards read (heap, event-loop delay, RSS, CPU).
+      for (const name of ['nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes', 'process_cpu_seconds_total']) {
+        expect(metrics).toMatch(new RegExp(`^${name} [0-9.e+-]+$`, 'm'));
+      }
     } finally {
       run.child.kill('SIGTERM');
     }

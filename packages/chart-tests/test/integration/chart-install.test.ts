@@ -25,6 +25,8 @@ import {
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
+import type { ServiceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
@@ -33,8 +35,6 @@ import { outOfClusterFlags, startApp } from '../support/app-process.ts';
 import type { AppProcess } from '../support/app-process.ts';
 import { runHelm } from '../support/helm.ts';
 import type { HelmResult } from '../support/helm.ts';
-import { serviceAccountKubeConfig } from '../support/service-account.ts';
-import type { ServiceAccountKubeConfig } from '../support/service-account.ts';
 
 const admin = testKubeConfig();
 const core = admin.makeApiClient(CoreV1Api);

@@ -5,10 +5,17 @@ import type { IndexFunc } from './store.ts';
 /** Index name under which `byControllerUid` files objects. */
 export const CONTROLLER_UID_INDEX = 'controllerUid';
 
-/** Files an object under the uid of its controller owner reference: "the pods of this CloneSet". */
+/** The `CONTROLLER_UID_INDEX` value of objects without a controller (no uid looks like it). */
+export const NO_CONTROLLER = '<no controller>';
+
+/**
+ * Files an object under the uid of its controller owner reference ("the pods of this CloneSet"), and
+ * orphans under `NO_CONTROLLER`, so that finding the orphans a workload may adopt does not scan every
+ * object of the namespace on every reconcile.
+ */
 export const byControllerUid: IndexFunc<KubeObject> = (object) => {
   const ref = controllerRef(object);
-  return ref === undefined ? [] : [ref.uid];
+  return [ref === undefined ? NO_CONTROLLER : ref.uid];
 };
 
 /** Files an object under the value of one label (objects without the label are not indexed). */

@@ -64,6 +64,14 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #limiter: TokenBucket;
   readonly #server: URL;
+  /**
+   * client-node builds a new undici Agent (TLS context and connection pool) for every request it
+   * authenticates; used per request, that means a TLS handshake per request, which cost most of the
+   * controller's CPU at 1,000 pods. The first one is kept and reused, so connections are pooled and
+   * kept alive. (The TLS material of a kubeconfig does not change while a process runs; tokens, which
+   * can, are still read per request.)
+   */
+  #dispatcher: Dispatcher | undefined;
 
   constructor(options: TransportOptions) {
     const cluster = options.kubeConfig.getCurrentCluster();
@@ -149,7 +157,8 @@ export class Transport {
     if (request.body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
     }
-    return { headers, dispatcher: context.getDispatcher() };
+    this.#dispatcher ??= context.getDispatcher();
+    return { headers, dispatcher: this.#dispatcher };
   }
 }
 

@@ -85,6 +85,17 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
 
 const OBJECT_EVENTS = new Set(['ADDED', 'MODIFIED', 'DELETED']);
 
+/**
+ * The object was just parsed and is not shared yet: fill in apiVersion and kind (which watch events
+ * of typed resources already carry) instead of copying every event's object.
+ */
+function withTypeMeta<T extends KubeObject>(resource: ResourceType<T>, object: KubeObject | undefined): T {
+  const typed = (object ?? {}) as { apiVersion?: string; kind?: string } & T;
+  typed.apiVersion ??= apiVersionOf(resource);
+  typed.kind ??= resource.kind;
+  return typed;
+}
+
 function parseEvent<T extends KubeObject>(resource: ResourceType<T>, line: string): WatchEvent<T> | undefined {
   const raw = JSON.parse(line) as RawWatchEvent;
   if (raw.type === 'ERROR') {
@@ -99,7 +110,7 @@ function parseEvent<T extends KubeObject>(resource: ResourceType<T>, line: strin
   if (!OBJECT_EVENTS.has(raw.type ?? '')) {
     return undefined;
   }
-  const typed = { apiVersion: apiVersionOf(resource), kind: resource.kind, ...object } as T;
+  const typed = withTypeMeta(resource, object);
   const type = raw.type as 'ADDED' | 'MODIFIED' | 'DELETED';
   return { type, object: resource.parse === undefined ? typed : resource.parse(typed), resourceVersion };
 }

@@ -40,10 +40,13 @@ describe('parseManagerFlags', () => {
     expect(flags).toMatchObject({ 'kube-api-qps': 12.5, 'kube-api-burst': 20, 'leader-elect': false, 'leader-election-lease-duration': 30_000, 'expectation-timeout': 60_000, 'graceful-shutdown-timeout': 500 });
     expect(flags['feature-gates'].enabled('CloneSetShortHash')).toBe(true);
     expect(parseManagerFlags(['--leader-elect'])['leader-elect']).toBe(true);
+    // 0: no client-side limit (the API server's Priority and Fairness decides), as controller-runtime ≥ 0.15.
+    expect(parseManagerFlags(['--kube-api-qps=0', '--kube-api-burst=0'])).toMatchObject({ 'kube-api-qps': 0, 'kube-api-burst': 0 });
   });
 
   it.each([
-    [['--kube-api-qps=abc'], '--kube-api-qps: expected a number greater than 0, got "abc"'],
+    [['--kube-api-qps=abc'], '--kube-api-qps: expected a number of 0 or more, got "abc"'],
+    [['--kube-api-qps=-1'], '--kube-api-qps: expected a number of 0 or more, got "-1"'],
     [['--kube-api-burst=2.5'], '--kube-api-burst'],
     [['--leader-election-lease-duration=15'], '--leader-election-lease-duration: expected a duration such as 15s, 2m or 500ms, got "15"'],
     [['--log-level=loud'], '--log-level'],

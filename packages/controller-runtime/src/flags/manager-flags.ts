@@ -25,11 +25,11 @@ export function booleanFlag(): z.ZodPipe<z.ZodEnum<{ true: 'true'; false: 'false
   BOOLEAN_FLAG_SCHEMAS.add(schema);
   return schema;
 }
-const count = (label: string): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
+const count = (label: string, minimum: 'positive' | 'non-negative' = 'positive'): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
   z.string().transform((text, context) => {
     const value = Number(text);
-    if (!Number.isFinite(value) || value <= 0) {
-      context.addIssue({ code: 'custom', message: `expected ${label} greater than 0, got ${JSON.stringify(text)}` });
+    if (!Number.isFinite(value) || value < 0 || (value === 0 && minimum === 'positive')) {
+      context.addIssue({ code: 'custom', message: `expected ${label} ${minimum === 'positive' ? 'greater than 0' : 'of 0 or more'}, got ${JSON.stringify(text)}` });
       return z.NEVER;
     }
     return value;
@@ -40,8 +40,9 @@ const address = z.string().regex(/^(0|[^\s:]*:\d{1,5}|\[[^\]]+\]:\d{1,5})$/, 'ex
 export const managerFlagsSchema = z.strictObject({
   kubeconfig: z.string().min(1).optional(),
   namespace: z.string().default(''),
-  'kube-api-qps': count('a number').default(30),
-  'kube-api-burst': count('an integer').pipe(z.number().int()).default(50),
+  // 0 turns the client-side limit off and leaves it to the API server's Priority and Fairness.
+  'kube-api-qps': count('a number', 'non-negative').default(30),
+  'kube-api-burst': count('an integer', 'non-negative').pipe(z.number().int()).default(50),
   'leader-elect': booleanFlag().default(true),
   'leader-election-namespace': z.string().min(1).default('kruise-system'),
   'leader-election-id': z.string().min(1).optional(),

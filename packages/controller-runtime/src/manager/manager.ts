@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { collectDefaultMetrics } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 import { InformerFactory } from '../cache/informer-factory.ts';
@@ -167,6 +168,11 @@ export class Manager {
 
   /** Runs everything until the signal aborts, a runnable fails or leadership is lost. */
   async start(signal: AbortSignal): Promise<void> {
+    if (this.#options.metricsAddress !== undefined) {
+      // process_* and nodejs_* (heap, event-loop delay, GC), as Go controllers export process_* and
+      // go_*: what benchmarks and dashboards read. Once per process, when metrics are served.
+      collectDefaultMetrics({ register: this.metrics.registry, eventLoopMonitoringPrecision: 10 });
+    }
     const servers = await startProbeServers({ ...this.#options, registry: this.metrics.registry, healthz: this.#healthz, readyz: this.#readyz });
     this.#ports = servers.ports;
     this.logger.info({ metricsPort: servers.ports.metrics, healthProbePort: servers.ports.health }, 'Serving metrics and health probes');

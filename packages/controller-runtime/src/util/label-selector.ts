@@ -42,7 +42,22 @@ function matchesRequirement(requirement: LabelSelectorRequirement, labels: Reado
  */
 export function matchesLabelSelector(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
   const actual = labels ?? {};
-  return requirements(selector).every((requirement) => matchesRequirement(requirement, actual));
+  return compiledRequirements(selector).every((requirement) => matchesRequirement(requirement, actual));
+}
+
+/**
+ * Requirements per selector object. Selectors come from cached (immutable) objects and are matched
+ * against every pod of a workload on every reconcile, so they are turned into requirements once.
+ */
+const compiled = new WeakMap<LabelSelector, readonly LabelSelectorRequirement[]>();
+
+function compiledRequirements(selector: LabelSelector): readonly LabelSelectorRequirement[] {
+  let found = compiled.get(selector);
+  if (found === undefined) {
+    found = requirements(selector);
+    compiled.set(selector, found);
+  }
+  return found;
 }
 
 function formatRequirement(requirement: LabelSelectorRequirement): string {

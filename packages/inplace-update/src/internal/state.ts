@@ -5,6 +5,7 @@
  * encoding/json writes the struct, so OpenKruise reads (and compares) exactly its own format.
  */
 import type { Pod } from '@kruise-ts/api';
+import { deepFreeze } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { goQuote, marshalGoJson } from '@kruise-ts/revision';
 
@@ -97,9 +98,19 @@ export function stateAnnotation(pod: DeepReadonly<Pod>): StateAnnotation {
   if (text === undefined) {
     return { kind: 'absent' };
   }
+  // Every pod's annotation is read on every reconcile, and a cached pod never changes: parse (JSON and
+  // zod) once per pod object. The result is frozen, since callers share it.
+  const known = parsedStates.get(pod);
+  if (known?.text === text) {
+    return known.read;
+  }
   const parsed = parseInPlaceUpdateState(text);
-  return typeof parsed === 'string' ? { kind: 'malformed', error: parsed } : { kind: 'state', state: parsed };
+  const read: StateAnnotation = typeof parsed === 'string' ? { kind: 'malformed', error: parsed } : { kind: 'state', state: deepFreeze<InPlaceUpdateState>(parsed) };
+  parsedStates.set(pod, { text, read });
+  return read;
 }
+
+const parsedStates = new WeakMap<DeepReadonly<Pod>, { readonly text: string; readonly read: StateAnnotation }>();
 
 /**
  * The pod's in-place update state (new annotation key, then the legacy `inplace-update-state`), or

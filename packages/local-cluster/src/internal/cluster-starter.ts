@@ -24,6 +24,8 @@ export interface ClusterLayout {
   readonly pkiDir: string;
   readonly etcdDataDir: string;
   readonly kubeconfigPath: string;
+  /** Written only when the cluster has an audit policy. */
+  readonly auditLogPath: string;
 }
 
 export function clusterLayout(runDir: string): ClusterLayout {
@@ -33,6 +35,7 @@ export function clusterLayout(runDir: string): ClusterLayout {
     pkiDir: path.join(runDir, 'pki'),
     etcdDataDir: path.join(runDir, 'etcd'),
     kubeconfigPath: path.join(runDir, 'kubeconfig'),
+    auditLogPath: path.join(runDir, 'audit.log'),
   };
 }
 
@@ -89,8 +92,14 @@ async function startEtcd(context: StarterContext): Promise<void> {
 }
 
 async function startApiServer(context: StarterContext): Promise<string> {
-  const { ports, pki } = context;
+  const { ports, pki, options, layout } = context;
   const server = `https://127.0.0.1:${String(ports.apiServer)}`;
+  const audit: { auditPolicyFile?: string; auditLogFile?: string } = {};
+  if (options.auditPolicy !== undefined) {
+    audit.auditPolicyFile = path.join(layout.runDir, 'audit-policy.yaml');
+    audit.auditLogFile = layout.auditLogPath;
+    await writeFile(audit.auditPolicyFile, options.auditPolicy);
+  }
   await launch(context, {
     name: 'kube-apiserver',
     port: ports.apiServer,
@@ -99,6 +108,7 @@ async function startApiServer(context: StarterContext): Promise<string> {
       port: ports.apiServer,
       pki,
       serviceClusterIpRange: '10.96.0.0/16',
+      ...audit,
     }),
     probe: () => httpProbe(`${server}/readyz`, { caPem: pki.caPem }),
   });

@@ -30,6 +30,8 @@ export interface LocalCluster extends AsyncDisposable {
   readonly kubeconfigPath: string;
   /** `https://127.0.0.1:<port>` */
   readonly server: string;
+  /** kube-apiserver's JSON audit log; written only when the cluster was started with `auditPolicy`. */
+  readonly auditLogPath: string;
   /** True when an already running cluster was returned (`reuse`); stop() then leaves it running. */
   readonly reused: boolean;
   readonly components: readonly ComponentRecord[];
@@ -219,6 +221,7 @@ function clusterHandle(input: HandleInput): LocalCluster {
     runDir: state.runDir,
     kubeconfigPath: state.kubeconfigPath,
     server: state.server,
+    auditLogPath: clusterLayout(state.runDir).auditLogPath,
     reused: input.reused,
     components: state.components,
     binaries: new Map([...input.tools].map(([name, tool]) => [name, tool.path])),

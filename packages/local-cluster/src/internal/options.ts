@@ -33,6 +33,11 @@ export const localClusterOptionsSchema = z.strictObject({
   controllers: z.array(z.string().min(1)).min(1).optional(),
   /** How long each component may take to become ready. */
   startTimeoutMs: z.number().int().positive().default(120_000),
+  /**
+   * An audit Policy (YAML text) for kube-apiserver; when given, the API server writes JSON audit
+   * events to `<runDir>/audit.log` (benchmarks count each client's requests there).
+   */
+  auditPolicy: z.string().min(1).optional(),
   /** Extra flags per component, appended last (so they override ours). */
   extraArgs: z.partialRecord(z.enum(COMPONENT_NAMES), z.array(z.string())).default({}),
   /** The Go command for building missing tools. */

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+
+import { BenchFlagError, parseBenchCommand } from './bench-flags.ts';
+import { expandPlaceholders } from './contenders/command-contender.ts';
+
+describe('parseBenchCommand', () => {
+  it('defaults: 1,000 pods, no client-side limit, zero kubelet delays, the native baseline with recreate', () => {
+    const command = parseBenchCommand(['recreate']);
+    expect(command.settings).toMatchObject({
+      scenario: 'recreate',
+      pods: 1000,
+      nodes: 4,
+      podsPerNode: 313,
+      kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 },
+      clientQps: 0,
+      maxUnavailable: '20%',
+      timeoutSeconds: 300,
+    });
+    expect(command.contenders.map((contender) => [contender.name, contender.kind, contender.workloadKind])).toEqual([
+      ['kruise-ts', 'kruise-ts', 'CloneSet'],
+      ['native-deployment', 'native', 'Deployment'],
+    ]);
+  });
+
+  it('takes contenders in order, external ones as name=command', () => {
+    const command = parseBenchCommand(['inplace', '--pods', '100', '--contender', 'kruise-ts-per-app', '--contender', 'other=run-it --kubeconfig={kubeconfig}']);
+    expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
+      ['kruise-ts-per-app', 'kruise-ts-per-app'],
+      ['other', 'external'],
+    ]);
+  });
+
+  it('gives steady its pods from workloads × pods per workload', () => {
+    const command = parseBenchCommand(['steady', '--workloads', '4', '--pods-per-workload', '10', '--churn-percent', '25']);
+    expect(command.settings.pods).toBe(40);
+    expect(command.scenario).toMatchObject({ workloads: 4, podsPerWorkload: 10, churnPercent: 25, idleSeconds: 30 });
+  });
+
+  it.each([
+    [[], 'want a scenario first'],
+    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady (got "rollout")'],
+    [['scale', '--pods', 'many'], '--pods'],
+    [['scale', '--max-unavailable', '20'], '--max-unavailable: must be a percentage like 20%'],
+    [['inplace', '--contender', 'native'], 'a native Deployment cannot update pods in place'],
+    [['scale', '--contender', 'Bad Name=x'], 'want kruise-ts, kruise-ts-per-app, native, or <name>=<command>'],
+    [['scale', '--pods', '1000', '--nodes', '1', '--pods-per-node', '10'], '--pods-per-node: 1 nodes × 10 cannot hold 1000 pods'],
+    [['steady', '--pods', '10'], '--pods: the steady scenario has --workloads × --pods-per-workload pods'],
+    [['scale', '--unknown'], "Unknown option '--unknown'"],
+  ])('rejects %j naming the problem', (argv, message) => {
+    expect(() => parseBenchCommand(argv)).toThrow(BenchFlagError);
+    expect(() => parseBenchCommand(argv)).toThrow(message);
+  });
+});
+
+describe('expandPlaceholders', () => {
+  const context = { kubeconfigPath: '/k', metricsPorts: [9000, 9001], qps: 0, burst: 5 };
+
+  it('fills kubeconfig, metrics ports, qps and burst', () => {
+    expect(expandPlaceholders('c --kubeconfig={kubeconfig} --m=:{metricsPort} --m2=:{metricsPort2} --q={qps} --b={burst}', context)).toBe('c --kubeconfig=/k --m=:9000 --m2=:9001 --q=0 --b=5');
+  });
+
+  it('refuses a metrics port that was not reserved', () => {
+    expect(() => expandPlaceholders('c {metricsPort3}', context)).toThrow('the command uses {metricsPort3}, but only 2 metrics port(s) were reserved');
+  });
+});

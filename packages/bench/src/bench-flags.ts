@@ -1,0 +1,137 @@
+/**
+ * `npm run bench -- <scenario> [flags]`: the command line, validated with zod so that a bad value
+ * fails with the flag's name before any cluster starts.
+ */
+import { parseArgs } from 'node:util';
+
+import { z } from 'zod';
+
+import { externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
+import type { Contender } from './contenders/contender.ts';
+import { nativeDeploymentContender } from './contenders/native-contender.ts';
+import { SCENARIO_NAMES } from './result.ts';
+import type { RunSettings, ScenarioName } from './result.ts';
+import type { ScenarioOptions } from './scenarios/scenario.ts';
+
+const count = (min: number, max: number): z.ZodCoercedNumber => z.coerce.number().int().min(min).max(max);
+const percent = z.string().regex(/^(100|[1-9]?[0-9])%$/, 'must be a percentage like 20%');
+
+const flagsSchema = z.strictObject({
+  pods: count(1, 50_000).optional(),
+  nodes: count(1, 200).default(4),
+  'pods-per-node': count(1, 4094).optional(),
+  'pod-start-delay-ms': count(0, 600_000).default(0),
+  'container-update-delay-ms': count(0, 600_000).default(0),
+  'pod-delete-delay-ms': count(0, 600_000).default(0),
+  qps: count(0, 100_000).default(0),
+  burst: count(0, 100_000).default(0),
+  'max-unavailable': percent.default('20%'),
+  'timeout-seconds': count(10, 24 * 3600).optional(),
+  workloads: count(1, 10_000).default(100),
+  'pods-per-workload': count(1, 1_000).default(50),
+  'idle-seconds': count(1, 3_600).default(30),
+  'churn-percent': count(1, 100).default(10),
+  contender: z.array(z.string().min(1)).default([]),
+  out: z.string().min(1).default('bench-results'),
+});
+
+/** Contenders by default: the native baseline joins the recreate scenario. */
+const DEFAULT_CONTENDERS: Readonly<Record<ScenarioName, readonly string[]>> = {
+  scale: ['kruise-ts'],
+  inplace: ['kruise-ts'],
+  recreate: ['kruise-ts', 'native'],
+  steady: ['kruise-ts'],
+};
+
+/** The app entrypoints of the one-process-per-app contender (the apps that exist). */
+const APP_ENTRYPOINTS = ['apps/cloneset/src/main.ts'];
+
+export class BenchFlagError extends Error {}
+
+/**
+ * A contender from its flag: `kruise-ts`, `kruise-ts-per-app`, `native`, or `<name>=<command>` for an
+ * external controller (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`).
+ */
+export function contenderFromFlag(flag: string, scenario: ScenarioName): Contender {
+  if (flag === 'kruise-ts') return kruiseTsContender();
+  if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS);
+  if (flag === 'native') {
+    if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
+    return nativeDeploymentContender();
+  }
+  const match = /^([a-z0-9][a-z0-9-]{0,40})=(.+)$/s.exec(flag);
+  if (match?.[1] === undefined || match[2] === undefined) {
+    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-per-app, native, or <name>=<command> (name: lower-case letters, digits, dashes)`);
+  }
+  return externalContender(match[1], match[2]);
+}
+
+export interface BenchCommand {
+  readonly settings: RunSettings;
+  readonly scenario: ScenarioOptions & { readonly idleSeconds: number };
+  readonly contenders: readonly Contender[];
+  readonly outDir: string;
+}
+
+function parseScenario(positionals: readonly string[]): ScenarioName {
+  const [scenario, ...rest] = positionals;
+  if (scenario === undefined || !(SCENARIO_NAMES as readonly string[]).includes(scenario)) {
+    throw new BenchFlagError(`want a scenario first: one of ${SCENARIO_NAMES.join(', ')}${scenario === undefined ? '' : ` (got ${JSON.stringify(scenario)})`}`);
+  }
+  if (rest.length > 0) throw new BenchFlagError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  return scenario as ScenarioName;
+}
+
+function parseFlagValues(argv: readonly string[]): { positionals: string[]; flags: z.output<typeof flagsSchema> } {
+  const options = Object.fromEntries(Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const, multiple: name === 'contender' }]));
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new BenchFlagError(error instanceof Error ? error.message : String(error));
+  }
+  const flags = flagsSchema.safeParse(parsed.values);
+  if (!flags.success) {
+    throw new BenchFlagError(`invalid flags:\n${flags.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`).join('\n')}`);
+  }
+  return { positionals: parsed.positionals, flags: flags.data };
+}
+
+/** Parses the command line; throws BenchFlagError naming the flag. */
+export function parseBenchCommand(argv: readonly string[]): BenchCommand {
+  const { positionals, flags } = parseFlagValues(argv);
+  const scenarioName = parseScenario(positionals);
+  const pods = scenarioName === 'steady' ? flags.workloads * flags['pods-per-workload'] : (flags.pods ?? 1_000);
+  if (scenarioName === 'steady' && flags.pods !== undefined) throw new BenchFlagError('--pods: the steady scenario has --workloads × --pods-per-workload pods');
+  // Room for every pod plus a surge, spread over the nodes.
+  const podsPerNode = flags['pods-per-node'] ?? Math.min(4094, Math.max(110, Math.ceil((pods * 1.25) / flags.nodes)));
+  if (podsPerNode * flags.nodes < pods) throw new BenchFlagError(`--pods-per-node: ${String(flags.nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`);
+  const timeoutSeconds = flags['timeout-seconds'] ?? Math.max(300, Math.ceil(pods * 0.3));
+  const contenderFlags = flags.contender.length > 0 ? flags.contender : DEFAULT_CONTENDERS[scenarioName];
+  return {
+    settings: {
+      scenario: scenarioName,
+      pods,
+      nodes: flags.nodes,
+      podsPerNode,
+      kubelet: { podStartDelayMs: flags['pod-start-delay-ms'], containerUpdateDelayMs: flags['container-update-delay-ms'], podDeleteDelayMs: flags['pod-delete-delay-ms'] },
+      clientQps: flags.qps,
+      clientBurst: flags.burst,
+      maxUnavailable: flags['max-unavailable'],
+      kubernetesVersion: '',
+      freshClusterPerContender: true,
+      timeoutSeconds,
+    },
+    scenario: {
+      pods,
+      maxUnavailable: flags['max-unavailable'],
+      workloads: flags.workloads,
+      podsPerWorkload: flags['pods-per-workload'],
+      churnPercent: flags['churn-percent'],
+      timeoutMs: timeoutSeconds * 1000,
+      idleSeconds: flags['idle-seconds'],
+    },
+    contenders: contenderFlags.map((flag) => contenderFromFlag(flag, scenarioName)),
+    outDir: flags.out,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * What the benchmark measures without a cluster: the API server's audit log (requests, writes per
+ * pod, server-side latency) and a contender's /metrics exposition (heap, event-loop delay,
+ * reconcile-time histograms).
+ *
+ * Named exports only, so the package's public surface stays explicit.
+ */
+
+// Audit log.
+export {
+  auditPolicyYaml,
+  byUserAgentSuffix,
+  byUsername,
+  createAuditAggregator,
+  parseAuditEvent,
+  readAuditLog,
+  resourceName,
+} from './audit-log.ts';
+export type { AuditAggregator, AuditEvent, AuditSelector, ReadAuditLogOptions } from './audit-log.ts';
+export { timestampMicros } from './audit-time.ts';
+export { createLatencyRecorder, nearestRank } from './latency-recorder.ts';
+export type { LatencyRecorder } from './latency-recorder.ts';
+
+// Prometheus text exposition.
+export {
+  counterSum,
+  gaugeMax,
+  histogramBuckets,
+  histogramQuantile,
+  parsePrometheusText,
+  parseSampleValue,
+  subtractBuckets,
+} from './prometheus-text.ts';
+export type { HistogramBucket, MetricSample } from './prometheus-text.ts';

@@ -1,0 +1,136 @@
+/**
+ * Contenders that are commands: our launcher (all apps in one process), our apps one process each,
+ * and any external command line. Each runs under `sh -c`, whose process tree is what is measured.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { byUsername } from '../collect/index.ts';
+import type { Contender, ContenderContext, RunningContender } from './contender.ts';
+
+/** The repository root (the launcher and the apps run from their sources there). */
+export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const STOP_TIMEOUT_MS = 20_000;
+
+/** Replaces `{kubeconfig}`, `{metricsPort}`, `{metricsPort1}`..., `{qps}` and `{burst}` in an external command line. */
+export function expandPlaceholders(command: string, context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>): string {
+  return command.replace(/\{(kubeconfig|metricsPort\d*|qps|burst)\}/g, (_match, name: string) => {
+    if (name === 'kubeconfig') return context.kubeconfigPath;
+    if (name === 'qps') return String(context.qps);
+    if (name === 'burst') return String(context.burst);
+    const index = name === 'metricsPort' ? 0 : Number(name.slice('metricsPort'.length)) - 1;
+    const port = context.metricsPorts[index];
+    if (port === undefined) throw new Error(`the command uses {${name}}, but only ${String(context.metricsPorts.length)} metrics port(s) were reserved`);
+    return String(port);
+  });
+}
+
+/** The flags our apps get in a benchmark: the contender's identity and rate limit, no leader election, quiet logs. */
+function kruiseTsFlags(context: ContenderContext, metricsPort: number): string {
+  return [
+    `--kubeconfig=${context.kubeconfigPath}`,
+    `--kube-api-qps=${String(context.qps)}`,
+    `--kube-api-burst=${String(context.burst)}`,
+    `--metrics-bind-address=127.0.0.1:${String(metricsPort)}`,
+    '--health-probe-bind-address=127.0.0.1:0',
+    '--leader-elect=false',
+    '--log-level=warn',
+  ].join(' ');
+}
+
+async function startShell(script: string, context: ContenderContext): Promise<{ pid: number; stop: () => Promise<void> }> {
+  const log = createWriteStream(context.logFile, { flags: 'a' });
+  await once(log, 'open');
+  const child = spawn('sh', ['-c', script], { cwd: REPOSITORY_ROOT, stdio: ['ignore', log, log], env: { ...process.env, KUBECONFIG: context.kubeconfigPath }, detached: true });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start: ${script}`);
+  const exited = once(child, 'exit');
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-pid, 'SIGTERM');
+      const timer = setTimeout(() => {
+        process.kill(-pid, 'SIGKILL');
+      }, STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    log.end();
+  };
+  return { pid, stop };
+}
+
+const NODE = `${JSON.stringify(process.execPath)} --conditions=@kruise-ts/source`;
+
+/** Our controllers, every enabled app in one process (packages/launcher). */
+export function kruiseTsContender(name = 'kruise-ts'): Contender {
+  return {
+    name,
+    kind: 'kruise-ts',
+    workloadKind: 'CloneSet',
+    processes: 1,
+    async start(context): Promise<RunningContender> {
+      const port = context.metricsPorts[0] ?? 0;
+      const script = `exec ${NODE} packages/launcher/src/cli.ts ${kruiseTsFlags(context, port)}`;
+      const started = await startShell(script, context);
+      return {
+        info: { name, kind: 'kruise-ts', command: script },
+        pid: started.pid,
+        metricsUrls: [`http://127.0.0.1:${String(port)}/metrics`],
+        select: byUsername(context.username),
+        stop: started.stop,
+      };
+    },
+  };
+}
+
+/** Our controllers, one process per app (as the Helm chart deploys them). */
+export function kruiseTsPerAppContender(entrypoints: readonly string[], name = 'kruise-ts-per-app'): Contender {
+  return {
+    name,
+    kind: 'kruise-ts-per-app',
+    workloadKind: 'CloneSet',
+    processes: entrypoints.length,
+    async start(context): Promise<RunningContender> {
+      const lines = entrypoints.map((entrypoint, index) => `${NODE} ${entrypoint} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} &`);
+      const script = [...lines, 'wait'].join('\n');
+      const started = await startShell(script, context);
+      return {
+        info: { name, kind: 'kruise-ts-per-app', command: lines.map((line) => line.slice(0, -2)).join(' ; ') },
+        pid: started.pid,
+        metricsUrls: context.metricsPorts.slice(0, entrypoints.length).map((port) => `http://127.0.0.1:${String(port)}/metrics`),
+        select: byUsername(context.username),
+        stop: started.stop,
+      };
+    },
+  };
+}
+
+/**
+ * Any controller that serves `apps.kruise.io` CloneSets, given as a command line with placeholders
+ * (`{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`); `$KUBECONFIG` is set too. Its /metrics is
+ * scraped when the command uses `{metricsPort}`.
+ */
+export function externalContender(name: string, command: string): Contender {
+  return {
+    name,
+    kind: 'external',
+    workloadKind: 'CloneSet',
+    processes: 1,
+    async start(context): Promise<RunningContender> {
+      const script = expandPlaceholders(command, context);
+      const started = await startShell(script, context);
+      const port = context.metricsPorts[0];
+      return {
+        info: { name, kind: 'external', command },
+        pid: started.pid,
+        metricsUrls: command.includes('{metricsPort}') && port !== undefined ? [`http://127.0.0.1:${String(port)}/metrics`] : [],
+        select: byUsername(context.username),
+        stop: started.stop,
+      };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * A contender: something that serves the benchmark's workloads. Ours (the all-in-one launcher, or one
+ * process per app), any external command that serves `apps.kruise.io` CloneSets, or the native
+ * Deployment controller of kube-controller-manager as the baseline.
+ */
+import type { AuditEvent } from '../collect/index.ts';
+import type { ContenderInfo } from '../result.ts';
+import type { WorkloadKind } from '../measure/workloads.ts';
+
+/** What a contender gets to start with. */
+export interface ContenderContext {
+  /** A kubeconfig of the contender's own identity (a cluster-admin ServiceAccount), so the audit log tells its requests apart. */
+  readonly kubeconfigPath: string;
+  /** The identity's username, `system:serviceaccount:<ns>:<name>`. */
+  readonly username: string;
+  /** The client rate limit every contender is given. */
+  readonly qps: number;
+  readonly burst: number;
+  /** A free port for the contender's /metrics (one per process: `metricsPorts[i]`). */
+  readonly metricsPorts: readonly number[];
+  /** The kube-controller-manager of the run's cluster (for the native baseline). */
+  readonly controllerManagerPid: number;
+  /** Where the contender's output goes. */
+  readonly logFile: string;
+}
+
+/** A started contender. */
+export interface RunningContender {
+  readonly info: ContenderInfo;
+  /** Root of the process tree whose memory and CPU are measured. */
+  readonly pid: number;
+  /** /metrics endpoints to scrape (Node.js and controller-runtime names); empty when it has none. */
+  readonly metricsUrls: readonly string[];
+  /** Which audit events are the contender's requests. */
+  readonly select: (event: AuditEvent) => boolean;
+  /** Stops what `start` started (nothing for the native baseline). */
+  stop(): Promise<void>;
+}
+
+export interface Contender {
+  readonly name: string;
+  readonly kind: ContenderInfo['kind'];
+  /** The kind of workload it serves in the rollout scenarios. */
+  readonly workloadKind: WorkloadKind;
+  /** How many metrics ports it needs. */
+  readonly processes: number;
+  start(context: ContenderContext): Promise<RunningContender>;
+}

@@ -1,0 +1,96 @@
+/**
+ * Follows the benchmark's workloads through a watch (every status write is seen; polling would skip
+ * the steps of a fast rollout) and records the summed replicas / updated / ready / available over
+ * time, and when every workload is settled.
+ */
+import { createLogger, InformerFactory, objectKey } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
+
+import type { StatusSample } from '../result.ts';
+import { countersOf, isSettled, resourceOf } from './workloads.ts';
+import type { Workload, WorkloadKind } from './workloads.ts';
+
+export interface StatusRecorderOptions {
+  readonly client: Client;
+  readonly namespace: string;
+  readonly kind: WorkloadKind;
+}
+
+/** A running recorder. */
+export interface StatusRecorder {
+  /** Clears the series and makes `t = 0` now. */
+  startWindow(): void;
+  /**
+   * Resolves with the seconds since the window started when `expected` workloads exist, all are
+   * settled and each of `touched` (namespace/name) was seen unsettled since the window started;
+   * rejects on timeout.
+   */
+  waitUntilSettled(expected: number, timeoutMs: number, touched?: readonly string[]): Promise<number>;
+  /** The samples since the window started. */
+  series(): StatusSample[];
+  stop(): void;
+}
+
+export async function startStatusRecorder(options: StatusRecorderOptions): Promise<StatusRecorder> {
+  const stop = new AbortController();
+  const factory = new InformerFactory({ client: options.client, logger: createLogger({ level: 'silent' }), namespace: options.namespace });
+  const informer = factory.informerFor({ resource: resourceOf(options.kind) });
+  let start = performance.now();
+  let samples: StatusSample[] = [];
+  let seenUnsettled = new Set<string>();
+  const listeners = new Set<() => void>();
+  const workloads = (): DeepReadonly<Workload>[] => informer.lister().list();
+  const record = (): void => {
+    const sum = { replicas: 0, updated: 0, ready: 0, available: 0 };
+    for (const workload of workloads()) {
+      if (!isSettled(workload)) seenUnsettled.add(objectKey(workload));
+      const counters = countersOf(workload);
+      sum.replicas += counters.replicas;
+      sum.updated += counters.updated;
+      sum.ready += counters.ready;
+      sum.available += counters.available;
+    }
+    const last = samples.at(-1);
+    if (last?.replicas !== sum.replicas || last.updated !== sum.updated || last.ready !== sum.ready || last.available !== sum.available) {
+      samples.push({ t: Math.round(performance.now() - start) / 1000, ...sum });
+    }
+    for (const listener of listeners) listener();
+  };
+  informer.addEventHandler({ onAdd: record, onUpdate: record, onDelete: record });
+  factory.start(stop.signal);
+  await informer.waitForSync(stop.signal);
+  return {
+    startWindow() {
+      start = performance.now();
+      samples = [];
+      seenUnsettled = new Set();
+      record();
+    },
+    async waitUntilSettled(expected, timeoutMs, touched = []) {
+      return new Promise<number>((resolve, reject) => {
+        const check = (): void => {
+          const all = workloads();
+          const noticed = touched.every((key) => seenUnsettled.has(key));
+          if (noticed && all.length === expected && all.every((workload) => isSettled(workload))) {
+            finish();
+            resolve((performance.now() - start) / 1000);
+          }
+        };
+        const timer = setTimeout(() => {
+          finish();
+          reject(new Error(`not every ${options.kind} of namespace ${options.namespace} settled within ${String(timeoutMs / 1000)} s`));
+        }, timeoutMs);
+        const finish = (): void => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    series: () => [...samples],
+    stop() {
+      stop.abort();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+
+import type { BenchResult, ContenderResult } from '../result.ts';
+import { renderMarkdown } from './markdown.ts';
+import { FIXTURE } from './test-fixture.ts';
+
+const MIB = 1024 ** 2;
+
+function contender(index: number): ContenderResult {
+  return FIXTURE.results[index] ?? expect.fail(`fixture has no contender ${String(index)}`);
+}
+
+const EXPECTED = `## recreate · 1,000 pods
+
+\`\`\`sh
+npm run bench -- --scenario recreate --pods 1000
+\`\`\`
+
+**Settings:** 10 nodes, 110 pods/node · kubelet delays: start 500 ms, update 200 ms, delete 1,000 ms · client QPS 50, burst 100 · maxUnavailable 20% · Kubernetes v1.33.1 · timeout 600 s · machine: 2 CPUs (AMD EPYC 7B13), 8.00 GiB, Node.js v24.21.0, linux · started 2025-01-02T03:04:05.000Z
+
+| contender | done? | wall time | writes/pod | pod writes/pod | requests | mutating p99 | peak RSS | peak heap | CPU s | event-loop p99 | reconcile p50/p99 |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 4.20 ms | 2.00 ms / 20.0 ms |
+| native-deployment | no | 600 s (48.8×) | 4.02 (2.00×) | 3.50 (1.75×) | 4,020 (2.00×) | – | 300 MiB (2.00×) | – | 17.0 (2.00×) | – | – |
+| other\\|ctl \\<x\\&y\\> | yes | 6.15 s (0.50×) | 0.00 (0.00×) | 0.00 (0.00×) | 0 (0.00×) | – | 75.0 MiB (0.50×) | 40.0 MiB (0.50×) | 4.25 (0.50×) | – | – |
+
+Ratios (×) are relative to the first contender, kruise-ts; lower is better for every figure.
+
+**Errors:**
+
+- native-deployment: timed out after 600 s
+
+### Requests by verb and resource
+
+| contender | verb | resource | requests |
+| --- | --- | --- | ---: |
+| kruise-ts | create | pods | 1,000 |
+| kruise-ts | delete | pods | 1,000 |
+| kruise-ts | update | clonesets/status | 10 |
+| native-deployment | get | resource-00 | 100 |
+| native-deployment | get | resource-01 | 90 |
+| native-deployment | get | resource-02 | 80 |
+| native-deployment | get | resource-03 | 70 |
+| native-deployment | get | resource-04 | 60 |
+| native-deployment | get | resource-05 | 50 |
+| native-deployment | get | resource-06 | 40 |
+| native-deployment | get | resource-07 | 30 |
+| native-deployment | get | resource-08 | 20 |
+| native-deployment | get | resource-09 | 10 |
+| native-deployment | get | resource-10 | 1 |
+| native-deployment | get | resource-11 | 1 |
+| native-deployment | … | 2 more | 2 |
+| other\\|ctl \\<x\\&y\\> | – | – | 0 |
+`;
+
+describe('renderMarkdown', () => {
+  it('renders the fixture exactly', () => {
+    expect(renderMarkdown(FIXTURE)).toBe(EXPECTED);
+  });
+
+  it('is deterministic', () => {
+    expect(renderMarkdown(FIXTURE)).toBe(renderMarkdown(structuredClone(FIXTURE)));
+  });
+
+  it('adds the steady-state table for steady runs, with dashes for a contender without its figures', () => {
+    const steady: BenchResult = {
+      ...FIXTURE,
+      settings: { ...FIXTURE.settings, scenario: 'steady', pods: 10_000 },
+      results: [
+        {
+          ...contender(0),
+          steady: {
+            workloads: 100,
+            podsPerWorkload: 100,
+            idleCpuCoresUsed: 0.0123,
+            idleSeconds: 60,
+            heapBytesPer1000Pods: 2.5 * MIB,
+            rssBytesPer1000Pods: 5 * MIB,
+            churnedPods: 500,
+            convergeSeconds: 4.56,
+          },
+        },
+        contender(1),
+      ],
+    };
+    const markdown = renderMarkdown(steady);
+    expect(markdown.startsWith('## steady · 10,000 pods\n')).toBe(true);
+    expect(markdown.endsWith(
+      [
+        '### Steady state',
+        '',
+        '| contender | workloads × pods | idle CPU cores | heap / 1,000 pods | RSS / 1,000 pods | churned pods | converge time |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+        '| kruise-ts | 100 × 100 | 0.012 | 2.50 MiB | 5.00 MiB | 500 | 4.56 s |',
+        '| native-deployment | – | – | – | – | – | – |',
+        '',
+      ].join('\n'),
+    )).toBe(true);
+  });
+
+  it('has no steady-state table, no ratio note and no errors for a single finished contender', () => {
+    const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0)] });
+    expect(markdown).not.toContain('Steady state');
+    expect(markdown).not.toContain('Ratios');
+    expect(markdown).not.toContain('Errors');
+    expect(markdown).toContain('| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 4.20 ms | 2.00 ms / 20.0 ms |');
+  });
+
+  it('prints a missing p50 next to a present p99 and a latency of a second or more in seconds', () => {
+    const slow: ContenderResult = {
+      ...contender(0),
+      metrics: { reconcileP99Seconds: 1.5 },
+      requests: { ...contender(0).requests, mutatingLatency: { count: 3, p50Seconds: 1, p99Seconds: 2.25, maxSeconds: 3 } },
+    };
+    const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0), slow] });
+    expect(markdown).toContain('| kruise-ts | yes | 12.3 s (1.00×) | 2.01 (1.00×) | 2.00 (1.00×) | 2,010 (1.00×) | 2.25 s (188×) | 150 MiB (1.00×) | – | 8.50 (1.00×) | – | – / 1.50 s (75.0×) |');
+  });
+});

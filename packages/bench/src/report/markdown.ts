@@ -1,0 +1,195 @@
+/**
+ * The Markdown report of one result file: what ran, on what, and one row per contender with every
+ * figure next to its ratio to the first contender, then where the requests went. Rendered from the
+ * result alone and deterministic, so a committed report can be regenerated and diffed.
+ */
+import type { BenchResult, ContenderResult, RequestCount } from '../result.ts';
+import {
+  formatGiB,
+  formatLatency,
+  formatMiB,
+  formatNumber,
+  formatRatio,
+  formatSeconds,
+  groupThousands,
+  MISSING,
+  orMissing,
+} from './format.ts';
+import { escapeMarkdown, markdownTable } from './markdown-table.ts';
+import type { TableColumn } from './markdown-table.ts';
+import { contenderRatios } from './ratios.ts';
+import type { ContenderRatios, FigureValues, RatioFigure } from './ratios.ts';
+
+/** Rows of the requests table per contender; the rest is summed into one row. */
+export const TOP_REQUEST_ROWS = 12;
+
+/** The report (ends with a newline). */
+export function renderMarkdown(result: BenchResult): string {
+  const { settings } = result;
+  const sections = [
+    `## ${settings.scenario} · ${groupThousands(settings.pods)} pods`,
+    ['```sh', result.command, '```'].join('\n'),
+    settingsLine(result),
+    summaryTable(result),
+    referenceNote(result),
+    errorList(result.results),
+    '### Requests by verb and resource',
+    requestsTable(result.results),
+    ...(settings.scenario === 'steady' ? ['### Steady state', steadyTable(result.results)] : []),
+  ];
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+function settingsLine(result: BenchResult): string {
+  const { settings, machine } = result;
+  const { kubelet } = settings;
+  return [
+    `**Settings:** ${groupThousands(settings.nodes)} nodes, ${groupThousands(settings.podsPerNode)} pods/node`,
+    `kubelet delays: start ${groupThousands(kubelet.podStartDelayMs)} ms, update ${groupThousands(kubelet.containerUpdateDelayMs)} ms, delete ${groupThousands(kubelet.podDeleteDelayMs)} ms`,
+    settings.clientQps === 0 ? 'no client-side rate limit (API Priority and Fairness only)' : `client QPS ${groupThousands(settings.clientQps)}, burst ${groupThousands(settings.clientBurst)}`,
+    `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}`,
+    `Kubernetes ${escapeMarkdown(settings.kubernetesVersion)}`,
+    `timeout ${groupThousands(settings.timeoutSeconds)} s`,
+    `machine: ${groupThousands(machine.cpus)} CPUs (${escapeMarkdown(machine.cpuModel)}), ${formatGiB(machine.memoryBytes)}, Node.js ${machine.nodeVersion}, ${machine.platform}`,
+    `started ${result.startedAt}`,
+  ].join(' · ');
+}
+
+const SUMMARY_COLUMNS: readonly TableColumn[] = [
+  { title: 'contender', align: 'left' },
+  { title: 'done?', align: 'left' },
+  { title: 'wall time', align: 'right' },
+  { title: 'writes/pod', align: 'right' },
+  { title: 'pod writes/pod', align: 'right' },
+  { title: 'requests', align: 'right' },
+  { title: 'mutating p99', align: 'right' },
+  { title: 'peak RSS', align: 'right' },
+  { title: 'peak heap', align: 'right' },
+  { title: 'CPU s', align: 'right' },
+  { title: 'event-loop p99', align: 'right' },
+  { title: 'reconcile p50/p99', align: 'right' },
+];
+
+const NO_RATIOS: FigureValues = {
+  wallSeconds: undefined,
+  writesPerPod: undefined,
+  podWritesPerPod: undefined,
+  requests: undefined,
+  peakRssBytes: undefined,
+  peakHeapUsedBytes: undefined,
+  cpuSeconds: undefined,
+  reconcileP99Seconds: undefined,
+  mutatingP99Seconds: undefined,
+};
+
+function summaryTable(result: BenchResult): string {
+  const rows = contenderRatios(result).flatMap((ratios, index) => {
+    const contender = result.results[index];
+    // The reference's ratios are 1 by definition: printing them would only add noise.
+    return contender === undefined ? [] : [summaryRow(contender, index === 0 ? { ...ratios, ratios: NO_RATIOS } : ratios)];
+  });
+  return markdownTable(SUMMARY_COLUMNS, rows);
+}
+
+/** A figure in its unit, followed by its ratio to the reference when there is one. */
+function figureCell(row: ContenderRatios, figure: RatioFigure, format: (value: number) => string): string {
+  const text = orMissing(row.figures[figure], format);
+  const ratio = row.ratios[figure];
+  return text === MISSING || ratio === undefined ? text : `${text} (${formatRatio(ratio)})`;
+}
+
+function summaryRow(contender: ContenderResult, row: ContenderRatios): string[] {
+  const { metrics } = contender;
+  const reconcileP50 = orMissing(metrics.reconcileP50Seconds, formatLatency);
+  const reconcileP99 = figureCell(row, 'reconcileP99Seconds', formatLatency);
+  return [
+    row.name,
+    contender.completed ? 'yes' : 'no',
+    figureCell(row, 'wallSeconds', formatSeconds),
+    figureCell(row, 'writesPerPod', formatNumber),
+    figureCell(row, 'podWritesPerPod', formatNumber),
+    figureCell(row, 'requests', groupThousands),
+    figureCell(row, 'mutatingP99Seconds', formatLatency),
+    figureCell(row, 'peakRssBytes', formatMiB),
+    figureCell(row, 'peakHeapUsedBytes', formatMiB),
+    figureCell(row, 'cpuSeconds', formatNumber),
+    orMissing(metrics.eventLoopDelayP99Seconds, formatLatency),
+    reconcileP50 === MISSING && reconcileP99 === MISSING ? MISSING : `${reconcileP50} / ${reconcileP99}`,
+  ];
+}
+
+function referenceNote(result: BenchResult): string {
+  const reference = result.results[0];
+  return reference === undefined || result.results.length < 2
+    ? ''
+    : `Ratios (×) are relative to the first contender, ${escapeMarkdown(reference.contender.name)}; lower is better for every figure.`;
+}
+
+function errorList(results: readonly ContenderResult[]): string {
+  const lines = results.flatMap((result) =>
+    result.error === undefined ? [] : [`- ${escapeMarkdown(result.contender.name)}: ${escapeMarkdown(result.error)}`],
+  );
+  return lines.length === 0 ? '' : ['**Errors:**', '', ...lines].join('\n');
+}
+
+const REQUEST_COLUMNS: readonly TableColumn[] = [
+  { title: 'contender', align: 'left' },
+  { title: 'verb', align: 'left' },
+  { title: 'resource', align: 'left' },
+  { title: 'requests', align: 'right' },
+];
+
+function requestsTable(results: readonly ContenderResult[]): string {
+  return markdownTable(REQUEST_COLUMNS, results.flatMap(requestRows));
+}
+
+/** The contender's top request kinds (already sorted by count), the rest summed into one row. */
+function requestRows(result: ContenderResult): string[][] {
+  const name = result.contender.name;
+  const counts = result.requests.byVerbAndResource;
+  if (counts.length === 0) {
+    return [[name, MISSING, MISSING, '0']];
+  }
+  const shown = counts.slice(0, TOP_REQUEST_ROWS);
+  const rest = counts.slice(TOP_REQUEST_ROWS);
+  const rows = shown.map((count) => [name, count.verb, count.resource, groupThousands(count.count)]);
+  if (rest.length > 0) {
+    rows.push([name, '…', `${groupThousands(rest.length)} more`, groupThousands(sumCounts(rest))]);
+  }
+  return rows;
+}
+
+function sumCounts(counts: readonly RequestCount[]): number {
+  return counts.reduce((sum, count) => sum + count.count, 0);
+}
+
+const STEADY_COLUMNS: readonly TableColumn[] = [
+  { title: 'contender', align: 'left' },
+  { title: 'workloads × pods', align: 'right' },
+  { title: 'idle CPU cores', align: 'right' },
+  { title: 'heap / 1,000 pods', align: 'right' },
+  { title: 'RSS / 1,000 pods', align: 'right' },
+  { title: 'churned pods', align: 'right' },
+  { title: 'converge time', align: 'right' },
+];
+
+function steadyTable(results: readonly ContenderResult[]): string {
+  return markdownTable(STEADY_COLUMNS, results.map(steadyRow));
+}
+
+function steadyRow(result: ContenderResult): string[] {
+  const { steady } = result;
+  if (steady === undefined) {
+    return [result.contender.name, ...STEADY_COLUMNS.slice(1).map(() => MISSING)];
+  }
+  return [
+    result.contender.name,
+    `${groupThousands(steady.workloads)} × ${groupThousands(steady.podsPerWorkload)}`,
+    // Idle controllers use thousandths of a core: three decimals, not three significant digits.
+    orMissing(steady.idleCpuCoresUsed, (cores) => cores.toFixed(3)),
+    orMissing(steady.heapBytesPer1000Pods, formatMiB),
+    orMissing(steady.rssBytesPer1000Pods, formatMiB),
+    groupThousands(steady.churnedPods),
+    orMissing(steady.convergeSeconds, formatSeconds),
+  ];
+}

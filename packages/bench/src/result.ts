@@ -1,0 +1,161 @@
+/**
+ * What a benchmark run records: the JSON result file has exactly this shape (`schemaVersion` 1), and
+ * the Markdown table and the SVG plot are rendered from it alone.
+ */
+
+/** The scenarios (the native Deployment baseline is a contender of `recreate`). */
+export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady'] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/** One point of the rollout curve: the workload's status (summed over workloads) at `t` seconds after the change. */
+export interface StatusSample {
+  readonly t: number;
+  readonly replicas: number;
+  readonly updated: number;
+  readonly ready: number;
+  readonly available: number;
+}
+
+/** Requests of one verb on one resource (`pods`, `pods/status`, `clonesets`, ...), as the API server's audit log saw them. */
+export interface RequestCount {
+  readonly verb: string;
+  readonly resource: string;
+  readonly count: number;
+}
+
+/** Server-side latency (audit requestReceived → responseComplete) of the contender's requests. */
+export interface LatencySummary {
+  readonly count: number;
+  readonly p50Seconds: number;
+  readonly p99Seconds: number;
+  readonly maxSeconds: number;
+}
+
+/** The contender's requests during the measured window. */
+export interface RequestStats {
+  /** Every request by verb and resource, sorted by count (descending), then verb and resource. */
+  readonly byVerbAndResource: readonly RequestCount[];
+  readonly total: number;
+  /** create, update, patch, delete and deletecollection. */
+  readonly writes: number;
+  /** `writes / pods`, where pods is the scenario's count of pods created or updated. */
+  readonly writesPerPod: number;
+  /** Only the writes to pods and their subresources, per pod (without the workload's own status writes and Events). */
+  readonly podWritesPerPod: number;
+  /** Latency of the mutating requests (Kubernetes' API call SLO: p99 ≤ 1 s). */
+  readonly mutatingLatency: LatencySummary;
+  /** Latency of get and list (read-only) requests. */
+  readonly readLatency: LatencySummary;
+}
+
+/** The contender's process (or process tree) while it ran. */
+export interface ProcessStats {
+  /** Highest sum of resident memory over the process tree, sampled every `sampleIntervalMs`. */
+  readonly peakRssBytes: number;
+  /** User + system CPU seconds during the measured window. */
+  readonly cpuSeconds: number;
+  /** How often /proc was sampled. */
+  readonly sampleIntervalMs: number;
+}
+
+/** What the contender's /metrics told (Node.js and controller-runtime metric names); absent when it has no such metric. */
+export interface ControllerMetrics {
+  /** Highest `nodejs_heap_size_used_bytes` seen. */
+  readonly peakHeapUsedBytes?: number;
+  /** Highest `nodejs_eventloop_lag_p99_seconds` seen. */
+  readonly eventLoopDelayP99Seconds?: number;
+  /** From the `controller_runtime_reconcile_time_seconds` histogram's increase during the window. */
+  readonly reconcileP50Seconds?: number;
+  readonly reconcileP99Seconds?: number;
+  readonly reconciles?: number;
+}
+
+/** A contender as the run knew it. */
+export interface ContenderInfo {
+  readonly name: string;
+  /** `kruise-ts` (one process), `kruise-ts-per-app`, `native` (kube-controller-manager's Deployment controller) or `external`. */
+  readonly kind: 'kruise-ts' | 'kruise-ts-per-app' | 'native' | 'external';
+  /** The command line that ran it (for `native`: the kube-controller-manager of the local control plane). */
+  readonly command: string;
+}
+
+/** One contender's run of one scenario. */
+export interface ContenderResult {
+  readonly contender: ContenderInfo;
+  /** `Deployment` for the native baseline, else `CloneSet`. */
+  readonly workloadKind: 'CloneSet' | 'Deployment';
+  /** Whether the run reached "done" before the timeout; figures of an unfinished run are still recorded. */
+  readonly completed: boolean;
+  /** Why it failed, when it did. */
+  readonly error?: string;
+  /** Seconds from the change to "done": every pod updated and available, status settled. */
+  readonly wallSeconds: number;
+  /** Pods the scenario created or updated (the denominator of writes per pod). */
+  readonly pods: number;
+  readonly requests: RequestStats;
+  readonly process: ProcessStats;
+  readonly metrics: ControllerMetrics;
+  /** Only for `steady`: figures of the idle and churn phases. */
+  readonly steady?: SteadyStateStats;
+  readonly series: readonly StatusSample[];
+}
+
+/** The steady-state scenario's own figures. */
+export interface SteadyStateStats {
+  readonly workloads: number;
+  readonly podsPerWorkload: number;
+  /** CPU seconds per second while nothing changed (after every workload was ready). */
+  readonly idleCpuCoresUsed: number;
+  readonly idleSeconds: number;
+  /** Heap used per 1,000 pods in the contender's cache (peakHeapUsedBytes / cached pods * 1000). */
+  readonly heapBytesPer1000Pods?: number;
+  /** RSS per 1,000 cached pods. */
+  readonly rssBytesPer1000Pods: number;
+  /** Pods deleted to simulate churn. */
+  readonly churnedPods: number;
+  /** Seconds from the churn to every workload ready again. */
+  readonly convergeSeconds: number;
+}
+
+/** Settings every contender of the run shared. */
+export interface RunSettings {
+  readonly scenario: ScenarioName;
+  /** Pods per workload run (for `steady`: workloads × podsPerWorkload). */
+  readonly pods: number;
+  readonly nodes: number;
+  readonly podsPerNode: number;
+  readonly kubelet: { readonly podStartDelayMs: number; readonly containerUpdateDelayMs: number; readonly podDeleteDelayMs: number };
+  /**
+   * Client-side rate limit given to every contender (and to the native kube-controller-manager); 0:
+   * none, the API server's Priority and Fairness alone (controller-runtime's default since v0.15).
+   */
+  readonly clientQps: number;
+  readonly clientBurst: number;
+  readonly maxUnavailable: string;
+  readonly kubernetesVersion: string;
+  /** A fresh control plane per contender (same flags), so no contender inherits another's objects. */
+  readonly freshClusterPerContender: true;
+  readonly timeoutSeconds: number;
+}
+
+/** The machine the run used. */
+export interface MachineInfo {
+  readonly cpus: number;
+  readonly cpuModel: string;
+  readonly memoryBytes: number;
+  readonly nodeVersion: string;
+  readonly platform: string;
+}
+
+/** The JSON result file. */
+export interface BenchResult {
+  readonly schemaVersion: 1;
+  /** ISO 8601 time the run started. */
+  readonly startedAt: string;
+  /** The command line that produced this result (`npm run bench -- ...`). */
+  readonly command: string;
+  readonly settings: RunSettings;
+  readonly machine: MachineInfo;
+  /** One per contender, in the order they ran; the first one is the reference for ratios. */
+  readonly results: readonly ContenderResult[];
+}

@@ -1,0 +1,249 @@
+/**
+ * One contender's run of one scenario, on a control plane of its own: start the cluster (audit log
+ * on), install the CRDs, give the contender its identity, start it, prepare the workloads, then
+ * measure the change until every workload is settled.
+ */
+import { rm, stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+
+import { createClient, Transport } from '@kruise-ts/controller-runtime';
+import type { Client } from '@kruise-ts/controller-runtime';
+import { applyCrdFiles, startLocalCluster } from '@kruise-ts/local-cluster';
+import type { LocalCluster } from '@kruise-ts/local-cluster';
+
+import { auditPolicyYaml, readAuditLog } from '../collect/index.ts';
+import { REPOSITORY_ROOT } from '../contenders/command-contender.ts';
+import type { Contender, RunningContender } from '../contenders/contender.ts';
+import { startMetricsScraper } from '../measure/metrics-scraper.ts';
+import type { MetricsScraper } from '../measure/metrics-scraper.ts';
+import { startProcessSampler } from '../measure/process-sampler.ts';
+import type { ProcessSampler } from '../measure/process-sampler.ts';
+import { startStatusRecorder } from '../measure/status-recorder.ts';
+import type { StatusRecorder } from '../measure/status-recorder.ts';
+import type { ContenderResult, RunSettings, SteadyStateStats } from '../result.ts';
+import { SCENARIOS } from '../scenarios/scenario.ts';
+import type { Scenario, ScenarioContext, ScenarioOptions } from '../scenarios/scenario.ts';
+import { createContenderIdentity } from './identity.ts';
+
+const NAMESPACE = 'bench';
+const SAMPLE_INTERVAL_MS = 500;
+const SCRAPE_INTERVAL_MS = 2_000;
+const UNLIMITED = 100_000;
+
+export interface ContenderRunOptions {
+  readonly settings: RunSettings;
+  readonly scenario: ScenarioOptions & { readonly idleSeconds: number };
+  /** Where the cluster, logs and the contender's output go. */
+  readonly workDir: string;
+  readonly log: (line: string) => void;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        resolve(typeof address === 'object' && address !== null ? address.port : 0);
+      });
+    });
+  });
+}
+
+async function fileSize(file: string): Promise<number> {
+  return stat(file).then(
+    (info) => info.size,
+    () => 0,
+  );
+}
+
+async function startCluster(options: ContenderRunOptions, index: number): Promise<LocalCluster> {
+  const { settings } = options;
+  return startLocalCluster({
+    name: `bench-${String(index)}`,
+    runDir: path.join(options.workDir, `cluster-${String(index)}`),
+    nodes: settings.nodes,
+    podsPerNode: settings.podsPerNode,
+    kubelet: settings.kubelet,
+    auditPolicy: auditPolicyYaml(),
+    // kube-controller-manager has no "unlimited": 0 becomes a limit no rollout here reaches.
+    extraArgs: { 'kube-controller-manager': [`--kube-api-qps=${String(settings.clientQps || UNLIMITED)}`, `--kube-api-burst=${String(settings.clientBurst || UNLIMITED)}`] },
+    log: (line) => {
+      options.log(`  [cluster] ${line}`);
+    },
+  });
+}
+
+interface Measurement {
+  readonly recorder: StatusRecorder;
+  readonly sampler: ProcessSampler;
+  readonly scraper: MetricsScraper;
+  readonly auditLogPath: string;
+}
+
+interface ChangeOutcome {
+  readonly completed: boolean;
+  readonly error?: string;
+  readonly pods: number;
+  readonly wallSeconds: number;
+  readonly auditFrom: number;
+  readonly auditTo: number;
+}
+
+/** The measured part: the change, then waiting until every workload is settled (or the timeout). */
+async function measuredChange(scenario: Scenario, context: ScenarioContext, measurement: Measurement): Promise<ChangeOutcome> {
+  await measurement.sampler.markWindowStart();
+  await measurement.scraper.markWindowStart();
+  const auditFrom = await fileSize(measurement.auditLogPath);
+  measurement.recorder.startWindow();
+  const started = performance.now();
+  const change = await scenario.change(context);
+  try {
+    const wallSeconds = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, change.touched);
+    return { completed: true, pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath) };
+  } catch (error) {
+    const wallSeconds = (performance.now() - started) / 1000;
+    return { completed: false, error: String(error), pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath) };
+  }
+}
+
+/** steady: CPU while nothing changes, and memory per cached pod. */
+async function idlePhase(context: ScenarioContext, measurement: Measurement, idleSeconds: number): Promise<Omit<SteadyStateStats, 'churnedPods' | 'convergeSeconds'>> {
+  // Let the last status writes and events of the preparation pass.
+  await sleep(3_000);
+  await measurement.sampler.markWindowStart();
+  await sleep(idleSeconds * 1000);
+  const idle = await measurement.sampler.snapshot();
+  const heap = await measurement.scraper.currentHeapUsedBytes();
+  const pods = context.options.workloads * context.options.podsPerWorkload;
+  const perThousand = (bytes: number): number => Math.round((bytes / pods) * 1000);
+  return {
+    workloads: context.options.workloads,
+    podsPerWorkload: context.options.podsPerWorkload,
+    idleCpuCoresUsed: Number((idle.cpuSeconds / idleSeconds).toFixed(4)),
+    idleSeconds,
+    ...(heap === undefined ? {} : { heapBytesPer1000Pods: perThousand(heap) }),
+    rssBytesPer1000Pods: perThousand(idle.currentRssBytes),
+  };
+}
+
+function failedResult(contender: Contender, error: unknown): ContenderResult {
+  const latency = { count: 0, p50Seconds: 0, p99Seconds: 0, maxSeconds: 0 };
+  return {
+    contender: { name: contender.name, kind: contender.kind, command: '' },
+    workloadKind: contender.workloadKind,
+    completed: false,
+    error: error instanceof Error ? error.message : String(error),
+    wallSeconds: 0,
+    pods: 0,
+    requests: { byVerbAndResource: [], total: 0, writes: 0, writesPerPod: 0, podWritesPerPod: 0, mutatingLatency: latency, readLatency: latency },
+    process: { peakRssBytes: 0, cpuSeconds: 0, sampleIntervalMs: SAMPLE_INTERVAL_MS },
+    metrics: {},
+    series: [],
+  };
+}
+
+async function adminSetup(cluster: LocalCluster): Promise<{ admin: KubeConfig; client: Client }> {
+  const admin = new KubeConfig();
+  admin.loadFromFile(cluster.kubeconfigPath);
+  await applyCrdFiles(admin, [path.join(REPOSITORY_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml')]);
+  await admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NAMESPACE } } });
+  // The driver is not measured and must never be the bottleneck: no client-side rate limit.
+  return { admin, client: createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: 'kruise-ts-bench' })) };
+}
+
+async function startContender(contender: Contender, { cluster, admin }: { cluster: LocalCluster; admin: KubeConfig }, options: ContenderRunOptions): Promise<RunningContender> {
+  const identity = await createContenderIdentity(admin, cluster.runDir);
+  const metricsPorts = await Promise.all(Array.from({ length: contender.processes }, freePort));
+  const controllerManager = cluster.components.find((component) => component.name === 'kube-controller-manager');
+  if (controllerManager === undefined) throw new Error('the cluster has no kube-controller-manager');
+  return contender.start({
+    kubeconfigPath: identity.kubeconfigPath,
+    username: identity.username,
+    qps: options.settings.clientQps,
+    burst: options.settings.clientBurst,
+    metricsPorts,
+    controllerManagerPid: controllerManager.pid,
+    logFile: path.join(options.workDir, `${contender.name}.log`),
+  });
+}
+
+interface MeasureInput {
+  readonly contender: Contender;
+  readonly running: RunningContender;
+  readonly client: Client;
+  readonly cluster: LocalCluster;
+  readonly options: ContenderRunOptions;
+  readonly cleanups: (() => Promise<void> | void)[];
+}
+
+/** Prepares the scenario with the contender running, measures the change and collects every figure. */
+async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult> {
+  const scenario = SCENARIOS[options.settings.scenario];
+  const measurement: Measurement = {
+    recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind: contender.workloadKind }),
+    sampler: startProcessSampler(running.pid, SAMPLE_INTERVAL_MS),
+    scraper: startMetricsScraper(running.metricsUrls, SCRAPE_INTERVAL_MS),
+    auditLogPath: cluster.auditLogPath,
+  };
+  cleanups.push(
+    () => {
+      measurement.recorder.stop();
+    },
+    () => {
+      measurement.sampler.stop();
+    },
+    () => {
+      measurement.scraper.stop();
+    },
+  );
+  const context: ScenarioContext = { client, namespace: NAMESPACE, kind: contender.workloadKind, options: options.scenario, recorder: measurement.recorder };
+  options.log(`${contender.name}: preparing ${scenario.name}`);
+  await scenario.prepare(context);
+  const idle = scenario.name === 'steady' ? await idlePhase(context, measurement, options.scenario.idleSeconds) : undefined;
+  options.log(`${contender.name}: measuring ${scenario.name}`);
+  const outcome = await measuredChange(scenario, context, measurement);
+  options.log(`${contender.name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
+  const requests = await readAuditLog(cluster.auditLogPath, running.select, { podsTouched: outcome.pods, fromOffset: outcome.auditFrom, toOffset: outcome.auditTo });
+  const processStats = await measurement.sampler.snapshot();
+  return {
+    contender: running.info,
+    workloadKind: contender.workloadKind,
+    completed: outcome.completed,
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    wallSeconds: Number(outcome.wallSeconds.toFixed(3)),
+    pods: outcome.pods,
+    requests,
+    process: { peakRssBytes: processStats.peakRssBytes, cpuSeconds: Number(processStats.cpuSeconds.toFixed(2)), sampleIntervalMs: SAMPLE_INTERVAL_MS },
+    metrics: await measurement.scraper.snapshot(),
+    ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
+    series: measurement.recorder.series(),
+  };
+}
+
+/** Runs one contender on a fresh cluster; failures become a result with `completed: false` and the error. */
+export async function runContender(contender: Contender, index: number, options: ContenderRunOptions): Promise<ContenderResult> {
+  options.log(`${contender.name}: starting a control plane`);
+  const cluster = await startCluster(options, index);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const { admin, client } = await adminSetup(cluster);
+    const running = await startContender(contender, { cluster, admin }, options);
+    cleanups.push(() => running.stop());
+    return await measureScenario({ contender, running, client, cluster, options, cleanups });
+  } catch (error) {
+    options.log(`${contender.name}: failed: ${String(error)}`);
+    return failedResult(contender, error);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await cluster.stop();
+    // The audit log, the components' logs and the contender's output stay for inspection; etcd's data
+    // (hundreds of MiB at 10,000 pods) does not.
+    await rm(path.join(cluster.runDir, 'etcd'), { recursive: true, force: true });
+  }
+}

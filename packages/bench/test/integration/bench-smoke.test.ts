@@ -1,0 +1,96 @@
+/**
+ * A smoke test of the benchmark tool itself (small N): each run produces complete results for every
+ * contender — counted requests, process and metrics figures, a rollout curve — and its three files.
+ * How fast anything is, is not asserted: that is what the tool reports.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { REPOSITORY_ROOT } from '../../src/contenders/command-contender.ts';
+import type { BenchResult, ContenderResult } from '../../src/index.ts';
+
+const LAUNCHER = 'node --conditions=@kruise-ts/source packages/launcher/src/cli.ts';
+
+async function bench(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string; result: BenchResult; files: string[] }> {
+  const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-'));
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', ...args, '--out', out], { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdoutText, stderrText) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: stdoutText, stderr: stderrText });
+    });
+  });
+  const files = (await readdir(out)).filter((name) => !name.endsWith('-work')).sort();
+  const json = files.find((name) => name.endsWith('.json'));
+  if (json === undefined) throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
+  const result = JSON.parse(await readFile(path.join(out, json), 'utf8')) as BenchResult;
+  await rm(out, { recursive: true, force: true });
+  return { code, stdout, stderr, result, files };
+}
+
+function expectComplete(result: ContenderResult, pods: number): void {
+  expect(result.error).toBeUndefined();
+  expect(result.completed).toBe(true);
+  expect(result.pods).toBe(pods);
+  expect(result.wallSeconds).toBeGreaterThan(0);
+  expect(result.requests.total).toBeGreaterThan(0);
+  expect(result.requests.writes).toBeGreaterThanOrEqual(pods);
+  expect(result.requests.writesPerPod).toBeCloseTo(result.requests.writes / pods, 2);
+  expect(result.requests.podWritesPerPod).toBeGreaterThan(0);
+  expect(result.requests.podWritesPerPod).toBeLessThanOrEqual(result.requests.writesPerPod);
+  expect(result.requests.byVerbAndResource.reduce((sum, row) => sum + row.count, 0)).toBe(result.requests.total);
+  expect(result.requests.mutatingLatency.count).toBe(result.requests.writes);
+  expect(result.process.peakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
+  expect(result.process.cpuSeconds).toBeGreaterThan(0);
+  expect(result.series.length).toBeGreaterThan(1);
+  expect(result.series[0]?.t).toBe(0);
+}
+
+describe('npm run bench', () => {
+  it('inplace, 100 pods: our launcher, and the same launcher plugged in as an external command', async () => {
+    const external = `ext=${LAUNCHER} --kubeconfig={kubeconfig} --metrics-bind-address=127.0.0.1:{metricsPort} --health-probe-bind-address=127.0.0.1:0 --leader-elect=false --kube-api-qps={qps} --kube-api-burst={burst} --log-level=warn`;
+    const run = await bench(['inplace', '--pods', '100', '--contender', 'kruise-ts', '--contender', external]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.result.settings).toMatchObject({ scenario: 'inplace', pods: 100, clientQps: 0, kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 } });
+    expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
+      ['kruise-ts', 'kruise-ts', 'CloneSet'],
+      ['ext', 'external', 'CloneSet'],
+    ]);
+    for (const result of run.result.results) {
+      expectComplete(result, 100);
+      // An in-place update patches each pod; none is created or deleted.
+      const verbs = new Map(result.requests.byVerbAndResource.map((row) => [`${row.verb} ${row.resource}`, row.count]));
+      expect(verbs.get('patch pods')).toBe(100);
+      expect(verbs.get('create pods')).toBeUndefined();
+      expect(verbs.get('delete pods')).toBeUndefined();
+      expect(result.metrics.peakHeapUsedBytes).toBeGreaterThan(0);
+      expect(result.metrics.eventLoopDelayP99Seconds).toBeGreaterThan(0);
+      expect(result.metrics.reconciles).toBeGreaterThan(0);
+      expect(result.metrics.reconcileP99Seconds).toBeGreaterThan(0);
+      expect(result.series.at(-1)).toMatchObject({ replicas: 100, updated: 100, available: 100 });
+    }
+    expect(run.files.map((name) => path.extname(name))).toEqual(['.json', '.md', '.svg']);
+    expect(run.stdout).toContain('| ext | yes |');
+    expect(run.stdout).toMatch(/\(\d+\.\d\d×\)/);
+  });
+
+  it('steady, 4 × 10 pods: our apps one process each, and native Deployments as the baseline', async () => {
+    const run = await bench(['steady', '--workloads', '4', '--pods-per-workload', '10', '--idle-seconds', '2', '--churn-percent', '20', '--contender', 'kruise-ts-per-app', '--contender', 'native']);
+    expect(run.code, run.stderr).toBe(0);
+    const [ours, native] = run.result.results;
+    expect(ours?.workloadKind).toBe('CloneSet');
+    expect(native?.workloadKind).toBe('Deployment');
+    for (const result of run.result.results) {
+      expectComplete(result, 8);
+      expect(result.steady).toMatchObject({ workloads: 4, podsPerWorkload: 10, churnedPods: 8, idleSeconds: 2 });
+      expect(result.steady?.convergeSeconds).toBe(result.wallSeconds);
+      expect(result.steady?.rssBytesPer1000Pods).toBeGreaterThan(0);
+      // The churned pods were replaced by the contender.
+      expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(8);
+    }
+    expect(ours?.steady?.heapBytesPer1000Pods).toBeGreaterThan(0);
+    expect(run.stdout).toContain('native-deployment');
+  });
+});
