@@ -1,6 +1,6 @@
 import { cloneSetSchema, CloneSetConditionType } from '@kruise-ts/api';
 import type { CloneSet, CloneSetCondition, Node } from '@kruise-ts/api';
-import { TerminalError, requestKey } from '@kruise-ts/controller-runtime';
+import { controllerRef, TerminalError, requestKey } from '@kruise-ts/controller-runtime';
 import type {
   Client,
   DeepReadonly,
@@ -69,6 +69,24 @@ export class CloneSetReconciler implements Reconciler {
     this.#deps = deps;
   }
 
+  /** Why this reconcile must wait for the cache, as the result to return; undefined when it may go on. */
+  #waitForCache(context: ReconcileContext, key: string, cs: DeepReadonly<CloneSet>): Result | undefined {
+    const deps = this.#deps;
+    const expectations = deps.scaleExpectations.satisfied(key);
+    if (!expectations.satisfied) {
+      context.logger.debug({ pending: expectations.pending }, 'Waiting for the cache to show our creations and deletions');
+      return { requeueAfterMs: expectations.remainingMs };
+    }
+    // Cheap first: while our own pod writes are not in the cache yet, every watch event of them would
+    // otherwise start a full read of all the CloneSet's pods only to find one stale (O(pods) per event).
+    const lagging = laggingPod(deps, cs);
+    if (lagging !== undefined) {
+      context.logger.debug({ pod: lagging }, 'Waiting for the cache to show our last write');
+      return { requeueAfterMs: CACHE_LAG_RETRY_MS };
+    }
+    return undefined;
+  }
+
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const deps = this.#deps;
     const key = requestKey(request);
@@ -78,10 +96,9 @@ export class CloneSetReconciler implements Reconciler {
       return undefined;
     }
     const cs = parseCloneSet(cached);
-    const expectations = deps.scaleExpectations.satisfied(key);
-    if (!expectations.satisfied) {
-      context.logger.debug({ pending: expectations.pending }, 'Waiting for the cache to show our creations and deletions');
-      return { requeueAfterMs: expectations.remainingMs };
+    const waiting = this.#waitForCache(context, key, cs);
+    if (waiting !== undefined) {
+      return waiting;
     }
     const ctx = this.#context(context);
     const read = await readState(ctx, deps, cs);
@@ -202,10 +219,29 @@ function podsToDeleteCondition(conditions: CloneSetCondition[], review: PodsToDe
  * Validates a cached CloneSet with the API schema (applying its defaults). The apiserver enforced the
  * CRD already, so a failure means an object this version cannot handle: not worth retrying.
  */
+/** A pod of this CloneSet whose cached copy is older than our last write to it (checks only pending writes). */
+function laggingPod(deps: CloneSetReconcilerDeps, cs: DeepReadonly<CloneSet>): string | undefined {
+  for (const key of deps.resourceVersionExpectations.pendingKeys()) {
+    const pod = deps.pods.getByKey(key);
+    if (pod !== undefined && controllerRef(pod)?.uid === cs.metadata.uid && !deps.resourceVersionExpectations.isSatisfied(pod)) {
+      return key;
+    }
+  }
+  return undefined;
+}
+
+/** Parsed (defaulted) CloneSets per cached object: a cached object never changes, and a rollout reconciles it thousands of times. */
+const parsedCloneSets = new WeakMap<DeepReadonly<CloneSet>, DeepReadonly<CloneSet>>();
+
 function parseCloneSet(cached: DeepReadonly<CloneSet>): DeepReadonly<CloneSet> {
+  const known = parsedCloneSets.get(cached);
+  if (known !== undefined) {
+    return known;
+  }
   const parsed = cloneSetSchema.safeParse(cached);
   if (!parsed.success) {
     throw new TerminalError(`invalid CloneSet ${cached.metadata.namespace ?? ''}/${cached.metadata.name ?? ''}: ${parsed.error.message}`);
   }
+  parsedCloneSets.set(cached, parsed.data);
   return parsed.data;
 }

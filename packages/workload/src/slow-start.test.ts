@@ -30,9 +30,11 @@ describe('slowStartBatch', () => {
     { count: 10, initialBatchSize: 1, sizes: [1, 2, 4, 3] },
     { count: 10, initialBatchSize: 3, sizes: [3, 6, 1] },
     { count: 3, initialBatchSize: 0, sizes: [1, 2] },
-  ])('count $count from $initialBatchSize ⇒ batches $sizes', async ({ count, initialBatchSize, sizes }) => {
+    { count: 20, initialBatchSize: 1, maxBatchSize: 4, sizes: [1, 2, 4, 4, 4, 4, 1] },
+    { count: 5, initialBatchSize: 8, maxBatchSize: 2, sizes: [5] },
+  ])('count $count from $initialBatchSize ⇒ batches $sizes', async ({ count, initialBatchSize, sizes, ...rest }) => {
     const { run, batches } = recorder();
-    const result = await slowStartBatch({ count, initialBatchSize, run });
+    const result = await slowStartBatch({ count, initialBatchSize, run, ...rest });
     expect(batches.map((batch) => batch.length)).toEqual(sizes);
     expect(batches.flat()).toEqual(Array.from({ length: count }, (_, i) => i));
     expect(result).toEqual({ succeeded: count, errors: [], skipped: 0 });

@@ -9,6 +9,12 @@ export interface SlowStartBatchOptions {
   readonly count: number;
   /** Size of the first batch (OpenKruise and Kubernetes use 1); values below 1 count as 1. */
   readonly initialBatchSize: number;
+  /**
+   * Largest batch (the doubling stops there); unbounded when absent. A scale-out of thousands would
+   * otherwise put thousands of requests in flight at once, queueing every client of the API server
+   * (the ReplicaSet controller caps a sync at 500 for the same reason).
+   */
+  readonly maxBatchSize?: number;
   /** One call; `index` runs from 0 to count − 1 in batch order. A rejection counts as a failure. */
   readonly run: (index: number) => Promise<void>;
 }
@@ -44,7 +50,7 @@ export async function slowStartBatch(options: SlowStartBatchOptions): Promise<Sl
     if (errors.length > 0) {
       return { succeeded, errors, skipped: count - start };
     }
-    size = Math.min(2 * size, count - start);
+    size = Math.min(2 * size, options.maxBatchSize ?? Number.POSITIVE_INFINITY, count - start);
   }
   return { succeeded, errors: [], skipped: 0 };
 }

@@ -2,7 +2,7 @@ import { CLONESET_INSTANCE_ID_LABEL, CloneSetEventReason } from '@kruise-ts/api'
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { isAlreadyExists } from '@kruise-ts/controller-runtime';
 import { newClaimsForInstance } from '@kruise-ts/pvc-instance';
-import { podResource, pvcResource, slowStartBatch } from '@kruise-ts/workload';
+import { POD_WRITE_CONCURRENCY, podResource, pvcResource, slowStartBatch } from '@kruise-ts/workload';
 
 import { newPod } from './pod-factory.ts';
 import { revisionNameOf } from './sync-context.ts';
@@ -35,6 +35,9 @@ export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePod
   });
 }
 
+/** Pods created at once at most (each also gets its readiness-gate status write right after). */
+const MAX_CREATE_BATCH = 4 * POD_WRITE_CONCURRENCY;
+
 /**
  * Creates pods in slow-start batches (1, 2, 4, …; a failing batch stops the rest), each after its
  * missing PVCs, recording scale expectations first and rolling back those of pods never created.
@@ -49,6 +52,7 @@ export async function createPods(ctx: SyncContext, state: SyncState, request: Cr
   const result = await slowStartBatch({
     count: pods.length,
     initialBatchSize: 1,
+    maxBatchSize: MAX_CREATE_BATCH,
     run: async (index) => {
       const pod = pods[index];
       if (pod !== undefined) {

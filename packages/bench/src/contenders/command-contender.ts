@@ -63,7 +63,9 @@ async function startShell(script: string, context: ContenderContext): Promise<{ 
   return { pid, stop };
 }
 
-const NODE = `${JSON.stringify(process.execPath)} --conditions=@kruise-ts/source`;
+/** Our apps run from source, with the benchmark's GC-on-signal hook (see measure/gc-on-signal.ts). */
+const GC_HOOK = path.join(REPOSITORY_ROOT, 'packages', 'bench', 'src', 'measure', 'gc-on-signal.ts');
+const NODE = `${JSON.stringify(process.execPath)} --expose-gc --import=${JSON.stringify(GC_HOOK)} --conditions=@kruise-ts/source`;
 
 /** Our controllers, every enabled app in one process (packages/launcher). */
 export function kruiseTsContender(name = 'kruise-ts'): Contender {
@@ -81,6 +83,7 @@ export function kruiseTsContender(name = 'kruise-ts'): Contender {
         pid: started.pid,
         metricsUrls: [`http://127.0.0.1:${String(port)}/metrics`],
         select: byUsername(context.username),
+        collectsGarbageOnSignal: true,
         stop: started.stop,
       };
     },
@@ -103,6 +106,7 @@ export function kruiseTsPerAppContender(entrypoints: readonly string[], name = '
         pid: started.pid,
         metricsUrls: context.metricsPorts.slice(0, entrypoints.length).map((port) => `http://127.0.0.1:${String(port)}/metrics`),
         select: byUsername(context.username),
+        collectsGarbageOnSignal: true,
         stop: started.stop,
       };
     },
@@ -129,6 +133,7 @@ export function externalContender(name: string, command: string): Contender {
         pid: started.pid,
         metricsUrls: command.includes('{metricsPort}') && port !== undefined ? [`http://127.0.0.1:${String(port)}/metrics`] : [],
         select: byUsername(context.username),
+        collectsGarbageOnSignal: false,
         stop: started.stop,
       };
     },

@@ -33,6 +33,8 @@ export interface RunningContender {
   readonly metricsUrls: readonly string[];
   /** Which audit events are the contender's requests. */
   readonly select: (event: AuditEvent) => boolean;
+  /** Whether its Node.js processes run a full GC on SIGUSR2 (ours, with measure/gc-on-signal.ts). */
+  readonly collectsGarbageOnSignal: boolean;
   /** Stops what `start` started (nothing for the native baseline). */
   stop(): Promise<void>;
 }

@@ -20,6 +20,7 @@ export function nativeDeploymentContender(name = 'native-deployment'): Contender
         pid: context.controllerManagerPid,
         metricsUrls: [],
         select: byUserAgentSuffix(['/deployment-controller', '/replicaset-controller']),
+        collectsGarbageOnSignal: false,
         stop: () => Promise.resolve(),
       });
     },

@@ -63,6 +63,23 @@ export function processTree(rootPid: number, stats: readonly ProcStat[]): ProcSt
   return tree;
 }
 
+/**
+ * Sends `signal` to the Node.js processes (command name `node`) of the tree under `rootPid`; returns
+ * how many got it. A shell in the tree would die of SIGUSR2, so only those.
+ */
+export async function signalNodeProcesses(rootPid: number, signal: NodeJS.Signals): Promise<number> {
+  const tree = processTree(rootPid, await allStats());
+  let sent = 0;
+  for (const stat of tree) {
+    const command = await readFile(`/proc/${String(stat.pid)}/comm`, 'utf8').catch(() => '');
+    if (command.trim() === 'node') {
+      process.kill(stat.pid, signal);
+      sent += 1;
+    }
+  }
+  return sent;
+}
+
 /** A running sampler of one process tree. */
 export interface ProcessSampler {
   /** Starts a measured window: CPU seconds and peak RSS count from now. */

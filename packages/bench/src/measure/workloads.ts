@@ -47,7 +47,8 @@ export function isSettled(workload: Workload): boolean {
   const counts = [status.replicas, status.updatedReplicas, status.readyReplicas, status.availableReplicas];
   if (workload.apiVersion !== 'apps/v1') counts.push(status.updatedReadyReplicas);
   const revisionsMatch = workload.apiVersion === 'apps/v1' || status.currentRevision === status.updateRevision;
-  return revisionsMatch && counts.every((value) => value === replicas);
+  // A Deployment's status leaves out zero counts (omitempty): absent is 0.
+  return revisionsMatch && counts.every((value) => (value ?? 0) === replicas);
 }
 
 /** A status sample's counters of one workload. */

@@ -84,6 +84,16 @@ describe('ResourceVersionExpectations', () => {
     expect(expectations.isSatisfied(pod('1'))).toBe(true);
   });
 
+  it('lists the keys of pending expectations, and forgets them once the cache caught up', () => {
+    const { expectations } = setup();
+    expect(expectations.pendingKeys()).toEqual([]);
+    expectations.expect(pod('5'));
+    expectations.expect({ metadata: { uid: 'uid-2', resourceVersion: '3' } });
+    expect(expectations.pendingKeys()).toEqual(['default/web-a', 'uid-2']);
+    expectations.observe(pod('5'));
+    expect(expectations.pendingKeys()).toEqual(['uid-2']);
+  });
+
   it('drops a stuck expectation after the timeout, reports it once and recovers', () => {
     const { clock, timeouts, expectations } = setup(60_000);
     expectations.expect(pod('5'));

@@ -105,6 +105,14 @@ export class ResourceVersionExpectations {
     }
   }
 
+  /**
+   * The keys (`namespace/name`, or the UID for nameless objects) of the objects with a pending
+   * expectation: a caller can check those few in its cache instead of every object it owns.
+   */
+  pendingKeys(): string[] {
+    return [...this.#expected.values()].map((entry) => entry.key);
+  }
+
   /** Clears the expectation when `obj` (from an informer event) is at or past the expected version. */
   observe(obj: VersionedObject): void {
     const uid = obj.metadata?.uid ?? '';
