@@ -40,6 +40,7 @@ describe('component command lines', () => {
     const audited = kubeApiServerArgs({ etcdUrl: 'e', port: 3, pki, serviceClusterIpRange: 'r', auditPolicyFile: '/p', auditLogFile: '/l' });
     expect(plain.some((a) => a.startsWith('--audit'))).toBe(false);
     expect(audited).toContain('--audit-log-path=/l');
+    expect(audited).toContain('--audit-log-maxsize=1000000');
   });
 
   it('kube-controller-manager runs GC, namespace and Deployment controllers by default', () => {

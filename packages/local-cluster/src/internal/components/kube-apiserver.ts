@@ -43,7 +43,9 @@ export function kubeApiServerArgs(options: ApiServerArgsOptions): string[] {
     '--v=1',
   ];
   if (options.auditPolicyFile !== undefined && options.auditLogFile !== undefined) {
-    args.push(`--audit-policy-file=${options.auditPolicyFile}`, `--audit-log-path=${options.auditLogFile}`, '--audit-log-format=json');
+    // No rotation (lumberjack's default is 100 MB): a benchmark reads the log by byte offsets, and a
+    // 10,000-pod rollout writes more than that.
+    args.push(`--audit-policy-file=${options.auditPolicyFile}`, `--audit-log-path=${options.auditLogFile}`, '--audit-log-format=json', '--audit-log-maxsize=1000000');
   }
   return args;
 }
