@@ -1,6 +1,6 @@
 import { cloneSetSchema, CloneSetConditionType } from '@kruise-ts/api';
 import type { CloneSet, CloneSetCondition, Node } from '@kruise-ts/api';
-import { controllerRef, TerminalError, requestKey } from '@kruise-ts/controller-runtime';
+import { TerminalError, requestKey } from '@kruise-ts/controller-runtime';
 import type {
   Client,
   DeepReadonly,
@@ -14,7 +14,7 @@ import type {
   Result,
   ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
-import { isBeingDeleted, RequeueAfter } from '@kruise-ts/workload';
+import { isBeingDeleted, laggingOwnedObject, RequeueAfter } from '@kruise-ts/workload';
 
 import { reviewPodsToDelete, truncatePodsToDelete } from './pods-to-delete.ts';
 import type { PodsToDeleteReview } from './pods-to-delete.ts';
@@ -79,7 +79,7 @@ export class CloneSetReconciler implements Reconciler {
     }
     // Cheap first: while our own pod writes are not in the cache yet, every watch event of them would
     // otherwise start a full read of all the CloneSet's pods only to find one stale (O(pods) per event).
-    const lagging = laggingPod(deps, cs);
+    const lagging = laggingOwnedObject(deps.resourceVersionExpectations, deps.pods, cs.metadata.uid);
     if (lagging !== undefined) {
       context.logger.debug({ pod: lagging }, 'Waiting for the cache to show our last write');
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
@@ -219,17 +219,6 @@ function podsToDeleteCondition(conditions: CloneSetCondition[], review: PodsToDe
  * Validates a cached CloneSet with the API schema (applying its defaults). The apiserver enforced the
  * CRD already, so a failure means an object this version cannot handle: not worth retrying.
  */
-/** A pod of this CloneSet whose cached copy is older than our last write to it (checks only pending writes). */
-function laggingPod(deps: CloneSetReconcilerDeps, cs: DeepReadonly<CloneSet>): string | undefined {
-  for (const key of deps.resourceVersionExpectations.pendingKeys()) {
-    const pod = deps.pods.getByKey(key);
-    if (pod !== undefined && controllerRef(pod)?.uid === cs.metadata.uid && !deps.resourceVersionExpectations.isSatisfied(pod)) {
-      return key;
-    }
-  }
-  return undefined;
-}
-
 /** Parsed (defaulted) CloneSets per cached object: a cached object never changes, and a rollout reconciles it thousands of times. */
 const parsedCloneSets = new WeakMap<DeepReadonly<CloneSet>, DeepReadonly<CloneSet>>();
 

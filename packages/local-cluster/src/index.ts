@@ -20,3 +20,4 @@ export type { ComponentRecord, ClusterState } from './internal/state.ts';
 export { applyCrdFiles } from './internal/crds.ts';
 export { serviceAccountKubeConfig } from './internal/service-account-kubeconfig.ts';
 export type { ServiceAccountKubeConfig } from './internal/service-account-kubeconfig.ts';
+export { freeLoopbackPort } from './internal/ports.ts';

@@ -5,14 +5,13 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 
 import { createClient, Transport } from '@kruise-ts/controller-runtime';
 import type { Client } from '@kruise-ts/controller-runtime';
-import { applyCrdFiles, startLocalCluster } from '@kruise-ts/local-cluster';
+import { applyCrdFiles, freeLoopbackPort, startLocalCluster } from '@kruise-ts/local-cluster';
 import type { LocalCluster } from '@kruise-ts/local-cluster';
 
 import { auditPolicyYaml, readAuditLog } from '../collect/index.ts';
@@ -40,19 +39,6 @@ export interface ContenderRunOptions {
   /** Where the cluster, logs and the contender's output go. */
   readonly workDir: string;
   readonly log: (line: string) => void;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
 }
 
 async function fileSize(file: string): Promise<number> {
@@ -165,7 +151,7 @@ async function adminSetup(cluster: LocalCluster): Promise<{ admin: KubeConfig; c
 
 async function startContender(contender: Contender, { cluster, admin }: { cluster: LocalCluster; admin: KubeConfig }, options: ContenderRunOptions): Promise<RunningContender> {
   const identity = await createContenderIdentity(admin, cluster.runDir);
-  const metricsPorts = await Promise.all(Array.from({ length: contender.processes }, freePort));
+  const metricsPorts = await Promise.all(Array.from({ length: contender.processes }, () => freeLoopbackPort()));
   const controllerManager = cluster.components.find((component) => component.name === 'kube-controller-manager');
   if (controllerManager === undefined) throw new Error('the cluster has no kube-controller-manager');
   return contender.start({

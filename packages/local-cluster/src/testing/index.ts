@@ -9,3 +9,5 @@ export { createTestNamespace, testKubeConfig } from './test-namespace.ts';
 export type { TestNamespace } from './test-namespace.ts';
 export { applyCrdFiles } from '../internal/crds.ts';
 export { toolBinary } from './tool-binary.ts';
+export { buildGoProgram, runGoProgram } from './go-program.ts';
+export type { GoProgramSpec } from './go-program.ts';
