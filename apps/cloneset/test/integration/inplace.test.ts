@@ -50,6 +50,12 @@ describe('CloneSet in-place update', () => {
       });
       await observer.synced;
       const firstWrite = writes.writes.length;
+      // Each new pod cost two writes: its creation and one pods/status patch with both readiness-gate
+      // conditions, written right after the create (no conflict, no re-read, no second status write).
+      const creation = writes.writes.slice(0, firstWrite);
+      expect(creation.filter((write) => write.pod === '(new)' && write.verb === 'create')).toHaveLength(before.length);
+      expect(creation.filter((write) => write.subresource === 'status').map((write) => write.pod).sort()).toEqual(before.map(nameOf).sort());
+      expect(writes.failed).toEqual([]);
       try {
         await setImage(ns.name, 'sample-data', 'nginx:mainline');
         await waitForStatus(client, { namespace: ns.name, name: 'sample-data', description: 'all updated in place', timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));

@@ -6,6 +6,8 @@ import type { Pod } from '@kruise-ts/api';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
+import { podResource } from '@kruise-ts/workload';
+
 import { cloneSetResource } from '../../src/index.ts';
 import { activePods, createCloneSet, installCloneSetCrd, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
 import type { ControllerHandle } from '../support/harness.ts';
@@ -79,6 +81,36 @@ describe('CloneSet scaling', () => {
     }, { description: 'five SuccessfulCreate events' });
     expect(events.map((e) => e.message).sort()).toEqual(pods.map((pod) => `succeed to create pod ${pod.metadata?.name ?? ''}`).sort());
     expect(events.every((e) => e.type === 'Normal' && e.source?.component === 'cloneset-controller' && e.involvedObject.kind === 'CloneSet')).toBe(true);
+  });
+
+  it('counts a pod it deleted as gone once its deletion starts: the replacement does not wait for a finalizer', async () => {
+    // Scale-in deletes a pod a finalizer holds; scaling out again must not wait until the pod is
+    // really gone (OpenKruise and the ReplicaSet controller observe the deletion at deletionTimestamp).
+    const hold = 'example.com/hold';
+    await createCloneSet(client, ns.name, {
+      metadata: { name: 'held' },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'held' } },
+        template: { metadata: { labels: { app: 'held' }, finalizers: [hold] }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+      },
+    });
+    await waitForStatus(client, { namespace: ns.name, name: 'held', description: 'three pods' }, settled);
+    const allPods = async (): Promise<Pod[]> => (await client.list(podResource, { namespace: ns.name, labelSelector: 'app=held' })).items;
+    try {
+      await client.patch(cloneSetResource, { namespace: ns.name, name: 'held' }, { type: 'merge', body: { spec: { replicas: 2 } } });
+      const terminating = await waitFor(async () => (await allPods()).find((pod) => pod.metadata?.deletionTimestamp !== undefined), { description: 'a pod held by its finalizer' });
+      await client.patch(cloneSetResource, { namespace: ns.name, name: 'held' }, { type: 'merge', body: { spec: { replicas: 3 } } });
+      // Well within the controller's 60 s expectation timeout, after which it would go on anyway.
+      await waitForStatus(client, { namespace: ns.name, name: 'held', description: 'three ready pods again', timeoutMs: 20_000 }, (cs) => settled(cs) && cs.status?.replicas === 3);
+      const pods = await allPods();
+      expect(pods.filter((pod) => pod.metadata?.deletionTimestamp === undefined)).toHaveLength(3);
+      expect(pods.map((pod) => pod.metadata?.uid)).toContain(terminating.metadata?.uid);
+    } finally {
+      for (const pod of await allPods()) {
+        await client.patch(podResource, { namespace: ns.name, name: pod.metadata?.name ?? '' }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+      }
+    }
   });
 
   it('scales in and out through the scale subresource, as kubectl scale and the HPA do', async () => {

@@ -204,10 +204,19 @@ const POD_PATH = /^\/api\/v1\/namespaces\/[^/]+\/pods(?:\/([^/]+)(?:\/([^/]+))?)
 /** Records the controller's successful writes to pods (creations are attributed to `(new)`). */
 export class PodWriteCounter implements RequestObserver {
   readonly writes: PodWrite[] = [];
+  /** Requests to pods that did not succeed (`<verb> <code>`), e.g. `patch 409`. */
+  readonly failed: string[] = [];
 
   observeRequest(record: RequestRecord): void {
     const match = POD_PATH.exec(record.path);
-    if (match === null || record.method === 'GET' || !record.code.startsWith('2')) {
+    if (match === null) {
+      return;
+    }
+    if (!record.code.startsWith('2')) {
+      this.failed.push(`${record.verb} ${record.code}`);
+      return;
+    }
+    if (record.method === 'GET') {
       return;
     }
     this.writes.push({ pod: match[1] ?? '(new)', verb: record.verb, subresource: match[2] ?? '' });
