@@ -2,7 +2,7 @@ import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise-ts/controller-runtime';
 import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
-import { nodeResource, podResource, pvcResource } from '@kruise-ts/workload';
+import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache } from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
 import { watchClaims, watchPods } from './event-handlers.ts';
@@ -25,17 +25,29 @@ export const CLONESET_CONTROLLER_NAME = 'cloneset';
 export const CLONESET_EVENT_COMPONENT = 'cloneset-controller';
 
 /**
+ * The informers the controller reads. Pods and nodes are cached without the fields no workload
+ * controller reads (most of a pod's heap; see trimPodForCache).
+ */
+function cloneSetInformers(manager: Manager) {
+  const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
+  manager.informers.setTransform(podResource, trimPodForCache);
+  manager.informers.setTransform(nodeResource, trimNodeForCache);
+  return {
+    cloneSets: manager.informers.informerFor({ resource: cloneSetResource }),
+    pods: manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex }),
+    pvcs: manager.informers.informerFor({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex }),
+    revisions: manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex }),
+    nodes: manager.informers.informerFor({ resource: nodeResource }),
+  };
+}
+
+/**
  * Registers the CloneSet controller with a manager: informers (pods and PVCs only those with a
  * CloneSet instance id, so the cache does not hold every pod of the cluster), event handlers, the
  * reconciler and its expectations. The manager runs it while it holds the leader lease.
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
-  const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
-  const cloneSets = manager.informers.informerFor({ resource: cloneSetResource });
-  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex });
-  const pvcs = manager.informers.informerFor({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex });
-  const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex });
-  const nodes = manager.informers.informerFor({ resource: nodeResource });
+  const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
   const timeout = { timeoutMs: options.expectationTimeoutMs };
   const scaleExpectations = manager.scaleExpectations(CLONESET_CONTROLLER_NAME, timeout);
   const resourceVersionExpectations = manager.resourceVersionExpectations(CLONESET_CONTROLLER_NAME, timeout);

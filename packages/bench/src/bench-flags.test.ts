@@ -13,9 +13,11 @@ describe('parseBenchCommand', () => {
       podsPerNode: 313,
       kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 },
       clientQps: 0,
+      schedulerQps: 0,
       maxUnavailable: '20%',
       timeoutSeconds: 300,
     });
+    expect(parseBenchCommand(['recreate', '--scheduler-qps', '100']).settings.schedulerQps).toBe(100);
     expect(command.contenders.map((contender) => [contender.name, contender.kind, contender.workloadKind])).toEqual([
       ['kruise-ts', 'kruise-ts', 'CloneSet'],
       ['native-deployment', 'native', 'Deployment'],

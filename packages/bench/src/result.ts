@@ -131,6 +131,11 @@ export interface RunSettings {
    */
   readonly clientQps: number;
   readonly clientBurst: number;
+  /**
+   * kube-scheduler's client rate limit; 0: none. kube-scheduler makes one bind request per pod, and
+   * at its usual 100 QPS it, not the contender, would decide how fast pods are replaced.
+   */
+  readonly schedulerQps: number;
   readonly maxUnavailable: string;
   readonly kubernetesVersion: string;
   /** A fresh control plane per contender (same flags), so no contender inherits another's objects. */

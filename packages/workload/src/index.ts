@@ -9,6 +9,7 @@
 
 // Core resources.
 export { nodeResource, podResource, pvcResource } from './resources.ts';
+export { CACHE_DROPPED_POD_FIELDS, trimNodeForCache, trimPodForCache } from './cache-transforms.ts';
 
 // Pod state.
 export {

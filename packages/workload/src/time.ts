@@ -1,6 +1,14 @@
 /** Timestamps as the API serves them (RFC 3339 strings) turned into epoch milliseconds. */
 
 /**
+ * Parsed timestamps by text. Every reconcile reads the Ready time of every pod, and the timestamps
+ * have whole seconds, so a few thousand distinct values cover even a large rollout; a lookup costs a
+ * tenth of `Date.parse`. Cleared when full rather than evicted one by one.
+ */
+const parsed = new Map<string, number | undefined>();
+const PARSED_CAPACITY = 8192;
+
+/**
  * Milliseconds since the epoch of an RFC 3339 timestamp; undefined when absent or unparsable, which
  * callers treat as Go's zero time.
  */
@@ -8,8 +16,17 @@ export function parseTimestamp(value: string | null | undefined): number | undef
   if (value === undefined || value === null || value === '') {
     return undefined;
   }
+  const known = parsed.get(value);
+  if (known !== undefined || parsed.has(value)) {
+    return known;
+  }
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
+  const result = Number.isNaN(ms) ? undefined : ms;
+  if (parsed.size >= PARSED_CAPACITY) {
+    parsed.clear();
+  }
+  parsed.set(value, result);
+  return result;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from '@kruise-ts/api';
 import type { LifecycleState, Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { completeInPlaceUpdate, completionConditions, isInPlaceUpdateCompleted, refreshInPlaceUpdate } from '@kruise-ts/inplace-update';
+import { completeInPlaceUpdate, completionConditions, inPlaceRefreshPending, isInPlaceUpdateCompleted, refreshInPlaceUpdate } from '@kruise-ts/inplace-update';
 import { inPlaceUpdateStateDecision, lifecycleTimestamp, setLifecycleState } from '@kruise-ts/lifecycle';
 import type { InPlaceUpdateStateDecision } from '@kruise-ts/lifecycle';
 import { isPodAtRevision, podRevision, shortHash } from '@kruise-ts/revision';
@@ -23,10 +23,18 @@ const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
  * for the next reconcile, which sees the writes.
  */
 export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<boolean> {
-  const written = await mapWithConcurrency(state.pods, POD_WRITE_CONCURRENCY, (pod) => refreshPod(ctx, state, pod));
+  const now = ctx.now();
+  const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
+  // Most pods have nothing to refresh; deciding that synchronously keeps a reconcile of thousands of
+  // settled pods free of a promise per pod.
+  const pending = state.pods.flatMap((pod): PendingRefresh[] => {
+    const action = refreshAction({ state, pod, now, verticalScaling });
+    return action.kind === 'none' ? [] : [{ pod, action }];
+  });
+  const written = await mapWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) => refreshPod(ctx, state, refresh));
   let modified = false;
   for (const [index, pod] of written.entries()) {
-    if (pod !== state.pods[index]) {
+    if (pod !== pending[index]?.pod) {
       ctx.resourceVersionExpectations.expect(pod);
       modified = true;
     }
@@ -34,29 +42,83 @@ export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<b
   return modified;
 }
 
-async function refreshPod(ctx: SyncContext, state: SyncState, pod: ReadonlyPod): Promise<ReadonlyPod> {
-  const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
-  const refreshed = await refreshInPlaceUpdate({ client: ctx.client, pod, now: ctx.now(), verticalScaling });
-  if (refreshed.delayMs !== undefined) {
-    ctx.requeue.push(refreshed.delayMs, 'in-place update grace period');
-  }
-  if (refreshed.writes > 0) {
-    return refreshed.pod;
-  }
+/** What the refresh of one pod does, decided without I/O. */
+type RefreshAction =
+  /** A grace period or deferred batch: the in-place refresh runs first (it may write and decide again). */
+  | { readonly kind: 'inPlace' }
+  | { readonly kind: 'finish'; readonly decision: InPlaceUpdateStateDecision }
+  | { readonly kind: 'setState'; readonly decision: Extract<InPlaceUpdateStateDecision, { action: 'setState' }> }
+  | { readonly kind: 'podTemplateHash'; readonly revision: string }
+  | { readonly kind: 'none' };
+
+interface RefreshInput {
+  readonly state: SyncState;
+  readonly pod: ReadonlyPod;
+  readonly now: number;
+  readonly verticalScaling: boolean;
+}
+
+function refreshAction(input: RefreshInput): RefreshAction {
+  return inPlaceRefreshPending(input.pod) ? { kind: 'inPlace' } : settledAction(input);
+}
+
+/** The action once the in-place refresh has nothing (more) to write. */
+function settledAction({ state, pod, now, verticalScaling }: RefreshInput): RefreshAction {
   const completed = isInPlaceUpdateCompleted(pod, { verticalScaling });
   const decision = inPlaceUpdateStateDecision(pod, state.cs.spec.lifecycle, {
     step: 'refresh',
     atUpdateRevision: isPodAtRevision(pod, revisionNameOf(state.updateRevision)),
     updateCompleted: completed,
   });
-  const finishing = completed && completionConditions(pod, ctx.now()).length > 0;
-  if (finishing) {
-    return finishInPlaceUpdate(ctx, pod, decision);
+  if (completed && completionConditions(pod, now).length > 0) {
+    return { kind: 'finish', decision };
   }
   if (decision.action === 'setState') {
-    return setLifecycleState({ client: ctx.client, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now: ctx.now(), reapplyHook: decision.reapplyHook });
+    return { kind: 'setState', decision };
   }
-  return fixPodTemplateHash(ctx, pod);
+  // Pods made before the label existed (or by other tools) get `pod-template-hash` from their revision.
+  const revision = podRevision(pod);
+  return revision === undefined || pod.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL] !== undefined ? { kind: 'none' } : { kind: 'podTemplateHash', revision };
+}
+
+interface PendingRefresh {
+  readonly pod: ReadonlyPod;
+  readonly action: Exclude<RefreshAction, { kind: 'none' }>;
+}
+
+async function refreshPod(ctx: SyncContext, state: SyncState, { pod, action }: PendingRefresh): Promise<ReadonlyPod> {
+  if (action.kind === 'inPlace') {
+    return refreshInPlace(ctx, state, pod);
+  }
+  const now = ctx.now();
+  switch (action.kind) {
+    case 'finish':
+      return finishInPlaceUpdate(ctx, pod, action.decision);
+    case 'setState': {
+      const { decision } = action;
+      return setLifecycleState({ client: ctx.client, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
+    }
+    case 'podTemplateHash':
+      return ctx.client.patch(podResource, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' }, {
+        type: 'strategic',
+        body: { metadata: { labels: { [POD_TEMPLATE_HASH_LABEL]: shortHash(action.revision) } } },
+      });
+  }
+}
+
+/** Grace periods and deferred batches first; when they wrote nothing, the settled pod's action. */
+async function refreshInPlace(ctx: SyncContext, state: SyncState, pod: ReadonlyPod): Promise<ReadonlyPod> {
+  const now = ctx.now();
+  const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
+  const refreshed = await refreshInPlaceUpdate({ client: ctx.client, pod, now, verticalScaling });
+  if (refreshed.delayMs !== undefined) {
+    ctx.requeue.push(refreshed.delayMs, 'in-place update grace period');
+  }
+  if (refreshed.writes > 0) {
+    return refreshed.pod;
+  }
+  const settled = settledAction({ state, pod, now, verticalScaling });
+  return settled.kind === 'none' ? pod : refreshPod(ctx, state, { pod, action: settled });
 }
 
 /**
@@ -78,14 +140,3 @@ function lifecycleMetadata(state: LifecycleState, now: number): { labels: Record
   return { labels: { [LIFECYCLE_STATE_LABEL]: state }, annotations: { [LIFECYCLE_TIMESTAMP_ANNOTATION]: lifecycleTimestamp(now) } };
 }
 
-/** Pods made before the label existed (or by other tools) get `pod-template-hash` from their revision. */
-async function fixPodTemplateHash(ctx: SyncContext, pod: ReadonlyPod): Promise<ReadonlyPod> {
-  const revision = podRevision(pod);
-  if (revision === undefined || pod.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL] !== undefined) {
-    return pod;
-  }
-  return ctx.client.patch(podResource, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' }, {
-    type: 'strategic',
-    body: { metadata: { labels: { [POD_TEMPLATE_HASH_LABEL]: shortHash(revision) } } },
-  });
-}

@@ -63,8 +63,16 @@ describe('CloneSet scaling', () => {
       expect(pod.metadata?.labels?.['pod-template-hash']).toBe(cs.status?.updateRevision?.split('-').at(-1));
       expect(pod.metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe('Normal');
       expect(pod.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'CloneSet', name: 'sample', controller: true, blockOwnerDeletion: true });
-      expect(pod.spec?.readinessGates?.map((g) => g.conditionType)).toEqual(expect.arrayContaining(['InPlaceUpdateReady', 'KruisePodReady']));
+      // The sample recreates pods (ReCreate, the default) and has no markPodNotReady hook: no readiness gate would ever turn False.
+      expect(pod.spec?.readinessGates).toBeUndefined();
     }
+
+    // The controller's cache holds the pods without what no workload controller reads (trimPodForCache).
+    const cached = controller.manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL }).lister().list();
+    expect(cached.map((pod) => pod.metadata?.name).sort()).toEqual(pods.map((pod) => pod.metadata?.name).sort());
+    expect(pods.every((pod) => pod.spec?.tolerations !== undefined && pod.spec.volumes?.some((volume) => volume.name.startsWith('kube-api-access-')))).toBe(true);
+    expect(cached.some((pod) => pod.spec?.tolerations !== undefined || pod.spec?.volumes !== undefined || pod.status?.podIP !== undefined)).toBe(false);
+    expect(cached.map((pod) => pod.status?.containerStatuses?.[0]?.imageID)).toEqual(cached.map((pod) => pods.find((p) => p.metadata?.name === pod.metadata?.name)?.status?.containerStatuses?.[0]?.imageID));
 
     const table = (await kubeConfig.makeApiClient(CustomObjectsApi).listNamespacedCustomObject(
       { group: 'apps.kruise.io', version: 'v1alpha1', namespace: ns.name, plural: 'clonesets' },

@@ -47,6 +47,7 @@ function settingsLine(result: BenchResult): string {
     `**Settings:** ${groupThousands(settings.nodes)} nodes, ${groupThousands(settings.podsPerNode)} pods/node`,
     `kubelet delays: start ${groupThousands(kubelet.podStartDelayMs)} ms, update ${groupThousands(kubelet.containerUpdateDelayMs)} ms, delete ${groupThousands(kubelet.podDeleteDelayMs)} ms`,
     settings.clientQps === 0 ? 'no client-side rate limit (API Priority and Fairness only)' : `client QPS ${groupThousands(settings.clientQps)}, burst ${groupThousands(settings.clientBurst)}`,
+    settings.schedulerQps === 0 ? 'kube-scheduler without client-side limit' : `kube-scheduler QPS ${groupThousands(settings.schedulerQps)}`,
     `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}`,
     `Kubernetes ${escapeMarkdown(settings.kubernetesVersion)}`,
     `timeout ${groupThousands(settings.timeoutSeconds)} s`,

@@ -111,6 +111,7 @@ export const FIXTURE: BenchResult = {
     kubelet: { podStartDelayMs: 500, containerUpdateDelayMs: 200, podDeleteDelayMs: 1000 },
     clientQps: 50,
     clientBurst: 100,
+    schedulerQps: 0,
     maxUnavailable: '20%',
     kubernetesVersion: 'v1.33.1',
     freshClusterPerContender: true,

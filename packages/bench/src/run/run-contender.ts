@@ -57,6 +57,7 @@ async function startCluster(options: ContenderRunOptions, index: number): Promis
     podsPerNode: settings.podsPerNode,
     kubelet: settings.kubelet,
     auditPolicy: auditPolicyYaml(),
+    schedulerClient: { qps: settings.schedulerQps || UNLIMITED, burst: settings.schedulerQps || UNLIMITED },
     // kube-controller-manager has no "unlimited": 0 becomes a limit no rollout here reaches.
     extraArgs: { 'kube-controller-manager': [`--kube-api-qps=${String(settings.clientQps || UNLIMITED)}`, `--kube-api-burst=${String(settings.clientBurst || UNLIMITED)}`] },
     log: (line) => {

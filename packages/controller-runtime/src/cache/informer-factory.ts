@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 
 import type { Reader } from '../client/client.ts';
 import type { KubeObject } from '../client/kube-object.ts';
+import type { ResourceType } from '../client/resource-type.ts';
 import type { Transport } from '../client/transport.ts';
 import { Informer, stripManagedFields } from './informer.ts';
 import { apiListWatcher } from './list-watcher.ts';
@@ -30,11 +31,34 @@ export interface InformerFactoryOptions {
 export class InformerFactory {
   readonly #options: InformerFactoryOptions;
   readonly #informers = new Map<string, Informer<KubeObject>>();
+  readonly #transforms = new Map<string, (object: KubeObject) => KubeObject>();
   readonly #running = new Set<unknown>();
   #signal: AbortSignal | undefined;
 
   constructor(options: InformerFactoryOptions) {
     this.#options = options;
+  }
+
+  /**
+   * Sets what one resource's informers keep of each object (controller-runtime's cache
+   * `ByObject.Transform`), after managedFields are dropped: a controller that reads a few fields of
+   * many objects caches only those. Every controller of the process shares the cache, so the
+   * transform must keep what any of them reads; registering the same function again is allowed, a
+   * different one, or one after the resource's informer exists, throws.
+   */
+  setTransform<T extends KubeObject>(resource: ResourceType<T>, transform: (object: T) => T): void {
+    const key = resourceKey(resource);
+    const registered = this.#transforms.get(key);
+    if (registered === (transform as unknown as (object: KubeObject) => KubeObject)) {
+      return;
+    }
+    if (registered !== undefined) {
+      throw new Error(`a different cache transform is already set for ${key}`);
+    }
+    if ([...this.#informers.keys()].some((scope) => scope.startsWith(`${key}|`))) {
+      throw new Error(`the cache transform for ${key} must be set before its first informer is requested`);
+    }
+    this.#transforms.set(key, transform as unknown as (object: KubeObject) => KubeObject);
   }
 
   /** The shared informer for a scope, created on first request (and started if the factory runs). */
@@ -47,7 +71,7 @@ export class InformerFactory {
         listWatcher: apiListWatcher(this.#options.client, scope),
         description: key,
         logger: this.#options.logger.child({ informer: key }),
-        transform: this.#options.transform ?? stripManagedFields,
+        transform: this.#transformFor(scope.resource),
         freeze: this.#options.freeze,
         pageSize: this.#options.pageSize,
       });
@@ -84,6 +108,12 @@ export class InformerFactory {
     }
   }
 
+  #transformFor<T extends KubeObject>(resource: ResourceType<T>): (object: T) => T {
+    const base = this.#options.transform ?? stripManagedFields;
+    const own = this.#transforms.get(resourceKey(resource));
+    return own === undefined ? base : (object: T) => own(base(object)) as T;
+  }
+
   #run(informer: { run(signal: AbortSignal): Promise<void> }): void {
     const signal = this.#signal;
     if (signal !== undefined && !this.#running.has(informer)) {
@@ -98,7 +128,10 @@ export class InformerFactory {
   }
 }
 
+function resourceKey(resource: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
+  return `${resource.group === '' ? 'core' : resource.group}/${resource.version}/${resource.plural}`;
+}
+
 function scopeKey(scope: WatchScope<KubeObject>): string {
-  const { group, version, plural } = scope.resource;
-  return [`${group === '' ? 'core' : group}/${version}/${plural}`, scope.namespace ?? '*', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
+  return [resourceKey(scope.resource), scope.namespace ?? '*', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
 }

@@ -1,4 +1,15 @@
-import type { EventLike, ObjectReference } from './event-types.ts';
+import type { ObjectReference } from './event-types.ts';
+
+/**
+ * What the cache keeps of a written Event: enough to increment its count. Not the Event itself: the
+ * API's response carries managedFields and the whole involved object, and 4,096 of them held tens of
+ * MiB in a controller that had created as many pods.
+ */
+export interface RecordedEvent {
+  readonly namespace: string;
+  readonly name: string;
+  readonly count: number;
+}
 
 /** How long an identical event is merged into the previous one (client-go's 10 minutes). */
 const AGGREGATION_WINDOW_MS = 10 * 60_000;
@@ -6,7 +17,7 @@ const AGGREGATION_WINDOW_MS = 10 * 60_000;
 /** Recently written events by identity, least recently used evicted first. */
 export class EventCache {
   readonly #capacity: number;
-  readonly #entries = new Map<string, { event: EventLike; at: number }>();
+  readonly #entries = new Map<string, { event: RecordedEvent; at: number }>();
 
   constructor(capacity: number) {
     this.#capacity = capacity;
@@ -18,7 +29,7 @@ export class EventCache {
   }
 
   /** The event written for this key within the aggregation window, if any. */
-  get(key: string, now: number = Date.now()): EventLike | undefined {
+  get(key: string, now: number = Date.now()): RecordedEvent | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined || now - entry.at > AGGREGATION_WINDOW_MS) {
       this.#entries.delete(key);
@@ -27,7 +38,7 @@ export class EventCache {
     return entry.event;
   }
 
-  set(key: string, event: EventLike, now: number = Date.now()): void {
+  set(key: string, event: RecordedEvent, now: number = Date.now()): void {
     this.#entries.delete(key);
     this.#entries.set(key, { event, at: now });
     if (this.#entries.size > this.#capacity) {

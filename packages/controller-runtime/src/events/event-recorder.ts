@@ -7,6 +7,7 @@ import type { Client } from '../client/client.ts';
 import { defineResource } from '../client/resource-type.ts';
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { EventCache } from './event-cache.ts';
+import type { RecordedEvent } from './event-cache.ts';
 import type { EventLike, ObjectReference } from './event-types.ts';
 
 /** core/v1 Event. */
@@ -95,7 +96,7 @@ export class EventRecorder {
       try {
         const previous = this.#cache.get(key);
         const written = previous === undefined ? await this.#create(event) : await this.#increment(previous);
-        this.#cache.set(key, written);
+        this.#cache.set(key, { namespace: written.metadata?.namespace ?? '', name: written.metadata?.name ?? '', count: written.count ?? 1 });
         return;
       } catch (error) {
         this.#cache.delete(key);
@@ -124,12 +125,12 @@ export class EventRecorder {
     });
   }
 
-  async #increment(previous: EventLike): Promise<EventLike> {
+  async #increment(previous: RecordedEvent): Promise<EventLike> {
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     return this.#options.client.patch(
       eventResource,
-      { namespace: previous.metadata?.namespace, name: previous.metadata?.name ?? '' },
-      { type: 'merge', body: { count: (previous.count ?? 1) + 1, lastTimestamp: now } },
+      { namespace: previous.namespace, name: previous.name },
+      { type: 'merge', body: { count: previous.count + 1, lastTimestamp: now } },
     );
   }
 }

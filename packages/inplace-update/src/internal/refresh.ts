@@ -77,6 +77,20 @@ async function refreshStep(input: RefreshInPlaceUpdateInput, writer: PodWriter, 
 }
 
 /**
+ * Whether {@link refreshInPlaceUpdate} may write or ask for a requeue for this pod: a grace period is
+ * pending, a deferred batch may be due, or an annotation is unreadable (the refresh reports it). When
+ * false, the refresh would return the pod unchanged with no write and no delay, so a caller that
+ * refreshes every pod on every reconcile can skip it (both annotations are parsed once per object).
+ */
+export function inPlaceRefreshPending(pod: ReadonlyPod): boolean {
+  if (graceAnnotation(pod).kind !== 'absent') {
+    return true;
+  }
+  const read = stateAnnotation(pod);
+  return read.kind === 'malformed' || (read.kind === 'state' && hasNextBatch(read.state));
+}
+
+/**
  * Refreshes the pod's in-place update state. Outcomes:
  * - `grace-waiting`: a grace period runs; refresh again after `delayMs` (whole seconds);
  * - `grace-applied`: the grace period ended and the spec was written to the pod;

@@ -131,9 +131,9 @@ async function startControllerManager(context: StarterContext): Promise<void> {
 }
 
 async function startScheduler(context: StarterContext): Promise<void> {
-  const { ports, layout } = context;
+  const { ports, layout, options } = context;
   const configFile = path.join(layout.runDir, 'kube-scheduler.yaml');
-  await writeFile(configFile, kubeSchedulerConfig(layout.kubeconfigPath));
+  await writeFile(configFile, kubeSchedulerConfig(layout.kubeconfigPath, options.schedulerClient));
   await launch(context, {
     name: 'kube-scheduler',
     port: ports.scheduler,

@@ -29,6 +29,14 @@ export const localClusterOptionsSchema = z.strictObject({
   kubelet: z
     .strictObject({ podStartDelayMs: delayMs.default(0), containerUpdateDelayMs: delayMs.default(0), podDeleteDelayMs: delayMs.default(0) })
     .default({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 }),
+  /**
+   * kube-scheduler's client-side rate limit (its clientConnection). kube-scheduler binds one pod per
+   * request, so at 100 QPS it binds at most 100 pods a second; benchmarks raise it so that the
+   * scheduler is not what they measure.
+   */
+  schedulerClient: z
+    .strictObject({ qps: z.number().positive().max(1_000_000).default(100), burst: z.number().int().positive().max(1_000_000).default(200) })
+    .default({ qps: 100, burst: 200 }),
   /** kube-controller-manager controllers; see DEFAULT_CONTROLLERS. */
   controllers: z.array(z.string().min(1)).min(1).optional(),
   /** How long each component may take to become ready. */

@@ -52,6 +52,8 @@ describe('component command lines', () => {
 
   it('kube-scheduler reads its kubeconfig from its configuration file', () => {
     expect(kubeSchedulerConfig('/run/kube config')).toContain('kubeconfig: "/run/kube config"');
+    expect(kubeSchedulerConfig('/k')).toMatch(/qps: 100\n {2}burst: 200\n/);
+    expect(kubeSchedulerConfig('/k', { qps: 5000, burst: 10000 })).toMatch(/qps: 5000\n {2}burst: 10000\n/);
     expect(kubeSchedulerArgs({ configFile: '/c', kubeconfig: '/k', port: 5 })).toContain('--secure-port=5');
   });
 

@@ -4,15 +4,15 @@ export interface SchedulerArgsOptions {
   readonly port: number;
 }
 
-/** The KubeSchedulerConfiguration file: the admin kubeconfig and no leader election. */
-export function kubeSchedulerConfig(kubeconfig: string): string {
+/** The KubeSchedulerConfiguration file: the admin kubeconfig, its client rate limit and no leader election. */
+export function kubeSchedulerConfig(kubeconfig: string, client: { readonly qps: number; readonly burst: number } = { qps: 100, burst: 200 }): string {
   return [
     'apiVersion: kubescheduler.config.k8s.io/v1',
     'kind: KubeSchedulerConfiguration',
     'clientConnection:',
     `  kubeconfig: ${JSON.stringify(kubeconfig)}`,
-    '  qps: 100',
-    '  burst: 200',
+    `  qps: ${String(client.qps)}`,
+    `  burst: ${String(client.burst)}`,
     'leaderElection:',
     '  leaderElect: false',
     '',

@@ -1,0 +1,117 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import type { Node, Pod } from '@kruise-ts/api';
+import { describe, expect, it } from 'vitest';
+
+import { CACHE_DROPPED_POD_FIELDS, trimNodeForCache, trimPodForCache } from './cache-transforms.ts';
+
+const pod = JSON.parse(readFileSync(new URL('../test/fixtures/pod-on-kwok.json', import.meta.url), 'utf8')) as Pod;
+
+describe('trimPodForCache', () => {
+  const trimmed = trimPodForCache(structuredClone(pod));
+
+  it('keeps metadata whole and every spec and status field a workload controller reads', () => {
+    expect(trimmed.metadata).toEqual(pod.metadata);
+    expect(trimmed.spec?.nodeName).toBe(pod.spec?.nodeName);
+    expect(trimmed.spec?.readinessGates).toEqual(pod.spec?.readinessGates);
+    expect(trimmed.spec?.terminationGracePeriodSeconds).toBe(pod.spec?.terminationGracePeriodSeconds);
+    expect(trimmed.spec?.containers).toEqual([
+      {
+        name: 'main',
+        image: 'nginx:1.27-alpine',
+        resources: { requests: { cpu: '10m', memory: '16Mi' } },
+        env: [{ name: 'ZONE', valueFrom: { fieldRef: { fieldPath: "metadata.labels['zone']" } } }],
+        resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+        volumeMounts: [{ name: 'data-vol', mountPath: '/data' }],
+      },
+    ]);
+    // The user's volumes stay; only the ServiceAccount token volume goes.
+    expect(trimmed.spec?.volumes).toEqual([{ name: 'data-vol', persistentVolumeClaim: { claimName: 'data-vol-web-abcde' } }]);
+    expect(trimmed.status?.phase).toBe('Running');
+    expect(trimmed.status?.observedGeneration).toBe(pod.status?.observedGeneration);
+    expect(trimmed.status?.conditions?.map((condition) => [condition.type, condition.status, condition.lastTransitionTime])).toEqual(
+      pod.status?.conditions?.map((condition) => [condition.type, condition.status, condition.lastTransitionTime]),
+    );
+    const [status] = trimmed.status?.containerStatuses ?? [];
+    const [original] = pod.status?.containerStatuses ?? [];
+    expect(status).toEqual({
+      name: original?.name,
+      image: original?.image,
+      imageID: original?.imageID,
+      containerID: original?.containerID,
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: original?.state,
+      resources: original?.resources,
+    });
+  });
+
+  it('drops the fields it lists', () => {
+    const text = JSON.stringify(trimmed);
+    for (const field of ['tolerations', 'dnsPolicy', 'schedulerName', 'securityContext', 'enableServiceLinks', 'preemptionPolicy', 'serviceAccount', 'restartPolicy"', 'kube-api-access-', 'terminationMessage', 'imagePullPolicy', 'hostIP', 'podIP', 'qosClass', 'startTime', 'lastProbeTime', 'lastState', 'allocatedResources']) {
+      expect(text, field).not.toContain(field === 'restartPolicy"' ? '"restartPolicy":"Always"' : field);
+    }
+    expect(trimmed.spec).not.toHaveProperty('priority');
+    // The fixture is a pod as the API server returns it, and the trimmed one is much smaller.
+    expect(JSON.stringify(trimmed).length).toBeLessThan(0.7 * JSON.stringify(pod).length);
+  });
+
+  it('does not change its input and handles a pod without spec or status', () => {
+    const input = structuredClone(pod);
+    trimPodForCache(input);
+    expect(input).toEqual(pod);
+    expect(trimPodForCache({ metadata: { name: 'bare' } })).toEqual({ metadata: { name: 'bare' } });
+  });
+});
+
+describe('trimNodeForCache', () => {
+  it('keeps the name, uid, resourceVersion and labels only', () => {
+    const node: Node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1', uid: 'u', resourceVersion: '7', labels: { 'topology.kubernetes.io/zone': 'a' }, annotations: { big: 'x'.repeat(1000) } },
+      spec: { podCIDR: '10.0.0.0/24' },
+      status: { images: [{ names: ['nginx'], sizeBytes: 1 }] },
+    };
+    expect(trimNodeForCache(node)).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'u', resourceVersion: '7', labels: { 'topology.kubernetes.io/zone': 'a' } } });
+  });
+});
+
+/**
+ * A guard for the transform: no source file of a controller that uses the pod cache reads a field
+ * the cache drops. If this fails, either read that field from the API server or stop dropping it.
+ */
+describe('cached pods: no controller reads a dropped field', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const sourceDirs = [
+    ...readdirSync(path.join(root, 'apps'))
+      .map((app) => path.join(root, 'apps', app, 'src'))
+      .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true),
+    ...['workload', 'inplace-update', 'lifecycle', 'pvc-instance', 'revision'].map((name) => path.join(root, 'packages', name, 'src')),
+  ];
+  const files = sourceDirs.flatMap((dir) => listSources(dir)).filter((file) => !file.endsWith('.test.ts') && !file.includes(`${path.sep}testing${path.sep}`) && !file.endsWith('cache-transforms.ts') && !file.includes('.generated.'));
+  // A property read of the dropped field on a pod's spec, container, status or container status.
+  const reads = CACHE_DROPPED_POD_FIELDS.filter((field) => !field.includes('kube-api-access')).map((field) => {
+    const name = field.split('.').at(-1) ?? field;
+    const owner = field.startsWith('spec.') && !field.includes('[]') ? 'spec' : field.startsWith('status.') && !field.includes('[]') ? 'status' : '\\w+';
+    return { field, pattern: new RegExp(`\\b${owner}\\??\\.${name}\\b`) };
+  });
+
+  it('finds the sources', () => {
+    expect(files.length).toBeGreaterThan(50);
+  });
+
+  it.each(reads)('$field', ({ pattern }) => {
+    const offenders = files.filter((file) => pattern.test(readFileSync(file, 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '')));
+    expect(offenders.map((file) => path.relative(root, file))).toEqual([]);
+  });
+});
+
+function listSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    return statSync(full).isDirectory() ? listSources(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
