@@ -11,7 +11,7 @@ describe('parseBenchCommand', () => {
       pods: 1000,
       nodes: 4,
       podsPerNode: 313,
-      kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 },
+      kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0, podParallelism: 32 },
       clientQps: 0,
       schedulerQps: 0,
       maxUnavailable: '20%',

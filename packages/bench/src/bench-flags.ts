@@ -16,6 +16,12 @@ import type { ScenarioOptions } from './scenarios/scenario.ts';
 const count = (min: number, max: number): z.ZodCoercedNumber => z.coerce.number().int().min(min).max(max);
 const percent = z.string().regex(/^(100|[1-9]?[0-9])%$/, 'must be a percentage like 20%');
 
+/**
+ * Pod status writes the simulated kubelets (one kwok process) make at once. kwok's own default, 4,
+ * makes kwok the bottleneck of every rollout here; a real cluster has a kubelet per node.
+ */
+export const DEFAULT_KUBELET_PARALLELISM = 32;
+
 const flagsSchema = z.strictObject({
   pods: count(1, 50_000).optional(),
   nodes: count(1, 200).default(4),
@@ -23,6 +29,7 @@ const flagsSchema = z.strictObject({
   'pod-start-delay-ms': count(0, 600_000).default(0),
   'container-update-delay-ms': count(0, 600_000).default(0),
   'pod-delete-delay-ms': count(0, 600_000).default(0),
+  'kubelet-parallelism': count(1, 1024).default(DEFAULT_KUBELET_PARALLELISM),
   qps: count(0, 100_000).default(0),
   burst: count(0, 100_000).default(0),
   'scheduler-qps': count(0, 100_000).default(0),
@@ -115,7 +122,12 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       pods,
       nodes: flags.nodes,
       podsPerNode,
-      kubelet: { podStartDelayMs: flags['pod-start-delay-ms'], containerUpdateDelayMs: flags['container-update-delay-ms'], podDeleteDelayMs: flags['pod-delete-delay-ms'] },
+      kubelet: {
+        podStartDelayMs: flags['pod-start-delay-ms'],
+        containerUpdateDelayMs: flags['container-update-delay-ms'],
+        podDeleteDelayMs: flags['pod-delete-delay-ms'],
+        podParallelism: flags['kubelet-parallelism'],
+      },
       clientQps: flags.qps,
       clientBurst: flags.burst,
       schedulerQps: flags['scheduler-qps'],

@@ -124,7 +124,8 @@ export interface RunSettings {
   readonly pods: number;
   readonly nodes: number;
   readonly podsPerNode: number;
-  readonly kubelet: { readonly podStartDelayMs: number; readonly containerUpdateDelayMs: number; readonly podDeleteDelayMs: number };
+  /** Simulated kubelet delays, and how many pod status writes the simulation makes at once. */
+  readonly kubelet: { readonly podStartDelayMs: number; readonly containerUpdateDelayMs: number; readonly podDeleteDelayMs: number; readonly podParallelism: number };
   /**
    * Client-side rate limit given to every contender (and to the native kube-controller-manager); 0:
    * none, the API server's Priority and Fairness alone (controller-runtime's default since v0.15).

@@ -39,7 +39,7 @@ describe('kruisePodReadyConditionUpdate: add', () => {
       type: 'Ready',
       status: 'False',
       reason: 'ReadinessGatesNotReady',
-      message: 'the status of pod readiness gate "KruisePodReady" is not "True", but False',
+      message: 'set by the workload controller before the kubelet: the status of pod readiness gate "KruisePodReady" is not "True", but False',
       lastTransitionTime: TS,
     });
     expect(find(next, 'ContainersReady')).toEqual(containersReady);
@@ -82,7 +82,7 @@ describe('kruisePodReadyConditionUpdate: add', () => {
       now: NOW,
     });
     expect(find(next, 'Ready')?.message).toBe(
-      'corresponding condition of pod readiness gate "InPlaceUpdateReady" does not exist., the status of pod readiness gate "KruisePodReady" is not "True", but False',
+      'set by the workload controller before the kubelet: corresponding condition of pod readiness gate "InPlaceUpdateReady" does not exist., the status of pod readiness gate "KruisePodReady" is not "True", but False',
     );
   });
 });

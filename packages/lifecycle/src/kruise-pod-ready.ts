@@ -7,7 +7,7 @@
 import type { Pod } from '@kruise-ts/api';
 import { KRUISE_POD_READY, LifecycleState } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { POD_READY_CONDITION } from '@kruise-ts/workload';
+import { CONTROLLER_READY_FALSE_PREFIX, POD_READY_CONDITION } from '@kruise-ts/workload';
 
 import { lifecycleTimestamp } from './state-patch.ts';
 
@@ -114,22 +114,28 @@ function gateProblem(conditions: readonly PodCondition[], gate: string): string 
 }
 
 /**
- * Recomputes Ready from the readiness gates right away instead of waiting for the kubelet, as
- * OpenKruise does when adding a key; only when Ready exists and ContainersReady is True, and only
- * when the status changes.
+ * Takes the pod out of service right away instead of waiting for the kubelet, as OpenKruise does when
+ * adding a key: Ready False when Ready and ContainersReady are True, with a message the kubelet would
+ * not write (see CONTROLLER_READY_FALSE_PREFIX). Ready True is left to the kubelet.
  */
 function withRecomputedReady(pod: ReadonlyPod, conditions: PodCondition[], now: number): PodCondition[] {
   const ready = conditions.findIndex((c) => c.type === POD_READY_CONDITION);
   const containersReady = conditions.find((c) => c.type === 'ContainersReady');
-  if (ready < 0 || containersReady?.status !== 'True') {
+  if (ready < 0 || conditions[ready]?.status !== 'True' || containersReady?.status !== 'True') {
     return conditions;
   }
   const problems = (pod.spec?.readinessGates ?? []).flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []);
-  const next: PodCondition =
-    problems.length === 0
-      ? { type: POD_READY_CONDITION, status: 'True', lastTransitionTime: lifecycleTimestamp(now) }
-      : { type: POD_READY_CONDITION, status: 'False', reason: 'ReadinessGatesNotReady', message: problems.join(', '), lastTransitionTime: lifecycleTimestamp(now) };
-  return conditions.map((condition, index) => (index === ready && condition.status !== next.status ? next : condition));
+  if (problems.length === 0) {
+    return conditions;
+  }
+  const next: PodCondition = {
+    type: POD_READY_CONDITION,
+    status: 'False',
+    reason: 'ReadinessGatesNotReady',
+    message: `${CONTROLLER_READY_FALSE_PREFIX}${problems.join(', ')}`,
+    lastTransitionTime: lifecycleTimestamp(now),
+  };
+  return conditions.map((condition, index) => (index === ready ? next : condition));
 }
 
 function addKey(pod: ReadonlyPod, conditions: PodCondition[], options: KruisePodReadyUpdateOptions): PodCondition[] | undefined {

@@ -20,6 +20,7 @@ export {
   isPodReady,
   isPodRunningAndReady,
   isPodScheduled,
+  CONTROLLER_READY_FALSE_PREFIX,
   POD_READY_CONDITION,
   podAvailableInMs,
   podReadySince,

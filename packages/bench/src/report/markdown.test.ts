@@ -16,7 +16,7 @@ const EXPECTED = `## recreate · 1,000 pods
 npm run bench -- --scenario recreate --pods 1000
 \`\`\`
 
-**Settings:** 10 nodes, 110 pods/node · kubelet delays: start 500 ms, update 200 ms, delete 1,000 ms · client QPS 50, burst 100 · kube-scheduler without client-side limit · maxUnavailable 20% · Kubernetes v1.33.1 · timeout 600 s · machine: 2 CPUs (AMD EPYC 7B13), 8.00 GiB, Node.js v24.21.0, linux · started 2025-01-02T03:04:05.000Z
+**Settings:** 10 nodes, 110 pods/node · kubelet delays: start 500 ms, update 200 ms, delete 1,000 ms, 32 pod writes at once · client QPS 50, burst 100 · kube-scheduler without client-side limit · maxUnavailable 20% · Kubernetes v1.33.1 · timeout 600 s · machine: 2 CPUs (AMD EPYC 7B13), 8.00 GiB, Node.js v24.21.0, linux · started 2025-01-02T03:04:05.000Z
 
 | contender | done? | wall time | writes/pod | pod writes/pod | requests | mutating p99 | peak RSS | peak heap | CPU s | event-loop p99 | reconcile p50/p99 |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |

@@ -45,7 +45,7 @@ function settingsLine(result: BenchResult): string {
   const { kubelet } = settings;
   return [
     `**Settings:** ${groupThousands(settings.nodes)} nodes, ${groupThousands(settings.podsPerNode)} pods/node`,
-    `kubelet delays: start ${groupThousands(kubelet.podStartDelayMs)} ms, update ${groupThousands(kubelet.containerUpdateDelayMs)} ms, delete ${groupThousands(kubelet.podDeleteDelayMs)} ms`,
+    `kubelet delays: start ${groupThousands(kubelet.podStartDelayMs)} ms, update ${groupThousands(kubelet.containerUpdateDelayMs)} ms, delete ${groupThousands(kubelet.podDeleteDelayMs)} ms, ${groupThousands(kubelet.podParallelism)} pod writes at once`,
     settings.clientQps === 0 ? 'no client-side rate limit (API Priority and Fairness only)' : `client QPS ${groupThousands(settings.clientQps)}, burst ${groupThousands(settings.clientBurst)}`,
     settings.schedulerQps === 0 ? 'kube-scheduler without client-side limit' : `kube-scheduler QPS ${groupThousands(settings.schedulerQps)}`,
     `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}`,

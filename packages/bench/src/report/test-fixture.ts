@@ -108,7 +108,7 @@ export const FIXTURE: BenchResult = {
     pods: 1000,
     nodes: 10,
     podsPerNode: 110,
-    kubelet: { podStartDelayMs: 500, containerUpdateDelayMs: 200, podDeleteDelayMs: 1000 },
+    kubelet: { podStartDelayMs: 500, containerUpdateDelayMs: 200, podDeleteDelayMs: 1000, podParallelism: 32 },
     clientQps: 50,
     clientBurst: 100,
     schedulerQps: 0,

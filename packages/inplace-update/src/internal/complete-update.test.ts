@@ -29,7 +29,6 @@ describe('completeInPlaceUpdate', () => {
           status: {
             conditions: [
               { type: 'InPlaceUpdateReady', status: 'True', reason: null, message: null, lastTransitionTime: '2026-01-02T03:04:05Z' },
-              { type: 'Ready', status: 'True', reason: null, message: null, lastTransitionTime: '2026-01-02T03:04:05Z' },
             ],
           },
         },

@@ -23,7 +23,7 @@ describe('startConditions', () => {
       withConditions([condition('InPlaceUpdateReady', 'True'), condition('ContainersReady', 'True'), condition('Ready', 'True')]),
       [
         { type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate', lastTransitionTime: '2026-01-02T03:04:05Z' },
-        { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: 'the status of pod readiness gate "InPlaceUpdateReady" is not "True", but False', lastTransitionTime: '2026-01-02T03:04:05Z' },
+        { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: 'set by the workload controller before the kubelet: the status of pod readiness gate "InPlaceUpdateReady" is not "True", but False', lastTransitionTime: '2026-01-02T03:04:05Z' },
       ],
     ],
     [
@@ -47,15 +47,13 @@ describe('completionConditions', () => {
   const gates = ['InPlaceUpdateReady', 'KruisePodReady'];
   it.each<[string, Pod, PodCondition[]]>([
     [
-      'after an update: gate True and Ready True',
+      // Ready True is the kubelet's to write (a controller's True is republished as the kubelet's stale False).
+      'after an update: the gate True, Ready left to the kubelet',
       withConditions([condition('InPlaceUpdateReady', 'False', { reason: 'StartInPlaceUpdate' }), condition('KruisePodReady', 'True'), condition('ContainersReady', 'True'), condition('Ready', 'False')], gates),
-      [
-        { type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' },
-        { type: 'Ready', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' },
-      ],
+      [{ type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' }],
     ],
     [
-      'another gate still False: Ready stays',
+      'another gate still False',
       withConditions([condition('InPlaceUpdateReady', 'False'), condition('KruisePodReady', 'False'), condition('ContainersReady', 'True'), condition('Ready', 'False')], gates),
       [{ type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' }],
     ],

@@ -1,13 +1,21 @@
 /**
  * The `InPlaceUpdateReady` readiness gate: False (reason StartInPlaceUpdate) while a pod is updated in
  * place, so that it leaves Service endpoints before its containers restart, and True again once the
- * update is done. `Ready` is recomputed from the readiness gates in the same write (OpenKruise's
- * SetPodReadyCondition), so the pod is out of, and back in, service without waiting for the kubelet.
+ * update is done.
+ *
+ * `Ready` belongs to the kubelet. At the start it is set False in the same write (OpenKruise's
+ * SetPodReadyCondition), so the pod leaves endpoints without waiting for the kubelet, with a message
+ * the kubelet would not write: the kubelet re-syncs a pod whose Ready message differs from its own,
+ * so its cached status turns False too (with the kubelet's exact message it would not, and its
+ * periodic status reconcile could republish a stale True during a grace period). At the end only the
+ * gate is written and the kubelet sets Ready True: a controller that sets Ready True leaves the
+ * kubelet's cache at False, which the kubelet republishes within ten seconds (a Ready flap,
+ * sgl-project/rbg#460).
  */
 import type { Pod } from '@kruise-ts/api';
 import { IN_PLACE_UPDATE_READY } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { POD_READY_CONDITION } from '@kruise-ts/workload';
+import { CONTROLLER_READY_FALSE_PREFIX, POD_READY_CONDITION } from '@kruise-ts/workload';
 
 import { timestampOf } from './go-encoding.ts';
 
@@ -38,27 +46,20 @@ function gateProblem(conditions: readonly DeepReadonly<PodCondition>[], gate: st
 }
 
 /**
- * Ready as the gates say once `changed` is applied, when Ready exists, ContainersReady is True and
- * Ready's status differs; undefined otherwise.
+ * Ready False as the gates say once `changed` is applied, when Ready is True and ContainersReady is
+ * True; undefined otherwise (nothing to take out of service, or the kubelet already has).
  */
-function readyCondition(problems: readonly string[], now: number): PodCondition {
-  return problems.length === 0
-    ? { type: POD_READY_CONDITION, status: 'True', lastTransitionTime: timestampOf(now) }
-    : { type: POD_READY_CONDITION, status: 'False', reason: 'ReadinessGatesNotReady', message: problems.join(', '), lastTransitionTime: timestampOf(now) };
-}
-
-function recomputedReady(pod: ReadonlyPod, changed: PodCondition, now: number): PodCondition | undefined {
+function readyFalse(pod: ReadonlyPod, changed: PodCondition, now: number): PodCondition | undefined {
   const current = pod.status?.conditions ?? [];
   const ready = conditionOf(current, POD_READY_CONDITION);
-  if (ready === undefined || conditionOf(current, CONTAINERS_READY)?.status !== 'True') {
+  if (ready?.status !== 'True' || conditionOf(current, CONTAINERS_READY)?.status !== 'True') {
     return undefined;
   }
   const conditions = [...current.filter((condition) => condition.type !== changed.type), changed];
-  const next = readyCondition(
-    (pod.spec?.readinessGates ?? []).flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []),
-    now,
-  );
-  return ready.status === next.status ? undefined : next;
+  const problems = (pod.spec?.readinessGates ?? []).flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []);
+  return problems.length === 0
+    ? undefined
+    : { type: POD_READY_CONDITION, status: 'False', reason: 'ReadinessGatesNotReady', message: `${CONTROLLER_READY_FALSE_PREFIX}${problems.join(', ')}`, lastTransitionTime: timestampOf(now) };
 }
 
 /**
@@ -72,7 +73,7 @@ export function startConditions(pod: ReadonlyPod, now: number): PodCondition[] {
     return [];
   }
   const gate: PodCondition = { type: IN_PLACE_UPDATE_READY, status: 'False', reason: START_IN_PLACE_UPDATE_REASON, lastTransitionTime: timestampOf(now) };
-  const ready = recomputedReady(pod, gate, now);
+  const ready = readyFalse(pod, gate, now);
   return ready === undefined ? [gate] : [gate, ready];
 }
 
@@ -82,8 +83,8 @@ function isPlainTrue(condition: DeepReadonly<PodCondition> | undefined): boolean
 
 /**
  * The pod conditions that finish an in-place update: InPlaceUpdateReady True without reason and
- * message (unless it already is exactly that), and Ready True when ContainersReady is True and every
- * readiness gate is then True. Empty without the readiness gate or when nothing changes. Pure.
+ * message (unless it already is exactly that); the kubelet then sets Ready. Empty without the
+ * readiness gate or when nothing changes. Pure.
  */
 export function completionConditions(pod: ReadonlyPod, now: number): PodCondition[] {
   const current = conditionOf(pod.status?.conditions ?? [], IN_PLACE_UPDATE_READY);
@@ -92,9 +93,7 @@ export function completionConditions(pod: ReadonlyPod, now: number): PodConditio
   }
   // A True condition keeps its transition time; only reason and message go.
   const since = current?.status === 'True' ? current.lastTransitionTime : undefined;
-  const gate: PodCondition = { type: IN_PLACE_UPDATE_READY, status: 'True', lastTransitionTime: since ?? timestampOf(now) };
-  const ready = recomputedReady(pod, gate, now);
-  return ready === undefined ? [gate] : [gate, ready];
+  return [{ type: IN_PLACE_UPDATE_READY, status: 'True', lastTransitionTime: since ?? timestampOf(now) }];
 }
 
 /** A condition as a strategic-merge patch element: fields it does not have are deleted (`null`). */

@@ -38,6 +38,17 @@ function podName(pod: ReadonlyPod): string {
   return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
 
+/**
+ * Milliseconds left of a grace period whose update started at the whole-second `updateTimestamp`.
+ * The pod left Ready somewhere within that second, so the period counts from the second's end: the
+ * pod is out of Ready for at least `graceSeconds` (OpenKruise counts from the second's start, so its
+ * grace period can be up to a second short).
+ */
+export function graceRemainingMs(updateTimestamp: string | null, graceSeconds: number, now: number): number {
+  const started = updateTimestamp === null ? Number.NEGATIVE_INFINITY : Date.parse(updateTimestamp) + 1000;
+  return graceSeconds * 1000 - (now - started);
+}
+
 /** Milliseconds rounded up to whole seconds, as OpenKruise's roundupSeconds (1.2 s → 2 s). */
 export function roundUpToSeconds(ms: number): number {
   return Math.ceil(ms / 1000) * 1000;
@@ -59,8 +70,7 @@ export async function finishGracePeriod(input: FinishGracePeriodInput): Promise<
     const dropped = await writer.patch({ metadata: { ...resourceVersionOf(pod), annotations: graceDeletions(pod) } });
     return { pod: dropped, outcome: 'grace-dropped', delayMs: undefined };
   }
-  const started = read.state.updateTimestamp === null ? Number.NEGATIVE_INFINITY : Date.parse(read.state.updateTimestamp);
-  const remaining = spec.graceSeconds * 1000 - (now - started);
+  const remaining = graceRemainingMs(read.state.updateTimestamp, spec.graceSeconds, now);
   if (remaining > 0) {
     return { pod, outcome: 'grace-waiting', delayMs: roundUpToSeconds(remaining) };
   }

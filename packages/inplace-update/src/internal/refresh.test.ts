@@ -51,9 +51,11 @@ describe('refreshInPlaceUpdate', () => {
   });
 
   it.each<[string, number, number]>([
-    ['2 s into a 5 s grace period', Date.parse('2026-01-02T03:04:07Z'), 3000],
-    ['2.5 s in: rounded up to whole seconds', Date.parse('2026-01-02T03:04:07.500Z'), 3000],
-    ['0.1 s before the end', Date.parse('2026-01-02T03:04:09.900Z'), 1000],
+    // Started within 03:04:05 (the state's whole second), so the 5 s count from 03:04:06.
+    ['1 s after the start second ended', Date.parse('2026-01-02T03:04:07Z'), 4000],
+    ['1.5 s after: rounded up to whole seconds', Date.parse('2026-01-02T03:04:07.500Z'), 4000],
+    ['0.1 s before the end', Date.parse('2026-01-02T03:04:10.900Z'), 1000],
+    ['5 s after the start second began: still 1 s to go', Date.parse('2026-01-02T03:04:10Z'), 1000],
   ])('grace-waiting: %s', async (_name, now, delayMs) => {
     const pod = podWith({ [STATE_KEY]: formatInPlaceUpdateState(started), [GRACE_KEY]: formatGraceSpec(spec) }, { inPlaceReady: 'False' });
     const { result, calls } = await refresh(pod, now);
@@ -63,7 +65,7 @@ describe('refreshInPlaceUpdate', () => {
 
   it('grace-applied: images, state and the grace annotation removed in one patch', async () => {
     const pod = podWith({ [STATE_KEY]: formatInPlaceUpdateState(started), [GRACE_KEY]: formatGraceSpec(spec) }, { inPlaceReady: 'False' });
-    const { result, calls } = await refresh(pod);
+    const { result, calls } = await refresh(pod, Date.parse('2026-01-02T03:04:11Z'));
     expect(result).toMatchObject({ outcome: 'grace-applied', writes: 1 });
     expect(calls[0]?.body).toEqual({
       metadata: {
@@ -71,7 +73,7 @@ describe('refreshInPlaceUpdate', () => {
         annotations: {
           [GRACE_KEY]: null,
           [STATE_KEY]:
-            '{"revision":"demo-2","updateTimestamp":"2026-01-02T03:04:05Z","lastContainerStatuses":{"main":{"imageID":"sim/nginx@sha256:1"}},"updateImages":true,"containerBatchesRecord":[{"timestamp":"2026-01-02T03:04:10Z","containers":["main"]}]}',
+            '{"revision":"demo-2","updateTimestamp":"2026-01-02T03:04:05Z","lastContainerStatuses":{"main":{"imageID":"sim/nginx@sha256:1"}},"updateImages":true,"containerBatchesRecord":[{"timestamp":"2026-01-02T03:04:11Z","containers":["main"]}]}',
         },
       },
       spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] },

@@ -35,7 +35,7 @@ describe('startInPlaceUpdate', () => {
       status: {
         conditions: [
           { type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate', message: null, lastTransitionTime: '2026-01-02T03:04:05Z' },
-          { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: 'the status of pod readiness gate "InPlaceUpdateReady" is not "True", but False', lastTransitionTime: '2026-01-02T03:04:05Z' },
+          { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: 'set by the workload controller before the kubelet: the status of pod readiness gate "InPlaceUpdateReady" is not "True", but False', lastTransitionTime: '2026-01-02T03:04:05Z' },
         ],
       },
     });
@@ -56,7 +56,8 @@ describe('startInPlaceUpdate', () => {
   it('grace period: the spec goes into the grace annotation, the pod spec is untouched', async () => {
     const { client, calls } = fakeClient(runningPod());
     const result = await startInPlaceUpdate({ client, pod: runningPod(), spec: { ...SPEC, graceSeconds: 5 }, now: NOW, ...CALLER, verticalScaling: false });
-    expect(result).toMatchObject({ writes: 2, delayMs: 5000 });
+    // NOW is a whole second; the grace counts from the end of that second (the state keeps whole seconds).
+    expect(result).toMatchObject({ writes: 2, delayMs: 6000 });
     const body = calls[1]?.body as { metadata: { annotations: Record<string, string> }; spec?: unknown };
     expect(body.spec).toBeUndefined();
     expect(body.metadata.annotations['apps.kruise.io/inplace-update-grace']).toBe('{"revision":"demo-2","containerImages":{"main":"nginx:1.27"},"graceSeconds":5}');

@@ -19,6 +19,7 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { annotationDeletions, INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY, INPLACE_UPDATE_STATE_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY } from './annotations.ts';
 import { conditionPatch, hasInPlaceUpdateReadinessGate, startConditions } from './conditions.ts';
+import { graceRemainingMs, roundUpToSeconds } from './grace-period.ts';
 import { formatGraceSpec } from './grace-spec.ts';
 import { timestampOf } from './go-encoding.ts';
 import { patchSpecToPod } from './patch-spec-to-pod.ts';
@@ -143,5 +144,6 @@ export async function startInPlaceUpdate(input: StartInPlaceUpdateInput): Promis
     const resized = resize === undefined ? unready : await writer.resize(resize);
     return writer.patch(updatePatchBody(resized, input, resize !== undefined));
   });
-  return { pod, writes: writer.writes, delayMs: input.spec.graceSeconds > 0 ? input.spec.graceSeconds * 1000 : undefined };
+  const { graceSeconds } = input.spec;
+  return { pod, writes: writer.writes, delayMs: graceSeconds > 0 ? roundUpToSeconds(graceRemainingMs(timestampOf(input.now), graceSeconds, input.now)) : undefined };
 }

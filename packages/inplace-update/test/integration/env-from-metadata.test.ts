@@ -101,7 +101,9 @@ describe('env from metadata with the kruise-daemon simulator', () => {
       );
 
       const completed = await completeInPlaceUpdate({ client, pod: done, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
-      expect(isReady(completed.pod)).toBe(true);
+      expect(completed.writes).toBe(1);
+      // Ready True comes from the (simulated) kubelet once the gate is True.
+      await waitFor(async () => isReady(await client.get(podResource, { namespace: ns.name, name: done.metadata?.name ?? '' })) || undefined, { description: 'Ready True' });
       expect(writes() - before).toBe(3);
       expect(reporter.restarts()).toBe(1);
     } finally {

@@ -67,6 +67,13 @@ describe('renderKwokStages', () => {
     expect(template(start)).not.toMatch(/range .spec.readinessGates[\s\S]*status: "True"\s*\n\s*type: \{\{ \.conditionType/);
   });
 
+  it('sets kwok\'s pod stage parallelism when given, first in the file', () => {
+    const docs = loadAllYaml(renderKwokStages({ kubeletVersion: 'v1', podParallelism: 32 })) as { kind: string; options?: unknown }[];
+    expect(docs[0]).toMatchObject({ apiVersion: 'config.kwok.x-k8s.io/v1alpha1', kind: 'KwokConfiguration', options: { podPlayStageParallelism: 32, nodeLeaseParallelism: 4 } });
+    expect(docs.slice(1).every((doc) => doc.kind === 'Stage')).toBe(true);
+    expect(renderKwokStages({ kubeletVersion: 'v1' })).not.toContain('KwokConfiguration');
+  });
+
   it('reports the kubelet version it is given', () => {
     expect(renderKwokStages({ kubeletVersion: 'v9.9.9' })).toContain('kubeletVersion: v9.9.9');
   });

@@ -30,6 +30,8 @@ export interface KubeletSimulationOptions {
   readonly containerUpdateDelayMs?: number;
   /** Delay before a terminating pod is removed (ms). */
   readonly podDeleteDelayMs?: number;
+  /** Pod stage plays kwok runs at once (its podPlayStageParallelism; kwok's default 4 when absent). */
+  readonly podParallelism?: number;
   /** Reported as the node's kubelet version. */
   readonly kubeletVersion: string;
   /** The provisioner name of the default StorageClass whose claims the fake provisioner serves. */
@@ -386,9 +388,35 @@ function volumeStages(provisioner: string): StageDefinition[] {
   ];
 }
 
-/** Renders all stages as one multi-document YAML file for `kwok --config`. */
+/** Renders kwok's configuration and all stages as one multi-document YAML file for `kwok --config`. */
 export function renderKwokStages(options: KubeletSimulationOptions): string {
-  return [...nodeStages(options), ...podStages(options), ...volumeStages(options.provisioner ?? DEFAULT_PROVISIONER)].map(renderStage).join('---\n');
+  const configuration = options.podParallelism === undefined ? [] : [renderKwokConfiguration(options.podParallelism)];
+  return [...configuration, ...[...nodeStages(options), ...podStages(options), ...volumeStages(options.provisioner ?? DEFAULT_PROVISIONER)].map(renderStage)].join('---\n');
+}
+
+/**
+ * kwok's own configuration. kwok v0.8 does not default the options of a KwokConfiguration read from
+ * `--config` (a missing nodeLeaseParallelism stops it), so every option with a default is spelled out
+ * with kwok's default value, except the pod parallelism.
+ */
+function renderKwokConfiguration(podParallelism: number): string {
+  return [
+    'apiVersion: config.kwok.x-k8s.io/v1alpha1',
+    'kind: KwokConfiguration',
+    'options:',
+    '  cidr: 10.0.0.0/24',
+    '  manageAllNodes: false',
+    '  enableDebuggingHandlers: true',
+    '  enableContentionProfiling: false',
+    '  enableProfilingHandler: true',
+    `  podPlayStageParallelism: ${String(podParallelism)}`,
+    '  nodePlayStageParallelism: 4',
+    '  nodeLeaseParallelism: 4',
+    '  podsOnNodeSyncParallelism: 1',
+    '  enablePodsOnNodeSyncListPager: true',
+    '  enablePodsOnNodeSyncStreamWatch: false',
+    '',
+  ].join('\n');
 }
 
 const DEFAULT_PROVISIONER = 'kruise-ts.io/fake-provisioner';

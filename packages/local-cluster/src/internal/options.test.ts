@@ -8,7 +8,8 @@ describe('local cluster options', () => {
   it('fills in defaults', () => {
     const options = resolveClusterOptions({ cacheRoot: '/cache' });
     expect(options).toMatchObject({ name: 'default', nodes: 4, zones: 3, runDir: path.join('/cache', 'clusters', 'default'), detached: false, reuse: false });
-    expect(options.kubelet).toEqual({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 });
+    expect(options.kubelet).toEqual({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0, podParallelism: 4 });
+    expect(options.schedulerClient).toEqual({ qps: 100, burst: 200 });
   });
 
   it.each([

@@ -27,8 +27,18 @@ export const localClusterOptionsSchema = z.strictObject({
   /** Return a healthy cluster already running in the same run directory instead of failing. */
   reuse: z.boolean().default(false),
   kubelet: z
-    .strictObject({ podStartDelayMs: delayMs.default(0), containerUpdateDelayMs: delayMs.default(0), podDeleteDelayMs: delayMs.default(0) })
-    .default({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 }),
+    .strictObject({
+      podStartDelayMs: delayMs.default(0),
+      containerUpdateDelayMs: delayMs.default(0),
+      podDeleteDelayMs: delayMs.default(0),
+      /**
+       * Pod status changes kwok writes at once (its podPlayStageParallelism, 4 by default). One kwok
+       * process plays the kubelet of every fake node, where a real cluster has a kubelet per node
+       * working in parallel; benchmarks raise it so that the simulated kubelets are not the bottleneck.
+       */
+      podParallelism: z.number().int().min(1).max(1024).default(4),
+    })
+    .default({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0, podParallelism: 4 }),
   /**
    * kube-scheduler's client-side rate limit (its clientConnection). kube-scheduler binds one pod per
    * request, so at 100 QPS it binds at most 100 pods a second; benchmarks raise it so that the
