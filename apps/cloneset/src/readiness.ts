@@ -26,18 +26,19 @@ function missingGateConditions(pod: DeepReadonly<Pod>): string[] {
 export async function initializeReadinessGates(ctx: SyncContext, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
   const needing = pods.filter((pod) => missingGateConditions(pod).length > 0 && pod.metadata?.deletionTimestamp === undefined);
   const written = await mapWithConcurrency(needing, POD_WRITE_CONCURRENCY, (pod) => initializePodReadinessGates(ctx, pod));
-  return written.some(Boolean);
+  return written.some((pod, index) => pod !== needing[index]);
 }
 
 /**
  * One pod's readiness-gate conditions, right after its creation (the create response is the pod):
  * waiting for the informer to deliver the new pod and for a reconcile to notice it would add that
- * round trip to every pod's way to Ready. Returns whether it wrote.
+ * round trip to every pod's way to Ready. Returns the pod as written, or the same object when
+ * nothing was written.
  */
-export async function initializePodReadinessGates(ctx: SyncContext, pod: DeepReadonly<Pod>): Promise<boolean> {
+export async function initializePodReadinessGates(ctx: SyncContext, pod: DeepReadonly<Pod>): Promise<DeepReadonly<Pod>> {
   const missing = missingGateConditions(pod);
   if (missing.length === 0) {
-    return false;
+    return pod;
   }
   const now = metaTime(ctx.now());
   const updated = await ctx.client
@@ -54,8 +55,8 @@ export async function initializePodReadinessGates(ctx: SyncContext, pod: DeepRea
       throw error;
     });
   if (updated === undefined) {
-    return false;
+    return pod;
   }
   ctx.resourceVersionExpectations.expect(updated);
-  return true;
+  return updated;
 }

@@ -30,6 +30,7 @@ import { errorMessage } from './sync/create-pods.ts';
 import type { ExpectationDiffs } from './sync/diffs.ts';
 import { scale } from './sync/scale.ts';
 import type { ScaleResult } from './sync/scale.ts';
+import { diffsOf } from './sync/scale.ts';
 import { revisionNameOf } from './sync/sync-context.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
 import { update } from './sync/update.ts';
@@ -148,10 +149,31 @@ export class CloneSetReconciler implements Reconciler {
     if (failedScale !== undefined && failedScale.reason !== PODS_TO_DELETE_NOT_OWNED) {
       conditions = removeCondition(conditions, CloneSetConditionType.FailedScale);
     }
-    // As OpenKruise: when scaling changed something, updating waits for the next reconcile. So it does
-    // after readiness gates were initialized: the refresh would otherwise judge those pods by the
-    // snapshot without their new conditions and write (with a stale resourceVersion) what is already there.
-    return scaled.changed || initialized ? conditions : this.#update(ctx, state, { diffs: scaled.diffs, conditions });
+    return this.#updateAfterScale(ctx, state, { scaled, initialized, conditions });
+  }
+
+  /**
+   * After readiness gates were initialized, updating waits for the next reconcile: the refresh would
+   * otherwise judge those pods by the snapshot without their new conditions and write (with a stale
+   * resourceVersion) what is already there. So it does after a scale-in (as OpenKruise always does).
+   * After pods were created it goes on: OpenKruise updates only in the next reconcile, but during a
+   * ReCreate rollout nearly every reconcile creates the replacements of the pods the last one
+   * deleted, so deletions came every other reconcile and half the budget stood idle. The new pods are
+   * known (the create responses) and unavailable, so the update counts them, as the next reconcile would.
+   */
+  async #updateAfterScale(ctx: SyncContext, state: SyncState, input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
+    const { scaled, conditions } = input;
+    if (input.initialized) {
+      return conditions;
+    }
+    if (!scaled.changed) {
+      return this.#update(ctx, state, { diffs: scaled.diffs, conditions });
+    }
+    if (scaled.created === undefined) {
+      return conditions;
+    }
+    const grown: SyncState = { ...state, pods: [...state.pods, ...scaled.created] };
+    return this.#update(ctx, grown, { diffs: diffsOf(ctx, grown), conditions });
   }
 
   async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {

@@ -1,6 +1,7 @@
 import { CLONESET_INSTANCE_ID_LABEL, CloneSetEventReason } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { isAlreadyExists } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { newClaimsForInstance } from '@kruise-ts/pvc-instance';
 import { POD_WRITE_CONCURRENCY, podResource, pvcResource, slowStartBatch } from '@kruise-ts/workload';
 
@@ -41,14 +42,15 @@ const MAX_CREATE_BATCH = 4 * POD_WRITE_CONCURRENCY;
 /**
  * Creates pods in slow-start batches (1, 2, 4, …; a failing batch stops the rest), each after its
  * missing PVCs, recording scale expectations first and rolling back those of pods never created.
- * Returns whether any pod was created; throws the first failure after that bookkeeping.
+ * Returns the pods created, as the API server returned them; throws the first failure after that
+ * bookkeeping when none was created.
  */
-export async function createPods(ctx: SyncContext, state: SyncState, request: CreatePodsRequest): Promise<boolean> {
+export async function createPods(ctx: SyncContext, state: SyncState, request: CreatePodsRequest): Promise<DeepReadonly<Pod>[]> {
   const pods = buildPods(ctx, state, request);
   for (const pod of pods) {
     ctx.scaleExpectations.expect(state.key, 'create', pod.metadata?.name ?? '');
   }
-  const created = new Set<string>();
+  const created = new Map<string, DeepReadonly<Pod>>();
   const result = await slowStartBatch({
     count: pods.length,
     initialBatchSize: 1,
@@ -56,8 +58,7 @@ export async function createPods(ctx: SyncContext, state: SyncState, request: Cr
     run: async (index) => {
       const pod = pods[index];
       if (pod !== undefined) {
-        await createOnePod(ctx, state, pod);
-        created.add(pod.metadata?.name ?? '');
+        created.set(pod.metadata?.name ?? '', await createOnePod(ctx, state, pod));
       }
     },
   });
@@ -70,7 +71,7 @@ export async function createPods(ctx: SyncContext, state: SyncState, request: Cr
     ctx.logger.warn({ err: firstError, created: created.size, planned: pods.length }, 'Some pods could not be created; retrying later');
     ctx.requeue.push(1000);
   }
-  return created.size > 0;
+  return [...created.values()];
 }
 
 /** Checks off the create expectations of pods that were never created, so the next sync is not blocked. */
@@ -91,7 +92,7 @@ function missingClaims(state: SyncState, pod: Pod): PersistentVolumeClaim[] {
   }).filter((claim) => !existing.has(claim.metadata?.name));
 }
 
-async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promise<void> {
+async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promise<DeepReadonly<Pod>> {
   const claims = missingClaims(state, pod);
   for (const claim of claims) {
     await createClaim(ctx, state, claim);
@@ -105,9 +106,12 @@ async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promi
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${pod.metadata?.name ?? ''}`);
   // A failure here is not a failed creation: the next reconcile sets the conditions (initializeReadinessGates).
-  await initializePodReadinessGates(ctx, created).catch((error: unknown) => {
-    ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
-  });
+  return initializePodReadinessGates(ctx, created).catch(
+    (error: unknown) => {
+      ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
+      return created;
+    },
+  );
 }
 
 async function createClaim(ctx: SyncContext, state: SyncState, claim: PersistentVolumeClaim): Promise<void> {

@@ -19,27 +19,37 @@ const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
  * grace period, then the image patch; completion once the containers run the new images), move
  * lifecycle states along (PreparingNormal → Normal, Updating → Updated/Normal, Updated → Normal,
  * PreparingUpdate at the update revision → Updated/Normal), and give pods without
- * `pod-template-hash` the label. Returns whether any pod was written: then the update step waits
- * for the next reconcile, which sees the writes.
+ * `pod-template-hash` the label. Returns the pods with the ones it wrote replaced by the API server's
+ * answers, and how many it wrote.
  */
-export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<boolean> {
+export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<{ readonly pods: readonly ReadonlyPod[]; readonly written: number }> {
   const now = ctx.now();
   const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
   // Most pods have nothing to refresh; deciding that synchronously keeps a reconcile of thousands of
   // settled pods free of a promise per pod.
-  const pending = state.pods.flatMap((pod): PendingRefresh[] => {
+  const pending = new Map<number, PendingRefresh>();
+  for (const [index, pod] of state.pods.entries()) {
     const action = refreshAction({ state, pod, now, verticalScaling });
-    return action.kind === 'none' ? [] : [{ pod, action }];
-  });
-  const written = await mapWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) => refreshPod(ctx, state, refresh));
-  let modified = false;
-  for (const [index, pod] of written.entries()) {
-    if (pod !== pending[index]?.pod) {
-      ctx.resourceVersionExpectations.expect(pod);
-      modified = true;
+    if (action.kind !== 'none') {
+      pending.set(index, { pod, action });
     }
   }
-  return modified;
+  if (pending.size === 0) {
+    return { pods: state.pods, written: 0 };
+  }
+  const entries = [...pending.entries()];
+  const results = await mapWithConcurrency(entries, POD_WRITE_CONCURRENCY, ([, refresh]) => refreshPod(ctx, state, refresh));
+  const pods = [...state.pods];
+  let written = 0;
+  for (const [position, [index, refresh]] of entries.entries()) {
+    const result = results[position];
+    if (result !== undefined && result !== refresh.pod) {
+      ctx.resourceVersionExpectations.expect(result);
+      pods[index] = result;
+      written++;
+    }
+  }
+  return { pods, written };
 }
 
 /** What the refresh of one pod does, decided without I/O. */

@@ -45,8 +45,13 @@ function withinDeleteBudget(ctx: SyncContext, pods: readonly ReadonlyPod[], budg
   });
 }
 
-/** What the scale step did, and the numbers the update step goes on with when it did nothing. */
-export type ScaleResult = { readonly changed: true } | { readonly changed: false; readonly diffs: ExpectationDiffs };
+/**
+ * What the scale step did, and the numbers the update step goes on with when it did nothing. A step
+ * that only created pods says which (as the API server returned them).
+ */
+export type ScaleResult =
+  | { readonly changed: true; readonly created?: readonly ReadonlyPod[] }
+  | { readonly changed: false; readonly diffs: ExpectationDiffs };
 
 /** OpenKruise's `calculateDiffsWithExpectation` over the state's pods. */
 export function diffsOf(ctx: SyncContext, state: SyncState): ExpectationDiffs {
@@ -75,24 +80,19 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
     return { changed: true };
   }
   const diffs = diffsOf(ctx, state);
-  const changed = await scaleWith(ctx, state, { diffs, planned });
-  return changed ? { changed: true } : { changed: false, diffs };
-}
-
-async function scaleWith(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; planned: PlannedDeletions }): Promise<boolean> {
-  const { diffs, planned } = input;
   if (diffs.scaleUpNum > diffs.scaleUpLimit) {
     ctx.recorder.warning(state.ref, CloneSetEventReason.ScaleUpLimited, `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`);
   }
   if (diffs.scaleUpNum > 0) {
-    return scaleOut(ctx, state, diffs);
+    const created = await scaleOut(ctx, state, diffs);
+    return created.length > 0 ? { changed: true, created } : { changed: false, diffs };
   }
-  return scaleIn(ctx, state, { diffs, planned });
+  return (await scaleIn(ctx, state, { diffs, planned })) ? { changed: true } : { changed: false, diffs };
 }
 
-async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<boolean> {
+async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<readonly ReadonlyPod[]> {
   if (diffs.scaleUpLimit <= 0) {
-    return false;
+    return [];
   }
   const instanceIds = allocateInstanceIds({ count: diffs.scaleUpLimit, activePods: state.pods, pvcs: state.pvcs });
   ctx.logger.info({ creations: diffs.scaleUpLimit, currentRevisionCreations: diffs.scaleUpNumOldRevision }, 'Scaling out');

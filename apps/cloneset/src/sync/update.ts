@@ -36,19 +36,26 @@ function updateCandidates(state: SyncState, diffs: ExpectationDiffs): ReadonlyPo
 }
 
 /**
- * The update step (OpenKruise's `Update`): refresh every pod first and stop if that wrote anything;
- * then, unless paused, move |updateNum| pods to the target revision (the update revision, or back to
+ * The update step (OpenKruise's `Update`): refresh every pod first; then, unless paused, move |updateNum| pods to the target revision (the update revision, or back to
  * the current one with CloneSetPartitionRollback) in update order (PreparingUpdate first, priority,
  * scatter, then the ActivePods order), within the maxUnavailable budget, in place where the strategy
  * and the change allow, else by recreating them.
  */
-export async function update(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<UpdateResult> {
-  if (await refreshPods(ctx, state)) {
-    return { changed: true, blocked: [] };
+export async function update(ctx: SyncContext, snapshot: SyncState, diffs: ExpectationDiffs): Promise<UpdateResult> {
+  // OpenKruise stops here when the refresh wrote anything and updates in the next reconcile. With a
+  // thousand pods in flight some pod always finishes, so no reconcile would reach the update step
+  // until the wave drained (rollouts stalled for tens of seconds at 5,000 pods). The refresh only
+  // moves pods along, never makes one available that the kubelet has not, so the update goes on with
+  // the pods as the API server returned them.
+  const refreshed = await refreshPods(ctx, snapshot);
+  if (refreshed.written > 0) {
+    ctx.logger.info({ written: refreshed.written }, 'Refreshed pods');
   }
+  const state: SyncState = refreshed.written === 0 ? snapshot : { ...snapshot, pods: refreshed.pods };
+  const refreshedAny: UpdateResult = refreshed.written === 0 ? NOTHING : { changed: true, blocked: [] };
   const strategy = state.cs.spec.updateStrategy;
   if (strategy.paused === true || strategy.type === CloneSetUpdateStrategyType.OnDelete || diffs.updateNum === 0) {
-    return NOTHING;
+    return refreshedAny;
   }
   const target = diffs.updateNum > 0 ? state.updateRevision : state.currentRevision;
   const targetName = revisionNameOf(target);
@@ -72,7 +79,7 @@ export async function update(ctx: SyncContext, state: SyncState, diffs: Expectat
   }
   const outcomes = await mapWithConcurrency(selected, POD_WRITE_CONCURRENCY, (pod) => updatePod(ctx, state, { pod, target }));
   return {
-    changed: outcomes.some((outcome) => outcome.kind === 'changed'),
+    changed: refreshedAny.changed || outcomes.some((outcome) => outcome.kind === 'changed'),
     blocked: outcomes.flatMap((outcome) => (outcome.kind === 'blocked' ? [outcome.reason] : [])),
   };
 }

@@ -85,6 +85,35 @@ describe('CloneSet in-place update', () => {
     }
   });
 
+  it('a reconcile that finishes some pods goes on to start the next ones (no wave has to drain first)', async () => {
+    await installCloneSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'inplace-pipelined');
+    const lines: Record<string, unknown>[] = [];
+    const controller = startController({ kubeConfig, namespace: ns.name, logLines: (line) => lines.push(line) });
+    try {
+      await createCloneSet(client, ns.name, {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 12,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 },
+        },
+      });
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'twelve pods' }, settled);
+      await setImage(ns.name, 'web', 'nginx:1.27');
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
+      const messagesBy = new Map<unknown, Set<unknown>>();
+      for (const line of lines) {
+        messagesBy.set(line['reconcileID'], (messagesBy.get(line['reconcileID']) ?? new Set()).add(line['msg']));
+      }
+      expect([...messagesBy.values()].filter((messages) => messages.has('Refreshed pods') && messages.has('Updating pods')).length).toBeGreaterThan(0);
+      expect((await activePods(client, ns.name, 'app=web')).map(restartsOf)).toEqual(Array<number>(12).fill(1));
+    } finally {
+      await controller.stop();
+    }
+  });
+
   it('gracePeriodSeconds: the images change only after the pod has been out of Ready for the grace period', async () => {
     await installCloneSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'inplace-grace');

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 import type { CloneSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, observePods, seedExample, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, settled, startController, testClient, waitForStatus, withController } from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 import { imageOf, isActive, isAvailableNow, nameOf, revisionOf, uidOf } from '../support/pods.ts';
 
@@ -111,6 +111,37 @@ describe('CloneSet rolling update', () => {
       expect(worst).toBe(1);
       expect((await activePods(client, namespace, 'app=web')).map(imageOf)).toEqual(Array<string>(10).fill('nginx:1.27'));
     });
+  });
+
+  it('ReCreate: a reconcile that creates replacements goes on to delete the next pods (pipelined), within maxUnavailable', async () => {
+    await installCloneSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'rollout-pipelined');
+    const lines: Record<string, unknown>[] = [];
+    const controller = startController({ kubeConfig, namespace: ns.name, logLines: (line) => lines.push(line) });
+    try {
+      await createCloneSet(client, ns.name, web('web', 12, { type: 'ReCreate', maxUnavailable: 3, maxSurge: 0 }));
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'twelve pods' }, settled);
+      let worst = 0;
+      const observer = observePods(kubeConfig, { namespace: ns.name, labelSelector: 'app=web' }, (pods) => {
+        worst = Math.max(worst, 12 - pods.filter(isAvailableNow).length);
+      });
+      await observer.synced;
+      try {
+        await setImage(ns.name, 'web', 'nginx:1.27');
+        await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      } finally {
+        observer.stop();
+      }
+      expect(worst).toBeLessThanOrEqual(3);
+      const messagesBy = new Map<unknown, Set<unknown>>();
+      for (const line of lines) {
+        messagesBy.set(line['reconcileID'], (messagesBy.get(line['reconcileID']) ?? new Set()).add(line['msg']));
+      }
+      const both = [...messagesBy.values()].filter((messages) => messages.has('Scaling out') && messages.has('Updating pods'));
+      expect(both.length).toBeGreaterThan(0);
+    } finally {
+      await controller.stop();
+    }
   });
 
   it('InPlaceIfPossible with maxSurge 3: never more than 13 pods, surge pods gone at the end', async () => {
