@@ -35,6 +35,16 @@ function updateCandidates(state: SyncState, diffs: ExpectationDiffs): ReadonlyPo
   });
 }
 
+/** The state after the refresh (the pods it wrote as written), and whether it wrote. */
+async function refreshed(ctx: SyncContext, snapshot: SyncState): Promise<{ state: SyncState; refreshedAny: UpdateResult }> {
+  const result = await refreshPods(ctx, snapshot);
+  if (result.written === 0) {
+    return { state: snapshot, refreshedAny: NOTHING };
+  }
+  ctx.logger.info({ written: result.written }, 'Refreshed pods');
+  return { state: { ...snapshot, pods: result.pods }, refreshedAny: { changed: true, blocked: [] } };
+}
+
 /**
  * The update step (OpenKruise's `Update`): refresh every pod first; then, unless paused, move |updateNum| pods to the target revision (the update revision, or back to
  * the current one with CloneSetPartitionRollback) in update order (PreparingUpdate first, priority,
@@ -47,12 +57,7 @@ export async function update(ctx: SyncContext, snapshot: SyncState, diffs: Expec
   // until the wave drained (rollouts stalled for tens of seconds at 5,000 pods). The refresh only
   // moves pods along, never makes one available that the kubelet has not, so the update goes on with
   // the pods as the API server returned them.
-  const refreshed = await refreshPods(ctx, snapshot);
-  if (refreshed.written > 0) {
-    ctx.logger.info({ written: refreshed.written }, 'Refreshed pods');
-  }
-  const state: SyncState = refreshed.written === 0 ? snapshot : { ...snapshot, pods: refreshed.pods };
-  const refreshedAny: UpdateResult = refreshed.written === 0 ? NOTHING : { changed: true, blocked: [] };
+  const { state, refreshedAny } = await refreshed(ctx, snapshot);
   const strategy = state.cs.spec.updateStrategy;
   if (strategy.paused === true || strategy.type === CloneSetUpdateStrategyType.OnDelete || diffs.updateNum === 0) {
     return refreshedAny;
