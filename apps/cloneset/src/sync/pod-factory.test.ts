@@ -2,7 +2,7 @@ import { cloneSetSchema } from '@kruise-ts/api';
 import type { CloneSetInput } from '@kruise-ts/api';
 import { describe, expect, it } from 'vitest';
 
-import { newPod, podReadinessGates } from './pod-factory.ts';
+import { newPod } from './pod-factory.ts';
 
 function cloneSet(spec: Partial<CloneSetInput['spec']>, templateGates?: string[]): ReturnType<typeof cloneSetSchema.parse> {
   return cloneSetSchema.parse({
@@ -21,26 +21,8 @@ function cloneSet(spec: Partial<CloneSetInput['spec']>, templateGates?: string[]
   } satisfies CloneSetInput);
 }
 
-const BOTH = ['InPlaceUpdateReady', 'KruisePodReady'];
-
-describe('podReadinessGates', () => {
-  it.each([
-    { name: 'no strategy (ReCreate by default)', spec: {}, gates: [] },
-    { name: 'ReCreate', spec: { updateStrategy: { type: 'ReCreate' as const } }, gates: [] },
-    { name: 'InPlaceIfPossible', spec: { updateStrategy: { type: 'InPlaceIfPossible' as const } }, gates: BOTH },
-    { name: 'InPlaceOnly', spec: { updateStrategy: { type: 'InPlaceOnly' as const } }, gates: BOTH },
-    { name: 'ReCreate, preDelete markPodNotReady', spec: { updateStrategy: { type: 'ReCreate' as const }, lifecycle: { preDelete: { markPodNotReady: true } } }, gates: ['KruisePodReady'] },
-    { name: 'ReCreate, inPlaceUpdate markPodNotReady', spec: { updateStrategy: { type: 'ReCreate' as const }, lifecycle: { inPlaceUpdate: { markPodNotReady: true } } }, gates: ['KruisePodReady'] },
-    { name: 'ReCreate, hook without markPodNotReady', spec: { updateStrategy: { type: 'ReCreate' as const }, lifecycle: { preDelete: { finalizersHandler: ['x/y'] } } }, gates: [] },
-    { name: 'ReCreate, markPodNotReady false', spec: { updateStrategy: { type: 'ReCreate' as const }, lifecycle: { preDelete: { markPodNotReady: false } } }, gates: [] },
-    { name: 'InPlaceIfPossible with markPodNotReady', spec: { updateStrategy: { type: 'InPlaceIfPossible' as const }, lifecycle: { preDelete: { markPodNotReady: true } } }, gates: BOTH },
-  ])('$name → $gates', ({ spec, gates }) => {
-    expect(podReadinessGates(cloneSet(spec))).toEqual(gates);
-  });
-});
-
-describe('newPod readinessGates', () => {
-  const input = (cs: ReturnType<typeof cloneSet>): Parameters<typeof newPod>[0] => ({
+function input(cs: ReturnType<typeof cloneSet>): Parameters<typeof newPod>[0] {
+  return {
     cs,
     controllerRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'u', controller: true, blockOwnerDeletion: true },
     template: cs.spec.template,
@@ -48,16 +30,20 @@ describe('newPod readinessGates', () => {
     instanceId: 'xyz12',
     shortHash: false,
     now: new Date(Date.UTC(2026, 10, 21)),
-  });
+  };
+}
 
-  it('omits the field when the pod gets no gate', () => {
-    expect(newPod(input(cloneSet({ updateStrategy: { type: 'ReCreate' } }))).spec).not.toHaveProperty('readinessGates');
+describe('newPod readinessGates', () => {
+  it.each([
+    { name: 'ReCreate (the default): both, a later switch to in-place needs them', spec: {} },
+    { name: 'InPlaceIfPossible', spec: { updateStrategy: { type: 'InPlaceIfPossible' as const } } },
+    { name: 'InPlaceOnly', spec: { updateStrategy: { type: 'InPlaceOnly' as const } } },
+  ])('$name', ({ spec }) => {
+    expect(newPod(input(cloneSet(spec))).spec?.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }, { conditionType: 'KruisePodReady' }]);
   });
 
   it("keeps the template's own gates, first and once", () => {
-    const recreate = newPod(input(cloneSet({ updateStrategy: { type: 'ReCreate' } }, ['example.io/warm'])));
-    expect(recreate.spec?.readinessGates).toEqual([{ conditionType: 'example.io/warm' }]);
-    const inPlace = newPod(input(cloneSet({ updateStrategy: { type: 'InPlaceIfPossible' } }, ['example.io/warm', 'KruisePodReady'])));
-    expect(inPlace.spec?.readinessGates).toEqual([{ conditionType: 'example.io/warm' }, { conditionType: 'KruisePodReady' }, { conditionType: 'InPlaceUpdateReady' }]);
+    const pod = newPod(input(cloneSet({ updateStrategy: { type: 'InPlaceIfPossible' } }, ['example.io/warm', 'KruisePodReady'])));
+    expect(pod.spec?.readinessGates).toEqual([{ conditionType: 'example.io/warm' }, { conditionType: 'KruisePodReady' }, { conditionType: 'InPlaceUpdateReady' }]);
   });
 });

@@ -1,6 +1,5 @@
 import {
   CLONESET_INSTANCE_ID_LABEL,
-  CloneSetUpdateStrategyType,
   IN_PLACE_UPDATE_READY,
   KRUISE_POD_READY,
   LIFECYCLE_STATE_LABEL,
@@ -36,33 +35,21 @@ export function initialLifecycleState(cs: DeepReadonly<CloneSet>): string {
 }
 
 /**
- * The readiness gates a new pod gets, decided once (a pod's gates cannot change after creation):
- * - `InPlaceUpdateReady` (made False during an in-place update) unless the CloneSet recreates pods
- *   (updateStrategy ReCreate);
- * - `KruisePodReady` (made False by lifecycle hooks with markPodNotReady) with the first, or when a
- *   hook has markPodNotReady.
- * OpenKruise gives every pod both (its pod webhook injects the second), and each costs the pod a
- * status write before it can be Ready. A ReCreate CloneSet without markPodNotReady never turns either
- * False, so its pods get none and become Ready with the create alone, as a ReplicaSet's pods do. A
- * pod created without a gate is still updated in place if the strategy changes later, without the
- * readiness dip (as OpenKruise treats pods without the gate); a pod created with the gates keeps them.
- * The conditions of the gates given are set True in one status write right after the create.
+ * Readiness gates every pod gets: `InPlaceUpdateReady` (made False during an in-place update) and
+ * `KruisePodReady` (made False by lifecycle hooks with markPodNotReady). OpenKruise's pod webhook
+ * injects the second; we have no pod webhook, so the controller adds both and sets both conditions
+ * True in one status write after the pod is created.
+ *
+ * Every pod gets both, whatever the update strategy, as in OpenKruise. Leaving them out of ReCreate
+ * CloneSets' pods would save that write, but a pod's gates are fixed at its creation: after the
+ * common switch from ReCreate (the default) to InPlaceIfPossible, such pods would be updated in place
+ * without leaving Service endpoints first, and a grace period could not take them out.
  */
-export function podReadinessGates(cs: DeepReadonly<CloneSet>): readonly string[] {
-  const recreates = cs.spec.updateStrategy.type === CloneSetUpdateStrategyType.ReCreate;
-  if (!recreates) {
-    return BOTH_GATES;
-  }
-  const lifecycle = cs.spec.lifecycle;
-  const marksNotReady = [lifecycle?.preDelete, lifecycle?.inPlaceUpdate].some((hook) => hook?.markPodNotReady === true);
-  return marksNotReady ? [KRUISE_POD_READY] : [];
-}
+export const POD_READINESS_GATES: readonly string[] = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
 
-const BOTH_GATES: readonly string[] = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
-
-function withReadinessGates(gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>, ours: readonly string[]): { conditionType: string }[] {
+function withReadinessGates(gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>): { conditionType: string }[] {
   const present = new Set((gates ?? []).map((gate) => gate.conditionType));
-  return [...(gates ?? []).map((gate) => ({ ...gate })), ...ours.filter((gate) => !present.has(gate)).map((conditionType) => ({ conditionType }))];
+  return [...(gates ?? []).map((gate) => ({ ...gate })), ...POD_READINESS_GATES.filter((gate) => !present.has(gate)).map((conditionType) => ({ conditionType }))];
 }
 
 /**
@@ -82,14 +69,8 @@ export function newPod(input: NewPodInput): Pod {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: podMetadata(input),
-    spec: { ...withVolumes, ...readinessGatesField(template.spec?.readinessGates, podReadinessGates(cs)) },
+    spec: { ...withVolumes, readinessGates: withReadinessGates(template.spec?.readinessGates) },
   };
-}
-
-/** The pod's `readinessGates`, omitted when there are none (as in a pod written without any). */
-function readinessGatesField(gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>, ours: readonly string[]): { readinessGates?: { conditionType: string }[] } {
-  const all = withReadinessGates(gates, ours);
-  return all.length === 0 ? {} : { readinessGates: all };
 }
 
 function podMetadata(input: NewPodInput): NonNullable<Pod['metadata']> {

@@ -63,8 +63,8 @@ describe('CloneSet scaling', () => {
       expect(pod.metadata?.labels?.['pod-template-hash']).toBe(cs.status?.updateRevision?.split('-').at(-1));
       expect(pod.metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe('Normal');
       expect(pod.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'CloneSet', name: 'sample', controller: true, blockOwnerDeletion: true });
-      // The sample recreates pods (ReCreate, the default) and has no markPodNotReady hook: no readiness gate would ever turn False.
-      expect(pod.spec?.readinessGates).toBeUndefined();
+      // Both gates, as in OpenKruise, though the sample recreates pods (ReCreate): it may switch to an in-place strategy later.
+      expect(pod.spec?.readinessGates?.map((g) => g.conditionType)).toEqual(['InPlaceUpdateReady', 'KruisePodReady']);
     }
 
     // The controller's cache holds the pods without what no workload controller reads (trimPodForCache).

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
 import type { CloneSetInput } from '@kruise-ts/api';
-import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
@@ -68,6 +69,13 @@ async function updateOrder(
         await client.patch(podResource, { namespace: ns.name, name: nameOf(pod) }, { type: 'merge', body: { metadata: { labels } } });
       }
     }
+    // The controller must judge the pods by these labels: its pod cache and the CloneSet's are separate
+    // watches, so without this wait a loaded machine can deliver the new image first.
+    const labelled = [...labelsByName.values()].filter((labels) => Object.keys(labels).length > 0).length;
+    const cache = controller.manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL }).lister();
+    await waitFor(() => Promise.resolve(cache.list().filter((pod) => hasAllLabelsOf(pod, labelsByName.get(nameOf(pod)))).length === labelled || undefined), {
+      description: "the controller's cache to show the pods' labels",
+    });
     const order: string[] = [];
     const observer = observePods(kubeConfig, { namespace: ns.name, labelSelector: 'app=web' }, (current) => {
       for (const pod of current) {
@@ -91,6 +99,12 @@ async function updateOrder(
   } finally {
     await controller.stop();
   }
+}
+
+/** The pod carries every label of `labels` (false for none). */
+function hasAllLabelsOf(pod: { metadata?: { labels?: Record<string, string> | undefined } | undefined }, labels: Record<string, string> | undefined): boolean {
+  const entries = Object.entries(labels ?? {});
+  return entries.length > 0 && entries.every(([key, value]) => pod.metadata?.labels?.[key] === value);
 }
 
 describe('CloneSet update order', () => {
