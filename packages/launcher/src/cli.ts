@@ -21,13 +21,14 @@ try {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
-logger.info({ apps: running.apps.map((app) => app.name) }, 'Running controllers');
+// Handlers first: whoever waits for the log line below may signal at once.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'Shutting down');
     void running.stop();
   });
 }
+logger.info({ apps: running.apps.map((app) => app.name) }, 'Running controllers');
 try {
   await running.done;
   process.exit(0);

@@ -16,7 +16,8 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 interface Run {
   readonly output: () => string;
-  readonly exited: Promise<number | null>;
+  /** The exit code, or the name of the signal that ended the process. */
+  readonly exited: Promise<number | string>;
   kill(signal: NodeJS.Signals): void;
 }
 
@@ -32,9 +33,9 @@ function run(script: string, args: readonly string[]): Run {
   child.stderr.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => {
-      resolve(code);
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve(code ?? signal ?? 'unknown');
     });
   });
   return { output: () => output, exited, kill: (signal) => child.kill(signal) };
