@@ -7,7 +7,7 @@
 import type { Pod } from '@kruise-ts/api';
 import { KRUISE_POD_READY, LifecycleState } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { CONTROLLER_READY_FALSE_PREFIX, POD_READY_CONDITION } from '@kruise-ts/workload';
+import { controllerReadyFalse, POD_READY_CONDITION } from '@kruise-ts/workload';
 
 import { lifecycleTimestamp } from './state-patch.ts';
 
@@ -105,37 +105,13 @@ function sameMessage(a: ReadinessMessage, b: ReadinessMessage): boolean {
   return a.userAgent === b.userAgent && a.key === b.key;
 }
 
-function gateProblem(conditions: readonly PodCondition[], gate: string): string | undefined {
-  const condition = conditions.find((c) => c.type === gate);
-  if (condition === undefined) {
-    return `corresponding condition of pod readiness gate "${gate}" does not exist.`;
-  }
-  return condition.status === 'True' ? undefined : `the status of pod readiness gate "${gate}" is not "True", but ${condition.status}`;
-}
-
 /**
  * Takes the pod out of service right away instead of waiting for the kubelet, as OpenKruise does when
- * adding a key: Ready False when Ready and ContainersReady are True, with a message the kubelet would
- * not write (see CONTROLLER_READY_FALSE_PREFIX). Ready True is left to the kubelet.
+ * adding a key (see controllerReadyFalse). Ready True is left to the kubelet.
  */
 function withRecomputedReady(pod: ReadonlyPod, conditions: PodCondition[], now: number): PodCondition[] {
-  const ready = conditions.findIndex((c) => c.type === POD_READY_CONDITION);
-  const containersReady = conditions.find((c) => c.type === 'ContainersReady');
-  if (ready < 0 || conditions[ready]?.status !== 'True' || containersReady?.status !== 'True') {
-    return conditions;
-  }
-  const problems = (pod.spec?.readinessGates ?? []).flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []);
-  if (problems.length === 0) {
-    return conditions;
-  }
-  const next: PodCondition = {
-    type: POD_READY_CONDITION,
-    status: 'False',
-    reason: 'ReadinessGatesNotReady',
-    message: `${CONTROLLER_READY_FALSE_PREFIX}${problems.join(', ')}`,
-    lastTransitionTime: lifecycleTimestamp(now),
-  };
-  return conditions.map((condition, index) => (index === ready ? next : condition));
+  const ready = controllerReadyFalse({ readinessGates: pod.spec?.readinessGates ?? [], conditions, lastTransitionTime: lifecycleTimestamp(now) });
+  return ready === undefined ? conditions : conditions.map((condition) => (condition.type === POD_READY_CONDITION ? ready : condition));
 }
 
 function addKey(pod: ReadonlyPod, conditions: PodCondition[], options: KruisePodReadyUpdateOptions): PodCondition[] | undefined {

@@ -20,12 +20,12 @@ export {
   isPodReady,
   isPodRunningAndReady,
   isPodScheduled,
-  CONTROLLER_READY_FALSE_PREFIX,
   POD_READY_CONDITION,
   podAvailableInMs,
   podReadySince,
 } from './pod-state.ts';
 export type { AvailabilityOptions } from './pod-state.ts';
+export { CONTROLLER_READY_FALSE_PREFIX, controllerReadyFalse } from './pod-ready.ts';
 export { labelValue } from './labels.ts';
 
 // Ownership.

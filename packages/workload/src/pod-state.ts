@@ -12,14 +12,6 @@ type ReadonlyPod = DeepReadonly<Pod>;
 /** The pod condition type `Ready`. */
 export const POD_READY_CONDITION = 'Ready';
 
-/**
- * Prefix of the message of a Ready False a workload controller writes ahead of the kubelet (to take a
- * pod out of endpoints at once). The message must differ from the kubelet's own: the kubelet re-syncs
- * a pod whose Ready message is not the one it would write, which brings its cached status in line;
- * otherwise its periodic status reconcile can republish the stale True it cached.
- */
-export const CONTROLLER_READY_FALSE_PREFIX = 'set by the workload controller before the kubelet: ';
-
 /** Options of {@link isPodAvailable} and {@link podAvailableInMs}. */
 export interface AvailabilityOptions {
   /** Seconds a pod must have been Ready to count as available; 0 means "as soon as Ready". */

@@ -110,12 +110,10 @@ async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promi
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${pod.metadata?.name ?? ''}`);
   // A failure here is not a failed creation: the next reconcile sets the conditions (initializeReadinessGates).
-  return initializePodReadinessGates(ctx, created).catch(
-    (error: unknown) => {
-      ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
-      return created;
-    },
-  );
+  return initializePodReadinessGates(ctx, created).catch((error: unknown) => {
+    ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
+    return created;
+  });
 }
 
 async function createClaim(ctx: SyncContext, state: SyncState, claim: PersistentVolumeClaim): Promise<void> {

@@ -27,25 +27,21 @@ export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<{
   const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
   // Most pods have nothing to refresh; deciding that synchronously keeps a reconcile of thousands of
   // settled pods free of a promise per pod.
-  const pending = new Map<number, PendingRefresh>();
-  for (const [index, pod] of state.pods.entries()) {
+  const pending = state.pods.flatMap((pod, index): (PendingRefresh & { readonly index: number })[] => {
     const action = refreshAction({ state, pod, now, verticalScaling });
-    if (action.kind !== 'none') {
-      pending.set(index, { pod, action });
-    }
-  }
-  if (pending.size === 0) {
+    return action.kind === 'none' ? [] : [{ pod, action, index }];
+  });
+  if (pending.length === 0) {
     return { pods: state.pods, written: 0 };
   }
-  const entries = [...pending.entries()];
-  const results = await mapWithConcurrency(entries, POD_WRITE_CONCURRENCY, ([, refresh]) => refreshPod(ctx, state, refresh));
+  const results = await mapWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) => refreshPod(ctx, state, refresh));
   const pods = [...state.pods];
   let written = 0;
-  for (const [position, [index, refresh]] of entries.entries()) {
+  for (const [position, refresh] of pending.entries()) {
     const result = results[position];
     if (result !== undefined && result !== refresh.pod) {
       ctx.resourceVersionExpectations.expect(result);
-      pods[index] = result;
+      pods[refresh.index] = result;
       written++;
     }
   }

@@ -46,10 +46,11 @@ async function refreshed(ctx: SyncContext, snapshot: SyncState): Promise<{ state
 }
 
 /**
- * The update step (OpenKruise's `Update`): refresh every pod first; then, unless paused, move |updateNum| pods to the target revision (the update revision, or back to
- * the current one with CloneSetPartitionRollback) in update order (PreparingUpdate first, priority,
- * scatter, then the ActivePods order), within the maxUnavailable budget, in place where the strategy
- * and the change allow, else by recreating them.
+ * The update step (OpenKruise's `Update`): refresh every pod first; then, unless paused, move
+ * |updateNum| pods to the target revision (the update revision, or back to the current one with
+ * CloneSetPartitionRollback) in update order (PreparingUpdate first, priority, scatter, then the
+ * ActivePods order), within the maxUnavailable budget, in place where the strategy and the change
+ * allow, else by recreating them.
  */
 export async function update(ctx: SyncContext, snapshot: SyncState, diffs: ExpectationDiffs): Promise<UpdateResult> {
   // OpenKruise stops here when the refresh wrote anything and updates in the next reconcile. With a

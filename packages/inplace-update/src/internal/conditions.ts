@@ -15,7 +15,7 @@
 import type { Pod } from '@kruise-ts/api';
 import { IN_PLACE_UPDATE_READY } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { CONTROLLER_READY_FALSE_PREFIX, POD_READY_CONDITION } from '@kruise-ts/workload';
+import { controllerReadyFalse } from '@kruise-ts/workload';
 
 import { timestampOf } from './go-encoding.ts';
 
@@ -26,7 +26,6 @@ export type PodCondition = NonNullable<NonNullable<Pod['status']>['conditions']>
 
 /** The reason of InPlaceUpdateReady while the update runs. */
 export const START_IN_PLACE_UPDATE_REASON = 'StartInPlaceUpdate';
-const CONTAINERS_READY = 'ContainersReady';
 
 /** Whether the pod has the InPlaceUpdateReady readiness gate; only such pods are taken out of service. */
 export function hasInPlaceUpdateReadinessGate(pod: ReadonlyPod): boolean {
@@ -37,29 +36,10 @@ function conditionOf(conditions: readonly DeepReadonly<PodCondition>[], type: st
   return conditions.find((condition) => condition.type === type);
 }
 
-function gateProblem(conditions: readonly DeepReadonly<PodCondition>[], gate: string): string | undefined {
-  const condition = conditionOf(conditions, gate);
-  if (condition === undefined) {
-    return `corresponding condition of pod readiness gate "${gate}" does not exist.`;
-  }
-  return condition.status === 'True' ? undefined : `the status of pod readiness gate "${gate}" is not "True", but ${condition.status}`;
-}
-
-/**
- * Ready False as the gates say once `changed` is applied, when Ready is True and ContainersReady is
- * True; undefined otherwise (nothing to take out of service, or the kubelet already has).
- */
+/** Ready False to write with `changed`, when it takes the pod out of service (see the file header). */
 function readyFalse(pod: ReadonlyPod, changed: PodCondition, now: number): PodCondition | undefined {
-  const current = pod.status?.conditions ?? [];
-  const ready = conditionOf(current, POD_READY_CONDITION);
-  if (ready?.status !== 'True' || conditionOf(current, CONTAINERS_READY)?.status !== 'True') {
-    return undefined;
-  }
-  const conditions = [...current.filter((condition) => condition.type !== changed.type), changed];
-  const problems = (pod.spec?.readinessGates ?? []).flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []);
-  return problems.length === 0
-    ? undefined
-    : { type: POD_READY_CONDITION, status: 'False', reason: 'ReadinessGatesNotReady', message: `${CONTROLLER_READY_FALSE_PREFIX}${problems.join(', ')}`, lastTransitionTime: timestampOf(now) };
+  const conditions = [...(pod.status?.conditions ?? []).filter((condition) => condition.type !== changed.type), changed];
+  return controllerReadyFalse({ readinessGates: pod.spec?.readinessGates ?? [], conditions, lastTransitionTime: timestampOf(now) });
 }
 
 /**
