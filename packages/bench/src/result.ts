@@ -109,6 +109,11 @@ export interface SteadyStateStats {
   readonly idleSeconds: number;
   /** Heap used per 1,000 pods in the contender's cache (peakHeapUsedBytes / cached pods * 1000). */
   readonly heapBytesPer1000Pods?: number;
+  /**
+   * Whether the heap was read right after a full garbage collection in every Node.js process of the
+   * contender (ours, on SIGUSR2); otherwise it includes whatever garbage was not collected yet.
+   */
+  readonly heapAfterFullGc: boolean;
   /** RSS per 1,000 cached pods. */
   readonly rssBytesPer1000Pods: number;
   /** Pods deleted to simulate churn. */

@@ -34,6 +34,7 @@ export type { ClaimDecision, ClaimOwner, ClaimPodsOptions, JsonPatch } from './c
 
 // Bounded writes and requeues.
 export { slowStartBatch } from './slow-start.ts';
+export { SlowStartMemory } from './slow-start-memory.ts';
 export { mapWithConcurrency, POD_WRITE_CONCURRENCY } from './bounded-concurrency.ts';
 export { laggingOwnedObject } from './cache-lag.ts';
 export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';

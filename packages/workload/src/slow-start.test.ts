@@ -37,7 +37,7 @@ describe('slowStartBatch', () => {
     const result = await slowStartBatch({ count, initialBatchSize, run, ...rest });
     expect(batches.map((batch) => batch.length)).toEqual(sizes);
     expect(batches.flat()).toEqual(Array.from({ length: count }, (_, i) => i));
-    expect(result).toEqual({ succeeded: count, errors: [], skipped: 0 });
+    expect(result).toEqual({ succeeded: count, errors: [], skipped: 0, largestBatch: Math.max(0, ...sizes) });
   });
 
   it('finishes the failing batch and skips the rest', async () => {
@@ -46,6 +46,8 @@ describe('slowStartBatch', () => {
     expect(batches).toEqual([[0], [1, 2], [3, 4, 5, 6]]);
     expect(result.succeeded).toBe(6);
     expect(result.skipped).toBe(3);
+    // The batch of 4 failed; the largest one that went through entirely was the batch of 2.
+    expect(result.largestBatch).toBe(2);
     expect(result.errors).toHaveLength(1);
     expect(String(result.errors[0])).toContain('call 4 failed');
   });

@@ -27,6 +27,8 @@ export interface SlowStartBatchResult {
   readonly errors: readonly unknown[];
   /** Calls never made because an earlier batch failed. */
   readonly skipped: number;
+  /** Size of the largest batch in which every call resolved (0 when none did). */
+  readonly largestBatch: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function slowStartBatch(options: SlowStartBatchOptions): Promise<Sl
   const count = Math.max(0, Math.floor(options.count));
   let start = 0;
   let succeeded = 0;
+  let largestBatch = 0;
   let size = Math.min(count, Math.max(1, Math.floor(options.initialBatchSize)));
   while (size > 0) {
     const indexes = Array.from({ length: size }, (_, offset) => start + offset);
@@ -48,9 +51,10 @@ export async function slowStartBatch(options: SlowStartBatchOptions): Promise<Sl
     succeeded += size - errors.length;
     start += size;
     if (errors.length > 0) {
-      return { succeeded, errors, skipped: count - start };
+      return { succeeded, errors, skipped: count - start, largestBatch };
     }
+    largestBatch = Math.max(largestBatch, size);
     size = Math.min(2 * size, options.maxBatchSize ?? Number.POSITIVE_INFINITY, count - start);
   }
-  return { succeeded, errors: [], skipped: 0 };
+  return { succeeded, errors: [], skipped: 0, largestBatch };
 }

@@ -37,35 +37,48 @@ export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePod
 }
 
 /**
- * Pods created at once at most (each also gets its readiness-gate status write right after, when it
- * has gates). 256 at once made the API server's p99 for creations 1.55 s when scaling out to 5,000
- * pods; 64 keeps it at 452 ms for the same rollout time (docs/benchmarks.md).
+ * Pods created at once at most. 256 at once made the API server's p99 for creations 1.55 s when
+ * scaling out to 5,000 pods; 64 keeps it at 452 ms for the same rollout time (docs/benchmarks.md).
  */
 const MAX_CREATE_BATCH = POD_WRITE_CONCURRENCY;
 
 /**
- * Creates pods in slow-start batches (1, 2, 4, …; a failing batch stops the rest), each after its
+ * Creates the pods in slow-start batches (1, 2, 4, …, or from where the CloneSet's last creations
+ * that all went through got to: SlowStartMemory; a failing batch stops the rest), each after its
  * missing PVCs, recording scale expectations first and rolling back those of pods never created.
- * Returns the pods created, as the API server returned them; throws the first failure after that
- * bookkeeping when none was created.
+ * Each created pod's readiness-gate status write starts right after its creation, outside the
+ * batches: slow start is about failing creations, and waiting for the status write as well made
+ * every batch step two requests long. Returns the pods created, as the API server returned them
+ * (after that write when it went through); throws the first failure after that bookkeeping when
+ * none was created.
  */
-export async function createPods(ctx: SyncContext, state: SyncState, request: CreatePodsRequest): Promise<DeepReadonly<Pod>[]> {
-  const pods = buildPods(ctx, state, request);
+export async function createPods(ctx: SyncContext, state: SyncState, pods: readonly Pod[]): Promise<DeepReadonly<Pod>[]> {
   for (const pod of pods) {
     ctx.scaleExpectations.expect(state.key, 'create', pod.metadata?.name ?? '');
   }
   const created = new Map<string, DeepReadonly<Pod>>();
+  const initializing: Promise<void>[] = [];
   const result = await slowStartBatch({
     count: pods.length,
-    initialBatchSize: 1,
+    initialBatchSize: ctx.createBatchSizes.initialBatchSize(state.key),
     maxBatchSize: MAX_CREATE_BATCH,
     run: async (index) => {
       const pod = pods[index];
-      if (pod !== undefined) {
-        created.set(pod.metadata?.name ?? '', await createOnePod(ctx, state, pod));
+      if (pod === undefined) {
+        return;
       }
+      const name = pod.metadata?.name ?? '';
+      const createdPod = await createOnePod(ctx, state, pod);
+      created.set(name, createdPod);
+      initializing.push(
+        initializeCreatedPod(ctx, createdPod).then((initialized) => {
+          created.set(name, initialized);
+        }),
+      );
     },
   });
+  await Promise.all(initializing);
+  ctx.createBatchSizes.record(state.key, result);
   forgetUncreated(ctx, state.key, pods.filter((pod) => !created.has(pod.metadata?.name ?? '')));
   const [firstError] = result.errors;
   if (firstError !== undefined && created.size === 0) {
@@ -76,6 +89,16 @@ export async function createPods(ctx: SyncContext, state: SyncState, request: Cr
     ctx.requeue.push(1000);
   }
   return [...created.values()];
+}
+
+/** The new pod's readiness-gate conditions; a failure is not a failed creation (the next reconcile sets them, initializeReadinessGates). */
+async function initializeCreatedPod(ctx: SyncContext, pod: DeepReadonly<Pod>): Promise<DeepReadonly<Pod>> {
+  try {
+    return await initializePodReadinessGates(ctx, pod);
+  } catch (error) {
+    ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
+    return pod;
+  }
 }
 
 /** Checks off the create expectations of pods that were never created, so the next sync is not blocked. */
@@ -109,11 +132,7 @@ async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promi
     throw error;
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${pod.metadata?.name ?? ''}`);
-  // A failure here is not a failed creation: the next reconcile sets the conditions (initializeReadinessGates).
-  return initializePodReadinessGates(ctx, created).catch((error: unknown) => {
-    ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
-    return created;
-  });
+  return created;
 }
 
 async function createClaim(ctx: SyncContext, state: SyncState, claim: PersistentVolumeClaim): Promise<void> {

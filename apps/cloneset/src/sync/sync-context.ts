@@ -9,7 +9,7 @@ import type {
   ResourceVersionExpectations,
   ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
-import type { RequeueAfter } from '@kruise-ts/workload';
+import type { RequeueAfter, SlowStartMemory } from '@kruise-ts/workload';
 import type { Logger } from 'pino';
 
 import type { ResolvedStrategy } from '../strategy-values.ts';
@@ -28,6 +28,8 @@ export interface SyncContext {
   readonly now: () => number;
   /** `--cloneset-scaling-exclude-preparing-delete`: count PreparingDelete pods as gone when scaling. */
   readonly scalingExcludePreparingDelete: boolean;
+  /** Where each CloneSet's next slow start of pod creations begins. */
+  readonly createBatchSizes: SlowStartMemory;
 }
 
 /** The CloneSet being reconciled and what the reconcile has read about it. */

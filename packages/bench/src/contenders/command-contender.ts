@@ -49,7 +49,18 @@ async function startShell(script: string, context: ContenderContext): Promise<{ 
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start: ${script}`);
   const exited = once(child, 'exit');
+  // It runs in its own process group, so a Ctrl-C of the benchmark does not reach it, and the
+  // cluster's signal handler exits without running our cleanups: kill it when this process exits.
+  const killOnExit = (): void => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on('exit', killOnExit);
   const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       process.kill(-pid, 'SIGTERM');
       const timer = setTimeout(() => {

@@ -3,7 +3,8 @@
  * may be any command (`sh -c "npm run ..."` starts several processes), so the figures are those of
  * the whole tree, sampled at a fixed interval.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux for every architecture we run on). */
 const TICKS_PER_SECOND = 100;
@@ -64,15 +65,23 @@ export function processTree(rootPid: number, stats: readonly ProcStat[]): ProcSt
 }
 
 /**
- * Sends `signal` to the Node.js processes (command name `node`) of the tree under `rootPid`; returns
- * how many got it. A shell in the tree would die of SIGUSR2, so only those.
+ * Whether the process runs the Node.js binary. Its command name says nothing: Node.js 24 names its
+ * main thread, and so /proc/<pid>/comm, "MainThread" (a check of comm = "node" signalled nobody).
+ */
+async function runsNode(pid: number): Promise<boolean> {
+  const executable = await readlink(`/proc/${String(pid)}/exe`).catch(() => '');
+  return path.basename(executable) === 'node';
+}
+
+/**
+ * Sends `signal` to the Node.js processes of the tree under `rootPid`; returns how many got it. A
+ * shell in the tree would die of SIGUSR2, so only those.
  */
 export async function signalNodeProcesses(rootPid: number, signal: NodeJS.Signals): Promise<number> {
   const tree = processTree(rootPid, await allStats());
   let sent = 0;
   for (const stat of tree) {
-    const command = await readFile(`/proc/${String(stat.pid)}/comm`, 'utf8').catch(() => '');
-    if (command.trim() === 'node') {
+    if (await runsNode(stat.pid)) {
       process.kill(stat.pid, signal);
       sent += 1;
     }

@@ -75,12 +75,28 @@ describe('renderMarkdown', () => {
             idleCpuCoresUsed: 0.0123,
             idleSeconds: 60,
             heapBytesPer1000Pods: 2.5 * MIB,
+            heapAfterFullGc: true,
             rssBytesPer1000Pods: 5 * MIB,
             churnedPods: 500,
             convergeSeconds: 4.56,
           },
         },
         contender(1),
+        {
+          ...contender(1),
+          contender: { name: 'other', kind: 'external', command: 'other-controller' },
+          steady: {
+            workloads: 100,
+            podsPerWorkload: 100,
+            idleCpuCoresUsed: 0.02,
+            idleSeconds: 60,
+            heapBytesPer1000Pods: 3 * MIB,
+            heapAfterFullGc: false,
+            rssBytesPer1000Pods: 6 * MIB,
+            churnedPods: 500,
+            convergeSeconds: 5,
+          },
+        },
       ],
     };
     const markdown = renderMarkdown(steady);
@@ -93,6 +109,7 @@ describe('renderMarkdown', () => {
         '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
         '| kruise-ts | 100 × 100 | 0.012 | 2.50 MiB | 5.00 MiB | 500 | 4.56 s |',
         '| native-deployment | – | – | – | – | – | – |',
+        '| other | 100 × 100 | 0.020 | 3.00 MiB (garbage included) | 6.00 MiB | 500 | 5.00 s |',
         '',
       ].join('\n'),
     )).toBe(true);

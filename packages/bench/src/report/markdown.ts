@@ -188,7 +188,7 @@ function steadyRow(result: ContenderResult): string[] {
     `${groupThousands(steady.workloads)} × ${groupThousands(steady.podsPerWorkload)}`,
     // Idle controllers use thousandths of a core: three decimals, not three significant digits.
     orMissing(steady.idleCpuCoresUsed, (cores) => cores.toFixed(3)),
-    orMissing(steady.heapBytesPer1000Pods, formatMiB),
+    orMissing(steady.heapBytesPer1000Pods, (bytes) => (steady.heapAfterFullGc ? formatMiB(bytes) : `${formatMiB(bytes)} (garbage included)`)),
     orMissing(steady.rssBytesPer1000Pods, formatMiB),
     groupThousands(steady.churnedPods),
     orMissing(steady.convergeSeconds, formatSeconds),

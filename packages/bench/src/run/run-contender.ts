@@ -109,7 +109,8 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   const idle = await measurement.sampler.snapshot();
   // Heap used counts garbage until a collection; an idle process does not collect. Ours collect on
   // SIGUSR2 (gc-on-signal.ts), so the figure is the live heap; others report what they report.
-  if (running.collectsGarbageOnSignal && (await signalNodeProcesses(running.pid, 'SIGUSR2')) > 0) {
+  const collected = running.collectsGarbageOnSignal && (await signalNodeProcesses(running.pid, 'SIGUSR2')) >= Math.max(1, running.metricsUrls.length);
+  if (collected) {
     await sleep(2_000);
   }
   const heap = await measurement.scraper.currentHeapUsedBytes();
@@ -121,6 +122,7 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
     idleCpuCoresUsed: Number((idle.cpuSeconds / idleSeconds).toFixed(4)),
     idleSeconds,
     ...(heap === undefined ? {} : { heapBytesPer1000Pods: perThousand(heap) }),
+    heapAfterFullGc: collected,
     rssBytesPer1000Pods: perThousand(idle.currentRssBytes),
   };
 }

@@ -3,7 +3,8 @@
  * contender — counted requests, process and metrics figures, a rollout curve — and its three files.
  * How fast anything is, is not asserted: that is what the tool reports.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,43 @@ describe('npm run bench', () => {
       expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(8);
     }
     expect(ours?.steady?.heapBytesPer1000Pods).toBeGreaterThan(0);
+    // Every one of our processes collected its garbage before the heap was read (live heap).
+    expect(ours?.steady?.heapAfterFullGc).toBe(true);
+    expect(native?.steady?.heapAfterFullGc).toBe(false);
     expect(run.stdout).toContain('native-deployment');
   });
+
+  it('stops the contender it started when interrupted (Ctrl-C) mid-run', async () => {
+    // A contender that never serves CloneSets, so the run waits in its preparation until interrupted.
+    const marker = `${String(7_000 + Math.floor(Math.random() * 1_000))}.5`;
+    const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-'));
+    const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', 'scale', '--pods', '10', '--contender', `stray=exec sleep ${marker}`, '--out', out], {
+      cwd: REPOSITORY_ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = once(child, 'exit');
+    try {
+      await expect.poll(() => stderr, { timeout: 60_000, interval: 200 }).toContain('stray: preparing scale');
+      expect(await processesRunning(`sleep ${marker}`)).toBe(1);
+      child.kill('SIGINT');
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(130);
+      expect(await processesRunning(`sleep ${marker}`)).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(out, { recursive: true, force: true });
+    }
+  });
 });
+
+/** How many processes have exactly this command line (words separated by spaces). */
+async function processesRunning(commandLine: string): Promise<number> {
+  const pids = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
+  const lines = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+  return lines.filter((line) => line.split('\0').filter((word) => word !== '').join(' ') === commandLine).length;
+}
