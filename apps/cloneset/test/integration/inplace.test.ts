@@ -82,6 +82,39 @@ describe('CloneSet in-place update', () => {
       for (const list of perPod.values()) {
         expect(list).toEqual(['patch status', 'patch', 'patch status']);
       }
+
+      // A second update in place: the pods carry the first update's state, which reads as complete
+      // until the second one's image patch lands. Nothing may finish the update in between (the pod
+      // would be back in service before its container restarts): again every pod leaves Ready, and
+      // costs exactly the three writes.
+      wentUnready.clear();
+      const again = observePods(kubeConfig, { namespace: ns.name, labelSelector: 'app=sample' }, (pods) => {
+        for (const pod of pods) {
+          if (conditionOf(pod, 'Ready')?.status === 'False') {
+            wentUnready.add(nameOf(pod));
+          }
+        }
+      });
+      await again.synced;
+      const secondWrite = writes.writes.length;
+      try {
+        await setImage(ns.name, 'sample-data', 'nginx:1.28');
+        await waitForStatus(client, { namespace: ns.name, name: 'sample-data', description: 'all updated in place again', timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));
+      } finally {
+        again.stop();
+      }
+      const second = await activePods(client, ns.name, 'app=sample');
+      expect(second.map(imageOf)).toEqual(Array<string>(5).fill('nginx:1.28'));
+      expect(second.map((pod) => restartsOf(pod))).toEqual([2, 2, 2, 2, 2]);
+      expect([...wentUnready].sort()).toEqual(before.map(nameOf));
+      const secondPerPod = new Map<string, string[]>();
+      for (const write of writes.writes.slice(secondWrite)) {
+        secondPerPod.set(write.pod, [...(secondPerPod.get(write.pod) ?? []), `${write.verb} ${write.subresource}`.trim()]);
+      }
+      expect([...secondPerPod.keys()].sort()).toEqual(before.map(nameOf));
+      for (const list of secondPerPod.values()) {
+        expect(list).toEqual(['patch status', 'patch', 'patch status']);
+      }
     } finally {
       await controller.stop();
     }
