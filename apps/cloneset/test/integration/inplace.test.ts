@@ -32,6 +32,26 @@ async function inPlaceSample(namespace: string, updateStrategy: CloneSetInput['s
   await waitForStatus(client, { namespace, name: 'sample-data', description: 'sample-data settled' }, settled);
 }
 
+/** Watches the namespace's `app=sample` pods and adds every pod seen with Ready False to `into`. */
+function recordUnready(namespace: string, into: Set<string>): ReturnType<typeof observePods> {
+  return observePods(kubeConfig, { namespace, labelSelector: 'app=sample' }, (pods) => {
+    for (const pod of pods) {
+      if (conditionOf(pod, 'Ready')?.status === 'False') {
+        into.add(nameOf(pod));
+      }
+    }
+  });
+}
+
+/** The writes of each pod, in order, as "verb subresource". */
+function writesByPod(writes: readonly { readonly pod: string; readonly verb: string; readonly subresource: string }[]): Map<string, string[]> {
+  const byPod = new Map<string, string[]>();
+  for (const write of writes) {
+    byPod.set(write.pod, [...(byPod.get(write.pod) ?? []), `${write.verb} ${write.subresource}`.trim()]);
+  }
+  return byPod;
+}
+
 describe('CloneSet in-place update', () => {
   it('InPlaceIfPossible: every pod keeps its name, UID and PVC, restarts its container once, and leaves Ready during the update', async () => {
     await installCloneSetCrd(kubeConfig);
@@ -43,13 +63,7 @@ describe('CloneSet in-place update', () => {
       const before = await activePods(client, ns.name, 'app=sample');
       const claimsBefore = (await activeClaims(client, ns.name)).map(uidOf).sort();
       const wentUnready = new Set<string>();
-      const observer = observePods(kubeConfig, { namespace: ns.name, labelSelector: 'app=sample' }, (pods) => {
-        for (const pod of pods) {
-          if (conditionOf(pod, 'Ready')?.status === 'False') {
-            wentUnready.add(nameOf(pod));
-          }
-        }
-      });
+      const observer = recordUnready(ns.name, wentUnready);
       await observer.synced;
       const firstWrite = writes.writes.length;
       // Each new pod cost two writes: its creation and one pods/status patch with both readiness-gate
@@ -74,10 +88,7 @@ describe('CloneSet in-place update', () => {
 
       // Writes per pod for the whole in-place update: status (not ready), patch (images, labels,
       // state), status (ready again + lifecycle Normal). OpenKruise makes four.
-      const perPod = new Map<string, string[]>();
-      for (const write of writes.writes.slice(firstWrite)) {
-        perPod.set(write.pod, [...(perPod.get(write.pod) ?? []), `${write.verb} ${write.subresource}`.trim()]);
-      }
+      const perPod = writesByPod(writes.writes.slice(firstWrite));
       expect([...perPod.keys()].sort()).toEqual(before.map(nameOf));
       for (const list of perPod.values()) {
         expect(list).toEqual(['patch status', 'patch', 'patch status']);
@@ -88,13 +99,7 @@ describe('CloneSet in-place update', () => {
       // would be back in service before its container restarts): again every pod leaves Ready, and
       // costs exactly the three writes.
       wentUnready.clear();
-      const again = observePods(kubeConfig, { namespace: ns.name, labelSelector: 'app=sample' }, (pods) => {
-        for (const pod of pods) {
-          if (conditionOf(pod, 'Ready')?.status === 'False') {
-            wentUnready.add(nameOf(pod));
-          }
-        }
-      });
+      const again = recordUnready(ns.name, wentUnready);
       await again.synced;
       const secondWrite = writes.writes.length;
       try {
@@ -107,10 +112,7 @@ describe('CloneSet in-place update', () => {
       expect(second.map(imageOf)).toEqual(Array<string>(5).fill('nginx:1.28'));
       expect(second.map((pod) => restartsOf(pod))).toEqual([2, 2, 2, 2, 2]);
       expect([...wentUnready].sort()).toEqual(before.map(nameOf));
-      const secondPerPod = new Map<string, string[]>();
-      for (const write of writes.writes.slice(secondWrite)) {
-        secondPerPod.set(write.pod, [...(secondPerPod.get(write.pod) ?? []), `${write.verb} ${write.subresource}`.trim()]);
-      }
+      const secondPerPod = writesByPod(writes.writes.slice(secondWrite));
       expect([...secondPerPod.keys()].sort()).toEqual(before.map(nameOf));
       for (const list of secondPerPod.values()) {
         expect(list).toEqual(['patch status', 'patch', 'patch status']);
