@@ -1,5 +1,5 @@
 import { cloneSetSchema, CloneSetConditionType } from '@kruise-ts/api';
-import type { CloneSet, CloneSetCondition, Node, Pod } from '@kruise-ts/api';
+import type { CloneSet, CloneSetCondition, Node } from '@kruise-ts/api';
 import { TerminalError, requestKey } from '@kruise-ts/controller-runtime';
 import type {
   Client,
@@ -29,7 +29,7 @@ import { updateStatus } from './status/update-status.ts';
 import { errorMessage } from './sync/create-pods.ts';
 import type { ExpectationDiffs } from './sync/diffs.ts';
 import { diffsOf, scale } from './sync/scale.ts';
-import type { PodCreations, ScaleResult } from './sync/scale.ts';
+import type { ScaleResult } from './sync/scale.ts';
 import { revisionNameOf } from './sync/sync-context.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
 import { update } from './sync/update.ts';
@@ -132,7 +132,7 @@ export class CloneSetReconciler implements Reconciler {
 
   /** The sync steps; returns the conditions they leave (FailedScale / FailedUpdate on an error). */
   async #sync(ctx: SyncContext, state: SyncState): Promise<CloneSetCondition[]> {
-    const conditions = [...(state.cs.status?.conditions ?? [])];
+    let conditions = [...(state.cs.status?.conditions ?? [])];
     if (isBeingDeleted(state.cs)) {
       return conditions;
     }
@@ -142,46 +142,45 @@ export class CloneSetReconciler implements Reconciler {
       initialized = await initializeReadinessGates(ctx, state.pods);
       scaled = await scale(ctx, state);
     } catch (error) {
-      return failedScale(ctx, conditions, error);
+      ctx.logger.error({ err: error }, 'Scaling failed');
+      ctx.requeue.push(1000);
+      return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message: errorMessage(error) }, ctx.now());
     }
-    if (scaled.changed && scaled.creating !== undefined) {
-      return this.#updateWhileCreating(ctx, state, { creating: scaled.creating, initialized, conditions });
+    // A scale that went through clears an error of an earlier one (OpenKruise's sticks forever).
+    const failedScale = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
+    if (failedScale !== undefined && failedScale.reason !== PODS_TO_DELETE_NOT_OWNED) {
+      conditions = removeCondition(conditions, CloneSetConditionType.FailedScale);
     }
-    const afterScale = clearFailedScale(conditions);
-    if (initialized || scaled.changed) {
-      return afterScale;
-    }
-    return this.#update(ctx, state, { diffs: scaled.diffs, conditions: afterScale, pending: [] });
+    return this.#updateAfterScale(ctx, state, { scaled, initialized, conditions });
   }
 
   /**
-   * The update step while the scale step's creations are in flight, with the planned pods counted as
-   * there and unavailable (which they will be when created). OpenKruise updates only in the next
-   * reconcile after a scale-out, and waiting for the creations was no better: during a ReCreate
-   * rollout nearly every reconcile creates the replacements of the pods the last one deleted, and
-   * the pods that became available meanwhile waited for all those creations (a second or two per
-   * wave at 1,000 pods) before the next ones could be replaced. A planned pod that fails to be
-   * created was counted as unavailable: the budget was only used more cautiously. After readiness
-   * gates were initialized, updating still waits for the next reconcile: the refresh would judge
-   * those pods by the snapshot without their new conditions and write (with a stale resourceVersion)
-   * what is already there.
+   * After readiness gates were initialized, updating waits for the next reconcile: the refresh would
+   * otherwise judge those pods by the snapshot without their new conditions and write (with a stale
+   * resourceVersion) what is already there. So it does after a scale-in (as OpenKruise always does).
+   * After pods were created it goes on: OpenKruise updates only in the next reconcile, but during a
+   * ReCreate rollout nearly every reconcile creates the replacements of the pods the last one
+   * deleted, so deletions came every other reconcile and half the budget stood idle. The new pods are
+   * known (the create responses) and unavailable, so the update counts them, as the next reconcile would.
    */
-  async #updateWhileCreating(ctx: SyncContext, state: SyncState, input: { creating: PodCreations; initialized: boolean; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
-    const { creating, initialized } = input;
-    const grown: SyncState = { ...state, pods: [...state.pods, ...creating.planned] };
-    const [creationError, conditions] = await Promise.all([
-      creating.created.then(
-        () => undefined,
-        (error: unknown) => error ?? new Error('pod creation failed'),
-      ),
-      initialized ? input.conditions : this.#update(ctx, state, { diffs: diffsOf(ctx, grown), conditions: input.conditions, pending: creating.planned }),
-    ]);
-    return creationError === undefined ? clearFailedScale(conditions) : failedScale(ctx, conditions, creationError);
+  async #updateAfterScale(ctx: SyncContext, state: SyncState, input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
+    const { scaled, conditions } = input;
+    if (input.initialized) {
+      return conditions;
+    }
+    if (!scaled.changed) {
+      return this.#update(ctx, state, { diffs: scaled.diffs, conditions });
+    }
+    if (scaled.created === undefined) {
+      return conditions;
+    }
+    const grown: SyncState = { ...state, pods: [...state.pods, ...scaled.created] };
+    return this.#update(ctx, grown, { diffs: diffsOf(ctx, grown), conditions });
   }
 
-  async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[]; pending: readonly DeepReadonly<Pod>[] }): Promise<CloneSetCondition[]> {
+  async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
     try {
-      const result = await update(ctx, state, { diffs: input.diffs, pending: input.pending });
+      const result = await update(ctx, state, input.diffs);
       const [blocked] = result.blocked;
       if (blocked !== undefined) {
         return setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', reason: IN_PLACE_ONLY_NOT_POSSIBLE, message: blocked }, ctx.now());
@@ -258,17 +257,4 @@ function parseCloneSet(cached: DeepReadonly<CloneSet>): DeepReadonly<CloneSet> {
   }
   parsedCloneSets.set(cached, parsed.data);
   return parsed.data;
-}
-
-/** The FailedScale condition of a scale step that failed, and a retry soon. */
-function failedScale(ctx: SyncContext, conditions: CloneSetCondition[], error: unknown): CloneSetCondition[] {
-  ctx.logger.error({ err: error }, 'Scaling failed');
-  ctx.requeue.push(1000);
-  return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message: errorMessage(error) }, ctx.now());
-}
-
-/** A scale that went through clears an error of an earlier one (OpenKruise's sticks forever). */
-function clearFailedScale(conditions: CloneSetCondition[]): CloneSetCondition[] {
-  const failed = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
-  return failed !== undefined && failed.reason !== PODS_TO_DELETE_NOT_OWNED ? removeCondition(conditions, CloneSetConditionType.FailedScale) : conditions;
 }

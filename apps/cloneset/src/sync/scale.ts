@@ -47,18 +47,11 @@ function withinDeleteBudget(ctx: SyncContext, pods: readonly ReadonlyPod[], budg
 
 /**
  * What the scale step did, and the numbers the update step goes on with when it did nothing. A step
- * that creates pods returns once it has planned them: `created` settles when the creations are done
- * (rejecting when none could be made), so that the update step can run meanwhile.
+ * that only created pods says which (as the API server returned them).
  */
 export type ScaleResult =
-  | { readonly changed: true; readonly creating?: PodCreations }
+  | { readonly changed: true; readonly created?: readonly ReadonlyPod[] }
   | { readonly changed: false; readonly diffs: ExpectationDiffs };
-
-/** Pods the scale step is creating: as planned (names, labels, no status yet), and the creations' outcome. */
-export interface PodCreations {
-  readonly planned: readonly ReadonlyPod[];
-  readonly created: Promise<readonly ReadonlyPod[]>;
-}
 
 /** OpenKruise's `calculateDiffsWithExpectation` over the state's pods. */
 export function diffsOf(ctx: SyncContext, state: SyncState): ExpectationDiffs {
@@ -91,20 +84,19 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
     ctx.recorder.warning(state.ref, CloneSetEventReason.ScaleUpLimited, `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`);
   }
   if (diffs.scaleUpNum > 0) {
-    const creating = scaleOut(ctx, state, diffs);
-    return creating === undefined ? { changed: false, diffs } : { changed: true, creating };
+    const created = await scaleOut(ctx, state, diffs);
+    return created.length > 0 ? { changed: true, created } : { changed: false, diffs };
   }
   return (await scaleIn(ctx, state, { diffs, planned })) ? { changed: true } : { changed: false, diffs };
 }
 
-function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): PodCreations | undefined {
+async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<readonly ReadonlyPod[]> {
   if (diffs.scaleUpLimit <= 0) {
-    return undefined;
+    return [];
   }
   const instanceIds = allocateInstanceIds({ count: diffs.scaleUpLimit, activePods: state.pods, pvcs: state.pvcs });
   ctx.logger.info({ creations: diffs.scaleUpLimit, currentRevisionCreations: diffs.scaleUpNumOldRevision }, 'Scaling out');
-  const planned = buildPods(ctx, state, { expectedCreations: diffs.scaleUpLimit, expectedCurrentCreations: diffs.scaleUpNumOldRevision, instanceIds });
-  return { planned, created: createPods(ctx, state, planned) };
+  return createPods(ctx, state, buildPods(ctx, state, { expectedCreations: diffs.scaleUpLimit, expectedCurrentCreations: diffs.scaleUpNumOldRevision, instanceIds }));
 }
 
 async function scaleIn(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; planned: PlannedDeletions }): Promise<boolean> {

@@ -50,19 +50,15 @@ async function refreshed(ctx: SyncContext, snapshot: SyncState): Promise<{ state
  * |updateNum| pods to the target revision (the update revision, or back to the current one with
  * CloneSetPartitionRollback) in update order (PreparingUpdate first, priority, scatter, then the
  * ActivePods order), within the maxUnavailable budget, in place where the strategy and the change
- * allow, else by recreating them. `pending`: pods being created meanwhile, counted as unavailable.
+ * allow, else by recreating them.
  */
-export async function update(ctx: SyncContext, snapshot: SyncState, plan: { readonly diffs: ExpectationDiffs; readonly pending?: readonly ReadonlyPod[] }): Promise<UpdateResult> {
-  const { diffs, pending = [] } = plan;
+export async function update(ctx: SyncContext, snapshot: SyncState, diffs: ExpectationDiffs): Promise<UpdateResult> {
   // OpenKruise stops here when the refresh wrote anything and updates in the next reconcile. With a
   // thousand pods in flight some pod always finishes, so no reconcile would reach the update step
   // until the wave drained (rollouts stalled for tens of seconds at 5,000 pods). The refresh only
   // moves pods along, never makes one available that the kubelet has not, so the update goes on with
   // the pods as the API server returned them.
-  const { state: existing, refreshedAny } = await refreshed(ctx, snapshot);
-  // Pods being created count (as unavailable) but are neither refreshed nor updated.
-  const state = pending.length === 0 ? existing : { ...existing, pods: [...existing.pods, ...pending] };
-  const isPending = new Set(pending.map((pod) => pod.metadata?.name));
+  const { state, refreshedAny } = await refreshed(ctx, snapshot);
   const strategy = state.cs.spec.updateStrategy;
   if (strategy.paused === true || strategy.type === CloneSetUpdateStrategyType.OnDelete || diffs.updateNum === 0) {
     return refreshedAny;
@@ -70,7 +66,7 @@ export async function update(ctx: SyncContext, snapshot: SyncState, plan: { read
   const target = diffs.updateNum > 0 ? state.updateRevision : state.currentRevision;
   const targetName = revisionNameOf(target);
   const availability = { minReadySeconds: state.cs.spec.minReadySeconds ?? 0, now: ctx.now() };
-  const sorted = sortUpdateCandidates(updateCandidates(state, diffs).filter((pod) => !isPending.has(pod.metadata?.name)), {
+  const sorted = sortUpdateCandidates(updateCandidates(state, diffs), {
     priorityStrategy: state.cs.spec.updateStrategy.priorityStrategy,
     scatterStrategy: state.cs.spec.updateStrategy.scatterStrategy,
     allPods: state.pods,

@@ -113,7 +113,7 @@ describe('CloneSet rolling update', () => {
     });
   });
 
-  it('ReCreate: a reconcile that creates a missing pod deletes the next ones meanwhile (pipelined), within maxUnavailable', async () => {
+  it('ReCreate: a reconcile that creates a missing pod goes on to delete the next ones (pipelined), within maxUnavailable', async () => {
     await installCloneSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'rollout-pipelined');
     let controller = startController({ kubeConfig, namespace: ns.name });
