@@ -1,7 +1,10 @@
 /**
- * The order in which pods are updated, observed on real pods: one pod at a time (maxUnavailable 1,
- * in place), recording when each pod's image changes; with a budget for all of them, the order in
- * which the controller chose them (they are then written concurrently).
+ * The order in which pods are updated on real pods, as the controller chose them (its "Updating pods"
+ * lines): one pod at a time (maxUnavailable 1, in place), or all at once with a budget for all. The
+ * order in which their images change is not the test: a pod that is unavailable for a moment is
+ * updated without using the budget (as in OpenKruise), and two pods chosen in one reconcile are
+ * written concurrently (a loaded run once saw the last two images change in the reverse order).
+ * Every run still checks that all pods were updated, in place.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -39,11 +42,12 @@ class ChosenOrder {
 
 /**
  * Creates `replicas` pods, labels them with `labelsFor(index)` (index in name order), rolls out a new
- * image one pod at a time and returns the labels of the pods in the order they were updated.
+ * image within the strategy's budget and returns the labels of the pods in the order the controller
+ * chose them.
  */
 async function updateOrder(
   prefix: string,
-  options: { replicas: number; strategy: UpdateStrategy; labelsFor: (index: number) => Record<string, string>; by?: 'image' | 'chosen' },
+  options: { replicas: number; strategy: UpdateStrategy; labelsFor: (index: number) => Record<string, string> },
 ): Promise<Record<string, string>[]> {
   await installCloneSetCrd(kubeConfig);
   await using ns = await createTestNamespace(kubeConfig, prefix);
@@ -93,7 +97,9 @@ async function updateOrder(
     } finally {
       observer.stop();
     }
-    const result = options.by === 'chosen' ? chosen.order() : order;
+    const result = chosen.order();
+    // Every chosen pod's image changed, and no other's.
+    expect([...order].sort()).toEqual([...result].sort());
     expect(result).toHaveLength(options.replicas);
     return result.map((name) => labelsByName.get(name) ?? {});
   } finally {
@@ -130,11 +136,9 @@ describe('CloneSet update order', () => {
   });
 
   it('scatterStrategy (the seed example): 3 labelled pods of 10 are the 1st, 6th and 10th updated', async () => {
-    // All ten are chosen in one reconcile, in the order of one sort, as the document describes. They are
-    // then written concurrently (up to 64 in flight), so the order in which their images change is not
-    // defined; the order in which the controller chose them is.
+    // All ten are chosen in one reconcile, in the order of one sort, as the document describes.
     const strategy: UpdateStrategy = { scatterStrategy: [{ key: 'foo', value: 'bar' }], maxUnavailable: '100%' };
-    const order = await updateOrder('order-scatter', { replicas: 10, strategy, labelsFor: (i) => ([2, 3, 7].includes(i) ? { foo: 'bar' } : {}), by: 'chosen' });
+    const order = await updateOrder('order-scatter', { replicas: 10, strategy, labelsFor: (i) => ([2, 3, 7].includes(i) ? { foo: 'bar' } : {}) });
     const positions = order.flatMap((l, index) => (l['foo'] === 'bar' ? [index + 1] : []));
     expect(positions).toEqual([1, 6, 10]);
   });
