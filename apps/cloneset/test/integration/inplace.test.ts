@@ -43,6 +43,16 @@ function recordUnready(namespace: string, into: Set<string>): ReturnType<typeof 
   });
 }
 
+/** Sets the sample's image and waits until every pod is updated, then stops `observer`. */
+async function rollOutSample(namespace: string, image: string, observer: { stop(): void }): Promise<void> {
+  try {
+    await setImage(namespace, 'sample-data', image);
+    await waitForStatus(client, { namespace, name: 'sample-data', description: `all updated in place to ${image}`, timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));
+  } finally {
+    observer.stop();
+  }
+}
+
 /** The writes of each pod, in order, as "verb subresource". */
 function writesByPod(writes: readonly { readonly pod: string; readonly verb: string; readonly subresource: string }[]): Map<string, string[]> {
   const byPod = new Map<string, string[]>();
@@ -72,12 +82,7 @@ describe('CloneSet in-place update', () => {
       expect(creation.filter((write) => write.pod === '(new)' && write.verb === 'create')).toHaveLength(before.length);
       expect(creation.filter((write) => write.subresource === 'status').map((write) => write.pod).sort()).toEqual(before.map(nameOf).sort());
       expect(writes.failed).toEqual([]);
-      try {
-        await setImage(ns.name, 'sample-data', 'nginx:mainline');
-        await waitForStatus(client, { namespace: ns.name, name: 'sample-data', description: 'all updated in place', timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));
-      } finally {
-        observer.stop();
-      }
+      await rollOutSample(ns.name, 'nginx:mainline', observer);
       const after = await activePods(client, ns.name, 'app=sample');
       expect(after.map((pod) => [nameOf(pod), uidOf(pod)])).toEqual(before.map((pod) => [nameOf(pod), uidOf(pod)]));
       expect(after.map(imageOf)).toEqual(Array<string>(5).fill('nginx:mainline'));
@@ -102,12 +107,7 @@ describe('CloneSet in-place update', () => {
       const again = recordUnready(ns.name, wentUnready);
       await again.synced;
       const secondWrite = writes.writes.length;
-      try {
-        await setImage(ns.name, 'sample-data', 'nginx:1.28');
-        await waitForStatus(client, { namespace: ns.name, name: 'sample-data', description: 'all updated in place again', timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));
-      } finally {
-        again.stop();
-      }
+      await rollOutSample(ns.name, 'nginx:1.28', again);
       const second = await activePods(client, ns.name, 'app=sample');
       expect(second.map(imageOf)).toEqual(Array<string>(5).fill('nginx:1.28'));
       expect(second.map((pod) => restartsOf(pod))).toEqual([2, 2, 2, 2, 2]);

@@ -109,6 +109,7 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   const idle = await measurement.sampler.snapshot();
   // Heap used counts garbage until a collection; an idle process does not collect. Ours collect on
   // SIGUSR2 (gc-on-signal.ts), so the figure is the live heap; others report what they report.
+  // Ours serve one /metrics per Node.js process, so every one of them must have got the signal.
   const collected = running.collectsGarbageOnSignal && (await signalNodeProcesses(running.pid, 'SIGUSR2')) >= Math.max(1, running.metricsUrls.length);
   if (collected) {
     await sleep(2_000);
