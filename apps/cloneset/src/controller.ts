@@ -17,6 +17,12 @@ export interface CloneSetControllerOptions {
   readonly expectationTimeoutMs: number;
   /** `--cloneset-scaling-exclude-preparing-delete`. */
   readonly scalingExcludePreparingDelete: boolean;
+  /**
+   * `--cloneset-strip-pod-managed-fields` (default true): an in-place update's spec patch strips the
+   * pod's managedFields, so that the API server stops tracking field ownership of the pod
+   * (docs/differences-from-openkruise.md). Absent: false.
+   */
+  readonly stripPodManagedFields?: boolean;
 }
 
 /** The controller's name: in logs, metrics (`controller="cloneset"`) and the work queue. */
@@ -63,6 +69,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
     scaleExpectations,
     resourceVersionExpectations,
     scalingExcludePreparingDelete: options.scalingExcludePreparingDelete,
+    stripPodManagedFields: options.stripPodManagedFields ?? false,
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(cloneSets, requestForObject());

@@ -6,6 +6,7 @@ import type { CloneSetControllerOptions } from './controller.ts';
 /** The CloneSet controller's own flags, added to the manager's by its main and by the all-in-one launcher. */
 export const cloneSetFlagsShape = {
   'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
+  'cloneset-strip-pod-managed-fields': booleanFlag().default(true),
 };
 
 /** The parsed flags the controller options come from. */
@@ -14,6 +15,7 @@ export interface CloneSetFlags {
   readonly workers: number;
   readonly 'expectation-timeout': number;
   readonly 'cloneset-scaling-exclude-preparing-delete': boolean;
+  readonly 'cloneset-strip-pod-managed-fields': boolean;
 }
 
 /** Controller options from parsed flags. */
@@ -23,5 +25,6 @@ export function cloneSetOptionsFromFlags(flags: CloneSetFlags): CloneSetControll
     workers: flags.workers,
     expectationTimeoutMs: flags['expectation-timeout'],
     scalingExcludePreparingDelete: flags['cloneset-scaling-exclude-preparing-delete'],
+    stripPodManagedFields: flags['cloneset-strip-pod-managed-fields'],
   };
 }

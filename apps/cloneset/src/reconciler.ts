@@ -44,6 +44,7 @@ export interface CloneSetReconcilerDeps extends ReadCaches {
   readonly scaleExpectations: ScaleExpectations;
   readonly resourceVersionExpectations: ResourceVersionExpectations;
   readonly scalingExcludePreparingDelete: boolean;
+  readonly stripPodManagedFields: boolean;
   readonly now?: (() => number) | undefined;
 }
 
@@ -126,6 +127,7 @@ export class CloneSetReconciler implements Reconciler {
       requeue: new RequeueAfter(),
       now: deps.now ?? Date.now,
       scalingExcludePreparingDelete: deps.scalingExcludePreparingDelete,
+      stripPodManagedFields: deps.stripPodManagedFields,
       createBatchSizes: this.#createBatchSizes,
     };
   }

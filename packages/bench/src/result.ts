@@ -95,9 +95,30 @@ export interface ContenderResult {
   readonly requests: RequestStats;
   readonly process: ProcessStats;
   readonly metrics: ControllerMetrics;
+  /**
+   * The wait, after the preparation settled, until no pod had been written for `quietMs` (the
+   * simulated kubelets' tail of the preparation), so that the change starts from the same state in
+   * every run. Absent in results written before it existed.
+   */
+  readonly quietBeforeChange?: QuietBeforeChange;
+  /**
+   * CPU seconds each control-plane process of this contender's cluster used in the measured window
+   * (kube-apiserver, etcd, kwok, kube-scheduler, kube-controller-manager). Absent in older results.
+   */
+  readonly controlPlaneCpuSeconds?: Readonly<Record<string, number>>;
   /** Only for `steady`: figures of the idle and churn phases. */
   readonly steady?: SteadyStateStats;
   readonly series: readonly StatusSample[];
+}
+
+/** How the run waited for quiet before the change. */
+export interface QuietBeforeChange {
+  readonly quietMs: number;
+  /** False when the wait gave up (after `timeoutSeconds`) and the change started anyway. */
+  readonly quiet: boolean;
+  readonly waitedSeconds: number;
+  /** Pod writes (anybody's) seen in the audit log while waiting. */
+  readonly podWritesSeen: number;
 }
 
 /** The steady-state scenario's own figures. */

@@ -28,6 +28,8 @@ export interface SyncContext {
   readonly now: () => number;
   /** `--cloneset-scaling-exclude-preparing-delete`: count PreparingDelete pods as gone when scaling. */
   readonly scalingExcludePreparingDelete: boolean;
+  /** `--cloneset-strip-pod-managed-fields`: the in-place spec patch strips the pod's managedFields. */
+  readonly stripPodManagedFields: boolean;
   /** Where each CloneSet's next slow start of pod creations begins. */
   readonly createBatchSizes: SlowStartMemory;
 }

@@ -121,6 +121,7 @@ async function updateInPlace(ctx: SyncContext, state: SyncState, input: { pod: R
       labels: { ...revisionLabels(revision, { shortHash: ctx.gates.enabled('CloneSetShortHash') }), [LIFECYCLE_STATE_LABEL]: LifecycleState.Updating },
       annotations: { [LIFECYCLE_TIMESTAMP_ANNOTATION]: lifecycleTimestamp(now) },
       verticalScaling: ctx.gates.enabled('InPlaceWorkloadVerticalScaling'),
+      stripManagedFields: ctx.stripPodManagedFields,
     });
     ctx.resourceVersionExpectations.expect(started.pod);
     if (started.delayMs !== undefined) {

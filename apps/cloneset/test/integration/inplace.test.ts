@@ -82,8 +82,12 @@ describe('CloneSet in-place update', () => {
       expect(creation.filter((write) => write.pod === '(new)' && write.verb === 'create')).toHaveLength(before.length);
       expect(creation.filter((write) => write.subresource === 'status').map((write) => write.pod).sort()).toEqual(before.map(nameOf).sort());
       expect(writes.failed).toEqual([]);
+      // A create always records field ownership (managedFields); the in-place patch strips it.
+      expect(before.every((pod) => (pod.metadata?.managedFields?.length ?? 0) > 0)).toBe(true);
       await rollOutSample(ns.name, 'nginx:mainline', observer);
       const after = await activePods(client, ns.name, 'app=sample');
+      // Stripped, and still so after the later writes of the pod (our completion, the kubelet's statuses).
+      expect(after.map((pod) => pod.metadata?.managedFields ?? [])).toEqual(Array<unknown[]>(5).fill([]));
       expect(after.map((pod) => [nameOf(pod), uidOf(pod)])).toEqual(before.map((pod) => [nameOf(pod), uidOf(pod)]));
       expect(after.map(imageOf)).toEqual(Array<string>(5).fill('nginx:mainline'));
       expect(after.map((pod) => restartsOf(pod))).toEqual([1, 1, 1, 1, 1]);
@@ -116,6 +120,36 @@ describe('CloneSet in-place update', () => {
       expect([...secondPerPod.keys()].sort()).toEqual(before.map(nameOf));
       for (const list of secondPerPod.values()) {
         expect(list).toEqual(['patch status', 'patch', 'patch status']);
+      }
+    } finally {
+      await controller.stop();
+    }
+  });
+
+  it('--cloneset-strip-pod-managed-fields=false: pods keep their managedFields through an in-place update', async () => {
+    await installCloneSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'inplace-keep-fields');
+    const controller = startController({ kubeConfig, namespace: ns.name, stripPodManagedFields: false });
+    try {
+      await createCloneSet(client, ns.name, {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 },
+        },
+      });
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'two pods' }, settled);
+      await setImage(ns.name, 'web', 'nginx:1.27');
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
+      const after = await activePods(client, ns.name, 'app=web');
+      expect(after.map(restartsOf)).toEqual([1, 1]);
+      for (const pod of after) {
+        // The creation's entry and the in-place patch's (main resource, Update) are both there.
+        const entries = (pod.metadata?.managedFields ?? []).map((entry) => `${entry.operation ?? ''} ${entry.subresource ?? ''}`.trim());
+        expect(entries).toContain('Update');
+        expect(entries).toContain('Update status');
       }
     } finally {
       await controller.stop();

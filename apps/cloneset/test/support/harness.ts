@@ -39,6 +39,8 @@ export interface StartOptions {
   readonly namespace: string;
   readonly featureGates?: string;
   readonly scalingExcludePreparingDelete?: boolean;
+  /** `--cloneset-strip-pod-managed-fields` (default true, as the app's). */
+  readonly stripPodManagedFields?: boolean;
   /** Told about every API request the controller makes. */
   readonly requestObservers?: readonly RequestObserver[];
   /** Receives the controller's log lines (JSON, info and up) instead of the silent default. */
@@ -74,6 +76,7 @@ export function startController(options: StartOptions): ControllerHandle {
     workers: 3,
     expectationTimeoutMs: 60_000,
     scalingExcludePreparingDelete: options.scalingExcludePreparingDelete ?? false,
+    stripPodManagedFields: options.stripPodManagedFields ?? true,
   });
   const stop = new AbortController();
   const running = manager.start(stop.signal);

@@ -18,6 +18,8 @@ export {
 } from './audit-log.ts';
 export type { AuditAggregator, AuditEvent, AuditSelector, ReadAuditLogOptions } from './audit-log.ts';
 export { timestampMicros } from './audit-time.ts';
+export { podWriteTime, waitForQuietPods } from './quiet-period.ts';
+export type { QuietPeriodOptions, QuietPeriodOutcome } from './quiet-period.ts';
 export { createLatencyRecorder, nearestRank } from './latency-recorder.ts';
 export type { LatencyRecorder } from './latency-recorder.ts';
 

@@ -31,6 +31,12 @@ export function parseProcStat(pid: number, text: string): ProcStat | undefined {
   return { pid, ppid: field(4), cpuTicks, rssBytes: rssPages * PAGE_SIZE_BYTES };
 }
 
+/** CPU seconds a process (with its reaped children) has used so far; undefined when it is gone. */
+export async function processCpuSeconds(pid: number): Promise<number | undefined> {
+  const stat = await readStat(pid);
+  return stat === undefined ? undefined : stat.cpuTicks / TICKS_PER_SECOND;
+}
+
 async function readStat(pid: number): Promise<ProcStat | undefined> {
   try {
     return parseProcStat(pid, await readFile(`/proc/${String(pid)}/stat`, 'utf8'));

@@ -115,11 +115,33 @@ describe('renderMarkdown', () => {
     )).toBe(true);
   });
 
+  it('adds the control plane CPU per contender, with a dash where a process was not measured', () => {
+    const markdown = renderMarkdown({
+      ...FIXTURE,
+      results: [
+        { ...contender(0), controlPlaneCpuSeconds: { 'kube-apiserver': 21.5, etcd: 3.25, kwok: 6 } },
+        { ...contender(1), controlPlaneCpuSeconds: { 'kube-apiserver': 30, etcd: 4 } },
+      ],
+    });
+    expect(markdown.endsWith(
+      [
+        '### CPU seconds in the measured window',
+        '',
+        '| contender | etcd | kube-apiserver | kwok | contender itself |',
+        '| --- | ---: | ---: | ---: | ---: |',
+        '| kruise-ts | 3.25 | 21.5 | 6.00 | 8.50 |',
+        '| native-deployment | 4.00 | 30.0 | – | 17.0 |',
+        '',
+      ].join('\n'),
+    )).toBe(true);
+  });
+
   it('has no steady-state table, no ratio note and no errors for a single finished contender', () => {
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0)] });
     expect(markdown).not.toContain('Steady state');
     expect(markdown).not.toContain('Ratios');
     expect(markdown).not.toContain('Errors');
+    expect(markdown).not.toContain('CPU seconds in the measured window');
     expect(markdown).toContain('| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 4.20 ms | 2.00 ms / 20.0 ms |');
   });
 

@@ -36,6 +36,7 @@ export function renderMarkdown(result: BenchResult): string {
     '### Requests by verb and resource',
     requestsTable(result.results),
     ...(settings.scenario === 'steady' ? ['### Steady state', steadyTable(result.results)] : []),
+    ...controlPlaneSection(result.results),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }
@@ -193,4 +194,19 @@ function steadyRow(result: ContenderResult): string[] {
     groupThousands(steady.churnedPods),
     orMissing(steady.convergeSeconds, formatSeconds),
   ];
+}
+
+/** The control plane's CPU in each contender's window (results written before it was recorded have none). */
+function controlPlaneSection(results: readonly ContenderResult[]): string[] {
+  const names = [...new Set(results.flatMap((result) => Object.keys(result.controlPlaneCpuSeconds ?? {})))].sort();
+  if (names.length === 0) {
+    return [];
+  }
+  const columns: TableColumn[] = [{ title: 'contender', align: 'left' }, ...names.map((name): TableColumn => ({ title: name, align: 'right' })), { title: 'contender itself', align: 'right' }];
+  const rows = results.map((result) => [
+    result.contender.name,
+    ...names.map((name) => orMissing(result.controlPlaneCpuSeconds?.[name], formatNumber)),
+    formatNumber(result.process.cpuSeconds),
+  ]);
+  return ['### CPU seconds in the measured window', markdownTable(columns, rows)];
 }

@@ -14,16 +14,17 @@ import type { Client } from '@kruise-ts/controller-runtime';
 import { applyCrdFiles, freeLoopbackPort, startLocalCluster } from '@kruise-ts/local-cluster';
 import type { LocalCluster } from '@kruise-ts/local-cluster';
 
-import { auditPolicyYaml, readAuditLog } from '../collect/index.ts';
+import { auditPolicyYaml, readAuditLog, waitForQuietPods } from '../collect/index.ts';
 import { REPOSITORY_ROOT } from '../contenders/command-contender.ts';
 import type { Contender, RunningContender } from '../contenders/contender.ts';
+import { startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { startMetricsScraper } from '../measure/metrics-scraper.ts';
 import type { MetricsScraper } from '../measure/metrics-scraper.ts';
 import { signalNodeProcesses, startProcessSampler } from '../measure/process-sampler.ts';
 import type { ProcessSampler } from '../measure/process-sampler.ts';
 import { startStatusRecorder } from '../measure/status-recorder.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
-import type { ContenderResult, RunSettings, SteadyStateStats } from '../result.ts';
+import type { ContenderResult, QuietBeforeChange, RunSettings, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
 import type { Scenario, ScenarioContext, ScenarioOptions } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
@@ -32,6 +33,9 @@ const NAMESPACE = 'bench';
 const SAMPLE_INTERVAL_MS = 500;
 const SCRAPE_INTERVAL_MS = 2_000;
 const UNLIMITED = 100_000;
+/** No pod write for this long counts as quiet (kwok's stale replays come within a second of an event). */
+const QUIET_MS = 2_000;
+const QUIET_TIMEOUT_MS = 120_000;
 
 export interface ContenderRunOptions {
   readonly settings: RunSettings;
@@ -67,6 +71,7 @@ async function startCluster(options: ContenderRunOptions, index: number): Promis
 }
 
 interface Measurement {
+  readonly cluster: LocalCluster;
   readonly recorder: StatusRecorder;
   readonly sampler: ProcessSampler;
   readonly scraper: MetricsScraper;
@@ -80,6 +85,7 @@ interface ChangeOutcome {
   readonly wallSeconds: number;
   readonly auditFrom: number;
   readonly auditTo: number;
+  readonly controlPlaneCpuSeconds: Record<string, number>;
 }
 
 /** The measured part: the change, then waiting until every workload is settled (or the timeout). */
@@ -87,15 +93,16 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   await measurement.sampler.markWindowStart();
   await measurement.scraper.markWindowStart();
   const auditFrom = await fileSize(measurement.auditLogPath);
+  const cpu = await startComponentCpuWindow(measurement.cluster.components);
   measurement.recorder.startWindow();
   const started = performance.now();
   const change = await scenario.change(context);
   try {
     const wallSeconds = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, change.touched);
-    return { completed: true, pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath) };
+    return { completed: true, pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
   } catch (error) {
     const wallSeconds = (performance.now() - started) / 1000;
-    return { completed: false, error: String(error), pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath) };
+    return { completed: false, error: String(error), pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
   }
 }
 
@@ -182,6 +189,7 @@ interface MeasureInput {
 async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult> {
   const scenario = SCENARIOS[options.settings.scenario];
   const measurement: Measurement = {
+    cluster,
     recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind: contender.workloadKind }),
     sampler: startProcessSampler(running.pid, SAMPLE_INTERVAL_MS),
     scraper: startMetricsScraper(running.metricsUrls, SCRAPE_INTERVAL_MS),
@@ -200,7 +208,9 @@ async function measureScenario({ contender, running, client, cluster, options, c
   );
   const context: ScenarioContext = { client, namespace: NAMESPACE, kind: contender.workloadKind, options: options.scenario, recorder: measurement.recorder };
   options.log(`${contender.name}: preparing ${scenario.name}`);
+  const preparedFrom = await fileSize(cluster.auditLogPath);
   await scenario.prepare(context);
+  const quiet = await waitForQuiet(cluster.auditLogPath, preparedFrom, options);
   const idle = scenario.name === 'steady' ? await idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running }) : undefined;
   options.log(`${contender.name}: measuring ${scenario.name}`);
   const outcome = await measuredChange(scenario, context, measurement);
@@ -217,9 +227,18 @@ async function measureScenario({ contender, running, client, cluster, options, c
     requests,
     process: { peakRssBytes: processStats.peakRssBytes, cpuSeconds: Number(processStats.cpuSeconds.toFixed(2)), sampleIntervalMs: SAMPLE_INTERVAL_MS },
     metrics: await measurement.scraper.snapshot(),
+    quietBeforeChange: quiet,
+    controlPlaneCpuSeconds: outcome.controlPlaneCpuSeconds,
     ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
     series: measurement.recorder.series(),
   };
+}
+
+/** Waits until the preparation's tail of pod writes has passed (see quiet-period.ts). */
+async function waitForQuiet(auditLogPath: string, fromOffset: number, options: ContenderRunOptions): Promise<QuietBeforeChange> {
+  const outcome = await waitForQuietPods(auditLogPath, fromOffset, { quietMs: QUIET_MS, timeoutMs: QUIET_TIMEOUT_MS });
+  options.log(`  ${outcome.quiet ? 'quiet' : 'NOT quiet'} after ${outcome.waitedSeconds.toFixed(1)} s (${String(outcome.podWritesSeen)} pod writes seen meanwhile)`);
+  return { quietMs: QUIET_MS, ...outcome };
 }
 
 /** Runs one contender on a fresh cluster; failures become a result with `completed: false` and the error. */

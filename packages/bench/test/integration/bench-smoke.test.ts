@@ -47,6 +47,11 @@ function expectComplete(result: ContenderResult, pods: number): void {
   expect(result.process.cpuSeconds).toBeGreaterThan(0);
   expect(result.series.length).toBeGreaterThan(1);
   expect(result.series[0]?.t).toBe(0);
+  // The change started only after the preparation's pod writes had stopped for the quiet period.
+  expect(result.quietBeforeChange).toMatchObject({ quiet: true, quietMs: 2000 });
+  expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
+  expect(Object.keys(result.controlPlaneCpuSeconds ?? {})).toEqual(expect.arrayContaining(['etcd', 'kube-apiserver', 'kwok']));
+  expect(result.controlPlaneCpuSeconds?.['kube-apiserver']).toBeGreaterThan(0);
 }
 
 describe('npm run bench', () => {

@@ -53,6 +53,20 @@ describe('startInPlaceUpdate', () => {
     });
   });
 
+  it('stripManagedFields: the pod patch resets managedFields ([{}]), the status write does not (a subresource cannot)', async () => {
+    const { client, calls } = fakeClient(runningPod());
+    await startInPlaceUpdate({ client, pod: runningPod(), spec: SPEC, now: NOW, ...CALLER, verticalScaling: false, stripManagedFields: true });
+    expect(calls.map((call) => call.verb)).toEqual(['patchStatus', 'patch']);
+    expect(calls[0]?.body).not.toHaveProperty('metadata');
+    expect(calls[1]?.body).toMatchObject({ metadata: { resourceVersion: '11', managedFields: [{}] }, spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } });
+  });
+
+  it('stripManagedFields with a grace period: the first pod patch (annotations only) resets them', async () => {
+    const { client, calls } = fakeClient(runningPod());
+    await startInPlaceUpdate({ client, pod: runningPod(), spec: { ...SPEC, graceSeconds: 5 }, now: NOW, ...CALLER, verticalScaling: false, stripManagedFields: true });
+    expect(calls[1]?.body).toMatchObject({ metadata: { managedFields: [{}] } });
+  });
+
   it('grace period: the spec goes into the grace annotation, the pod spec is untouched', async () => {
     const { client, calls } = fakeClient(runningPod());
     const result = await startInPlaceUpdate({ client, pod: runningPod(), spec: { ...SPEC, graceSeconds: 5 }, now: NOW, ...CALLER, verticalScaling: false });

@@ -58,7 +58,14 @@ async function writeOnce(api: ApiextensionsV1Api, crd: V1CustomResourceDefinitio
     return;
   }
   // The object was read from the file by this call's caller only, so setting its resourceVersion is safe.
-  crd.metadata = Object.assign(crd.metadata ?? {}, { resourceVersion: current.metadata?.resourceVersion });
+  // Labels and annotations others set stay (as with kubectl apply): a Helm release that owns the CRD
+  // keeps its ownership annotations when a test re-applies the file meanwhile.
+  const metadata = crd.metadata ?? {};
+  crd.metadata = Object.assign(metadata, {
+    resourceVersion: current.metadata?.resourceVersion,
+    labels: { ...current.metadata?.labels, ...metadata.labels },
+    annotations: { ...current.metadata?.annotations, ...metadata.annotations },
+  });
   await api.replaceCustomResourceDefinition({ name, body: crd });
 }
 
