@@ -18,6 +18,10 @@ describe('parseBenchCommand', () => {
       timeoutSeconds: 300,
     });
     expect(parseBenchCommand(['recreate', '--scheduler-qps', '100']).settings.schedulerQps).toBe(100);
+    // No kube-apiserver profile unless asked for.
+    expect(command.settings.apiserverProfileSeconds).toBeUndefined();
+    expect(parseBenchCommand(['inplace', '--apiserver-profile-seconds', '20']).settings.apiserverProfileSeconds).toBe(20);
+    expect(() => parseBenchCommand(['inplace', '--apiserver-profile-seconds', '601'])).toThrow(/--apiserver-profile-seconds/);
     expect(command.contenders.map((contender) => [contender.name, contender.kind, contender.workloadKind])).toEqual([
       ['kruise-ts', 'kruise-ts', 'CloneSet'],
       ['native-deployment', 'native', 'Deployment'],

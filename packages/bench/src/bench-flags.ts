@@ -39,6 +39,7 @@ const flagsSchema = z.strictObject({
   'pods-per-workload': count(1, 1_000).default(50),
   'idle-seconds': count(1, 3_600).default(30),
   'churn-percent': count(1, 100).default(10),
+  'apiserver-profile-seconds': count(0, 600).default(0),
   contender: z.array(z.string().min(1)).default([]),
   out: z.string().min(1).default('bench-results'),
 });
@@ -135,6 +136,7 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       kubernetesVersion: '',
       freshClusterPerContender: true,
       timeoutSeconds,
+      ...(flags['apiserver-profile-seconds'] > 0 ? { apiserverProfileSeconds: flags['apiserver-profile-seconds'] } : {}),
     },
     scenario: {
       pods,

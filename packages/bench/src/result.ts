@@ -106,6 +106,8 @@ export interface ContenderResult {
    * (kube-apiserver, etcd, kwok, kube-scheduler, kube-controller-manager). Absent in older results.
    */
   readonly controlPlaneCpuSeconds?: Readonly<Record<string, number>>;
+  /** With `--apiserver-profile-seconds`: the kube-apiserver CPU profile (pprof) of this contender's window. */
+  readonly apiserverProfile?: string;
   /** Only for `steady`: figures of the idle and churn phases. */
   readonly steady?: SteadyStateStats;
   readonly series: readonly StatusSample[];
@@ -168,6 +170,8 @@ export interface RunSettings {
   /** A fresh control plane per contender (same flags), so no contender inherits another's objects. */
   readonly freshClusterPerContender: true;
   readonly timeoutSeconds: number;
+  /** `--apiserver-profile-seconds`: a kube-apiserver CPU profile of the window's first seconds (absent: none). */
+  readonly apiserverProfileSeconds?: number;
 }
 
 /** The machine the run used. */

@@ -76,6 +76,14 @@ describe('waitForQuietPods', () => {
     expect(outcome.waitedSeconds).toBeLessThan(5);
   });
 
+  it('with no pod write in the log at all, waits the quiet period from its start', async () => {
+    const file = join(dir, 'empty.log');
+    await writeFile(file, `${auditLine('update', 'leases')}\n`);
+    const outcome = await waitForQuietPods(file, 0, { quietMs: 200, timeoutMs: 5_000, pollMs: 10 });
+    expect(outcome).toMatchObject({ quiet: true, podWritesSeen: 0 });
+    expect(outcome.waitedSeconds).toBeGreaterThanOrEqual(0.2);
+  });
+
   it('reads from the offset given, and a line still being written waits for its newline', async () => {
     const file = join(dir, 'offset.log');
     const before = `${auditLine('patch', 'pods', { subresource: 'status' })}\n`;

@@ -77,13 +77,15 @@ async function readNewLines(file: string, offset: number): Promise<{ lines: stri
 /**
  * Waits until `file` (an audit log) shows no pod write for `quietMs`, reading it from `fromOffset`.
  * The log's own timestamps date the writes (the API server runs on this machine, with this clock), so
- * writes long past when the wait starts do not prolong it.
+ * writes long past when the wait starts do not prolong it; a log without any pod write since
+ * `fromOffset` makes it wait `quietMs` from its start.
  */
 export async function waitForQuietPods(file: string, fromOffset: number, options: QuietPeriodOptions): Promise<QuietPeriodOutcome> {
   const pollMs = options.pollMs ?? 250;
   const started = Date.now();
   let offset = fromOffset;
-  let lastWriteAt = Number.NEGATIVE_INFINITY;
+  // Until the log shows a write, the start counts as one: an empty read proves no quiet yet.
+  let lastWriteAt: number | undefined;
   let seen = 0;
   for (;;) {
     const read = await readNewLines(file, offset);
@@ -92,12 +94,12 @@ export async function waitForQuietPods(file: string, fromOffset: number, options
       const at = podWriteTime(line);
       if (at !== undefined) {
         seen += 1;
-        lastWriteAt = Math.max(lastWriteAt, at);
+        lastWriteAt = Math.max(lastWriteAt ?? at, at);
       }
     }
     const now = Date.now();
     const waitedSeconds = Number(((now - started) / 1000).toFixed(3));
-    if (now - lastWriteAt >= options.quietMs) {
+    if (now - (lastWriteAt ?? started) >= options.quietMs) {
       return { quiet: true, waitedSeconds, podWritesSeen: seen };
     }
     if (now - started >= options.timeoutMs) {

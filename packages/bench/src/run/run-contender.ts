@@ -17,6 +17,7 @@ import type { LocalCluster } from '@kruise-ts/local-cluster';
 import { auditPolicyYaml, readAuditLog, waitForQuietPods } from '../collect/index.ts';
 import { REPOSITORY_ROOT } from '../contenders/command-contender.ts';
 import type { Contender, RunningContender } from '../contenders/contender.ts';
+import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
 import { startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { startMetricsScraper } from '../measure/metrics-scraper.ts';
 import type { MetricsScraper } from '../measure/metrics-scraper.ts';
@@ -72,6 +73,9 @@ async function startCluster(options: ContenderRunOptions, index: number): Promis
 
 interface Measurement {
   readonly cluster: LocalCluster;
+  readonly log: (line: string) => void;
+  /** A kube-apiserver CPU profile of the window's first `seconds`, into `file`. */
+  readonly profile: { readonly seconds: number; readonly file: string } | undefined;
   readonly recorder: StatusRecorder;
   readonly sampler: ProcessSampler;
   readonly scraper: MetricsScraper;
@@ -86,6 +90,21 @@ interface ChangeOutcome {
   readonly auditFrom: number;
   readonly auditTo: number;
   readonly controlPlaneCpuSeconds: Record<string, number>;
+  readonly apiserverProfile?: string;
+}
+
+/** With `--apiserver-profile-seconds`, a profile of kube-apiserver from the change on; its file, or undefined when it failed. */
+async function profileApiServer(measurement: Measurement, profile: { seconds: number; file: string } | undefined): Promise<string | undefined> {
+  if (profile === undefined) {
+    return undefined;
+  }
+  return captureApiServerProfile({ kubeconfigPath: measurement.cluster.kubeconfigPath }, profile.seconds, profile.file).then(
+    () => profile.file,
+    (error: unknown) => {
+      measurement.log(`  no kube-apiserver profile: ${String(error)}`);
+      return undefined;
+    },
+  );
 }
 
 /** The measured part: the change, then waiting until every workload is settled (or the timeout). */
@@ -96,14 +115,21 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   const cpu = await startComponentCpuWindow(measurement.cluster.components);
   measurement.recorder.startWindow();
   const started = performance.now();
+  const profiling = profileApiServer(measurement, measurement.profile);
   const change = await scenario.change(context);
   try {
     const wallSeconds = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, change.touched);
-    return { completed: true, pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
+    const outcome = { completed: true, pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
+    return withProfile(outcome, await profiling);
   } catch (error) {
     const wallSeconds = (performance.now() - started) / 1000;
-    return { completed: false, error: String(error), pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
+    const outcome = { completed: false, error: String(error), pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
+    return withProfile(outcome, await profiling);
   }
+}
+
+function withProfile(outcome: ChangeOutcome, file: string | undefined): ChangeOutcome {
+  return file === undefined ? outcome : { ...outcome, apiserverProfile: file };
 }
 
 /** steady: CPU while nothing changes, and memory per cached pod. */
@@ -188,8 +214,11 @@ interface MeasureInput {
 /** Prepares the scenario with the contender running, measures the change and collects every figure. */
 async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult> {
   const scenario = SCENARIOS[options.settings.scenario];
+  const profileSeconds = options.settings.apiserverProfileSeconds;
   const measurement: Measurement = {
     cluster,
+    log: options.log,
+    profile: profileSeconds === undefined ? undefined : { seconds: profileSeconds, file: path.join(options.workDir, `${contender.name}-kube-apiserver.pprof`) },
     recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind: contender.workloadKind }),
     sampler: startProcessSampler(running.pid, SAMPLE_INTERVAL_MS),
     scraper: startMetricsScraper(running.metricsUrls, SCRAPE_INTERVAL_MS),
@@ -229,6 +258,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
     metrics: await measurement.scraper.snapshot(),
     quietBeforeChange: quiet,
     controlPlaneCpuSeconds: outcome.controlPlaneCpuSeconds,
+    ...(outcome.apiserverProfile === undefined ? {} : { apiserverProfile: outcome.apiserverProfile }),
     ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
     series: measurement.recorder.series(),
   };

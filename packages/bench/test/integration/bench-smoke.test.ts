@@ -16,7 +16,17 @@ import type { BenchResult, ContenderResult } from '../../src/index.ts';
 
 const LAUNCHER = 'node --conditions=@kruise-ts/source packages/launcher/src/cli.ts';
 
-async function bench(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string; result: BenchResult; files: string[] }> {
+interface BenchRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly result: BenchResult;
+  readonly files: string[];
+  /** The first bytes of each contender's kube-apiserver profile, read before the output is removed. */
+  readonly profileHeads: ReadonlyMap<string, number[]>;
+}
+
+async function bench(args: readonly string[]): Promise<BenchRun> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-'));
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', ...args, '--out', out], { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdoutText, stderrText) => {
@@ -27,8 +37,12 @@ async function bench(args: readonly string[]): Promise<{ code: number; stdout: s
   const json = files.find((name) => name.endsWith('.json'));
   if (json === undefined) throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
   const result = JSON.parse(await readFile(path.join(out, json), 'utf8')) as BenchResult;
+  const profileHeads = new Map<string, number[]>();
+  for (const { contender, apiserverProfile } of result.results) {
+    if (apiserverProfile !== undefined) profileHeads.set(contender.name, [...(await readFile(apiserverProfile)).subarray(0, 2)]);
+  }
   await rm(out, { recursive: true, force: true });
-  return { code, stdout, stderr, result, files };
+  return { code, stdout, stderr, result, files, profileHeads };
 }
 
 function expectComplete(result: ContenderResult, pods: number): void {
@@ -57,7 +71,7 @@ function expectComplete(result: ContenderResult, pods: number): void {
 describe('npm run bench', () => {
   it('inplace, 100 pods: our launcher, and the same launcher plugged in as an external command', async () => {
     const external = `ext=${LAUNCHER} --kubeconfig={kubeconfig} --metrics-bind-address=127.0.0.1:{metricsPort} --health-probe-bind-address=127.0.0.1:0 --leader-elect=false --kube-api-qps={qps} --kube-api-burst={burst} --log-level=warn`;
-    const run = await bench(['inplace', '--pods', '100', '--contender', 'kruise-ts', '--contender', external]);
+    const run = await bench(['inplace', '--pods', '100', '--contender', 'kruise-ts', '--contender', external, '--apiserver-profile-seconds', '2']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.result.settings).toMatchObject({ scenario: 'inplace', pods: 100, clientQps: 0, kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 } });
     expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
@@ -76,6 +90,8 @@ describe('npm run bench', () => {
       expect(result.metrics.reconciles).toBeGreaterThan(0);
       expect(result.metrics.reconcileP99Seconds).toBeGreaterThan(0);
       expect(result.series.at(-1)).toMatchObject({ replicas: 100, updated: 100, available: 100 });
+      // A pprof profile is gzip data.
+      expect(run.profileHeads.get(result.contender.name)).toEqual([0x1f, 0x8b]);
     }
     expect(run.files.map((name) => path.extname(name))).toEqual(['.json', '.md', '.svg']);
     expect(run.stdout).toContain('| ext | yes |');

@@ -39,7 +39,8 @@ export function kubeApiServerArgs(options: ApiServerArgsOptions): string[] {
     '--disable-admission-plugins=TaintNodesByCondition',
     '--allow-privileged=true',
     '--endpoint-reconciler-type=none',
-    '--profiling=false',
+    // /debug/pprof (authenticated; admin only): the benchmark profiles the API server with it.
+    '--profiling=true',
     '--v=1',
   ];
   if (options.auditPolicyFile !== undefined && options.auditLogFile !== undefined) {
