@@ -20,7 +20,7 @@ export interface CloneSetControllerOptions {
   /**
    * `--cloneset-strip-pod-managed-fields` (default true): an in-place update's spec patch strips the
    * pod's managedFields, so that the API server stops tracking field ownership of the pod
-   * (docs/differences-from-openkruise.md). Absent: false.
+   * (apps/cloneset/README.md, "Where this differs from OpenKruise"). Absent: false.
    */
   readonly stripPodManagedFields?: boolean;
 }

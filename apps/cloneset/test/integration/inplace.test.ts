@@ -11,7 +11,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, PodWriteCounter, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, PodWriteCounter, seedExample, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
 import type { ControllerHandle } from '../support/harness.ts';
 import { conditionOf, imageOf, isAvailableNow, nameOf, restartsOf, uidOf } from '../support/pods.ts';
 
@@ -131,15 +131,7 @@ describe('CloneSet in-place update', () => {
     await using ns = await createTestNamespace(kubeConfig, 'inplace-keep-fields');
     const controller = startController({ kubeConfig, namespace: ns.name, stripPodManagedFields: false });
     try {
-      await createCloneSet(client, ns.name, {
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 2,
-          selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 },
-        },
-      });
+      await createCloneSet(client, ns.name, webCloneSet(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }));
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'two pods' }, settled);
       await setImage(ns.name, 'web', 'nginx:1.27');
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
@@ -162,15 +154,7 @@ describe('CloneSet in-place update', () => {
     let controller = startController({ kubeConfig, namespace: ns.name });
     const lines: Record<string, unknown>[] = [];
     try {
-      await createCloneSet(client, ns.name, {
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 6,
-          selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 },
-        },
-      });
+      await createCloneSet(client, ns.name, webCloneSet(6, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 } }));
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'six pods' }, settled);
       // With the controller stopped: one pod loses pod-template-hash (the refresh writes it back) and
       // the image changes, so the first reconcile has both a refresh write and pods to update.
@@ -245,15 +229,7 @@ describe('CloneSet in-place update', () => {
     await using ns = await createTestNamespace(kubeConfig, 'inplace-restart');
     let controller: ControllerHandle = startController({ kubeConfig, namespace: ns.name });
     try {
-      await createCloneSet(client, ns.name, {
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 10,
-          selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 },
-        },
-      });
+      await createCloneSet(client, ns.name, webCloneSet(10, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }));
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'ten pods' }, settled);
       const uids = (await activePods(client, ns.name, 'app=web')).map(uidOf).sort();
       await setImage(ns.name, 'web', 'nginx:1.27');

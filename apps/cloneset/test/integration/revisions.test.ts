@@ -5,23 +5,10 @@ import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
-import type { CloneSetManifest } from '../support/harness.ts';
+import { activePods, createCloneSet, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
-
-function web(replicas: number, extra: Partial<CloneSetManifest['spec']> = {}): CloneSetManifest {
-  return {
-    metadata: { name: 'web' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-      ...extra,
-    },
-  };
-}
 
 async function setImage(namespace: string, image: string): Promise<void> {
   await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] });
@@ -34,7 +21,7 @@ async function revisions(namespace: string): Promise<ControllerRevision[]> {
 describe('CloneSet revisions', () => {
   it('records a template change as a new update revision (paused: pods stay), and reuses the old revision on rollback', async () => {
     await withController('cloneset-revisions', async (namespace) => {
-      await createCloneSet(client, namespace, web(2, { updateStrategy: { paused: true } }));
+      await createCloneSet(client, namespace, webCloneSet(2, { updateStrategy: { paused: true } }));
       const first = await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
       const rev0 = first.status?.updateRevision ?? '';
       const podsBefore = await activePods(client, namespace, 'app=web');
@@ -65,7 +52,7 @@ describe('CloneSet revisions', () => {
 
   it('keeps at most revisionHistoryLimit old revisions besides the ones in use', async () => {
     await withController('cloneset-history', async (namespace) => {
-      await createCloneSet(client, namespace, web(0, { revisionHistoryLimit: 1 }));
+      await createCloneSet(client, namespace, webCloneSet(0, { revisionHistoryLimit: 1 }));
       await waitForStatus(client, { namespace, name: 'web', description: 'observed' }, (cs) => cs.status?.observedGeneration === cs.metadata.generation);
       for (const tag of ['1.26', '1.27', '1.28', '1.29']) {
         await setImage(namespace, `nginx:${tag}`);

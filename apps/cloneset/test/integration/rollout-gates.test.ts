@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, seedExample, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, seedExample, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
 import { imageOf, revisionOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -18,15 +18,7 @@ async function withGates(prefix: string, featureGates: string, run: (namespace: 
 }
 
 async function partitionedRollout(namespace: string): Promise<{ oldRevision: string; newRevision: string }> {
-  await createCloneSet(client, namespace, {
-    metadata: { name: 'web' },
-    spec: {
-      replicas: 4,
-      selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-      updateStrategy: { type: 'InPlaceIfPossible', partition: 2, maxUnavailable: 1 },
-    },
-  });
+  await createCloneSet(client, namespace, webCloneSet(4, { updateStrategy: { type: 'InPlaceIfPossible', partition: 2, maxUnavailable: 1 } }));
   const first = await waitForStatus(client, { namespace, name: 'web', description: 'four pods' }, settled);
   await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }] });
   const half = await waitForStatus(client, { namespace, name: 'web', description: 'two updated' }, (cs) =>

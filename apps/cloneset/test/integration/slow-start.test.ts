@@ -10,7 +10,7 @@ import type { RequestObserver, RequestRecord } from '@kruise-ts/controller-runti
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
@@ -41,10 +41,7 @@ describe('CloneSet slow start of pod creations', () => {
     const times = new CreationTimes();
     const controller = startController({ kubeConfig, namespace: ns.name, requestObservers: [times] });
     try {
-      await createCloneSet(client, ns.name, {
-        metadata: { name: 'web' },
-        spec: { replicas: 8, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } } },
-      });
+      await createCloneSet(client, ns.name, webCloneSet(8));
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'eight pods' }, settled);
       expect(times.creations).toHaveLength(8);
       // A new CloneSet starts at one creation.

@@ -14,7 +14,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, observePods, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activePods, createCloneSet, installCloneSetCrd, observePods, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
 import { imageOf, nameOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -68,15 +68,7 @@ async function updateOrder(
   const chosen = new ChosenOrder();
   const controller = startController({ kubeConfig, namespace: ns.name, logLines: chosen.onLine });
   try {
-    await createCloneSet(client, ns.name, {
-      metadata: { name: 'web' },
-      spec: {
-        replicas: options.replicas,
-        selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1, ...options.strategy },
-      },
-    });
+    await createCloneSet(client, ns.name, webCloneSet(options.replicas, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1, ...options.strategy } }));
     await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'pods ready' }, settled);
     const pods = await activePods(client, ns.name, 'app=web');
     const labelsByName = new Map<string, Record<string, string>>();

@@ -116,6 +116,22 @@ export interface CloneSetManifest {
   readonly spec: CloneSetInput['spec'];
 }
 
+/**
+ * The tests' plain CloneSet: `web`, `replicas` pods of one `main` container running nginx:1.25
+ * (selector and pod label `app=web`), with `extra` spec fields (update strategy, history limit, ...).
+ */
+export function webCloneSet(replicas: number, extra: Partial<CloneSetManifest['spec']> = {}): CloneSetManifest {
+  return {
+    metadata: { name: 'web' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+      ...extra,
+    },
+  };
+}
+
 /** Creates a CloneSet in the namespace. */
 export async function createCloneSet(client: Client, namespace: string, cloneSet: CloneSetManifest): Promise<CloneSet> {
   return client.create(cloneSetResource, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', ...cloneSet, metadata: { ...cloneSet.metadata, namespace } } as CloneSet);

@@ -15,48 +15,11 @@ import {
   resourceName,
 } from './audit-log.ts';
 import type { AuditEvent } from './audit-log.ts';
+import { auditLine as line, CONTENDER } from './test-audit-line.ts';
+import type { EventInput } from './test-audit-line.ts';
 
-const CONTENDER = 'system:serviceaccount:kruise-system:kruise-ts';
 const KCM = 'system:kube-controller-manager';
 const KCM_AGENT = 'kube-controller-manager/v1.33.1 (linux/amd64) kubernetes/8adc0f0';
-
-interface EventInput {
-  readonly verb: string;
-  readonly resource?: string;
-  readonly subresource?: string;
-  readonly user?: string;
-  readonly agent?: string;
-  readonly stage?: string;
-  /** Server-side latency in microseconds. */
-  readonly micros?: number;
-  readonly code?: number;
-}
-
-/** One audit log line shaped like the API server writes it (level Metadata). */
-function line(input: EventInput): string {
-  const micros = input.micros ?? 1000;
-  const objectRef =
-    input.resource === undefined
-      ? undefined
-      : { resource: input.resource, subresource: input.subresource, namespace: 'bench', name: 'x', apiVersion: 'v1' };
-  return JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'audit.k8s.io/v1',
-    level: 'Metadata',
-    auditID: '6f0c5b7e-0000-4000-8000-000000000000',
-    stage: input.stage ?? 'ResponseComplete',
-    requestURI: '/api/v1/namespaces/bench/pods/x',
-    verb: input.verb,
-    user: { username: input.user ?? CONTENDER, groups: ['system:authenticated'] },
-    sourceIPs: ['127.0.0.1'],
-    userAgent: input.agent ?? 'kruise-ts/0.0.0',
-    objectRef,
-    responseStatus: { metadata: {}, code: input.code ?? 200 },
-    requestReceivedTimestamp: '2024-05-01T12:00:00.000000Z',
-    stageTimestamp: `2024-05-01T12:00:00.${String(micros).padStart(6, '0')}Z`,
-    annotations: { 'authorization.k8s.io/decision': 'allow' },
-  });
-}
 
 /** A parsed event for the selectors. */
 function event(input: EventInput): AuditEvent {

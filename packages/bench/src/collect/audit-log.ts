@@ -108,8 +108,13 @@ export function createAuditAggregator(select: AuditSelector): AuditAggregator {
   };
 }
 
+/** Whether an audit event's verb changes state (a write). */
+export function isWriteVerb(verb: string): boolean {
+  return WRITE_VERBS.has(verb);
+}
+
 /** `pods` and its subresources (`pods/status`, `pods/resize`, ...). */
-function isPodResource(resource: string): boolean {
+export function isPodResource(resource: string): boolean {
   return resource === 'pods' || resource.startsWith('pods/');
 }
 

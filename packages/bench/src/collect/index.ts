@@ -12,6 +12,8 @@ export {
   byUserAgentSuffix,
   byUsername,
   createAuditAggregator,
+  isPodResource,
+  isWriteVerb,
   parseAuditEvent,
   readAuditLog,
   resourceName,

@@ -5,25 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { podWriteTime, waitForQuietPods } from './quiet-period.ts';
+import { auditLine as sharedAuditLine } from './test-audit-line.ts';
 
 interface LineOptions {
   readonly subresource?: string;
   readonly stage?: string;
-  /** When the request completed (milliseconds since the epoch); now by default. */
+  /** When the request was received (milliseconds since the epoch); now by default. It completes 250 µs later. */
   readonly at?: number;
 }
 
-/** An audit log line of a request. */
-function auditLine(verb: string, resource: string, { subresource, stage = 'ResponseComplete', at = Date.now() }: LineOptions = {}): string {
-  return JSON.stringify({
-    kind: 'Event',
-    stage,
-    verb,
-    user: { username: 'kwok' },
-    objectRef: { resource, subresource, namespace: 'bench', name: 'p' },
-    requestReceivedTimestamp: new Date(at - 1).toISOString(),
-    stageTimestamp: new Date(at).toISOString().replace('Z', '250Z'),
-  });
+/** An audit log line of a request (the shared fixture, dated now unless told). */
+function auditLine(verb: string, resource: string, { subresource, stage, at = Date.now() }: LineOptions = {}): string {
+  return sharedAuditLine({ verb, resource, receivedAt: at, micros: 250, ...(subresource === undefined ? {} : { subresource }), ...(stage === undefined ? {} : { stage }) });
 }
 
 describe('podWriteTime', () => {

@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { parseAuditEvent, resourceName } from './audit-log.ts';
+import { isPodResource, isWriteVerb, parseAuditEvent, resourceName } from './audit-log.ts';
 import { timestampMicros } from './audit-time.ts';
 
 export interface QuietPeriodOptions {
@@ -29,8 +29,6 @@ export interface QuietPeriodOutcome {
   readonly podWritesSeen: number;
 }
 
-const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
-
 /**
  * When an audit log line's pod write completed (milliseconds since the epoch); undefined when the
  * line is no completed write of a pod (or of one of its subresources).
@@ -41,11 +39,11 @@ export function podWriteTime(line: string): number | undefined {
     return undefined;
   }
   const event = parseAuditEvent(line);
-  if (event === undefined || event.stage !== 'ResponseComplete' || !WRITE_VERBS.has(event.verb)) {
+  if (event === undefined || event.stage !== 'ResponseComplete' || !isWriteVerb(event.verb)) {
     return undefined;
   }
   const resource = resourceName(event);
-  if (resource !== 'pods' && resource?.startsWith('pods/') !== true) {
+  if (resource === undefined || !isPodResource(resource)) {
     return undefined;
   }
   const micros = timestampMicros(event.stageTimestamp);

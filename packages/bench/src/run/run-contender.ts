@@ -93,8 +93,9 @@ interface ChangeOutcome {
   readonly apiserverProfile?: string;
 }
 
-/** With `--apiserver-profile-seconds`, a profile of kube-apiserver from the change on; its file, or undefined when it failed. */
-async function profileApiServer(measurement: Measurement, profile: { seconds: number; file: string } | undefined): Promise<string | undefined> {
+/** With `--apiserver-profile-seconds`, a profile of kube-apiserver from the change on; its file, or undefined when none was taken. */
+async function profileApiServer(measurement: Measurement): Promise<string | undefined> {
+  const { profile } = measurement;
   if (profile === undefined) {
     return undefined;
   }
@@ -115,21 +116,21 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   const cpu = await startComponentCpuWindow(measurement.cluster.components);
   measurement.recorder.startWindow();
   const started = performance.now();
-  const profiling = profileApiServer(measurement, measurement.profile);
+  const profiling = profileApiServer(measurement);
   const change = await scenario.change(context);
-  try {
-    const wallSeconds = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, change.touched);
-    const outcome = { completed: true, pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
-    return withProfile(outcome, await profiling);
-  } catch (error) {
-    const wallSeconds = (performance.now() - started) / 1000;
-    const outcome = { completed: false, error: String(error), pods: change.pods, wallSeconds, auditFrom, auditTo: await fileSize(measurement.auditLogPath), controlPlaneCpuSeconds: await cpu.end() };
-    return withProfile(outcome, await profiling);
-  }
-}
-
-function withProfile(outcome: ChangeOutcome, file: string | undefined): ChangeOutcome {
-  return file === undefined ? outcome : { ...outcome, apiserverProfile: file };
+  const settled = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, change.touched).then(
+    (wallSeconds) => ({ completed: true, wallSeconds }),
+    (error: unknown) => ({ completed: false, error: String(error), wallSeconds: (performance.now() - started) / 1000 }),
+  );
+  const apiserverProfile = await profiling;
+  return {
+    ...settled,
+    pods: change.pods,
+    auditFrom,
+    auditTo: await fileSize(measurement.auditLogPath),
+    controlPlaneCpuSeconds: await cpu.end(),
+    ...(apiserverProfile === undefined ? {} : { apiserverProfile }),
+  };
 }
 
 /** steady: CPU while nothing changes, and memory per cached pod. */

@@ -50,7 +50,7 @@ export interface StartInPlaceUpdateInput {
   /**
    * Strip the pod's `metadata.managedFields` in the spec patch (`[{}]`, the documented reset). The
    * API server then stops tracking field ownership for the pod: a write to an object without
-   * managed fields skips it (only a create always tracks). Field tracking was a third of the API
+   * managed fields skips it (only a create always tracks). Field tracking was a quarter of the API
    * server's CPU in an in-place rollout (benchmarks), for every writer of the pod (the kubelet too).
    */
   readonly stripManagedFields?: boolean;
