@@ -69,7 +69,15 @@ describe('CloneSet specified delete', () => {
       await createCloneSet(client, namespace, web('web'));
       const [victim] = await ready(namespace, 'web');
       await client.patch(podResource, { namespace, name: victim ?? '' }, { type: 'merge', body: { metadata: { labels: { [SPECIFIED_DELETE_LABEL]: 'true' } } } });
-      await waitFor(async () => !names(await activePods(client, namespace, 'app=web')).includes(victim ?? ''), { description: 'the labelled pod to be deleted' });
+      // The status can read settled for a moment after the deletion, before the controller has seen
+      // it (a loaded run counted 4 pods then): wait for the replacement as well.
+      await waitFor(
+        async () => {
+          const current = names(await activePods(client, namespace, 'app=web'));
+          return !current.includes(victim ?? '') && current.length === 5;
+        },
+        { description: 'the labelled pod to be deleted and replaced' },
+      );
       expect(await ready(namespace, 'web')).toHaveLength(5);
     });
   });
