@@ -23,6 +23,12 @@ export interface CloneSetControllerOptions {
    * (apps/cloneset/README.md, "Where this differs from OpenKruise"). Absent: false.
    */
   readonly stripPodManagedFields?: boolean;
+  /**
+   * `--cloneset-recreate-without-readiness-gates` (default false): pods of ReCreate CloneSets are
+   * created without readiness gates, so they need no status write to become Ready (podReadinessGates
+   * in sync/pod-factory.ts). Absent: false.
+   */
+  readonly reCreateWithoutReadinessGates?: boolean;
 }
 
 /** The controller's name: in logs, metrics (`controller="cloneset"`) and the work queue. */
@@ -70,6 +76,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
     resourceVersionExpectations,
     scalingExcludePreparingDelete: options.scalingExcludePreparingDelete,
     stripPodManagedFields: options.stripPodManagedFields ?? false,
+    reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(cloneSets, requestForObject());

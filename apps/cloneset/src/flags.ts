@@ -7,6 +7,7 @@ import type { CloneSetControllerOptions } from './controller.ts';
 export const cloneSetFlagsShape = {
   'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
   'cloneset-strip-pod-managed-fields': booleanFlag().default(true),
+  'cloneset-recreate-without-readiness-gates': booleanFlag().default(false),
 };
 
 /** The parsed flags the controller options come from. */
@@ -16,6 +17,7 @@ export interface CloneSetFlags {
   readonly 'expectation-timeout': number;
   readonly 'cloneset-scaling-exclude-preparing-delete': boolean;
   readonly 'cloneset-strip-pod-managed-fields': boolean;
+  readonly 'cloneset-recreate-without-readiness-gates': boolean;
 }
 
 /** Controller options from parsed flags. */
@@ -26,5 +28,6 @@ export function cloneSetOptionsFromFlags(flags: CloneSetFlags): CloneSetControll
     expectationTimeoutMs: flags['expectation-timeout'],
     scalingExcludePreparingDelete: flags['cloneset-scaling-exclude-preparing-delete'],
     stripPodManagedFields: flags['cloneset-strip-pod-managed-fields'],
+    reCreateWithoutReadinessGates: flags['cloneset-recreate-without-readiness-gates'],
   };
 }

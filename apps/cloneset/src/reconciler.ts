@@ -45,6 +45,7 @@ export interface CloneSetReconcilerDeps extends ReadCaches {
   readonly resourceVersionExpectations: ResourceVersionExpectations;
   readonly scalingExcludePreparingDelete: boolean;
   readonly stripPodManagedFields: boolean;
+  readonly reCreateWithoutReadinessGates: boolean;
   readonly now?: (() => number) | undefined;
 }
 
@@ -128,6 +129,7 @@ export class CloneSetReconciler implements Reconciler {
       now: deps.now ?? Date.now,
       scalingExcludePreparingDelete: deps.scalingExcludePreparingDelete,
       stripPodManagedFields: deps.stripPodManagedFields,
+      reCreateWithoutReadinessGates: deps.reCreateWithoutReadinessGates,
       createBatchSizes: this.#createBatchSizes,
     };
   }

@@ -46,7 +46,7 @@ export type { PodCondition } from './internal/conditions.ts';
 // Writes.
 export { MAX_CONFLICT_RETRIES } from './internal/pod-writes.ts';
 export type { InPlaceUpdateClient } from './internal/pod-writes.ts';
-export { podNeedsUnready, startInPlaceUpdate } from './internal/start-update.ts';
+export { podNeedsUnready, startInPlaceUpdate, updateRestartsContainers } from './internal/start-update.ts';
 export type { StartInPlaceUpdateInput, StartInPlaceUpdateResult } from './internal/start-update.ts';
 export { inPlaceRefreshPending, refreshInPlaceUpdate } from './internal/refresh.ts';
 export type { RefreshInPlaceUpdateInput, RefreshInPlaceUpdateResult, RefreshOutcome } from './internal/refresh.ts';

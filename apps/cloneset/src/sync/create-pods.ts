@@ -31,6 +31,7 @@ export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePod
       revisionName: revisionNameOf(current ? state.currentRevision : state.updateRevision),
       instanceId,
       shortHash: ctx.gates.enabled('CloneSetShortHash'),
+      reCreateWithoutReadinessGates: ctx.reCreateWithoutReadinessGates,
       now,
     });
   });

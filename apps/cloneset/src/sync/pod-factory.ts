@@ -1,5 +1,6 @@
 import {
   CLONESET_INSTANCE_ID_LABEL,
+  CloneSetUpdateStrategyType,
   IN_PLACE_UPDATE_READY,
   KRUISE_POD_READY,
   LIFECYCLE_STATE_LABEL,
@@ -21,6 +22,8 @@ export interface NewPodInput {
   readonly instanceId: string;
   /** Gate CloneSetShortHash: `controller-revision-hash` carries only the hash. */
   readonly shortHash: boolean;
+  /** `--cloneset-recreate-without-readiness-gates` (see {@link podReadinessGates}). */
+  readonly reCreateWithoutReadinessGates: boolean;
   readonly now: Date;
 }
 
@@ -35,21 +38,36 @@ export function initialLifecycleState(cs: DeepReadonly<CloneSet>): string {
 }
 
 /**
- * Readiness gates every pod gets: `InPlaceUpdateReady` (made False during an in-place update) and
- * `KruisePodReady` (made False by lifecycle hooks with markPodNotReady). OpenKruise's pod webhook
- * injects the second; we have no pod webhook, so the controller adds both and sets both conditions
- * True in one status write after the pod is created.
+ * The readiness gates a new pod gets, decided once (a pod's gates cannot change after creation):
+ * `InPlaceUpdateReady` (made False during an in-place update) and `KruisePodReady` (made False by
+ * lifecycle hooks with markPodNotReady). OpenKruise's pod webhook injects the second; we have no pod
+ * webhook, so the controller declares both and sets both conditions True in one status write after
+ * the pod is created. By default every pod gets both, whatever the strategy, as in OpenKruise.
  *
- * Every pod gets both, whatever the update strategy, as in OpenKruise. Leaving them out of ReCreate
- * CloneSets' pods would save that write, but a pod's gates are fixed at its creation: after the
- * common switch from ReCreate (the default) to InPlaceIfPossible, such pods would be updated in place
- * without leaving Service endpoints first, and a grace period could not take them out.
+ * With `--cloneset-recreate-without-readiness-gates` (off by default), a ReCreate CloneSet's pods get
+ * neither unless a preDelete or inPlaceUpdate hook has markPodNotReady (then `KruisePodReady` only):
+ * nothing would ever turn the gates False, and the pod becomes Ready with its create alone, as a
+ * ReplicaSet's pod does (the status write was a quarter of a ReCreate rollout's writes). Such pods
+ * stay safe after a switch to an in-place strategy: InPlaceIfPossible recreates a pod that has no
+ * `InPlaceUpdateReady` gate rather than restart its containers while it is in Service endpoints
+ * (update-pod.ts), as Advanced StatefulSet does in OpenKruise, where the gate is the user's choice.
  */
-export const POD_READINESS_GATES: readonly string[] = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
+export function podReadinessGates(cs: DeepReadonly<CloneSet>, options: { readonly reCreateWithoutReadinessGates: boolean }): readonly string[] {
+  if (!options.reCreateWithoutReadinessGates || cs.spec.updateStrategy.type !== CloneSetUpdateStrategyType.ReCreate) {
+    return BOTH_GATES;
+  }
+  const lifecycle = cs.spec.lifecycle;
+  const marksNotReady = [lifecycle?.preDelete, lifecycle?.inPlaceUpdate].some((hook) => hook?.markPodNotReady === true);
+  return marksNotReady ? [KRUISE_POD_READY] : [];
+}
 
-function withReadinessGates(gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>): { conditionType: string }[] {
+const BOTH_GATES: readonly string[] = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
+
+/** The template's gates first, then ours that it lacks; the field is left out when there are none. */
+function readinessGatesField(gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>, ours: readonly string[]): { readinessGates?: { conditionType: string }[] } {
   const present = new Set((gates ?? []).map((gate) => gate.conditionType));
-  return [...(gates ?? []).map((gate) => ({ ...gate })), ...POD_READINESS_GATES.filter((gate) => !present.has(gate)).map((conditionType) => ({ conditionType }))];
+  const all = [...(gates ?? []).map((gate) => ({ ...gate })), ...ours.filter((gate) => !present.has(gate)).map((conditionType) => ({ conditionType }))];
+  return all.length === 0 ? {} : { readinessGates: all };
 }
 
 /**
@@ -69,7 +87,7 @@ export function newPod(input: NewPodInput): Pod {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: podMetadata(input),
-    spec: { ...withVolumes, readinessGates: withReadinessGates(template.spec?.readinessGates) },
+    spec: { ...withVolumes, ...readinessGatesField(template.spec?.readinessGates, podReadinessGates(cs, input)) },
   };
 }
 

@@ -30,6 +30,8 @@ export interface SyncContext {
   readonly scalingExcludePreparingDelete: boolean;
   /** `--cloneset-strip-pod-managed-fields`: the in-place spec patch strips the pod's managedFields. */
   readonly stripPodManagedFields: boolean;
+  /** `--cloneset-recreate-without-readiness-gates`: ReCreate CloneSets' pods get no readiness gate. */
+  readonly reCreateWithoutReadinessGates: boolean;
   /** Where each CloneSet's next slow start of pod creations begins. */
   readonly createBatchSizes: SlowStartMemory;
 }

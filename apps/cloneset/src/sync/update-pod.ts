@@ -1,7 +1,7 @@
 import { CloneSetEventReason, CloneSetUpdateStrategyType, LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION, LifecycleState } from '@kruise-ts/api';
 import type { ControllerRevision, Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { calculateInPlaceUpdateSpec, podCanApplyInPlace, startInPlaceUpdate } from '@kruise-ts/inplace-update';
+import { calculateInPlaceUpdateSpec, hasInPlaceUpdateReadinessGate, podCanApplyInPlace, startInPlaceUpdate, updateRestartsContainers } from '@kruise-ts/inplace-update';
 import type { InPlaceDecision, UpdateSpec } from '@kruise-ts/inplace-update';
 import { inPlaceUpdateStateDecision, lifecycleTimestamp, setLifecycleState } from '@kruise-ts/lifecycle';
 import { isPodAtRevision, revisionLabels } from '@kruise-ts/revision';
@@ -54,6 +54,11 @@ function inPlaceDecision(ctx: SyncContext, state: SyncState, revisions: { from: 
  * OpenKruise's `updatePod`: with InPlaceIfPossible or InPlaceOnly, update the pod in place when the
  * change allows it (going through PreparingUpdate while the inPlaceUpdate hook holds the pod);
  * otherwise recreate it, except under InPlaceOnly, which never recreates and reports why instead.
+ *
+ * Unlike OpenKruise, InPlaceIfPossible also recreates a pod without the `InPlaceUpdateReady` gate
+ * (adopted, or made by a ReCreate CloneSet with `--cloneset-recreate-without-readiness-gates`) when
+ * the update would restart a container: nothing could take that pod out of Service endpoints first.
+ * InPlaceOnly, which must not recreate, updates such a pod in place as OpenKruise does.
  */
 export async function updatePod(ctx: SyncContext, state: SyncState, input: { pod: ReadonlyPod; target: ReadonlyRevision }): Promise<PodUpdateOutcome> {
   const { pod, target } = input;
@@ -61,19 +66,36 @@ export async function updatePod(ctx: SyncContext, state: SyncState, input: { pod
   if (type === CloneSetUpdateStrategyType.ReCreate) {
     return recreate(ctx, state, input);
   }
-  const from = state.revisions.find((revision) => isPodAtRevision(pod, revisionNameOf(revision)));
-  const decision = inPlaceDecision(ctx, state, { from, to: target });
-  const applicable = decision.kind === 'in-place' ? podCanApplyInPlace(pod, decision.spec) : { ok: false as const, reason: decision.reason };
-  if (decision.kind === 'in-place' && applicable.ok) {
-    return updateInPlace(ctx, state, { pod, target, spec: decision.spec });
+  const plan = inPlacePlan(ctx, state, input);
+  if (plan.kind === 'in-place') {
+    return updateInPlace(ctx, state, { pod, target, spec: plan.spec });
   }
-  const reason = applicable.ok ? '' : applicable.reason;
+  const reason = plan.reason;
   if (type === CloneSetUpdateStrategyType.InPlaceOnly) {
     const message = `find Pod ${pod.metadata?.name ?? ''} update strategy is InPlaceOnly but can not update in-place: ${reason}`;
     ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodInPlace, message);
     return { kind: 'blocked', reason: message };
   }
   return recreate(ctx, state, input);
+}
+
+/** Whether the pod may be updated in place (an in-place strategy), and if not, why. */
+function inPlacePlan(ctx: SyncContext, state: SyncState, input: { pod: ReadonlyPod; target: ReadonlyRevision }): { kind: 'in-place'; spec: UpdateSpec } | { kind: 'recreate'; reason: string } {
+  const { pod, target } = input;
+  const from = state.revisions.find((revision) => isPodAtRevision(pod, revisionNameOf(revision)));
+  const decision = inPlaceDecision(ctx, state, { from, to: target });
+  if (decision.kind !== 'in-place') {
+    return { kind: 'recreate', reason: decision.reason };
+  }
+  const applicable = podCanApplyInPlace(pod, decision.spec);
+  if (!applicable.ok) {
+    return { kind: 'recreate', reason: applicable.reason };
+  }
+  const unguarded = !hasInPlaceUpdateReadinessGate(pod) && updateRestartsContainers(pod, decision.spec, ctx.gates.enabled('InPlaceWorkloadVerticalScaling'));
+  if (unguarded && state.cs.spec.updateStrategy.type === CloneSetUpdateStrategyType.InPlaceIfPossible) {
+    return { kind: 'recreate', reason: 'the pod has no InPlaceUpdateReady readiness gate to leave Service endpoints before its containers restart' };
+  }
+  return { kind: 'in-place', spec: decision.spec };
 }
 
 /**

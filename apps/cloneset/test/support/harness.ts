@@ -41,6 +41,8 @@ export interface StartOptions {
   readonly scalingExcludePreparingDelete?: boolean;
   /** `--cloneset-strip-pod-managed-fields` (default true, as the app's). */
   readonly stripPodManagedFields?: boolean;
+  /** `--cloneset-recreate-without-readiness-gates` (default false, as the app's). */
+  readonly reCreateWithoutReadinessGates?: boolean;
   /** Told about every API request the controller makes. */
   readonly requestObservers?: readonly RequestObserver[];
   /** Receives the controller's log lines (JSON, info and up) instead of the silent default. */
@@ -77,6 +79,7 @@ export function startController(options: StartOptions): ControllerHandle {
     expectationTimeoutMs: 60_000,
     scalingExcludePreparingDelete: options.scalingExcludePreparingDelete ?? false,
     stripPodManagedFields: options.stripPodManagedFields ?? true,
+    reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
   });
   const stop = new AbortController();
   const running = manager.start(stop.signal);

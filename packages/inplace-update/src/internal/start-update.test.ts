@@ -5,7 +5,7 @@ import { ApiError } from '@kruise-ts/controller-runtime';
 
 import { fakeClient } from '../../test/fixtures/fake-client.ts';
 import { runningPod } from '../../test/fixtures/revisions.ts';
-import { startInPlaceUpdate } from './start-update.ts';
+import { podNeedsUnready, startInPlaceUpdate, updateRestartsContainers } from './start-update.ts';
 import type { UpdateSpec } from './update-spec.ts';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');
@@ -142,5 +142,24 @@ describe('startInPlaceUpdate', () => {
     const { client, calls } = fakeClient(runningPod(), { patchConflicts: 100 });
     await expect(startInPlaceUpdate({ client, pod: runningPod(), spec: SPEC, now: NOW, ...CALLER, verticalScaling: false })).rejects.toBeInstanceOf(ApiError);
     expect(calls.filter((call) => call.verb === 'get')).toHaveLength(5);
+  });
+});
+
+describe('updateRestartsContainers and podNeedsUnready', () => {
+  const resize: UpdateSpec = { ...SPEC, containerImages: {}, containerResources: { main: { limits: { cpu: '500m' } } } };
+  const restartOnCpu = (pod: Pod): Pod => ({
+    ...pod,
+    spec: { ...pod.spec, containers: (pod.spec?.containers ?? []).map((c) => ({ ...c, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] })) },
+  });
+  it.each([
+    { name: 'image change', pod: runningPod(), spec: SPEC, verticalScaling: false, restarts: true, unready: true },
+    { name: 'image change, gate-less pod', pod: withoutGate(runningPod()), spec: SPEC, verticalScaling: false, restarts: true, unready: false },
+    { name: 'resize without vertical scaling (an image-less change is still a restart)', pod: runningPod(), spec: resize, verticalScaling: false, restarts: true, unready: true },
+    { name: 'resize, NotRequired policy', pod: runningPod(), spec: resize, verticalScaling: true, restarts: false, unready: false },
+    { name: 'resize, RestartContainer for cpu', pod: restartOnCpu(runningPod()), spec: resize, verticalScaling: true, restarts: true, unready: true },
+    { name: 'resize, RestartContainer for cpu, gate-less pod', pod: withoutGate(restartOnCpu(runningPod())), spec: resize, verticalScaling: true, restarts: true, unready: false },
+  ])('$name: restarts $restarts, leaves service $unready', ({ pod, spec, verticalScaling, restarts, unready }) => {
+    expect(updateRestartsContainers(pod, spec, verticalScaling)).toBe(restarts);
+    expect(podNeedsUnready(pod, spec, verticalScaling)).toBe(unready);
   });
 });

@@ -79,14 +79,19 @@ function resizeRestartsContainer(pod: ReadonlyPod, spec: UpdateSpec): boolean {
 }
 
 /**
+ * Whether the update restarts a container of the pod: anything but a resize (vertical scaling) whose
+ * changed resources all have resizePolicy NotRequired.
+ */
+export function updateRestartsContainers(pod: ReadonlyPod, spec: UpdateSpec, verticalScaling: boolean): boolean {
+  return !verticalScaling || !isVerticalUpdateOnly(spec) || resizeRestartsContainer(pod, spec);
+}
+
+/**
  * Whether the pod must leave service first (`defaultCheckPodNeedsBeUnready`): with the readiness gate,
- * unless only resources change (vertical scaling) and no changed resource restarts its container.
+ * when the update restarts a container. Without the gate nothing can take the pod out of service.
  */
 export function podNeedsUnready(pod: ReadonlyPod, spec: UpdateSpec, verticalScaling: boolean): boolean {
-  if (!hasInPlaceUpdateReadinessGate(pod)) {
-    return false;
-  }
-  return !verticalScaling || !isVerticalUpdateOnly(spec) || resizeRestartsContainer(pod, spec);
+  return hasInPlaceUpdateReadinessGate(pod) && updateRestartsContainers(pod, spec, verticalScaling);
 }
 
 function newState(spec: UpdateSpec, now: number): InPlaceUpdateState {
