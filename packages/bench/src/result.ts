@@ -108,9 +108,39 @@ export interface ContenderResult {
   readonly controlPlaneCpuSeconds?: Readonly<Record<string, number>>;
   /** With `--apiserver-profile-seconds`: the kube-apiserver CPU profile (pprof) of this contender's window. */
   readonly apiserverProfile?: string;
+  /** What the simulator and the API server's watch cache went through in the window. Absent in older results. */
+  readonly simulator?: SimulatorHealth;
   /** Only for `steady`: figures of the idle and churn phases. */
   readonly steady?: SteadyStateStats;
   readonly series: readonly StatusSample[];
+}
+
+/**
+ * The run's noise, not the contender's work: when kwok's pod watch is closed for falling behind, it
+ * watches again from resourceVersion 0 and replays stages from old snapshots, whose status patches
+ * the API server rejects; that waste varies from run to run (docs/benchmarks.md).
+ */
+export interface SimulatorHealth {
+  /** Watches the API server closed because the watcher fell behind, by watcher, most first. */
+  readonly watchClosures: readonly WatchClosureCount[];
+  /** The simulated kubelets' (kwok's) requests that failed, by verb, resource and code, most first. */
+  readonly kubeletFailedRequests: readonly FailedRequestCount[];
+}
+
+/** Closures of one watcher ("Forcing <resource> watcher close due to unresponsiveness" in kube-apiserver's log). */
+export interface WatchClosureCount {
+  readonly resource: string;
+  readonly labelSelector: string;
+  readonly fieldSelector: string;
+  readonly count: number;
+}
+
+/** Failed requests of one kind. */
+export interface FailedRequestCount {
+  readonly verb: string;
+  readonly resource: string;
+  readonly code: number;
+  readonly count: number;
 }
 
 /** How the run waited for quiet before the change. */

@@ -207,6 +207,8 @@ describe('readAuditLog', () => {
     await writeFile(file, text);
     const result = await readAuditLog(file, () => true, { podsTouched: 1, fromOffset: Buffer.byteLength(text) });
     expect(result.total).toBe(0);
+    const empty = await readAuditLog(file, () => true, { podsTouched: 1, fromOffset: Buffer.byteLength(text), toOffset: Buffer.byteLength(text) });
+    expect(empty.total).toBe(0);
   });
 
   it('rejects when the file does not exist', async () => {

@@ -178,6 +178,9 @@ export interface ReadAuditLogOptions {
 export async function readAuditLog(file: string, select: AuditSelector, options: ReadAuditLogOptions): Promise<RequestStats> {
   const aggregator = createAuditAggregator(select);
   const start = options.fromOffset ?? 0;
+  if (options.toOffset !== undefined && options.toOffset <= start) {
+    return aggregator.result(options.podsTouched);
+  }
   // createReadStream's `end` is inclusive.
   const range = options.toOffset === undefined ? { start } : { start, end: Math.max(start, options.toOffset) - 1 };
   const input = createReadStream(file, range);

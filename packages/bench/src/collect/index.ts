@@ -1,7 +1,8 @@
 /**
  * What the benchmark measures without a cluster: the API server's audit log (requests, writes per
- * pod, server-side latency) and a contender's /metrics exposition (heap, event-loop delay,
- * reconcile-time histograms).
+ * pod, server-side latency), its log's watch closures with the simulated kubelets' failed requests
+ * (the run's noise), and a contender's /metrics exposition (heap, event-loop delay, reconcile-time
+ * histograms).
  *
  * Named exports only, so the package's public surface stays explicit.
  */
@@ -21,6 +22,8 @@ export {
 export type { AuditAggregator, AuditEvent, AuditSelector, ReadAuditLogOptions } from './audit-log.ts';
 export { timestampMicros } from './audit-time.ts';
 export { podWriteTime, waitForQuietPods } from './quiet-period.ts';
+export { isSimulatedKubelet, parseWatchClosure, readSimulatorFailures, readSimulatorHealth, readWatchClosures } from './simulator-health.ts';
+export type { LogRange } from './simulator-health.ts';
 export type { QuietPeriodOptions, QuietPeriodOutcome } from './quiet-period.ts';
 export { createLatencyRecorder, nearestRank } from './latency-recorder.ts';
 export type { LatencyRecorder } from './latency-recorder.ts';

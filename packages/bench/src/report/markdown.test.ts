@@ -136,6 +136,36 @@ describe('renderMarkdown', () => {
     )).toBe(true);
   });
 
+  it('adds the simulator table: watches closed for falling behind and the simulated kubelets\' failed requests', () => {
+    const markdown = renderMarkdown({
+      ...FIXTURE,
+      results: [
+        {
+          ...contender(0),
+          simulator: {
+            watchClosures: [
+              { resource: 'pods', labelSelector: '', fieldSelector: 'spec.nodeName!=', count: 11 },
+              { resource: 'pods', labelSelector: '', fieldSelector: '', count: 2 },
+            ],
+            kubeletFailedRequests: [{ verb: 'patch', resource: 'pods/status', code: 422, count: 1426 }],
+          },
+        },
+        { ...contender(1), simulator: { watchClosures: [], kubeletFailedRequests: [] } },
+      ],
+    });
+    expect(markdown.endsWith(
+      [
+        '### The simulator in the measured window',
+        '',
+        "| contender | watches closed for falling behind | simulated kubelets' failed requests |",
+        '| --- | --- | --- |',
+        '| kruise-ts | 13: pods fields spec.nodeName!= ×11; pods (all) ×2 | 1,426: patch pods/status 422 ×1,426 |',
+        '| native-deployment | 0 | 0 |',
+        '',
+      ].join('\n'),
+    )).toBe(true);
+  });
+
   it('has no steady-state table, no ratio note and no errors for a single finished contender', () => {
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0)] });
     expect(markdown).not.toContain('Steady state');

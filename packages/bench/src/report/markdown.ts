@@ -3,7 +3,7 @@
  * figure next to its ratio to the first contender, then where the requests went. Rendered from the
  * result alone and deterministic, so a committed report can be regenerated and diffed.
  */
-import type { BenchResult, ContenderResult, RequestCount } from '../result.ts';
+import type { BenchResult, ContenderResult, RequestCount, SimulatorHealth } from '../result.ts';
 import {
   formatGiB,
   formatLatency,
@@ -37,6 +37,7 @@ export function renderMarkdown(result: BenchResult): string {
     requestsTable(result.results),
     ...(settings.scenario === 'steady' ? ['### Steady state', steadyTable(result.results)] : []),
     ...controlPlaneSection(result.results),
+    ...simulatorSection(result.results),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }
@@ -209,4 +210,41 @@ function controlPlaneSection(results: readonly ContenderResult[]): string[] {
     formatNumber(result.process.cpuSeconds),
   ]);
   return ['### CPU seconds in the measured window', markdownTable(columns, rows)];
+}
+
+/** The watcher a closure row names: `pods [labels] {fields}`, the selectors only when set. */
+function watcherName(row: SimulatorHealth['watchClosures'][number]): string {
+  const selectors = [row.labelSelector === '' ? '' : `labels ${row.labelSelector}`, row.fieldSelector === '' ? '' : `fields ${row.fieldSelector}`].filter((part) => part !== '');
+  return escapeMarkdown(selectors.length === 0 ? `${row.resource} (all)` : `${row.resource} ${selectors.join(', ')}`);
+}
+
+function closureSummary(health: SimulatorHealth): string {
+  const total = health.watchClosures.reduce((sum, row) => sum + row.count, 0);
+  return total === 0 ? '0' : `${groupThousands(total)}: ${health.watchClosures.map((row) => `${watcherName(row)} ×${groupThousands(row.count)}`).join('; ')}`;
+}
+
+function failureSummary(health: SimulatorHealth): string {
+  const total = health.kubeletFailedRequests.reduce((sum, row) => sum + row.count, 0);
+  return total === 0 ? '0' : `${groupThousands(total)}: ${health.kubeletFailedRequests.map((row) => `${row.verb} ${escapeMarkdown(row.resource)} ${String(row.code)} ×${groupThousands(row.count)}`).join('; ')}`;
+}
+
+/**
+ * The run's noise next to its figures: watches the API server closed for falling behind, and the
+ * simulated kubelets' failed requests (stale stage replays after kwok's watch was closed).
+ */
+function simulatorSection(results: readonly ContenderResult[]): string[] {
+  if (results.every((result) => result.simulator === undefined)) {
+    return [];
+  }
+  const columns: TableColumn[] = [
+    { title: 'contender', align: 'left' },
+    { title: 'watches closed for falling behind', align: 'left' },
+    { title: 'simulated kubelets\' failed requests', align: 'left' },
+  ];
+  const rows = results.map((result) => [
+    result.contender.name,
+    result.simulator === undefined ? MISSING : closureSummary(result.simulator),
+    result.simulator === undefined ? MISSING : failureSummary(result.simulator),
+  ]);
+  return ['### The simulator in the measured window', markdownTable(columns, rows)];
 }

@@ -14,7 +14,7 @@ import type { Client } from '@kruise-ts/controller-runtime';
 import { applyCrdFiles, freeLoopbackPort, startLocalCluster } from '@kruise-ts/local-cluster';
 import type { LocalCluster } from '@kruise-ts/local-cluster';
 
-import { auditPolicyYaml, readAuditLog, waitForQuietPods } from '../collect/index.ts';
+import { auditPolicyYaml, readAuditLog, readSimulatorHealth, waitForQuietPods } from '../collect/index.ts';
 import { REPOSITORY_ROOT } from '../contenders/command-contender.ts';
 import type { Contender, RunningContender } from '../contenders/contender.ts';
 import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
@@ -25,7 +25,7 @@ import { signalNodeProcesses, startProcessSampler } from '../measure/process-sam
 import type { ProcessSampler } from '../measure/process-sampler.ts';
 import { startStatusRecorder } from '../measure/status-recorder.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
-import type { ContenderResult, QuietBeforeChange, RunSettings, SteadyStateStats } from '../result.ts';
+import type { ContenderResult, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
 import type { Scenario, ScenarioContext, ScenarioOptions } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
@@ -89,6 +89,8 @@ interface ChangeOutcome {
   readonly wallSeconds: number;
   readonly auditFrom: number;
   readonly auditTo: number;
+  /** The window's byte range of kube-apiserver's log, when the cluster names that log. */
+  readonly apiServerLog?: { readonly file: string; readonly fromOffset: number; readonly toOffset: number };
   readonly controlPlaneCpuSeconds: Record<string, number>;
   readonly apiserverProfile?: string;
 }
@@ -113,6 +115,8 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   await measurement.sampler.markWindowStart();
   await measurement.scraper.markWindowStart();
   const auditFrom = await fileSize(measurement.auditLogPath);
+  const apiServerLogFile = measurement.cluster.components.find((component) => component.name === 'kube-apiserver')?.logFile;
+  const apiServerLogFrom = apiServerLogFile === undefined ? 0 : await fileSize(apiServerLogFile);
   const cpu = await startComponentCpuWindow(measurement.cluster.components);
   measurement.recorder.startWindow();
   const started = performance.now();
@@ -128,6 +132,7 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
     pods: change.pods,
     auditFrom,
     auditTo: await fileSize(measurement.auditLogPath),
+    ...(apiServerLogFile === undefined ? {} : { apiServerLog: { file: apiServerLogFile, fromOffset: apiServerLogFrom, toOffset: await fileSize(apiServerLogFile) } }),
     controlPlaneCpuSeconds: await cpu.end(),
     ...(apiserverProfile === undefined ? {} : { apiserverProfile }),
   };
@@ -247,6 +252,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
   options.log(`${contender.name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
   const requests = await readAuditLog(cluster.auditLogPath, running.select, { podsTouched: outcome.pods, fromOffset: outcome.auditFrom, toOffset: outcome.auditTo });
   const processStats = await measurement.sampler.snapshot();
+  const simulator = await simulatorHealth(cluster.auditLogPath, outcome);
   return {
     contender: running.info,
     workloadKind: contender.workloadKind,
@@ -260,9 +266,24 @@ async function measureScenario({ contender, running, client, cluster, options, c
     quietBeforeChange: quiet,
     controlPlaneCpuSeconds: outcome.controlPlaneCpuSeconds,
     ...(outcome.apiserverProfile === undefined ? {} : { apiserverProfile: outcome.apiserverProfile }),
+    ...(simulator === undefined ? {} : { simulator }),
     ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
     series: measurement.recorder.series(),
   };
+}
+
+/** The window's watch closures and simulated-kubelet failures; undefined when kube-apiserver's log is not known. */
+async function simulatorHealth(auditLog: string, outcome: ChangeOutcome): Promise<SimulatorHealth | undefined> {
+  const { apiServerLog } = outcome;
+  if (apiServerLog === undefined) {
+    return undefined;
+  }
+  return readSimulatorHealth({
+    apiServerLog: apiServerLog.file,
+    apiServerLogRange: { fromOffset: apiServerLog.fromOffset, toOffset: apiServerLog.toOffset },
+    auditLog,
+    auditLogRange: { fromOffset: outcome.auditFrom, toOffset: outcome.auditTo },
+  });
 }
 
 /** Waits until the preparation's tail of pod writes has passed (see quiet-period.ts). */

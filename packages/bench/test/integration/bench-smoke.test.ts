@@ -66,6 +66,9 @@ function expectComplete(result: ContenderResult, pods: number): void {
   expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
   expect(Object.keys(result.controlPlaneCpuSeconds ?? {})).toEqual(expect.arrayContaining(['etcd', 'kube-apiserver', 'kwok']));
   expect(result.controlPlaneCpuSeconds?.['kube-apiserver']).toBeGreaterThan(0);
+  // Read from kube-apiserver's log and the audit log (usually empty at this size; counted in tests of the readers).
+  expect(Array.isArray(result.simulator?.watchClosures)).toBe(true);
+  expect(Array.isArray(result.simulator?.kubeletFailedRequests)).toBe(true);
 }
 
 describe('npm run bench', () => {
