@@ -5,14 +5,12 @@
  * Events; each request's ResponseComplete event carries its verb, resource, user, user agent and the
  * server-side latency (requestReceived → stageTimestamp).
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-
 import { z } from 'zod';
 
 import type { RequestCount, RequestStats } from '../result.ts';
 import { timestampMicros } from './audit-time.ts';
 import { createLatencyRecorder } from './latency-recorder.ts';
+import { logLines } from './log-lines.ts';
 
 // Loose on purpose: only the fields read here are checked; the rest of the Event passes through.
 const auditEventSchema = z.looseObject({
@@ -177,15 +175,7 @@ export interface ReadAuditLogOptions {
 /** Streams the audit log `file` (from `fromOffset`) through an aggregator of `select`'s requests. */
 export async function readAuditLog(file: string, select: AuditSelector, options: ReadAuditLogOptions): Promise<RequestStats> {
   const aggregator = createAuditAggregator(select);
-  const start = options.fromOffset ?? 0;
-  if (options.toOffset !== undefined && options.toOffset <= start) {
-    return aggregator.result(options.podsTouched);
-  }
-  // createReadStream's `end` is inclusive.
-  const range = options.toOffset === undefined ? { start } : { start, end: Math.max(start, options.toOffset) - 1 };
-  const input = createReadStream(file, range);
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of logLines(file, { fromOffset: options.fromOffset ?? 0, toOffset: options.toOffset })) {
     aggregator.add(line);
   }
   return aggregator.result(options.podsTouched);

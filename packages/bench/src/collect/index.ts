@@ -23,7 +23,8 @@ export type { AuditAggregator, AuditEvent, AuditSelector, ReadAuditLogOptions } 
 export { timestampMicros } from './audit-time.ts';
 export { podWriteTime, waitForQuietPods } from './quiet-period.ts';
 export { isSimulatedKubelet, parseWatchClosure, readSimulatorFailures, readSimulatorHealth, readWatchClosures } from './simulator-health.ts';
-export type { LogRange } from './simulator-health.ts';
+export { logLines } from './log-lines.ts';
+export type { LogRange } from './log-lines.ts';
 export type { QuietPeriodOptions, QuietPeriodOutcome } from './quiet-period.ts';
 export { createLatencyRecorder, nearestRank } from './latency-recorder.ts';
 export type { LatencyRecorder } from './latency-recorder.ts';

@@ -5,18 +5,10 @@
  * stages from old snapshots; its rejected status patches and the CPU they cost are the main
  * run-to-run variance of a rollout (docs/benchmarks.md, "The simulator's own waste").
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-
 import type { FailedRequestCount, SimulatorHealth, WatchClosureCount } from '../result.ts';
 import { parseAuditEvent, resourceName } from './audit-log.ts';
-
-/** A byte range of a log file: the measured window's part. */
-export interface LogRange {
-  readonly fromOffset: number;
-  /** Exclusive; the end of the file when absent. */
-  readonly toOffset?: number;
-}
+import { logLines } from './log-lines.ts';
+import type { LogRange } from './log-lines.ts';
 
 // klog line of k8s.io/apiserver's cacheWatcher (v1.34): `Forcing pods watcher close due to
 // unresponsiveness: key: "/pods", labels: "", fields: "spec.nodeName!=". len(c.input) = 10, ...`
@@ -37,16 +29,6 @@ export function isSimulatedKubelet(userAgent: string | undefined): boolean {
   return userAgent?.startsWith('kwok/') === true;
 }
 
-async function* linesOf(file: string, range: LogRange): AsyncGenerator<string> {
-  const start = range.fromOffset;
-  if (range.toOffset !== undefined && range.toOffset <= start) {
-    // Nothing was logged in the window (createReadStream's `end` is inclusive and cannot express it).
-    return;
-  }
-  const bounds = range.toOffset === undefined ? { start } : { start, end: range.toOffset - 1 };
-  yield* createInterface({ input: createReadStream(file, bounds), crlfDelay: Infinity });
-}
-
 /** Counts per key, as rows sorted by count (descending), then key. */
 function countRows<T extends object>(entries: Iterable<T>, keyOf: (entry: T) => string): (T & { count: number })[] {
   const rows = new Map<string, T & { count: number }>();
@@ -61,7 +43,7 @@ function countRows<T extends object>(entries: Iterable<T>, keyOf: (entry: T) => 
 /** Watch closures in a range of kube-apiserver's log, by watcher. */
 export async function readWatchClosures(apiServerLog: string, range: LogRange): Promise<WatchClosureCount[]> {
   const closures: Omit<WatchClosureCount, 'count'>[] = [];
-  for await (const line of linesOf(apiServerLog, range)) {
+  for await (const line of logLines(apiServerLog, range)) {
     const closure = parseWatchClosure(line);
     if (closure !== undefined) {
       closures.push(closure);
@@ -73,7 +55,7 @@ export async function readWatchClosures(apiServerLog: string, range: LogRange): 
 /** The simulated kubelets' failed requests (response code 400 and up) in a range of the audit log. */
 export async function readSimulatorFailures(auditLog: string, range: LogRange): Promise<FailedRequestCount[]> {
   const failures: Omit<FailedRequestCount, 'count'>[] = [];
-  for await (const line of linesOf(auditLog, range)) {
+  for await (const line of logLines(auditLog, range)) {
     const event = parseAuditEvent(line);
     const code = event?.responseStatus?.code;
     const resource = event === undefined ? undefined : resourceName(event);

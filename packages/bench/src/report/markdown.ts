@@ -212,7 +212,7 @@ function controlPlaneSection(results: readonly ContenderResult[]): string[] {
   return ['### CPU seconds in the measured window', markdownTable(columns, rows)];
 }
 
-/** The watcher a closure row names: `pods [labels] {fields}`, the selectors only when set. */
+/** The watcher a closure row names: `pods labels <selector>, fields <selector>` (each only when set), or `pods (all)`. */
 function watcherName(row: SimulatorHealth['watchClosures'][number]): string {
   const selectors = [row.labelSelector === '' ? '' : `labels ${row.labelSelector}`, row.fieldSelector === '' ? '' : `fields ${row.fieldSelector}`].filter((part) => part !== '');
   return escapeMarkdown(selectors.length === 0 ? `${row.resource} (all)` : `${row.resource} ${selectors.join(', ')}`);
