@@ -7,7 +7,7 @@ import { ApiError } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activePods, createCloneSet, installCloneSetCrd, rolledOut, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
 import { imageOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -61,9 +61,7 @@ describe('CloneSet InPlaceOnly', () => {
         type: 'json',
         body: [{ op: 'remove', path: '/spec/template/spec/containers/0/env' }, { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }],
       });
-      const done = await waitForStatus(client, { namespace: ns.name, name: 'strict', description: 'updated in place' }, (cs) =>
-        settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision,
-      );
+      const done = await waitForStatus(client, { namespace: ns.name, name: 'strict', description: 'updated in place' }, rolledOut);
       expect((done.status?.conditions ?? []).some((c) => c.type === 'FailedUpdate')).toBe(false);
       const pods = await activePods(client, ns.name, 'app=strict');
       expect(pods.map(uidOf).sort()).toEqual(uids);

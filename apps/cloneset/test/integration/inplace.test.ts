@@ -11,7 +11,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, PodWriteCounter, seedExample, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, PodWriteCounter, seedExample, settled, startController, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
 import type { ControllerHandle } from '../support/harness.ts';
 import { conditionOf, imageOf, isAvailableNow, nameOf, restartsOf, uidOf } from '../support/pods.ts';
 
@@ -127,25 +127,24 @@ describe('CloneSet in-place update', () => {
   });
 
   it('--cloneset-strip-pod-managed-fields=false: pods keep their managedFields through an in-place update', async () => {
-    await installCloneSetCrd(kubeConfig);
-    await using ns = await createTestNamespace(kubeConfig, 'inplace-keep-fields');
-    const controller = startController({ kubeConfig, namespace: ns.name, stripPodManagedFields: false });
-    try {
-      await createCloneSet(client, ns.name, webCloneSet(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }));
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'two pods' }, settled);
-      await setImage(ns.name, 'web', 'nginx:1.27');
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
-      const after = await activePods(client, ns.name, 'app=web');
-      expect(after.map(restartsOf)).toEqual([1, 1]);
-      for (const pod of after) {
-        // The creation's entry and the in-place patch's (main resource, Update) are both there.
-        const entries = (pod.metadata?.managedFields ?? []).map((entry) => `${entry.operation ?? ''} ${entry.subresource ?? ''}`.trim());
-        expect(entries).toContain('Update');
-        expect(entries).toContain('Update status');
-      }
-    } finally {
-      await controller.stop();
-    }
+    await withController(
+      'inplace-keep-fields',
+      async (namespace) => {
+        await createCloneSet(client, namespace, webCloneSet(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }));
+        await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
+        await setImage(namespace, 'web', 'nginx:1.27');
+        await waitForStatus(client, { namespace, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
+        const after = await activePods(client, namespace, 'app=web');
+        expect(after.map(restartsOf)).toEqual([1, 1]);
+        for (const pod of after) {
+          // The creation's entry and the in-place patch's (main resource, Update) are both there.
+          const entries = (pod.metadata?.managedFields ?? []).map((entry) => `${entry.operation ?? ''} ${entry.subresource ?? ''}`.trim());
+          expect(entries).toContain('Update');
+          expect(entries).toContain('Update status');
+        }
+      },
+      { stripPodManagedFields: false },
+    );
   });
 
   it('a reconcile whose refresh wrote a pod goes on to update pods in the same reconcile', async () => {

@@ -14,7 +14,7 @@ import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/te
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import { activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, rolledOut, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
 import { conditionOf, imageOf, nameOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -84,9 +84,7 @@ describe('CloneSet inPlaceUpdate lifecycle hook', () => {
       await observer.synced;
       try {
         await client.patch(cloneSetResource, { namespace: ns.name, name: 'sample' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' }] });
-        await waitForStatus(client, { namespace: ns.name, name: 'sample', description: 'updated and Normal again', timeoutMs: 90_000 }, (cs) =>
-          settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision,
-        );
+        await waitForStatus(client, { namespace: ns.name, name: 'sample', description: 'updated and Normal again', timeoutMs: 90_000 }, rolledOut);
       } finally {
         observer.stop();
       }

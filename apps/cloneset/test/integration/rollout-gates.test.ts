@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, seedExample, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, seedExample, rolledOut, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
 import { imageOf, revisionOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -67,7 +67,7 @@ describe('CloneSet update feature gates', () => {
           { op: 'replace', path: '/spec/volumeClaimTemplates/0/spec/resources/requests/storage', value: '30Gi' },
         ],
       });
-      await waitForStatus(client, { namespace, name: 'sample-data', description: 'all recreated' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      await waitForStatus(client, { namespace, name: 'sample-data', description: 'all recreated' }, rolledOut);
       const pods = await activePods(client, namespace, 'app=sample');
       expect(pods.map(uidOf).filter((uid) => uids.includes(uid))).toEqual([]);
       const claims = await waitFor(async () => {

@@ -12,7 +12,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, settled, startController, testClient, waitForStatus, withController } from '../support/harness.ts';
+import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, seedExample, rolledOut, settled, startController, testClient, waitForStatus, withController } from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 import { imageOf, isActive, isAvailableNow, nameOf, revisionOf, uidOf } from '../support/pods.ts';
 
@@ -76,7 +76,7 @@ describe('CloneSet rolling update', () => {
       const podsBefore = await activePods(client, namespace, 'app=sample');
       const claimsBefore = await activeClaims(client, namespace);
       await setImage(namespace, 'sample-data', 'nginx:mainline');
-      await waitForStatus(client, { namespace, name: 'sample-data', description: 'all updated' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      await waitForStatus(client, { namespace, name: 'sample-data', description: 'all updated' }, rolledOut);
       const podsAfter = await activePods(client, namespace, 'app=sample');
       expect(podsAfter.map(uidOf).filter((uid) => podsBefore.map(uidOf).includes(uid))).toEqual([]);
       const claimsAfter = await waitFor(async () => {
@@ -103,7 +103,7 @@ describe('CloneSet rolling update', () => {
       await observer.synced;
       try {
         await setImage(namespace, 'web', 'nginx:1.27');
-        await waitForStatus(client, { namespace, name: 'web', description: 'all updated', timeoutMs: 120_000 }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+        await waitForStatus(client, { namespace, name: 'web', description: 'all updated', timeoutMs: 120_000 }, rolledOut);
       } finally {
         observer.stop();
       }
@@ -135,7 +135,7 @@ describe('CloneSet rolling update', () => {
       await observer.synced;
       await setImage(ns.name, 'web', 'nginx:1.27');
       controller = startController({ kubeConfig, namespace: ns.name, logLines: (line) => lines.push(line) });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated' }, rolledOut);
     } finally {
       observer?.stop();
       await controller.stop();
@@ -164,7 +164,7 @@ describe('CloneSet rolling update', () => {
       await observer.synced;
       try {
         await setImage(namespace, 'web', 'nginx:1.27');
-        await waitForStatus(client, { namespace, name: 'web', description: 'all updated', timeoutMs: 120_000 }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+        await waitForStatus(client, { namespace, name: 'web', description: 'all updated', timeoutMs: 120_000 }, rolledOut);
         await waitFor(async () => (await activePods(client, namespace, 'app=web')).length === 10, { description: 'surge pods gone' });
       } finally {
         observer.stop();
@@ -194,7 +194,7 @@ describe('CloneSet rolling update', () => {
       expect((await activePods(client, namespace, 'app=web')).map(nameOf)).toEqual(before);
 
       await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { updateStrategy: { paused: false } } } });
-      const done: DeepReadonly<CloneSet> = await waitForStatus(client, { namespace, name: 'web', description: 'all updated' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      const done: DeepReadonly<CloneSet> = await waitForStatus(client, { namespace, name: 'web', description: 'all updated' }, rolledOut);
       expect(done.status?.conditions?.find((c) => c.type === 'Progressing')?.reason).toBe('CloneSetAvailable');
     });
   });
@@ -240,7 +240,7 @@ describe('CloneSet rolling update', () => {
       expect(imageOf(await client.get(podResource, { namespace, name: victimName }))).toBe('nginx:1.25');
 
       await client.patch(podResource, { namespace, name: victimName }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
-      const done = await waitForStatus(client, { namespace, name: 'web', description: 'three updated pods' }, (cs) => settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision);
+      const done = await waitForStatus(client, { namespace, name: 'web', description: 'three updated pods' }, rolledOut);
       expect(done.status?.replicas).toBe(3);
       const pods = await activePods(client, namespace, 'app=web');
       expect(pods.map(nameOf)).not.toContain(victimName);

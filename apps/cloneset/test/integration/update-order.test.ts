@@ -14,7 +14,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, observePods, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
+import { activePods, createCloneSet, installCloneSetCrd, observePods, rolledOut, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
 import { imageOf, nameOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -97,9 +97,7 @@ async function updateOrder(
     await observer.synced;
     try {
       await client.patch(cloneSetResource, { namespace: ns.name, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }] });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated', timeoutMs: 120_000 }, (cs) =>
-        settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision,
-      );
+      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated', timeoutMs: 120_000 }, rolledOut);
     } finally {
       observer.stop();
     }

@@ -96,7 +96,7 @@ export function startController(options: StartOptions): ControllerHandle {
  * Runs `run` in a fresh namespace with the CRD installed and a controller scoped to that namespace;
  * stops the controller and deletes the namespace afterwards.
  */
-export async function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: { featureGates?: string } = {}): Promise<T> {
+export async function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: Omit<StartOptions, 'kubeConfig' | 'namespace'> = {}): Promise<T> {
   const kubeConfig = testKubeConfig();
   await installCloneSetCrd(kubeConfig);
   await using ns = await createTestNamespace(kubeConfig, prefix);
@@ -161,6 +161,11 @@ export async function waitForStatus(client: Client, options: { namespace: string
     },
     { description: options.description, timeoutMs: options.timeoutMs ?? 60_000 },
   );
+}
+
+/** True when the rollout is over: settled, and the current revision is the update revision. */
+export function rolledOut(cs: CloneSet): boolean {
+  return settled(cs) && cs.status?.currentRevision === cs.status?.updateRevision;
 }
 
 /** True when every replica is up to date, ready and available and the status observed the spec. */

@@ -82,15 +82,21 @@ interface Measurement {
   readonly auditLogPath: string;
 }
 
+/** A window's part of a log file (a LogRange with both ends known). */
+interface ByteRange {
+  readonly fromOffset: number;
+  readonly toOffset: number;
+}
+
 interface ChangeOutcome {
   readonly completed: boolean;
   readonly error?: string;
   readonly pods: number;
   readonly wallSeconds: number;
-  readonly auditFrom: number;
-  readonly auditTo: number;
+  /** The window's byte range of the audit log. */
+  readonly auditRange: ByteRange;
   /** The window's byte range of kube-apiserver's log, when the cluster names that log. */
-  readonly apiServerLog?: { readonly file: string; readonly fromOffset: number; readonly toOffset: number };
+  readonly apiServerLog?: { readonly file: string; readonly range: ByteRange };
   readonly controlPlaneCpuSeconds: Record<string, number>;
   readonly apiserverProfile?: string;
 }
@@ -130,9 +136,8 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   return {
     ...settled,
     pods: change.pods,
-    auditFrom,
-    auditTo: await fileSize(measurement.auditLogPath),
-    ...(apiServerLogFile === undefined ? {} : { apiServerLog: { file: apiServerLogFile, fromOffset: apiServerLogFrom, toOffset: await fileSize(apiServerLogFile) } }),
+    auditRange: { fromOffset: auditFrom, toOffset: await fileSize(measurement.auditLogPath) },
+    ...(apiServerLogFile === undefined ? {} : { apiServerLog: { file: apiServerLogFile, range: { fromOffset: apiServerLogFrom, toOffset: await fileSize(apiServerLogFile) } } }),
     controlPlaneCpuSeconds: await cpu.end(),
     ...(apiserverProfile === undefined ? {} : { apiserverProfile }),
   };
@@ -250,7 +255,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
   options.log(`${contender.name}: measuring ${scenario.name}`);
   const outcome = await measuredChange(scenario, context, measurement);
   options.log(`${contender.name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
-  const requests = await readAuditLog(cluster.auditLogPath, running.select, { podsTouched: outcome.pods, fromOffset: outcome.auditFrom, toOffset: outcome.auditTo });
+  const requests = await readAuditLog(cluster.auditLogPath, running.select, { podsTouched: outcome.pods, ...outcome.auditRange });
   const processStats = await measurement.sampler.snapshot();
   const simulator = await simulatorHealth(cluster.auditLogPath, outcome);
   return {
@@ -278,12 +283,7 @@ async function simulatorHealth(auditLog: string, outcome: ChangeOutcome): Promis
   if (apiServerLog === undefined) {
     return undefined;
   }
-  return readSimulatorHealth({
-    apiServerLog: apiServerLog.file,
-    apiServerLogRange: { fromOffset: apiServerLog.fromOffset, toOffset: apiServerLog.toOffset },
-    auditLog,
-    auditLogRange: { fromOffset: outcome.auditFrom, toOffset: outcome.auditTo },
-  });
+  return readSimulatorHealth({ apiServerLog: apiServerLog.file, apiServerLogRange: apiServerLog.range, auditLog, auditLogRange: outcome.auditRange });
 }
 
 /** Waits until the preparation's tail of pod writes has passed (see quiet-period.ts). */
