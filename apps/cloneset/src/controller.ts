@@ -64,7 +64,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
   const scaleExpectations = manager.scaleExpectations(CLONESET_CONTROLLER_NAME, timeout);
   const resourceVersionExpectations = manager.resourceVersionExpectations(CLONESET_CONTROLLER_NAME, timeout);
   const reconciler = new CloneSetReconciler({
-    client: manager.client,
+    api: manager.client,
     recorder: manager.eventRecorder(CLONESET_EVENT_COMPONENT),
     gates: options.featureGates,
     cloneSets: cloneSets.lister(),
@@ -74,9 +74,11 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
     nodes: nodes.lister(),
     scaleExpectations,
     resourceVersionExpectations,
-    scalingExcludePreparingDelete: options.scalingExcludePreparingDelete,
-    stripPodManagedFields: options.stripPodManagedFields ?? false,
-    reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
+    options: {
+      scalingExcludePreparingDelete: options.scalingExcludePreparingDelete,
+      stripPodManagedFields: options.stripPodManagedFields ?? false,
+      reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
+    },
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(cloneSets, requestForObject());

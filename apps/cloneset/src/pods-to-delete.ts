@@ -2,9 +2,8 @@ import { CloneSetEventReason } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
 import { controllerRef, isNotFound } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { isPodActive, podResource } from '@kruise-ts/workload';
+import { isPodActive } from '@kruise-ts/workload';
 
-import { cloneSetResource } from './cloneset-resource.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
 
 /** What became of the names in `spec.scaleStrategy.podsToDelete` that are not among our active pods. */
@@ -20,13 +19,13 @@ export interface PodsToDeleteReview {
  * pods that are not the CloneSet's; CRD validation cannot look pods up, so the controller does: such a
  * pod is never deleted, and the user gets an Event and the FailedScale condition naming it.
  */
-export async function reviewPodsToDelete(ctx: SyncContext, state: SyncState): Promise<PodsToDeleteReview> {
+export async function reviewPodsToDelete(ctx: Pick<SyncContext, 'pods' | 'recorder'>, state: SyncState): Promise<PodsToDeleteReview> {
   const ours = new Set(state.pods.map((pod) => pod.metadata?.name));
   const unknown = (state.cs.spec.scaleStrategy?.podsToDelete ?? []).filter((name) => !ours.has(name));
   const gone: string[] = [];
   const foreign: string[] = [];
   for (const name of unknown) {
-    const pod = await ctx.client.get(podResource, { namespace: state.cs.metadata.namespace, name }).catch((error: unknown) => {
+    const pod = await ctx.pods.get({ namespace: state.cs.metadata.namespace, name }).catch((error: unknown) => {
       if (isNotFound(error)) {
         return undefined;
       }
@@ -53,14 +52,13 @@ function isGoneOrOurs(pod: DeepReadonly<Pod>, uid: string): boolean {
  * Removes names from `podsToDelete` with a JSON patch that first tests the list is unchanged, so a
  * concurrent edit by the user fails the patch (and the next reconcile retries) instead of being lost.
  */
-export async function truncatePodsToDelete(ctx: SyncContext, state: SyncState, names: readonly string[]): Promise<void> {
+export async function truncatePodsToDelete(ctx: Pick<SyncContext, 'cloneSets'>, state: SyncState, names: readonly string[]): Promise<void> {
   const current = state.cs.spec.scaleStrategy?.podsToDelete;
   if (current === undefined || names.length === 0) {
     return;
   }
   const remove = new Set(names);
-  await ctx.client.patch(
-    cloneSetResource,
+  await ctx.cloneSets.patch(
     { namespace: state.cs.metadata.namespace, name: state.cs.metadata.name ?? '' },
     {
       type: 'json',

@@ -1,12 +1,14 @@
 import { CloneSetEventReason } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { isNotFound } from '@kruise-ts/controller-runtime';
+import { isNotFound, keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { handOverOwnerReferences, planPvcCleanup } from '@kruise-ts/pvc-instance';
-import { pvcResource } from '@kruise-ts/workload';
+import { errorMessage } from '@kruise-ts/workload';
 
-import { errorMessage } from './sync/create-pods.ts';
 import type { SyncContext } from './sync/sync-context.ts';
+
+/** What the PVC cleanup writes with. */
+type PvcCleanupContext = Pick<SyncContext, 'claims' | 'recorder' | 'scaleExpectations' | 'signal'>;
 
 export interface PvcCleanupInput {
   readonly key: string;
@@ -23,12 +25,12 @@ export interface PvcCleanupInput {
  * PVCs of no pod at all are deleted. Returns the PVCs of active pods, the only ones the rest of the
  * reconcile may use.
  */
-export async function cleanupClaims(ctx: SyncContext, input: PvcCleanupInput): Promise<readonly DeepReadonly<PersistentVolumeClaim>[]> {
+export async function cleanupClaims(ctx: PvcCleanupContext, input: PvcCleanupInput): Promise<readonly DeepReadonly<PersistentVolumeClaim>[]> {
   const plan = planPvcCleanup({ pvcs: input.pvcs, activePods: input.activePods, inactivePods: input.inactivePods });
   for (const { pvc, pod } of plan.handOver) {
     const ownerReferences = handOverOwnerReferences({ pvc, ownerUid: input.ownerUid, pod });
     try {
-      await ctx.client.patch(pvcResource, { namespace: pvc.metadata?.namespace, name: pvc.metadata?.name ?? '' }, {
+      await ctx.claims.patch(keyOf(pvc), {
         type: 'json',
         body: [
           { op: 'test', path: '/metadata/uid', value: pvc.metadata?.uid },
@@ -36,7 +38,9 @@ export async function cleanupClaims(ctx: SyncContext, input: PvcCleanupInput): P
         ],
       });
     } catch (error) {
-      ctx.recorder.warning(input.ref, CloneSetEventReason.FailedUpdate, `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`);
+      if (!ctx.signal.aborted) {
+        ctx.recorder.warning(input.ref, CloneSetEventReason.FailedUpdate, `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`);
+      }
       throw error;
     }
   }
@@ -46,17 +50,19 @@ export async function cleanupClaims(ctx: SyncContext, input: PvcCleanupInput): P
   return plan.keep;
 }
 
-async function removeClaim(ctx: SyncContext, input: PvcCleanupInput, pvc: DeepReadonly<PersistentVolumeClaim>): Promise<void> {
+async function removeClaim(ctx: PvcCleanupContext, input: PvcCleanupInput, pvc: DeepReadonly<PersistentVolumeClaim>): Promise<void> {
   const name = pvc.metadata?.name ?? '';
   ctx.scaleExpectations.expect(input.key, 'delete', name);
   try {
-    await ctx.client.delete(pvcResource, { namespace: pvc.metadata?.namespace, name }, { preconditions: { uid: pvc.metadata?.uid ?? '' } });
+    await ctx.claims.delete(keyOf(pvc), { preconditions: { uid: pvc.metadata?.uid ?? '' } });
   } catch (error) {
     ctx.scaleExpectations.observe(input.key, 'delete', name);
     if (isNotFound(error)) {
       return;
     }
-    ctx.recorder.warning(input.ref, CloneSetEventReason.FailedDelete, `failed to clean up PVC ${name}: ${errorMessage(error)}`);
+    if (!ctx.signal.aborted) {
+      ctx.recorder.warning(input.ref, CloneSetEventReason.FailedDelete, `failed to clean up PVC ${name}: ${errorMessage(error)}`);
+    }
     throw error;
   }
 }

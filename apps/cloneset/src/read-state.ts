@@ -1,8 +1,9 @@
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { CONTROLLER_UID_INDEX, controllerRef, isNotFound, matchesLabelSelector, NO_CONTROLLER, objectReference } from '@kruise-ts/controller-runtime';
+import { CONTROLLER_UID_INDEX, controllerRef, isNotFound, keyOf, matchesLabelSelector, NO_CONTROLLER, objectReference } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
 import { templateFromRevision } from '@kruise-ts/revision';
-import { claimPods, isBeingDeleted, isPodActive, newControllerRef, podResource } from '@kruise-ts/workload';
+import { claimObjects, isBeingDeleted, isPodActive, isSameLiveOwner, newControllerRef } from '@kruise-ts/workload';
+import type { ClaimOwner } from '@kruise-ts/workload';
 
 import { cloneSetKey, cloneSetResource } from './cloneset-resource.ts';
 import { cleanupClaims } from './pvc-cleanup.ts';
@@ -23,8 +24,24 @@ export type ReadResult =
   | { readonly kind: 'ready'; readonly state: SyncState; readonly revisions: ActiveRevisions; readonly inactivePods: readonly DeepReadonly<Pod>[] }
   | { readonly kind: 'waiting'; readonly reason: string };
 
-function owner(cs: DeepReadonly<CloneSet>): { uid: string; name: string; namespace: string; apiVersion: string; kind: string } {
-  return { uid: cs.metadata.uid ?? '', name: cs.metadata.name ?? '', namespace: cs.metadata.namespace ?? '', apiVersion: cs.apiVersion, kind: cs.kind };
+function owner(cs: DeepReadonly<CloneSet>): ClaimOwner {
+  return { uid: cs.metadata.uid ?? '', name: cs.metadata.name ?? '', namespace: cs.metadata.namespace ?? '', apiVersion: cs.apiVersion, kind: cs.kind, deleting: isBeingDeleted(cs) };
+}
+
+/**
+ * Confirms from a fresh read (not the cache) that the CloneSet still exists with the same uid and is
+ * not being deleted, before anything is adopted (a re-created CloneSet must not adopt for its predecessor).
+ */
+function canAdopt(ctx: Pick<SyncContext, 'cloneSets'>, cs: DeepReadonly<CloneSet>): () => Promise<boolean> {
+  return async () => {
+    const fresh = await ctx.cloneSets.get(keyOf(cs)).catch((error: unknown) => {
+      if (isNotFound(error)) {
+        return undefined;
+      }
+      throw error;
+    });
+    return fresh !== undefined && isSameLiveOwner(fresh, cs.metadata.uid ?? '');
+  };
 }
 
 /**
@@ -41,35 +58,30 @@ function candidatePods(caches: ReadCaches, cs: DeepReadonly<CloneSet>): DeepRead
   return [...owned, ...orphans];
 }
 
-async function claim(ctx: SyncContext, cs: DeepReadonly<CloneSet>, pods: readonly DeepReadonly<Pod>[]): Promise<DeepReadonly<Pod>[]> {
-  return claimPods({
-    owner: { ...owner(cs), deleting: isBeingDeleted(cs) },
+function claim(ctx: Pick<SyncContext, 'pods' | 'cloneSets'>, cs: DeepReadonly<CloneSet>, pods: readonly DeepReadonly<Pod>[]): Promise<DeepReadonly<Pod>[]> {
+  return claimObjects({
+    owner: owner(cs),
     selector: cs.spec.selector,
-    pods,
-    patchPod: (pod, patch) => ctx.client.patch(podResource, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' }, patch),
-    canAdopt: async () => {
-      const fresh = await ctx.client.get(cloneSetResource, { namespace: cs.metadata.namespace, name: cs.metadata.name ?? '' }).catch((error: unknown) => {
-        if (isNotFound(error)) {
-          return undefined;
-        }
-        throw error;
-      });
-      return fresh !== undefined && fresh.metadata.uid === cs.metadata.uid && fresh.metadata.deletionTimestamp === undefined;
-    },
+    objects: pods,
+    kind: 'pod',
+    patch: (pod, patch) => ctx.pods.patch(keyOf(pod), patch),
+    canAdopt: canAdopt(ctx, cs),
   });
 }
 
 /** The first object whose cached copy is older than what this controller last wrote, if any. */
-function staleObject(ctx: SyncContext, objects: readonly DeepReadonly<{ metadata?: { uid?: string; resourceVersion?: string; name?: string } }>[]): string | undefined {
+function staleObject(ctx: Pick<SyncContext, 'resourceVersionExpectations'>, objects: readonly DeepReadonly<{ metadata?: { uid?: string; resourceVersion?: string; name?: string } }>[]): string | undefined {
   return objects.find((object) => !ctx.resourceVersionExpectations.isSatisfied(object as { metadata?: { uid?: string; resourceVersion?: string } }))?.metadata?.name;
 }
 
 /**
- * Reads everything one reconcile needs, OpenKruise's `doReconcile` steps 4–8: claimed active pods,
- * owned PVCs (cleaned up first when reuse is disabled), the current and update revisions, and checks
- * that the cache has caught up with our own last writes to them.
+ * Reads everything one reconcile needs, OpenKruise's `doReconcile` steps 4–8: the current and update
+ * revisions (first: a template that cannot be decoded stops the reconcile before any other write),
+ * owned PVCs (cleaned up first when reuse is disabled), claimed active pods, and checks that the
+ * cache has caught up with our own last writes to them.
  */
 export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepReadonly<CloneSet>): Promise<ReadResult> {
+  const revisions = await activeRevisions({ store: ctx.revisions, revisions: caches.revisions, cs, owner: owner(cs), canAdopt: canAdopt(ctx, cs) });
   const candidates = candidatePods(caches, cs);
   const active = candidates.filter(isPodActive);
   const inactive = candidates.filter((pod) => !isPodActive(pod) && controllerRef(pod)?.uid === cs.metadata.uid);
@@ -80,7 +92,6 @@ export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepRe
     pvcs = await cleanupClaims(ctx, { key, ref, ownerUid: cs.metadata.uid ?? '', pvcs, activePods: active, inactivePods: inactive });
   }
   const pods = await claim(ctx, cs, active);
-  const revisions = await activeRevisions({ client: ctx.client, revisions: caches.revisions, cs });
   const stale = staleObject(ctx, [revisions.updateRevision, ...pods]);
   if (stale !== undefined) {
     return { kind: 'waiting', reason: `the cache has not caught up with our last write to ${stale}` };

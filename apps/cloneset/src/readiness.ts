@@ -1,11 +1,14 @@
 import { IN_PLACE_UPDATE_READY, KRUISE_POD_READY } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
-import { isNotFound } from '@kruise-ts/controller-runtime';
+import { isNotFound, keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { mapWithConcurrency, POD_WRITE_CONCURRENCY, podResource } from '@kruise-ts/workload';
+import { mapWithConcurrency, POD_WRITE_CONCURRENCY } from '@kruise-ts/workload';
 
 import { metaTime } from './status/conditions.ts';
 import type { SyncContext } from './sync/sync-context.ts';
+
+/** What setting readiness-gate conditions needs. */
+type ReadinessContext = Pick<SyncContext, 'pods' | 'clock' | 'resourceVersionExpectations'>;
 
 const INITIAL_TRUE_GATES = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
 
@@ -23,7 +26,7 @@ function missingGateConditions(pod: DeepReadonly<Pod>): string[] {
  * runs every reconcile for pods that need it, scaling or not. OpenKruise sets the two in separate
  * writes by two controllers; one patch does both here. Returns whether any pod was written.
  */
-export async function initializeReadinessGates(ctx: SyncContext, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
+export async function initializeReadinessGates(ctx: ReadinessContext, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
   const needing = pods.filter((pod) => missingGateConditions(pod).length > 0 && pod.metadata?.deletionTimestamp === undefined);
   const written = await mapWithConcurrency(needing, POD_WRITE_CONCURRENCY, (pod) => initializePodReadinessGates(ctx, pod));
   return written.some((pod, index) => pod !== needing[index]);
@@ -35,18 +38,14 @@ export async function initializeReadinessGates(ctx: SyncContext, pods: readonly 
  * round trip to every pod's way to Ready. Returns the pod as written, or the same object when
  * nothing was written.
  */
-export async function initializePodReadinessGates(ctx: SyncContext, pod: DeepReadonly<Pod>): Promise<DeepReadonly<Pod>> {
+export async function initializePodReadinessGates(ctx: ReadinessContext, pod: DeepReadonly<Pod>): Promise<DeepReadonly<Pod>> {
   const missing = missingGateConditions(pod);
   if (missing.length === 0) {
     return pod;
   }
-  const now = metaTime(ctx.now());
-  const updated = await ctx.client
-    .patchStatus(
-      podResource,
-      { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
-      { type: 'strategic', body: { status: { conditions: missing.map((type) => ({ type, status: 'True', lastTransitionTime: now })) } } },
-    )
+  const now = metaTime(ctx.clock.now());
+  const updated = await ctx.pods
+    .patchStatus(keyOf(pod), { type: 'strategic', body: { status: { conditions: missing.map((type) => ({ type, status: 'True', lastTransitionTime: now })) } } })
     .catch((error: unknown) => {
       // A pod deleted meanwhile needs no conditions.
       if (isNotFound(error)) {

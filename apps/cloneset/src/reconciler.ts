@@ -1,12 +1,12 @@
-import { cloneSetSchema, CloneSetConditionType } from '@kruise-ts/api';
-import type { CloneSet, CloneSetCondition, Node } from '@kruise-ts/api';
-import { TerminalError, requestKey } from '@kruise-ts/controller-runtime';
+import { CloneSetConditionType, CloneSetEventReason } from '@kruise-ts/api';
+import type { CloneSet, CloneSetCondition, ControllerRevision, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import { objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
 import type {
-  Client,
   DeepReadonly,
-  EventRecorder,
+  EventReporter,
   FeatureGates,
   Lister,
+  ObjectApi,
   ReconcileContext,
   Reconciler,
   Request,
@@ -14,39 +14,44 @@ import type {
   Result,
   ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
-import { isBeingDeleted, laggingOwnedObject, RequeueAfter, SlowStartMemory } from '@kruise-ts/workload';
+import { controllerRevisionResource, TemplateDecodeError } from '@kruise-ts/revision';
+import { errorMessage, isBeingDeleted, laggingOwnedObject, podResource, pvcResource, RequeueAfter, SlowStartMemory } from '@kruise-ts/workload';
 
+import { parseCloneSet } from './cloneset-parse.ts';
+import { cloneSetResource } from './cloneset-resource.ts';
 import { reviewPodsToDelete, truncatePodsToDelete } from './pods-to-delete.ts';
 import type { PodsToDeleteReview } from './pods-to-delete.ts';
 import { readState } from './read-state.ts';
-import type { ReadCaches } from './read-state.ts';
+import type { ReadCaches, ReadResult } from './read-state.ts';
 import { initializeReadinessGates } from './readiness.ts';
 import { truncateHistory } from './revisions.ts';
 import type { ActiveRevisions } from './revisions.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { removeCondition, setCondition } from './status/conditions.ts';
+import { reportUnusableSpec, warnOnce } from './status/report-condition.ts';
+import type { ReportedProblem } from './status/report-condition.ts';
 import { updateStatus } from './status/update-status.ts';
-import { errorMessage } from './sync/create-pods.ts';
 import type { ExpectationDiffs } from './sync/diffs.ts';
 import { diffsOf, scale } from './sync/scale.ts';
 import type { ScaleResult } from './sync/scale.ts';
 import { revisionNameOf } from './sync/sync-context.ts';
-import type { SyncContext, SyncState } from './sync/sync-context.ts';
-import { update } from './sync/update.ts';
+import type { SyncContext, SyncOptions, SyncState, WallClock } from './sync/sync-context.ts';
+import { update, UpdateError } from './sync/update.ts';
+import type { UpdateResult } from './sync/update.ts';
 
 /** What the CloneSet reconciler reads and writes with. */
 export interface CloneSetReconcilerDeps extends ReadCaches {
-  readonly client: Client;
-  readonly recorder: EventRecorder;
+  /** The API (the manager's client; a FakeClient in unit tests); each reconcile binds its signal to it. */
+  readonly api: ObjectApi;
+  readonly recorder: EventReporter;
   readonly gates: FeatureGates;
   readonly cloneSets: Lister<CloneSet>;
   readonly nodes: Lister<Node>;
   readonly scaleExpectations: ScaleExpectations;
   readonly resourceVersionExpectations: ResourceVersionExpectations;
-  readonly scalingExcludePreparingDelete: boolean;
-  readonly stripPodManagedFields: boolean;
-  readonly reCreateWithoutReadinessGates: boolean;
-  readonly now?: (() => number) | undefined;
+  readonly options: SyncOptions;
+  /** Wall-clock time; `Date` when absent. */
+  readonly clock?: WallClock | undefined;
 }
 
 /** Retry soon when the cache lags behind our writes; the informer event usually comes first. */
@@ -58,11 +63,28 @@ export const PODS_TO_DELETE_NOT_OWNED = 'PodsToDeleteNotOwned';
 /** Reason of the FailedUpdate condition while InPlaceOnly meets a change that needs new pods. */
 export const IN_PLACE_ONLY_NOT_POSSIBLE = 'InPlaceOnlyNotPossible';
 
+/** Reason of the FailedUpdate condition while pods are skipped because their in-place update annotations cannot be read. */
+export const INVALID_IN_PLACE_UPDATE_ANNOTATION = 'InvalidInPlaceUpdateAnnotation';
+
+const SYSTEM_CLOCK: WallClock = { now: () => Date.now() };
+
+/** The sync steps' outcome: the conditions they leave, and the failure to retry with backoff, if any. */
+interface SyncOutcome {
+  readonly conditions: CloneSetCondition[];
+  readonly failure?: Error;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(errorMessage(error));
+}
+
 /**
  * Reconciles one CloneSet (OpenKruise's `doReconcile`): check scale expectations, read claimed pods,
  * PVCs and revisions, give new pods their readiness conditions, scale; when scaling changed nothing,
  * refresh pods (in-place updates, lifecycle states) and update them to the target revision; then
- * write the status, trim `podsToDelete` and the revision history.
+ * write the status, trim `podsToDelete` and the revision history. A failed step is reported in the
+ * status (FailedScale / FailedUpdate) and Events, and then thrown, so that the work queue retries the
+ * CloneSet with its per-item exponential backoff instead of a fixed delay.
  */
 export class CloneSetReconciler implements Reconciler {
   readonly #deps: CloneSetReconcilerDeps;
@@ -99,46 +121,86 @@ export class CloneSetReconciler implements Reconciler {
       this.#createBatchSizes.forget(key);
       return undefined;
     }
-    const cs = parseCloneSet(cached);
+    const ctx = this.#context(context);
+    const cs = await this.#usable(ctx, cached);
     const waiting = this.#waitForCache(context, key, cs);
     if (waiting !== undefined) {
       return waiting;
     }
-    const ctx = this.#context(context);
-    const read = await readState(ctx, deps, cs);
+    const read = await this.#read(ctx, cs);
     if (read.kind === 'waiting') {
       context.logger.debug({ reason: read.reason }, 'Waiting for the cache');
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
     }
-    const conditions = await this.#sync(ctx, read.state);
-    await this.#finish(ctx, { state: read.state, revisions: read.revisions, conditions });
-    return ctx.requeue.delayMs === undefined ? undefined : { requeueAfterMs: ctx.requeue.delayMs };
+    return this.#syncAndFinish(ctx, read);
   }
 
+  /** The sync steps, then the status whatever they did; a failure is thrown only after the status says it. */
+  async #syncAndFinish(ctx: SyncContext, read: Extract<ReadResult, { kind: 'ready' }>): Promise<Result> {
+    const outcome = await this.#sync(ctx, read.state);
+    await this.#finish(ctx, { state: read.state, revisions: read.revisions, conditions: outcome.conditions });
+    if (outcome.failure !== undefined) {
+      throw outcome.failure;
+    }
+    return ctx.requeue.toResult();
+  }
+
+  /** The cached CloneSet, defaulted; one this version cannot read is reported and ends the reconcile. */
+  async #usable(ctx: SyncContext, cached: DeepReadonly<CloneSet>): Promise<DeepReadonly<CloneSet>> {
+    const parsed = parseCloneSet(cached);
+    return parsed.kind === 'valid' ? parsed.cloneSet : this.#reportUnusable(ctx, cached, parsed.message);
+  }
+
+  /** The read phase; a template Go could not decode is reported and ends the reconcile before any write. */
+  async #read(ctx: SyncContext, cs: DeepReadonly<CloneSet>): Promise<ReadResult> {
+    try {
+      return await readState(ctx, this.#deps, cs);
+    } catch (error) {
+      if (error instanceof TemplateDecodeError) {
+        const message = `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`;
+        return this.#reportUnusable(ctx, cs, message);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Reports a CloneSet this controller cannot act on and ends the reconcile with a TerminalError:
+   * retrying cannot help, the user's next edit of the CloneSet reconciles it again.
+   */
+  async #reportUnusable(ctx: SyncContext, cs: DeepReadonly<CloneSet>, message: string): Promise<never> {
+    await reportUnusableSpec(ctx, { cs, ref: objectReference(cloneSetResource, cs), message });
+    throw new TerminalError(message);
+  }
+
+  /** The capabilities of one reconcile: every API client carries its abort signal. */
   #context(context: ReconcileContext): SyncContext {
     const deps = this.#deps;
+    const { signal } = context;
     return {
-      client: deps.client,
+      signal,
+      pods: resourceClient<Pod>(deps.api, podResource, signal),
+      claims: resourceClient<PersistentVolumeClaim>(deps.api, pvcResource, signal),
+      revisions: resourceClient<ControllerRevision>(deps.api, controllerRevisionResource, signal),
+      cloneSets: resourceClient(deps.api, cloneSetResource, signal),
       recorder: deps.recorder,
+      clock: deps.clock ?? SYSTEM_CLOCK,
       logger: context.logger,
       gates: deps.gates,
       scaleExpectations: deps.scaleExpectations,
       resourceVersionExpectations: deps.resourceVersionExpectations,
       nodes: deps.nodes,
       requeue: new RequeueAfter(),
-      now: deps.now ?? Date.now,
-      scalingExcludePreparingDelete: deps.scalingExcludePreparingDelete,
-      stripPodManagedFields: deps.stripPodManagedFields,
-      reCreateWithoutReadinessGates: deps.reCreateWithoutReadinessGates,
+      options: deps.options,
       createBatchSizes: this.#createBatchSizes,
     };
   }
 
-  /** The sync steps; returns the conditions they leave (FailedScale / FailedUpdate on an error). */
-  async #sync(ctx: SyncContext, state: SyncState): Promise<CloneSetCondition[]> {
+  /** The sync steps; returns the conditions they leave (FailedScale / FailedUpdate on an error) and the error. */
+  async #sync(ctx: SyncContext, state: SyncState): Promise<SyncOutcome> {
     let conditions = [...(state.cs.status?.conditions ?? [])];
     if (isBeingDeleted(state.cs)) {
-      return conditions;
+      return { conditions };
     }
     let scaled: ScaleResult;
     let initialized: boolean;
@@ -147,8 +209,8 @@ export class CloneSetReconciler implements Reconciler {
       scaled = await scale(ctx, state);
     } catch (error) {
       ctx.logger.error({ err: error }, 'Scaling failed');
-      ctx.requeue.push(1000);
-      return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message: errorMessage(error) }, ctx.now());
+      const message = errorMessage(error);
+      return { conditions: setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message }, ctx.clock.now()), failure: asError(error) };
     }
     // A scale that went through clears an error of an earlier one (OpenKruise's sticks forever).
     const failedScale = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
@@ -167,34 +229,57 @@ export class CloneSetReconciler implements Reconciler {
    * deleted, so deletions came every other reconcile and half the budget stood idle. The new pods are
    * known (the create responses) and unavailable, so the update counts them, as the next reconcile would.
    */
-  async #updateAfterScale(ctx: SyncContext, state: SyncState, input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
+  async #updateAfterScale(ctx: SyncContext, state: SyncState, input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] }): Promise<SyncOutcome> {
     const { scaled, conditions } = input;
     if (input.initialized) {
-      return conditions;
+      return { conditions };
     }
     if (!scaled.changed) {
       return this.#update(ctx, state, { diffs: scaled.diffs, conditions });
     }
     if (scaled.created === undefined) {
-      return conditions;
+      return { conditions };
     }
     const grown: SyncState = { ...state, pods: [...state.pods, ...scaled.created] };
-    return this.#update(ctx, grown, { diffs: diffsOf(ctx, grown), conditions });
+    return this.#update(ctx, grown, { diffs: diffsOf(ctx, grown, 'update'), conditions });
   }
 
-  async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<CloneSetCondition[]> {
+  async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<SyncOutcome> {
+    let result: UpdateResult;
     try {
-      const result = await update(ctx, state, input.diffs);
-      const [blocked] = result.blocked;
-      if (blocked !== undefined) {
-        return setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', reason: IN_PLACE_ONLY_NOT_POSSIBLE, message: blocked }, ctx.now());
-      }
-      return result.changed || input.diffs.updateNum === 0 ? removeCondition(input.conditions, CloneSetConditionType.FailedUpdate) : input.conditions;
+      result = await update(ctx, state, input.diffs);
     } catch (error) {
       ctx.logger.error({ err: error }, 'Updating failed');
-      ctx.requeue.push(1000);
-      return setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', message: errorMessage(error) }, ctx.now());
+      if (error instanceof UpdateError) {
+        this.#warnSkipped(ctx, state, error.result);
+      }
+      return { conditions: setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', message: errorMessage(error) }, ctx.clock.now()), failure: asError(error) };
     }
+    const [blocked] = result.blocked;
+    if (blocked !== undefined) {
+      return { conditions: setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', reason: IN_PLACE_ONLY_NOT_POSSIBLE, message: blocked }, ctx.clock.now()) };
+    }
+    const skipped = this.#warnSkipped(ctx, state, result);
+    if (skipped !== undefined) {
+      return { conditions: setCondition(input.conditions, { type: skipped.type, status: 'True', reason: skipped.reason, message: skipped.message }, ctx.clock.now()) };
+    }
+    return { conditions: result.changed || input.diffs.updateNum === 0 ? removeCondition(input.conditions, CloneSetConditionType.FailedUpdate) : input.conditions };
+  }
+
+  /**
+   * Pods skipped for unreadable in-place update annotations: a Warning Event naming them whenever
+   * that changes; returns the problem for the FailedUpdate condition. They are not retried on a
+   * timer: only an edit of the pod (an informer event) can fix them.
+   */
+  #warnSkipped(ctx: SyncContext, state: SyncState, result: UpdateResult): ReportedProblem | undefined {
+    if (result.skipped.length === 0) {
+      return undefined;
+    }
+    const details = result.skipped.map((pod) => `pod ${pod.name}: ${pod.reason}`).join('; ');
+    const message = `${details}; skipped (not updated) until the annotation is fixed or removed, the other pods are updated`;
+    const problem: ReportedProblem = { type: CloneSetConditionType.FailedUpdate, reason: INVALID_IN_PLACE_UPDATE_ANNOTATION, message, eventReason: CloneSetEventReason.FailedUpdatePodInPlace };
+    warnOnce(ctx.recorder, { ref: state.ref, conditions: state.cs.status?.conditions, problem });
+    return problem;
   }
 
   async #finish(ctx: SyncContext, input: { state: SyncState; revisions: ActiveRevisions; conditions: CloneSetCondition[] }): Promise<void> {
@@ -207,15 +292,15 @@ export class CloneSetReconciler implements Reconciler {
       currentRevision: revisionNameOf(revisions.currentRevision),
       collisionCount: revisions.collisionCount,
       partition: state.strategy.partition,
-      conditions: podsToDeleteCondition(input.conditions, review, ctx.now()),
-      now: ctx.now(),
+      conditions: podsToDeleteCondition(input.conditions, review, ctx.clock.now()),
+      now: ctx.clock.now(),
     });
     if (result.checkAgainInMs !== undefined) {
       ctx.requeue.push(result.checkAgainInMs, 'progress deadline');
     }
-    await updateStatus(ctx.client, state.cs, result.status);
+    await updateStatus(ctx.cloneSets, state.cs, result.status);
     await truncatePodsToDelete(ctx, state, review.gone);
-    await truncateHistory({ client: ctx.client, cs: state.cs, active: revisions, pods: state.pods }).catch((error: unknown) => {
+    await truncateHistory({ store: ctx.revisions, cs: state.cs, active: revisions, pods: state.pods }).catch((error: unknown) => {
       ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
     });
     this.#requeueForMinReady(ctx, state, result.status);
@@ -241,24 +326,4 @@ function podsToDeleteCondition(conditions: CloneSetCondition[], review: PodsToDe
   }
   const failed = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
   return failed?.reason === PODS_TO_DELETE_NOT_OWNED ? removeCondition(conditions, CloneSetConditionType.FailedScale) : conditions;
-}
-
-/**
- * Validates a cached CloneSet with the API schema (applying its defaults). The apiserver enforced the
- * CRD already, so a failure means an object this version cannot handle: not worth retrying.
- */
-/** Parsed (defaulted) CloneSets per cached object: a cached object never changes, and a rollout reconciles it thousands of times. */
-const parsedCloneSets = new WeakMap<DeepReadonly<CloneSet>, DeepReadonly<CloneSet>>();
-
-function parseCloneSet(cached: DeepReadonly<CloneSet>): DeepReadonly<CloneSet> {
-  const known = parsedCloneSets.get(cached);
-  if (known !== undefined) {
-    return known;
-  }
-  const parsed = cloneSetSchema.safeParse(cached);
-  if (!parsed.success) {
-    throw new TerminalError(`invalid CloneSet ${cached.metadata.namespace ?? ''}/${cached.metadata.name ?? ''}: ${parsed.error.message}`);
-  }
-  parsedCloneSets.set(cached, parsed.data);
-  return parsed.data;
 }

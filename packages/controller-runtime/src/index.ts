@@ -27,7 +27,9 @@ export { controllerRef, objectKey, splitObjectKey } from './client/kube-object.t
 export type { KubeObject, ObjectMetaLike, OwnerReferenceLike } from './client/kube-object.ts';
 export { apiVersionOf, defineResource, resourcePath } from './client/resource-type.ts';
 export type { ResourceType } from './client/resource-type.ts';
-export { Transport } from './client/transport.ts';
+export { keyOf, resourceClient } from './client/resource-client.ts';
+export type { ObjectApi, ResourceClient, ResourceDeleteOptions, ResourcePatch, ResourceWriteOptions } from './client/resource-client.ts';
+export { Transport, TransportClosedError } from './client/transport.ts';
 export type { RequestObserver, RequestRecord, TransportOptions } from './client/transport.ts';
 export { watchResource } from './client/watch.ts';
 export type { WatchEvent, WatchOptions } from './client/watch.ts';
@@ -77,7 +79,7 @@ export type { LeaseLike, LeaseSpecLike, LeaseTiming } from './leader-election/le
 export { EventRecorder, eventResource } from './events/event-recorder.ts';
 export type { EventContent, EventRecorderOptions, EventType } from './events/event-recorder.ts';
 export { objectReference } from './events/event-types.ts';
-export type { EventLike, ObjectReference } from './events/event-types.ts';
+export type { EventLike, EventReporter, ObjectReference } from './events/event-types.ts';
 export { createRuntimeMetrics } from './metrics/runtime-metrics.ts';
 export type { RuntimeMetrics } from './metrics/runtime-metrics.ts';
 export { ProbeServer } from './health/probe-server.ts';

@@ -48,7 +48,7 @@ export { MAX_CONFLICT_RETRIES } from './internal/pod-writes.ts';
 export type { InPlaceUpdateClient } from './internal/pod-writes.ts';
 export { podNeedsUnready, startInPlaceUpdate, updateRestartsContainers } from './internal/start-update.ts';
 export type { StartInPlaceUpdateInput, StartInPlaceUpdateResult } from './internal/start-update.ts';
-export { inPlaceRefreshPending, refreshInPlaceUpdate } from './internal/refresh.ts';
+export { inPlaceRefreshPending, inPlaceUpdateAnnotationProblem, refreshInPlaceUpdate } from './internal/refresh.ts';
 export type { RefreshInPlaceUpdateInput, RefreshInPlaceUpdateResult, RefreshOutcome } from './internal/refresh.ts';
 export { completeInPlaceUpdate } from './internal/complete-update.ts';
 export type { CompleteInPlaceUpdateInput, CompleteInPlaceUpdateResult } from './internal/complete-update.ts';

@@ -24,11 +24,11 @@ function fakeClient(pod: Pod, conflicts = 0): { client: LifecyclePodClient; call
       calls.push({ verb: 'get' });
       return Promise.resolve(bumped());
     },
-    patch: (_resource: unknown, _key: unknown, patch: PatchRequest) => {
+    patch: (_key: unknown, patch: PatchRequest) => {
       calls.push({ verb: 'patch', body: patch.body });
       return Promise.resolve(bumped());
     },
-    patchStatus: (_resource: unknown, _key: unknown, patch: PatchRequest) => {
+    patchStatus: (_key: unknown, patch: PatchRequest) => {
       calls.push({ verb: 'patchStatus', body: patch.body });
       if (remainingConflicts > 0) {
         remainingConflicts -= 1;

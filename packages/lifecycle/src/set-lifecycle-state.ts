@@ -5,9 +5,8 @@
  * one pods/status write gives the same guarantee).
  */
 import type { LifecycleState, Pod } from '@kruise-ts/api';
-import { isConflict } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
-import { podResource } from '@kruise-ts/workload';
+import { isConflict, keyOf } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 
 import { rawLifecycleState } from './hooks.ts';
 import type { Hook } from './hooks.ts';
@@ -17,8 +16,8 @@ import { lifecycleStatePatch } from './state-patch.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
-/** The API calls the writer needs. */
-export type LifecyclePodClient = Pick<Client, 'get' | 'patch' | 'patchStatus'>;
+/** The API calls the writer needs on pods (the caller's client carries the reconcile's abort signal). */
+export type LifecyclePodClient = Pick<ResourceClient<Pod>, 'get' | 'patch' | 'patchStatus'>;
 
 /** Options of {@link setLifecycleState}. */
 export interface SetLifecycleStateOptions {
@@ -35,10 +34,6 @@ export interface SetLifecycleStateOptions {
 
 /** Conflicts retried when the status write races with the kubelet or another controller. */
 const STATUS_CONFLICT_RETRIES = 5;
-
-function podKey(pod: ReadonlyPod): { namespace: string; name: string } {
-  return { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' };
-}
 
 /** The conditions of `next` that differ from the pod's (strategic merge by type sends only those). */
 function changedConditions(pod: ReadonlyPod, next: readonly PodCondition[]): PodCondition[] {
@@ -76,12 +71,12 @@ async function writeCombined(write: CombinedWrite, pod: ReadonlyPod, attempt = 0
     status: { conditions: changedConditions(pod, conditions) },
   };
   try {
-    return await write.client.patchStatus(podResource, podKey(pod), { type: 'strategic', body });
+    return await write.client.patchStatus(keyOf(pod), { type: 'strategic', body });
   } catch (error) {
     if (!isConflict(error) || attempt >= STATUS_CONFLICT_RETRIES) {
       throw error;
     }
-    return writeCombined(write, await write.client.get(podResource, podKey(pod)), attempt + 1);
+    return writeCombined(write, await write.client.get(keyOf(pod)), attempt + 1);
   }
 }
 
@@ -103,5 +98,5 @@ export async function setLifecycleState(options: SetLifecycleStateOptions): Prom
 
 function writeLabel(client: LifecyclePodClient, pod: ReadonlyPod, options: SetLifecycleStateOptions): Promise<ReadonlyPod> {
   const body = lifecycleStatePatch({ state: options.state, now: options.now, reapplyHook: options.reapplyHook });
-  return client.patch(podResource, podKey(pod), { type: 'strategic', body });
+  return client.patch(keyOf(pod), { type: 'strategic', body });
 }

@@ -40,7 +40,7 @@ export type {
 
 // The writes.
 export { ensureUpdateRevision, MAX_COLLISION_RETRIES, MAX_CONFLICT_RETRIES } from './internal/ensure-update-revision.ts';
-export type { EnsureUpdateRevisionOptions, UpdateRevisionResult } from './internal/ensure-update-revision.ts';
+export type { EnsureUpdateRevisionOptions, RevisionClient, UpdateRevisionResult } from './internal/ensure-update-revision.ts';
 
 // The volumeClaimTemplates hash of a revision (kruise.io/cloneset-volumeclaimtemplate-hash).
 export { VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION, volumeClaimTemplatesHash } from './internal/volume-claim-templates-hash.ts';

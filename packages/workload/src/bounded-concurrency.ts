@@ -10,6 +10,19 @@ export const POD_WRITE_CONCURRENCY = 64;
 
 /** Results in item order; throws the first item's error after all items have run. */
 export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = await settleWithConcurrency(items, limit, run);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed !== undefined) {
+    throw failed.reason;
+  }
+  return results.map((result) => (result as PromiseFulfilledResult<R>).value);
+}
+
+/**
+ * Every item's outcome in item order, never throwing: for callers that must keep the bookkeeping of
+ * the writes that went through (expectations, the pods as written) when others failed.
+ */
+export async function settleWithConcurrency<T, R>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
   const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -22,9 +35,5 @@ export async function mapWithConcurrency<T, R>(items: readonly T[], limit: numbe
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  const failed = results.find((result) => result.status === 'rejected');
-  if (failed !== undefined) {
-    throw failed.reason;
-  }
-  return results.map((result) => (result as PromiseFulfilledResult<R>).value);
+  return results;
 }

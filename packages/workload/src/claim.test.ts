@@ -5,7 +5,7 @@ import { ApiError, deepFreeze } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { names, pod } from '../test/fixtures/pods.ts';
-import { adoptPatch, claimDecision, claimPods, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
+import { adoptPatch, claimDecision, claimObjects, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
 import type { ClaimOwner, JsonPatch } from './claim.ts';
 
 const owner: ClaimOwner = { uid: 'cs-uid', name: 'web', namespace: 'ns', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', deleting: false };
@@ -30,7 +30,7 @@ describe('claimDecision', () => {
     { case: "someone else's, matching ⇒ ignore", labels: matching, refs: theirs, deleting: false, podDeleting: false, expected: 'ignore' },
   ])('$case', ({ labels, refs, deleting, podDeleting, expected }) => {
     const p = pod({ name: 'p', labels, ...(refs === undefined ? {} : { ownerReferences: refs }), deleting: podDeleting });
-    expect(claimDecision({ owner: { ...owner, deleting }, selector, pod: p })).toBe(expected);
+    expect(claimDecision({ owner: { ...owner, deleting }, selector, object: p })).toBe(expected);
   });
 });
 
@@ -101,7 +101,7 @@ function fakeApi(failures: Readonly<Record<string, unknown>> = {}): FakeApi {
   };
 }
 
-describe('claimPods', () => {
+describe('claimObjects (pods)', () => {
   const pods = deepFreeze([
     pod({ name: 'kept', labels: matching, ownerReferences: ours }),
     pod({ name: 'orphan', labels: matching }),
@@ -114,11 +114,12 @@ describe('claimPods', () => {
   it('keeps, adopts and releases, and returns the claimed pods in input order', async () => {
     const api = fakeApi();
     let adoptChecks = 0;
-    const claimed = await claimPods({
+    const claimed = await claimObjects({
       owner,
       selector,
-      pods,
-      patchPod: api.patchPod,
+      objects: pods,
+      kind: 'pod',
+      patch: api.patchPod,
       canAdopt: () => {
         adoptChecks += 1;
         return Promise.resolve(true);
@@ -135,17 +136,18 @@ describe('claimPods', () => {
 
   it('adopts and releases nothing while the owner is deleting', async () => {
     const api = fakeApi();
-    const claimed = await claimPods({ owner: { ...owner, deleting: true }, selector, pods, patchPod: api.patchPod, canAdopt: () => Promise.resolve(true) });
+    const claimed = await claimObjects({ owner: { ...owner, deleting: true }, selector, objects: pods, kind: 'pod', patch: api.patchPod, canAdopt: () => Promise.resolve(true) });
     expect(names(claimed)).toEqual(['kept']);
     expect(api.patches).toEqual([]);
   });
 
   it('does not read the owner when there is nothing to adopt', async () => {
-    const claimed = await claimPods({
+    const claimed = await claimObjects({
       owner,
       selector,
-      pods: [pods[0] as DeepReadonly<Pod>],
-      patchPod: fakeApi().patchPod,
+      objects: [pods[0] as DeepReadonly<Pod>],
+      kind: 'pod',
+      patch: fakeApi().patchPod,
       canAdopt: () => Promise.reject(new Error('must not be called')),
     });
     expect(names(claimed)).toEqual(['kept']);
@@ -153,7 +155,7 @@ describe('claimPods', () => {
 
   it('refuses to adopt when the fresh owner check fails, and says so', async () => {
     const api = fakeApi();
-    const claiming = claimPods({ owner, selector, pods, patchPod: api.patchPod, canAdopt: () => Promise.resolve(false) });
+    const claiming = claimObjects({ owner, selector, objects: pods, kind: 'pod', patch: api.patchPod, canAdopt: () => Promise.resolve(false) });
     await expect(claiming).rejects.toThrow(AggregateError);
     await expect(claiming).rejects.toMatchObject({ errors: [expect.objectContaining({ message: expect.stringContaining('gone or being deleted') as unknown })] });
     // The release still went through; the adoption was never sent.
@@ -163,7 +165,7 @@ describe('claimPods', () => {
   it('skips pods that disappeared and reports other failures after trying every pod', async () => {
     const notFound = new ApiError({ code: 404, message: 'gone' });
     const api = fakeApi({ orphan: notFound, 'moved-away': 'test failed' });
-    const claiming = claimPods({ owner, selector, pods, patchPod: api.patchPod, canAdopt: () => Promise.resolve(true) });
+    const claiming = claimObjects({ owner, selector, objects: pods, kind: 'pod', patch: api.patchPod, canAdopt: () => Promise.resolve(true) });
     await expect(claiming).rejects.toMatchObject({ errors: [expect.objectContaining({ message: "can't release pod moved-away" }) as unknown] });
     expect(api.patches.map((p) => p.name)).toEqual(['orphan', 'moved-away']);
   });

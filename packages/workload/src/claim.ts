@@ -1,22 +1,22 @@
 /**
- * ReplicaSet-style ownership of pods (Kubernetes' ControllerRefManager, OpenKruise's refmanager):
- * adopt matching orphans, release owned pods whose labels stopped matching, ignore pods of other
- * controllers.
+ * ReplicaSet-style ownership (Kubernetes' ControllerRefManager, OpenKruise's refmanager) of any
+ * object a workload controls, pods and ControllerRevisions alike: adopt matching orphans, release
+ * owned objects whose labels stopped matching, ignore objects of other controllers.
  *
- * Writes are JSON patches guarded by `test` operations on the pod's uid and its current
- * ownerReferences: if another actor changed the references since the pod was read (adopted it,
+ * Writes are JSON patches guarded by `test` operations on the object's uid and its current
+ * ownerReferences: if another actor changed the references since the object was read (adopted it,
  * released it), the API server rejects the patch instead of overwriting that change, and the next
  * reconcile decides again from the fresh state.
  */
-import type { OwnerReference, Pod } from '@kruise-ts/api';
+import type { OwnerReference } from '@kruise-ts/api';
 import { controllerRef, isNotFound, matchesLabelSelector } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, JsonPatchOperation, LabelSelector, Patch } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, JsonPatchOperation, KubeObject, LabelSelector, Patch } from '@kruise-ts/controller-runtime';
 
 import { isBeingDeleted } from './pod-state.ts';
 
-type ReadonlyPod = DeepReadonly<Pod>;
+type ReadonlyObject = DeepReadonly<KubeObject>;
 
-/** The workload claiming pods. */
+/** The workload claiming objects. */
 export interface ClaimOwner {
   readonly uid: string;
   readonly name: string;
@@ -31,15 +31,17 @@ export interface ClaimOwner {
 /** A JSON patch as the client sends it. */
 export type JsonPatch = Extract<Patch, { readonly type: 'json' }>;
 
-/** Options of {@link claimPods}. */
-export interface ClaimPodsOptions {
+/** Options of {@link claimObjects}. */
+export interface ClaimObjectsOptions<T extends ReadonlyObject> {
   readonly owner: ClaimOwner;
-  /** The owner's pod selector. */
+  /** The owner's selector. */
   readonly selector: LabelSelector;
-  /** Candidate pods (for example all active pods of the namespace that reference the owner). */
-  readonly pods: readonly ReadonlyPod[];
-  /** Sends a patch to one pod and returns the pod as the API server returned it. */
-  readonly patchPod: (pod: ReadonlyPod, patch: JsonPatch) => Promise<ReadonlyPod>;
+  /** Candidates (for example all active pods of the namespace that reference the owner, or are orphans). */
+  readonly objects: readonly T[];
+  /** What the objects are, for error messages: `pod`, `revision`. */
+  readonly kind: string;
+  /** Sends a patch to one object and returns the object as the API server returned it. */
+  readonly patch: (object: T, patch: JsonPatch) => Promise<T>;
   /**
    * Confirms from a fresh read (not the cache) that the owner still exists with the same uid and is
    * not being deleted; called at most once, and only when there is an orphan to adopt.
@@ -47,7 +49,7 @@ export interface ClaimPodsOptions {
   readonly canAdopt: () => Promise<boolean>;
 }
 
-/** What claiming decided for one pod. */
+/** What claiming decided for one object. */
 export type ClaimDecision = 'keep' | 'adopt' | 'release' | 'ignore';
 
 /** An owner reference that makes `owner` the controller of an object (controller and blockOwnerDeletion true). */
@@ -64,14 +66,14 @@ export function isSameLiveOwner(fresh: { readonly metadata?: { readonly uid?: st
 }
 
 /**
- * Decides, without writing, what {@link claimPods} does with one pod: `keep` (ours and matching),
- * `adopt` (orphan, matching, not deleting, owner not deleting), `release` (ours, not matching, owner
- * not deleting) or `ignore` (someone else's, or nothing to do).
+ * Decides, without writing, what {@link claimObjects} does with one object: `keep` (ours and
+ * matching), `adopt` (orphan, matching, not deleting, owner not deleting), `release` (ours, not
+ * matching, owner not deleting) or `ignore` (someone else's, or nothing to do).
  */
-export function claimDecision(input: { readonly owner: ClaimOwner; readonly selector: LabelSelector; readonly pod: ReadonlyPod }): ClaimDecision {
-  const { owner, pod } = input;
-  const ref = controllerRef(pod);
-  const matches = matchesLabelSelector(input.selector, pod.metadata?.labels);
+export function claimDecision(input: { readonly owner: ClaimOwner; readonly selector: LabelSelector; readonly object: ReadonlyObject }): ClaimDecision {
+  const { owner, object } = input;
+  const ref = controllerRef(object);
+  const matches = matchesLabelSelector(input.selector, object.metadata?.labels);
   if (ref !== undefined) {
     if (ref.uid !== owner.uid) {
       return 'ignore';
@@ -82,79 +84,82 @@ export function claimDecision(input: { readonly owner: ClaimOwner; readonly sele
     }
     return owner.deleting ? 'ignore' : 'release';
   }
-  return matches && !owner.deleting && !isBeingDeleted(pod) ? 'adopt' : 'ignore';
+  return matches && !owner.deleting && !isBeingDeleted(object) ? 'adopt' : 'ignore';
 }
 
-function preconditions(pod: ReadonlyPod): JsonPatchOperation[] {
+function preconditions(object: ReadonlyObject): JsonPatchOperation[] {
   return [
-    { op: 'test', path: '/metadata/uid', value: pod.metadata?.uid ?? '' },
+    { op: 'test', path: '/metadata/uid', value: object.metadata?.uid ?? '' },
     // A missing list is tested with null, which the API server's JSON patch accepts for absent paths.
-    { op: 'test', path: '/metadata/ownerReferences', value: pod.metadata?.ownerReferences ?? null },
+    { op: 'test', path: '/metadata/ownerReferences', value: object.metadata?.ownerReferences ?? null },
   ];
 }
 
-/** The guarded JSON patch that adds `owner` as the pod's controller. */
-export function adoptPatch(pod: ReadonlyPod, owner: ClaimOwner): JsonPatch {
+/** The guarded JSON patch that adds `owner` as the object's controller. */
+export function adoptPatch(object: ReadonlyObject, owner: ClaimOwner): JsonPatch {
   const ref = newControllerRef(owner);
   const add: JsonPatchOperation =
-    pod.metadata?.ownerReferences === undefined
+    object.metadata?.ownerReferences === undefined
       ? { op: 'add', path: '/metadata/ownerReferences', value: [ref] }
       : { op: 'add', path: '/metadata/ownerReferences/-', value: ref };
-  return { type: 'json', body: [...preconditions(pod), add] };
+  return { type: 'json', body: [...preconditions(object), add] };
 }
 
 /** The guarded JSON patch that removes every reference to `ownerUid`; undefined when there is none. */
-export function releasePatch(pod: ReadonlyPod, ownerUid: string): JsonPatch | undefined {
-  const refs = pod.metadata?.ownerReferences ?? [];
+export function releasePatch(object: ReadonlyObject, ownerUid: string): JsonPatch | undefined {
+  const refs = object.metadata?.ownerReferences ?? [];
   // Remove from the end so that earlier indexes stay valid while the patch applies.
   const removals = refs
     .map((ref, index) => ({ ref, index }))
     .filter(({ ref }) => ref.uid === ownerUid)
     .reverse()
     .map(({ index }): JsonPatchOperation => ({ op: 'remove', path: `/metadata/ownerReferences/${String(index)}` }));
-  return removals.length === 0 ? undefined : { type: 'json', body: [...preconditions(pod), ...removals] };
+  return removals.length === 0 ? undefined : { type: 'json', body: [...preconditions(object), ...removals] };
 }
 
 function ownerDescription(owner: ClaimOwner): string {
   return `${owner.kind} ${owner.namespace}/${owner.name} (uid ${owner.uid})`;
 }
 
-/** Runs one write; a pod that is gone is simply not claimed. */
-async function guardedWrite(write: () => Promise<ReadonlyPod>): Promise<{ pod?: ReadonlyPod; error?: unknown }> {
+/** Runs one write; an object that is gone is simply not claimed. */
+async function guardedWrite<T>(write: () => Promise<T>): Promise<{ written?: T; error?: unknown }> {
   try {
-    return { pod: await write() };
+    return { written: await write() };
   } catch (error) {
     return isNotFound(error) ? {} : { error };
   }
 }
 
-interface ClaimStep {
-  readonly claimed?: ReadonlyPod;
+interface ClaimStep<T> {
+  readonly claimed?: T;
   readonly error?: unknown;
 }
 
-async function adopt(options: ClaimPodsOptions, pod: ReadonlyPod, adoptable: () => Promise<boolean>): Promise<ClaimStep> {
-  const name = pod.metadata?.name ?? '';
+async function adopt<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>, object: T, adoptable: () => Promise<boolean>): Promise<ClaimStep<T>> {
+  const what = `${options.kind} ${object.metadata?.name ?? ''}`;
   let allowed: boolean;
   try {
     allowed = await adoptable();
   } catch (error) {
-    return { error: new Error(`can't adopt pod ${name}: reading ${ownerDescription(options.owner)} failed`, { cause: error }) };
+    return { error: new Error(`can't adopt ${what}: reading ${ownerDescription(options.owner)} failed`, { cause: error }) };
   }
   if (!allowed) {
-    return { error: new Error(`can't adopt pod ${name}: ${ownerDescription(options.owner)} is gone or being deleted`) };
+    return { error: new Error(`can't adopt ${what}: ${ownerDescription(options.owner)} is gone or being deleted`) };
   }
-  const result = await guardedWrite(() => options.patchPod(pod, adoptPatch(pod, options.owner)));
-  return result.error === undefined ? (result.pod === undefined ? {} : { claimed: result.pod }) : { error: new Error(`can't adopt pod ${name}`, { cause: result.error }) };
+  const result = await guardedWrite(() => options.patch(object, adoptPatch(object, options.owner)));
+  if (result.error !== undefined) {
+    return { error: new Error(`can't adopt ${what}`, { cause: result.error }) };
+  }
+  return result.written === undefined ? {} : { claimed: result.written };
 }
 
-async function release(options: ClaimPodsOptions, pod: ReadonlyPod): Promise<ClaimStep> {
-  const patch = releasePatch(pod, options.owner.uid);
+async function release<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>, object: T): Promise<ClaimStep<T>> {
+  const patch = releasePatch(object, options.owner.uid);
   if (patch === undefined) {
     return {};
   }
-  const result = await guardedWrite(() => options.patchPod(pod, patch));
-  return result.error === undefined ? {} : { error: new Error(`can't release pod ${pod.metadata?.name ?? ''}`, { cause: result.error }) };
+  const result = await guardedWrite(() => options.patch(object, patch));
+  return result.error === undefined ? {} : { error: new Error(`can't release ${options.kind} ${object.metadata?.name ?? ''}`, { cause: result.error }) };
 }
 
 function once(check: () => Promise<boolean>): () => Promise<boolean> {
@@ -162,39 +167,40 @@ function once(check: () => Promise<boolean>): () => Promise<boolean> {
   return () => (result ??= check());
 }
 
-async function claimOne(options: ClaimPodsOptions, pod: ReadonlyPod, adoptable: () => Promise<boolean>): Promise<ClaimStep> {
-  const decision = claimDecision({ owner: options.owner, selector: options.selector, pod });
+async function claimOne<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>, object: T, adoptable: () => Promise<boolean>): Promise<ClaimStep<T>> {
+  const decision = claimDecision({ owner: options.owner, selector: options.selector, object });
   switch (decision) {
     case 'keep':
-      return { claimed: pod };
+      return { claimed: object };
     case 'ignore':
       return {};
     case 'adopt':
-      return adopt(options, pod, adoptable);
+      return adopt(options, object, adoptable);
     case 'release':
-      return release(options, pod);
+      return release(options, object);
   }
 }
 
 /**
- * Claims pods for `owner` and returns the claimed ones (adopted pods as the API server returned them)
- * in input order. Owned matching pods are kept; owned pods whose labels no longer match are released;
- * matching orphans that are not being deleted are adopted once `canAdopt()` confirms the owner;
- * pods controlled by others are ignored; while the owner is deleting nothing is adopted or released.
- * Pods that disappeared (NotFound) are skipped. Every pod is tried; if any write failed, an
- * AggregateError of the failures is thrown afterwards (the reconcile should retry, as upstream).
+ * Claims objects for `owner` and returns the claimed ones (adopted objects as the API server returned
+ * them) in input order. Owned matching objects are kept; owned objects whose labels no longer match
+ * are released; matching orphans that are not being deleted are adopted once `canAdopt()` confirms
+ * the owner; objects controlled by others are ignored; while the owner is deleting nothing is adopted
+ * or released. Objects that disappeared (NotFound) are skipped. Every object is tried; if any write
+ * failed, an AggregateError of the failures is thrown afterwards (the reconcile should retry, as
+ * upstream).
  */
-export async function claimPods(options: ClaimPodsOptions): Promise<ReadonlyPod[]> {
+export async function claimObjects<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>): Promise<T[]> {
   const adoptable = once(options.canAdopt);
-  const claimed: ReadonlyPod[] = [];
+  const claimed: T[] = [];
   const errors: unknown[] = [];
-  for (const pod of options.pods) {
-    // Nearly every pod is kept as it is: no write, so no await (a microtask per pod of a 10,000-pod workload).
-    if (claimDecision({ owner: options.owner, selector: options.selector, pod }) === 'keep') {
-      claimed.push(pod);
+  for (const object of options.objects) {
+    // Nearly every object is kept as it is: no write, so no await (a microtask per pod of a 10,000-pod workload).
+    if (claimDecision({ owner: options.owner, selector: options.selector, object }) === 'keep') {
+      claimed.push(object);
       continue;
     }
-    const step = await claimOne(options, pod, adoptable);
+    const step = await claimOne(options, object, adoptable);
     if (step.claimed !== undefined) {
       claimed.push(step.claimed);
     }
@@ -203,7 +209,7 @@ export async function claimPods(options: ClaimPodsOptions): Promise<ReadonlyPod[
     }
   }
   if (errors.length > 0) {
-    throw new AggregateError(errors, `claiming pods for ${ownerDescription(options.owner)}: ${String(errors.length)} change(s) failed`);
+    throw new AggregateError(errors, `claiming ${options.kind}s for ${ownerDescription(options.owner)}: ${String(errors.length)} change(s) failed`);
   }
   return claimed;
 }

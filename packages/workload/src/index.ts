@@ -29,16 +29,17 @@ export { CONTROLLER_READY_FALSE_PREFIX, controllerReadyFalse } from './pod-ready
 export { labelValue } from './labels.ts';
 
 // Ownership.
-export { adoptPatch, claimDecision, claimPods, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
-export type { ClaimDecision, ClaimOwner, ClaimPodsOptions, JsonPatch } from './claim.ts';
+export { adoptPatch, claimDecision, claimObjects, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
+export type { ClaimDecision, ClaimObjectsOptions, ClaimOwner, JsonPatch } from './claim.ts';
 
 // Bounded writes and requeues.
 export { slowStartBatch } from './slow-start.ts';
 export { SlowStartMemory } from './slow-start-memory.ts';
-export { mapWithConcurrency, POD_WRITE_CONCURRENCY } from './bounded-concurrency.ts';
+export { mapWithConcurrency, POD_WRITE_CONCURRENCY, settleWithConcurrency } from './bounded-concurrency.ts';
 export { laggingOwnedObject } from './cache-lag.ts';
 export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';
 export { RequeueAfter } from './requeue.ts';
+export { errorMessage, stableMessage } from './failure-message.ts';
 
 // Scale-in order.
 export { parseDeletionCost, podDeletionCost } from './deletion-cost.ts';

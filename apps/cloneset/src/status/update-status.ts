@@ -1,8 +1,8 @@
 import type { CloneSet, CloneSetStatus } from '@kruise-ts/api';
 import { deepEqual } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
-import { cloneSetResource } from '../cloneset-resource.ts';
+import type { CloneSetControl } from '../sync/sync-context.ts';
 
 /**
  * The JSON merge patch that turns the cached status into the new one, or undefined when they are
@@ -26,11 +26,11 @@ export function statusPatch(current: DeepReadonly<CloneSetStatus> | undefined, n
  * changed fields. OpenKruise reads the object again and replaces the whole status with conflict
  * retries (two requests, more on conflicts); a field-wise patch cannot conflict and costs one.
  */
-export async function updateStatus(client: Client, cs: DeepReadonly<CloneSet>, next: CloneSetStatus): Promise<boolean> {
+export async function updateStatus(writer: Pick<CloneSetControl, 'patchStatus'>, cs: DeepReadonly<CloneSet>, next: CloneSetStatus): Promise<boolean> {
   const patch = statusPatch(cs.status, next);
   if (patch === undefined) {
     return false;
   }
-  await client.patchStatus(cloneSetResource, { namespace: cs.metadata.namespace, name: cs.metadata.name ?? '' }, { type: 'merge', body: { status: patch } });
+  await writer.patchStatus({ namespace: cs.metadata.namespace, name: cs.metadata.name ?? '' }, { type: 'merge', body: { status: patch } });
   return true;
 }

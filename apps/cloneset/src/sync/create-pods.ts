@@ -3,7 +3,7 @@ import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { isAlreadyExists } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { newClaimsForInstance } from '@kruise-ts/pvc-instance';
-import { POD_WRITE_CONCURRENCY, podResource, pvcResource, slowStartBatch } from '@kruise-ts/workload';
+import { errorMessage, POD_WRITE_CONCURRENCY, slowStartBatch, stableMessage } from '@kruise-ts/workload';
 
 import { newPod } from './pod-factory.ts';
 import { revisionNameOf } from './sync-context.ts';
@@ -21,7 +21,7 @@ export interface CreatePodsRequest {
 /** The pods to create, current-revision ones first (OpenKruise's `NewVersionedPods`). */
 export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePodsRequest): Pod[] {
   const currentCount = Math.min(request.expectedCurrentCreations, request.expectedCreations);
-  const now = new Date(ctx.now());
+  const now = new Date(ctx.clock.now());
   return request.instanceIds.slice(0, request.expectedCreations).map((instanceId, index) => {
     const current = index < currentCount;
     return newPod({
@@ -31,7 +31,7 @@ export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePod
       revisionName: revisionNameOf(current ? state.currentRevision : state.updateRevision),
       instanceId,
       shortHash: ctx.gates.enabled('CloneSetShortHash'),
-      reCreateWithoutReadinessGates: ctx.reCreateWithoutReadinessGates,
+      reCreateWithoutReadinessGates: ctx.options.reCreateWithoutReadinessGates,
       now,
     });
   });
@@ -43,6 +43,18 @@ export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePod
  */
 const MAX_CREATE_BATCH = POD_WRITE_CONCURRENCY;
 
+/** A creation that failed: what the FailedScale condition says, the same for every attempt with the same cause. */
+export class CreatePodsError extends Error {
+  /** The pods that were created before the failure, as the API server returned them. */
+  readonly created: readonly DeepReadonly<Pod>[];
+
+  constructor(message: string, options: { cause: unknown; created: readonly DeepReadonly<Pod>[] }) {
+    super(message, { cause: options.cause });
+    this.name = 'CreatePodsError';
+    this.created = options.created;
+  }
+}
+
 /**
  * Creates the pods in slow-start batches (1, 2, 4, …, or from where the CloneSet's last creations
  * that all went through got to: SlowStartMemory; a failing batch stops the rest), each after its
@@ -50,8 +62,8 @@ const MAX_CREATE_BATCH = POD_WRITE_CONCURRENCY;
  * Each created pod's readiness-gate status write starts right after its creation, outside the
  * batches: slow start is about failing creations, and waiting for the status write as well made
  * every batch step two requests long. Returns the pods created, as the API server returned them
- * (after that write when it went through); throws the first failure after that bookkeeping when
- * none was created.
+ * (after that write when it went through). When any creation failed it throws a CreatePodsError
+ * after that bookkeeping, so that the reconcile reports it and retries with the queue's backoff.
  */
 export async function createPods(ctx: SyncContext, state: SyncState, pods: readonly Pod[]): Promise<DeepReadonly<Pod>[]> {
   for (const pod of pods) {
@@ -82,14 +94,29 @@ export async function createPods(ctx: SyncContext, state: SyncState, pods: reado
   ctx.createBatchSizes.record(state.key, result);
   forgetUncreated(ctx, state.key, pods.filter((pod) => !created.has(pod.metadata?.name ?? '')));
   const [firstError] = result.errors;
-  if (firstError !== undefined && created.size === 0) {
-    throw firstError instanceof Error ? firstError : new Error(errorMessage(firstError));
-  }
   if (firstError !== undefined) {
-    ctx.logger.warn({ err: firstError, created: created.size, planned: pods.length }, 'Some pods could not be created; retrying later');
-    ctx.requeue.push(1000);
+    throw creationFailure(state, { error: firstError, failed: pods.length - created.size, created: [...created.values()] });
   }
   return [...created.values()];
+}
+
+function creationFailure(state: SyncState, input: { error: unknown; failed: number; created: readonly DeepReadonly<Pod>[] }): CreatePodsError {
+  const { error } = input;
+  const name = error instanceof PodCreateError ? error.podName : '';
+  const cause = error instanceof PodCreateError ? error.cause : error;
+  const detail = stableMessage(errorMessage(cause), { name, prefix: `${state.cs.metadata.name ?? ''}-` });
+  return new CreatePodsError(`failed to create ${String(input.failed)} of ${String(input.failed + input.created.length)} pods: ${detail}`, { cause, created: input.created });
+}
+
+/** A failed creation of one pod (or of its PVCs), naming the pod. */
+class PodCreateError extends Error {
+  readonly podName: string;
+
+  constructor(podName: string, cause: unknown) {
+    super(`pod ${podName}: ${errorMessage(cause)}`, { cause });
+    this.name = 'PodCreateError';
+    this.podName = podName;
+  }
 }
 
 /** The new pod's readiness-gate conditions; a failure is not a failed creation (the next reconcile sets them, initializeReadinessGates). */
@@ -121,38 +148,39 @@ function missingClaims(state: SyncState, pod: Pod): PersistentVolumeClaim[] {
 }
 
 async function createOnePod(ctx: SyncContext, state: SyncState, pod: Pod): Promise<DeepReadonly<Pod>> {
-  const claims = missingClaims(state, pod);
-  for (const claim of claims) {
-    await createClaim(ctx, state, claim);
+  const podName = pod.metadata?.name ?? '';
+  for (const claim of missingClaims(state, pod)) {
+    await createClaim(ctx, state, { claim, podName });
   }
   let created: Pod;
   try {
-    created = await ctx.client.create(podResource, pod);
+    created = await ctx.pods.create(pod);
   } catch (error) {
-    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`);
-    throw error;
+    // A cancelled reconcile (shutdown, timeout) failed nothing worth an Event.
+    if (!ctx.signal.aborted) {
+      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`);
+    }
+    throw new PodCreateError(podName, error);
   }
-  ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${pod.metadata?.name ?? ''}`);
+  ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulCreate, `succeed to create pod ${podName}`);
   return created;
 }
 
-async function createClaim(ctx: SyncContext, state: SyncState, claim: PersistentVolumeClaim): Promise<void> {
+async function createClaim(ctx: SyncContext, state: SyncState, input: { claim: PersistentVolumeClaim; podName: string }): Promise<void> {
+  const { claim } = input;
   const name = claim.metadata?.name ?? '';
   ctx.scaleExpectations.expect(state.key, 'create', name);
   try {
-    await ctx.client.create(pvcResource, claim);
+    await ctx.claims.create(claim);
   } catch (error) {
     ctx.scaleExpectations.observe(state.key, 'create', name);
     // A claim left by a deleted pod of the same instance is exactly what reuse wants.
     if (isAlreadyExists(error)) {
       return;
     }
-    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pvc: ${errorMessage(error)}, pvc: ${JSON.stringify(claim)}`);
-    throw error;
+    if (!ctx.signal.aborted) {
+      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedCreate, `failed to create pvc: ${errorMessage(error)}, pvc: ${JSON.stringify(claim)}`);
+    }
+    throw new PodCreateError(input.podName, error);
   }
-}
-
-/** The message of an error, for events and logs. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

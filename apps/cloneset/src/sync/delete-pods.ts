@@ -1,11 +1,10 @@
 import { CLONESET_INSTANCE_ID_LABEL, CloneSetEventReason, LifecycleState } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
-import { isNotFound } from '@kruise-ts/controller-runtime';
+import { isNotFound, keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { isPodHooked, setLifecycleState } from '@kruise-ts/lifecycle';
-import { mapWithConcurrency, POD_WRITE_CONCURRENCY, podResource, pvcResource } from '@kruise-ts/workload';
+import { errorMessage, mapWithConcurrency, POD_WRITE_CONCURRENCY } from '@kruise-ts/workload';
 
-import { errorMessage } from './create-pods.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
 
 /**
@@ -28,7 +27,7 @@ export async function deletePods(ctx: SyncContext, state: SyncState, pods: reado
 }
 
 async function prepareDelete(ctx: SyncContext, pod: DeepReadonly<Pod>, markPodNotReady: boolean): Promise<boolean> {
-  const updated = await setLifecycleState({ client: ctx.client, pod, state: LifecycleState.PreparingDelete, markPodNotReady, now: ctx.now() });
+  const updated = await setLifecycleState({ client: ctx.pods, pod, state: LifecycleState.PreparingDelete, markPodNotReady, now: ctx.clock.now() });
   if (updated === pod) {
     return false;
   }
@@ -41,13 +40,15 @@ async function deletePod(ctx: SyncContext, state: SyncState, pod: DeepReadonly<P
   ctx.scaleExpectations.expect(state.key, 'delete', name);
   try {
     // The uid precondition keeps a stale cache from deleting a newer pod that reused the name.
-    await ctx.client.delete(podResource, { namespace: pod.metadata?.namespace, name }, { preconditions: { uid: pod.metadata?.uid ?? '' } });
+    await ctx.pods.delete(keyOf(pod), { preconditions: { uid: pod.metadata?.uid ?? '' } });
   } catch (error) {
     ctx.scaleExpectations.observe(state.key, 'delete', name);
     if (isNotFound(error)) {
       return;
     }
-    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedDelete, `failed to delete pod ${name}: ${errorMessage(error)}`);
+    if (!ctx.signal.aborted) {
+      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedDelete, `failed to delete pod ${name}: ${errorMessage(error)}`);
+    }
     throw error;
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulDelete, `succeed to delete pod ${name}`);
@@ -59,13 +60,15 @@ async function deleteClaimsOf(ctx: SyncContext, state: SyncState, pod: DeepReado
     const name = pvc.metadata?.name ?? '';
     ctx.scaleExpectations.expect(state.key, 'delete', name);
     try {
-      await ctx.client.delete(pvcResource, { namespace: pvc.metadata?.namespace, name });
+      await ctx.claims.delete(keyOf(pvc));
     } catch (error) {
       ctx.scaleExpectations.observe(state.key, 'delete', name);
       if (isNotFound(error)) {
         continue;
       }
-      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedDelete, `failed to delete pvc ${name}: ${errorMessage(error)}`);
+      if (!ctx.signal.aborted) {
+        ctx.recorder.warning(state.ref, CloneSetEventReason.FailedDelete, `failed to delete pvc ${name}: ${errorMessage(error)}`);
+      }
       throw error;
     }
   }

@@ -13,7 +13,7 @@ import type { SyncContext, SyncState } from './sync-context.ts';
  */
 export function podDeletionOrder(ctx: SyncContext, state: SyncState): GroupComparator {
   const minReadySeconds = state.cs.spec.minReadySeconds ?? 0;
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const ranker = chooseRanker(state.cs.spec.template);
   const nodes = new Map<string, DeepReadonly<Node>>();
   if (ranker.kind === 'spread') {

@@ -1,11 +1,20 @@
 import { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from '@kruise-ts/api';
 import type { LifecycleState, Pod } from '@kruise-ts/api';
+import { keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { completeInPlaceUpdate, completionConditions, inPlaceRefreshPending, isInPlaceUpdateCompleted, refreshInPlaceUpdate } from '@kruise-ts/inplace-update';
+import {
+  completeInPlaceUpdate,
+  completionConditions,
+  InPlaceUpdateAnnotationError,
+  inPlaceRefreshPending,
+  inPlaceUpdateAnnotationProblem,
+  isInPlaceUpdateCompleted,
+  refreshInPlaceUpdate,
+} from '@kruise-ts/inplace-update';
 import { inPlaceUpdateStateDecision, lifecycleTimestamp, setLifecycleState } from '@kruise-ts/lifecycle';
 import type { InPlaceUpdateStateDecision } from '@kruise-ts/lifecycle';
 import { isPodAtRevision, podRevision, shortHash } from '@kruise-ts/revision';
-import { mapWithConcurrency, POD_WRITE_CONCURRENCY, podResource } from '@kruise-ts/workload';
+import { POD_WRITE_CONCURRENCY, settleWithConcurrency } from '@kruise-ts/workload';
 
 import { revisionNameOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
@@ -14,38 +23,101 @@ type ReadonlyPod = DeepReadonly<Pod>;
 
 const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 
+/** A pod the refresh could not handle and left as it is, with why (for the Event and the condition). */
+export interface SkippedPod {
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** What {@link refreshPods} did. */
+export interface RefreshResult {
+  /** The pods, the ones written replaced by the API server's answers. */
+  readonly pods: readonly ReadonlyPod[];
+  readonly written: number;
+  /** Pods whose in-place update annotations cannot be read: never written, not to be updated. */
+  readonly skipped: readonly SkippedPod[];
+}
+
+/** Thrown after the refresh's bookkeeping when a write failed; `result` has what went through. */
+export class RefreshError extends Error {
+  readonly result: RefreshResult;
+
+  constructor(cause: unknown, result: RefreshResult) {
+    super(`refreshing pods failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'RefreshError';
+    this.result = result;
+  }
+}
+
 /**
  * OpenKruise's `refreshPodState` for every pod, before any update: finish in-place updates (the
  * grace period, then the image patch; completion once the containers run the new images), move
  * lifecycle states along (PreparingNormal → Normal, Updating → Updated/Normal, Updated → Normal,
  * PreparingUpdate at the update revision → Updated/Normal), and give pods without
- * `pod-template-hash` the label. Returns the pods with the ones it wrote replaced by the API server's
- * answers, and how many it wrote.
+ * `pod-template-hash` the label. A pod whose in-place update annotations cannot be read is skipped
+ * and returned as such (OpenKruise fails the whole reconcile on it, so one bad pod stopped every
+ * other pod's update). Every pod is tried; when a write failed, a RefreshError is thrown after the
+ * resourceVersion expectations of the writes that went through are recorded.
  */
-export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<{ readonly pods: readonly ReadonlyPod[]; readonly written: number }> {
-  const now = ctx.now();
+export async function refreshPods(ctx: SyncContext, state: SyncState): Promise<RefreshResult> {
+  const now = ctx.clock.now();
   const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
+  const skipped: SkippedPod[] = [];
   // Most pods have nothing to refresh; deciding that synchronously keeps a reconcile of thousands of
   // settled pods free of a promise per pod.
   const pending = state.pods.flatMap((pod, index): (PendingRefresh & { readonly index: number })[] => {
+    const problem = inPlaceUpdateAnnotationProblem(pod);
+    if (problem !== undefined) {
+      skipped.push({ name: pod.metadata?.name ?? '', reason: problem });
+      return [];
+    }
     const action = refreshAction({ state, pod, now, verticalScaling });
     return action.kind === 'none' ? [] : [{ pod, action, index }];
   });
   if (pending.length === 0) {
-    return { pods: state.pods, written: 0 };
+    return { pods: state.pods, written: 0, skipped };
   }
-  const results = await mapWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) => refreshPod(ctx, state, refresh));
-  const pods = [...state.pods];
+  const results = await settleWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) => refreshPod(ctx, state, refresh));
+  return collectRefreshes(ctx, { pods: state.pods, pending, results, skipped });
+}
+
+/**
+ * A pod whose in-place update annotations turned out unreadable (InPlaceUpdateAnnotationError) is
+ * added to `skipped`; any other error is returned as a failure of the step.
+ */
+export function skipOrFail(error: unknown, into: { readonly pod: string; readonly skipped: SkippedPod[] }): { readonly error: unknown } | undefined {
+  if (error instanceof InPlaceUpdateAnnotationError) {
+    into.skipped.push({ name: into.pod, reason: error.detail });
+    return undefined;
+  }
+  return { error };
+}
+
+/** Records what the refresh wrote (expectations, the pods as written); throws the first failure after. */
+function collectRefreshes(
+  ctx: Pick<SyncContext, 'resourceVersionExpectations'>,
+  input: { pods: readonly ReadonlyPod[]; pending: readonly (PendingRefresh & { readonly index: number })[]; results: readonly PromiseSettledResult<ReadonlyPod>[]; skipped: SkippedPod[] },
+): RefreshResult {
+  const pods = [...input.pods];
+  const { skipped } = input;
   let written = 0;
-  for (const [position, refresh] of pending.entries()) {
-    const result = results[position];
-    if (result !== undefined && result !== refresh.pod) {
-      ctx.resourceVersionExpectations.expect(result);
-      pods[refresh.index] = result;
+  let failure: { readonly error: unknown } | undefined;
+  for (const [position, refresh] of input.pending.entries()) {
+    const result = input.results[position];
+    if (result?.status === 'rejected') {
+      // A pod read again after a Conflict and found unreadable is skipped like the ones found up front.
+      failure ??= skipOrFail(result.reason, { pod: refresh.pod.metadata?.name ?? '', skipped });
+    } else if (result !== undefined && result.value !== refresh.pod) {
+      ctx.resourceVersionExpectations.expect(result.value);
+      pods[refresh.index] = result.value;
       written++;
     }
   }
-  return { pods, written };
+  const done: RefreshResult = { pods, written, skipped };
+  if (failure !== undefined) {
+    throw new RefreshError(failure.error, done);
+  }
+  return done;
 }
 
 /** What the refresh of one pod does, decided without I/O. */
@@ -96,16 +168,16 @@ async function refreshPod(ctx: SyncContext, state: SyncState, { pod, action }: P
   if (action.kind === 'inPlace') {
     return refreshInPlace(ctx, state, pod);
   }
-  const now = ctx.now();
+  const now = ctx.clock.now();
   switch (action.kind) {
     case 'finish':
       return finishInPlaceUpdate(ctx, pod, action.decision);
     case 'setState': {
       const { decision } = action;
-      return setLifecycleState({ client: ctx.client, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
+      return setLifecycleState({ client: ctx.pods, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
     }
     case 'podTemplateHash':
-      return ctx.client.patch(podResource, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' }, {
+      return ctx.pods.patch(keyOf(pod), {
         type: 'strategic',
         body: { metadata: { labels: { [POD_TEMPLATE_HASH_LABEL]: shortHash(action.revision) } } },
       });
@@ -114,9 +186,9 @@ async function refreshPod(ctx: SyncContext, state: SyncState, { pod, action }: P
 
 /** Grace periods and deferred batches first; when they wrote nothing, the settled pod's action. */
 async function refreshInPlace(ctx: SyncContext, state: SyncState, pod: ReadonlyPod): Promise<ReadonlyPod> {
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
-  const refreshed = await refreshInPlaceUpdate({ client: ctx.client, pod, now, verticalScaling });
+  const refreshed = await refreshInPlaceUpdate({ client: ctx.pods, pod, now, verticalScaling });
   if (refreshed.delayMs !== undefined) {
     ctx.requeue.push(refreshed.delayMs, 'in-place update grace period');
   }
@@ -133,13 +205,13 @@ async function refreshInPlace(ctx: SyncContext, state: SyncState, pod: ReadonlyP
  * (markPodNotReady) is written first by the lifecycle writer, then the completion.
  */
 async function finishInPlaceUpdate(ctx: SyncContext, pod: ReadonlyPod, decision: InPlaceUpdateStateDecision): Promise<ReadonlyPod> {
-  const now = ctx.now();
+  const now = ctx.clock.now();
   if (decision.action === 'setState' && (decision.markPodNotReady || decision.reapplyHook !== undefined)) {
-    const transitioned = await setLifecycleState({ client: ctx.client, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
-    return (await completeInPlaceUpdate({ client: ctx.client, pod: transitioned, now })).pod;
+    const transitioned = await setLifecycleState({ client: ctx.pods, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
+    return (await completeInPlaceUpdate({ client: ctx.pods, pod: transitioned, now })).pod;
   }
   const lifecycle = decision.action === 'setState' ? lifecycleMetadata(decision.state, now) : {};
-  return (await completeInPlaceUpdate({ client: ctx.client, pod, now, ...lifecycle })).pod;
+  return (await completeInPlaceUpdate({ client: ctx.pods, pod, now, ...lifecycle })).pod;
 }
 
 function lifecycleMetadata(state: LifecycleState, now: number): { labels: Record<string, string>; annotations: Record<string, string> } {

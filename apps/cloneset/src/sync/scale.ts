@@ -1,11 +1,11 @@
-import { CloneSetEventReason } from '@kruise-ts/api';
+import { CloneSetEventReason, LifecycleState } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { allocateInstanceIds } from '@kruise-ts/pvc-instance';
 import { isPodAtRevision } from '@kruise-ts/revision';
 import { choosePodsToDelete } from '@kruise-ts/workload';
 
-import { isPodUpdateReady, isPreparingDelete, isSpecifiedDelete } from '../pod-predicates.ts';
+import { isPodUpdateReady, isPreparingDelete, isSpecifiedDelete, podLifecycleState } from '../pod-predicates.ts';
 import { buildPods, createPods } from './create-pods.ts';
 import { deletePods } from './delete-pods.ts';
 import { podDeletionOrder } from './deletion-order.ts';
@@ -32,9 +32,9 @@ function plannedDeletions(state: SyncState): PlannedDeletions {
 }
 
 /** Ready pods may only be deleted while the budget lasts; pods that are not ready always may. */
-function withinDeleteBudget(ctx: SyncContext, pods: readonly ReadonlyPod[], budget: { remaining: number }): ReadonlyPod[] {
+function withinDeleteBudget(ctx: Pick<SyncContext, 'clock'>, pods: readonly ReadonlyPod[], budget: { remaining: number }): ReadonlyPod[] {
   return pods.filter((pod) => {
-    if (!isPodUpdateReady(pod, { minReadySeconds: 0, now: ctx.now() })) {
+    if (!isPodUpdateReady(pod, { minReadySeconds: 0, now: ctx.clock.now() })) {
       return true;
     }
     if (budget.remaining > 0) {
@@ -53,18 +53,34 @@ export type ScaleResult =
   | { readonly changed: true; readonly created?: readonly ReadonlyPod[] }
   | { readonly changed: false; readonly diffs: ExpectationDiffs };
 
-/** OpenKruise's `calculateDiffsWithExpectation` over the state's pods. */
-export function diffsOf(ctx: SyncContext, state: SyncState): ExpectationDiffs {
+/** Which step the diffs are for: they differ only with PreparingUpdateAsUpdate. */
+export type DiffPurpose = 'scale' | 'update';
+
+/**
+ * OpenKruise's `revision.IsPodUpdate` as the scale step uses it: a pod at the update revision, or,
+ * with the PreparingUpdateAsUpdate gate, a pod waiting in PreparingUpdate for its in-place update
+ * (the inPlaceUpdate hook holds it), which is counted as updated so that scaling does not create or
+ * keep an old-revision pod for it. The update step counts exact revisions (OpenKruise passes no
+ * predicate there), or it would never update the pods the gate counts as done.
+ */
+function isUpdatedFor(ctx: Pick<SyncContext, 'gates'>, state: SyncState, purpose: DiffPurpose): (pod: ReadonlyPod) => boolean {
+  const updateRevision = revisionNameOf(state.updateRevision);
+  const preparingUpdateAsUpdate = purpose === 'scale' && ctx.gates.enabled('PreparingUpdateAsUpdate');
+  return (pod) => (preparingUpdateAsUpdate && podLifecycleState(pod) === LifecycleState.PreparingUpdate) || isPodAtRevision(pod, updateRevision);
+}
+
+/** OpenKruise's `calculateDiffsWithExpectation` over the state's pods, for the scale or the update step. */
+export function diffsOf(ctx: Pick<SyncContext, 'gates' | 'options' | 'clock'>, state: SyncState, purpose: DiffPurpose): ExpectationDiffs {
   return calculateDiffs({
     cs: state.cs,
     strategy: state.strategy,
     pods: state.pods,
-    isUpdated: (pod) => isPodAtRevision(pod, revisionNameOf(state.updateRevision)),
+    isUpdated: isUpdatedFor(ctx, state, purpose),
     currentRevision: revisionNameOf(state.currentRevision),
     updateRevision: revisionNameOf(state.updateRevision),
     partitionRollback: ctx.gates.enabled('CloneSetPartitionRollback'),
-    excludePreparingDelete: ctx.scalingExcludePreparingDelete || state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
-    now: ctx.now(),
+    excludePreparingDelete: ctx.options.scalingExcludePreparingDelete || state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
+    now: ctx.clock.now(),
   });
 }
 
@@ -79,15 +95,20 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
   if (await managePreparingDelete(ctx, state, planned)) {
     return { changed: true };
   }
-  const diffs = diffsOf(ctx, state);
+  const diffs = diffsOf(ctx, state, 'scale');
   if (diffs.scaleUpNum > diffs.scaleUpLimit) {
     ctx.recorder.warning(state.ref, CloneSetEventReason.ScaleUpLimited, `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`);
   }
   if (diffs.scaleUpNum > 0) {
     const created = await scaleOut(ctx, state, diffs);
-    return created.length > 0 ? { changed: true, created } : { changed: false, diffs };
+    return created.length > 0 ? { changed: true, created } : { changed: false, diffs: updateDiffs(ctx, state, diffs) };
   }
-  return (await scaleIn(ctx, state, { diffs, planned })) ? { changed: true } : { changed: false, diffs };
+  return (await scaleIn(ctx, state, { diffs, planned })) ? { changed: true } : { changed: false, diffs: updateDiffs(ctx, state, diffs) };
+}
+
+/** The update step's diffs: the scale step's unless PreparingUpdateAsUpdate made them differ. */
+function updateDiffs(ctx: SyncContext, state: SyncState, scaleDiffs: ExpectationDiffs): ExpectationDiffs {
+  return ctx.gates.enabled('PreparingUpdateAsUpdate') ? diffsOf(ctx, state, 'update') : scaleDiffs;
 }
 
 async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<readonly ReadonlyPod[]> {
@@ -114,12 +135,12 @@ async function scaleIn(ctx: SyncContext, state: SyncState, input: { diffs: Expec
     // Pods already marked for deletion go first; scale-in waits until they are gone.
     return false;
   }
-  const updateRevision = revisionNameOf(state.updateRevision);
+  const isUpdated = isUpdatedFor(ctx, state, 'scale');
   const chosen = choosePodsToDelete({
     total: diffs.scaleDownNum,
     oldRevisionCount: diffs.scaleDownNumOldRevision,
-    notUpdated: state.pods.filter((pod) => !isPodAtRevision(pod, updateRevision)),
-    updated: state.pods.filter((pod) => isPodAtRevision(pod, updateRevision)),
+    notUpdated: state.pods.filter((pod) => !isUpdated(pod)),
+    updated: state.pods.filter(isUpdated),
     compare: podDeletionOrder(ctx, state),
   });
   ctx.logger.info({ scaleDown: diffs.scaleDownNum, chosen: chosen.map((pod) => pod.metadata?.name) }, 'Scaling in');

@@ -1,11 +1,11 @@
 import type { CloneSet, ControllerRevision, Node, OwnerReference, PersistentVolumeClaim, Pod, PodTemplateSpec } from '@kruise-ts/api';
 import type {
-  Client,
   DeepReadonly,
-  EventRecorder,
+  EventReporter,
   FeatureGates,
   Lister,
   ObjectReference,
+  ResourceClient,
   ResourceVersionExpectations,
   ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
@@ -14,24 +14,53 @@ import type { Logger } from 'pino';
 
 import type { ResolvedStrategy } from '../strategy-values.ts';
 
-/** What every step of one reconcile shares: clients, caches, expectations and the clock. */
-export interface SyncContext {
-  readonly client: Client;
-  readonly recorder: EventRecorder;
-  readonly logger: Logger;
-  readonly gates: FeatureGates;
-  readonly scaleExpectations: ScaleExpectations;
-  readonly resourceVersionExpectations: ResourceVersionExpectations;
-  readonly nodes: Lister<Node>;
-  readonly requeue: RequeueAfter;
-  /** Milliseconds since the epoch; a function so tests can pin it. */
-  readonly now: () => number;
+/** Writes to pods: creations, patches of pods, pods/status and pods/resize, deletions, re-reads after a Conflict. */
+export type PodControl = ResourceClient<Pod>;
+/** Writes to the CloneSet's PVCs. */
+export type ClaimControl = Pick<ResourceClient<PersistentVolumeClaim>, 'create' | 'patch' | 'delete'>;
+/** The CloneSet's ControllerRevisions: created, renumbered, adopted, deleted. */
+export type RevisionStore = Pick<ResourceClient<ControllerRevision>, 'get' | 'create' | 'patch' | 'delete'>;
+/** Reads and writes of the CloneSet itself: a fresh read before adopting, the podsToDelete patch, the status. */
+export type CloneSetControl = Pick<ResourceClient<CloneSet>, 'get' | 'patch' | 'patchStatus'>;
+
+/** Wall-clock time in ms since the epoch: timestamps written to the API, availability, deadlines. */
+export interface WallClock {
+  now(): number;
+}
+
+/** The controller flags the sync steps read. */
+export interface SyncOptions {
   /** `--cloneset-scaling-exclude-preparing-delete`: count PreparingDelete pods as gone when scaling. */
   readonly scalingExcludePreparingDelete: boolean;
   /** `--cloneset-strip-pod-managed-fields`: the in-place spec patch strips the pod's managedFields. */
   readonly stripPodManagedFields: boolean;
   /** `--cloneset-recreate-without-readiness-gates`: ReCreate CloneSets' pods get no readiness gate. */
   readonly reCreateWithoutReadinessGates: boolean;
+}
+
+/**
+ * What the steps of one reconcile work with, as narrow capabilities: the API clients are bound to
+ * the reconcile's abort signal (a timeout or a shutdown cancels every request), and each step takes
+ * the `Pick` of this it needs, so that unit tests drive it with in-memory fakes (a FakeClient behind
+ * the resource clients, a FakeEventRecorder, a fixed clock).
+ */
+export interface SyncContext {
+  /** The reconcile's abort signal (already inside every client): a step checks it before reporting a failure it caused. */
+  readonly signal: AbortSignal;
+  readonly pods: PodControl;
+  readonly claims: ClaimControl;
+  readonly revisions: RevisionStore;
+  readonly cloneSets: CloneSetControl;
+  readonly recorder: EventReporter;
+  readonly clock: WallClock;
+  readonly logger: Logger;
+  readonly gates: FeatureGates;
+  readonly scaleExpectations: ScaleExpectations;
+  readonly resourceVersionExpectations: ResourceVersionExpectations;
+  readonly nodes: Lister<Node>;
+  /** The shortest "come back in N ms" any step asked for. */
+  readonly requeue: RequeueAfter;
+  readonly options: SyncOptions;
   /** Where each CloneSet's next slow start of pod creations begins. */
   readonly createBatchSizes: SlowStartMemory;
 }

@@ -5,8 +5,8 @@ import { calculateInPlaceUpdateSpec, hasInPlaceUpdateReadinessGate, podCanApplyI
 import type { InPlaceDecision, UpdateSpec } from '@kruise-ts/inplace-update';
 import { inPlaceUpdateStateDecision, lifecycleTimestamp, setLifecycleState } from '@kruise-ts/lifecycle';
 import { isPodAtRevision, revisionLabels } from '@kruise-ts/revision';
+import { errorMessage } from '@kruise-ts/workload';
 
-import { errorMessage } from './create-pods.ts';
 import { deletePods } from './delete-pods.ts';
 import { revisionNameOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
@@ -115,7 +115,7 @@ async function lifecycleBeforeUpdate(ctx: SyncContext, state: SyncState, input: 
       ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodInPlace, `failed to update pod ${pod.metadata?.name ?? ''} in-place(revision ${input.revision}): ${lifecycle.reason}`);
       return WAITING;
     case 'setState': {
-      const written = await setLifecycleState({ client: ctx.client, pod, state: lifecycle.state, markPodNotReady: lifecycle.markPodNotReady, now: ctx.now(), reapplyHook: lifecycle.reapplyHook });
+      const written = await setLifecycleState({ client: ctx.pods, pod, state: lifecycle.state, markPodNotReady: lifecycle.markPodNotReady, now: ctx.clock.now(), reapplyHook: lifecycle.reapplyHook });
       if (written === pod) {
         return WAITING;
       }
@@ -133,24 +133,26 @@ async function updateInPlace(ctx: SyncContext, state: SyncState, input: { pod: R
   if (held !== undefined) {
     return held;
   }
-  const now = ctx.now();
+  const now = ctx.clock.now();
   try {
     const started = await startInPlaceUpdate({
-      client: ctx.client,
+      client: ctx.pods,
       pod,
       spec,
       now,
       labels: { ...revisionLabels(revision, { shortHash: ctx.gates.enabled('CloneSetShortHash') }), [LIFECYCLE_STATE_LABEL]: LifecycleState.Updating },
       annotations: { [LIFECYCLE_TIMESTAMP_ANNOTATION]: lifecycleTimestamp(now) },
       verticalScaling: ctx.gates.enabled('InPlaceWorkloadVerticalScaling'),
-      stripManagedFields: ctx.stripPodManagedFields,
+      stripManagedFields: ctx.options.stripPodManagedFields,
     });
     ctx.resourceVersionExpectations.expect(started.pod);
     if (started.delayMs !== undefined) {
       ctx.requeue.push(started.delayMs, 'in-place update grace period');
     }
   } catch (error) {
-    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodInPlace, `failed to update pod ${name} in-place(revision ${revision}): ${errorMessage(error)}`);
+    if (!ctx.signal.aborted) {
+      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodInPlace, `failed to update pod ${name} in-place(revision ${revision}): ${errorMessage(error)}`);
+    }
     throw error;
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulUpdatePodInPlace, `successfully update pod ${name} in-place(revision ${revision})`);
@@ -172,7 +174,9 @@ async function recreate(ctx: SyncContext, state: SyncState, input: { pod: Readon
       return WAITING;
     }
   } catch (error) {
-    ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodReCreate, `failed to delete pod ${name} for update(revision ${revision}): ${errorMessage(error)}`);
+    if (!ctx.signal.aborted) {
+      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodReCreate, `failed to delete pod ${name} for update(revision ${revision}): ${errorMessage(error)}`);
+    }
     throw error;
   }
   ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulUpdatePodReCreate, `successfully delete pod ${name} for update(revision ${revision})`);

@@ -72,6 +72,8 @@ export class Transport {
    * can, are still read per request.)
    */
   #dispatcher: Dispatcher | undefined;
+  /** Aborted by `close`: every request in flight or waiting for a token ends with it. */
+  readonly #closed = new AbortController();
 
   constructor(options: TransportOptions) {
     const cluster = options.kubeConfig.getCurrentCluster();
@@ -100,6 +102,16 @@ export class Transport {
     }
   }
 
+  /**
+   * Stops the transport for good: requests in flight or waiting for the rate limiter are aborted and
+   * every later request rejects at once, so that nothing this process does after its shutdown
+   * reaches the API server (a reconcile that outlived the graceful-shutdown timeout, an Event still
+   * queued). Idempotent.
+   */
+  close(): void {
+    this.#closed.abort(new TransportClosedError());
+  }
+
   /** Opens a streaming GET (watch). The caller reads the body; a non-2xx answer throws ApiError. */
   async stream(request: HttpRequest): Promise<Response> {
     const response = await this.#send(request, undefined);
@@ -110,12 +122,15 @@ export class Transport {
   }
 
   async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
+    this.#closed.signal.throwIfAborted();
     const url = this.#url(request);
     const limiterStart = performance.now();
-    await this.#limiter.wait(request.signal);
+    const cancel = request.signal === undefined ? this.#closed.signal : AbortSignal.any([request.signal, this.#closed.signal]);
+    await this.#limiter.wait(cancel);
     const started = performance.now();
     const { headers, dispatcher } = await this.#authenticate(url, request);
-    const signals = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    cancel.throwIfAborted();
+    const signals = [cancel, timeout].filter((s): s is AbortSignal => s !== undefined);
     let code = '<error>';
     try {
       const response = await fetch(url, {
@@ -159,6 +174,14 @@ export class Transport {
     }
     this.#dispatcher ??= context.getDispatcher();
     return { headers, dispatcher: this.#dispatcher };
+  }
+}
+
+/** The reason of every request after `Transport.close`. */
+export class TransportClosedError extends Error {
+  constructor() {
+    super('the API client was closed (the process is shutting down)');
+    this.name = 'TransportClosedError';
   }
 }
 

@@ -49,10 +49,10 @@ interface Harness {
   done: Promise<void>;
 }
 
-function run(items: KubeObject[], reconcile: (request: Request) => Promise<Result | undefined>, workers = 2): Harness {
+function run(items: KubeObject[], reconcile: (request: Request, signal: AbortSignal) => Promise<Result | undefined>, workers = 2): Harness {
   const informer = new Informer({ listWatcher: staticListWatcher(items), description: 'test', logger });
   const outcomes: ReconcileOutcome[] = [];
-  const reconciler: Reconciler = { reconcile: (_context, request) => reconcile(request) };
+  const reconciler: Reconciler = { reconcile: (context, request) => reconcile(request, context.signal) };
   const controller = new Controller({
     name: 'test',
     reconciler,
@@ -156,6 +156,34 @@ describe('Controller', () => {
     h.stop.abort();
     await h.done;
     expect(finished).toBe(true);
+  });
+});
+
+describe('Controller shutdown', () => {
+  it('aborts the reconcile in flight, drops the keys still queued and does not retry the cancelled one', async () => {
+    const started: string[] = [];
+    let sawAbort = false;
+    const h = run(
+      [object('a'), object('b'), object('c')],
+      (request, signal) => {
+        started.push(request.name);
+        return new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            sawAbort = true;
+            reject(signal.reason as Error);
+          }, { once: true });
+        });
+      },
+      1,
+    );
+    await until(() => started.length === 1);
+    h.stop.abort();
+    await h.done;
+    expect(sawAbort).toBe(true);
+    // One worker: the two keys behind the first were never handed out, and the cancelled one is not requeued.
+    expect(started).toHaveLength(1);
+    expect(h.controller.queue.len()).toBe(0);
+    expect(h.controller.queue.numRequeues(`ns/${started[0] ?? ''}`)).toBe(0);
   });
 });
 

@@ -105,7 +105,12 @@ export class Controller implements Runnable {
     this.queue.addAfter(requestKey(request), afterMs);
   }
 
-  /** Waits for the watched caches, then runs the workers until the signal aborts and the queue drains. */
+  /**
+   * Waits for the watched caches, then runs the workers until the signal aborts. On abort the queue
+   * shuts down: keys still waiting are dropped (the next leader reconciles everything anyway) and the
+   * reconciles in flight see their signal abort, so their API calls end at once and shutdown does
+   * not wait for a queue of work that would only fail.
+   */
   async start(signal: AbortSignal): Promise<void> {
     const timeout = this.#options.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
     const syncSignal = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
@@ -120,7 +125,13 @@ export class Controller implements Runnable {
     this.#options.logger.info({ controller: this.name, workers }, 'Starting workers');
     this.#reportWorkers();
     const running = Array.from({ length: workers }, () => this.#work(signal));
-    signal.addEventListener('abort', () => void this.queue.shutDownWithDrain(), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.queue.shutDown();
+      },
+      { once: true },
+    );
     await Promise.all(running);
     this.#options.logger.info({ controller: this.name }, 'All workers finished');
   }
@@ -154,7 +165,7 @@ export class Controller implements Runnable {
       outcome = this.#onSuccess(key, result);
     } catch (error) {
       terminal = error instanceof TerminalError;
-      this.#onError(key, error, { logger, terminal });
+      this.#onError(key, error, { logger, terminal, stopping: signal.aborted });
     } finally {
       this.#active--;
       this.#reportWorkers();
@@ -172,7 +183,12 @@ export class Controller implements Runnable {
     return 'success';
   }
 
-  #onError(key: string, error: unknown, context: { logger: Logger; terminal: boolean }): void {
+  #onError(key: string, error: unknown, context: { logger: Logger; terminal: boolean; stopping: boolean }): void {
+    if (context.stopping) {
+      // Cut short by the shutdown: not a failure of the object, nothing to retry in this process.
+      context.logger.info({ err: error }, 'Reconcile cancelled by shutdown');
+      return;
+    }
     if (context.terminal) {
       this.queue.forget(key);
       context.logger.error({ err: error }, 'Reconciler error (terminal, not retried)');

@@ -5,10 +5,11 @@ import type { Logger } from 'pino';
 
 import type { Client } from '../client/client.ts';
 import { defineResource } from '../client/resource-type.ts';
+import { TransportClosedError } from '../client/transport.ts';
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { EventCache } from './event-cache.ts';
 import type { RecordedEvent } from './event-cache.ts';
-import type { EventLike, ObjectReference } from './event-types.ts';
+import type { EventLike, EventReporter, ObjectReference } from './event-types.ts';
 
 /** core/v1 Event. */
 export const eventResource = defineResource<EventLike>({ group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true });
@@ -42,7 +43,7 @@ const MAX_WRITE_ATTEMPTS = 3;
  * object, and a per-object token bucket drops floods, as client-go's EventCorrelator does; events are
  * written one at a time in order, retried a few times, then dropped with a log line.
  */
-export class EventRecorder {
+export class EventRecorder implements EventReporter {
   readonly #options: EventRecorderOptions;
   readonly #cache = new EventCache(4096);
   readonly #spam = new Map<string, TokenBucket>();
@@ -100,11 +101,25 @@ export class EventRecorder {
         return;
       } catch (error) {
         this.#cache.delete(key);
-        if (attempt === MAX_WRITE_ATTEMPTS) {
-          this.#options.logger.warn({ err: error, reason: event.reason, object: event.object.name }, 'Could not record event');
+        if (this.#givesUp(error, { event, lastAttempt: attempt === MAX_WRITE_ATTEMPTS })) {
+          return;
         }
       }
     }
+  }
+
+  /** Whether a failed write is dropped for good: after the last attempt, or at once when the manager shut down. */
+  #givesUp(error: unknown, input: { event: EventContent & { object: ObjectReference }; lastAttempt: boolean }): boolean {
+    const fields = { reason: input.event.reason, object: input.event.object.name };
+    if (error instanceof TransportClosedError) {
+      // As client-go's broadcaster, an Event still queued at shutdown is dropped.
+      this.#options.logger.debug(fields, 'Event dropped at shutdown');
+      return true;
+    }
+    if (input.lastAttempt) {
+      this.#options.logger.warn({ ...fields, err: error }, 'Could not record event');
+    }
+    return input.lastAttempt;
   }
 
   async #create(event: EventContent & { object: ObjectReference }): Promise<EventLike> {

@@ -12,6 +12,15 @@ export interface ObjectReference {
   readonly resourceVersion?: string | undefined;
 }
 
+/**
+ * What a reconcile needs to report Events: the narrow side of `EventRecorder`, which sync steps
+ * depend on so that unit tests can record Events in memory (`FakeEventRecorder`).
+ */
+export interface EventReporter {
+  normal(object: ObjectReference, reason: string, message: string): void;
+  warning(object: ObjectReference, reason: string, message: string): void;
+}
+
 /** The fields of a core/v1 Event the recorder writes. */
 export interface EventLike {
   readonly apiVersion?: string;

@@ -66,6 +66,8 @@ export interface ManagerOptions {
 }
 
 const DEFAULT_GRACEFUL_SHUTDOWN_MS = 30_000;
+/** The most of the shutdown budget spent on writing queued Events. */
+const MAX_EVENT_FLUSH_MS = 2000;
 
 /**
  * Owns what the controllers of one process share (client, informer caches, metrics, event recorders)
@@ -220,15 +222,24 @@ export class Manager {
     return end;
   }
 
-  /** Waits for runnables to finish, but never longer than the graceful shutdown timeout. */
+  /**
+   * Waits for runnables to finish and then for queued Events, all within the graceful-shutdown
+   * timeout, and then closes the API client: whatever still runs after that (a reconcile stuck past
+   * the timeout, an Event not yet written) can no longer reach the API server, so nothing this
+   * manager does lands after `start` returned, when the next leader may already be acting.
+   */
   async #drain(work: Promise<unknown>): Promise<void> {
     const timeoutMs = this.#options.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_MS;
-    const finished = await Promise.race([work.then(() => true), sleep(timeoutMs, false)]);
+    const deadline = performance.now() + timeoutMs;
+    const finished = await Promise.race([work.then(() => true), sleep(timeoutMs, false, { ref: false })]);
     if (!finished) {
       this.logger.warn({ timeoutMs }, 'Graceful shutdown timed out; some reconciles were still running');
     }
-    await Promise.race([Promise.all([...this.#recorders.values()].map((r) => r.flush())), sleep(2000)]);
+    const eventsMs = Math.min(MAX_EVENT_FLUSH_MS, Math.max(0, deadline - performance.now()));
+    await Promise.race([Promise.all([...this.#recorders.values()].map((r) => r.flush())), sleep(eventsMs, undefined, { ref: false })]);
+    this.client.transport.close();
   }
+
 }
 
 /** Runnables sharing one stop signal: the caller's, or the first failure's. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import { createLogger, defineResource, Manager, objectReference, requestForObject } from '../../src/index.ts';
+import { createLogger, defineResource, Manager, objectReference, requestForObject, TransportClosedError } from '../../src/index.ts';
 import type { KubeObject } from '../../src/index.ts';
 
 interface ConfigMap extends KubeObject {
@@ -152,5 +152,49 @@ describe('manager', () => {
       await running;
       expect(Date.now() - stopping).toBeLessThan(5000 + 3000);
     }
+  });
+
+  it('returns within the graceful-shutdown timeout even when a reconcile ignores its signal, and nothing reaches the API server afterwards', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'manager-stop');
+    const sent: { readonly verb: string; readonly path: string; readonly sentAt: number }[] = [];
+    const gracefulShutdownTimeoutMs = 1000;
+    const manager = new Manager({
+      kubeConfig,
+      logger: createLogger({ level: 'silent' }),
+      namespace: ns.name,
+      gracefulShutdownTimeoutMs,
+      requestObservers: [{ observeRequest: (r) => sent.push({ verb: r.verb, path: r.path, sentAt: performance.now() - r.durationSeconds * 1000 }) }],
+    });
+    const informer = manager.informers.informerFor({ resource: configMaps });
+    const entered = Promise.withResolvers<undefined>();
+    const lateWrite = Promise.withResolvers<unknown>();
+    manager.newController({
+      name: 'stubborn',
+      reconciler: {
+        // Ignores its abort signal on purpose, then writes long after the shutdown budget.
+        reconcile: async () => {
+          entered.resolve(undefined);
+          await new Promise((resolve) => setTimeout(resolve, 3 * gracefulShutdownTimeoutMs));
+          await manager.client.create(configMaps, { metadata: { name: 'too-late', namespace: ns.name } }).then(lateWrite.resolve, lateWrite.resolve);
+          return undefined;
+        },
+      },
+    }).watch(informer, requestForObject());
+    await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: 'trigger' } } });
+    const stop = new AbortController();
+    const running = manager.start(stop.signal);
+    await entered.promise;
+
+    const stopping = performance.now();
+    stop.abort();
+    await running;
+    const returned = performance.now();
+    // The bound is the configured budget; the slack covers closing the probe servers and a loaded machine.
+    expect(returned - stopping).toBeLessThan(gracefulShutdownTimeoutMs + 1000);
+
+    const outcome = await lateWrite.promise;
+    expect(outcome).toBeInstanceOf(TransportClosedError);
+    expect(sent.filter((request) => request.sentAt > returned)).toEqual([]);
+    await expect(core.readNamespacedConfigMap({ namespace: ns.name, name: 'too-late' })).rejects.toMatchObject({ code: 404 });
   });
 });

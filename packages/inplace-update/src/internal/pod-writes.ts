@@ -5,13 +5,15 @@
  */
 import type { Pod } from '@kruise-ts/api';
 import { isConflict } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
-import { podResource } from '@kruise-ts/workload';
+import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
-/** The API calls this package makes: reads after conflicts, patches of pods, pods/status and pods/resize. */
-export type InPlaceUpdateClient = Pick<Client, 'get' | 'patch' | 'patchStatus'>;
+/**
+ * The API calls this package makes on pods: reads after conflicts, patches of pods, pods/status and
+ * pods/resize. The caller's pod client carries the reconcile's abort signal.
+ */
+export type InPlaceUpdateClient = Pick<ResourceClient<Pod>, 'get' | 'patch' | 'patchStatus'>;
 
 /** How often a write is retried on a fresh read after a Conflict before the Conflict is returned. */
 export const MAX_CONFLICT_RETRIES = 5;
@@ -35,19 +37,19 @@ export class PodWriter {
   /** Strategic-merge patch of the pod. */
   async patch(body: object): Promise<ReadonlyPod> {
     this.#writes++;
-    return this.#client.patch(podResource, this.#key, { type: 'strategic', body });
+    return this.#client.patch(this.#key, { type: 'strategic', body });
   }
 
   /** Strategic-merge patch of pods/status (conditions, and metadata labels/annotations). */
   async patchStatus(body: object): Promise<ReadonlyPod> {
     this.#writes++;
-    return this.#client.patchStatus(podResource, this.#key, { type: 'strategic', body });
+    return this.#client.patchStatus(this.#key, { type: 'strategic', body });
   }
 
   /** Strategic-merge patch of pods/resize (container resources). */
   async resize(body: object): Promise<ReadonlyPod> {
     this.#writes++;
-    return this.#client.patch(podResource, this.#key, { type: 'strategic', body, subresource: 'resize' });
+    return this.#client.patch(this.#key, { type: 'strategic', body, subresource: 'resize' });
   }
 
   /**
@@ -63,7 +65,7 @@ export class PodWriter {
         if (!isConflict(error) || retry >= MAX_CONFLICT_RETRIES) {
           throw error;
         }
-        current = await this.#client.get(podResource, this.#key);
+        current = await this.#client.get(this.#key);
       }
     }
   }

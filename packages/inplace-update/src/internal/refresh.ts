@@ -52,18 +52,31 @@ function podName(pod: ReadonlyPod): string {
   return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
 
-async function refreshStep(input: RefreshInPlaceUpdateInput, writer: PodWriter, pod: ReadonlyPod): Promise<RefreshStep> {
+/**
+ * Why the pod's in-place update annotations (grace spec, state) cannot be read, naming the annotation,
+ * or undefined when they can (or are absent). Such a pod cannot be refreshed or updated in place
+ * until someone fixes or removes the annotation: a caller updating many pods reports it and goes on
+ * with the others, instead of letting one pod stop them all.
+ */
+export function inPlaceUpdateAnnotationProblem(pod: ReadonlyPod): string | undefined {
   const grace = graceAnnotation(pod);
   if (grace.kind === 'malformed') {
-    throw new InPlaceUpdateAnnotationError(podName(pod), `${INPLACE_UPDATE_GRACE_ANNOTATION}: ${grace.error}`);
+    return `${INPLACE_UPDATE_GRACE_ANNOTATION}: ${grace.error}`;
   }
+  const read = stateAnnotation(pod);
+  return read.kind === 'malformed' ? `${INPLACE_UPDATE_STATE_ANNOTATION}: ${read.error}` : undefined;
+}
+
+async function refreshStep(input: RefreshInPlaceUpdateInput, writer: PodWriter, pod: ReadonlyPod): Promise<RefreshStep> {
+  const problem = inPlaceUpdateAnnotationProblem(pod);
+  if (problem !== undefined) {
+    throw new InPlaceUpdateAnnotationError(podName(pod), problem);
+  }
+  const grace = graceAnnotation(pod);
   if (grace.kind === 'spec') {
     return finishGracePeriod({ writer, pod, spec: grace.spec, now: input.now, isPodAtRevision: input.isPodAtRevision ?? isPodAtRevision });
   }
   const read = stateAnnotation(pod);
-  if (read.kind === 'malformed') {
-    throw new InPlaceUpdateAnnotationError(podName(pod), `${INPLACE_UPDATE_STATE_ANNOTATION}: ${read.error}`);
-  }
   if (read.kind === 'state') {
     if (!containersUpdated(pod, read.state, { verticalScaling: input.verticalScaling })) {
       return { pod, outcome: 'in-progress', delayMs: undefined };

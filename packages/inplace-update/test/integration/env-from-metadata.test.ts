@@ -24,7 +24,7 @@ import {
 } from '../../src/index.ts';
 import { startContainerMetaReporter } from '../../src/testing/index.ts';
 import { revisionOf } from '../fixtures/revisions.ts';
-import { countingClient, createRunningPod, isReady } from './support.ts';
+import { countingClient, createRunningPod, isReady, podClient } from './support.ts';
 
 const kubeConfig = testKubeConfig();
 
@@ -70,7 +70,7 @@ describe('env from metadata with the kruise-daemon simulator', () => {
       const before = writes();
 
       const started = await startInPlaceUpdate({
-        client,
+        client: podClient(client),
         pod: reported,
         spec: decision.spec,
         now: Date.now(),
@@ -84,7 +84,7 @@ describe('env from metadata with the kruise-daemon simulator', () => {
       const done = await waitFor(
         async () => {
           const pod = await client.get(podResource, { namespace: ns.name, name: 'web' });
-          const refreshed = await refreshInPlaceUpdate({ client, pod, now: Date.now(), verticalScaling: false });
+          const refreshed = await refreshInPlaceUpdate({ client: podClient(client), pod, now: Date.now(), verticalScaling: false });
           return refreshed.outcome === 'completed' ? refreshed.pod : undefined;
         },
         { description: 'the env-from-metadata update to complete' },
@@ -100,7 +100,7 @@ describe('env from metadata with the kruise-daemon simulator', () => {
         main === undefined ? -1 : envFromMetadataHash(main, { labels: { track: 'canary' } }),
       );
 
-      const completed = await completeInPlaceUpdate({ client, pod: done, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
+      const completed = await completeInPlaceUpdate({ client: podClient(client), pod: done, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
       expect(completed.writes).toBe(1);
       // Ready True comes from the (simulated) kubelet once the gate is True.
       await waitFor(async () => isReady(await client.get(podResource, { namespace: ns.name, name: done.metadata?.name ?? '' })) || undefined, { description: 'Ready True' });

@@ -22,9 +22,9 @@ import {
   refreshInPlaceUpdate,
   startInPlaceUpdate,
 } from '../../src/index.ts';
-import type { InPlaceUpdateGates, RefreshInPlaceUpdateResult, UpdateSpec } from '../../src/index.ts';
+import type { InPlaceUpdateClient, InPlaceUpdateGates, RefreshInPlaceUpdateResult, UpdateSpec } from '../../src/index.ts';
 import { revisionOf } from '../fixtures/revisions.ts';
-import { countingClient, createRunningPod, inPlaceUpdateReady, isReady } from './support.ts';
+import { countingClient, createRunningPod, inPlaceUpdateReady, isReady, podClient } from './support.ts';
 
 const kubeConfig = testKubeConfig();
 const GATES: InPlaceUpdateGates = { verticalScaling: false, envFromMetadata: true, recreateOnVolumeClaimTemplatesChange: false };
@@ -60,7 +60,7 @@ async function refreshUntil(client: Client, pod: DeepReadonly<Pod>, outcomes: re
   await waitFor(
     async () => {
       const current = await client.get(podResource, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' });
-      const result = await refreshInPlaceUpdate({ client, pod: current, now: Date.now(), verticalScaling: false });
+      const result = await refreshInPlaceUpdate({ client: podClient(client), pod: current, now: Date.now(), verticalScaling: false });
       seen.push(result);
       return outcomes.includes(result.outcome);
     },
@@ -76,7 +76,7 @@ describe('in-place update on a real API server', () => {
     const pod = await createRunningPod({ client, namespace: ns.name, name: 'web', template: template('nginx:1.25'), revision: 'demo-1' });
     const before = writes();
 
-    const started = await startInPlaceUpdate({ client, pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27')), now: Date.now(), ...UPDATING, verticalScaling: false });
+    const started = await startInPlaceUpdate({ client: podClient(client), pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27')), now: Date.now(), ...UPDATING, verticalScaling: false });
     expect(started.writes).toBe(2);
     expect(started.delayMs).toBeUndefined();
     expect(inPlaceUpdateReady(started.pod)).toBe('False');
@@ -91,7 +91,7 @@ describe('in-place update on a real API server', () => {
     expect(done?.status?.containerStatuses?.[0]).toMatchObject({ image: 'nginx:1.27', restartCount: 1 });
     expect(done === undefined ? false : isInPlaceUpdateCompleted(done, { verticalScaling: false })).toBe(true);
 
-    const completed = await completeInPlaceUpdate({ client, pod: done ?? started.pod, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
+    const completed = await completeInPlaceUpdate({ client: podClient(client), pod: done ?? started.pod, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
     expect(completed.writes).toBe(1);
     expect(inPlaceUpdateReady(completed.pod)).toBe('True');
     // Ready True is the kubelet's to write (here kwok's); our write leaves it.
@@ -108,14 +108,14 @@ describe('in-place update on a real API server', () => {
     const pod = await createRunningPod({ client, namespace: ns.name, name: 'web', template: template('nginx:1.25'), revision: 'demo-1' });
     const before = writes();
 
-    const started = await startInPlaceUpdate({ client, pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27'), { grace: 2 }), now: Date.now(), ...UPDATING, verticalScaling: false });
+    const started = await startInPlaceUpdate({ client: podClient(client), pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27'), { grace: 2 }), now: Date.now(), ...UPDATING, verticalScaling: false });
     // 2 s counted from the end of the whole second the update started in, rounded up: 3 s.
     expect(started).toMatchObject({ writes: 2, delayMs: 3000 });
     expect(started.pod.spec?.containers[0]?.image).toBe('nginx:1.25');
     expect(started.pod.metadata?.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]).toBeDefined();
     expect(isReady(started.pod)).toBe(false);
 
-    const waiting = await refreshInPlaceUpdate({ client, pod: started.pod, now: Date.now(), verticalScaling: false });
+    const waiting = await refreshInPlaceUpdate({ client: podClient(client), pod: started.pod, now: Date.now(), verticalScaling: false });
     expect(waiting.outcome).toBe('grace-waiting');
     expect(waiting.delayMs).toBeGreaterThan(0);
     await sleep(waiting.delayMs ?? 0);
@@ -125,7 +125,7 @@ describe('in-place update on a real API server', () => {
     expect(appliedPod?.metadata?.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]).toBeUndefined();
 
     const done = (await refreshUntil(client, started.pod, ['completed'])).at(-1)?.pod;
-    const completed = await completeInPlaceUpdate({ client, pod: done ?? started.pod, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
+    const completed = await completeInPlaceUpdate({ client: podClient(client), pod: done ?? started.pod, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
     await waitUntilReady(client, completed.pod);
     expect(writes() - before).toBe(4);
   });
@@ -134,10 +134,10 @@ describe('in-place update on a real API server', () => {
     await using ns = await createTestNamespace(kubeConfig, 'inplace-grace-drop');
     const { client } = countingClient(kubeConfig);
     const pod = await createRunningPod({ client, namespace: ns.name, name: 'web', template: template('nginx:1.25'), revision: 'demo-1' });
-    const started = await startInPlaceUpdate({ client, pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27'), { grace: 60 }), now: Date.now(), ...UPDATING, verticalScaling: false });
+    const started = await startInPlaceUpdate({ client: podClient(client), pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27'), { grace: 60 }), now: Date.now(), ...UPDATING, verticalScaling: false });
     const relabelled = await client.patch(podResource, { namespace: ns.name, name: 'web' }, { type: 'merge', body: { metadata: { labels: { 'controller-revision-hash': 'demo-3', 'pod-template-hash': '3' } } } });
     expect(started.pod.metadata?.resourceVersion).not.toBe(relabelled.metadata?.resourceVersion);
-    const dropped = await refreshInPlaceUpdate({ client, pod: relabelled, now: Date.now(), verticalScaling: false });
+    const dropped = await refreshInPlaceUpdate({ client: podClient(client), pod: relabelled, now: Date.now(), verticalScaling: false });
     expect(dropped).toMatchObject({ outcome: 'grace-dropped', writes: 1 });
     expect(dropped.pod.metadata?.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION]).toBeUndefined();
     expect(dropped.pod.spec?.containers[0]?.image).toBe('nginx:1.25');
@@ -153,7 +153,7 @@ describe('in-place update on a real API server', () => {
 
     const spec = specFor(template('nginx:1.25', small), template('nginx:1.25', large), { gates: { verticalScaling: true } });
     expect(spec.containerResources).toEqual({ main: { requests: { cpu: '150m' }, limits: { cpu: '300m' } } });
-    const started = await startInPlaceUpdate({ client, pod, spec, now: Date.now(), ...UPDATING, verticalScaling: true });
+    const started = await startInPlaceUpdate({ client: podClient(client), pod, spec, now: Date.now(), ...UPDATING, verticalScaling: true });
     expect(started.writes).toBe(2);
     expect(started.pod.spec?.containers[0]?.resources).toEqual(large);
     expect(isReady(started.pod)).toBe(true);
@@ -166,9 +166,9 @@ describe('in-place update on a real API server', () => {
       { description: 'the kubelet to report the new resources' },
     );
     expect(done.status?.containerStatuses?.[0]?.resources).toEqual(large);
-    const refreshed = await refreshInPlaceUpdate({ client, pod: done, now: Date.now(), verticalScaling: true });
+    const refreshed = await refreshInPlaceUpdate({ client: podClient(client), pod: done, now: Date.now(), verticalScaling: true });
     expect(refreshed).toMatchObject({ outcome: 'none', writes: 0 });
-    const completed = await completeInPlaceUpdate({ client, pod: done, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
+    const completed = await completeInPlaceUpdate({ client: podClient(client), pod: done, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
     expect(completed.writes).toBe(1);
     expect(writes() - before).toBe(3);
   });
@@ -181,17 +181,18 @@ describe('in-place update on a real API server', () => {
     const before = writes();
     let interfered = false;
     // Another actor writes right after the status write, so the pod patch's resourceVersion is stale.
-    const racing: Client = {
-      ...client,
-      patchStatus: async (...args: Parameters<Client['patchStatus']>) => {
-        const result = await client.patchStatus(...args);
+    const pods = podClient(client);
+    const racing: InPlaceUpdateClient = {
+      ...pods,
+      patchStatus: async (...args: Parameters<InPlaceUpdateClient['patchStatus']>) => {
+        const result = await pods.patchStatus(...args);
         if (!interfered) {
           interfered = true;
           await other.patch(podResource, { namespace: ns.name, name: 'web' }, { type: 'merge', body: { metadata: { labels: { 'example.com/other': 'writer' } } } });
         }
         return result;
       },
-    } as Client;
+    };
 
     const started = await startInPlaceUpdate({ client: racing, pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27')), now: Date.now(), ...UPDATING, verticalScaling: false });
     expect(started.writes).toBe(3);
@@ -207,7 +208,7 @@ describe('in-place update on a real API server', () => {
     const { client, writes } = countingClient(kubeConfig);
     const pod = await createRunningPod({ client, namespace: ns.name, name: 'web', template: template('nginx:1.25'), revision: 'demo-1', readinessGate: false });
     const before = writes();
-    const started = await startInPlaceUpdate({ client, pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27')), now: Date.now(), ...UPDATING, verticalScaling: false });
+    const started = await startInPlaceUpdate({ client: podClient(client), pod, spec: specFor(template('nginx:1.25'), template('nginx:1.27')), now: Date.now(), ...UPDATING, verticalScaling: false });
     expect(started.writes).toBe(1);
     expect(isReady(started.pod)).toBe(true);
     const seen = await refreshUntil(client, started.pod, ['none']);

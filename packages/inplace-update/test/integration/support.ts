@@ -2,8 +2,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 
 import type { Pod, PodTemplateSpec } from '@kruise-ts/api';
-import { createClient, Transport } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
+import { createClient, resourceClient, Transport } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 import { waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
@@ -28,6 +28,11 @@ export function countingClient(kubeConfig: KubeConfig): { readonly client: Clien
     },
   });
   return { client: createClient(transport), writes: () => writes, conflicts: () => conflicts };
+}
+
+/** The pod calls of a client, as the package's functions take them. */
+export function podClient(client: Client): ResourceClient<Pod> {
+  return resourceClient(client, podResource);
 }
 
 /** Options of {@link createRunningPod}. */

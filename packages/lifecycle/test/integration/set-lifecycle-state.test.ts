@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { KRUISE_POD_READY, LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
-import { createClient, Transport } from '@kruise-ts/controller-runtime';
+import { createClient, resourceClient, Transport } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
@@ -22,15 +22,16 @@ describe('setLifecycleState on a real API server', () => {
     let requests = 0;
     const transport = new Transport({ kubeConfig, qps: 100, burst: 100, userAgent: 'lifecycle-test' });
     const client = createClient(transport);
+    const pods = resourceClient(client, podResource);
     const counting: LifecyclePodClient = {
-      get: (resource, key, signal) => client.get(resource, key, signal),
-      patch: (resource, key, patch) => {
+      get: (key) => pods.get(key),
+      patch: (key, patch) => {
         requests++;
-        return client.patch(resource, key, patch);
+        return pods.patch(key, patch);
       },
-      patchStatus: (resource, key, patch) => {
+      patchStatus: (key, patch) => {
         requests++;
-        return client.patchStatus(resource, key, patch);
+        return pods.patchStatus(key, patch);
       },
     };
     await kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({

@@ -1,6 +1,6 @@
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
 import { ApiError } from '@kruise-ts/controller-runtime';
-import type { KubeObject, ObjectKeyRef, PatchRequest, ResourceType } from '@kruise-ts/controller-runtime';
+import type { ObjectKeyRef, ResourcePatch } from '@kruise-ts/controller-runtime';
 import { describe, expect, it } from 'vitest';
 
 import { newControllerRevision } from './controller-revision.ts';
@@ -26,7 +26,7 @@ class FakeRevisionApi {
   #version = 0;
 
   readonly client: EnsureUpdateRevisionOptions['client'] = {
-    create: <T extends KubeObject>(_resource: ResourceType<T>, object: T): Promise<T> => {
+    create: (object: ControllerRevision): Promise<ControllerRevision> => {
       const name = object.metadata?.name ?? '';
       this.actions.push(`create ${name}`);
       if (this.stored.has(name)) {
@@ -35,13 +35,13 @@ class FakeRevisionApi {
       const text = JSON.stringify(object);
       const parsed = JSON.parse(text) as ControllerRevision;
       this.#store({ ...parsed, metadata: { ...parsed.metadata, uid: `uid-${name}` } }, /"data":(.*),"revision"/.exec(text)?.[1] ?? '');
-      return Promise.resolve(this.#read(name) as unknown as T);
+      return Promise.resolve(this.#read(name));
     },
-    get: <T extends KubeObject>(_resource: ResourceType<T>, key: ObjectKeyRef): Promise<T> => {
+    get: (key: ObjectKeyRef): Promise<ControllerRevision> => {
       this.actions.push(`get ${key.name}`);
-      return this.stored.has(key.name) ? Promise.resolve(this.#read(key.name) as unknown as T) : Promise.reject(failure(404, 'NotFound'));
+      return this.stored.has(key.name) ? Promise.resolve(this.#read(key.name)) : Promise.reject(failure(404, 'NotFound'));
     },
-    patch: <T extends KubeObject>(_resource: ResourceType<T>, key: ObjectKeyRef, patch: PatchRequest): Promise<T> => {
+    patch: (key: ObjectKeyRef, patch: ResourcePatch): Promise<ControllerRevision> => {
       const body = patch.body as { metadata: { resourceVersion?: string; annotations?: Record<string, string> }; revision: number };
       this.actions.push(`patch ${key.name} revision=${String(body.revision)}`);
       const entry = this.stored.get(key.name);
@@ -55,7 +55,7 @@ class FakeRevisionApi {
       }
       const annotations = { ...entry.object.metadata?.annotations, ...body.metadata.annotations };
       this.#store({ ...entry.object, metadata: { ...entry.object.metadata, annotations }, revision: body.revision }, entry.dataText);
-      return Promise.resolve(this.#read(key.name) as unknown as T);
+      return Promise.resolve(this.#read(key.name));
     },
   };
 

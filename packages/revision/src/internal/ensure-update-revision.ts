@@ -6,9 +6,9 @@
  */
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
 import { isAlreadyExists, isConflict } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, Reader, Writer } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 
-import { controllerRevisionResource, newControllerRevision } from './controller-revision.ts';
+import { newControllerRevision } from './controller-revision.ts';
 import type { RevisionOwner } from './controller-revision.ts';
 import { goWireValue } from './go-wire-json.ts';
 import { equalRevision, planUpdateRevision, sortRevisions } from './revision-history.ts';
@@ -19,9 +19,12 @@ export const MAX_COLLISION_RETRIES = 10;
 /** Conflicts tolerated while renumbering a revision. */
 export const MAX_CONFLICT_RETRIES = 5;
 
+/** The calls on ControllerRevisions the revision writes make (the client carries the reconcile's signal). */
+export type RevisionClient = Pick<ResourceClient<ControllerRevision>, 'get' | 'create' | 'patch'>;
+
 /** Inputs of {@link ensureUpdateRevision}. */
 export interface EnsureUpdateRevisionOptions {
-  readonly client: Pick<Reader, 'get'> & Pick<Writer, 'create' | 'patch'>;
+  readonly client: RevisionClient;
   readonly owner: RevisionOwner;
   readonly template: DeepReadonly<PodTemplateSpec>;
   /** Copied onto a new revision (OpenKruise copies all CloneSet annotations). */
@@ -35,7 +38,6 @@ export interface EnsureUpdateRevisionOptions {
   readonly revisions: readonly DeepReadonly<ControllerRevision>[];
   /** `status.collisionCount`, 0 when unset. */
   readonly collisionCount: number;
-  readonly signal?: AbortSignal | undefined;
 }
 
 /** The outcome of {@link ensureUpdateRevision}. */
@@ -75,19 +77,19 @@ export async function ensureUpdateRevision(options: EnsureUpdateRevisionOptions)
  * counts a collision and tries the next name.
  */
 async function createRevision(options: EnsureUpdateRevisionOptions, input: { candidate: string; next: number }): Promise<{ updateRevision: ControllerRevision; collisionCount: number }> {
-  const { client, owner, template, ownerAnnotations, signal } = options;
+  const { client, owner, template, ownerAnnotations } = options;
   for (let collisionCount = options.collisionCount; collisionCount <= options.collisionCount + MAX_COLLISION_RETRIES; collisionCount++) {
     const revision = newControllerRevision({ owner, template, ownerAnnotations, collisionCount, revision: input.next });
     try {
       // The data goes out in Go's exact bytes: the API server keeps them, and OpenKruise compares them.
-      const created = await client.create(controllerRevisionResource, { ...revision, data: goWireValue(revision.data) }, { signal });
+      const created = await client.create({ ...revision, data: goWireValue(revision.data) });
       return { updateRevision: created, collisionCount };
     } catch (error) {
       if (!isAlreadyExists(error)) {
         throw error;
       }
     }
-    const existing = await client.get(controllerRevisionResource, { namespace: owner.namespace, name: revision.metadata?.name ?? '' }, signal);
+    const existing = await client.get({ namespace: owner.namespace, name: revision.metadata?.name ?? '' });
     if (equalRevision(existing, input.candidate)) {
       return { updateRevision: existing, collisionCount };
     }
@@ -101,7 +103,7 @@ async function createRevision(options: EnsureUpdateRevisionOptions, input: { can
  * rejects as a change of an immutable field. The resourceVersion makes it optimistic, as an update is.
  */
 async function renumberRevision(options: EnsureUpdateRevisionOptions, input: { revision: DeepReadonly<ControllerRevision>; next: number }): Promise<DeepReadonly<ControllerRevision>> {
-  const { client, signal } = options;
+  const { client } = options;
   const key = { namespace: input.revision.metadata?.namespace ?? options.owner.namespace, name: input.revision.metadata?.name ?? '' };
   let current = input.revision;
   for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
@@ -109,13 +111,13 @@ async function renumberRevision(options: EnsureUpdateRevisionOptions, input: { r
       return current;
     }
     try {
-      return await client.patch(controllerRevisionResource, key, { type: 'merge', body: renumberPatch(current, { next: input.next, annotations: options.reuseAnnotations }), signal });
+      return await client.patch(key, { type: 'merge', body: renumberPatch(current, { next: input.next, annotations: options.reuseAnnotations }) });
     } catch (error) {
       if (!isConflict(error)) {
         throw error;
       }
     }
-    current = await client.get(controllerRevisionResource, key, signal);
+    current = await client.get(key);
   }
   throw new Error(`cannot renumber revision ${key.namespace}/${key.name}: it kept changing (${String(MAX_CONFLICT_RETRIES + 1)} conflicts)`);
 }

@@ -3,8 +3,8 @@
  * bytes the API server stores (and serves to OpenKruise) for `data`.
  */
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
-import { ApiError, createClient, defineResource, isInvalid, resourcePath, Transport } from '@kruise-ts/controller-runtime';
-import type { Client, KubeObject } from '@kruise-ts/controller-runtime';
+import { ApiError, createClient, defineResource, isInvalid, resourceClient, resourcePath, Transport } from '@kruise-ts/controller-runtime';
+import type { Client, KubeObject, ResourceClient } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -16,6 +16,10 @@ const configMaps = defineResource<KubeObject>({ group: '', version: 'v1', plural
 
 function client(): Client {
   return createClient(new Transport({ kubeConfig, qps: 100, burst: 100, userAgent: 'kruise-ts-revision-test' }));
+}
+
+function revisionsOf(c: Client): ResourceClient<ControllerRevision> {
+  return resourceClient(c, controllerRevisionResource);
 }
 
 /** A real owner, so that the garbage collector leaves the revisions alone. */
@@ -51,7 +55,7 @@ describe('ensureUpdateRevision on a real API server', () => {
     const raw = revisionData(template('app:v1'));
     const hash = hashRevision(raw, 0);
 
-    const result = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), ownerAnnotations: { 'example.com/a': 'b' }, revisions: [], collisionCount: 0 });
+    const result = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), ownerAnnotations: { 'example.com/a': 'b' }, revisions: [], collisionCount: 0 });
 
     expect(result.collisionCount).toBe(0);
     expect(result.updateRevision.metadata?.name).toBe(`owner-${hash}`);
@@ -72,12 +76,12 @@ describe('ensureUpdateRevision on a real API server', () => {
     await using ns = await createTestNamespace(kubeConfig, 'revision-idempotent');
     const c = client();
     const owner = await createOwner(c, ns.name);
-    const first = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const first = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
 
-    const again = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), revisions: await list(c, ns.name), collisionCount: 0 });
+    const again = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: await list(c, ns.name), collisionCount: 0 });
     expect(again.updateRevision.metadata?.resourceVersion).toBe(first.updateRevision.metadata?.resourceVersion);
 
-    const stale = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const stale = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
     expect(stale.collisionCount).toBe(0);
     expect(stale.updateRevision.metadata?.name).toBe(first.updateRevision.metadata?.name);
     expect(await list(c, ns.name)).toHaveLength(1);
@@ -87,12 +91,12 @@ describe('ensureUpdateRevision on a real API server', () => {
     await using ns = await createTestNamespace(kubeConfig, 'revision-rollback');
     const c = client();
     const owner = await createOwner(c, ns.name);
-    const v1 = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
-    const v2 = await ensureUpdateRevision({ client: c, owner, template: template('app:v2'), revisions: v1.revisions, collisionCount: 0 });
+    const v1 = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const v2 = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v2'), revisions: v1.revisions, collisionCount: 0 });
     expect(v2.updateRevision.revision).toBe(2);
 
     const back = await ensureUpdateRevision({
-      client: c,
+      client: revisionsOf(c),
       owner,
       template: template('app:v1'),
       revisions: await list(c, ns.name),
@@ -117,7 +121,7 @@ describe('ensureUpdateRevision on a real API server', () => {
     await using ns = await createTestNamespace(kubeConfig, 'revision-immutable');
     const c = client();
     const owner = await createOwner(c, ns.name);
-    const { updateRevision } = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const { updateRevision } = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
     const stored = await c.get(controllerRevisionResource, { namespace: ns.name, name: updateRevision.metadata?.name ?? '' });
 
     const error: unknown = await c.update(controllerRevisionResource, { ...stored, revision: 9 }).catch((caught: unknown) => caught);
@@ -135,7 +139,7 @@ describe('ensureUpdateRevision on a real API server', () => {
     const takenName = `owner-${hashRevision(raw, 0)}`;
     await c.create(controllerRevisionResource, { metadata: { name: takenName, namespace: ns.name }, data: { something: 'else' }, revision: 1 });
 
-    const result = await ensureUpdateRevision({ client: c, owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const result = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
 
     expect(result.collisionCount).toBe(1);
     expect(result.updateRevision.metadata?.name).toBe(`owner-${hashRevision(raw, 1)}`);

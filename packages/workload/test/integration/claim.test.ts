@@ -5,7 +5,7 @@ import { ApiError, createClient, defineResource, isInvalid, isNotFound, Transpor
 import type { Client, KubeObject } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
-import { claimPods, isSameLiveOwner, newControllerRef, podResource } from '../../src/index.ts';
+import { claimObjects, isSameLiveOwner, newControllerRef, podResource } from '../../src/index.ts';
 import type { ClaimOwner } from '../../src/index.ts';
 
 // A ConfigMap stands in for the workload: ownership works the same for any kind.
@@ -33,12 +33,13 @@ async function ownerRefs(c: Client, namespace: string, name: string): Promise<Ow
   return (await c.get(podResource, { namespace, name })).metadata?.ownerReferences ?? [];
 }
 
-function claimWith(c: Client, owner: ClaimOwner, pods: readonly Pod[]): ReturnType<typeof claimPods> {
-  return claimPods({
+function claimWith(c: Client, owner: ClaimOwner, pods: readonly Pod[]): ReturnType<typeof claimObjects> {
+  return claimObjects({
     owner,
     selector,
-    pods,
-    patchPod: (pod, patch) => c.patch(podResource, { namespace: owner.namespace, name: pod.metadata?.name ?? '' }, patch),
+    objects: pods,
+    kind: 'pod',
+    patch: (pod, patch) => c.patch(podResource, { namespace: owner.namespace, name: pod.metadata?.name ?? '' }, patch),
     canAdopt: async () => isSameLiveOwner(await c.get(configMaps, { namespace: owner.namespace, name: owner.name }), owner.uid),
   });
 }
@@ -52,10 +53,10 @@ async function rejection(promise: Promise<unknown>): Promise<AggregateError> {
     }
     throw error;
   }
-  throw new Error('expected claimPods to fail');
+  throw new Error('expected claimObjects to fail');
 }
 
-describe('claimPods on a real API server', () => {
+describe('claimObjects on a real API server', () => {
   it('adopts a matching orphan, releases a pod whose labels stopped matching and ignores pods of others', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'claim-pods');
     const c = client();
