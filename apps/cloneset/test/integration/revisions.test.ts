@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ControllerRevision } from '@kruise-ts/api';
+import { isNotFound } from '@kruise-ts/controller-runtime';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
+import { activePods, createCloneSet, RequestLog, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
@@ -66,5 +67,45 @@ describe('CloneSet revisions', () => {
       expect(names).toContain(cs.status?.updateRevision);
       expect(names).toContain(cs.status?.currentRevision);
     });
+  });
+
+  it('adopts the revisions an orphaning delete left behind, so the re-created CloneSet updates its old pods in place', async () => {
+    const log = new RequestLog();
+    await withController(
+      'cloneset-revision-adopt',
+      async (namespace) => {
+        const spec = webCloneSet(2, { updateStrategy: { type: 'InPlaceIfPossible', paused: true } });
+        await createCloneSet(client, namespace, spec);
+        await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
+        await setImage(namespace, 'nginx:1.27');
+        await waitFor(async () => ((await revisions(namespace)).length === 2 ? true : undefined), { description: 'the second revision' });
+        const pods = await activePods(client, namespace, 'app=web');
+
+        await client.delete(cloneSetResource, { namespace, name: 'web' }, { propagationPolicy: 'Orphan' });
+        await waitFor(async () => (await revisions(namespace)).every((revision) => (revision.metadata?.ownerReferences ?? []).length === 0) || undefined, {
+          description: 'the garbage collector to orphan the revisions',
+        });
+        await waitFor(async () => client.get(cloneSetResource, { namespace, name: 'web' }).then(() => undefined, (error: unknown) => (isNotFound(error) ? true : undefined)), {
+          description: 'the old CloneSet to be gone',
+        });
+
+        // Re-created with the new image and not paused: the pods are at the older revision.
+        const recreated = await createCloneSet(client, namespace, {
+          ...spec,
+          spec: { ...spec.spec, updateStrategy: { type: 'InPlaceIfPossible' }, template: { ...spec.spec.template, spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } } },
+        });
+        await waitForStatus(client, { namespace, name: 'web', description: 'both pods updated' }, (cs) => settled(cs) && cs.status?.updatedReplicas === 2);
+        for (const revision of await revisions(namespace)) {
+          expect(revision.metadata?.ownerReferences).toEqual([expect.objectContaining({ uid: recreated.metadata.uid, controller: true, kind: 'CloneSet' })]);
+        }
+        // The old revision was known, so the update was in place: same pods, new image.
+        const after = await activePods(client, namespace, 'app=web');
+        expect(after.map((pod) => pod.metadata?.uid).sort()).toEqual(pods.map((pod) => pod.metadata?.uid).sort());
+        expect(after.map((pod) => pod.spec?.containers[0]?.image)).toEqual(['nginx:1.27', 'nginx:1.27']);
+        // No attempt to create a revision whose name an orphan held.
+        expect(log.matching('create', /\/controllerrevisions$/).filter((request) => request.code === '409')).toEqual([]);
+      },
+      { requestObservers: [log] },
+    );
   });
 });

@@ -47,6 +47,8 @@ export interface StartOptions {
   readonly requestObservers?: readonly RequestObserver[];
   /** Receives the controller's log lines (JSON, info and up) instead of the silent default. */
   readonly logLines?: (line: Record<string, unknown>) => void;
+  /** The manager's graceful-shutdown budget (default 5 s). */
+  readonly gracefulShutdownTimeoutMs?: number;
 }
 
 /** A pino destination that hands every JSON line, parsed, to `onLine`. */
@@ -70,7 +72,7 @@ export function startController(options: StartOptions): ControllerHandle {
     qps: 200,
     burst: 200,
     freezeCache: true,
-    gracefulShutdownTimeoutMs: 5000,
+    gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs ?? 5000,
     requestObservers: options.requestObservers,
   });
   setupCloneSetController(manager, {
@@ -227,6 +229,28 @@ export interface PodWrite {
 }
 
 const POD_PATH = /^\/api\/v1\/namespaces\/[^/]+\/pods(?:\/([^/]+)(?:\/([^/]+))?)?$/;
+
+/** One request the controller sent: when (performance.now() at sending), what, and the answer's code. */
+export interface SentRequest {
+  readonly sentAt: number;
+  readonly verb: string;
+  readonly path: string;
+  readonly code: string;
+}
+
+/** Records every request the controller sends, with the time it was sent (its completion minus its duration). */
+export class RequestLog implements RequestObserver {
+  readonly requests: SentRequest[] = [];
+
+  observeRequest(record: RequestRecord): void {
+    this.requests.push({ sentAt: performance.now() - record.durationSeconds * 1000, verb: record.verb, path: record.path, code: record.code });
+  }
+
+  /** The requests matching a verb and a path pattern. */
+  matching(verb: string, path: RegExp): SentRequest[] {
+    return this.requests.filter((request) => request.verb === verb && path.test(request.path));
+  }
+}
 
 /** Records the controller's successful writes to pods (creations are attributed to `(new)`). */
 export class PodWriteCounter implements RequestObserver {
