@@ -4,3 +4,13 @@
  * STOP: this file is the public API of `@kruise-ts/controller-runtime/testing`.
  */
 export { FakeClock } from './fake-clock.ts';
+export { FakeClient } from './fake-client.ts';
+export type { FakeAction, Reactor, ReactorMatch } from './fake-client.ts';
+export { fakeApiError } from './fake-api-error.ts';
+export type { FakeApiErrorOptions } from './fake-api-error.ts';
+export { FakeEventRecorder } from './fake-event-recorder.ts';
+export type { RecordedFakeEvent } from './fake-event-recorder.ts';
+export { fakeLister } from './fake-lister.ts';
+export { applyJsonPatch, JsonPatchError } from './json-patch.ts';
+export { applyMergePatch } from './merge-patch.ts';
+export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
