@@ -146,3 +146,56 @@ describe('update (over the in-memory API)', () => {
     expect(fixture.recorder.reasons().sort()).toEqual(['SuccessfulDelete', 'SuccessfulDelete', 'SuccessfulUpdatePodReCreate', 'SuccessfulUpdatePodReCreate']);
   });
 });
+
+describe('partition (over the in-memory API)', () => {
+  const strategy = (partition: number): Strategy => ({ type: 'InPlaceIfPossible', maxUnavailable: '100%', partition });
+
+  /** 4 pods rolled out to nginx:1.27 as far as partition 2 allows, settled. */
+  async function partitioned(featureGates = ''): Promise<SyncFixture> {
+    const fixture = syncFixture([cloneSet({ spec: webSpec(4, { updateStrategy: strategy(2) }) })], { featureGates });
+    await settle(fixture);
+    await editSpec(fixture, webSpec(4, { updateStrategy: strategy(2) }, 'nginx:1.27'));
+    await settle(fixture);
+    return fixture;
+  }
+
+  const images = (fixture: SyncFixture): string[] => fixture.fake.objects(podResource).map((pod) => pod.spec?.containers[0]?.image ?? '').sort();
+
+  it('stops at the partition: two pods updated, two kept, and nothing more to write', async () => {
+    const fixture = await partitioned();
+    expect(images(fixture)).toEqual(['nginx:1.25', 'nginx:1.25', 'nginx:1.27', 'nginx:1.27']);
+    expect(await runUpdate(fixture)).toEqual({ changed: false, blocked: [], skipped: [] });
+    expect(podWrites(fixture)).toEqual([]);
+  });
+
+  it.each([
+    { gate: 'off', featureGates: '', after: ['nginx:1.25', 'nginx:1.25', 'nginx:1.27', 'nginx:1.27'] },
+    { gate: 'on', featureGates: 'CloneSetPartitionRollback=true', after: ['nginx:1.25', 'nginx:1.25', 'nginx:1.25', 'nginx:1.27'] },
+  ])('raising the partition over updated pods with CloneSetPartitionRollback $gate', async ({ featureGates, after }) => {
+    const fixture = await partitioned(featureGates);
+    await editSpec(fixture, webSpec(4, { updateStrategy: strategy(3) }, 'nginx:1.27'));
+    await settle(fixture);
+    expect(images(fixture)).toEqual(after);
+  });
+});
+
+describe('update order (over the in-memory API)', () => {
+  it('scatterStrategy (the seed example): with a budget for all, the 3 labelled pods of 10 are chosen 1st, 6th and 10th', async () => {
+    const strategy: Strategy = { type: 'InPlaceIfPossible', maxUnavailable: '100%', scatterStrategy: [{ key: 'foo', value: 'bar' }] };
+    const labelled = new Set<string>();
+    const fixture = await rollingOut(10, strategy, {
+      before: async (f) => {
+        for (const index of [2, 3, 7]) {
+          const name = podNames(f)[index] ?? '';
+          labelled.add(name);
+          await f.fake.patch(podResource, { namespace: NAMESPACE, name }, { type: 'merge', body: { metadata: { labels: { foo: 'bar' } } } });
+        }
+      },
+    });
+    await runUpdate(fixture);
+    // The writes start in the order the pods were chosen: the first write of each pod gives it.
+    const chosen = [...new Set(fixture.fake.writes().filter((action) => action.resource === 'pods').map((action) => action.name))];
+    expect(chosen).toHaveLength(10);
+    expect(chosen.flatMap((name, index) => (labelled.has(name) ? [index + 1] : []))).toEqual([1, 6, 10]);
+  });
+});

@@ -147,11 +147,10 @@ describe('CloneSet in-place update', () => {
     );
   });
 
-  it('a reconcile whose refresh wrote a pod goes on to update pods in the same reconcile', async () => {
+  it('a refresh pending at start-up and an image change: every pod updated in place with one restart, its label restored', async () => {
     await installCloneSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'inplace-pipelined');
     let controller = startController({ kubeConfig, namespace: ns.name });
-    const lines: Record<string, unknown>[] = [];
     try {
       await createCloneSet(client, ns.name, webCloneSet(6, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 } }));
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'six pods' }, settled);
@@ -161,14 +160,10 @@ describe('CloneSet in-place update', () => {
       const [first] = await activePods(client, ns.name, 'app=web');
       await client.patch(podResource, { namespace: ns.name, name: nameOf(first ?? {}) }, { type: 'json', body: [{ op: 'remove', path: '/metadata/labels/pod-template-hash' }] });
       await setImage(ns.name, 'web', 'nginx:1.27');
-      controller = startController({ kubeConfig, namespace: ns.name, logLines: (line) => lines.push(line) });
+      controller = startController({ kubeConfig, namespace: ns.name });
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
-      const messagesBy = new Map<unknown, Set<unknown>>();
-      for (const line of lines) {
-        messagesBy.set(line['reconcileID'], (messagesBy.get(line['reconcileID']) ?? new Set()).add(line['msg']));
-      }
-      // OpenKruise (and this controller before) ends a reconcile whose refresh wrote, and updates in the next.
-      expect([...messagesBy.values()].filter((messages) => messages.has('Refreshed pods') && messages.has('Updating pods')).length).toBeGreaterThan(0);
+      // OpenKruise ends a reconcile whose refresh wrote and updates in the next; that ours does both in
+      // one is pinned down by src/sync/update.test.ts. Here: the result on real pods.
       const after = await activePods(client, ns.name, 'app=web');
       expect(after.map(restartsOf)).toEqual(Array<number>(6).fill(1));
       expect(after.every((pod) => pod.metadata?.labels?.['pod-template-hash'] !== undefined)).toBe(true);

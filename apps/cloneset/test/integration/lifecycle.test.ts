@@ -40,8 +40,8 @@ describe('CloneSet lifecycle hooks', () => {
       const waiting = await waitFor(async () => (await activePods(client, namespace, 'app=hooked')).find((pod) => stateOf(pod) === 'PreparingDelete'), {
         description: 'a pod in PreparingDelete',
       });
-      // It stays there (and is still counted) while the finalizer holds it.
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // It stays there (and is still counted) while the finalizer holds it; that later reconciles
+      // leave it alone is pinned down by src/sync/scale.test.ts.
       const held = await client.get(podResource, { namespace, name: waiting.metadata?.name ?? '' });
       expect(stateOf(held)).toBe('PreparingDelete');
       expect(held.metadata?.deletionTimestamp).toBeUndefined();
@@ -126,7 +126,7 @@ describe('CloneSet lifecycle hooks', () => {
       await waitFor(async () => stateOf(await client.get(podResource, { namespace, name: victim?.metadata?.name ?? '' })) === 'PreparingDelete', {
         description: 'the victim in PreparingDelete',
       });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Not replaced while it waits (the decision is pinned down by src/sync/scale.test.ts).
       expect(await activePods(client, namespace, 'app=hooked')).toHaveLength(3);
       if (victim !== undefined) {
         await release(namespace, victim);

@@ -2,7 +2,6 @@
  * Rolling updates on the real control plane: partition (the seed's example), ReCreate with PVCs,
  * maxUnavailable and maxSurge watched through every pod event, paused.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
@@ -55,8 +54,7 @@ describe('CloneSet rolling update', () => {
       expect(partial.status).toMatchObject({ replicas: 5, readyReplicas: 5, updatedReplicas: 2, updatedReadyReplicas: 2, expectedUpdatedReplicas: 2, currentRevision: oldRevision });
       const newRevision = partial.status?.updateRevision ?? '';
       expect(newRevision).not.toBe(oldRevision);
-      // It stops there.
-      await sleep(1500);
+      // It stops there (that no further pod is written is pinned down by src/sync/update.test.ts).
       const pods = await activePods(client, namespace, 'app=sample');
       expect(pods).toHaveLength(5);
       expect(pods.filter((pod) => revisionOf(pod) === newRevision).map(imageOf)).toEqual(['nginx:mainline', 'nginx:mainline']);
@@ -113,11 +111,10 @@ describe('CloneSet rolling update', () => {
     });
   });
 
-  it('ReCreate: a reconcile that creates a missing pod goes on to delete the next ones (pipelined), within maxUnavailable', async () => {
+  it('ReCreate after a restart with one pod missing: the rollout completes and never has more than maxUnavailable pods unavailable', async () => {
     await installCloneSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'rollout-pipelined');
     let controller = startController({ kubeConfig, namespace: ns.name });
-    const lines: Record<string, unknown>[] = [];
     let worst = 0;
     let observer: ReturnType<typeof observePods> | undefined;
     try {
@@ -134,19 +131,15 @@ describe('CloneSet rolling update', () => {
       });
       await observer.synced;
       await setImage(ns.name, 'web', 'nginx:1.27');
-      controller = startController({ kubeConfig, namespace: ns.name, logLines: (line) => lines.push(line) });
+      controller = startController({ kubeConfig, namespace: ns.name });
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated' }, rolledOut);
     } finally {
       observer?.stop();
       await controller.stop();
     }
     // One pod was missing from the start, so the worst moment is that one and the budget's 2 more.
+    // That the first reconcile creates it and deletes two in one go is pinned down by src/reconciler.test.ts.
     expect(worst).toBeLessThanOrEqual(3);
-    const first = lines.find((line) => line['msg'] === 'Scaling out');
-    expect(first?.['creations']).toBe(1);
-    const sameReconcile = lines.filter((line) => line['reconcileID'] === first?.['reconcileID']);
-    const updating = sameReconcile.find((line) => line['msg'] === 'Updating pods');
-    expect(updating?.['selected']).toHaveLength(2);
   });
 
   it('InPlaceIfPossible with maxSurge 3: never more than 13 pods, surge pods gone at the end', async () => {
@@ -190,7 +183,6 @@ describe('CloneSet rolling update', () => {
         observed(cs) && cs.status?.conditions?.some((c) => c.type === 'Progressing' && c.reason === 'CloneSetPaused') === true,
       );
       expect(paused.status?.updatedReplicas).toBe(0);
-      await sleep(1500);
       expect((await activePods(client, namespace, 'app=web')).map(nameOf)).toEqual(before);
 
       await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { updateStrategy: { paused: false } } } });
@@ -236,7 +228,6 @@ describe('CloneSet rolling update', () => {
         const pods = await activePods(client, namespace, 'app=web');
         return pods.filter((pod) => nameOf(pod) !== victimName && imageOf(pod) === 'nginx:1.27' && isAvailableNow(pod)).length === 2;
       }, { description: 'the two other pods updated' });
-      await sleep(1000);
       expect(imageOf(await client.get(podResource, { namespace, name: victimName }))).toBe('nginx:1.25');
 
       await client.patch(podResource, { namespace, name: victimName }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });

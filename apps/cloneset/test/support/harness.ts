@@ -45,29 +45,15 @@ export interface StartOptions {
   readonly reCreateWithoutReadinessGates?: boolean;
   /** Told about every API request the controller makes. */
   readonly requestObservers?: readonly RequestObserver[];
-  /** Receives the controller's log lines (JSON, info and up) instead of the silent default. */
-  readonly logLines?: (line: Record<string, unknown>) => void;
   /** The manager's graceful-shutdown budget (default 5 s). */
   readonly gracefulShutdownTimeoutMs?: number;
-}
-
-/** A pino destination that hands every JSON line, parsed, to `onLine`. */
-function lineSink(onLine: (line: Record<string, unknown>) => void): { write(text: string): void } {
-  return {
-    write(text: string) {
-      onLine(JSON.parse(text) as Record<string, unknown>);
-    },
-  };
 }
 
 /** Starts a manager with the CloneSet controller, caching only `namespace`. */
 export function startController(options: StartOptions): ControllerHandle {
   const manager = new Manager({
     kubeConfig: options.kubeConfig,
-    logger:
-      options.logLines === undefined
-        ? createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as 'silent', base: { namespace: options.namespace } })
-        : createLogger({ level: 'info', base: { namespace: options.namespace }, destination: lineSink(options.logLines) }),
+    logger: createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as 'silent', base: { namespace: options.namespace } }),
     namespace: options.namespace,
     qps: 200,
     burst: 200,
