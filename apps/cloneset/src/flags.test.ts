@@ -24,4 +24,17 @@ describe('CloneSet flags', () => {
   it.each(['cloneset-strip-pod-managed-fields', 'cloneset-recreate-without-readiness-gates'])('names the flag of a bad value: --%s', (flag) => {
     expect(() => parseFlags([`--${flag}=maybe`], schema)).toThrow(new RegExp(flag));
   });
+
+  it.each([
+    { argv: [], workers: 3 },
+    { argv: ['--workers=5'], workers: 5 },
+    { argv: ['--cloneset-workers=8'], workers: 8 },
+    { argv: ['--workers=5', '--cloneset-workers', '2'], workers: 2 },
+  ])('--cloneset-workers (OpenKruise) overrides --workers: $argv ⇒ $workers', ({ argv, workers }) => {
+    expect(cloneSetOptionsFromFlags(parseFlags(argv, schema)).workers).toBe(workers);
+  });
+
+  it('rejects a bad --cloneset-workers naming it', () => {
+    expect(() => parseFlags(['--cloneset-workers=0'], schema)).toThrow(/--cloneset-workers/);
+  });
 });

@@ -1,10 +1,13 @@
-import { booleanFlag } from '@kruise-ts/controller-runtime';
+import { booleanFlag, countFlag } from '@kruise-ts/controller-runtime';
 import type { FeatureGates } from '@kruise-ts/controller-runtime';
+import { z } from 'zod';
 
 import type { CloneSetControllerOptions } from './controller.ts';
 
 /** The CloneSet controller's own flags, added to the manager's by its main and by the all-in-one launcher. */
 export const cloneSetFlagsShape = {
+  // OpenKruise's flag: the CloneSet controller's workers, over --workers (every controller's default).
+  'cloneset-workers': countFlag('an integer').pipe(z.number().int()).optional(),
   'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
   'cloneset-strip-pod-managed-fields': booleanFlag().default(true),
   'cloneset-recreate-without-readiness-gates': booleanFlag().default(false),
@@ -14,6 +17,7 @@ export const cloneSetFlagsShape = {
 export interface CloneSetFlags {
   readonly 'feature-gates': FeatureGates;
   readonly workers: number;
+  readonly 'cloneset-workers'?: number | undefined;
   readonly 'expectation-timeout': number;
   readonly 'cloneset-scaling-exclude-preparing-delete': boolean;
   readonly 'cloneset-strip-pod-managed-fields': boolean;
@@ -24,7 +28,7 @@ export interface CloneSetFlags {
 export function cloneSetOptionsFromFlags(flags: CloneSetFlags): CloneSetControllerOptions {
   return {
     featureGates: flags['feature-gates'],
-    workers: flags.workers,
+    workers: flags['cloneset-workers'] ?? flags.workers,
     expectationTimeoutMs: flags['expectation-timeout'],
     scalingExcludePreparingDelete: flags['cloneset-scaling-exclude-preparing-delete'],
     stripPodManagedFields: flags['cloneset-strip-pod-managed-fields'],

@@ -3,16 +3,26 @@
  * Only this file reads the command line and (through client-node's default kubeconfig loading) the
  * environment.
  */
-import { createLogger, loadKubeConfig, Manager, managerFlagsSchema, managerOptionsFromFlags, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
+import {
+  createLogger,
+  loadKubeConfig,
+  logStartupWarnings,
+  Manager,
+  managerFlagsSchema,
+  managerOptionsFromFlags,
+  OPENKRUISE_MANAGER_FLAGS,
+  parseFlagsOrExit,
+} from '@kruise-ts/controller-runtime';
 
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
 import { setupCloneSetController } from './controller.ts';
 
 const flagsSchema = managerFlagsSchema.extend(cloneSetFlagsShape);
 
-
-const flags = parseFlagsOrExit(process.argv.slice(2), flagsSchema);
+const argv = process.argv.slice(2);
+const flags = parseFlagsOrExit(argv, flagsSchema, OPENKRUISE_MANAGER_FLAGS);
 const logger = createLogger({ level: flags['log-level'], format: flags['log-format'], base: { app: 'cloneset' } });
+logStartupWarnings(logger, { argv, compat: OPENKRUISE_MANAGER_FLAGS, gates: flags['feature-gates'] });
 if (!flags['feature-gates'].enabled('CloneSet')) {
   logger.info('The CloneSet feature gate is off; nothing to run');
   process.exit(0);

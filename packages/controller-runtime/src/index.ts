@@ -58,7 +58,7 @@ export { createWorkQueue } from './queue/work-queue.ts';
 export type { WorkQueue, WorkQueueOptions } from './queue/work-queue.ts';
 export type { WorkQueueMetrics, WorkQueueState } from './queue/work-queue-metrics.ts';
 export { bucketRateLimiter, defaultControllerRateLimiter, itemExponentialFailureRateLimiter, maxOfRateLimiter } from './queue/rate-limiters.ts';
-export type { RateLimiter } from './queue/rate-limiters.ts';
+export type { ControllerRateLimiterOptions, RateLimiter } from './queue/rate-limiters.ts';
 export { TokenBucket } from './flowcontrol/token-bucket.ts';
 export type { TokenBucketOptions } from './flowcontrol/token-bucket.ts';
 export { realClock } from './util/clock.ts';
@@ -95,12 +95,15 @@ export { FeatureGateError } from './feature-gates/feature-gate-error.ts';
 export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './feature-gates/known-gates.ts';
 export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
 export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
-export { booleanFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
+export { unimplementedGateWarnings } from './feature-gates/unimplemented-gates.ts';
+export { booleanFlag, countFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
+export { compatibilityNotes, OPENKRUISE_MANAGER_FLAGS } from './flags/openkruise-flags.ts';
+export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/openkruise-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
 
 // Manager
 export { Manager } from './manager/manager.ts';
-export { loadKubeConfig, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
+export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
 export type { Runnable } from './manager/runnable.ts';

@@ -6,14 +6,16 @@
  * Flags are the union of the apps' flags (see `apps.ts`); `--feature-gates` selects the apps. In a
  * cluster, the Helm chart runs each app as its own Deployment instead.
  */
-import { createLogger, loadKubeConfig, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
+import { createLogger, loadKubeConfig, logStartupWarnings, OPENKRUISE_MANAGER_FLAGS, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
 
 import { launcherFlagsSchema } from './apps.ts';
 import { startControllers } from './controllers.ts';
 
 
-const flags = parseFlagsOrExit(process.argv.slice(2), launcherFlagsSchema);
+const argv = process.argv.slice(2);
+const flags = parseFlagsOrExit(argv, launcherFlagsSchema, OPENKRUISE_MANAGER_FLAGS);
 const logger = createLogger({ level: flags['log-level'], format: flags['log-format'], base: { app: 'all-in-one' } });
+logStartupWarnings(logger, { argv, compat: OPENKRUISE_MANAGER_FLAGS, gates: flags['feature-gates'] });
 let running;
 try {
   running = startControllers({ flags, kubeConfig: loadKubeConfig(flags.kubeconfig), logger });

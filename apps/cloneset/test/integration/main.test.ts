@@ -58,15 +58,20 @@ describe('cloneset main', () => {
     expect(run.stdout()).toContain('feature gate is off');
   });
 
-  it('holds its Lease, reconciles a CloneSet, serves metrics and exits 0 on SIGTERM', async () => {
+  it('holds its Lease, reconciles a CloneSet, serves metrics and exits 0 on SIGTERM, with OpenKruise\'s flags', async () => {
     await installCloneSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'cloneset-main');
     const run = runMain([
       `--kubeconfig=${inject('kubeconfigPath')}`,
       `--namespace=${ns.name}`,
       `--leader-election-namespace=${ns.name}`,
-      '--metrics-bind-address=127.0.0.1:0',
-      '--health-probe-bind-address=127.0.0.1:0',
+      // OpenKruise's names for ours, a flag with no effect here, and a gate kruise-ts does not implement.
+      '--metrics-addr=127.0.0.1:0',
+      '--health-probe-addr=127.0.0.1:0',
+      '--controller-cache-sync-timeout=2m',
+      '--cloneset-workers=2',
+      '--v=4',
+      '--feature-gates=ImagePullJobGate=true',
       '--graceful-shutdown-timeout=5s',
     ]);
     try {
@@ -94,6 +99,20 @@ describe('cloneset main', () => {
       for (const name of ['nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes', 'process_cpu_seconds_total']) {
         expect(metrics).toMatch(new RegExp(`^${name} [0-9.e+-]+$`, 'm'));
       }
+      const warnings = run
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"level":"warn"'))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining("--metrics-addr is OpenKruise's name for --metrics-bind-address"),
+          expect.stringContaining("--controller-cache-sync-timeout is OpenKruise's name for --cache-sync-timeout"),
+          expect.stringContaining('--v is accepted for compatibility with OpenKruise and has no effect'),
+          expect.stringContaining('feature gate ImagePullJobGate=true is accepted for compatibility with OpenKruise but has no effect'),
+        ]),
+      );
+      expect(run.stdout()).toMatch(/"workers":2.*"msg":"Starting workers"|"msg":"Starting workers".*"workers":2/);
     } finally {
       run.child.kill('SIGTERM');
     }

@@ -18,6 +18,7 @@ export type FeatureGateOverrides = Partial<Readonly<Record<FeatureGateName, bool
  */
 export class FeatureGates {
   readonly #values: ReadonlyMap<FeatureGateName, boolean>;
+  readonly #explicit: ReadonlyMap<FeatureGateName, boolean>;
 
   /** Throws `FeatureGateError` for an unknown gate or a setting that a dependency rule contradicts. */
   constructor(overrides: FeatureGateOverrides = {}) {
@@ -38,6 +39,12 @@ export class FeatureGates {
       throw new FeatureGateError(conflicts);
     }
     this.#values = values;
+    this.#explicit = explicit;
+  }
+
+  /** The gates the user set to true explicitly (not by default, not implied by a dependency rule), sorted. */
+  explicitlyEnabled(): readonly FeatureGateName[] {
+    return FEATURE_GATE_NAMES.filter((name) => this.#explicit.get(name) === true);
   }
 
   /** Whether `gate` is on. */

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 import { featureGatesSchema } from '../feature-gates/parse-feature-gates.ts';
+import { flagName, OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
+import type { FlagCompat, IgnoredFlag } from './openkruise-flags.ts';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -25,7 +27,8 @@ export function booleanFlag(): z.ZodPipe<z.ZodEnum<{ true: 'true'; false: 'false
   BOOLEAN_FLAG_SCHEMAS.add(schema);
   return schema;
 }
-const count = (label: string, minimum: 'positive' | 'non-negative' = 'positive'): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
+/** A numeric flag: a number (`label`: "a number", "an integer") greater than 0, or of 0 or more. */
+export const countFlag = (label: string, minimum: 'positive' | 'non-negative' = 'positive'): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
   z.string().transform((text, context) => {
     const value = Number(text);
     if (!Number.isFinite(value) || value < 0 || (value === 0 && minimum === 'positive')) {
@@ -41,8 +44,8 @@ export const managerFlagsSchema = z.strictObject({
   kubeconfig: z.string().min(1).optional(),
   namespace: z.string().default(''),
   // 0 turns the client-side limit off and leaves it to the API server's Priority and Fairness.
-  'kube-api-qps': count('a number', 'non-negative').default(30),
-  'kube-api-burst': count('an integer', 'non-negative').pipe(z.number().int()).default(50),
+  'kube-api-qps': countFlag('a number', 'non-negative').default(30),
+  'kube-api-burst': countFlag('an integer', 'non-negative').pipe(z.number().int()).default(50),
   'leader-elect': booleanFlag().default(true),
   'leader-election-namespace': z.string().min(1).default('kruise-system'),
   'leader-election-id': z.string().min(1).optional(),
@@ -54,10 +57,15 @@ export const managerFlagsSchema = z.strictObject({
   'feature-gates': featureGatesSchema.prefault(''),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   'log-format': z.enum(['json', 'text']).default('json'),
-  workers: count('an integer').pipe(z.number().int()).default(3),
+  workers: countFlag('an integer').pipe(z.number().int()).default(3),
   'expectation-timeout': durationSchema.default(300_000),
   'graceful-shutdown-timeout': durationSchema.default(30_000),
   'cache-sync-timeout': durationSchema.default(120_000),
+  // OpenKruise's names and defaults: the per-item backoff of a failing object, and the overall retry rate.
+  'rate-limiter-base-delay': durationSchema.default(5),
+  'rate-limiter-max-delay': durationSchema.default(1_000_000),
+  'rate-limiter-qps': countFlag('a number').default(10),
+  'rate-limiter-bucket-size': countFlag('an integer').pipe(z.number().int()).default(100),
 });
 
 /** Parsed manager flags. */
@@ -75,22 +83,25 @@ export class FlagError extends Error {
 /**
  * Parses `--flag=value` / `--flag value` arguments (a bare boolean flag means true) into validated
  * options. Unknown flags and bad values throw FlagError naming the flag, never a stack trace from
- * deep inside start-up.
+ * deep inside start-up. OpenKruise's manager flags are accepted (`OPENKRUISE_MANAGER_FLAGS`).
  */
 export function parseManagerFlags(argv: readonly string[]): ManagerFlags {
-  return parseFlags(argv, managerFlagsSchema);
+  return parseFlags(argv, managerFlagsSchema, OPENKRUISE_MANAGER_FLAGS);
 }
 
 /**
  * Parses a command line against any flag schema, for apps that add their own flags to the manager's
- * (`managerFlagsSchema.extend({...})`). Each key is a flag name; values arrive as strings.
+ * (`managerFlagsSchema.extend({...})`). Each key is a flag name; values arrive as strings. Flags of
+ * `compat` are accepted too: an alias sets our flag (giving both is an error naming them), an ignored
+ * flag is checked and dropped (`compatibilityNotes` says so for the log).
  */
-export function parseFlags<S extends z.ZodObject>(argv: readonly string[], schema: S): z.output<S> {
+export function parseFlags<S extends z.ZodObject>(argv: readonly string[], schema: S, compat: FlagCompat = {}): z.output<S> {
   const options = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, { type: 'string' as const }]));
   const booleans = new Set(Object.entries(schema.shape).filter(([, field]) => isBooleanFlag(field as z.ZodType)).map(([name]) => name));
+  const args = withCompatFlags(argv, { compat, known: new Set(Object.keys(schema.shape)) });
   let values: Record<string, string | undefined>;
   try {
-    values = parseArgs({ args: normalizeBooleans(argv, booleans), options, strict: true, allowPositionals: false }).values;
+    values = parseArgs({ args: normalizeBooleans(args, booleans), options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new FlagError(error instanceof Error ? error.message : String(error));
   }
@@ -100,6 +111,50 @@ export function parseFlags<S extends z.ZodObject>(argv: readonly string[], schem
     throw new FlagError(`invalid flags:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The command line with compatibility flags rewritten to ours (aliases) or removed after a check (ignored ones). */
+function withCompatFlags(argv: readonly string[], input: { compat: FlagCompat; known: ReadonlySet<string> }): string[] {
+  const given = new Set(argv.filter((arg) => arg.startsWith('--')).map(flagName));
+  const args: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    const name = arg.startsWith('--') ? flagName(arg) : '';
+    const entry = name !== '' && !input.known.has(name) && Object.hasOwn(input.compat, name) ? input.compat[name] : undefined;
+    if (entry === undefined) {
+      args.push(arg);
+    } else if (entry.kind === 'alias') {
+      if (given.has(entry.to)) {
+        throw new FlagError(`invalid flags:\n  --${name}: OpenKruise's name for --${entry.to}, which is given too; give only --${entry.to}`);
+      }
+      args.push(`--${entry.to}${arg.slice(2 + name.length)}`);
+    } else {
+      index += checkIgnored(name, entry, { arg, next: argv[index + 1] });
+    }
+  }
+  return args;
+}
+
+/** Checks an ignored flag's value; returns 1 when it took the next argument as its value, else 0. */
+function checkIgnored(name: string, entry: IgnoredFlag, input: { arg: string; next: string | undefined }): number {
+  const equals = input.arg.indexOf('=');
+  const separate = equals < 0 && entry.takes === 'value';
+  const value = equals >= 0 ? input.arg.slice(equals + 1) : separate ? input.next : 'true';
+  const problem = ignoredValueProblem(entry, value);
+  if (problem !== undefined) {
+    throw new FlagError(`invalid flags:\n  --${name}: ${problem}`);
+  }
+  return separate ? 1 : 0;
+}
+
+/** What is wrong with an ignored flag's value, if anything. */
+function ignoredValueProblem(entry: IgnoredFlag, value: string | undefined): string | undefined {
+  if (value === undefined) {
+    return 'expected a value';
+  }
+  const schema = entry.takes === 'boolean' ? z.enum(['true', 'false']) : (entry.schema ?? z.string());
+  const parsed = schema.safeParse(value);
+  return parsed.success ? undefined : (parsed.error.issues[0]?.message ?? 'invalid value');
 }
 
 /** A boolean flag schema, possibly wrapped in `.default()`/`.optional()`. */
@@ -119,9 +174,9 @@ function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet<string
  * For a process's main: parses `argv` or writes the FlagError's message to stderr and exits with
  * code 2, as command-line tools do for usage errors. Other errors are thrown.
  */
-export function parseFlagsOrExit<S extends z.ZodObject>(argv: readonly string[], schema: S): z.output<S> {
+export function parseFlagsOrExit<S extends z.ZodObject>(argv: readonly string[], schema: S, compat: FlagCompat = {}): z.output<S> {
   try {
-    return parseFlags(argv, schema);
+    return parseFlags(argv, schema, compat);
   } catch (error) {
     if (error instanceof FlagError) {
       process.stderr.write(`${error.message}\n`);

@@ -1,7 +1,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 
+import type { FeatureGates } from '../feature-gates/feature-gates.ts';
+import { unimplementedGateWarnings } from '../feature-gates/unimplemented-gates.ts';
 import type { ManagerFlags } from '../flags/manager-flags.ts';
+import { compatibilityNotes } from '../flags/openkruise-flags.ts';
+import type { FlagCompat } from '../flags/openkruise-flags.ts';
 import type { ManagerOptions } from './manager.ts';
 
 /**
@@ -49,5 +53,24 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
     healthProbeAddress: flags['health-probe-bind-address'],
     gracefulShutdownTimeoutMs: flags['graceful-shutdown-timeout'],
     cacheSyncTimeoutMs: flags['cache-sync-timeout'],
+    rateLimiter: {
+      baseDelayMs: flags['rate-limiter-base-delay'],
+      maxDelayMs: flags['rate-limiter-max-delay'],
+      qps: flags['rate-limiter-qps'],
+      burst: flags['rate-limiter-bucket-size'],
+    },
   };
+}
+
+/**
+ * Logs, once at start-up, what the command line asked for that kruise-ts takes differently:
+ * OpenKruise flag names (aliases and no-ops) and feature gates turned on that change nothing.
+ */
+export function logStartupWarnings(logger: Logger, input: { readonly argv: readonly string[]; readonly compat: FlagCompat; readonly gates: FeatureGates }): void {
+  for (const note of compatibilityNotes(input.argv, input.compat)) {
+    logger.warn(note);
+  }
+  for (const warning of unimplementedGateWarnings(input.gates)) {
+    logger.warn(warning);
+  }
 }

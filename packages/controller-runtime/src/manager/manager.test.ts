@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 
 import { createLogger } from '../log/logger.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
+import { parseManagerFlags } from '../flags/manager-flags.ts';
+import { managerOptionsFromFlags } from './manager-from-flags.ts';
 import { Manager } from './manager.ts';
+import type { ManagerOptions } from './manager.ts';
 
-function offlineManager(lines: string[]): Manager {
+function offlineManager(lines: string[], options: Partial<ManagerOptions> = {}): Manager {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
@@ -21,7 +24,7 @@ function offlineManager(lines: string[]): Manager {
       callback();
     },
   });
-  return new Manager({ kubeConfig, logger: createLogger({ level: 'info', destination }) });
+  return new Manager({ kubeConfig, logger: createLogger({ level: 'info', destination }), ...options });
 }
 
 describe('Manager expectations', () => {
@@ -52,5 +55,21 @@ describe('Manager expectations', () => {
     clock.advance(500);
     expect(expectations.isSatisfied({ metadata: { uid: 'u1', resourceVersion: '9' } })).toBe(true);
     expect(await manager.metrics.registry.metrics()).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="resource_version"} 1');
+  });
+});
+
+describe('Manager rate limiter', () => {
+  it.each([
+    { argv: ['--rate-limiter-base-delay=1h'], queuedSoon: 0 },
+    { argv: ['--rate-limiter-base-delay=0ms'], queuedSoon: 1 },
+  ])('the --rate-limiter-* flags reach every controller queue: $argv', async ({ argv, queuedSoon }) => {
+    const { rateLimiter } = managerOptionsFromFlags(parseManagerFlags(argv), { kubeConfig: new KubeConfig(), logger: createLogger({ level: 'silent' }), userAgent: 't', defaultLeaseName: 'l' });
+    const manager = offlineManager([], { rateLimiter });
+    const controller = manager.newController({ name: 'test', reconciler: { reconcile: () => Promise.resolve(undefined) } });
+    controller.queue.addRateLimited('ns/a');
+    // Long enough for a 0 ms delay to pass; an hour's delay keeps the item away whatever the machine does.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(controller.queue.len()).toBe(queuedSoon);
+    controller.queue.shutDown();
   });
 });

@@ -28,6 +28,8 @@ import { controllerObserver, requestObserver } from './metrics-adapters.ts';
 import { startProbeServers } from './probe-servers.ts';
 import type { BoundPorts } from './probe-servers.ts';
 import type { Runnable } from './runnable.ts';
+import { defaultControllerRateLimiter } from '../queue/rate-limiters.ts';
+import type { ControllerRateLimiterOptions } from '../queue/rate-limiters.ts';
 
 /** Lease-based leader election of one manager. */
 export interface LeaderElectionOptions {
@@ -63,6 +65,8 @@ export interface ManagerOptions {
   readonly registry?: Registry | undefined;
   /** Also told about every API request (besides the rest_client metrics): write counts in tests and benchmarks. */
   readonly requestObservers?: readonly RequestObserver[] | undefined;
+  /** The retry backoff of every controller's queue (OpenKruise's `--rate-limiter-*`); client-go's defaults when absent. */
+  readonly rateLimiter?: ControllerRateLimiterOptions | undefined;
 }
 
 const DEFAULT_GRACEFUL_SHUTDOWN_MS = 30_000;
@@ -112,6 +116,7 @@ export class Manager {
   newController(options: Omit<ControllerOptions, 'observer' | 'queueMetrics' | 'logger'> & { readonly logger?: Logger }): Controller {
     const controller = new Controller({
       ...options,
+      rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter<string>(this.#options.rateLimiter),
       logger: options.logger ?? this.logger,
       observer: controllerObserver(this.metrics),
       queueMetrics: this.metrics.workQueueMetrics(options.name),

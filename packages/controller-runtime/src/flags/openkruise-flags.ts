@@ -1,0 +1,72 @@
+/**
+ * OpenKruise's kruise-manager flags that kruise-ts accepts, so that a command line or a Helm values
+ * file written for OpenKruise keeps working instead of exiting with a usage error: each is either an
+ * alias of one of our flags, or accepted and ignored (validated, with a warning saying so).
+ */
+import { z } from 'zod';
+
+/** An OpenKruise flag that sets one of ours. */
+export interface FlagAlias {
+  readonly kind: 'alias';
+  /** Our flag's name. */
+  readonly to: string;
+}
+
+/** An OpenKruise flag that has no effect in kruise-ts. */
+export interface IgnoredFlag {
+  readonly kind: 'ignored';
+  /** Whether the flag is a boolean (`--x`, `--x=false`) or takes a value (`--x=1`, `--x 1`). */
+  readonly takes: 'boolean' | 'value';
+  /** What its value must look like (a bad value is still a usage error naming the flag). */
+  readonly schema?: z.ZodType;
+  /** Why it has no effect and what to use instead. */
+  readonly instead: string;
+}
+
+/** Flags accepted for compatibility, by name (without the dashes). */
+export type FlagCompat = Readonly<Record<string, FlagAlias | IgnoredFlag>>;
+
+const alias = (to: string): FlagAlias => ({ kind: 'alias', to });
+const ignored = (takes: IgnoredFlag['takes'], instead: string, schema?: z.ZodType): IgnoredFlag => ({ kind: 'ignored', takes, instead, ...(schema === undefined ? {} : { schema }) });
+const GO_DURATION = z.string().regex(/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$|^0$/, 'expected a Go duration such as 30s or 10m');
+
+/** OpenKruise v1.9 `main.go` flags (and the klog flags its chart passes) and what they become here. */
+export const OPENKRUISE_MANAGER_FLAGS: FlagCompat = {
+  'enable-leader-election': alias('leader-elect'),
+  'metrics-addr': alias('metrics-bind-address'),
+  'health-probe-addr': alias('health-probe-bind-address'),
+  'rest-config-qps': alias('kube-api-qps'),
+  'rest-config-burst': alias('kube-api-burst'),
+  'controller-cache-sync-timeout': alias('cache-sync-timeout'),
+  'leader-election-resource-lock': ignored('value', 'kruise-ts always uses a Lease', z.literal('leases', { error: 'kruise-ts supports only leases' })),
+  'sync-period': ignored('value', 'kruise-ts has no periodic resync; reconcilers ask to be requeued when time matters', GO_DURATION.or(z.literal(''))),
+  'enable-pprof': ignored('boolean', 'kruise-ts serves no pprof endpoint (use node --inspect or --cpu-prof)'),
+  'pprof-addr': ignored('value', 'kruise-ts serves no pprof endpoint (use node --inspect or --cpu-prof)'),
+  'webhook-initialize-timeout': ignored('value', 'kruise-ts has no admission webhook yet', GO_DURATION),
+  'allow-privileged': ignored('boolean', 'kruise-ts runs no privileged ImagePullJob pods'),
+  'default-ttlseconds-for-always-nodeimage': ignored('value', 'kruise-ts has no NodeImage controller', z.string().regex(/^\d+$/, 'expected a number of seconds')),
+  'disable-no-deepcopy': ignored('boolean', 'kruise-ts caches hand out read-only objects and never copy them'),
+  logtostderr: ignored('boolean', 'kruise-ts always logs to stdout'),
+  v: ignored('value', 'use --log-level (debug, info, warn, error)', z.string().regex(/^\d+$/, 'expected a klog verbosity such as 4')),
+  'logging-format': ignored('value', 'use --log-format (json or text)'),
+};
+
+/** One warning per compatibility flag on the command line: what it was taken as, or that it has no effect. */
+export function compatibilityNotes(argv: readonly string[], compat: FlagCompat): string[] {
+  const notes: string[] = [];
+  for (const name of new Set(argv.flatMap((arg) => (arg.startsWith('--') ? [flagName(arg)] : [])))) {
+    const entry = Object.hasOwn(compat, name) ? compat[name] : undefined;
+    if (entry?.kind === 'alias') {
+      notes.push(`--${name} is OpenKruise's name for --${entry.to}; it works, but --${entry.to} is the flag to use`);
+    } else if (entry?.kind === 'ignored') {
+      notes.push(`--${name} is accepted for compatibility with OpenKruise and has no effect: ${entry.instead}`);
+    }
+  }
+  return notes;
+}
+
+/** `--name=value` or `--name` ⇒ `name`. */
+export function flagName(arg: string): string {
+  const equals = arg.indexOf('=');
+  return arg.slice(2, equals < 0 ? undefined : equals);
+}
