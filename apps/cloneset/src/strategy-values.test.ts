@@ -28,7 +28,7 @@ describe('resolveStrategy', () => {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'CloneSet',
       metadata: { name: 'x' },
-      spec: { replicas: 10, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } } }, updateStrategy, ...(scaleStrategy === undefined ? {} : { scaleStrategy }) },
+      spec: { replicas: 10, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } }, updateStrategy, ...(scaleStrategy === undefined ? {} : { scaleStrategy }) },
     });
 
   it('defaults maxUnavailable to 20% rounded up without surge', () => {

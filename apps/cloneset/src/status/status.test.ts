@@ -15,7 +15,7 @@ function cloneSet(spec: object = {}): CloneSet {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name: 'cs', namespace: 'ns', generation: 3 },
-    spec: { replicas: 3, selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } } }, ...spec },
+    spec: { replicas: 3, selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } }, ...spec },
   });
 }
 

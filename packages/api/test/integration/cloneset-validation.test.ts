@@ -27,6 +27,9 @@ const spec = (value: Json): Json => ({ spec: value });
 const updateStrategy = (value: Json): Json => spec({ updateStrategy: value });
 const templateLabels = (labels: Json): Json => spec({ template: { metadata: { labels } } });
 const selector = (value: Json): Json => spec({ selector: value });
+const podSpec = (value: Json): Json => spec({ template: { spec: value } });
+/** The template's one container with `fields` added (a merge patch replaces the whole list). */
+const container = (fields: JsonObject): Json => podSpec({ containers: [{ name: 'nginx', image: 'nginx:alpine', ...fields }] });
 
 const cases: readonly InvalidCase[] = [
   { name: 'negative replicas', invalid: spec({ replicas: -1 }), corrected: spec({ replicas: 0 }), field: 'spec.replicas' },
@@ -281,6 +284,34 @@ const cases: readonly InvalidCase[] = [
     field: 'spec.updateStrategy.inPlaceUpdateStrategy.imagePreDownloadParallelism',
   },
   { name: 'missing spec', invalid: { spec: null }, corrected: {}, field: 'spec', says: 'Required value' },
+  { name: 'missing template spec', invalid: spec({ template: { spec: null } }), corrected: {}, field: 'spec.template.spec', says: 'Required value' },
+  { name: 'missing containers', invalid: podSpec({ containers: null }), corrected: {}, field: 'spec.template.spec.containers', says: 'Required value' },
+  { name: 'empty containers list', invalid: podSpec({ containers: [] }), corrected: {}, field: 'spec.template.spec.containers' },
+  {
+    name: 'containerPort as a string',
+    invalid: container({ ports: [{ containerPort: '80' }] }),
+    corrected: container({ ports: [{ containerPort: 80 }] }),
+    field: 'spec.template.spec.containers[0].ports[0].containerPort',
+  },
+  {
+    name: 'env value as a number',
+    invalid: container({ env: [{ name: 'PORT', value: 8080 }] }),
+    corrected: container({ env: [{ name: 'PORT', value: '8080' }] }),
+    field: 'spec.template.spec.containers[0].env[0].value',
+  },
+  {
+    name: 'a number in command',
+    invalid: container({ command: ['sleep', 10] }),
+    corrected: container({ command: ['sleep', '10'] }),
+    field: 'spec.template.spec.containers[0].command[1]',
+  },
+  {
+    name: 'an init container without a name',
+    invalid: podSpec({ initContainers: [{ image: 'busybox' }] }),
+    corrected: podSpec({ initContainers: [{ name: 'init', image: 'busybox' }] }),
+    field: 'spec.template.spec.initContainers[0].name',
+    says: 'Required value',
+  },
 ];
 
 describe('CloneSet CRD validation on a real API server', () => {
@@ -314,5 +345,14 @@ describe('CloneSet CRD validation on a real API server', () => {
 
     const corrected = mergePatch(validCloneSet(`corrected-${String(testCase.index)}`), testCase.corrected) as JsonObject;
     await expect(create(corrected)).resolves.toMatchObject({ metadata: { name: `corrected-${String(testCase.index)}` } });
+  });
+
+  it('keeps every resource quantity a Pod accepts, numbers like 0.5 included; what Go cannot decode is the controller\'s to report', async () => {
+    // Typing quantities as Kubernetes CRDs do (int-or-string with a pattern) would refuse cpu: 0.5,
+    // which a Pod accepts; so they stay as written, and the controller reports "one" (apps/cloneset).
+    for (const [index, requests] of [{ cpu: 0.5 }, { cpu: '500m', memory: '1Gi' }, { cpu: 1, memory: 128974848 }, { cpu: 'one' }].entries()) {
+      const body = mergePatch(validCloneSet(`quantity-${String(index)}`), container({ resources: { requests } }));
+      await expect(create(body)).resolves.toMatchObject({ metadata: { name: `quantity-${String(index)}` } });
+    }
   });
 });
