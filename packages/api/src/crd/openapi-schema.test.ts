@@ -9,6 +9,14 @@ import { findStructuralViolations } from './structural-schema.ts';
 
 const rule = { rule: 'self > 0', message: 'x: must be positive' };
 
+/** A tree of nodes, recursive the way zod 4 writes it (a getter), which no structural schema can express. */
+const treeSchema = z.looseObject({
+  name: z.string(),
+  get children() {
+    return z.array(treeSchema).optional();
+  },
+});
+
 describe('toOpenApiSchema', () => {
   const cases: readonly { name: string; schema: z.ZodType; expected: OpenApiSchema }[] = [
     { name: 'string', schema: z.string(), expected: { type: 'string' } },
@@ -137,6 +145,8 @@ describe('toOpenApiSchema', () => {
     { name: 'a transform', schema: z.looseObject({ n: z.string().transform(Number) }), message: ".n: zod type 'pipe'" },
     { name: 'unknown without an override', schema: z.looseObject({ any: z.unknown() }), message: ".any: zod type 'unknown'" },
     { name: 'a record with non-string keys', schema: z.record(z.enum(['a']), z.string()), message: 'record keys must be plain strings' },
+    { name: 'a lazy (recursive) schema', schema: z.looseObject({ tree: z.lazy(() => z.string()) }), message: ".tree: zod type 'lazy'" },
+    { name: 'a schema recursive through a getter', schema: treeSchema, message: '.children[*].children[*].children[*]' },
   ])('rejects $name with the path of the node', ({ schema, message }) => {
     expect(() => toOpenApiSchema(schema)).toThrow(CrdSchemaError);
     expect(() => toOpenApiSchema(schema)).toThrow(message);

@@ -31,12 +31,22 @@ type Converter = (schema: z.ZodType, path: string) => OpenApiSchema;
 
 const INT32_RANGE: readonly [number, number] = [-2147483648, 2147483647];
 
+/**
+ * Nesting beyond any Kubernetes object (a CloneSet's deepest field is about 15 levels down). A schema
+ * that refers to itself through a getter (zod's way to write recursion) would otherwise be walked until
+ * the stack overflows; it is refused here with its path, which shows the repetition.
+ */
+const MAX_DEPTH = 64;
+
 /** Converts `schema` (the root of a version's object schema) into a structural OpenAPI v3 schema. */
 export function toOpenApiSchema(schema: z.ZodType): OpenApiSchema {
   return convertNode(schema, '');
 }
 
 function convertNode(schema: z.ZodType, path: string): OpenApiSchema {
+  if ((path.match(/\.|\[\*\]/g) ?? []).length > MAX_DEPTH) {
+    throw new CrdSchemaError(`${path}: nested deeper than ${String(MAX_DEPTH)} levels; a recursive schema has no structural form`);
+  }
   const unwrapped = unwrap(schema, path);
   const meta = mergeMetas(unwrapped.metas);
   const body = meta.openApi === undefined ? convertCore(unwrapped.core, path) : structuredClone(meta.openApi);

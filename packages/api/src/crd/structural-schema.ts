@@ -10,9 +10,9 @@ const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'number'
 
 /**
  * Lists every structural-schema violation under `schema` as `path: problem`; empty when the schema is
- * structural. Checked: a type on every node (int-or-string nodes excepted), no anyOf except the
- * int-or-string form, items on arrays, properties and additionalProperties not combined, and list/map
- * extensions used as Kubernetes defines them.
+ * structural. Checked: a type on every node (int-or-string and preserve-unknown nodes excepted, as
+ * Kubernetes allows), no anyOf except the int-or-string form, items on arrays, properties and
+ * additionalProperties not combined, and list/map extensions used as Kubernetes defines them.
  */
 export function findStructuralViolations(schema: OpenApiSchema, path = ''): string[] {
   const here = path === '' ? '<root>' : path;
@@ -25,11 +25,16 @@ export function findStructuralViolations(schema: OpenApiSchema, path = ''): stri
   return violations;
 }
 
+/**
+ * A node without a type is structural only as int-or-string (then it must not have one) or with
+ * preserve-unknown-fields (any JSON value, narrowed by value validations such as a quantity's pattern).
+ */
 const checkType: NodeCheck = (node, path) => {
   if (node['x-kubernetes-int-or-string'] === true) {
     return node.type === undefined ? [] : [`${path}: an int-or-string node must not declare a type`];
   }
-  return node.type === undefined ? [`${path}: every node needs a type`] : [];
+  const untypedAllowed = node['x-kubernetes-preserve-unknown-fields'] === true;
+  return node.type === undefined && !untypedAllowed ? [`${path}: every node needs a type`] : [];
 };
 
 const checkAnyOf: NodeCheck = (node, path) => {

@@ -1,7 +1,8 @@
 /**
  * The generated CloneSet CRD installed on a real kube-apiserver: it becomes Established with the schema
  * we generated, the API server applies the webhook-equivalent defaults, keeps the selector immutable,
- * prunes unknown spec fields but keeps unknown pod template fields, and serves the scale subresource.
+ * refuses InPlaceOnly container changes other than images that CEL can see, prunes unknown spec fields
+ * but keeps unknown pod template fields, and serves the scale subresource (with the spec rules).
  */
 import { readFile } from 'node:fs/promises';
 
@@ -132,6 +133,31 @@ describe('CloneSet CRD on a real API server', () => {
     const current = (await api.getNamespacedCustomObjectScale({ ...target(), name: 'scalable' })) as JsonObject;
     await api.replaceNamespacedCustomObjectScale({ ...target(), name: 'scalable', body: mergePatch(current, { spec: { replicas: 2 } }) });
     await waitFor(async () => ((await read('scalable'))['spec'] as JsonObject)['replicas'] === 2, { description: 'replicas 2 after the Scale PUT' });
+  });
+
+  it('refuses an InPlaceOnly update that adds, removes, renames or reorders containers, and accepts an image change', async () => {
+    const containers = (...names: string[]): JsonObject => ({ spec: { template: { spec: { containers: names.map((name) => ({ name, image: 'nginx:1.27' })) } } } });
+    const inPlaceOnly = mergePatch(validCloneSet('in-place-only'), { spec: { updateStrategy: { type: 'InPlaceOnly' } } });
+    await create(mergePatch(inPlaceOnly, containers('a', 'b')) as JsonObject);
+    for (const changed of [containers('a'), containers('a', 'b', 'c'), containers('a', 'renamed'), containers('b', 'a')]) {
+      const rejection = await rejectionOf(() => api.patchNamespacedCustomObject({ ...target(), name: 'in-place-only', body: changed }, mergePatchHeader));
+      expect(rejection.code).toBe(422);
+      expect(rejection.message).toContain('spec.template.spec.containers: only allowed to update images in spec for InPlaceOnly');
+      expect(rejection.fields).toContain('spec.template.spec.containers');
+    }
+    const images = { spec: { template: { spec: { containers: ['a', 'b'].map((name) => ({ name, image: 'nginx:1.28' })) } } } };
+    await expect(api.patchNamespacedCustomObject({ ...target(), name: 'in-place-only', body: images }, mergePatchHeader)).resolves.toBeDefined();
+  });
+
+  it('checks maxUnavailable and maxSurge when the scale subresource raises replicas from 0', async () => {
+    const stopped = mergePatch(validCloneSet('scaled-from-zero'), { spec: { replicas: 0, updateStrategy: { maxUnavailable: 0, maxSurge: 0 } } }) as JsonObject;
+    await create(stopped);
+    const rejection = await rejectionOf(() =>
+      api.patchNamespacedCustomObjectScale({ ...target(), name: 'scaled-from-zero', body: { spec: { replicas: 3 } } }, mergePatchHeader),
+    );
+    expect(rejection.code).toBe(422);
+    expect(rejection.message).toContain('maxUnavailable and maxSurge should not both be less than 1');
+    expect(((await read('scaled-from-zero'))['spec'] as JsonObject)['replicas']).toBe(0);
   });
 
   it('ignores status on create and on spec updates (status subresource)', async () => {

@@ -284,6 +284,7 @@ const cases: readonly InvalidCase[] = [
     field: 'spec.updateStrategy.inPlaceUpdateStrategy.imagePreDownloadParallelism',
   },
   { name: 'missing spec', invalid: { spec: null }, corrected: {}, field: 'spec', says: 'Required value' },
+  { name: 'name not a DNS subdomain', invalid: { metadata: { name: 'Not_A_Subdomain' } }, corrected: {}, field: 'metadata.name', says: 'RFC 1123 subdomain' },
   { name: 'missing template spec', invalid: spec({ template: { spec: null } }), corrected: {}, field: 'spec.template.spec', says: 'Required value' },
   { name: 'missing containers', invalid: podSpec({ containers: null }), corrected: {}, field: 'spec.template.spec.containers', says: 'Required value' },
   { name: 'empty containers list', invalid: podSpec({ containers: [] }), corrected: {}, field: 'spec.template.spec.containers' },
@@ -312,6 +313,45 @@ const cases: readonly InvalidCase[] = [
     field: 'spec.template.spec.initContainers[0].name',
     says: 'Required value',
   },
+  {
+    name: 'a cpu request that is not a quantity',
+    invalid: container({ resources: { requests: { cpu: 'one' } } }),
+    corrected: container({ resources: { requests: { cpu: '1' } } }),
+    field: 'spec.template.spec.containers[0].resources.requests.cpu',
+    says: 'should match',
+  },
+  {
+    name: 'an init container memory limit that is not a quantity',
+    invalid: podSpec({ initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: '1GB' } } }] }),
+    corrected: podSpec({ initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: '1G' } } }] }),
+    field: 'spec.template.spec.initContainers[0].resources.limits.memory',
+    says: 'should match',
+  },
+  {
+    name: 'a boolean template annotation',
+    invalid: spec({ template: { metadata: { annotations: { 'example.com/enabled': true } } } }),
+    corrected: spec({ template: { metadata: { annotations: { 'example.com/enabled': 'true' } } } }),
+    field: 'spec.template.metadata.annotations.example.com/enabled',
+  },
+  {
+    name: 'a PVC template storage request that is not a quantity',
+    invalid: spec({ volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20 GB' } } } }] }),
+    corrected: spec({ volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20G' } } } }] }),
+    field: 'spec.volumeClaimTemplates[0].spec.resources.requests.storage',
+    says: 'should match',
+  },
+];
+
+/** Requests (and limits) a Pod accepts; each must be stored as written. */
+const quantitiesAccepted: readonly { readonly name: string; readonly requests: JsonObject }[] = [
+  { name: 'cpu: 500m', requests: { cpu: '500m' } },
+  { name: 'cpu: 1', requests: { cpu: 1 } },
+  { name: 'memory: 1Gi', requests: { memory: '1Gi' } },
+  { name: 'memory: 128974848', requests: { memory: 128974848 } },
+  // The Kubernetes CRD convention for quantities (int-or-string with the pattern) refuses these two.
+  { name: 'cpu: 0.5 (a number that is not an integer)', requests: { cpu: 0.5 } },
+  { name: 'cpu: " 500m " (Go trims the spaces)', requests: { cpu: ' 500m ' } },
+  { name: 'exponents, binary suffixes and signs', requests: { cpu: '1e3', memory: '1.5Ki', 'example.com/gpu': '+1' } },
 ];
 
 describe('CloneSet CRD validation on a real API server', () => {
@@ -347,12 +387,26 @@ describe('CloneSet CRD validation on a real API server', () => {
     await expect(create(corrected)).resolves.toMatchObject({ metadata: { name: `corrected-${String(testCase.index)}` } });
   });
 
-  it('keeps every resource quantity a Pod accepts, numbers like 0.5 included; what Go cannot decode is the controller\'s to report', async () => {
-    // Typing quantities as Kubernetes CRDs do (int-or-string with a pattern) would refuse cpu: 0.5,
-    // which a Pod accepts; so they stay as written, and the controller reports "one" (apps/cloneset).
-    for (const [index, requests] of [{ cpu: 0.5 }, { cpu: '500m', memory: '1Gi' }, { cpu: 1, memory: 128974848 }, { cpu: 'one' }].entries()) {
-      const body = mergePatch(validCloneSet(`quantity-${String(index)}`), container({ resources: { requests } }));
-      await expect(create(body)).resolves.toMatchObject({ metadata: { name: `quantity-${String(index)}` } });
-    }
+  it.each(quantitiesAccepted.map((quantity, index) => ({ ...quantity, index })))(
+    'accepts a quantity a Pod accepts: $name, stored as written',
+    async ({ requests, index }) => {
+      const body = mergePatch(validCloneSet(`quantity-${String(index)}`), container({ resources: { requests, limits: requests } }));
+      await expect(create(body)).resolves.toMatchObject({ spec: { template: { spec: { containers: [{ resources: { requests, limits: requests } }] } } } });
+    },
+  );
+
+  it('keeps the nulls a Pod accepts as written (Go reads them as zero values) instead of refusing or dropping them', async () => {
+    // Not a merge patch: there, null deletes.
+    const template = {
+      metadata: { labels: { app: 'sample' }, annotations: { note: null } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:alpine', command: [null, 'x'], resources: { limits: { cpu: null } } }] },
+    };
+    const body = validCloneSet('nulls-as-written');
+    await expect(create({ ...body, spec: { ...(body['spec'] as JsonObject), template } })).resolves.toMatchObject({ spec: { template } });
+  });
+
+  it('accepts an empty env value and a port without name or protocol, as a Pod does', async () => {
+    const body = mergePatch(validCloneSet('empty-env-value'), container({ env: [{ name: 'EMPTY', value: '' }], ports: [{ containerPort: 8080 }] }));
+    await expect(create(body)).resolves.toMatchObject({ spec: { template: { spec: { containers: [{ env: [{ name: 'EMPTY', value: '' }] }] } } } });
   });
 });

@@ -27,7 +27,7 @@ export const inPlaceUpdateStrategySchema = z.looseObject({
   ).optional(),
   imagePreDownloadParallelism: withCrdMeta(intOrStringSchema, {
     description:
-      'Parallelism of image pre-download (an integer). Only meaningful in v1beta1; in v1alpha1 the annotation apps.kruise.io/image-predownload-parallelism is used.',
+      'Parallelism of image pre-download (an integer). Stored only: kruise-ts does not pre-download images (OpenKruise reads this field in v1beta1 and the annotation apps.kruise.io/image-predownload-parallelism in v1alpha1).',
     validations: [
       {
         rule: 'type(self) == int && self >= 0',
@@ -37,11 +37,11 @@ export const inPlaceUpdateStrategySchema = z.looseObject({
   }).optional(),
   imagePreDownloadTimeoutSeconds: withDescription(
     z.int32().nonnegative(),
-    'Timeout of each image pull. Only meaningful in v1beta1; in v1alpha1 the annotation apps.kruise.io/image-predownload-timeout-seconds is used.',
+    'Timeout of each image pull. Stored only: kruise-ts does not pre-download images (OpenKruise reads this field in v1beta1 and the annotation apps.kruise.io/image-predownload-timeout-seconds in v1alpha1).',
   ).optional(),
   imagePreDownloadMinUpdatedReadyPods: withDescription(
     z.int32().nonnegative(),
-    'Updated ready pods required before images are pre-downloaded. Only meaningful in v1beta1; in v1alpha1 the annotation apps.kruise.io/image-predownload-min-updated-ready-pods is used.',
+    'Updated ready pods required before images are pre-downloaded. Stored only: kruise-ts does not pre-download images (OpenKruise reads this field in v1beta1 and the annotation apps.kruise.io/image-predownload-min-updated-ready-pods in v1alpha1).',
   ).optional(),
 });
 /** In-place update settings. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCustomResourceDefinition } from '../../crd/custom-resource-definition.ts';
 import type { OpenApiSchema } from '../../crd/openapi-types.ts';
 import { findStructuralViolations } from '../../crd/structural-schema.ts';
+import { QUANTITY_STRING_PATTERN } from '../../meta/quantity.ts';
 import { cloneSetCrdDefinition } from './cloneset-crd.ts';
 
 const crd = buildCustomResourceDefinition(cloneSetCrdDefinition);
@@ -119,6 +120,68 @@ describe('CloneSet CRD', () => {
     expect(node('spec.selector.matchExpressions').maxItems).toBe(64);
     expect(node('spec.selector.matchExpressions.[*].values').maxItems).toBe(256);
     expect(node('spec.updateStrategy.priorityStrategy.weightPriority').maxItems).toBe(100);
+  });
+
+  it('requires a pod spec with at least one container, as ValidatePodTemplateSpec does', () => {
+    expect(node('spec.template').required).toEqual(['spec']);
+    expect(node('spec.template.spec').required).toEqual(['containers']);
+    expect(node('spec.template.spec.containers')).toMatchObject({ type: 'array', minItems: 1, maxItems: 128 });
+    expect(node('spec.template.spec.initContainers')).not.toHaveProperty('minItems');
+  });
+
+  describe.each(['containers', 'initContainers'])('spec.template.spec.%s[]', (list) => {
+    const at = (field: string): OpenApiSchema => node(`spec.template.spec.${list}.[*].${field}`);
+
+    it('keeps undeclared container fields, and requires the name', () => {
+      expect(node(`spec.template.spec.${list}.[*]`)).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true, required: ['name'] });
+    });
+
+    it.each([
+      { field: 'name', type: 'string' },
+      { field: 'image', type: 'string' },
+      { field: 'imagePullPolicy', type: 'string' },
+      { field: 'command.[*]', type: 'string' },
+      { field: 'args.[*]', type: 'string' },
+      { field: 'ports.[*].containerPort', type: 'integer' },
+      { field: 'ports.[*].hostPort', type: 'integer' },
+      { field: 'ports.[*].name', type: 'string' },
+      { field: 'ports.[*].protocol', type: 'string' },
+      { field: 'env.[*].name', type: 'string' },
+      { field: 'env.[*].value', type: 'string' },
+    ])('types $field as $type (no bounds a Pod does not have)', ({ field, type }) => {
+      expect(at(field).type).toBe(type);
+      expect(at(field)).not.toHaveProperty('minimum');
+      if (field !== 'name') expect(at(field)).not.toHaveProperty('minLength');
+    });
+
+    it('accepts null items in command and args, as a Pod does (Go reads them as "")', () => {
+      expect(at('command.[*]')).toMatchObject({ type: 'string', nullable: true });
+      expect(at('args.[*]')).toMatchObject({ type: 'string', nullable: true });
+    });
+
+    it('requires containerPort and the env name, and keeps valueFrom and the rest as written', () => {
+      expect(at('ports.[*]')).toMatchObject({ required: ['containerPort'], 'x-kubernetes-preserve-unknown-fields': true });
+      expect(at('env.[*]')).toMatchObject({ required: ['name'], 'x-kubernetes-preserve-unknown-fields': true });
+      expect(at('ports.[*].containerPort').format).toBe('int32');
+    });
+
+    it.each(['requests', 'limits'])('checks resources.%s as quantities: any number, or a string in the quantity format', (field) => {
+      expect(at('resources')).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      expect(at(`resources.${field}`).additionalProperties).toEqual({
+        description: expect.any(String) as string,
+        nullable: true,
+        pattern: QUANTITY_STRING_PATTERN,
+        'x-kubernetes-preserve-unknown-fields': true,
+      });
+    });
+  });
+
+  it('types template annotations as strings, and PVC template storage as quantities', () => {
+    expect(node('spec.template.metadata.annotations')).toMatchObject({ type: 'object', additionalProperties: { type: 'string', nullable: true } });
+    expect(node('spec.volumeClaimTemplates.[*].spec')).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    for (const field of ['requests', 'limits']) {
+      expect(node(`spec.volumeClaimTemplates.[*].spec.resources.${field}`).additionalProperties).toMatchObject({ pattern: QUANTITY_STRING_PATTERN });
+    }
   });
 
   it('requires what OpenKruise requires', () => {

@@ -1,22 +1,24 @@
 /**
  * The pod template and PVC templates of a CloneSet. In the CRD both keep unknown fields (like
  * OpenKruise's), since the API server validates a pod fully when the controller creates it; declared
- * are the fields CEL rules need, the template rules OpenKruise's webhook applies, and the types of the
- * container fields the controller decodes whose type alone can be wrong (`containerPort: "80"`), so
- * that such a template is refused at `kubectl apply` instead of reported later. Resource quantities
- * are not typed: the CRD convention for them (int-or-string with a pattern) refuses `cpu: 0.5`, which
- * a Pod accepts, and CEL cannot see values the schema leaves open; the controller reports an
- * unreadable quantity (Event and FailedScale condition naming the field) and creates no pod from it.
+ * are the fields CEL rules need, the template rules OpenKruise's webhook applies (a pod spec with at
+ * least one container), and the types of the fields the controller decodes whose type alone can be
+ * wrong (`containerPort: "80"`, `cpu: one`, an annotation `true`), so that such a template is refused at
+ * `kubectl apply`, naming the field, instead of reported by the controller later (issue 15). No type
+ * refuses a value a Pod accepts: quantities take any number (`cpu: 0.5`), see `meta/quantity.ts`.
  */
 import { z } from 'zod';
 
 import { withCrdMeta, withDescription } from '../../crd/schema-metadata.ts';
+import { resourceListSchema } from '../../meta/quantity.ts';
 import type { PersistentVolumeClaim, PodTemplateSpec } from '../../meta/wire.ts';
 import { wireTyped } from '../../meta/wire-typed.ts';
 
 const templateMetadataSchema = withCrdMeta(
   z.looseObject({
     labels: withDescription(z.record(z.string(), z.string().max(63)), 'Pod labels; they must match spec.selector.').optional(),
+    // Values are nullable as in a Pod (Go reads null as ""): kept as written rather than dropped.
+    annotations: withDescription(z.record(z.string(), z.string().nullable()), 'Pod annotations (string values).').optional(),
   }),
   { description: 'Metadata of the pods.', preserveUnknownFields: true },
 );
@@ -39,6 +41,15 @@ const envVarSchema = withCrdMeta(
   { description: 'A core/v1 EnvVar.', preserveUnknownFields: true },
 );
 
+/** The requests and limits of a container or a PVC (claims and the rest are kept as written). */
+const resourceRequirementsSchema = withCrdMeta(
+  z.looseObject({
+    limits: withDescription(resourceListSchema, 'Maximum amounts of compute resources allowed.').optional(),
+    requests: withDescription(resourceListSchema, 'Minimum amounts of compute resources required.').optional(),
+  }),
+  { description: 'Resource requirements (core/v1 ResourceRequirements).', preserveUnknownFields: true },
+);
+
 /**
  * A container: the name, so that CEL can see which containers a template has (the InPlaceOnly rule),
  * and the types of the fields the controller reads and in-place updates change; everything else is
@@ -50,10 +61,12 @@ const templateContainerSchema = withCrdMeta(
     name: withDescription(z.string().min(1).max(63), 'Container name (a DNS label).'),
     image: withDescription(z.string(), 'Container image name.').optional(),
     imagePullPolicy: withDescription(z.string(), 'Always, Never or IfNotPresent.').optional(),
-    command: withDescription(z.array(z.string()), 'Entrypoint array.').optional(),
-    args: withDescription(z.array(z.string()), 'Arguments to the entrypoint.').optional(),
+    // Items are nullable: a Pod accepts `[null]` (Go reads null as ""), so the CRD must not refuse it.
+    command: withDescription(z.array(z.string().nullable()), 'Entrypoint array.').optional(),
+    args: withDescription(z.array(z.string().nullable()), 'Arguments to the entrypoint.').optional(),
     ports: withDescription(z.array(containerPortSchema), 'Ports to expose from the container.').optional(),
     env: withDescription(z.array(envVarSchema), 'Environment variables.').optional(),
+    resources: resourceRequirementsSchema.optional(),
   }),
   { description: 'A core/v1 Container.', preserveUnknownFields: true },
 );
@@ -93,8 +106,16 @@ export const cloneSetPodTemplateSchema = withCrdMeta(
   { description: 'Template of the pods the CloneSet creates (core/v1 PodTemplateSpec).', preserveUnknownFields: true },
 );
 
+/** The spec of a PVC template: the type of its storage request; everything else is kept as written. */
+const volumeClaimSpecSchema = withCrdMeta(
+  z.looseObject({
+    resources: withCrdMeta(resourceRequirementsSchema, { description: 'Storage requests and limits (core/v1 VolumeResourceRequirements).' }).optional(),
+  }),
+  { description: 'Spec of the PVC (core/v1 PersistentVolumeClaimSpec).', preserveUnknownFields: true },
+);
+
 /** One PVC template (core/v1 PersistentVolumeClaim). */
-export const volumeClaimTemplateSchema = withCrdMeta(wireTyped<PersistentVolumeClaim>(z.looseObject({})), {
+export const volumeClaimTemplateSchema = withCrdMeta(wireTyped<PersistentVolumeClaim>(z.looseObject({ spec: volumeClaimSpecSchema.optional() })), {
   description: 'A core/v1 PersistentVolumeClaim; one PVC per pod is created from it.',
   preserveUnknownFields: true,
 });

@@ -136,6 +136,31 @@ describe('cloneSetSchema', () => {
     expect(cloneSetSchema.safeParse({ ...minimal, ...patch }).success).toBe(false);
   });
 
+  /** `minimal` with its one container replaced by `container` (name and image kept unless overridden). */
+  const withContainer = (container: object): object => ({
+    ...minimal,
+    spec: { ...minimal.spec, template: { ...minimal.spec.template, spec: { containers: [{ name: 'c', image: 'nginx', ...container }] } } },
+  });
+
+  it.each([
+    { name: 'an empty containers list', object: { ...minimal, spec: { ...minimal.spec, template: { spec: { containers: [] } } } } },
+    { name: 'a template without a pod spec', object: { ...minimal, spec: { ...minimal.spec, template: { metadata: { labels: { app: 'a' } } } } } },
+    { name: 'containerPort as a string', object: withContainer({ ports: [{ containerPort: '80' }] }) },
+    { name: 'a quantity that is not one', object: withContainer({ resources: { requests: { cpu: 'one' } } }) },
+    { name: 'a boolean template annotation', object: { ...minimal, spec: { ...minimal.spec, template: { ...minimal.spec.template, metadata: { annotations: { a: true } } } } } },
+    {
+      name: 'a PVC template storage request that is not a quantity',
+      object: { ...minimal, spec: { ...minimal.spec, volumeClaimTemplates: [{ spec: { resources: { requests: { storage: 'lots' } } } }] } },
+    },
+  ])('rejects $name, as the CRD does', ({ object }) => {
+    expect(cloneSetSchema.safeParse(object).success).toBe(false);
+  });
+
+  it('keeps every quantity a Pod accepts as written: numbers (0.5 too) and quantity strings', () => {
+    const resources = { requests: { cpu: 0.5, memory: 128974848 }, limits: { cpu: '500m', memory: '1Gi', 'example.com/gpu': 1 } };
+    expect(cloneSetSchema.parse(withContainer({ resources, env: [{ name: 'EMPTY', value: '' }] }))).toMatchObject(withContainer({ resources }));
+  });
+
   it('infers wire types: template is a client-node PodTemplateSpec with string timestamps', () => {
     expectTypeOf<CloneSet['spec']['template']>().toEqualTypeOf<PodTemplateSpec>();
     expectTypeOf<CloneSet['spec']['replicas']>().toEqualTypeOf<number>();
