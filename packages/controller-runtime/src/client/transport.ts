@@ -1,8 +1,9 @@
+import type https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { HttpMethod, RequestContext } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { fetch } from 'undici';
+import { Agent, fetch } from 'undici';
 import type { Dispatcher, Response } from 'undici';
 
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
@@ -67,11 +68,11 @@ export class Transport {
   /**
    * client-node builds a new undici Agent (TLS context and connection pool) for every request it
    * authenticates; used per request, that means a TLS handshake per request, which cost most of the
-   * controller's CPU at 1,000 pods. The first one is kept and reused, so connections are pooled and
-   * kept alive. (The TLS material of a kubeconfig does not change while a process runs; tokens, which
-   * can, are still read per request.)
+   * controller's CPU at 1,000 pods. One dispatcher is built for the transport's life instead, so
+   * connections are pooled and kept alive. (The TLS material of a kubeconfig does not change while a
+   * process runs; tokens, which can, are still read per request.)
    */
-  #dispatcher: Dispatcher | undefined;
+  #dispatcher: Promise<Dispatcher | undefined> | undefined;
   /** Aborted by `close`: every request in flight or waiting for a token ends with it. */
   readonly #closed = new AbortController();
 
@@ -110,6 +111,7 @@ export class Transport {
    */
   close(): void {
     this.#closed.abort(new TransportClosedError());
+    void this.#dispatcher?.then((dispatcher) => dispatcher?.destroy()).catch(() => undefined);
   }
 
   /** Opens a streaming GET (watch). The caller reads the body; a non-2xx answer throws ApiError. */
@@ -172,9 +174,39 @@ export class Transport {
     if (request.body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
     }
-    this.#dispatcher ??= context.getDispatcher();
-    return { headers, dispatcher: this.#dispatcher };
+    this.#dispatcher ??= http1Dispatcher(this.#options.kubeConfig, context);
+    return { headers, dispatcher: await this.#dispatcher };
   }
+}
+
+/**
+ * An HTTP/1.1 connection pool with the kubeconfig's TLS material. undici 8 negotiates HTTP/2 by
+ * default, and its HTTP/2 client can destroy an idle session's socket with an 'error' nobody
+ * listens to any more: an uncaught exception that ends the process (seen in CI: "InformationalError:
+ * socket idle timeout" from client-h2's idle reaper; the same family as "SocketError: other side
+ * closed" in forcedotcom/cli#3622). A controller must not die of an idle connection, so the
+ * transport speaks HTTP/1.1, as client-go does when HTTP/2 is disabled. Proxied clusters keep
+ * client-node's own dispatcher (its proxy agents).
+ */
+async function http1Dispatcher(kubeConfig: KubeConfig, context: RequestContext): Promise<Dispatcher | undefined> {
+  if (kubeConfig.getCurrentCluster()?.proxyUrl !== undefined) {
+    return context.getDispatcher();
+  }
+  const tls: https.RequestOptions = {};
+  await kubeConfig.applyToHTTPSOptions(tls);
+  const connect = {
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+    ...(tls.key === undefined ? {} : { key: tls.key }),
+    ...(tls.pfx === undefined ? {} : { pfx: tls.pfx }),
+    ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+    ...(tls.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: tls.rejectUnauthorized }),
+    ...(tls.servername === undefined ? {} : { servername: tls.servername }),
+    // client-node's (and client-go's) TCP keep-alive, under cloud load balancers' idle timeouts.
+    keepAlive: true,
+    keepAliveInitialDelay: 30_000,
+  };
+  return new Agent({ connect, allowH2: false });
 }
 
 /** The reason of every request after `Transport.close`. */
