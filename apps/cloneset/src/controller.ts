@@ -1,11 +1,10 @@
-import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
+import { APPS_KRUISE_IO_GROUP, CLONESET_INSTANCE_ID_LABEL, CLONESET_KIND } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise-ts/controller-runtime';
 import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
-import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache } from '@kruise-ts/workload';
+import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
-import { watchClaims, watchPods } from './event-handlers.ts';
 import { CloneSetReconciler } from './reconciler.ts';
 
 /** Options of the CloneSet controller, decided by the app's main (flags), never read from the environment here. */
@@ -82,9 +81,9 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(cloneSets, requestForObject());
-  const handlerDeps = { queue: controller.queue, cloneSets: cloneSets.lister(), scaleExpectations, resourceVersionExpectations };
-  watchPods(pods, handlerDeps);
-  watchClaims(pvcs, handlerDeps);
+  const handlerDeps = { owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND }, queue: controller.queue, owners: cloneSets.lister(), scaleExpectations, resourceVersionExpectations };
+  watchOwnedPods(pods, handlerDeps);
+  watchOwnedClaims(pvcs, handlerDeps);
   controller.addSource(pods);
   controller.addSource(pvcs);
   controller.addSource(revisions);

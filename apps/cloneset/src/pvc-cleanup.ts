@@ -1,7 +1,9 @@
 import { CloneSetEventReason } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { isNotFound, keyOf } from '@kruise-ts/controller-runtime';
+import { keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { deleteClaim } from '@kruise-ts/pod-control';
+import type { PodOwner } from '@kruise-ts/pod-control';
 import { handOverOwnerReferences, planPvcCleanup } from '@kruise-ts/pvc-instance';
 import { errorMessage } from '@kruise-ts/workload';
 
@@ -11,8 +13,7 @@ import type { SyncContext } from './sync/sync-context.ts';
 type PvcCleanupContext = Pick<SyncContext, 'claims' | 'recorder' | 'scaleExpectations' | 'signal'>;
 
 export interface PvcCleanupInput {
-  readonly key: string;
-  readonly ref: Parameters<SyncContext['recorder']['warning']>[0];
+  readonly owner: PodOwner;
   readonly ownerUid: string;
   readonly pvcs: readonly DeepReadonly<PersistentVolumeClaim>[];
   readonly activePods: readonly DeepReadonly<Pod>[];
@@ -39,30 +40,13 @@ export async function cleanupClaims(ctx: PvcCleanupContext, input: PvcCleanupInp
       });
     } catch (error) {
       if (!ctx.signal.aborted) {
-        ctx.recorder.warning(input.ref, CloneSetEventReason.FailedUpdate, `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`);
+        ctx.recorder.warning(input.owner.ref, CloneSetEventReason.FailedUpdate, `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`);
       }
       throw error;
     }
   }
   for (const pvc of plan.remove) {
-    await removeClaim(ctx, input, pvc);
+    await deleteClaim(ctx, input.owner, pvc);
   }
   return plan.keep;
-}
-
-async function removeClaim(ctx: PvcCleanupContext, input: PvcCleanupInput, pvc: DeepReadonly<PersistentVolumeClaim>): Promise<void> {
-  const name = pvc.metadata?.name ?? '';
-  ctx.scaleExpectations.expect(input.key, 'delete', name);
-  try {
-    await ctx.claims.delete(keyOf(pvc), { preconditions: { uid: pvc.metadata?.uid ?? '' } });
-  } catch (error) {
-    ctx.scaleExpectations.observe(input.key, 'delete', name);
-    if (isNotFound(error)) {
-      return;
-    }
-    if (!ctx.signal.aborted) {
-      ctx.recorder.warning(input.ref, CloneSetEventReason.FailedDelete, `failed to clean up PVC ${name}: ${errorMessage(error)}`);
-    }
-    throw error;
-  }
 }

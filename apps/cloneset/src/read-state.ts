@@ -1,9 +1,8 @@
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { CONTROLLER_UID_INDEX, controllerRef, isNotFound, keyOf, matchesLabelSelector, NO_CONTROLLER, objectReference } from '@kruise-ts/controller-runtime';
+import { CONTROLLER_UID_INDEX, controllerRef, keyOf, objectReference } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
 import { templateFromRevision } from '@kruise-ts/revision';
-import { claimObjects, isBeingDeleted, isPodActive, isSameLiveOwner, newControllerRef } from '@kruise-ts/workload';
-import type { ClaimOwner } from '@kruise-ts/workload';
+import { claimCandidates, claimObjects, claimOwnerOf, freshOwnerCheck, isBeingDeleted, isPodActive, newControllerRef, staleObject } from '@kruise-ts/workload';
 
 import { cloneSetKey, cloneSetResource } from './cloneset-resource.ts';
 import { cleanupClaims } from './pvc-cleanup.ts';
@@ -24,54 +23,16 @@ export type ReadResult =
   | { readonly kind: 'ready'; readonly state: SyncState; readonly revisions: ActiveRevisions; readonly inactivePods: readonly DeepReadonly<Pod>[] }
   | { readonly kind: 'waiting'; readonly reason: string };
 
-function owner(cs: DeepReadonly<CloneSet>): ClaimOwner {
-  return { uid: cs.metadata.uid ?? '', name: cs.metadata.name ?? '', namespace: cs.metadata.namespace ?? '', apiVersion: cs.apiVersion, kind: cs.kind, deleting: isBeingDeleted(cs) };
-}
-
-/**
- * Confirms from a fresh read (not the cache) that the CloneSet still exists with the same uid and is
- * not being deleted, before anything is adopted (a re-created CloneSet must not adopt for its predecessor).
- */
-function canAdopt(ctx: Pick<SyncContext, 'cloneSets'>, cs: DeepReadonly<CloneSet>): () => Promise<boolean> {
-  return async () => {
-    const fresh = await ctx.cloneSets.get(keyOf(cs)).catch((error: unknown) => {
-      if (isNotFound(error)) {
-        return undefined;
-      }
-      throw error;
-    });
-    return fresh !== undefined && isSameLiveOwner(fresh, cs.metadata.uid ?? '');
-  };
-}
-
-/**
- * The pods to claim: those already owned (by the uid index) and orphans whose labels match the
- * selector (the pod cache holds only pods with a CloneSet instance id, so orphans here are pods a
- * CloneSet made, for example before its owner was deleted with orphaning).
- */
-function candidatePods(caches: ReadCaches, cs: DeepReadonly<CloneSet>): DeepReadonly<Pod>[] {
-  const owned = caches.pods.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '');
-  const namespace = cs.metadata.namespace ?? '';
-  const orphans = caches.pods
-    .byIndex(CONTROLLER_UID_INDEX, NO_CONTROLLER)
-    .filter((pod) => pod.metadata?.namespace === namespace && matchesLabelSelector(cs.spec.selector, pod.metadata.labels));
-  return [...owned, ...orphans];
-}
-
-function claim(ctx: Pick<SyncContext, 'pods' | 'cloneSets'>, cs: DeepReadonly<CloneSet>, pods: readonly DeepReadonly<Pod>[]): Promise<DeepReadonly<Pod>[]> {
+function claim(ctx: Pick<SyncContext, 'pods'>, input: { cs: DeepReadonly<CloneSet>; canAdopt: () => Promise<boolean> }, pods: readonly DeepReadonly<Pod>[]): Promise<DeepReadonly<Pod>[]> {
+  const { cs } = input;
   return claimObjects({
-    owner: owner(cs),
+    owner: claimOwnerOf(cs),
     selector: cs.spec.selector,
     objects: pods,
     kind: 'pod',
     patch: (pod, patch) => ctx.pods.patch(keyOf(pod), patch),
-    canAdopt: canAdopt(ctx, cs),
+    canAdopt: input.canAdopt,
   });
-}
-
-/** The first object whose cached copy is older than what this controller last wrote, if any. */
-function staleObject(ctx: Pick<SyncContext, 'resourceVersionExpectations'>, objects: readonly DeepReadonly<{ metadata?: { uid?: string; resourceVersion?: string; name?: string } }>[]): string | undefined {
-  return objects.find((object) => !ctx.resourceVersionExpectations.isSatisfied(object as { metadata?: { uid?: string; resourceVersion?: string } }))?.metadata?.name;
 }
 
 /**
@@ -81,18 +42,23 @@ function staleObject(ctx: Pick<SyncContext, 'resourceVersionExpectations'>, obje
  * cache has caught up with our own last writes to them.
  */
 export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepReadonly<CloneSet>): Promise<ReadResult> {
-  const revisions = await activeRevisions({ store: ctx.revisions, revisions: caches.revisions, cs, owner: owner(cs), canAdopt: canAdopt(ctx, cs) });
-  const candidates = candidatePods(caches, cs);
+  const owner = claimOwnerOf(cs);
+  // The pod cache holds only pods with a CloneSet instance id, so orphans here are pods a CloneSet
+  // made, for example before its owner was deleted with orphaning.
+  const canAdopt = freshOwnerCheck(() => ctx.cloneSets.get(keyOf(cs)), owner.uid);
+  const revisions = await activeRevisions({ store: ctx.revisions, revisions: caches.revisions, cs, owner, canAdopt });
+  const candidates = claimCandidates(caches.pods, owner, cs.spec.selector);
   const active = candidates.filter(isPodActive);
   const inactive = candidates.filter((pod) => !isPodActive(pod) && controllerRef(pod)?.uid === cs.metadata.uid);
   const key = cloneSetKey(cs);
   const ref = objectReference(cloneSetResource, cs);
+  const podOwner = { key, ref, name: cs.metadata.name ?? '', lifecycle: cs.spec.lifecycle };
   let pvcs: readonly DeepReadonly<PersistentVolumeClaim>[] = caches.pvcs.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '').filter((pvc) => !isBeingDeleted(pvc));
   if (cs.spec.scaleStrategy?.disablePVCReuse === true) {
-    pvcs = await cleanupClaims(ctx, { key, ref, ownerUid: cs.metadata.uid ?? '', pvcs, activePods: active, inactivePods: inactive });
+    pvcs = await cleanupClaims(ctx, { owner: podOwner, ownerUid: cs.metadata.uid ?? '', pvcs, activePods: active, inactivePods: inactive });
   }
-  const pods = await claim(ctx, cs, active);
-  const stale = staleObject(ctx, [revisions.updateRevision, ...pods]);
+  const pods = await claim(ctx, { cs, canAdopt }, active);
+  const stale = staleObject(ctx.resourceVersionExpectations, [revisions.updateRevision, ...pods]);
   if (stale !== undefined) {
     return { kind: 'waiting', reason: `the cache has not caught up with our last write to ${stale}` };
   }
@@ -100,7 +66,8 @@ export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepRe
     cs,
     key,
     ref,
-    controllerRef: newControllerRef(owner(cs)),
+    controllerRef: newControllerRef(owner),
+    owner: podOwner,
     strategy: resolveStrategy(cs),
     pods,
     pvcs,

@@ -14,8 +14,9 @@ import type {
   Result,
   ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
-import { controllerRevisionResource, TemplateDecodeError } from '@kruise-ts/revision';
-import { errorMessage, isBeingDeleted, laggingOwnedObject, podResource, pvcResource, RequeueAfter, SlowStartMemory } from '@kruise-ts/workload';
+import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
+import { errorMessage, isBeingDeleted, laggingOwnedObject, podResource, pvcResource, RequeueAfter, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
+import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { parseCloneSet } from './cloneset-parse.ts';
 import { cloneSetResource } from './cloneset-resource.ts';
@@ -23,14 +24,12 @@ import { reviewPodsToDelete, truncatePodsToDelete } from './pods-to-delete.ts';
 import type { PodsToDeleteReview } from './pods-to-delete.ts';
 import { readState } from './read-state.ts';
 import type { ReadCaches, ReadResult } from './read-state.ts';
-import { initializeReadinessGates } from './readiness.ts';
-import { truncateHistory } from './revisions.ts';
+import { initializeReadinessGates } from '@kruise-ts/pod-control';
 import type { ActiveRevisions } from './revisions.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { removeCondition, setCondition } from './status/conditions.ts';
-import { reportUnusableSpec, warnOnce } from './status/report-condition.ts';
-import type { ReportedProblem } from './status/report-condition.ts';
-import { updateStatus } from './status/update-status.ts';
+import { reportUnusableSpec } from './status/report-condition.ts';
+
 import type { ExpectationDiffs } from './sync/diffs.ts';
 import { diffsOf, scale } from './sync/scale.ts';
 import type { ScaleResult } from './sync/scale.ts';
@@ -300,7 +299,7 @@ export class CloneSetReconciler implements Reconciler {
     }
     await updateStatus(ctx.cloneSets, state.cs, result.status);
     await truncatePodsToDelete(ctx, state, review.gone);
-    await truncateHistory({ store: ctx.revisions, cs: state.cs, active: revisions, pods: state.pods }).catch((error: unknown) => {
+    await truncateHistory({ store: ctx.revisions, active: revisions, pods: state.pods, limit: state.cs.spec.revisionHistoryLimit }).catch((error: unknown) => {
       ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
     });
     this.#requeueForMinReady(ctx, state, result.status);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { OwnerReference, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/controller-runtime';
 
-import { attachClaimVolumes, claimName, newClaimsForInstance, pvcsOfInstance } from './claims.ts';
+import { attachClaimVolumes, claimName, identitySuffix, newClaims, newClaimsForInstance, pvcsOfInstance } from './claims.ts';
 
 const controllerRef: OwnerReference = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'cs-uid', controller: true, blockOwnerDeletion: true };
 const templates = deepFreeze<PersistentVolumeClaim[]>([
@@ -69,7 +69,7 @@ describe('attachClaimVolumes', () => {
   });
 
   it('replaces a template volume of the same name and appends the others', () => {
-    const spec = attachClaimVolumes(podSpec, { volumeClaimTemplates: templates, ownerName: 'web', instanceId: 'x7k2p' });
+    const spec = attachClaimVolumes(podSpec, { volumeClaimTemplates: templates, ownerName: 'web', id: 'x7k2p' });
     expect(spec.volumes).toEqual([
       { name: 'config', configMap: { name: 'cfg' } },
       { name: 'data', persistentVolumeClaim: { claimName: 'data-web-x7k2p' } },
@@ -80,12 +80,12 @@ describe('attachClaimVolumes', () => {
   });
 
   it('leaves a spec without templates alone', () => {
-    expect(attachClaimVolumes(podSpec, { volumeClaimTemplates: [], ownerName: 'web', instanceId: 'x' })).toEqual(podSpec);
-    expect(attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: [], ownerName: 'web', instanceId: 'x' })).toEqual({ containers: [] });
+    expect(attachClaimVolumes(podSpec, { volumeClaimTemplates: [], ownerName: 'web', id: 'x' })).toEqual(podSpec);
+    expect(attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: [], ownerName: 'web', id: 'x' })).toEqual({ containers: [] });
   });
 
   it('adds volumes to a spec that had none', () => {
-    const spec = attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: templates.slice(1), ownerName: 'web', instanceId: 'abcde' });
+    const spec = attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: templates.slice(1), ownerName: 'web', id: 'abcde' });
     expect(spec.volumes).toEqual([{ name: 'logs', persistentVolumeClaim: { claimName: 'logs-web-abcde' } }]);
   });
 });
@@ -95,5 +95,27 @@ describe('pvcsOfInstance', () => {
     const pvcs = ['a', 'b', 'a'].map((id, i) => ({ metadata: { name: `pvc-${String(i)}`, labels: { 'apps.kruise.io/cloneset-instance-id': id } } }));
     expect(pvcsOfInstance(pvcs, 'a').map((pvc) => pvc.metadata.name)).toEqual(['pvc-0', 'pvc-2']);
     expect(pvcsOfInstance(pvcs, 'c')).toEqual([]);
+  });
+});
+
+describe('newClaims with an ordinal (Advanced StatefulSet)', () => {
+  it('names claims <template>-<owner>-<ordinal>, without the instance-id label, selector labels winning', () => {
+    const [claim] = newClaims({ owner: { name: 'db', namespace: 'ns' }, volumeClaimTemplates: templates, identity: { kind: 'ordinal', ordinal: 3 }, selectorLabels: { app: 'db' }, ownerReferences: [] });
+    expect(claim?.metadata?.name).toBe('data-db-3');
+    expect(claim?.metadata?.labels).toEqual({ tier: 'db', app: 'db' });
+    expect(claim?.metadata?.ownerReferences).toBeUndefined();
+  });
+
+  it('appends the given owner references', () => {
+    const [claim] = newClaims({ owner: { name: 'db', namespace: 'ns' }, volumeClaimTemplates: templates, identity: { kind: 'ordinal', ordinal: 0 }, selectorLabels: {}, ownerReferences: [controllerRef] });
+    expect(claim?.metadata?.ownerReferences).toEqual([controllerRef]);
+  });
+
+  it.each([
+    [{ kind: 'ordinal', ordinal: 0 } as const, '0'],
+    [{ kind: 'ordinal', ordinal: 12 } as const, '12'],
+    [{ kind: 'instanceId', id: 'x7k2p' } as const, 'x7k2p'],
+  ])('%o has the name suffix %s', (identity, suffix) => {
+    expect(identitySuffix(identity)).toBe(suffix);
   });
 });

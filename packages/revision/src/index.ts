@@ -56,3 +56,8 @@ export { canonicalTime } from './internal/go-time.ts';
 // Pods and revisions.
 export { isPodAtRevision, podRevision, revisionLabels } from './internal/pod-revision-labels.ts';
 export type { PodLike, RevisionLabelOptions } from './internal/pod-revision-labels.ts';
+
+// A workload's revisions for one reconcile: claimed, ensured, truncated.
+export { activeRevisions, truncateHistory } from './internal/workload-revisions.ts';
+export type { ActiveRevisions, ActiveRevisionsInput, RevisionStore, TruncateHistoryInput } from './internal/workload-revisions.ts';
+export { addDecimals, compareDecimals, parseQuantityText, quantitiesEqual, resourceListsEqual } from './internal/quantity-math.ts';

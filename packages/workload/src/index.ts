@@ -25,6 +25,14 @@ export {
   podReadySince,
 } from './pod-state.ts';
 export type { AvailabilityOptions } from './pod-state.ts';
+export { isPodUpdateReady, isPreparingDelete, isWorkloadPodAvailable, podLifecycleState } from './kruise-pod-state.ts';
+export { metaTime } from './time.ts';
+
+// Status conditions and reported problems.
+export { findCondition, removeCondition, setCondition } from './conditions.ts';
+export type { ConditionInput, SetConditionOptions, WorkloadCondition } from './conditions.ts';
+export { isNewProblem, warnOnce } from './reported-problem.ts';
+export type { ReportedProblem } from './reported-problem.ts';
 export { CONTROLLER_READY_FALSE_PREFIX, controllerReadyFalse } from './pod-ready.ts';
 export { labelValue } from './labels.ts';
 
@@ -59,3 +67,10 @@ export { sortUpdateCandidates } from './update-order.ts';
 export type { SortUpdateCandidatesOptions } from './update-order.ts';
 export { limitUpdateCandidates } from './update-limit.ts';
 export type { LimitUpdateCandidatesOptions } from './update-limit.ts';
+
+// Event handlers of owned pods and PVCs.
+export { ownerKeyOf, watchOwnedClaims, watchOwnedPods } from './owned-object-events.ts';
+export type { OwnedObjectHandlerDeps, SelectingOwner } from './owned-object-events.ts';
+export { claimCandidates, claimOwnerOf, freshOwnerCheck, staleObject } from './claim-candidates.ts';
+export { statusPatch, updateStatus } from './status-patch.ts';
+export type { StatusWriter } from './status-patch.ts';

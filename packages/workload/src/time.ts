@@ -42,3 +42,8 @@ export function compareAfterOrZero(a: number | undefined, b: number | undefined)
   }
   return a > b ? -1 : 1;
 }
+
+/** RFC 3339 with second precision, as metav1.Time serialises: the form of every timestamp we write. */
+export function metaTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

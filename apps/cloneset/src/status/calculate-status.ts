@@ -2,8 +2,8 @@ import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '@kruise-t
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { labelSelectorToString } from '@kruise-ts/controller-runtime';
 import { isPodAtRevision } from '@kruise-ts/revision';
+import { isPodUpdateReady, isWorkloadPodAvailable } from '@kruise-ts/workload';
 
-import { isPodAvailable, isPodUpdateReady } from '../pod-predicates.ts';
 import { progressingCondition } from './progressing.ts';
 
 export interface StatusInput {
@@ -40,7 +40,7 @@ function count(input: StatusInput): Counters {
   const counters: Counters = { readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0, updatedAvailableReplicas: 0 };
   for (const pod of input.pods) {
     const ready = isPodUpdateReady(pod, noMinReady);
-    const available = isPodAvailable(pod, minReady);
+    const available = isWorkloadPodAvailable(pod, minReady);
     const updated = isPodAtRevision(pod, input.updateRevision);
     counters.readyReplicas += Number(ready);
     counters.availableReplicas += Number(available);

@@ -1,36 +1,11 @@
 import { CloneSetEventReason, CloneSetConditionType } from '@kruise-ts/api';
-import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
+import type { CloneSet } from '@kruise-ts/api';
 import type { DeepReadonly, EventReporter, ObjectReference } from '@kruise-ts/controller-runtime';
+import { updateStatus, warnOnce } from '@kruise-ts/workload';
+import type { ReportedProblem } from '@kruise-ts/workload';
 
 import type { CloneSetControl, WallClock } from '../sync/sync-context.ts';
-import { findCondition, setCondition } from './conditions.ts';
-import { updateStatus } from './update-status.ts';
-
-/** A problem the controller reports on the CloneSet: a condition, and an Event when it is new. */
-export interface ReportedProblem {
-  readonly type: string;
-  readonly reason: string;
-  readonly message: string;
-  /** The Event's reason (OpenKruise's where it has one). */
-  readonly eventReason: string;
-}
-
-/**
- * Whether the condition the problem sets is new or says something new. Events are written only
- * then: every reconcile of a CloneSet in the same state would otherwise write one (a count update),
- * and the per-object spam filter they share would soon drop the Events that matter.
- */
-export function isNewProblem(conditions: readonly CloneSetCondition[] | undefined, problem: ReportedProblem): boolean {
-  const existing = findCondition(conditions, problem.type);
-  return existing?.status !== 'True' || existing.reason !== problem.reason || existing.message !== problem.message;
-}
-
-/** Records a Warning Event for the problem, once per change of it (see {@link isNewProblem}). */
-export function warnOnce(recorder: EventReporter, input: { ref: ObjectReference; conditions: readonly CloneSetCondition[] | undefined; problem: ReportedProblem }): void {
-  if (isNewProblem(input.conditions, input.problem)) {
-    recorder.warning(input.ref, input.problem.eventReason, input.problem.message);
-  }
-}
+import { setCondition } from './conditions.ts';
 
 /** Reason of the FailedScale condition while the spec or template cannot be used at all. */
 export const INVALID_TEMPLATE = 'InvalidTemplate';

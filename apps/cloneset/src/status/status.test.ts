@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { calculateStatus } from './calculate-status.ts';
 import { setCondition } from './conditions.ts';
 import { progressingCondition } from './progressing.ts';
-import { statusPatch } from './update-status.ts';
+import { statusPatch } from '@kruise-ts/workload';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

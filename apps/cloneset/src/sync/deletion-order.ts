@@ -1,9 +1,8 @@
 import type { Node } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { chooseRanker, scaleInOrder } from '@kruise-ts/workload';
+import { chooseRanker, isWorkloadPodAvailable, scaleInOrder } from '@kruise-ts/workload';
 import type { GroupComparator } from '@kruise-ts/workload';
 
-import { isPodAvailable } from '../pod-predicates.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
 
 /**
@@ -26,6 +25,6 @@ export function podDeletionOrder(ctx: SyncContext, state: SyncState): GroupCompa
     nodes,
     minReadySeconds,
     now,
-    isAvailable: (pod) => isPodAvailable(pod, { minReadySeconds, now }),
+    isAvailable: (pod) => isWorkloadPodAvailable(pod, { minReadySeconds, now }),
   });
 }

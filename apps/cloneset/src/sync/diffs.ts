@@ -1,7 +1,8 @@
 import type { CloneSet, Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { isPreparingDelete, isWorkloadPodAvailable } from '@kruise-ts/workload';
 
-import { isPodAvailable, isPreparingDelete, isSpecifiedDelete } from '../pod-predicates.ts';
+import { isSpecifiedDelete } from '../pod-predicates.ts';
 import type { ResolvedStrategy } from '../strategy-values.ts';
 
 /**
@@ -68,7 +69,7 @@ function countPods(input: DiffInput): Counts {
     counts.active++;
     if (isSpecifiedDelete(input.cs, pod)) {
       counts.toDelete++;
-    } else if (!isPodAvailable(pod, availability)) {
+    } else if (!isWorkloadPodAvailable(pod, availability)) {
       counts.unavailable++;
     }
   }

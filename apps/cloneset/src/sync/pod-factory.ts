@@ -81,7 +81,7 @@ export function newPod(input: NewPodInput): Pod {
   const withVolumes = attachClaimVolumes(spec, {
     volumeClaimTemplates: cs.spec.volumeClaimTemplates ?? [],
     ownerName: cs.metadata.name ?? '',
-    instanceId: input.instanceId,
+    id: input.instanceId,
   });
   return {
     apiVersion: 'v1',

@@ -3,9 +3,9 @@ import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { allocateInstanceIds } from '@kruise-ts/pvc-instance';
 import { isPodAtRevision } from '@kruise-ts/revision';
-import { choosePodsToDelete } from '@kruise-ts/workload';
+import { choosePodsToDelete, isPodUpdateReady, isPreparingDelete, podLifecycleState } from '@kruise-ts/workload';
 
-import { isPodUpdateReady, isPreparingDelete, isSpecifiedDelete, podLifecycleState } from '../pod-predicates.ts';
+import { isSpecifiedDelete } from '../pod-predicates.ts';
 import { buildPods, createPods } from './create-pods.ts';
 import { deletePods } from './delete-pods.ts';
 import { podDeletionOrder } from './deletion-order.ts';

@@ -1,32 +1,15 @@
 import type { CloneSet, ControllerRevision, Node, OwnerReference, PersistentVolumeClaim, Pod, PodTemplateSpec } from '@kruise-ts/api';
-import type {
-  DeepReadonly,
-  EventReporter,
-  FeatureGates,
-  Lister,
-  ObjectReference,
-  ResourceClient,
-  ResourceVersionExpectations,
-  ScaleExpectations,
-} from '@kruise-ts/controller-runtime';
-import type { RequeueAfter, SlowStartMemory } from '@kruise-ts/workload';
-import type { Logger } from 'pino';
+import type { DeepReadonly, Lister, ObjectReference, ResourceClient } from '@kruise-ts/controller-runtime';
+import type { PodControlContext, PodOwner } from '@kruise-ts/pod-control';
+import type { RevisionStore } from '@kruise-ts/revision';
+import type { SlowStartMemory } from '@kruise-ts/workload';
 
 import type { ResolvedStrategy } from '../strategy-values.ts';
 
-/** Writes to pods: creations, patches of pods, pods/status and pods/resize, deletions, re-reads after a Conflict. */
-export type PodControl = ResourceClient<Pod>;
-/** Writes to the CloneSet's PVCs. */
-export type ClaimControl = Pick<ResourceClient<PersistentVolumeClaim>, 'create' | 'patch' | 'delete'>;
-/** The CloneSet's ControllerRevisions: created, renumbered, adopted, deleted. */
-export type RevisionStore = Pick<ResourceClient<ControllerRevision>, 'get' | 'create' | 'patch' | 'delete'>;
+export type { ClaimControl, PodControl, WallClock } from '@kruise-ts/pod-control';
+export type { RevisionStore } from '@kruise-ts/revision';
 /** Reads and writes of the CloneSet itself: a fresh read before adopting, the podsToDelete patch, the status. */
 export type CloneSetControl = Pick<ResourceClient<CloneSet>, 'get' | 'patch' | 'patchStatus'>;
-
-/** Wall-clock time in ms since the epoch: timestamps written to the API, availability, deadlines. */
-export interface WallClock {
-  now(): number;
-}
 
 /** The controller flags the sync steps read. */
 export interface SyncOptions {
@@ -44,22 +27,10 @@ export interface SyncOptions {
  * the `Pick` of this it needs, so that unit tests drive it with in-memory fakes (a FakeClient behind
  * the resource clients, a FakeEventRecorder, a fixed clock).
  */
-export interface SyncContext {
-  /** The reconcile's abort signal (already inside every client): a step checks it before reporting a failure it caused. */
-  readonly signal: AbortSignal;
-  readonly pods: PodControl;
-  readonly claims: ClaimControl;
+export interface SyncContext extends PodControlContext {
   readonly revisions: RevisionStore;
   readonly cloneSets: CloneSetControl;
-  readonly recorder: EventReporter;
-  readonly clock: WallClock;
-  readonly logger: Logger;
-  readonly gates: FeatureGates;
-  readonly scaleExpectations: ScaleExpectations;
-  readonly resourceVersionExpectations: ResourceVersionExpectations;
   readonly nodes: Lister<Node>;
-  /** The shortest "come back in N ms" any step asked for. */
-  readonly requeue: RequeueAfter;
   readonly options: SyncOptions;
   /** Where each CloneSet's next slow start of pod creations begins. */
   readonly createBatchSizes: SlowStartMemory;
@@ -73,6 +44,8 @@ export interface SyncState {
   /** Where Events about the CloneSet go. */
   readonly ref: ObjectReference;
   readonly controllerRef: OwnerReference;
+  /** The CloneSet as the pod operations see it (key, Event target, name, lifecycle hooks). */
+  readonly owner: PodOwner;
   readonly strategy: ResolvedStrategy;
   /** Active, claimed pods (PreparingDelete ones included). */
   readonly pods: readonly DeepReadonly<Pod>[];

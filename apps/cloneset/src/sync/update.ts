@@ -3,9 +3,8 @@ import { CloneSetUpdateStrategyType, LifecycleState } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { INPLACE_UPDATE_GRACE_ANNOTATION } from '@kruise-ts/inplace-update';
 import { isPodAtRevision } from '@kruise-ts/revision';
-import { limitUpdateCandidates, POD_WRITE_CONCURRENCY, settleWithConcurrency, sortUpdateCandidates } from '@kruise-ts/workload';
+import { isPreparingDelete, isWorkloadPodAvailable, limitUpdateCandidates, POD_WRITE_CONCURRENCY, podLifecycleState, settleWithConcurrency, sortUpdateCandidates } from '@kruise-ts/workload';
 
-import { isPodAvailable, isPreparingDelete, podLifecycleState } from '../pod-predicates.ts';
 import type { ExpectationDiffs } from './diffs.ts';
 import { refreshPods, skipOrFail } from './pod-refresh.ts';
 import type { SkippedPod } from './pod-refresh.ts';
@@ -67,7 +66,7 @@ function selectPods(ctx: SyncContext, state: SyncState, input: { diffs: Expectat
     updateCount: Math.abs(diffs.updateNum),
     updateMaxUnavailable: diffs.updateMaxUnavailable,
     allPods: state.pods,
-    isAvailable: (pod) => isPodAvailable(pod, availability),
+    isAvailable: (pod) => isWorkloadPodAvailable(pod, availability),
     isAtTargetRevision: (pod) => isPodAtRevision(pod, input.targetName),
   });
 }

@@ -5,10 +5,10 @@
  */
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { resourceListsEqual } from '@kruise-ts/revision';
 
 import { envFromMetadataHash } from './env-from-metadata.ts';
 import { graceAnnotation } from './grace-spec.ts';
-import { resourceListsEqual } from './quantity-math.ts';
 import { runtimeContainerMeta } from './runtime-containers-meta.ts';
 import type { RuntimeContainerMetaSet } from './runtime-containers-meta.ts';
 import { stateAnnotation } from './state.ts';

@@ -4,8 +4,7 @@
  * does the API server (a pod's QoS class is immutable).
  */
 import type { PodTemplateSpec } from '@kruise-ts/api';
-
-import { addDecimals, compareDecimals, parseQuantityText } from './quantity-math.ts';
+import { addDecimals, compareDecimals, parseQuantityText } from '@kruise-ts/revision';
 import type { Decimal } from '@kruise-ts/revision';
 
 /** A pod QoS class. */

@@ -4,8 +4,8 @@
  */
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { quantitiesEqual } from '@kruise-ts/revision';
 
-import { quantitiesEqual } from './quantity-math.ts';
 import type { ContainerResources } from './update-spec.ts';
 
 const RESIZABLE: ReadonlySet<string> = new Set(['cpu', 'memory']);

@@ -5,10 +5,10 @@
  * place; adding or removing a resource cannot.
  */
 import type { PodTemplateSpec } from '@kruise-ts/api';
+import { parseQuantityText } from '@kruise-ts/revision';
 
 import { describePath } from './json-diff.ts';
 import type { DiffOperation } from './json-diff.ts';
-import { parseQuantityText } from './quantity-math.ts';
 import type { ContainerResources } from './update-spec.ts';
 
 const RESIZABLE: ReadonlySet<string> = new Set(['cpu', 'memory']);

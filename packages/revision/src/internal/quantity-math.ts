@@ -2,8 +2,8 @@
  * Exact comparison and addition of resource quantities (Kubernetes' `Quantity.Cmp` and `Add`), on the
  * values @kruise-ts/revision's `quantityValue` reads: bigint mantissa × 10^exponent, no floating point.
  */
-import { quantityValue } from '@kruise-ts/revision';
-import type { Decimal } from '@kruise-ts/revision';
+import { quantityValue } from './quantity.ts';
+import type { Decimal } from './quantity.ts';
 
 /** Beyond this spread of exponents two values are not aligned digit by digit (1e-9 vs 1e10000). */
 const MAX_ALIGNMENT = 10_000;
