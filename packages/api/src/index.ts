@@ -71,7 +71,9 @@ export {
   POD_DELETION_COST_ANNOTATION,
   POD_TEMPLATE_HASH_LABEL,
   RUNTIME_CONTAINERS_META_ANNOTATION,
+  POD_INDEX_LABEL,
   SPECIFIED_DELETE_LABEL,
+  STATEFULSET_POD_NAME_LABEL,
   UNAVAILABLE_POD_LABEL_PREFIX,
   VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION,
 } from './apps/well-known-labels.ts';
@@ -131,3 +133,31 @@ export { renderManifestYaml } from './crd/render-yaml.ts';
 export type { RenderManifestOptions } from './crd/render-yaml.ts';
 export { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, CRD_DEFINITIONS, CRDS_DIRECTORY, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd/crd-files.ts';
 export type { RenderedCrdFile } from './crd/crd-files.ts';
+
+// apps.kruise.io/v1beta1 Advanced StatefulSet.
+export {
+  APPS_KRUISE_IO_V1BETA1,
+  STATEFULSET_CRD_NAME,
+  STATEFULSET_KIND,
+  STATEFULSET_LIST_KIND,
+  STATEFULSET_PLURAL,
+  STATEFULSET_SHORT_NAMES,
+  STATEFULSET_SINGULAR,
+  V1BETA1,
+} from './apps/v1beta1/group-version.ts';
+export { statefulSetSchema } from './apps/v1beta1/statefulset.ts';
+export type { StatefulSet, StatefulSetInput } from './apps/v1beta1/statefulset.ts';
+export { PersistentVolumeClaimRetentionPolicyType, PodManagementPolicyType, statefulSetSpecSchema } from './apps/v1beta1/statefulset-spec.ts';
+export type { StatefulSetSpec, StatefulSetSpecInput } from './apps/v1beta1/statefulset-spec.ts';
+export {
+  MAX_MIN_READY_SECONDS,
+  PodUpdatePolicyType,
+  rollingUpdateStatefulSetStrategySchema,
+  StatefulSetUpdateStrategyType,
+  statefulSetUpdateStrategySchema,
+} from './apps/v1beta1/statefulset-update-strategy.ts';
+export type { RollingUpdateStatefulSetStrategy, StatefulSetUpdateStrategy } from './apps/v1beta1/statefulset-update-strategy.ts';
+export { StatefulSetConditionType, statefulSetConditionSchema, statefulSetStatusSchema, volumeClaimStatusSchema } from './apps/v1beta1/statefulset-status.ts';
+export type { StatefulSetCondition, StatefulSetStatus } from './apps/v1beta1/statefulset-status.ts';
+export { StatefulSetEventReason } from './apps/v1beta1/statefulset-events.ts';
+export { STATEFULSET_PRINTER_COLUMNS, statefulSetCrdDefinition } from './apps/v1beta1/statefulset-crd.ts';

@@ -63,3 +63,8 @@ export const DeleteProtection = {
 } as const;
 /** A delete-protection value. */
 export type DeleteProtection = (typeof DeleteProtection)[keyof typeof DeleteProtection];
+
+/** Pod label of an Advanced StatefulSet pod: its own name (upstream apps/v1's StatefulSetPodNameLabel). */
+export const STATEFULSET_POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
+/** Pod label of an Advanced StatefulSet pod: its ordinal (upstream's PodIndexLabel, gate PodIndexLabel). */
+export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';

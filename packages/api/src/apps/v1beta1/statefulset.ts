@@ -1,0 +1,27 @@
+/**
+ * The Advanced StatefulSet object (apps.kruise.io/v1beta1 StatefulSet): the zod schema every one read
+ * from or written to the API goes through, and its inferred types.
+ */
+import { z } from 'zod';
+
+import { withDescription } from '../../crd/schema-metadata.ts';
+import { objectMetaSchema, typeMetaField } from '../../meta/object-meta.ts';
+import { APPS_KRUISE_IO_V1BETA1, STATEFULSET_KIND } from './group-version.ts';
+import { statefulSetSpecSchema } from './statefulset-spec.ts';
+import { statefulSetStatusSchema } from './statefulset-status.ts';
+
+/** An Advanced StatefulSet; loose at every level, so nothing undeclared is lost on a round trip. */
+export const statefulSetSchema = withDescription(
+  z.looseObject({
+    apiVersion: typeMetaField(APPS_KRUISE_IO_V1BETA1, 'API version of the object: apps.kruise.io/v1beta1.'),
+    kind: typeMetaField(STATEFULSET_KIND, 'Kind of the object: StatefulSet.'),
+    metadata: objectMetaSchema,
+    spec: statefulSetSpecSchema,
+    status: statefulSetStatusSchema.optional(),
+  }),
+  'Advanced StatefulSet: pods with stable identities and storage, updated in place or recreated, with reserved ordinals, partition and parallel rollouts.',
+);
+/** An Advanced StatefulSet as stored (defaults applied). */
+export type StatefulSet = z.output<typeof statefulSetSchema>;
+/** An Advanced StatefulSet as users write it. */
+export type StatefulSetInput = z.input<typeof statefulSetSchema>;
