@@ -1,6 +1,7 @@
 import { APPS_KRUISE_IO_GROUP, CLONESET_INSTANCE_ID_LABEL, CLONESET_KIND } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise-ts/controller-runtime';
 import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
+import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
 
@@ -59,20 +60,14 @@ function cloneSetInformers(manager: Manager) {
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
   const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
-  const timeout = { timeoutMs: options.expectationTimeoutMs };
-  const scaleExpectations = manager.scaleExpectations(CLONESET_CONTROLLER_NAME, timeout);
-  const resourceVersionExpectations = manager.resourceVersionExpectations(CLONESET_CONTROLLER_NAME, timeout);
+  const deps = podControlDeps(manager, { controllerName: CLONESET_CONTROLLER_NAME, eventComponent: CLONESET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const reconciler = new CloneSetReconciler({
-    api: manager.client,
-    recorder: manager.eventRecorder(CLONESET_EVENT_COMPONENT),
-    gates: options.featureGates,
+    ...deps,
     cloneSets: cloneSets.lister(),
     pods: pods.lister(),
     pvcs: pvcs.lister(),
     revisions: revisions.lister(),
     nodes: nodes.lister(),
-    scaleExpectations,
-    resourceVersionExpectations,
     options: {
       scalingExcludePreparingDelete: options.scalingExcludePreparingDelete,
       stripPodManagedFields: options.stripPodManagedFields ?? false,
@@ -81,7 +76,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(cloneSets, requestForObject());
-  const handlerDeps = { owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND }, queue: controller.queue, owners: cloneSets.lister(), scaleExpectations, resourceVersionExpectations };
+  const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND }, queue: controller.queue, owners: cloneSets.lister() };
   watchOwnedPods(pods, handlerDeps);
   watchOwnedClaims(pvcs, handlerDeps);
   controller.addSource(pods);

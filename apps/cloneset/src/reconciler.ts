@@ -1,21 +1,18 @@
 import { CloneSetConditionType, CloneSetEventReason } from '@kruise-ts/api';
-import type { CloneSet, CloneSetCondition, ControllerRevision, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import type { CloneSet, CloneSetCondition, ControllerRevision, Node } from '@kruise-ts/api';
 import { objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
 import type {
   DeepReadonly,
-  EventReporter,
-  FeatureGates,
   Lister,
-  ObjectApi,
   ReconcileContext,
   Reconciler,
   Request,
-  ResourceVersionExpectations,
   Result,
-  ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
+import { initializeReadinessGates, podControlContext } from '@kruise-ts/pod-control';
+import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
-import { errorMessage, isBeingDeleted, laggingOwnedObject, podResource, pvcResource, RequeueAfter, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, isBeingDeleted, laggingOwnedObject, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { parseCloneSet } from './cloneset-parse.ts';
@@ -24,33 +21,23 @@ import { reviewPodsToDelete, truncatePodsToDelete } from './pods-to-delete.ts';
 import type { PodsToDeleteReview } from './pods-to-delete.ts';
 import { readState } from './read-state.ts';
 import type { ReadCaches, ReadResult } from './read-state.ts';
-import { initializeReadinessGates } from '@kruise-ts/pod-control';
 import type { ActiveRevisions } from './revisions.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { removeCondition, setCondition } from './status/conditions.ts';
 import { reportUnusableSpec } from './status/report-condition.ts';
-
 import type { ExpectationDiffs } from './sync/diffs.ts';
 import { diffsOf, scale } from './sync/scale.ts';
 import type { ScaleResult } from './sync/scale.ts';
 import { revisionNameOf } from './sync/sync-context.ts';
-import type { SyncContext, SyncOptions, SyncState, WallClock } from './sync/sync-context.ts';
+import type { SyncContext, SyncOptions, SyncState } from './sync/sync-context.ts';
 import { update, UpdateError } from './sync/update.ts';
 import type { UpdateResult } from './sync/update.ts';
 
 /** What the CloneSet reconciler reads and writes with. */
-export interface CloneSetReconcilerDeps extends ReadCaches {
-  /** The API (the manager's client; a FakeClient in unit tests); each reconcile binds its signal to it. */
-  readonly api: ObjectApi;
-  readonly recorder: EventReporter;
-  readonly gates: FeatureGates;
+export interface CloneSetReconcilerDeps extends ReadCaches, PodControlDeps {
   readonly cloneSets: Lister<CloneSet>;
   readonly nodes: Lister<Node>;
-  readonly scaleExpectations: ScaleExpectations;
-  readonly resourceVersionExpectations: ResourceVersionExpectations;
   readonly options: SyncOptions;
-  /** Wall-clock time; `Date` when absent. */
-  readonly clock?: WallClock | undefined;
 }
 
 /** Retry soon when the cache lags behind our writes; the informer event usually comes first. */
@@ -65,7 +52,6 @@ export const IN_PLACE_ONLY_NOT_POSSIBLE = 'InPlaceOnlyNotPossible';
 /** Reason of the FailedUpdate condition while pods are skipped because their in-place update annotations cannot be read. */
 export const INVALID_IN_PLACE_UPDATE_ANNOTATION = 'InvalidInPlaceUpdateAnnotation';
 
-const SYSTEM_CLOCK: WallClock = { now: () => Date.now() };
 
 /** The sync steps' outcome: the conditions they leave, and the failure to retry with backoff, if any. */
 interface SyncOutcome {
@@ -175,21 +161,11 @@ export class CloneSetReconciler implements Reconciler {
   /** The capabilities of one reconcile: every API client carries its abort signal. */
   #context(context: ReconcileContext): SyncContext {
     const deps = this.#deps;
-    const { signal } = context;
     return {
-      signal,
-      pods: resourceClient<Pod>(deps.api, podResource, signal),
-      claims: resourceClient<PersistentVolumeClaim>(deps.api, pvcResource, signal),
-      revisions: resourceClient<ControllerRevision>(deps.api, controllerRevisionResource, signal),
-      cloneSets: resourceClient(deps.api, cloneSetResource, signal),
-      recorder: deps.recorder,
-      clock: deps.clock ?? SYSTEM_CLOCK,
-      logger: context.logger,
-      gates: deps.gates,
-      scaleExpectations: deps.scaleExpectations,
-      resourceVersionExpectations: deps.resourceVersionExpectations,
+      ...podControlContext(deps, context),
+      revisions: resourceClient<ControllerRevision>(deps.api, controllerRevisionResource, context.signal),
+      cloneSets: resourceClient(deps.api, cloneSetResource, context.signal),
       nodes: deps.nodes,
-      requeue: new RequeueAfter(),
       options: deps.options,
       createBatchSizes: this.#createBatchSizes,
     };

@@ -104,6 +104,8 @@ export type { ManagerFlags } from './flags/manager-flags.ts';
 // Manager
 export { Manager } from './manager/manager.ts';
 export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
+export { runAppMain } from './manager/app-main.ts';
+export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
 export type { Runnable } from './manager/runnable.ts';

@@ -2,13 +2,14 @@
  * The kruise-ts apps this launcher can run, each behind its feature gate. A new app adds one entry:
  * its gate, its Lease name, its CRD files and how it registers with a manager.
  */
+import { setupStatefulSetController, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController } from '@kruise-ts/cloneset';
 import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, Manager } from '@kruise-ts/controller-runtime';
 import type { z } from 'zod';
 
 /** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
-export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape });
+export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape });
 
 /** Parsed launcher flags. */
 export type LauncherFlags = z.output<typeof launcherFlagsSchema>;
@@ -33,6 +34,15 @@ export const APPS: readonly AppEntry[] = [
     crdFiles: ['apps.kruise.io_clonesets.yaml'],
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupCloneSetController(manager, cloneSetOptionsFromFlags(flags));
+    },
+  },
+  {
+    name: 'advanced-statefulset',
+    gate: 'AdvancedStatefulSet',
+    leaseName: 'kruise-ts-advanced-statefulset',
+    crdFiles: ['apps.kruise.io_statefulsets.yaml'],
+    setup: (manager: Manager, flags: LauncherFlags): void => {
+      setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags));
     },
   },
 ];

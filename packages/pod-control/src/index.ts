@@ -18,3 +18,5 @@ export { CHANGED, InPlaceDecisions, PodUpdatePolicy, updatePodToRevision, WAITIN
 export type { PodUpdateOutcome, PodUpdatePlan, UpdatePodContext } from './update-pod.ts';
 export { RefreshError, refreshPods, skipOrFail } from './refresh-pods.ts';
 export type { RefreshContext, RefreshInput, RefreshResult, SkippedPod } from './refresh-pods.ts';
+export { podControlContext, podControlDeps } from './reconcile-context.ts';
+export type { PodControlDeps, PodControlDepsOptions } from './reconcile-context.ts';

@@ -74,3 +74,5 @@ export type { OwnedObjectHandlerDeps, SelectingOwner } from './owned-object-even
 export { claimCandidates, claimOwnerOf, freshOwnerCheck, staleObject } from './claim-candidates.ts';
 export { statusPatch, updateStatus } from './status-patch.ts';
 export type { StatusWriter } from './status-patch.ts';
+export { cachedParser } from './cached-parse.ts';
+export type { ObjectSchema, ParsedObject } from './cached-parse.ts';

@@ -9,12 +9,17 @@ import { fileURLToPath } from 'node:url';
 import { loadYaml } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { createClient, createLogger, InformerFactory, Manager, parseFeatureGates, Transport } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
-import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { parseFeatureGates } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
+import { observeObjects, replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
+import type { ObjectObserver, TestManager } from '@kruise-ts/controller-runtime/testing';
+import { applyCrdFiles, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
 import { cloneSetResource, setupCloneSetController } from '../../src/index.ts';
+
+export { RequestLog, testClient } from '@kruise-ts/controller-runtime/testing';
+export type { SentRequest } from '@kruise-ts/controller-runtime/testing';
 
 const CRD_FILE = fileURLToPath(new URL('../../../../crds/apps.kruise.io_clonesets.yaml', import.meta.url));
 const SEED_EXAMPLES = new URL('../../../../packages/api/test/fixtures/seed-examples/', import.meta.url);
@@ -29,10 +34,7 @@ export async function seedExample(name: string): Promise<CloneSetInput> {
   return loadYaml<CloneSetInput>(await readFile(new URL(name, SEED_EXAMPLES), 'utf8'));
 }
 
-export interface ControllerHandle {
-  readonly manager: Manager;
-  stop(): Promise<void>;
-}
+export type ControllerHandle = TestManager;
 
 export interface StartOptions {
   readonly kubeConfig: KubeConfig;
@@ -51,54 +53,25 @@ export interface StartOptions {
 
 /** Starts a manager with the CloneSet controller, caching only `namespace`. */
 export function startController(options: StartOptions): ControllerHandle {
-  const manager = new Manager({
-    kubeConfig: options.kubeConfig,
-    logger: createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as 'silent', base: { namespace: options.namespace } }),
-    namespace: options.namespace,
-    qps: 200,
-    burst: 200,
-    freezeCache: true,
-    gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs ?? 5000,
-    requestObservers: options.requestObservers,
-  });
-  setupCloneSetController(manager, {
-    featureGates: parseFeatureGates(options.featureGates ?? ''),
-    workers: 3,
-    expectationTimeoutMs: 60_000,
-    scalingExcludePreparingDelete: options.scalingExcludePreparingDelete ?? false,
-    stripPodManagedFields: options.stripPodManagedFields ?? true,
-    reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
-  });
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
-  return {
-    manager,
-    stop: async () => {
-      stop.abort();
-      await running;
-    },
+  const setup = (manager: Manager): void => {
+    setupCloneSetController(manager, {
+      featureGates: parseFeatureGates(options.featureGates ?? ''),
+      workers: 3,
+      expectationTimeoutMs: 60_000,
+      scalingExcludePreparingDelete: options.scalingExcludePreparingDelete ?? false,
+      stripPodManagedFields: options.stripPodManagedFields ?? true,
+      reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
+    });
   };
+  return startTestManager({ ...options, setup });
 }
 
 /**
  * Runs `run` in a fresh namespace with the CRD installed and a controller scoped to that namespace;
  * stops the controller and deletes the namespace afterwards.
  */
-export async function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: Omit<StartOptions, 'kubeConfig' | 'namespace'> = {}): Promise<T> {
-  const kubeConfig = testKubeConfig();
-  await installCloneSetCrd(kubeConfig);
-  await using ns = await createTestNamespace(kubeConfig, prefix);
-  const controller = startController({ kubeConfig, namespace: ns.name, ...options });
-  try {
-    return await run(ns.name);
-  } finally {
-    await controller.stop();
-  }
-}
-
-/** A client for the test's own reads and writes. */
-export function testClient(kubeConfig: KubeConfig): Client {
-  return createClient(new Transport({ kubeConfig, qps: 200, burst: 200, userAgent: 'kruise-ts-test' }));
+export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: Omit<StartOptions, 'kubeConfig' | 'namespace'> = {}): Promise<T> {
+  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController({ kubeConfig: testKubeConfig(), namespace, ...options }) }, run);
 }
 
 /** A CloneSet as a test writes it: apiVersion and kind are filled in. */
@@ -140,15 +113,9 @@ export async function activeClaims(client: Client, namespace: string): Promise<P
   return pvcs.items.filter((pvc) => pvc.metadata?.deletionTimestamp === undefined);
 }
 
-/** Waits until the CloneSet's status satisfies `check`, and returns it. */
-export async function waitForStatus(client: Client, options: { namespace: string; name: string; description: string; timeoutMs?: number }, check: (cs: CloneSet) => boolean): Promise<CloneSet> {
-  return waitFor(
-    async () => {
-      const cs = await client.get(cloneSetResource, { namespace: options.namespace, name: options.name });
-      return check(cs) ? cs : undefined;
-    },
-    { description: options.description, timeoutMs: options.timeoutMs ?? 60_000 },
-  );
+/** Waits until the CloneSet satisfies `check`, and returns it. */
+export function waitForStatus(client: Client, options: { namespace: string; name: string; description: string; timeoutMs?: number }, check: (cs: CloneSet) => boolean): Promise<CloneSet> {
+  return waitForObject({ client, resource: cloneSetResource, waitFor }, options, check);
 }
 
 /** True when the rollout is over: settled, and the current revision is the update revision. */
@@ -158,53 +125,15 @@ export function rolledOut(cs: CloneSet): boolean {
 
 /** True when every replica is up to date, ready and available and the status observed the spec. */
 export function settled(cs: CloneSet): boolean {
-  const status = cs.status;
-  const replicas = cs.spec.replicas;
-  return (
-    status !== undefined &&
-    status.observedGeneration === cs.metadata.generation &&
-    status.replicas === replicas &&
-    status.readyReplicas === replicas &&
-    status.availableReplicas === replicas &&
-    status.updatedReplicas === replicas
-  );
+  return replicaCountsReached(cs, ['replicas', 'readyReplicas', 'availableReplicas', 'updatedReplicas']);
 }
 
 /** Follows every pod event of a namespace through a watch (not polling), for invariants a rollout must keep. */
-export interface PodObserver {
-  /** Resolves once the initial list is in. */
-  readonly synced: Promise<void>;
-  stop(): void;
-}
+export type PodObserver = ObjectObserver;
 
-/**
- * Calls `onChange` with the namespace's pods matching `labelSelector` after every pod event, in
- * the order the API server sent them, so a test sees each intermediate state of a rollout.
- */
+/** Calls `onChange` with the namespace's pods matching `labelSelector` after every pod event, in the order the API server sent them. */
 export function observePods(kubeConfig: KubeConfig, scope: { namespace: string; labelSelector: string }, onChange: (pods: readonly DeepReadonly<Pod>[]) => void): PodObserver {
-  const { namespace, labelSelector } = scope;
-  const client = createClient(new Transport({ kubeConfig, qps: 50, burst: 50, userAgent: 'kruise-ts-test-observer' }));
-  const factory = new InformerFactory({ client, logger: createLogger({ level: 'silent' }), namespace });
-  const informer = factory.informerFor({ resource: podResource, labelSelector });
-  // The initial list arrives as one add per pod: only complete states are reported, from the sync on.
-  let live = false;
-  const emit = (): void => {
-    if (live) {
-      onChange(informer.lister().list({ namespace }));
-    }
-  };
-  informer.addEventHandler({ onAdd: emit, onUpdate: emit, onDelete: emit });
-  const stop = new AbortController();
-  factory.start(stop.signal);
-  return {
-    synced: factory.waitForCacheSync(stop.signal, 30_000).then(() => {
-      live = true;
-      emit();
-    }),
-    stop: () => {
-      stop.abort();
-    },
-  };
+  return observeObjects(kubeConfig, { resource: podResource, ...scope }, onChange);
 }
 
 /** One write of the controller to a pod: `create`, `patch`, `patch status`, `patch resize`, `delete`... */
@@ -215,28 +144,6 @@ export interface PodWrite {
 }
 
 const POD_PATH = /^\/api\/v1\/namespaces\/[^/]+\/pods(?:\/([^/]+)(?:\/([^/]+))?)?$/;
-
-/** One request the controller sent: when (performance.now() at sending), what, and the answer's code. */
-export interface SentRequest {
-  readonly sentAt: number;
-  readonly verb: string;
-  readonly path: string;
-  readonly code: string;
-}
-
-/** Records every request the controller sends, with the time it was sent (its completion minus its duration). */
-export class RequestLog implements RequestObserver {
-  readonly requests: SentRequest[] = [];
-
-  observeRequest(record: RequestRecord): void {
-    this.requests.push({ sentAt: performance.now() - record.durationSeconds * 1000, verb: record.verb, path: record.path, code: record.code });
-  }
-
-  /** The requests matching a verb and a path pattern. */
-  matching(verb: string, path: RegExp): SentRequest[] {
-    return this.requests.filter((request) => request.verb === verb && path.test(request.path));
-  }
-}
 
 /** Records the controller's successful writes to pods (creations are attributed to `(new)`). */
 export class PodWriteCounter implements RequestObserver {

@@ -118,7 +118,7 @@ describe('helm template: apps by feature gate', () => {
     expect(manifests).toEqual([]);
   });
 
-  it.each(['AdvancedStatefulSet', 'SidecarSet', 'BroadcastJob'])('refuses %s=true, an app that does not exist yet, naming it', async (gate) => {
+  it.each(['SidecarSet', 'BroadcastJob'])('refuses %s=true, an app that does not exist yet, naming it', async (gate) => {
     const apps = await readChartApps();
     const message = await renderChartFailure({ featureGates: `${gate}=true` });
     expect(message).toContain(`featureGates: ${gate}=true enables the ${apps[gate]?.title ?? gate} app, which kruise-ts 0.1.0 does not have yet`);
@@ -131,6 +131,7 @@ describe('helm template: apps by feature gate', () => {
       { gates: 'CloneSet=false,CloneSet=true' },
       { gates: 'CloneSet=true,CloneSet=false' },
       { gates: 'AdvancedStatefulSet=false,SidecarSet=false,BroadcastJob=false' },
+      { gates: 'AdvancedStatefulSet=true' },
       { gates: 'PreDownloadImageForInPlaceUpdate=true,ImagePullJobGate=true' },
       { gates: 'KruiseDaemon=false,PreDownloadImageForInPlaceUpdate=false' },
       { gates: 'CloneSetShortHash=true' },
@@ -142,7 +143,8 @@ describe('helm template: apps by feature gate', () => {
     for (const { gates, problem } of cases) {
       let runtimeApps: string[] | Error;
       try {
-        runtimeApps = parseFeatureGates(gates).enabled('CloneSet') ? ['kruise-ts-cloneset'] : [];
+        const parsed = parseFeatureGates(gates);
+        runtimeApps = [...(parsed.enabled('AdvancedStatefulSet') ? ['kruise-ts-advanced-statefulset'] : []), ...(parsed.enabled('CloneSet') ? ['kruise-ts-cloneset'] : [])];
       } catch (error) {
         runtimeApps = error as Error;
       }

@@ -70,7 +70,7 @@ const OPENKRUISE_GATES = {
   WorkloadSpread: openkruise(BETA_ON, [CS, ASTS], 'The WorkloadSpread controller and webhooks.'),
   TemplateNoDefaults: openkruise(ALPHA_OFF, [CS, ASTS, BJ], 'Webhooks do not inject pod and PVC template defaults.'),
   InPlaceUpdateEnvFromMetadata: implemented(openkruise(BETA_ON, [CS, ASTS], 'In-place update of containers whose env comes from changed labels/annotations.')),
-  StatefulSetAutoDeletePVC: openkruise(BETA_ON, [ASTS], 'PVC retention policy for StatefulSets.'),
+  StatefulSetAutoDeletePVC: implemented(openkruise(BETA_ON, [ASTS], 'PVC retention policy for StatefulSets.')),
   SidecarSetPatchPodMetadataDefaultsAllowed: openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.'),
   SidecarTerminator: openkruise(ALPHA_OFF, [BJ], 'Stop sidecars when the main containers of Never/OnFailure pods exit.'),
   PodProbeMarkerGate: openkruise(BETA_ON, [], 'PodProbeMarker custom probes.'),
@@ -82,8 +82,8 @@ const OPENKRUISE_GATES = {
   DeletionProtectionForCRDCascadingGate: openkruise(ALPHA_OFF, [], 'Cascading deletion protection for CRDs.'),
   EnhancedLivenessProbe: openkruise(ALPHA_OFF, [], 'The enhanced liveness probe solution.'),
   RecreatePodWhenChangeVCTInCloneSetGate: implemented(openkruise(ALPHA_OFF, [CS], 'A volumeClaimTemplates change recreates pods instead of updating them in place.')),
-  StatefulSetStartOrdinal: openkruise(ALPHA_OFF, [ASTS], 'Custom start ordinal for StatefulSets.'),
-  PodIndexLabel: openkruise(BETA_ON, [ASTS], 'Pod index label on StatefulSet pods.'),
+  StatefulSetStartOrdinal: implemented(openkruise(ALPHA_OFF, [ASTS], 'Custom start ordinal for StatefulSets.')),
+  PodIndexLabel: implemented(openkruise(BETA_ON, [ASTS], 'Pod index label on StatefulSet pods.')),
   EnableExternalCerts: openkruise(ALPHA_OFF, [CS, ASTS, SS, BJ], 'Use externally generated webhook certificates.'),
   StatefulSetAutoResizePVCGate: openkruise(ALPHA_OFF, [ASTS], 'Expand PVCs automatically when volumeClaimTemplates grow.'),
   ForceDeleteTimeoutExpectationGate: {
@@ -110,7 +110,7 @@ function app(name: FeatureGateApp, state: { readonly enabled: boolean; readonly 
  */
 const APP_GATES = {
   CloneSet: app(CS, { enabled: true, exists: true }, 'Run the CloneSet controller.'),
-  AdvancedStatefulSet: app(ASTS, { enabled: false, exists: false }, 'Run the Advanced StatefulSet controller (off until the app exists).'),
+  AdvancedStatefulSet: app(ASTS, { enabled: false, exists: true }, 'Run the Advanced StatefulSet controller (off by default while it is being completed).'),
   SidecarSet: app(SS, { enabled: false, exists: false }, 'Run the SidecarSet controller (off until the app exists).'),
   BroadcastJob: app(BJ, { enabled: false, exists: false }, 'Run the BroadcastJob controller (off until the app exists).'),
 } satisfies Record<string, FeatureGateSpec>;

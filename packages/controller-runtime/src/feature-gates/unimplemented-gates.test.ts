@@ -9,7 +9,8 @@ describe('unimplementedGateWarnings', () => {
     { flag: '', warnings: [] },
     { flag: 'CloneSetShortHash=true,PreparingUpdateAsUpdate=true', warnings: [] },
     { flag: 'ImagePullJobGate=true', warnings: ['feature gate ImagePullJobGate=true is accepted for compatibility with OpenKruise but has no effect: kruise-ts does not implement it'] },
-    { flag: 'AdvancedStatefulSet=true', warnings: ['feature gate AdvancedStatefulSet=true has no effect: the AdvancedStatefulSet app does not exist yet'] },
+    { flag: 'AdvancedStatefulSet=true', warnings: [] },
+    { flag: 'SidecarSet=true', warnings: ['feature gate SidecarSet=true has no effect: the SidecarSet app does not exist yet'] },
     // Always kruise-ts's behaviour: nothing to warn about.
     { flag: 'ForceDeleteTimeoutExpectationGate=true', warnings: [] },
     // Turned off: nothing; set explicitly (even to its default): reported.

@@ -14,3 +14,8 @@ export { fakeLister } from './fake-lister.ts';
 export { applyJsonPatch, JsonPatchError } from './json-patch.ts';
 export { applyMergePatch } from './merge-patch.ts';
 export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
+export { observeObjects, RequestLog, testClient } from './live-cluster.ts';
+export type { ObjectObserver, SentRequest } from './live-cluster.ts';
+export { conditionOf, imageOf, isActive, isAvailableNow, nameOf, restartsOf, revisionOf, uidOf } from './pod-views.ts';
+export { replicaCountsReached, startTestManager, waitForObject } from './test-manager.ts';
+export type { ReplicatedObject, TestManager, TestManagerOptions, WaitFor } from './test-manager.ts';

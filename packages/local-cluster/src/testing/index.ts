@@ -11,3 +11,5 @@ export { applyCrdFiles } from '../internal/crds.ts';
 export { toolBinary } from './tool-binary.ts';
 export { buildGoProgram, runGoProgram } from './go-program.ts';
 export type { GoProgramSpec } from './go-program.ts';
+export { withStartedInNamespace } from './with-controller.ts';
+export type { Stoppable } from './with-controller.ts';

@@ -419,6 +419,29 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
     },
   },
   {
+    // Advanced StatefulSet revisions carry the same data (OpenKruise's statefulset getPatch is the
+    // CloneSet one): its documentation's in-place template.
+    name: "Advanced StatefulSet: the documentation's in-place template with the InPlaceUpdateReady gate and a claim mount",
+    template: {
+      metadata: { labels: { app: 'sample' } },
+      spec: {
+        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+        containers: [{ name: 'main', image: 'nginx:alpine', volumeMounts: [{ name: 'www', mountPath: '/usr/share/nginx/html' }] }],
+      },
+    },
+  },
+  {
+    name: 'Advanced StatefulSet: a template with a lifecycle label, hostname-style subdomain fields and a headless-service port',
+    template: {
+      metadata: { labels: { app: 'db', 'lifecycle-hook': 'true' }, annotations: { 'apps.kruise.io/image-predownload-parallelism': '5' } },
+      spec: {
+        subdomain: 'db',
+        terminationGracePeriodSeconds: 10,
+        containers: [{ name: 'db', image: 'registry.k8s.io/nginx-slim:0.8', ports: [{ containerPort: 80, name: 'web' }] }],
+      },
+    },
+  },
+  {
     name: 'Go rejects a string where an int32 is expected',
     template: { spec: { containers: [{ name: 'c', ports: [{ containerPort: '80' }] }] } },
     goRejects: true,

@@ -1,0 +1,69 @@
+import { APPS_KRUISE_IO_GROUP, STATEFULSET_KIND, STATEFULSET_POD_NAME_LABEL } from '@kruise-ts/api';
+import type { PersistentVolumeClaim, StatefulSet } from '@kruise-ts/api';
+import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject, requestKey } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, FeatureGates, Lister, Manager } from '@kruise-ts/controller-runtime';
+import { podControlDeps } from '@kruise-ts/pod-control';
+import { controllerRevisionResource } from '@kruise-ts/revision';
+import { podResource, pvcResource, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
+
+import { podOrdinal } from './ordinals.ts';
+import { StatefulSetReconciler } from './reconciler.ts';
+import { statefulSetResource } from './statefulset-resource.ts';
+
+/** Options of the controller, decided by the app's main (flags), never read from the environment here. */
+export interface StatefulSetControllerOptions {
+  readonly featureGates: FeatureGates;
+  /** Reconciles at once (OpenKruise's `--statefulset-workers`, default 3). */
+  readonly workers: number;
+  /** How long an unsatisfied expectation may block a set before it is dropped (default 5 min). */
+  readonly expectationTimeoutMs: number;
+}
+
+/** The controller's name: in logs, metrics (`controller="statefulset"`) and the work queue. */
+export const STATEFULSET_CONTROLLER_NAME = 'statefulset';
+/** The component name of its Events, as OpenKruise's. */
+export const STATEFULSET_EVENT_COMPONENT = 'statefulset-controller';
+
+/**
+ * The set a claim belongs to, by its name `<template>-<set>-<ordinal>`: claims have no controller
+ * reference (the retention policy decides their owners, often none), and their events must still
+ * check off the set's expectations.
+ */
+function claimOwner(sets: Lister<StatefulSet>): (pvc: DeepReadonly<PersistentVolumeClaim>) => string | undefined {
+  return (pvc) => {
+    const namespace = pvc.metadata?.namespace ?? '';
+    const name = pvc.metadata?.name ?? '';
+    const set = sets.list({ namespace }).find((candidate) =>
+      (candidate.spec.volumeClaimTemplates ?? []).some((template) => {
+        const prefix = `${template.metadata?.name ?? ''}-`;
+        return name.startsWith(prefix) && podOrdinal(candidate.metadata.name ?? '', name.slice(prefix.length)) !== undefined;
+      }),
+    );
+    return set === undefined ? undefined : requestKey({ namespace, name: set.metadata.name ?? '' });
+  };
+}
+
+/**
+ * Registers the Advanced StatefulSet controller with a manager: informers (pods only those with the
+ * pod-name label every StatefulSet pod carries), event handlers, the reconciler and its
+ * expectations. The manager runs it while it holds the leader lease.
+ */
+export function setupStatefulSetController(manager: Manager, options: StatefulSetControllerOptions): Controller {
+  const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
+  manager.informers.setTransform(podResource, trimPodForCache);
+  const sets = manager.informers.informerFor({ resource: statefulSetResource });
+  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, indexers: uidIndex });
+  const pvcs = manager.informers.informerFor({ resource: pvcResource });
+  const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex });
+  const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
+  const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
+  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers }), workers: options.workers });
+  controller.watch(sets, requestForObject());
+  const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
+  watchOwnedPods(pods, handlerDeps);
+  watchOwnedClaims(pvcs, handlerDeps, claimOwner(sets.lister()));
+  controller.addSource(pods);
+  controller.addSource(pvcs);
+  controller.addSource(revisions);
+  return controller;
+}

@@ -1,0 +1,243 @@
+/**
+ * Reconciles one Advanced StatefulSet (OpenKruise's `syncStatefulSet`): read the revisions and pods,
+ * give new pods their readiness conditions, refresh in-place updates and lifecycle states, scale
+ * (create missing ordinals, delete condemned ones), roll out the update revision, then write the
+ * status and truncate the history. A failed step is reported in the status (FailedCreatePod /
+ * FailedUpdatePod) and an Event, then thrown so that the work queue retries with its backoff.
+ */
+import { StatefulSetConditionType, StatefulSetEventReason } from '@kruise-ts/api';
+import type { ControllerRevision, StatefulSet, StatefulSetCondition } from '@kruise-ts/api';
+import { requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
+import { initializeReadinessGates, podControlContext, refreshPods } from '@kruise-ts/pod-control';
+import type { PodControlDeps } from '@kruise-ts/pod-control';
+import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
+import { errorMessage, isBeingDeleted, laggingOwnedObject, removeCondition, setCondition, updateStatus, warnOnce } from '@kruise-ts/workload';
+
+import { readState } from './read-state.ts';
+import type { ReadCaches, ReadResult } from './read-state.ts';
+import { calculateStatus } from './status/calculate-status.ts';
+import { parseStatefulSet, statefulSetResource } from './statefulset-resource.ts';
+import { scale } from './sync/scale.ts';
+import { revisionNameOf, rollingUpdateOf } from './sync/sync-context.ts';
+import type { SyncContext, SyncState } from './sync/sync-context.ts';
+import { rollingUpdate } from './sync/update.ts';
+
+/** What the reconciler reads and writes with. */
+export interface StatefulSetReconcilerDeps extends ReadCaches, PodControlDeps {
+  readonly statefulSets: Lister<StatefulSet>;
+}
+
+const CACHE_LAG_RETRY_MS = 1000;
+
+/**
+ * The rolling update runs only after a scale step that changed nothing and did not stop (OpenKruise
+ * runs it in the same round; waiting one round lets it judge the pods as the API server has them),
+ * and never for OnDelete or while paused.
+ */
+function updateMayRun(state: SyncState, scaled: { readonly changed: boolean; readonly stop: boolean }): boolean {
+  return !scaled.changed && !scaled.stop && state.set.spec.updateStrategy.type !== 'OnDelete' && !rollingUpdateOf(state.set).paused;
+}
+
+/** Reason of the InvalidSpec condition (and its Event). */
+export const INVALID_SPEC = 'InvalidSpec';
+
+type Conditions = StatefulSetCondition[];
+
+/** The sync steps' outcome: the conditions they leave, and the failure to retry with backoff, if any. */
+interface SyncOutcome {
+  readonly conditions: Conditions;
+  readonly failure?: Error;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(errorMessage(error));
+}
+
+export class StatefulSetReconciler implements Reconciler {
+  readonly #deps: StatefulSetReconcilerDeps;
+
+  constructor(deps: StatefulSetReconcilerDeps) {
+    this.#deps = deps;
+  }
+
+  async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    const key = requestKey(request);
+    const cached = this.#deps.statefulSets.get(request.namespace, request.name);
+    // A deleted set: its expectations go with it (its pods and revisions go by garbage collection).
+    if (cached === undefined) {
+      this.#deps.scaleExpectations.delete(key);
+      return undefined;
+    }
+    const ctx = this.#context(context);
+    const parsed = parseStatefulSet(cached);
+    if (parsed.kind === 'invalid') {
+      return this.#reportUnusable(ctx, cached, parsed.message);
+    }
+    const set = parsed.object;
+    const waiting = this.#waitForCache(context, key, set);
+    if (waiting !== undefined) {
+      return waiting;
+    }
+    return this.#readAndSync(context, ctx, set);
+  }
+
+  /** Read, sync (or only report an unusable spec), then the status whatever happened; a failure is thrown after it. */
+  async #readAndSync(context: ReconcileContext, ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<Result> {
+    const read = await this.#read(ctx, set);
+    if (read.kind === 'waiting') {
+      context.logger.debug({ reason: read.reason }, 'Waiting for the cache');
+      return { requeueAfterMs: CACHE_LAG_RETRY_MS };
+    }
+    const outcome: SyncOutcome = read.kind === 'unusable' ? { conditions: this.#invalid(ctx, read.state, { conditions: [...(set.status?.conditions ?? [])], message: read.message }) } : await this.#sync(ctx, read.state);
+    await this.#finish(ctx, read.state, outcome.conditions);
+    if (outcome.failure !== undefined) {
+      throw outcome.failure;
+    }
+    return ctx.requeue.toResult();
+  }
+
+  /** The read phase; a template Go could not decode is reported and ends the reconcile before any write. */
+  async #read(ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<ReadResult> {
+    try {
+      return await readState(ctx, this.#deps, set);
+    } catch (error) {
+      if (error instanceof TemplateDecodeError) {
+        return this.#reportUnusable(ctx, set, `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`);
+      }
+      throw error;
+    }
+  }
+
+  #waitForCache(context: ReconcileContext, key: string, set: DeepReadonly<StatefulSet>): Result | undefined {
+    const expectations = this.#deps.scaleExpectations.satisfied(key);
+    if (!expectations.satisfied) {
+      context.logger.debug({ pending: expectations.pending }, 'Waiting for the cache to show our creations and deletions');
+      return { requeueAfterMs: expectations.remainingMs };
+    }
+    const lagging = laggingOwnedObject(this.#deps.resourceVersionExpectations, this.#deps.pods, set.metadata.uid);
+    return lagging === undefined ? undefined : { requeueAfterMs: CACHE_LAG_RETRY_MS };
+  }
+
+  #context(context: ReconcileContext): SyncContext {
+    const { api } = this.#deps;
+    return {
+      ...podControlContext(this.#deps, context),
+      revisions: resourceClient<ControllerRevision>(api, controllerRevisionResource, context.signal),
+      statefulSets: resourceClient(api, statefulSetResource, context.signal),
+    };
+  }
+
+  /** The InvalidSpec condition and its Event (once per change). */
+  #invalid(ctx: SyncContext, state: SyncState, input: { readonly conditions: Conditions; readonly message: string }): Conditions {
+    const { message } = input;
+    // The Event goes out when the stored condition does not say this yet.
+    warnOnce(ctx.recorder, { ref: state.owner.ref, conditions: state.set.status?.conditions, problem: { type: StatefulSetConditionType.InvalidSpec, reason: INVALID_SPEC, message, eventReason: StatefulSetEventReason.InvalidSpec } });
+    return setCondition(input.conditions, { type: StatefulSetConditionType.InvalidSpec, status: 'True', reason: INVALID_SPEC, message }, { now: ctx.clock.now() });
+  }
+
+  /** A set this controller cannot read at all: the condition and Event, observedGeneration, and no retry until it changes. */
+  async #reportUnusable(ctx: SyncContext, set: DeepReadonly<StatefulSet>, message: string): Promise<never> {
+    const conditions = set.status?.conditions ?? [];
+    const ref = { apiVersion: set.apiVersion, kind: set.kind, name: set.metadata.name ?? '', namespace: set.metadata.namespace ?? '', uid: set.metadata.uid ?? '' };
+    warnOnce(ctx.recorder, { ref, conditions, problem: { type: StatefulSetConditionType.InvalidSpec, reason: INVALID_SPEC, message, eventReason: StatefulSetEventReason.InvalidSpec } });
+    const next = setCondition([...conditions], { type: StatefulSetConditionType.InvalidSpec, status: 'True', reason: INVALID_SPEC, message }, { now: ctx.clock.now() });
+    const status = { replicas: 0, readyReplicas: 0, availableReplicas: 0, ...set.status, observedGeneration: set.metadata.generation, conditions: next };
+    await updateStatus(ctx.statefulSets, set, status);
+    throw new TerminalError(message);
+  }
+
+  /** The sync steps; returns the conditions they leave and the failure to retry, if any. */
+  async #sync(ctx: SyncContext, state: SyncState): Promise<SyncOutcome> {
+    let conditions = removeCondition([...(state.set.status?.conditions ?? [])], StatefulSetConditionType.InvalidSpec);
+    conditions = this.#specWarnings(ctx, state, conditions);
+    if (isBeingDeleted(state.set)) {
+      return { conditions };
+    }
+    if (await this.#settlePods(ctx, state)) {
+      return { conditions };
+    }
+    try {
+      const scaled = await scale(ctx, state);
+      conditions = removeCondition(conditions, StatefulSetConditionType.FailedCreatePod);
+      if (!updateMayRun(state, scaled)) {
+        return { conditions };
+      }
+    } catch (error) {
+      if (!ctx.signal.aborted) {
+        ctx.logger.error({ err: error }, 'Scaling failed');
+      }
+      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedCreatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), failure: asError(error) };
+    }
+    return this.#update(ctx, state, conditions);
+  }
+
+  /** Readiness conditions of new pods, then in-place updates and lifecycle states; true when a pod was written (go on next time). */
+  async #settlePods(ctx: SyncContext, state: SyncState): Promise<boolean> {
+    if (await initializeReadinessGates(ctx, state.pods)) {
+      return true;
+    }
+    const refreshed = await refreshPods(ctx, { owner: state.owner, pods: state.pods, updateRevision: revisionNameOf(state.updateRevision), podTemplateHashLabel: false });
+    for (const skipped of refreshed.skipped) {
+      ctx.recorder.warning(state.owner.ref, StatefulSetEventReason.FailedUpdatePodInPlace, `pod ${skipped.name}: ${skipped.reason}; skipped until the annotation is fixed or removed`);
+    }
+    return refreshed.written > 0;
+  }
+
+  async #update(ctx: SyncContext, state: SyncState, conditions: Conditions): Promise<SyncOutcome> {
+    try {
+      const updated = await rollingUpdate(ctx, state);
+      if (updated.blocked !== undefined) {
+        return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', reason: 'InPlaceOnlyNotPossible', message: updated.blocked }, { now: ctx.clock.now() }) };
+      }
+      return { conditions: removeCondition(conditions, StatefulSetConditionType.FailedUpdatePod) };
+    } catch (error) {
+      if (!ctx.signal.aborted) {
+        ctx.logger.error({ err: error }, 'Updating failed');
+      }
+      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), failure: asError(error) };
+    }
+  }
+
+  /**
+   * Specs the CRD accepted that cannot do what they say: a partition above replicas (no pod is
+   * updated), an in-place policy without the InPlaceUpdateReady gate (stored before the CRD rule).
+   * Reported as InvalidSpec; the reconcile goes on.
+   */
+  #specWarnings(ctx: SyncContext, state: SyncState, conditions: Conditions): Conditions {
+    const rolling = rollingUpdateOf(state.set);
+    const gates = state.set.spec.template.spec?.readinessGates ?? [];
+    if (rolling.partition > state.set.spec.replicas) {
+      return this.#invalid(ctx, state, { conditions, message: `spec.updateStrategy.rollingUpdate.partition: ${String(rolling.partition)} is above replicas ${String(state.set.spec.replicas)}: no pod is updated` });
+    }
+    if (rolling.podUpdatePolicy !== 'ReCreate' && !gates.some((gate) => gate.conditionType === 'InPlaceUpdateReady')) {
+      return this.#invalid(ctx, state, {
+        conditions,
+        message: `spec.template.spec.readinessGates: ${rolling.podUpdatePolicy} needs the InPlaceUpdateReady readiness gate; pods without it are recreated (InPlaceIfPossible) or restarted in Service endpoints (InPlaceOnly)`,
+      });
+    }
+    return conditions;
+  }
+
+  async #finish(ctx: SyncContext, state: SyncState, conditions: Conditions): Promise<void> {
+    const status = calculateStatus({
+      set: state.set,
+      pods: [...state.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [slot.pod])), ...state.condemned.map((entry) => entry.pod)],
+      claims: state.claims,
+      currentRevision: revisionNameOf(state.currentRevision),
+      updateRevision: revisionNameOf(state.updateRevision),
+      collisionCount: state.collisionCount,
+      minReadySeconds: rollingUpdateOf(state.set).minReadySeconds,
+      conditions,
+      now: ctx.clock.now(),
+    });
+    await updateStatus(ctx.statefulSets, state.set, status);
+    const minReadySeconds = rollingUpdateOf(state.set).minReadySeconds;
+    if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas) {
+      ctx.requeue.push(minReadySeconds * 1000, 'minReadySeconds');
+    }
+    await truncateHistory({ store: ctx.revisions, active: { currentRevision: state.currentRevision, updateRevision: state.updateRevision, collisionCount: state.collisionCount, revisions: state.revisions }, pods: state.pods, limit: state.set.spec.revisionHistoryLimit }).catch((error: unknown) => {
+      ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
+    });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The scale step: carries out {@link planScale} with the pod-control package (creations with their
+ * claims, deletions through the preDelete hook), fixes the identity labels and claims of the pods it
+ * checked, and re-owns the claims of condemned pods as the retention policy says.
+ */
+import { StatefulSetEventReason } from '@kruise-ts/api';
+import type { Pod } from '@kruise-ts/api';
+import { keyOf } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { createPods, deletePods } from '@kruise-ts/pod-control';
+import { parseIntOrPercent, scaledValueFromIntOrPercent } from '@kruise-ts/api';
+
+import { isCreated } from '../pod-health.ts';
+import { claimsToCreate, ClaimBeingDeletedError, createMissingClaims, reconcileClaims, staleClaimOrdinals } from './claims.ts';
+import { planScale } from './scale-plan.ts';
+import type { ScalePlan } from './scale-plan.ts';
+import { identityMatches, identityPatch, newStatefulPod } from './stateful-pod.ts';
+import { revisionNameOf, rollingUpdateOf, slotsOf } from './sync-context.ts';
+import type { SyncContext, SyncState } from './sync-context.ts';
+import { isCurrentRevisionNeeded } from './update-order.ts';
+
+/** `scaleStrategy.maxUnavailable` resolved against replicas (rounded down, at least 1); undefined when unset. */
+export function scaleBudget(state: SyncState): number | undefined {
+  const value = state.set.spec.scaleStrategy?.maxUnavailable;
+  if (value === undefined || parseIntOrPercent(value) === undefined) {
+    return undefined;
+  }
+  return Math.max(1, scaledValueFromIntOrPercent({ value, total: state.set.spec.replicas, roundUp: false }));
+}
+
+
+/** The new pods of the planned ordinals, each at the revision OpenKruise's isCurrentRevisionNeeded gives it. */
+function newPods(ctx: SyncContext, state: SyncState, ordinals: readonly number[]): Pod[] {
+  const slots = slotsOf(state);
+  const rolling = rollingUpdateOf(state.set);
+  return ordinals.map((ordinal) => {
+    const current = isCurrentRevisionNeeded({
+      onDelete: state.set.spec.updateStrategy.type === 'OnDelete',
+      strategy: { partition: rolling.partition, unorderedUpdate: rolling.unorderedUpdate },
+      updateRevision: revisionNameOf(state.updateRevision),
+      index: ordinal - state.range.start,
+      slots,
+    });
+    return newStatefulPod(state.source, {
+      ordinal,
+      template: current ? state.currentTemplate : state.updateTemplate,
+      revision: revisionNameOf(current ? state.currentRevision : state.updateRevision),
+      now: ctx.clock.now(),
+    });
+  });
+}
+
+/** What the scale step did. */
+export interface ScaleResult {
+  /** Something was written: the update waits for the next reconcile. */
+  readonly changed: boolean;
+  /** Nothing else may happen this round. */
+  readonly stop: boolean;
+}
+
+async function fixCheckedPods(ctx: SyncContext, state: SyncState, plan: ScalePlan): Promise<boolean> {
+  let changed = false;
+  for (const { ordinal, pod } of plan.checked) {
+    if (!identityMatches(state.source, pod, ordinal)) {
+      ctx.resourceVersionExpectations.expect(await ctx.pods.patch(keyOf(pod), { type: 'merge', body: identityPatch(state.source, ordinal) }));
+      changed = true;
+    }
+    if (!isCreated(pod) || pod.status?.phase === 'Pending') {
+      changed = (await createMissingClaims(ctx, state, pod).catch(skipClaimBeingDeleted)) || changed;
+    }
+    changed = (await reconcileClaims(ctx, state, { ordinal, pod })) || changed;
+  }
+  return changed;
+}
+
+function skipClaimBeingDeleted(error: unknown): boolean {
+  if (error instanceof ClaimBeingDeletedError) {
+    return false;
+  }
+  throw error;
+}
+
+async function reownCondemnedClaims(ctx: SyncContext, state: SyncState): Promise<boolean> {
+  let changed = false;
+  for (const entry of state.condemned) {
+    changed = (await reconcileClaims(ctx, state, entry)) || changed;
+  }
+  return changed;
+}
+
+/** The scale step of one reconcile. */
+export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleResult> {
+  const plan = planScale({
+    monotonic: state.set.spec.podManagementPolicy !== 'Parallel',
+    budget: scaleBudget(state),
+    minReadySeconds: rollingUpdateOf(state.set).minReadySeconds,
+    now: ctx.clock.now(),
+    replicas: state.replicas,
+    condemned: state.condemned,
+    staleClaims: staleClaimOrdinals(ctx, state),
+  });
+  if (plan.requeueMs !== undefined) {
+    ctx.requeue.push(plan.requeueMs, 'minReadySeconds');
+  }
+  if (plan.waitingFor !== undefined) {
+    ctx.logger.debug({ waitingFor: plan.waitingFor }, 'Scaling waits');
+  }
+  let changed = await recreateFinished(ctx, state, plan.deleteFinished);
+  if (plan.create.length > 0) {
+    const pods = newPods(ctx, state, plan.create);
+    await createPods(ctx, state.owner, { pods, claimsFor: (pod) => claimsToCreate(ctx, state, pod) });
+    changed = true;
+  }
+  changed = (await fixCheckedPods(ctx, state, plan)) || changed;
+  changed = (await reownCondemnedClaims(ctx, state)) || changed;
+  if (plan.deleteCondemned.length > 0) {
+    changed = (await deletePods(ctx, state.owner, { pods: plan.deleteCondemned })) || changed;
+  }
+  return { changed, stop: plan.stop };
+}
+
+async function recreateFinished(ctx: SyncContext, state: SyncState, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
+  for (const pod of pods) {
+    ctx.recorder.warning(state.owner.ref, StatefulSetEventReason.RecreatingFailedPod, `StatefulSet ${state.key} is recreating failed Pod ${pod.metadata?.name ?? ''}`);
+  }
+  return pods.length > 0 && (await deletePods(ctx, state.owner, { pods }));
+}

@@ -1,0 +1,74 @@
+/**
+ * The rolling update step: carries out {@link planRollingUpdate} with the pod-control package. Pods
+ * labelled for deletion go through the preDelete hook; the others move to the update revision in
+ * place (podUpdatePolicy InPlaceIfPossible or InPlaceOnly, through the inPlaceUpdate hook) or are
+ * deleted and created again by the next scale step at the update revision.
+ */
+import { CONTROLLER_REVISION_HASH_LABEL, parseIntOrPercent, scaledValueFromIntOrPercent } from '@kruise-ts/api';
+import { isInPlaceUpdateCompleted } from '@kruise-ts/inplace-update';
+import { CHANGED, deletePods, InPlaceDecisions, updatePodToRevision, WAITING } from '@kruise-ts/pod-control';
+import type { PodUpdateOutcome, PodUpdatePlan } from '@kruise-ts/pod-control';
+
+import { planRollingUpdate } from './rolling-update-plan.ts';
+import { revisionNameOf, rollingUpdateOf, slotsOf } from './sync-context.ts';
+import type { SyncContext, SyncState } from './sync-context.ts';
+
+/** `rollingUpdate.maxUnavailable` resolved against replicas (rounded down, at least 1). */
+export function updateBudget(state: SyncState): number {
+  const value = rollingUpdateOf(state.set).maxUnavailable;
+  if (parseIntOrPercent(value) === undefined) {
+    return 1;
+  }
+  return Math.max(1, scaledValueFromIntOrPercent({ value, total: state.set.spec.replicas, roundUp: false }));
+}
+
+/** What the update step did. */
+export interface UpdateResult {
+  readonly changed: boolean;
+  /** InPlaceOnly met a change that needs a new pod: why (for the FailedUpdatePod condition). */
+  readonly blocked?: string;
+}
+
+
+function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
+  const rolling = rollingUpdateOf(state.set);
+  return {
+    owner: state.owner,
+    policy: rolling.podUpdatePolicy,
+    gracePeriodSeconds: rolling.gracePeriodSeconds,
+    revisions: state.revisions,
+    revisionLabels: (revision) => ({ [CONTROLLER_REVISION_HASH_LABEL]: revision }),
+    stripManagedFields: false,
+    recreateOnVolumeClaimTemplatesChange: false,
+    decisions: new InPlaceDecisions(),
+    recreate: async (pod): Promise<PodUpdateOutcome> => ((await deletePods(ctx, state.owner, { pods: [pod] })) ? CHANGED : WAITING),
+  };
+}
+
+/** The rolling update of one reconcile (not called for OnDelete or while paused). */
+export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise<UpdateResult> {
+  const rolling = rollingUpdateOf(state.set);
+  const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
+  const plan = planRollingUpdate({
+    strategy: { partition: rolling.partition, unorderedUpdate: rolling.unorderedUpdate },
+    replicas: state.set.spec.replicas,
+    maxUnavailable: updateBudget(state),
+    updateRevision: revisionNameOf(state.updateRevision),
+    minReadySeconds: rolling.minReadySeconds,
+    now: ctx.clock.now(),
+    slots: slotsOf(state),
+    inPlaceCompleted: (pod) => isInPlaceUpdateCompleted(pod, { verticalScaling }),
+  });
+  if (plan.requeueMs !== undefined) {
+    ctx.requeue.push(plan.requeueMs, 'minReadySeconds');
+  }
+  let changed = plan.specifiedDeletes.length > 0 && (await deletePods(ctx, state.owner, { pods: plan.specifiedDeletes }));
+  const podPlan = updatePlan(ctx, state);
+  let blocked: string | undefined;
+  for (const pod of plan.updates) {
+    const outcome = await updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision });
+    changed = changed || outcome.kind === 'changed';
+    blocked ??= outcome.kind === 'blocked' ? outcome.reason : undefined;
+  }
+  return { changed, ...(blocked === undefined ? {} : { blocked }) };
+}

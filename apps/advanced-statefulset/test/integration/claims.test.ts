@@ -1,0 +1,67 @@
+/**
+ * Per-ordinal PVCs of an Advanced StatefulSet on the real control plane, and the retention policy:
+ * whenScaled Delete hands the claims of scaled-in ordinals to their pods (collected with them),
+ * Retain keeps them and a scale-out reuses them, whenDeleted Delete makes the set their owner.
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { PersistentVolumeClaim } from '@kruise-ts/api';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
+import { pvcResource } from '@kruise-ts/workload';
+
+import { statefulSetResource } from '../../src/index.ts';
+import { createStatefulSet, dbStatefulSet, settled, waitForSet, withController } from '../support/harness.ts';
+
+const kubeConfig = testKubeConfig();
+const client = testClient(kubeConfig);
+const dataTemplate = { metadata: { name: 'data', labels: { tier: 'storage' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+
+const nameOf = (claim: PersistentVolumeClaim): string => claim.metadata?.name ?? '';
+const uidOf = (claim: PersistentVolumeClaim): string => claim.metadata?.uid ?? '';
+
+async function claimsOf(namespace: string): Promise<PersistentVolumeClaim[]> {
+  return (await client.list(pvcResource, { namespace })).items.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+}
+
+function ownerKinds(claim: PersistentVolumeClaim): string[] {
+  return (claim.metadata?.ownerReferences ?? []).map((ref) => `${ref.kind}/${ref.name}`);
+}
+
+function scaleTo(namespace: string, replicas: number): Promise<unknown> {
+  return client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { replicas } } });
+}
+
+describe('Advanced StatefulSet claims', () => {
+  it('creates <template>-<set>-<ordinal> claims, keeps them with Retain and reuses them on scale-out', async () => {
+    await withController('asts-retain', async (namespace) => {
+      await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate] }));
+      await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
+      const claims = await claimsOf(namespace);
+      expect(claims.map(nameOf)).toEqual(['data-db-0', 'data-db-1']);
+      expect(claims[0]?.metadata?.labels).toEqual({ tier: 'storage', app: 'db' });
+      expect(claims.map(ownerKinds)).toEqual([[], []]);
+      await scaleTo(namespace, 1);
+      await waitForSet(client, { namespace, name: 'db', description: '1 pod' }, (set) => set.status?.replicas === 1);
+      expect((await claimsOf(namespace)).map(uidOf)).toEqual(claims.map(uidOf));
+      await scaleTo(namespace, 2);
+      await waitForSet(client, { namespace, name: 'db', description: '2 pods again' }, settled);
+      expect((await claimsOf(namespace)).map(uidOf)).toEqual(claims.map(uidOf));
+    });
+  });
+
+  it('whenScaled Delete gives the claims of scaled-in ordinals to their pods; whenDeleted Delete gives live claims to the set', async () => {
+    await withController('asts-delete', async (namespace) => {
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate], persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Delete' } }),
+      );
+      await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
+      expect((await claimsOf(namespace)).map(ownerKinds)).toEqual([['StatefulSet/db'], ['StatefulSet/db']]);
+      await scaleTo(namespace, 1);
+      await expect.poll(async () => (await claimsOf(namespace)).map((claim) => [nameOf(claim), ownerKinds(claim)]), { timeout: 30_000 }).toContainEqual(['data-db-1', ['Pod/db-1']]);
+      expect((await claimsOf(namespace)).find((claim) => nameOf(claim) === 'data-db-0')?.metadata?.ownerReferences?.map((ref) => ref.kind)).toEqual(['StatefulSet']);
+    });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The whole `main` of a kruise-ts app: flags (the manager's and the app's, OpenKruise's aliases
+ * accepted), the logger, start-up warnings, the app's feature gate, the manager, the controller, and
+ * a graceful stop on SIGTERM/SIGINT. Only an app's main calls it, with `process.argv`.
+ */
+import type { z } from 'zod';
+
+import type { FeatureGateName } from '../feature-gates/known-gates.ts';
+import { OPENKRUISE_MANAGER_FLAGS } from '../flags/openkruise-flags.ts';
+import { parseFlagsOrExit } from '../flags/manager-flags.ts';
+import type { ManagerFlags } from '../flags/manager-flags.ts';
+import { createLogger } from '../log/logger.ts';
+import { Manager } from './manager.ts';
+import { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager-from-flags.ts';
+
+/** One app's main. */
+export interface AppMainOptions<S extends z.ZodObject> {
+  /** As in `apps/<name>`: the logs' `app`, the user agent `kruise-ts-<app>` and the default Lease name. */
+  readonly app: string;
+  /** The feature gate that turns the app on; off means the process exits 0 at once. */
+  readonly gate: FeatureGateName;
+  /** The manager's flags extended with the app's (`managerFlagsSchema.extend(...)`). */
+  readonly schema: S;
+  readonly setup: (manager: Manager, flags: z.output<S>) => void;
+}
+
+/** Runs the app until a signal stops it; exits the process (0 after a clean stop, 1 on a fatal error). */
+export async function runAppMain<S extends z.ZodObject>(argv: readonly string[], options: AppMainOptions<S>): Promise<never> {
+  const flags = parseFlagsOrExit(argv, options.schema, OPENKRUISE_MANAGER_FLAGS);
+  // The schema extends managerFlagsSchema, so the parsed flags carry every manager flag.
+  const common = flags as unknown as ManagerFlags;
+  const logger = createLogger({ level: common['log-level'], format: common['log-format'], base: { app: options.app } });
+  logStartupWarnings(logger, { argv, compat: OPENKRUISE_MANAGER_FLAGS, gates: common['feature-gates'] });
+  if (!common['feature-gates'].enabled(options.gate)) {
+    logger.info(`The ${options.gate} feature gate is off; nothing to run`);
+    process.exit(0);
+  }
+  const manager = new Manager(
+    managerOptionsFromFlags(common, { kubeConfig: loadKubeConfig(common.kubeconfig), logger, userAgent: `kruise-ts-${options.app}`, defaultLeaseName: `kruise-ts-${options.app}` }),
+  );
+  options.setup(manager, flags);
+  const stop = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'Shutting down');
+      stop.abort();
+    });
+  }
+  try {
+    await manager.start(stop.signal);
+    process.exit(0);
+  } catch (error) {
+    logger.fatal({ err: error }, 'The manager stopped with an error');
+    process.exit(1);
+  }
+}
