@@ -35,10 +35,14 @@ describe('Store', () => {
     expect(store.size).toBe(2);
   });
 
-  it('indexes existing objects when an indexer is added later, and refuses duplicates', () => {
+  it('indexes existing objects when an indexer is added later, accepts the same one again, and refuses another under its name', () => {
     const store = new Store<KubeObject>();
     store.upsert(pod('a', 'p1', { labels: { app: 'web' } }));
-    store.addIndexers({ app: byLabel('app') });
+    const app = byLabel('app');
+    store.addIndexers({ app });
+    expect(store.byIndex('app', 'web')).toHaveLength(1);
+    // Two controllers of one process asking for the same index of a shared informer.
+    store.addIndexers({ app });
     expect(store.byIndex('app', 'web')).toHaveLength(1);
     expect(() => {
       store.addIndexers({ app: byLabel('app') });

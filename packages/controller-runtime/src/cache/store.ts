@@ -20,10 +20,18 @@ export class Store<T extends KubeObject> {
     this.addIndexers({ [NAMESPACE_INDEX]: (object) => [object.metadata?.namespace ?? ''], ...indexers });
   }
 
-  /** Adds indexers; existing objects are indexed at once. */
+  /**
+   * Adds indexers; existing objects are indexed at once. The same function under the same name again
+   * is a no-op: several controllers in one process share an informer and ask for the same index
+   * (`byControllerUid`); another function under a taken name is refused.
+   */
   addIndexers(indexers: Readonly<Record<string, IndexFunc<T>>>): void {
     for (const [name, indexFunc] of Object.entries(indexers)) {
-      if (this.#indexers.has(name)) {
+      const existing = this.#indexers.get(name);
+      if (existing === indexFunc) {
+        continue;
+      }
+      if (existing !== undefined) {
         throw new Error(`indexer ${name} already exists`);
       }
       this.#indexers.set(name, indexFunc);

@@ -51,7 +51,8 @@ export async function podsOf(ctx: StepContext, selector: string): Promise<Pod[]>
   return pods.items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
-async function until(ctx: StepContext, description: string, check: () => Promise<boolean>): Promise<void> {
+/** Polls `check` until it holds; gives up after the step timeout. */
+export async function until(ctx: StepContext, description: string, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + ctx.stepTimeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) {

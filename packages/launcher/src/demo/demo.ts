@@ -1,6 +1,7 @@
 /**
  * The demo on a cluster it is given: CRDs, the controllers in this process, the document's sample
- * CloneSet scaling out, then an in-place image update held at partition 3 and released, and a summary.
+ * CloneSet scaling out, then an in-place image update held at partition 3 and released, an Advanced
+ * StatefulSet with per-ordinal PVCs updated in place next to it, and a summary.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +19,8 @@ import { launcherFlagsSchema } from '../apps.ts';
 import { startControllers } from '../controllers.ts';
 import { applyFresh, CloneSetWatch, follow, podsOf, sampleCloneSet, settled } from './cloneset-steps.ts';
 import type { StepContext } from './cloneset-steps.ts';
+import { playStatefulSet } from './statefulset-steps.ts';
+import type { StatefulSetDemoResult } from './statefulset-steps.ts';
 import type { Output } from './status-line.ts';
 import { WriteTally } from './write-tally.ts';
 
@@ -49,6 +52,8 @@ export interface DemoSummary {
   /** Controller writes to pods during the in-place update, per pod. */
   readonly updateWritesPerPod: number;
   readonly writes: string;
+  /** The Advanced StatefulSet next to the CloneSet. */
+  readonly statefulSet: StatefulSetDemoResult;
 }
 
 async function ensureNamespace(kubeConfig: KubeConfig, name: string): Promise<void> {
@@ -100,13 +105,14 @@ function printSummary(out: Output, summary: DemoSummary): void {
       `  controller writes per pod for the update:  ${summary.updateWritesPerPod.toFixed(1)} (OpenKruise: 4)`,
       `  controller writes to pods in all:          ${String(summary.podWrites)}`,
       `  all controller writes:                     ${summary.writes}`,
+      `  Advanced StatefulSet demo-db: ${String(summary.statefulSet.pods)} pods with a PVC each in ${(summary.statefulSet.createdMs / 1000).toFixed(1)}s, updated in place in ${(summary.statefulSet.updatedMs / 1000).toFixed(1)}s, pods kept ${String(summary.statefulSet.podsKept)}/${String(summary.statefulSet.pods)}, PVCs kept ${String(summary.statefulSet.claimsKept)}/${String(summary.statefulSet.pods)}`,
       '',
     ].join('\n'),
   );
 }
 
 /** The scale-out and the in-place update, measured; the controllers are running. */
-async function playSample(ctx: StepContext, tally: WriteTally): Promise<DemoSummary> {
+async function playSample(ctx: StepContext, tally: WriteTally): Promise<Omit<DemoSummary, 'statefulSet'>> {
   const sample = sampleCloneSet(await readFile(SAMPLE, 'utf8'), ctx.namespace);
   const name = sample.metadata.name ?? '';
   const selector = Object.entries(sample.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
@@ -132,7 +138,7 @@ function summaryOf(input: {
   after: readonly Pod[];
   podWritesForUpdate: number;
   tally: WriteTally;
-}): DemoSummary {
+}): Omit<DemoSummary, 'statefulSet'> {
   const { update, before, after, tally } = input;
   return {
     scaleOutMs: input.scaledMs,
@@ -159,10 +165,10 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const { out, namespace } = options;
   heading(out, 'Installing the CRDs');
-  await applyCrdFiles(options.kubeConfig, [path.join(REPO_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml')]);
+  await applyCrdFiles(options.kubeConfig, [path.join(REPO_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml'), path.join(REPO_ROOT, 'crds', 'apps.kruise.io_statefulsets.yaml')]);
   await ensureNamespace(options.kubeConfig, namespace);
   const tally = new WriteTally();
-  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace });
+  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace, 'feature-gates': 'AdvancedStatefulSet=true' });
   const controllers = startControllers({
     flags,
     kubeConfig: options.kubeConfig,
@@ -172,10 +178,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   out.write(`Controllers running in this process: ${controllers.apps.map((app) => app.name).join(', ')} (watching namespace ${namespace})\n`);
   try {
     const client = createClient(new Transport({ kubeConfig: options.kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-demo' }));
-    const summary = await playSample({ client, namespace, out, signal: options.signal, stepTimeoutMs: options.stepTimeoutMs ?? 180_000 }, tally);
+    const ctx: StepContext = { client, namespace, out, signal: options.signal, stepTimeoutMs: options.stepTimeoutMs ?? 180_000 };
+    const cloneSet = await playSample(ctx, tally);
+    heading(out, 'An Advanced StatefulSet next to it: 3 pods with a PVC each, then an in-place update');
+    const summary: DemoSummary = { ...cloneSet, statefulSet: await playStatefulSet(ctx, { from: 'nginx:alpine', to: NEW_IMAGE }) };
     printSummary(out, summary);
     if (options.keepRunning === true) {
-      out.write(`The controllers keep running; try: kubectl -n ${namespace} get clone,pods. Ctrl-C stops everything the demo started.\n`);
+      out.write(`The controllers keep running; try: kubectl -n ${namespace} get clone,asts,pods,pvc. Ctrl-C stops everything the demo started.\n`);
       await untilAborted(options.signal);
     }
     return summary;

@@ -50,14 +50,17 @@ describe('npm run demo', () => {
     const namespace = `demo-${randomBytes(3).toString('hex')}`;
     try {
       const demo = run(DEMO, ['--namespace', namespace]);
-      expect(await demo.exited).toBe(0);
+      const exitCode = await demo.exited;
       const output = demo.output();
+      expect(exitCode, output).toBe(0);
       expect(output).toContain("== The document's sample CloneSet: sample, 5 replicas");
       expect(output).toContain('== In-place update to nginx:mainline, partition 3');
       expect(output).toMatch(/sample {2}desired 5 {2}replicas 5 {2}updated 2 {2}ready 5 {2}available 5/);
       expect(output).toContain('== Summary');
       expect(output).toContain('pods kept through the update (same UID):   5/5, container restarts 5');
       expect(output).toContain('controller writes per pod for the update:  3.0');
+      expect(output).toContain('== An Advanced StatefulSet next to it');
+      expect(output).toMatch(/Advanced StatefulSet demo-db: 3 pods with a PVC each in [\d.]+s, updated in place in [\d.]+s, pods kept 3\/3, PVCs kept 3\/3/);
     } finally {
       await deleteNamespace(namespace);
     }
