@@ -50,7 +50,7 @@ describe('Advanced StatefulSet claims', () => {
     });
   });
 
-  it('whenScaled Delete gives the claims of scaled-in ordinals to their pods; whenDeleted Delete gives live claims to the set', async () => {
+  it('whenScaled Delete: a scaled-in claim goes with its pod; whenDeleted Delete: the rest go with the set (garbage collection)', async () => {
     await withController('asts-delete', async (namespace) => {
       await createStatefulSet(
         client,
@@ -62,6 +62,10 @@ describe('Advanced StatefulSet claims', () => {
       await scaleTo(namespace, 1);
       await expect.poll(async () => (await claimsOf(namespace)).map((claim) => [nameOf(claim), ownerKinds(claim)]), { timeout: 30_000 }).toContainEqual(['data-db-1', ['Pod/db-1']]);
       expect((await claimsOf(namespace)).find((claim) => nameOf(claim) === 'data-db-0')?.metadata?.ownerReferences?.map((ref) => ref.kind)).toEqual(['StatefulSet']);
+      // The garbage collector removes the scaled-in claim with its pod, and the rest with the set.
+      await expect.poll(async () => (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf), { timeout: 60_000 }).toEqual(['data-db-0']);
+      await client.delete(statefulSetResource, { namespace, name: 'db' }, { propagationPolicy: 'Background' });
+      await expect.poll(async () => (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf), { timeout: 60_000 }).toEqual([]);
     });
   });
 });
