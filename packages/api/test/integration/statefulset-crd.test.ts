@@ -7,12 +7,11 @@
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
-import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Json, JsonObject } from '../support/cloneset-api.ts';
 import { mergePatch, rejectionOf } from '../support/cloneset-api.ts';
-import { installStatefulSetCrd, STATEFULSETS, validStatefulSet } from '../support/statefulset-api.ts';
+import { statefulSetApi, STATEFULSETS, validStatefulSet } from '../support/statefulset-api.ts';
 
 /**
  * The examples of https://openkruise.io/docs/user-manuals/advancedstatefulset (completed with the
@@ -119,14 +118,10 @@ describe('Advanced StatefulSet CRD on a real API server', () => {
   let namespace: TestNamespace;
 
   beforeAll(async () => {
-    const kubeConfig = testKubeConfig();
-    api = await installStatefulSetCrd(kubeConfig);
-    namespace = await createTestNamespace(kubeConfig, 'asts-crd');
+    ({ api, namespace } = await statefulSetApi('asts-crd'));
   });
 
-  afterAll(async () => {
-    await namespace[Symbol.asyncDispose]();
-  });
+  afterAll(() => namespace[Symbol.asyncDispose]());
 
   const create = (body: Json): Promise<JsonObject> =>
     api.createNamespacedCustomObject({ ...STATEFULSETS, namespace: namespace.name, body: body as JsonObject }) as Promise<JsonObject>;

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CustomObjectsApi } from '@kubernetes/client-node';
-import { applyCrdFiles } from '@kruise-ts/local-cluster/testing';
+import { applyCrdFiles, createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
+import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import type { JsonObject } from './cloneset-api.ts';
 
@@ -21,6 +22,13 @@ export const STATEFULSETS = { group: 'apps.kruise.io', version: 'v1beta1', plura
 export async function installStatefulSetCrd(kubeConfig: KubeConfig): Promise<CustomObjectsApi> {
   await applyCrdFiles(kubeConfig, [STATEFULSET_CRD_FILE]);
   return kubeConfig.makeApiClient(CustomObjectsApi);
+}
+
+/** The CRD installed and a fresh namespace for the tests of one file. */
+export async function statefulSetApi(prefix: string): Promise<{ readonly api: CustomObjectsApi; readonly namespace: TestNamespace }> {
+  const kubeConfig = testKubeConfig();
+  const api = await installStatefulSetCrd(kubeConfig);
+  return { api, namespace: await createTestNamespace(kubeConfig, prefix) };
 }
 
 /** A valid Parallel set named `name`: 3 nginx pods labelled app=sample, in-place capable. */
