@@ -4,7 +4,7 @@
  * allow it, through PreparingUpdate while the inPlaceUpdate hook holds the pod; otherwise recreated
  * by the workload's own recreate step, except under InPlaceOnly, which reports why instead.
  */
-import { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION, LifecycleState } from '@kruise-ts/api';
+import { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION, LifecycleState, PodUpdatePolicyType } from '@kruise-ts/api';
 import type { ControllerRevision, Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { calculateInPlaceUpdateSpec, hasInPlaceUpdateReadinessGate, podCanApplyInPlace, startInPlaceUpdate, updateRestartsContainers } from '@kruise-ts/inplace-update';
@@ -19,14 +19,10 @@ import { PodEventReason } from './event-reasons.ts';
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlyRevision = DeepReadonly<ControllerRevision>;
 
-/** How pods move to a new revision (CloneSet's `updateStrategy.type`, StatefulSet's `podUpdatePolicy`). */
-export const PodUpdatePolicy = {
-  ReCreate: 'ReCreate',
-  InPlaceIfPossible: 'InPlaceIfPossible',
-  InPlaceOnly: 'InPlaceOnly',
-} as const;
+/** How pods move to a new revision: StatefulSet's `podUpdatePolicy` values, which CloneSet's update types share. */
+export const PodUpdatePolicy = PodUpdatePolicyType;
 /** A pod update policy. */
-export type PodUpdatePolicy = (typeof PodUpdatePolicy)[keyof typeof PodUpdatePolicy];
+export type PodUpdatePolicy = PodUpdatePolicyType;
 
 /** What happened to one pod chosen for an update. */
 export type PodUpdateOutcome = { readonly kind: 'changed' } | { readonly kind: 'waiting' } | { readonly kind: 'blocked'; readonly reason: string };
