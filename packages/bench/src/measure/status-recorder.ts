@@ -40,7 +40,8 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
   let seenUnsettled = new Set<string>();
   const listeners = new Set<() => void>();
   const workloads = (): DeepReadonly<Workload>[] => informer.lister().list();
-  const record = (): void => {
+  /** Adds a sample when a counter changed; `at` fixes its time (the window's first sample is t = 0 by definition). */
+  const record = (at?: number): void => {
     const sum = { replicas: 0, updated: 0, ready: 0, available: 0 };
     for (const workload of workloads()) {
       if (!isSettled(workload)) seenUnsettled.add(objectKey(workload));
@@ -52,11 +53,14 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
     }
     const last = samples.at(-1);
     if (last?.replicas !== sum.replicas || last.updated !== sum.updated || last.ready !== sum.ready || last.available !== sum.available) {
-      samples.push({ t: Math.round(performance.now() - start) / 1000, ...sum });
+      samples.push({ t: at ?? Math.round(performance.now() - start) / 1000, ...sum });
     }
     for (const listener of listeners) listener();
   };
-  informer.addEventHandler({ onAdd: record, onUpdate: record, onDelete: record });
+  const onEvent = (): void => {
+    record();
+  };
+  informer.addEventHandler({ onAdd: onEvent, onUpdate: onEvent, onDelete: onEvent });
   factory.start(stop.signal);
   await informer.waitForSync(stop.signal);
   return {
@@ -64,7 +68,8 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
       start = performance.now();
       samples = [];
       seenUnsettled = new Set();
-      record();
+      // Summing the counters of many workloads can take a millisecond under load; the first sample is the window's start.
+      record(0);
     },
     async waitUntilSettled(expected, timeoutMs, touched = []) {
       return new Promise<number>((resolve, reject) => {
