@@ -17,6 +17,12 @@ export interface StatefulSetControllerOptions {
   readonly workers: number;
   /** How long an unsatisfied expectation may block a set before it is dropped (default 5 min). */
   readonly expectationTimeoutMs: number;
+  /**
+   * `--statefulset-strip-pod-managed-fields` (default true): an in-place update's spec patch strips
+   * the pod's managedFields, as CloneSet's does (README, "Where this differs from OpenKruise").
+   * Absent: false.
+   */
+  readonly stripPodManagedFields?: boolean;
 }
 
 /** The controller's name: in logs, metrics (`controller="statefulset"`) and the work queue. */
@@ -57,7 +63,7 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
   const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex });
   const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
-  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers }), workers: options.workers });
+  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false } }), workers: options.workers });
   controller.watch(sets, requestForObject());
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
   watchOwnedPods(pods, handlerDeps);

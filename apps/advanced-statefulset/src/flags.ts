@@ -1,4 +1,4 @@
-import { countFlag } from '@kruise-ts/controller-runtime';
+import { booleanFlag, countFlag } from '@kruise-ts/controller-runtime';
 import type { FeatureGates } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
@@ -8,6 +8,7 @@ import type { StatefulSetControllerOptions } from './controller.ts';
 export const statefulSetFlagsShape = {
   // OpenKruise's flag: this controller's workers, over --workers (every controller's default).
   'statefulset-workers': countFlag('an integer').pipe(z.number().int()).optional(),
+  'statefulset-strip-pod-managed-fields': booleanFlag().default(true),
 };
 
 /** The parsed flags the controller options come from. */
@@ -16,9 +17,15 @@ export interface StatefulSetFlags {
   readonly workers: number;
   readonly 'statefulset-workers'?: number | undefined;
   readonly 'expectation-timeout': number;
+  readonly 'statefulset-strip-pod-managed-fields': boolean;
 }
 
 /** Controller options from parsed flags. */
 export function statefulSetOptionsFromFlags(flags: StatefulSetFlags): StatefulSetControllerOptions {
-  return { featureGates: flags['feature-gates'], workers: flags['statefulset-workers'] ?? flags.workers, expectationTimeoutMs: flags['expectation-timeout'] };
+  return {
+    featureGates: flags['feature-gates'],
+    workers: flags['statefulset-workers'] ?? flags.workers,
+    expectationTimeoutMs: flags['expectation-timeout'],
+    stripPodManagedFields: flags['statefulset-strip-pod-managed-fields'],
+  };
 }

@@ -19,13 +19,14 @@ import type { ReadCaches, ReadResult } from './read-state.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { parseStatefulSet, statefulSetResource } from './statefulset-resource.ts';
 import { scale } from './sync/scale.ts';
-import { revisionNameOf, rollingUpdateOf } from './sync/sync-context.ts';
-import type { SyncContext, SyncState } from './sync/sync-context.ts';
+import { revisionNameOf, rollingUpdateOf, withPods } from './sync/sync-context.ts';
+import type { SyncContext, SyncOptions, SyncState } from './sync/sync-context.ts';
 import { rollingUpdate } from './sync/update.ts';
 
 /** What the reconciler reads and writes with. */
 export interface StatefulSetReconcilerDeps extends ReadCaches, PodControlDeps {
   readonly statefulSets: Lister<StatefulSet>;
+  readonly options: SyncOptions;
 }
 
 const CACHE_LAG_RETRY_MS = 1000;
@@ -44,9 +45,10 @@ export const INVALID_SPEC = 'InvalidSpec';
 
 type Conditions = StatefulSetCondition[];
 
-/** The sync steps' outcome: the conditions they leave, and the failure to retry with backoff, if any. */
+/** The sync steps' outcome: the conditions they leave, the state they leave (pods as written), and the failure to retry with backoff, if any. */
 interface SyncOutcome {
   readonly conditions: Conditions;
+  readonly state?: SyncState;
   readonly failure?: Error;
 }
 
@@ -90,7 +92,7 @@ export class StatefulSetReconciler implements Reconciler {
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
     }
     const outcome: SyncOutcome = read.kind === 'unusable' ? { conditions: this.#invalid(ctx, read.state, { conditions: [...(set.status?.conditions ?? [])], message: read.message }) } : await this.#sync(ctx, read.state);
-    await this.#finish(ctx, read.state, outcome.conditions);
+    await this.#finish(ctx, outcome.state ?? read.state, outcome.conditions);
     if (outcome.failure !== undefined) {
       throw outcome.failure;
     }
@@ -125,6 +127,7 @@ export class StatefulSetReconciler implements Reconciler {
       ...podControlContext(this.#deps, context),
       revisions: resourceClient<ControllerRevision>(api, controllerRevisionResource, context.signal),
       statefulSets: resourceClient(api, statefulSetResource, context.signal),
+      options: this.#deps.options,
     };
   }
 
@@ -148,40 +151,45 @@ export class StatefulSetReconciler implements Reconciler {
   }
 
   /** The sync steps; returns the conditions they leave and the failure to retry, if any. */
-  async #sync(ctx: SyncContext, state: SyncState): Promise<SyncOutcome> {
-    let conditions = removeCondition([...(state.set.status?.conditions ?? [])], StatefulSetConditionType.InvalidSpec);
-    conditions = this.#specWarnings(ctx, state, conditions);
-    if (isBeingDeleted(state.set)) {
+  async #sync(ctx: SyncContext, read: SyncState): Promise<SyncOutcome> {
+    let conditions = removeCondition([...(read.set.status?.conditions ?? [])], StatefulSetConditionType.InvalidSpec);
+    conditions = this.#specWarnings(ctx, read, conditions);
+    if (isBeingDeleted(read.set)) {
       return { conditions };
     }
-    if (await this.#settlePods(ctx, state)) {
+    // New pods' readiness conditions first: the scale step judges them next time, as written.
+    if (await initializeReadinessGates(ctx, read.pods)) {
       return { conditions };
     }
+    const state = await this.#refresh(ctx, read);
     try {
       const scaled = await scale(ctx, state);
       conditions = removeCondition(conditions, StatefulSetConditionType.FailedCreatePod);
       if (!updateMayRun(state, scaled)) {
-        return { conditions };
+        return { conditions, state };
       }
     } catch (error) {
       if (!ctx.signal.aborted) {
         ctx.logger.error({ err: error }, 'Scaling failed');
       }
-      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedCreatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), failure: asError(error) };
+      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedCreatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), state, failure: asError(error) };
     }
-    return this.#update(ctx, state, conditions);
+    return { ...(await this.#update(ctx, state, conditions)), state };
   }
 
-  /** Readiness conditions of new pods, then in-place updates and lifecycle states; true when a pod was written (go on next time). */
-  async #settlePods(ctx: SyncContext, state: SyncState): Promise<boolean> {
-    if (await initializeReadinessGates(ctx, state.pods)) {
-      return true;
-    }
+  /**
+   * In-place updates and lifecycle states moved along; the state with the pods as written.
+   * OpenKruise ends the round when the refresh wrote anything; with hundreds of pods in flight some
+   * pod always finishes, so the update step would wait until a whole wave drained (the rollout moved
+   * in waves of seconds at 1,000 pods). The refresh never makes a pod available that the kubelet has
+   * not, so scaling and updating go on with the pods as the API server returned them, as CloneSet does.
+   */
+  async #refresh(ctx: SyncContext, state: SyncState): Promise<SyncState> {
     const refreshed = await refreshPods(ctx, { owner: state.owner, pods: state.pods, updateRevision: revisionNameOf(state.updateRevision), podTemplateHashLabel: false });
     for (const skipped of refreshed.skipped) {
       ctx.recorder.warning(state.owner.ref, StatefulSetEventReason.FailedUpdatePodInPlace, `pod ${skipped.name}: ${skipped.reason}; skipped until the annotation is fixed or removed`);
     }
-    return refreshed.written > 0;
+    return refreshed.written === 0 ? state : withPods(state, refreshed.pods);
   }
 
   async #update(ctx: SyncContext, state: SyncState, conditions: Conditions): Promise<SyncOutcome> {

@@ -22,9 +22,18 @@ describe('parseBenchCommand', () => {
     expect(command.settings.apiserverProfileSeconds).toBeUndefined();
     expect(parseBenchCommand(['inplace', '--apiserver-profile-seconds', '20']).settings.apiserverProfileSeconds).toBe(20);
     expect(() => parseBenchCommand(['inplace', '--apiserver-profile-seconds', '601'])).toThrow(/--apiserver-profile-seconds/);
-    expect(command.contenders.map((contender) => [contender.name, contender.kind, contender.workloadKind])).toEqual([
-      ['kruise-ts', 'kruise-ts', 'CloneSet'],
-      ['native-deployment', 'native', 'Deployment'],
+    expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
+      ['kruise-ts', 'kruise-ts'],
+      ['native-deployment', 'native'],
+    ]);
+  });
+
+  it.each(['asts-inplace', 'asts-recreate'])('%s: the native StatefulSet controller is the default baseline', (scenario) => {
+    const command = parseBenchCommand([scenario]);
+    expect(command.settings).toMatchObject({ scenario, pods: 1000, maxUnavailable: '20%' });
+    expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
+      ['kruise-ts', 'kruise-ts'],
+      ['native-statefulset', 'native'],
     ]);
   });
 
@@ -44,7 +53,7 @@ describe('parseBenchCommand', () => {
 
   it.each([
     [[], 'want a scenario first'],
-    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady (got "rollout")'],
+    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady, asts-inplace, asts-recreate (got "rollout")'],
     [['scale', '--pods', 'many'], '--pods'],
     [['scale', '--max-unavailable', '20'], '--max-unavailable: must be a percentage like 20%'],
     [['inplace', '--contender', 'native'], 'a native Deployment cannot update pods in place'],

@@ -8,9 +8,10 @@ import { z } from 'zod';
 
 import { externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
 import type { Contender } from './contenders/contender.ts';
-import { nativeDeploymentContender } from './contenders/native-contender.ts';
+import { nativeContender } from './contenders/native-contender.ts';
 import { SCENARIO_NAMES } from './result.ts';
 import type { RunSettings, ScenarioName } from './result.ts';
+import { SCENARIOS } from './scenarios/scenario.ts';
 import type { ScenarioOptions } from './scenarios/scenario.ts';
 
 const count = (min: number, max: number): z.ZodCoercedNumber => z.coerce.number().int().min(min).max(max);
@@ -44,16 +45,22 @@ const flagsSchema = z.strictObject({
   out: z.string().min(1).default('bench-results'),
 });
 
-/** Contenders by default: the native baseline joins the recreate scenario. */
+/**
+ * Contenders by default: the native Deployment joins the CloneSet recreate scenario; the native
+ * StatefulSet joins both Advanced StatefulSet scenarios (it has no in-place update: its figure is what
+ * the same change costs a StatefulSet user without one).
+ */
 const DEFAULT_CONTENDERS: Readonly<Record<ScenarioName, readonly string[]>> = {
   scale: ['kruise-ts'],
   inplace: ['kruise-ts'],
   recreate: ['kruise-ts', 'native'],
   steady: ['kruise-ts'],
+  'asts-inplace': ['kruise-ts', 'native'],
+  'asts-recreate': ['kruise-ts', 'native'],
 };
 
 /** The app entrypoints of the one-process-per-app contender (the apps that exist). */
-const APP_ENTRYPOINTS = ['apps/cloneset/src/main.ts'];
+const APP_ENTRYPOINTS = ['apps/cloneset/src/main.ts', 'apps/advanced-statefulset/src/main.ts'];
 
 export class BenchFlagError extends Error {}
 
@@ -66,7 +73,7 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName): Contend
   if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS);
   if (flag === 'native') {
     if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
-    return nativeDeploymentContender();
+    return nativeContender(SCENARIOS[scenario].family);
   }
   const match = /^([a-z0-9][a-z0-9-]{0,40})=(.+)$/s.exec(flag);
   if (match?.[1] === undefined || match[2] === undefined) {

@@ -7,7 +7,7 @@ export { BenchFlagError, contenderFromFlag, parseBenchCommand } from './bench-fl
 export type { BenchCommand } from './bench-flags.ts';
 export { externalContender, expandPlaceholders, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
 export type { Contender, ContenderContext, RunningContender } from './contenders/contender.ts';
-export { nativeDeploymentContender } from './contenders/native-contender.ts';
+export { nativeContender } from './contenders/native-contender.ts';
 export { runBench } from './run/run-bench.ts';
 export type { BenchOutput, BenchRunOptions } from './run/run-bench.ts';
 export { SCENARIO_NAMES } from './result.ts';

@@ -3,8 +3,11 @@
  * the Markdown table and the SVG plot are rendered from it alone.
  */
 
-/** The scenarios (the native Deployment baseline is a contender of `recreate`). */
-export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady'] as const;
+/**
+ * The scenarios: CloneSets (the native Deployment baseline is a contender of `recreate`) and Advanced
+ * StatefulSets (the native StatefulSet baseline is a contender of both `asts-` scenarios).
+ */
+export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady', 'asts-inplace', 'asts-recreate'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One point of the rollout curve: the workload's status (summed over workloads) at `t` seconds after the change. */
@@ -73,7 +76,7 @@ export interface ControllerMetrics {
 /** A contender as the run knew it. */
 export interface ContenderInfo {
   readonly name: string;
-  /** `kruise-ts` (one process), `kruise-ts-per-app`, `native` (kube-controller-manager's Deployment controller) or `external`. */
+  /** `kruise-ts` (one process), `kruise-ts-per-app`, `native` (kube-controller-manager's Deployment or StatefulSet controller) or `external`. */
   readonly kind: 'kruise-ts' | 'kruise-ts-per-app' | 'native' | 'external';
   /** The command line that ran it (for `native`: the kube-controller-manager of the local control plane). */
   readonly command: string;
@@ -82,8 +85,8 @@ export interface ContenderInfo {
 /** One contender's run of one scenario. */
 export interface ContenderResult {
   readonly contender: ContenderInfo;
-  /** `Deployment` for the native baseline, else `CloneSet`. */
-  readonly workloadKind: 'CloneSet' | 'Deployment';
+  /** The kind the contender served: `CloneSet` or `AdvancedStatefulSet`, for the native baseline `Deployment` or `StatefulSet`. */
+  readonly workloadKind: 'CloneSet' | 'Deployment' | 'AdvancedStatefulSet' | 'StatefulSet';
   /** Whether the run reached "done" before the timeout; figures of an unfinished run are still recorded. */
   readonly completed: boolean;
   /** Why it failed, when it did. */

@@ -16,6 +16,13 @@ export type StatefulSetControl = Pick<ResourceClient<StatefulSet>, 'get' | 'patc
 export interface SyncContext extends PodControlContext {
   readonly revisions: RevisionStore;
   readonly statefulSets: StatefulSetControl;
+  readonly options: SyncOptions;
+}
+
+/** The controller's options the sync steps read. */
+export interface SyncOptions {
+  /** `--statefulset-strip-pod-managed-fields`: the in-place spec patch strips the pod's managedFields. */
+  readonly stripPodManagedFields: boolean;
 }
 
 /** One live ordinal and its pod, when it exists. */
@@ -46,6 +53,18 @@ export interface SyncState {
   readonly currentTemplate: DeepReadonly<PodTemplateSpec>;
   readonly updateTemplate: DeepReadonly<PodTemplateSpec>;
   readonly collisionCount: number;
+}
+
+/** The state with newer versions of its pods (by name), as a step wrote them. */
+export function withPods(state: SyncState, pods: readonly DeepReadonly<Pod>[]): SyncState {
+  const byName = new Map(pods.map((pod) => [pod.metadata?.name ?? '', pod]));
+  const fresh = (pod: DeepReadonly<Pod>): DeepReadonly<Pod> => byName.get(pod.metadata?.name ?? '') ?? pod;
+  return {
+    ...state,
+    pods,
+    replicas: state.replicas.map(({ ordinal, pod }) => ({ ordinal, pod: pod === undefined ? undefined : fresh(pod) })),
+    condemned: state.condemned.map(({ ordinal, pod }) => ({ ordinal, pod: fresh(pod) })),
+  };
 }
 
 /** A revision's name. */

@@ -8,6 +8,7 @@ import { CONTROLLER_REVISION_HASH_LABEL, parseIntOrPercent, scaledValueFromIntOr
 import { isInPlaceUpdateCompleted } from '@kruise-ts/inplace-update';
 import { CHANGED, deletePods, InPlaceDecisions, updatePodToRevision, WAITING } from '@kruise-ts/pod-control';
 import type { PodUpdateOutcome, PodUpdatePlan } from '@kruise-ts/pod-control';
+import { POD_WRITE_CONCURRENCY, settleWithConcurrency } from '@kruise-ts/workload';
 
 import { planRollingUpdate } from './rolling-update-plan.ts';
 import { revisionNameOf, rollingUpdateOf, slotsOf } from './sync-context.ts';
@@ -38,7 +39,7 @@ function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
     gracePeriodSeconds: rolling.gracePeriodSeconds,
     revisions: state.revisions,
     revisionLabels: (revision) => ({ [CONTROLLER_REVISION_HASH_LABEL]: revision }),
-    stripManagedFields: false,
+    stripManagedFields: ctx.options.stripPodManagedFields,
     recreateOnVolumeClaimTemplatesChange: false,
     decisions: new InPlaceDecisions(),
     recreate: async (pod): Promise<PodUpdateOutcome> => ((await deletePods(ctx, state.owner, { pods: [pod] })) ? CHANGED : WAITING),
@@ -64,11 +65,14 @@ export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise
   }
   let changed = plan.specifiedDeletes.length > 0 && (await deletePods(ctx, state.owner, { pods: plan.specifiedDeletes }));
   const podPlan = updatePlan(ctx, state);
+  // The plan chose the pods in update order within the budget; their writes need no order among
+  // themselves (OpenKruise writes them one after another: 200 pods took seconds per reconcile).
+  const outcomes = await settleWithConcurrency(plan.updates, POD_WRITE_CONCURRENCY, (pod) => updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision }));
   let blocked: string | undefined;
-  for (const pod of plan.updates) {
-    const outcome = await updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision });
-    changed = changed || outcome.kind === 'changed';
-    blocked ??= outcome.kind === 'blocked' ? outcome.reason : undefined;
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    changed = changed || outcome.value.kind === 'changed';
+    blocked ??= outcome.value.kind === 'blocked' ? outcome.value.reason : undefined;
   }
   return { changed, ...(blocked === undefined ? {} : { blocked }) };
 }

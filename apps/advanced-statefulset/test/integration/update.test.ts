@@ -34,11 +34,13 @@ function observed(set: StatefulSet): boolean {
 const dataTemplate = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
 
 describe('Advanced StatefulSet rolling update', () => {
-  it('in place: names, UIDs and PVCs are kept, each container restarts once, and each pod leaves Ready during its update', async () => {
+  it('in place: names, UIDs and PVCs are kept, each container restarts once, each pod leaves Ready during its update, and its managedFields are reset', async () => {
     await withController('asts-inplace', async (namespace) => {
       await createStatefulSet(client, namespace, dbStatefulSet(3, { volumeClaimTemplates: [dataTemplate], updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } } }));
       await waitForSet(client, { namespace, name: 'db', description: '3 ready pods' }, settled);
       const before = await podsOf(namespace);
+      // A create always records field ownership; the in-place patch resets it (--statefulset-strip-pod-managed-fields).
+      expect(before.map((pod) => (pod.metadata?.managedFields ?? []).length > 0)).toEqual([true, true, true]);
       const claimsBefore = (await client.list(pvcResource, { namespace })).items.map(uidOf).sort();
       expect(claimsBefore).toHaveLength(3);
       const unready = new Set<string>();
@@ -55,6 +57,7 @@ describe('Advanced StatefulSet rolling update', () => {
       expect(after.map((pod) => [nameOf(pod), uidOf(pod)])).toEqual(before.map((pod) => [nameOf(pod), uidOf(pod)]));
       expect(after.map(imageOf)).toEqual(['nginx:1.26', 'nginx:1.26', 'nginx:1.26']);
       expect(after.map(restartsOf)).toEqual([1, 1, 1]);
+      expect(after.map((pod) => pod.metadata?.managedFields ?? [])).toEqual([[], [], []]);
       expect([...unready].sort()).toEqual(['db-0', 'db-1', 'db-2']);
       expect((await client.list(pvcResource, { namespace })).items.map(uidOf).sort()).toEqual(claimsBefore);
     });

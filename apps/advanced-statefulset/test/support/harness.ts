@@ -35,9 +35,9 @@ export interface StartOptions {
   readonly requestObservers?: readonly RequestObserver[];
 }
 
-/** Starts a manager with the Advanced StatefulSet controller (3 workers, 60 s expectations), caching only `namespace`. */
+/** Starts a manager with the Advanced StatefulSet controller (3 workers, 60 s expectations, the app's default flags), caching only `namespace`. */
 export function startController(options: StartOptions): TestManager {
-  const controllerOptions = { featureGates: parseFeatureGates(options.featureGates ?? ''), workers: 3, expectationTimeoutMs: 60_000 };
+  const controllerOptions = { featureGates: parseFeatureGates(options.featureGates ?? ''), workers: 3, expectationTimeoutMs: 60_000, stripPodManagedFields: true };
   return startTestManager({ ...options, setup: (manager) => setupStatefulSetController(manager, controllerOptions) });
 }
 

@@ -83,7 +83,6 @@ export function kruiseTsContender(name = 'kruise-ts'): Contender {
   return {
     name,
     kind: 'kruise-ts',
-    workloadKind: 'CloneSet',
     processes: 1,
     async start(context): Promise<RunningContender> {
       const port = context.metricsPorts[0] ?? 0;
@@ -106,7 +105,6 @@ export function kruiseTsPerAppContender(entrypoints: readonly string[], name = '
   return {
     name,
     kind: 'kruise-ts-per-app',
-    workloadKind: 'CloneSet',
     processes: entrypoints.length,
     async start(context): Promise<RunningContender> {
       const lines = entrypoints.map((entrypoint, index) => `${NODE} ${entrypoint} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} &`);
@@ -125,7 +123,7 @@ export function kruiseTsPerAppContender(entrypoints: readonly string[], name = '
 }
 
 /**
- * Any controller that serves `apps.kruise.io` CloneSets, given as a command line with placeholders
+ * Any controller that serves `apps.kruise.io` workloads, given as a command line with placeholders
  * (`{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`); `$KUBECONFIG` is set too. Its /metrics is
  * scraped when the command uses `{metricsPort}`.
  */
@@ -133,7 +131,6 @@ export function externalContender(name: string, command: string): Contender {
   return {
     name,
     kind: 'external',
-    workloadKind: 'CloneSet',
     processes: 1,
     async start(context): Promise<RunningContender> {
       const script = expandPlaceholders(command, context);

@@ -1,11 +1,11 @@
 /**
  * A contender: something that serves the benchmark's workloads. Ours (the all-in-one launcher, or one
- * process per app), any external command that serves `apps.kruise.io` CloneSets, or the native
- * Deployment controller of kube-controller-manager as the baseline.
+ * process per app), any external command that serves `apps.kruise.io` workloads, or the native
+ * Deployment or StatefulSet controller of kube-controller-manager as the baseline (which serves the
+ * native kinds: see workloadKindFor).
  */
 import type { AuditEvent } from '../collect/index.ts';
 import type { ContenderInfo } from '../result.ts';
-import type { WorkloadKind } from '../measure/workloads.ts';
 
 /** What a contender gets to start with. */
 export interface ContenderContext {
@@ -42,8 +42,6 @@ export interface RunningContender {
 export interface Contender {
   readonly name: string;
   readonly kind: ContenderInfo['kind'];
-  /** The kind of workload it serves in the rollout scenarios. */
-  readonly workloadKind: WorkloadKind;
   /** How many metrics ports it needs. */
   readonly processes: number;
   start(context: ContenderContext): Promise<RunningContender>;

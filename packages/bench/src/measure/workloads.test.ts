@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { isSettled } from './workloads.ts';
+import { isSettled, resourceOf, workloadKindFor } from './workloads.ts';
 import type { Workload } from './workloads.ts';
 
 const deployment = (replicas: number, status: Workload['status'], generation = 2): Workload => ({
@@ -17,6 +17,28 @@ const cloneSet = (replicas: number, status: Workload['status']): Workload => ({
   metadata: { name: 'c', generation: 2 },
   spec: { replicas },
   ...(status === undefined ? {} : { status }),
+});
+
+const statefulSet = (apiVersion: string, replicas: number, status: Workload['status']): Workload => ({
+  apiVersion,
+  kind: 'StatefulSet',
+  metadata: { name: 's', generation: 2 },
+  spec: { replicas },
+  ...(status === undefined ? {} : { status }),
+});
+const settledCounts = { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 };
+
+describe('workloadKindFor', () => {
+  it.each([
+    { family: 'cloneset', native: false, kind: 'CloneSet', apiVersion: 'apps.kruise.io/v1alpha1', plural: 'clonesets' },
+    { family: 'cloneset', native: true, kind: 'Deployment', apiVersion: 'apps/v1', plural: 'deployments' },
+    { family: 'statefulset', native: false, kind: 'AdvancedStatefulSet', apiVersion: 'apps.kruise.io/v1beta1', plural: 'statefulsets' },
+    { family: 'statefulset', native: true, kind: 'StatefulSet', apiVersion: 'apps/v1', plural: 'statefulsets' },
+  ] as const)('$family, native $native: $kind ($apiVersion $plural)', ({ family, native, kind, apiVersion, plural }) => {
+    expect(workloadKindFor(family, native)).toBe(kind);
+    const resource = resourceOf(kind);
+    expect([resource.group === '' ? resource.version : `${resource.group}/${resource.version}`, resource.plural]).toEqual([apiVersion, plural]);
+  });
 });
 
 describe('isSettled', () => {
@@ -40,6 +62,22 @@ describe('isSettled', () => {
       name: 'a CloneSet with an updated pod not ready yet',
       workload: cloneSet(2, { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReadyReplicas: 1, currentRevision: 'r2', updateRevision: 'r2' }),
       settled: false,
+    },
+    {
+      name: 'a native StatefulSet whose current revision caught up (it has no updatedReadyReplicas)',
+      workload: statefulSet('apps/v1', 2, { ...settledCounts, currentRevision: 's-2', updateRevision: 's-2' }),
+      settled: true,
+    },
+    { name: 'a native StatefulSet whose current revision lags', workload: statefulSet('apps/v1', 2, { ...settledCounts, currentRevision: 's-1', updateRevision: 's-2' }), settled: false },
+    {
+      name: 'an Advanced StatefulSet with an updated pod not ready yet',
+      workload: statefulSet('apps.kruise.io/v1beta1', 2, { ...settledCounts, updatedReadyReplicas: 1, currentRevision: 's-2', updateRevision: 's-2' }),
+      settled: false,
+    },
+    {
+      name: 'an Advanced StatefulSet with every pod updated and ready',
+      workload: statefulSet('apps.kruise.io/v1beta1', 2, { ...settledCounts, updatedReadyReplicas: 2, currentRevision: 's-2', updateRevision: 's-2' }),
+      settled: true,
     },
   ])('$name: $settled', ({ workload, settled }) => {
     expect(isSettled(workload)).toBe(settled);

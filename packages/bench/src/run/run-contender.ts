@@ -24,6 +24,8 @@ import type { MetricsScraper } from '../measure/metrics-scraper.ts';
 import { signalNodeProcesses, startProcessSampler } from '../measure/process-sampler.ts';
 import type { ProcessSampler } from '../measure/process-sampler.ts';
 import { startStatusRecorder } from '../measure/status-recorder.ts';
+import { workloadKindFor } from '../measure/workloads.ts';
+import type { WorkloadKind } from '../measure/workloads.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
 import type { ContenderResult, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
@@ -37,6 +39,9 @@ const UNLIMITED = 100_000;
 /** No pod write for this long counts as quiet (kwok's stale replays come within a second of an event). */
 const QUIET_MS = 2_000;
 const QUIET_TIMEOUT_MS = 120_000;
+const NATIVE_FEATURE_GATES = '--feature-gates=MaxUnavailableStatefulSet=true';
+/** The CRDs of the kinds the scenarios drive. */
+const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml'];
 
 export interface ContenderRunOptions {
   readonly settings: RunSettings;
@@ -63,8 +68,13 @@ async function startCluster(options: ContenderRunOptions, index: number): Promis
     kubelet: settings.kubelet,
     auditPolicy: auditPolicyYaml(),
     schedulerClient: { qps: settings.schedulerQps || UNLIMITED, burst: settings.schedulerQps || UNLIMITED },
-    // kube-controller-manager has no "unlimited": 0 becomes a limit no rollout here reaches.
-    extraArgs: { 'kube-controller-manager': [`--kube-api-qps=${String(settings.clientQps || UNLIMITED)}`, `--kube-api-burst=${String(settings.clientBurst || UNLIMITED)}`] },
+    extraArgs: {
+      // The native StatefulSet's rollingUpdate.maxUnavailable is alpha in Kubernetes 1.34: without
+      // the gate the API server drops the field and the baseline would replace one pod at a time.
+      'kube-apiserver': [NATIVE_FEATURE_GATES],
+      // kube-controller-manager has no "unlimited": 0 becomes a limit no rollout here reaches.
+      'kube-controller-manager': [`--kube-api-qps=${String(settings.clientQps || UNLIMITED)}`, `--kube-api-burst=${String(settings.clientBurst || UNLIMITED)}`, NATIVE_FEATURE_GATES],
+    },
     log: (line) => {
       options.log(`  [cluster] ${line}`);
     },
@@ -172,11 +182,16 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   };
 }
 
-function failedResult(contender: Contender, error: unknown): ContenderResult {
+/** The kind the contender serves in this run's scenario. */
+function workloadKindOf(contender: Contender, options: ContenderRunOptions): WorkloadKind {
+  return workloadKindFor(SCENARIOS[options.settings.scenario].family, contender.kind === 'native');
+}
+
+function failedResult(contender: Contender, options: ContenderRunOptions, error: unknown): ContenderResult {
   const latency = { count: 0, p50Seconds: 0, p99Seconds: 0, maxSeconds: 0 };
   return {
     contender: { name: contender.name, kind: contender.kind, command: '' },
-    workloadKind: contender.workloadKind,
+    workloadKind: workloadKindOf(contender, options),
     completed: false,
     error: error instanceof Error ? error.message : String(error),
     wallSeconds: 0,
@@ -191,7 +206,10 @@ function failedResult(contender: Contender, error: unknown): ContenderResult {
 async function adminSetup(cluster: LocalCluster): Promise<{ admin: KubeConfig; client: Client }> {
   const admin = new KubeConfig();
   admin.loadFromFile(cluster.kubeconfigPath);
-  await applyCrdFiles(admin, [path.join(REPOSITORY_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml')]);
+  await applyCrdFiles(
+    admin,
+    CRD_FILES.map((file) => path.join(REPOSITORY_ROOT, 'crds', file)),
+  );
   await admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NAMESPACE } } });
   // The driver is not measured and must never be the bottleneck: no client-side rate limit.
   return { admin, client: createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: 'kruise-ts-bench' })) };
@@ -225,12 +243,13 @@ interface MeasureInput {
 /** Prepares the scenario with the contender running, measures the change and collects every figure. */
 async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult> {
   const scenario = SCENARIOS[options.settings.scenario];
+  const kind = workloadKindOf(contender, options);
   const profileSeconds = options.settings.apiserverProfileSeconds;
   const measurement: Measurement = {
     cluster,
     log: options.log,
     profile: profileSeconds === undefined ? undefined : { seconds: profileSeconds, file: path.join(options.workDir, `${contender.name}-kube-apiserver.pprof`) },
-    recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind: contender.workloadKind }),
+    recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind }),
     sampler: startProcessSampler(running.pid, SAMPLE_INTERVAL_MS),
     scraper: startMetricsScraper(running.metricsUrls, SCRAPE_INTERVAL_MS),
     auditLogPath: cluster.auditLogPath,
@@ -246,7 +265,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
       measurement.scraper.stop();
     },
   );
-  const context: ScenarioContext = { client, namespace: NAMESPACE, kind: contender.workloadKind, options: options.scenario, recorder: measurement.recorder };
+  const context: ScenarioContext = { client, namespace: NAMESPACE, kind, options: options.scenario, recorder: measurement.recorder };
   options.log(`${contender.name}: preparing ${scenario.name}`);
   const preparedFrom = await fileSize(cluster.auditLogPath);
   await scenario.prepare(context);
@@ -260,7 +279,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
   const simulator = await simulatorHealth(cluster.auditLogPath, outcome);
   return {
     contender: running.info,
-    workloadKind: contender.workloadKind,
+    workloadKind: kind,
     completed: outcome.completed,
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
     wallSeconds: Number(outcome.wallSeconds.toFixed(3)),
@@ -305,7 +324,7 @@ export async function runContender(contender: Contender, index: number, options:
     return await measureScenario({ contender, running, client, cluster, options, cleanups });
   } catch (error) {
     options.log(`${contender.name}: failed: ${String(error)}`);
-    return failedResult(contender, error);
+    return failedResult(contender, options, error);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
     await cluster.stop();

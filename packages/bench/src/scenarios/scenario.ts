@@ -6,7 +6,7 @@ import type { Client } from '@kruise-ts/controller-runtime';
 
 import type { StatusRecorder } from '../measure/status-recorder.ts';
 import { podResource, resourceOf } from '../measure/workloads.ts';
-import type { WorkloadKind } from '../measure/workloads.ts';
+import type { Workload, WorkloadFamily, WorkloadKind } from '../measure/workloads.ts';
 import type { ScenarioName } from '../result.ts';
 import { IMAGE_AFTER, IMAGE_BEFORE, imagePatch, workloadManifest } from './manifests.ts';
 
@@ -30,6 +30,8 @@ export interface ScenarioContext {
 
 export interface Scenario {
   readonly name: ScenarioName;
+  /** The workloads it drives: CloneSets (native baseline: Deployments) or Advanced StatefulSets (native: StatefulSets). */
+  readonly family: WorkloadFamily;
   /** How many workloads exist during the measured change. */
   workloadCount(options: ScenarioOptions): number;
   /** Creates the starting state and waits until it is settled. */
@@ -50,10 +52,23 @@ interface Creation {
   readonly count?: number;
 }
 
+/**
+ * The API server drops a native StatefulSet's `rollingUpdate.maxUnavailable` when its feature gate is
+ * off; the baseline would then replace one pod at a time and its figures would mean nothing.
+ */
+function assertStoredMaxUnavailable(context: ScenarioContext, workload: Workload): void {
+  if (context.kind !== 'StatefulSet') return;
+  const strategy = workload.spec['updateStrategy'] as { rollingUpdate?: { maxUnavailable?: unknown } } | undefined;
+  const stored = strategy?.rollingUpdate?.maxUnavailable;
+  if (stored !== context.options.maxUnavailable) {
+    throw new Error(`the API server stored the native StatefulSet with rollingUpdate.maxUnavailable ${JSON.stringify(stored)}, not ${context.options.maxUnavailable}: is the MaxUnavailableStatefulSet feature gate on?`);
+  }
+}
+
 async function createWorkloads(context: ScenarioContext, { replicas, updateType, count = 1 }: Creation): Promise<void> {
   const names = count === 1 ? [WORKLOAD] : Array.from({ length: count }, (_unused, index) => `${WORKLOAD}-${String(index).padStart(3, '0')}`);
   const resource = resourceOf(context.kind);
-  await Promise.all(
+  const created = await Promise.all(
     names.map((name) =>
       context.client.create(
         resource,
@@ -61,6 +76,7 @@ async function createWorkloads(context: ScenarioContext, { replicas, updateType,
       ),
     ),
   );
+  for (const workload of created) assertStoredMaxUnavailable(context, workload);
   await context.recorder.waitUntilSettled(count, context.options.timeoutMs);
 }
 
@@ -71,6 +87,7 @@ async function patchWorkload(context: ScenarioContext, body: object): Promise<vo
 /** Scale one workload from 0 to N pods. */
 export const scaleScenario: Scenario = {
   name: 'scale',
+  family: 'cloneset',
   workloadCount: () => 1,
   prepare: (context) => createWorkloads(context, { replicas: 0, updateType: 'ReCreate' }),
   async change(context) {
@@ -79,9 +96,10 @@ export const scaleScenario: Scenario = {
   },
 };
 
-function rolloutScenario(name: 'inplace' | 'recreate', updateType: 'ReCreate' | 'InPlaceIfPossible'): Scenario {
+function rolloutScenario(name: 'inplace' | 'recreate' | 'asts-inplace' | 'asts-recreate', updateType: 'ReCreate' | 'InPlaceIfPossible'): Scenario {
   return {
     name,
+    family: name.startsWith('asts-') ? 'statefulset' : 'cloneset',
     workloadCount: () => 1,
     prepare: (context) => createWorkloads(context, { replicas: context.options.pods, updateType }),
     async change(context) {
@@ -95,6 +113,9 @@ function rolloutScenario(name: 'inplace' | 'recreate', updateType: 'ReCreate' | 
 export const inPlaceScenario = rolloutScenario('inplace', 'InPlaceIfPossible');
 /** Replace N pods by new ones (ReCreate; a native Deployment's RollingUpdate with maxSurge 0). */
 export const recreateScenario = rolloutScenario('recreate', 'ReCreate');
+/** The same rollouts of one Advanced StatefulSet (Parallel); the native StatefulSet baseline replaces its pods in both. */
+export const astsInPlaceScenario = rolloutScenario('asts-inplace', 'InPlaceIfPossible');
+export const astsRecreateScenario = rolloutScenario('asts-recreate', 'ReCreate');
 
 /** Deletes `count` pods of the namespace at random, a few at a time, as the admin (not the contender); returns their workloads. */
 async function churnPods(context: ScenarioContext, count: number): Promise<string[]> {
@@ -116,6 +137,7 @@ async function churnPods(context: ScenarioContext, count: number): Promise<strin
 /** Many workloads of a few pods each, then a share of their pods deleted: the steady state and its repair. */
 export const steadyScenario: Scenario = {
   name: 'steady',
+  family: 'cloneset',
   workloadCount: (options) => options.workloads,
   prepare: (context) => createWorkloads(context, { replicas: context.options.podsPerWorkload, updateType: 'ReCreate', count: context.options.workloads }),
   async change(context) {
@@ -130,4 +152,6 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   inplace: inPlaceScenario,
   recreate: recreateScenario,
   steady: steadyScenario,
+  'asts-inplace': astsInPlaceScenario,
+  'asts-recreate': astsRecreateScenario,
 };

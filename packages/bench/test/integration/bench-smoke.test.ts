@@ -123,6 +123,26 @@ describe('npm run bench', () => {
     expect(run.stdout).toContain('native-deployment');
   });
 
+  it('asts-inplace, 30 pods: our launcher updates the Advanced StatefulSet in place, the native StatefulSet controller replaces its pods', async () => {
+    const run = await bench(['asts-inplace', '--pods', '30']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.result.settings).toMatchObject({ scenario: 'asts-inplace', pods: 30, maxUnavailable: '20%' });
+    expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
+      ['kruise-ts', 'kruise-ts', 'AdvancedStatefulSet'],
+      ['native-statefulset', 'native', 'StatefulSet'],
+    ]);
+    const [ours, native] = run.result.results;
+    for (const result of run.result.results) {
+      expectComplete(result, 30);
+      expect(result.series.at(-1)).toMatchObject({ replicas: 30, updated: 30, available: 30 });
+    }
+    const count = (result: ContenderResult | undefined, verb: string): number | undefined => result?.requests.byVerbAndResource.find((row) => row.verb === verb && row.resource === 'pods')?.count;
+    // In place: each pod patched, none created or deleted; the native controller deletes and re-creates every pod.
+    expect([count(ours, 'patch'), count(ours, 'create'), count(ours, 'delete')]).toEqual([30, undefined, undefined]);
+    expect([count(native, 'create'), count(native, 'delete')]).toEqual([30, 30]);
+    expect(run.stdout).toContain('native-statefulset');
+  });
+
   it('stops the contender it started when interrupted (Ctrl-C) mid-run', async () => {
     // A contender that never serves CloneSets, so the run waits in its preparation until interrupted.
     const marker = `${String(7_000 + Math.floor(Math.random() * 1_000))}.5`;

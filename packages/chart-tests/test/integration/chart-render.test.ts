@@ -46,6 +46,23 @@ const CLONESET_RULES = [
 ];
 const RESIZE_RULE = { apiGroups: [''], resources: ['pods/resize'], verbs: ['patch'] };
 
+/** The objects of the Advanced StatefulSet app (on by default next to CloneSet); its own test is chart-install-asts. */
+const STATEFULSET_OBJECTS = [
+  'ClusterRole/kruise-ts-advanced-statefulset',
+  'ClusterRole/kruise-ts-advanced-statefulset-edit',
+  'ClusterRole/kruise-ts-advanced-statefulset-view',
+  'ClusterRoleBinding/kruise-ts-advanced-statefulset',
+  'CustomResourceDefinition/statefulsets.apps.kruise.io',
+  'Deployment/kruise-ts-advanced-statefulset',
+  'Role/kruise-ts-advanced-statefulset-leader-election',
+  'RoleBinding/kruise-ts-advanced-statefulset-leader-election',
+  'Service/kruise-ts-advanced-statefulset-metrics',
+  'ServiceAccount/kruise-ts-advanced-statefulset',
+];
+const DEFAULT_OBJECTS = [...CLONESET_OBJECTS, ...STATEFULSET_OBJECTS].sort();
+/** Every app gate off: the chart renders nothing. */
+const NO_APP = 'CloneSet=false,AdvancedStatefulSet=false';
+
 /** Values that set every key of the chart to something other than its default. */
 const EVERY_VALUE = {
   featureGates: 'CloneSet=true, InPlaceWorkloadVerticalScaling=true',
@@ -70,12 +87,18 @@ const EVERY_VALUE = {
   apps: { cloneset: { workers: 8, extraArgs: ['--cloneset-scaling-exclude-preparing-delete'] } },
 };
 
-function deploymentOf(manifests: readonly Manifest[]): V1Deployment {
-  const [deployment, ...others] = ofKind<V1Deployment>(manifests, 'Deployment');
-  if (deployment === undefined || others.length > 0) {
-    throw new Error(`expected exactly one Deployment, got ${inventory(manifests).filter((entry) => entry.startsWith('Deployment/')).join(', ')}`);
+/** The CloneSet app's one object among `objects` of a kind (the tests here read that app; the others render the same templates). */
+function cloneSetObject<T extends { metadata?: { name?: string } }>(objects: readonly T[]): T {
+  const found = objects.filter((candidate) => /kruise-ts-cloneset(-metrics|-leader-election)?$/.test(candidate.metadata?.name ?? ''));
+  const [only, ...others] = found;
+  if (only === undefined || others.length > 0) {
+    throw new Error(`expected exactly one object of the CloneSet app, got ${objects.map((object) => object.metadata?.name ?? '').join(', ')}`);
   }
-  return deployment;
+  return only;
+}
+
+function deploymentOf(manifests: readonly Manifest[]): V1Deployment {
+  return cloneSetObject(ofKind<V1Deployment>(manifests, 'Deployment'));
 }
 
 function containerOf(deployment: V1Deployment): V1Container {
@@ -98,7 +121,7 @@ describe('helm lint', () => {
   it.each([
     ['the default values', {}],
     ['every value set', EVERY_VALUE],
-    ['no app enabled', { featureGates: 'CloneSet=false' }],
+    ['no app enabled', { featureGates: NO_APP }],
   ])('passes --strict with %s', async (_name, values) => {
     const result = await runHelm(['lint', '--strict', CHART_DIRECTORY, '-f', await valuesFile(values)]);
     expect(result.stdout + result.stderr).toContain('1 chart(s) linted, 0 chart(s) failed');
@@ -107,14 +130,15 @@ describe('helm lint', () => {
 });
 
 describe('helm template: apps by feature gate', () => {
-  it('renders the CloneSet app by default: its CRD, ServiceAccount, RBAC, metrics Service and Deployment, nothing else', async () => {
+  it('renders the CloneSet and Advanced StatefulSet apps by default: for each its CRD, ServiceAccount, RBAC, metrics Service and Deployment, nothing else', async () => {
     const { manifests } = await renderChart();
-    expect(inventory(manifests)).toEqual(CLONESET_OBJECTS);
+    expect(inventory(manifests)).toEqual(DEFAULT_OBJECTS);
+    expect(inventory((await renderChart({ featureGates: 'AdvancedStatefulSet=false' })).manifests)).toEqual(CLONESET_OBJECTS);
     expect(manifests.filter((manifest) => manifest.metadata.namespace !== undefined).every((manifest) => manifest.metadata.namespace === 'kruise-system')).toBe(true);
   });
 
-  it('renders no object at all with CloneSet=false', async () => {
-    const { manifests } = await renderChart({ featureGates: 'CloneSet=false' });
+  it('renders no object at all with every app gate off', async () => {
+    const { manifests } = await renderChart({ featureGates: NO_APP });
     expect(manifests).toEqual([]);
   });
 
@@ -178,16 +202,16 @@ describe('helm template: RBAC', () => {
     const everything = [...ofKind<V1ClusterRole>(manifests, 'ClusterRole'), ...ofKind<V1Role>(manifests, 'Role')].flatMap((candidate) => candidate.rules ?? []);
     expect(everything.flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);
     expect(everything.flatMap((rule) => rule.resources ?? []).filter((resource) => resource.startsWith('secrets') || resource.startsWith('configmaps'))).toEqual([]);
-    const [binding] = ofKind<{ roleRef: { apiGroup: string; kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] }>(manifests, 'ClusterRoleBinding');
-    expect(binding?.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kruise-ts-cloneset' });
-    expect(binding?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-cloneset', namespace: 'kruise-system' }]);
+    const binding = cloneSetObject(ofKind<{ metadata: { name: string }; roleRef: { apiGroup: string; kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] }>(manifests, 'ClusterRoleBinding'));
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kruise-ts-cloneset' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-cloneset', namespace: 'kruise-system' }]);
   });
 
   it('limits leader election to the app own Lease in the release namespace (create cannot be limited by name)', async () => {
     const { manifests } = await renderChart({}, { namespace: 'controllers' });
-    const [role] = ofKind<V1Role>(manifests, 'Role');
-    expect(role?.metadata?.namespace).toBe('controllers');
-    expect(role?.rules).toEqual([
+    const role = cloneSetObject(ofKind<V1Role>(manifests, 'Role'));
+    expect(role.metadata?.namespace).toBe('controllers');
+    expect(role.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['kruise-ts-cloneset'], verbs: ['get', 'update'] },
     ]);
@@ -210,7 +234,7 @@ describe('helm template: RBAC', () => {
     expect(edit.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-admin']).toBe('true');
     expect(edit.rules).toEqual([{ apiGroups: ['apps.kruise.io'], resources: ['clonesets', 'clonesets/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] }]);
     const off = await renderChart({ rbac: { aggregateToDefaultRoles: false } });
-    expect(inventory(off.manifests).filter((entry) => entry.startsWith('ClusterRole/'))).toEqual(['ClusterRole/kruise-ts-cloneset']);
+    expect(inventory(off.manifests).filter((entry) => entry.startsWith('ClusterRole/'))).toEqual(['ClusterRole/kruise-ts-advanced-statefulset', 'ClusterRole/kruise-ts-cloneset']);
   });
 });
 
@@ -283,9 +307,9 @@ describe('helm template: the Deployment', () => {
     expect(pod?.spec?.securityContext).toEqual(expect.objectContaining({ runAsUser: 1000, runAsGroup: 2000, runAsNonRoot: true }));
     expect(pod?.metadata?.annotations).toEqual(EVERY_VALUE.podAnnotations);
     expect(pod?.metadata?.labels).toEqual(expect.objectContaining({ team: 'platform', 'app.kubernetes.io/component': 'cloneset' }));
-    expect(ofKind<{ metadata: { annotations: Record<string, string> } }>(manifests, 'ServiceAccount')[0]?.metadata.annotations).toEqual(EVERY_VALUE.serviceAccount.annotations);
-    const [service] = ofKind<V1Service>(manifests, 'Service');
-    expect(service?.spec?.ports).toEqual([{ name: 'metrics', port: 9090, targetPort: 'metrics', protocol: 'TCP' }]);
+    expect(cloneSetObject(ofKind<{ metadata: { name: string; annotations: Record<string, string> } }>(manifests, 'ServiceAccount')).metadata.annotations).toEqual(EVERY_VALUE.serviceAccount.annotations);
+    const service = cloneSetObject(ofKind<V1Service>(manifests, 'Service'));
+    expect(service.spec?.ports).toEqual([{ name: 'metrics', port: 9090, targetPort: 'metrics', protocol: 'TCP' }]);
   });
 
   it('pins the image by digest when one is given', async () => {
@@ -299,11 +323,10 @@ describe('helm template: the Deployment', () => {
     const deployment = deploymentOf(manifests);
     expect(deployment.spec?.replicas).toBe(2);
     expect(containerOf(deployment).args).toContain('--leader-elect=true');
-    const [budget, ...others] = ofKind<V1PodDisruptionBudget>(manifests, 'PodDisruptionBudget');
-    expect(others).toEqual([]);
-    expect(budget?.spec?.maxUnavailable).toBe(1);
-    expect(budget?.spec?.selector?.matchLabels).toEqual(deployment.spec?.selector.matchLabels);
-    expect(inventory(manifests)).toEqual([...CLONESET_OBJECTS, 'PodDisruptionBudget/kruise-ts-cloneset'].sort());
+    const budget = cloneSetObject(ofKind<V1PodDisruptionBudget>(manifests, 'PodDisruptionBudget'));
+    expect(budget.spec?.maxUnavailable).toBe(1);
+    expect(budget.spec?.selector?.matchLabels).toEqual(deployment.spec?.selector.matchLabels);
+    expect(inventory(manifests)).toEqual([...DEFAULT_OBJECTS, 'PodDisruptionBudget/kruise-ts-advanced-statefulset', 'PodDisruptionBudget/kruise-ts-cloneset'].sort());
   });
 
   it('refuses the same port for metrics and health', async () => {
@@ -339,20 +362,23 @@ describe('helm template: CRDs and monitoring', () => {
     const { text, manifests } = await renderChart();
     const file = await readFile(CHART_CRD, 'utf8');
     expect(text).toContain(`---\n# Source: kruise-ts/templates/crds.yaml\n${file}`);
-    const [crd] = ofKind(manifests, 'CustomResourceDefinition');
-    expect(crd?.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
-    const off = await renderChart({ featureGates: 'CloneSet=false' });
+    const crds = ofKind(manifests, 'CustomResourceDefinition');
+    expect(crds.map((crd) => crd.metadata.name)).toEqual(['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io']);
+    expect(crds.map((crd) => crd.metadata.annotations)).toEqual([{ 'helm.sh/resource-policy': 'keep' }, { 'helm.sh/resource-policy': 'keep' }]);
+    const cloneSetOff = await renderChart({ featureGates: 'CloneSet=false' });
+    expect(ofKind(cloneSetOff.manifests, 'CustomResourceDefinition').map((crd) => crd.metadata.name)).toEqual(['statefulsets.apps.kruise.io']);
+    const off = await renderChart({ featureGates: NO_APP });
     expect(off.text).not.toContain('CustomResourceDefinition');
   });
 
   it('renders one ServiceMonitor per app that selects its metrics Service, only when enabled', async () => {
     const { manifests } = await renderChart({ metrics: { serviceMonitor: { enabled: true, interval: '30s', labels: { release: 'prometheus' } } } });
-    const [monitor, ...others] = ofKind<{ metadata: { labels: Record<string, string> }; spec: { selector: { matchLabels: Record<string, string> }; endpoints: unknown[] } }>(manifests, 'ServiceMonitor');
-    expect(others).toEqual([]);
-    expect(monitor?.metadata.labels['release']).toBe('prometheus');
-    expect(monitor?.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
-    const [service] = ofKind<V1Service>(manifests, 'Service');
-    expect(service?.metadata?.labels).toEqual(expect.objectContaining(monitor?.spec.selector.matchLabels));
+    expect(ofKind(manifests, 'ServiceMonitor')).toHaveLength(2);
+    const monitor = cloneSetObject(ofKind<{ metadata: { name: string; labels: Record<string, string> }; spec: { selector: { matchLabels: Record<string, string> }; endpoints: unknown[] } }>(manifests, 'ServiceMonitor'));
+    expect(monitor.metadata.labels['release']).toBe('prometheus');
+    expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
+    const service = cloneSetObject(ofKind<V1Service>(manifests, 'Service'));
+    expect(service.metadata?.labels).toEqual(expect.objectContaining(monitor.spec.selector.matchLabels));
     expect(inventory((await renderChart()).manifests).some((entry) => entry.startsWith('ServiceMonitor/'))).toBe(false);
   });
 });

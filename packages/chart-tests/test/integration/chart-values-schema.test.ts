@@ -46,6 +46,7 @@ describe('values.schema.json', () => {
 
   it('accepts the allowed shapes: empty gates with spaces and commas, numeric quantities, Helm globals', async () => {
     const { manifests } = await renderChart({ featureGates: ' , CloneSet=true , ', resources: { requests: { cpu: 0.5, memory: '128Mi' } }, global: { imageRegistry: 'unused' } });
-    expect(manifests.filter((manifest) => manifest.kind === 'Deployment')).toHaveLength(1);
+    // CloneSet and Advanced StatefulSet (on by default).
+    expect(manifests.filter((manifest) => manifest.kind === 'Deployment')).toHaveLength(2);
   });
 });

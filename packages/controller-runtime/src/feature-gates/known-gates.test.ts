@@ -45,7 +45,7 @@ const OPENKRUISE: readonly (readonly [string, boolean, 'Alpha' | 'Beta'])[] = [
 
 const APPS: readonly (readonly [string, boolean])[] = [
   ['CloneSet', true],
-  ['AdvancedStatefulSet', false],
+  ['AdvancedStatefulSet', true],
   ['SidecarSet', false],
   ['BroadcastJob', false],
 ];

@@ -104,13 +104,13 @@ function app(name: FeatureGateApp, state: { readonly enabled: boolean; readonly 
 }
 
 /**
- * One gate per kruise-ts app, deciding whether the manager runs its controller. CloneSet is on by
- * default; the other apps stay off by default until they exist, so that enabling them is a
- * deliberate opt-in while they are being built.
+ * One gate per kruise-ts app, deciding whether the manager runs its controller. CloneSet and Advanced
+ * StatefulSet are on by default; the other apps stay off by default until they exist, so that
+ * enabling them is a deliberate opt-in while they are being built.
  */
 const APP_GATES = {
   CloneSet: app(CS, { enabled: true, exists: true }, 'Run the CloneSet controller.'),
-  AdvancedStatefulSet: app(ASTS, { enabled: false, exists: true }, 'Run the Advanced StatefulSet controller (off by default while it is being completed).'),
+  AdvancedStatefulSet: app(ASTS, { enabled: true, exists: true }, 'Run the Advanced StatefulSet controller.'),
   SidecarSet: app(SS, { enabled: false, exists: false }, 'Run the SidecarSet controller (off until the app exists).'),
   BroadcastJob: app(BJ, { enabled: false, exists: false }, 'Run the BroadcastJob controller (off until the app exists).'),
 } satisfies Record<string, FeatureGateSpec>;

@@ -21,7 +21,7 @@ describe('parseFeatureGates: valid input', () => {
     expect(gates.entries()).toHaveLength(40);
     expect(gates.toString()).toBe('');
     expect(gates.enabled('CloneSet')).toBe(true);
-    expect(gates.enabled('AdvancedStatefulSet')).toBe(false);
+    expect(gates.enabled('AdvancedStatefulSet')).toBe(true);
   });
 
   it.each([

@@ -168,7 +168,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   await applyCrdFiles(options.kubeConfig, [path.join(REPO_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml'), path.join(REPO_ROOT, 'crds', 'apps.kruise.io_statefulsets.yaml')]);
   await ensureNamespace(options.kubeConfig, namespace);
   const tally = new WriteTally();
-  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace, 'feature-gates': 'AdvancedStatefulSet=true' });
+  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace });
   const controllers = startControllers({
     flags,
     kubeConfig: options.kubeConfig,

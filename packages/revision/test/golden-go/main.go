@@ -7,7 +7,8 @@
 //	[{"raw": "{\"spec\":{\"template\":{...}}}", "hashes": ["<hash for 0>", "<hash for 1>"]}, ...]
 //
 // or {"error": "..."} for a template Go cannot decode. With the argument `vct` it reads a JSON array of
-// volumeClaimTemplates lists instead and prints their hashes (see vct.go). It repeats OpenKruise's steps
+// volumeClaimTemplates lists instead and prints their hashes (see vct.go); with `sts`, a JSON array of
+// whole Advanced StatefulSets, and prints the same vectors for their revisions (see sts.go). It repeats OpenKruise's steps
 // (pkg/controller/cloneset/revision/cloneset_revision.go getPatch, k8s.io/kubernetes
 // pkg/controller/history HashControllerRevision) with the libraries OpenKruise uses, so that the
 // TypeScript port can be compared byte for byte. The jsonv2 experiment is excluded because OpenKruise
@@ -41,21 +42,33 @@ type vector struct {
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "vct" {
-		runVolumeClaimTemplates()
-		return
+	mode := ""
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
 	}
+	switch mode {
+	case "vct":
+		mapStdin("volumeClaimTemplates lists", volumeClaimTemplatesHash)
+	case "sts":
+		mapStdin("Advanced StatefulSets", statefulSetVector)
+	default:
+		mapStdin("pod templates", golden)
+	}
+}
+
+// mapStdin reads a JSON array on stdin and prints the JSON array of f of each element, in order.
+func mapStdin[T any](what string, f func([]byte) T) {
 	input, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		fatal(err)
 	}
-	var templates []json.RawMessage
-	if err := json.Unmarshal(input, &templates); err != nil {
-		fatal(fmt.Errorf("stdin must be a JSON array of pod templates: %w", err))
+	var items []json.RawMessage
+	if err := json.Unmarshal(input, &items); err != nil {
+		fatal(fmt.Errorf("stdin must be a JSON array of %s: %w", what, err))
 	}
-	out := make([]vector, 0, len(templates))
-	for _, template := range templates {
-		out = append(out, golden(template))
+	out := make([]T, 0, len(items))
+	for _, item := range items {
+		out = append(out, f(item))
 	}
 	encoded, err := json.Marshal(out)
 	if err != nil {
@@ -70,7 +83,11 @@ func fatal(err error) {
 }
 
 func golden(template []byte) vector {
-	raw, err := revisionData(template)
+	return vectorOf(revisionData(template))
+}
+
+// vectorOf is the vector of revision data: the data and its hashes for collisionCount 0 and 1, or the error.
+func vectorOf(raw []byte, err error) vector {
 	if err != nil {
 		return vector{Error: err.Error()}
 	}
@@ -81,12 +98,18 @@ func golden(template []byte) vector {
 // dropped), encodes the typed object as the legacy codec does (encoding/json), and then follows getPatch:
 // decode into a generic map, mark the template `$patch: replace`, keep only spec.template, marshal.
 func revisionData(template []byte) ([]byte, error) {
-	var cs cloneSet
 	stored := append(append([]byte(`{"spec":{"template":`), template...), '}', '}')
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(stored, &cs); err != nil {
+	return typedTemplatePatch(stored, &cloneSet{})
+}
+
+// typedTemplatePatch is getPatch, the same for CloneSet and Advanced StatefulSet: the stored object
+// decoded into the typed object `into` as the controller's cache decodes it, encoded as the legacy
+// codec does, then as a generic map with the template marked `$patch: replace`, only spec.template kept.
+func typedTemplatePatch(stored []byte, into any) ([]byte, error) {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(stored, into); err != nil {
 		return nil, err
 	}
-	encoded, err := json.Marshal(&cs)
+	encoded, err := json.Marshal(into)
 	if err != nil {
 		return nil, err
 	}

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
-	"os"
 	"sort"
 	"strconv"
 
@@ -22,28 +20,6 @@ import (
 type vctVector struct {
 	Hash  string `json:"hash"`
 	Error string `json:"error,omitempty"`
-}
-
-// runVolumeClaimTemplates reads a JSON array of volumeClaimTemplates lists on stdin and prints
-// [{"hash": "..."}, ...] in the same order.
-func runVolumeClaimTemplates() {
-	input, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		fatal(err)
-	}
-	var lists []json.RawMessage
-	if err := json.Unmarshal(input, &lists); err != nil {
-		fatal(fmt.Errorf("stdin must be a JSON array of volumeClaimTemplates lists: %w", err))
-	}
-	out := make([]vctVector, 0, len(lists))
-	for _, list := range lists {
-		out = append(out, volumeClaimTemplatesHash(list))
-	}
-	encoded, err := json.Marshal(out)
-	if err != nil {
-		fatal(err)
-	}
-	fmt.Println(string(encoded))
 }
 
 // volumeClaimTemplatesHash decodes the list as the controller's cache decodes a CloneSet, keeps the

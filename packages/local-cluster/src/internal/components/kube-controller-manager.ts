@@ -1,6 +1,7 @@
 /**
  * The kube-controller-manager controllers a local cluster runs: what garbage collection, namespace
- * deletion, Deployments (for `helm install --wait` and the native baseline in benchmarks), service
+ * deletion, Deployments (for `helm install --wait` and the native baseline in benchmarks), native
+ * StatefulSets (the baseline of the Advanced StatefulSet benchmark), service
  * accounts, and PVCs (binding to the PVs our fake provisioner creates, protection while in use) need.
  * Node lifecycle and IPAM stay off: kwok plays the kubelet and nodes never go stale.
  */
@@ -9,6 +10,7 @@ export const DEFAULT_CONTROLLERS: readonly string[] = [
   'namespace-controller',
   'deployment-controller',
   'replicaset-controller',
+  'statefulset-controller',
   'serviceaccount-controller',
   'root-ca-certificate-publisher-controller',
   'clusterrole-aggregation-controller',
