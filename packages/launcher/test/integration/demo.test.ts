@@ -88,7 +88,7 @@ describe('the all-in-one launcher', () => {
   });
 
   it('refuses to run when no app is enabled', async () => {
-    const launcher = run(CLI, ['--feature-gates=CloneSet=false']);
+    const launcher = run(CLI, ['--feature-gates=CloneSet=false,AdvancedStatefulSet=false']);
     expect(await launcher.exited).toBe(2);
     expect(launcher.output()).toContain('no app is enabled by --feature-gates');
   });
@@ -96,7 +96,7 @@ describe('the all-in-one launcher', () => {
   it('runs the enabled controllers and stops on SIGTERM', async () => {
     const launcher = run(CLI, ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--log-format=text']);
     await waitFor(() => Promise.resolve(launcher.output().includes('Running controllers')), { description: 'the launcher to start' });
-    expect(launcher.output()).toMatch(/INFO {2}Running controllers app=all-in-one apps="\[\\"cloneset\\"\]"/);
+    expect(launcher.output()).toMatch(/INFO {2}Running controllers app=all-in-one apps="\[\\"cloneset\\",\\"advanced-statefulset\\"\]"/);
     launcher.kill('SIGTERM');
     expect(await launcher.exited).toBe(0);
   });
