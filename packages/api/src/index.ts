@@ -161,3 +161,47 @@ export { StatefulSetConditionType, statefulSetConditionSchema, statefulSetStatus
 export type { StatefulSetCondition, StatefulSetStatus } from './apps/v1beta1/statefulset-status.ts';
 export { StatefulSetEventReason } from './apps/v1beta1/statefulset-events.ts';
 export { STATEFULSET_PRINTER_COLUMNS, statefulSetCrdDefinition } from './apps/v1beta1/statefulset-crd.ts';
+
+// apps.kruise.io/v1alpha1 SidecarSet.
+export {
+  SIDECAR_INJECTED_ENV,
+  SIDECARSET_CRD_NAME,
+  SIDECARSET_CUSTOM_VERSION_LABEL,
+  SIDECARSET_HASH_ANNOTATION,
+  SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
+  SIDECARSET_INJECTED_LIST_ANNOTATION,
+  SIDECARSET_INPLACE_UPDATE_STATE_ANNOTATION,
+  SIDECARSET_KIND,
+  SIDECARSET_LIST_KIND,
+  SIDECARSET_NAME_LABEL,
+  SIDECARSET_PLURAL,
+  SIDECARSET_SINGULAR,
+  SIDECARSET_VERSION_ALT_ANNOTATION_PREFIX,
+  SIDECARSET_VERSION_ANNOTATION_PREFIX,
+  SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION,
+} from './apps/v1alpha1/sidecarset-names.ts';
+export { sidecarSetSchema } from './apps/v1alpha1/sidecarset.ts';
+export type { SidecarSet, SidecarSetInput } from './apps/v1alpha1/sidecarset.ts';
+export { sidecarSetSpecSchema } from './apps/v1alpha1/sidecarset-spec.ts';
+export type { SidecarSetSpec, SidecarSetSpecInput } from './apps/v1alpha1/sidecarset-spec.ts';
+export {
+  MAX_SIDECARS,
+  PodInjectPolicy,
+  ShareVolumePolicyType,
+  SidecarUpgradeType,
+  sidecarContainerOfContainersSchema,
+  sidecarContainerOfInitContainersSchema,
+} from './apps/v1alpha1/sidecarset-container.ts';
+export type { SidecarContainer } from './apps/v1alpha1/sidecarset-container.ts';
+export {
+  patchPodMetadataSchema,
+  SidecarSetInjectRevisionPolicy,
+  sidecarSetInjectionStrategySchema,
+  SidecarSetPatchPolicy,
+  SidecarSetUpdateStrategyType,
+  sidecarSetUpdateStrategySchema,
+} from './apps/v1alpha1/sidecarset-strategies.ts';
+export type { PatchPodMetadata, SidecarSetInjectionStrategy, SidecarSetUpdateStrategy } from './apps/v1alpha1/sidecarset-strategies.ts';
+export { sidecarSetStatusSchema } from './apps/v1alpha1/sidecarset-status.ts';
+export type { SidecarSetStatus } from './apps/v1alpha1/sidecarset-status.ts';
+export { SIDECARSET_PRINTER_COLUMNS, sidecarSetCrdDefinition } from './apps/v1alpha1/sidecarset-crd.ts';

@@ -8,7 +8,7 @@
 
 // Revision data, hash and name.
 export { revisionData, templateFromRevision } from './internal/revision-data.ts';
-export { hashRevision, revisionName, shortHash } from './internal/revision-hash.ts';
+export { hashRevision, revisionName, safeEncodeString, shortHash } from './internal/revision-hash.ts';
 export { TemplateDecodeError } from './internal/typed-round-trip.ts';
 export { QuantityError } from './internal/quantity.ts';
 export { TimeError } from './internal/go-time.ts';

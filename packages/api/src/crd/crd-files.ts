@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cloneSetCrdDefinition } from '../apps/v1alpha1/cloneset-crd.ts';
+import { sidecarSetCrdDefinition } from '../apps/v1alpha1/sidecarset-crd.ts';
 import { statefulSetCrdDefinition } from '../apps/v1beta1/statefulset-crd.ts';
 import type { CrdDefinition, CustomResourceDefinitionManifest } from './custom-resource-definition.ts';
 import { buildCustomResourceDefinition } from './custom-resource-definition.ts';
@@ -36,7 +37,7 @@ export const CHART_CRD_ANNOTATIONS: Readonly<Record<string, string>> = { 'helm.s
 export const GENERATE_COMMAND = 'npm run crds:generate';
 
 /** Every kind whose CRD the project ships. */
-export const CRD_DEFINITIONS: readonly CrdDefinition[] = [cloneSetCrdDefinition, statefulSetCrdDefinition];
+export const CRD_DEFINITIONS: readonly CrdDefinition[] = [cloneSetCrdDefinition, statefulSetCrdDefinition, sidecarSetCrdDefinition];
 
 /** One generated file. */
 export interface RenderedCrdFile {

@@ -1,0 +1,72 @@
+import { SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
+import type { Pod, SidecarSet } from '@kruise-ts/api';
+import { requestForObject } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, KubeObject, Lister, Manager, Request, RequestMapper } from '@kruise-ts/controller-runtime';
+import { podResource, trimPodForCache } from '@kruise-ts/workload';
+
+import { sidecarSetMatchesPod } from './injection/pod-match.ts';
+import { SidecarSetReconciler } from './reconciler.ts';
+import { namespaceResource, sidecarSetResource } from './sidecarset-resource.ts';
+
+/** Options of the controller, decided by the app's main (flags). */
+export interface SidecarSetControllerOptions {
+  /** Reconciles at once (OpenKruise's `--sidecarset-workers`, default 3). */
+  readonly workers: number;
+  /** Namespaces the pod webhook excludes (kube-system, the controllers' own): their pods are never reported as missed. */
+  readonly excludedNamespaces: readonly string[];
+  /**
+   * The manager's `--namespace` (empty: all). A manager restricted to one namespace caches only that
+   * namespace's pods, so it can only give a true status to SidecarSets scoped to it (`spec.namespace`);
+   * it leaves the others to a cluster-wide manager.
+   */
+  readonly namespace: string;
+}
+
+/** The controller's name: in logs, metrics (`controller="sidecarset"`) and the work queue. */
+export const SIDECARSET_CONTROLLER_NAME = 'sidecarset';
+/** The component name of its Events, as OpenKruise's. */
+export const SIDECARSET_EVENT_COMPONENT = 'sidecarset-controller';
+
+/** The SidecarSets a pod concerns: those that match it and those it records as injected. */
+function setsOfPod(sets: Lister<SidecarSet>, namespaces: Lister<KubeObject>): RequestMapper<Pod> {
+  return (pod: DeepReadonly<Pod>): Request[] => {
+    const namespace = pod.metadata?.namespace ?? '';
+    const labels = namespaces.get('', namespace)?.metadata?.labels;
+    const injected = new Set((pod.metadata?.annotations?.[SIDECARSET_INJECTED_LIST_ANNOTATION] ?? '').split(','));
+    return sets
+      .list()
+      .filter((set) => injected.has(set.metadata.name ?? '') || sidecarSetMatchesPod(set, pod, { name: namespace, labels: labels ?? undefined }))
+      .map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
+  };
+}
+
+/** Every SidecarSet with a namespaceSelector, when a namespace (its labels) changes. */
+function setsWithNamespaceSelector(sets: Lister<SidecarSet>): RequestMapper<KubeObject> {
+  return () => sets.list().filter((set) => set.spec.namespaceSelector !== undefined).map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
+}
+
+/**
+ * Registers the SidecarSet controller with a manager: informers (SidecarSets, every pod, namespaces),
+ * event handlers and the reconciler. The manager runs it while it holds the leader lease.
+ */
+export function setupSidecarSetController(manager: Manager, options: SidecarSetControllerOptions): Controller {
+  manager.informers.setTransform(podResource, trimPodForCache);
+  const sets = manager.informers.informerFor({ resource: sidecarSetResource });
+  const pods = manager.informers.informerFor({ resource: podResource });
+  const namespaces = manager.informers.informerFor({ resource: namespaceResource });
+  const reconciler = new SidecarSetReconciler({
+    api: manager.client,
+    recorder: manager.eventRecorder(SIDECARSET_EVENT_COMPONENT),
+    clock: { now: () => Date.now() },
+    sidecarSets: sets.lister(),
+    pods: pods.lister(),
+    namespaces: namespaces.lister(),
+    excludedNamespaces: new Set(options.excludedNamespaces),
+    namespace: options.namespace,
+  });
+  const controller = manager.newController({ name: SIDECARSET_CONTROLLER_NAME, reconciler, workers: options.workers });
+  controller.watch(sets, requestForObject());
+  controller.watch(pods, setsOfPod(sets.lister(), namespaces.lister()));
+  controller.watch(namespaces, setsWithNamespaceSelector(sets.lister()));
+  return controller;
+}

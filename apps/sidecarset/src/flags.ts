@@ -1,0 +1,28 @@
+import { countFlag } from '@kruise-ts/controller-runtime';
+import { z } from 'zod';
+
+import type { SidecarSetControllerOptions } from './controller.ts';
+
+/** The app's own flags, added to the manager's by its main and by the all-in-one launcher. */
+export const sidecarSetFlagsShape = {
+  // OpenKruise's flag: this controller's workers, over --workers (every controller's default).
+  'sidecarset-workers': countFlag('an integer').pipe(z.number().int()).optional(),
+  // The namespaces the pod webhook configuration excludes (the chart adds the release namespace).
+  'sidecarset-excluded-namespaces': z
+    .string()
+    .default('kube-system')
+    .transform((text) => text.split(',').map((name) => name.trim()).filter((name) => name !== '')),
+};
+
+/** The parsed flags the controller options come from. */
+export interface SidecarSetFlags {
+  readonly workers: number;
+  readonly namespace: string;
+  readonly 'sidecarset-workers'?: number | undefined;
+  readonly 'sidecarset-excluded-namespaces': readonly string[];
+}
+
+/** Controller options from parsed flags. */
+export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetControllerOptions {
+  return { workers: flags['sidecarset-workers'] ?? flags.workers, excludedNamespaces: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace };
+}

@@ -1,0 +1,16 @@
+/**
+ * @kruise-ts/sidecarset: the SidecarSet app (injection of sidecars into new pods, status, and the
+ * report of pods created without them), for the app's own main and for running several apps in one
+ * process.
+ *
+ * STOP: this file is the public API of @kruise-ts/sidecarset.
+ */
+export { setupSidecarSetController, SIDECARSET_CONTROLLER_NAME, SIDECARSET_EVENT_COMPONENT } from './controller.ts';
+export type { SidecarSetControllerOptions } from './controller.ts';
+export { sidecarSetFlagsShape, sidecarSetOptionsFromFlags } from './flags.ts';
+export type { SidecarSetFlags } from './flags.ts';
+export { injectSidecars } from './injection/inject-pod.ts';
+export { injectingSidecarSets, sidecarSetMatchesPod } from './injection/pod-match.ts';
+export { MISSED_INJECTION, SIDECAR_INJECTION_MISSED_REASON } from './reconciler.ts';
+export { sidecarSetHash, sidecarSetHashWithoutImage } from './sidecarset-hash.ts';
+export { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';

@@ -1,0 +1,90 @@
+/**
+ * Injection of a new pod (§B.6): the annotations of every matching SidecarSet's patchPodMetadata, its
+ * sidecars and init containers placed by podInjectPolicy, the volumes they mount, its image pull
+ * secrets, and the pod's record of what was injected. Pure: the webhook turns the result into a JSON
+ * patch, the controller uses the same code to see what a pod should have had.
+ */
+import {
+  SIDECARSET_HASH_ANNOTATION,
+  SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
+  SIDECARSET_INJECTED_LIST_ANNOTATION,
+} from '@kruise-ts/api';
+import type { Pod, SidecarSet } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+
+import { sidecarSetHash, sidecarSetHashWithoutImage } from '../sidecarset-hash.ts';
+import { buildSidecar, mountedVolumes } from './build-sidecars.ts';
+import type { InjectedContainer } from './build-sidecars.ts';
+import { mergeSidecarContainers } from './merge-containers.ts';
+import { patchPodAnnotations } from './patch-pod-metadata.ts';
+import { formatUpgradeSpecs, injectedList, parseUpgradeSpecs } from './pod-hash-annotations.ts';
+
+type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
+type PodSpec = NonNullable<Pod['spec']>;
+
+/** What one SidecarSet adds. */
+interface SetInjection {
+  readonly set: ReadonlySidecarSet;
+  readonly initContainers: InjectedContainer[];
+  readonly containers: InjectedContainer[];
+  readonly volumes: NonNullable<PodSpec['volumes']>;
+}
+
+function setInjection(pod: DeepReadonly<Pod>, set: ReadonlySidecarSet): SetInjection {
+  const initContainers = [...(set.spec.initContainers ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((sidecar) => buildSidecar(pod, sidecar));
+  const containers = (set.spec.containers ?? []).map((sidecar) => buildSidecar(pod, sidecar));
+  return { set, initContainers, containers, volumes: mountedVolumes(set, [...initContainers, ...containers]) };
+}
+
+/** `own` first (the pod's entries win), then the added ones of new names. */
+function byName<T extends { readonly name?: string | undefined }>(own: readonly T[], added: readonly T[]): T[] {
+  const merged = [...own];
+  const names = new Set(own.map((item) => item.name));
+  for (const item of added) {
+    if (names.has(item.name)) continue;
+    names.add(item.name);
+    merged.push(item);
+  }
+  return merged;
+}
+
+function recordInjections(annotations: Record<string, string>, injections: readonly SetInjection[], now: Date): void {
+  const hashes = parseUpgradeSpecs(annotations[SIDECARSET_HASH_ANNOTATION]);
+  const withoutImage = parseUpgradeSpecs(annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]);
+  const updateTimestamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (const { set, containers } of injections) {
+    const name = set.metadata.name ?? '';
+    const sidecarList = containers.map(({ container }) => container.name).sort();
+    const revision = set.status?.latestRevision;
+    hashes.set(name, { updateTimestamp, hash: sidecarSetHash(set.spec), sidecarSetName: name, sidecarList, ...(revision === undefined ? {} : { controllerRevision: revision }) });
+    withoutImage.set(name, { updateTimestamp, hash: sidecarSetHashWithoutImage(set.spec), sidecarSetName: name, sidecarList });
+  }
+  annotations[SIDECARSET_HASH_ANNOTATION] = formatUpgradeSpecs(hashes);
+  annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION] = formatUpgradeSpecs(withoutImage);
+  annotations[SIDECARSET_INJECTED_LIST_ANNOTATION] = injectedList(annotations[SIDECARSET_INJECTED_LIST_ANNOTATION], injections.map(({ set }) => set.metadata.name ?? ''));
+}
+
+/** The pod with the SidecarSets' sidecars (`sets`: the injecting ones, in order); the input is not changed. */
+export function injectSidecars(pod: DeepReadonly<Pod>, sets: readonly ReadonlySidecarSet[], now: Date): Pod {
+  const result = structuredClone(pod) as Pod;
+  const annotations = patchPodAnnotations(result.metadata?.annotations ?? {}, sets.flatMap((set) => set.spec.patchPodMetadata ?? []));
+  const injections = sets.map((set) => setInjection(pod, set)).filter((injection) => injection.containers.length + injection.initContainers.length > 0);
+  const spec: PodSpec = result.spec ?? { containers: [] };
+  if (injections.length > 0) {
+    applyInjections(spec, injections);
+    recordInjections(annotations, injections, now);
+  }
+  return { ...result, metadata: { ...result.metadata, annotations }, spec };
+}
+
+/** The containers, init containers, volumes and image pull secrets of the injections, merged into `spec`. */
+function applyInjections(spec: PodSpec, injections: readonly SetInjection[]): void {
+  const initContainers = mergeSidecarContainers(spec.initContainers ?? [], injections.flatMap((injection) => injection.initContainers));
+  if (initContainers.length > 0) spec.initContainers = initContainers;
+  spec.containers = mergeSidecarContainers(spec.containers, injections.flatMap((injection) => injection.containers));
+  const volumes = byName(spec.volumes ?? [], injections.flatMap((injection) => injection.volumes));
+  if (volumes.length > 0) spec.volumes = volumes;
+  const setSecrets = injections.flatMap(({ set }) => (set.spec.imagePullSecrets ?? []).flatMap((secret) => (secret.name === undefined ? [] : [{ name: secret.name }])));
+  const secrets = byName(spec.imagePullSecrets ?? [], setSecrets);
+  if (secrets.length > 0) spec.imagePullSecrets = secrets;
+}

@@ -1,0 +1,90 @@
+/**
+ * A SidecarSet's status (§B.3) from the pods in the cache, and the pods that were created without its
+ * sidecars (kruise-ts: the pod webhook fails open, so the controller reports what it missed).
+ */
+import { SIDECARSET_HASH_ANNOTATION, SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
+import type { Pod, SidecarSet } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+
+import { sidecarSetMatchesPod } from '../injection/pod-match.ts';
+import { parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
+import { sidecarSetHash } from '../sidecarset-hash.ts';
+
+type ReadonlyPod = DeepReadonly<Pod>;
+type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
+
+/** What the status calculation reads. */
+export interface StatusInput {
+  readonly set: ReadonlySidecarSet;
+  /** Every pod in the cache. */
+  readonly pods: readonly ReadonlyPod[];
+  /** Namespace labels by name (undefined: not in the cache). */
+  readonly namespaceLabels: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  /** Namespaces the pod webhook never sees (kube-system, the controllers' own). */
+  readonly excludedNamespaces: ReadonlySet<string>;
+}
+
+/** The status and the pods that missed their injection. */
+export interface StatusResult {
+  readonly status: { readonly observedGeneration: number; readonly matchedPods: number; readonly updatedPods: number; readonly readyPods: number; readonly updatedReadyPods: number };
+  readonly missed: readonly ReadonlyPod[];
+}
+
+function isActive(pod: ReadonlyPod): boolean {
+  const phase = pod.status?.phase;
+  return pod.metadata?.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+function isInjectedWith(pod: ReadonlyPod, name: string): boolean {
+  return (pod.metadata?.annotations?.[SIDECARSET_INJECTED_LIST_ANNOTATION] ?? '').split(',').includes(name);
+}
+
+function isReady(pod: ReadonlyPod): boolean {
+  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+}
+
+function hasSidecars(pod: ReadonlyPod, set: ReadonlySidecarSet): boolean {
+  const names = new Set((pod.spec?.containers ?? []).map((container) => container.name));
+  return (set.spec.containers ?? []).every((sidecar) => names.has(sidecar.name));
+}
+
+/** A pod created after the SidecarSet, in its scope, that the webhook should have injected. */
+function missedInjection(pod: ReadonlyPod, input: StatusInput): boolean {
+  const setCreated = input.set.metadata.creationTimestamp ?? '';
+  const podCreated = pod.metadata?.creationTimestamp ?? '';
+  return input.set.spec.injectionStrategy?.paused !== true && !input.excludedNamespaces.has(pod.metadata?.namespace ?? '') && podCreated !== '' && podCreated >= setCreated;
+}
+
+/** What a pod is to the SidecarSet: not its concern, a missed injection, or a counted pod. */
+type PodClass = { readonly kind: 'other' } | { readonly kind: 'missed' } | { readonly kind: 'counted'; readonly updated: boolean; readonly ready: boolean };
+
+function inScope(pod: ReadonlyPod, input: StatusInput): boolean {
+  const namespace = pod.metadata?.namespace ?? '';
+  return isActive(pod) && sidecarSetMatchesPod(input.set, pod, { name: namespace, labels: input.namespaceLabels(namespace) });
+}
+
+function classify(pod: ReadonlyPod, input: StatusInput, hash: string): PodClass {
+  const name = input.set.metadata.name ?? '';
+  if (!inScope(pod, input)) return { kind: 'other' };
+  if (!isInjectedWith(pod, name)) return missedInjection(pod, input) ? { kind: 'missed' } : { kind: 'other' };
+  if (!hasSidecars(pod, input.set)) return { kind: 'other' };
+  const updated = parseUpgradeSpecs(pod.metadata?.annotations?.[SIDECARSET_HASH_ANNOTATION]).get(name)?.hash === hash;
+  return { kind: 'counted', updated, ready: isReady(pod) };
+}
+
+/** The status of `set` over the cached pods. */
+export function calculateStatus(input: StatusInput): StatusResult {
+  const hash = sidecarSetHash(input.set.spec);
+  const counts = { matchedPods: 0, updatedPods: 0, readyPods: 0, updatedReadyPods: 0 };
+  const missed: ReadonlyPod[] = [];
+  for (const pod of input.pods) {
+    const found = classify(pod, input, hash);
+    if (found.kind === 'missed') missed.push(pod);
+    if (found.kind !== 'counted') continue;
+    counts.matchedPods += 1;
+    counts.updatedPods += Number(found.updated);
+    counts.readyPods += Number(found.ready);
+    counts.updatedReadyPods += Number(found.updated && found.ready);
+  }
+  return { status: { observedGeneration: input.set.metadata.generation ?? 0, ...counts }, missed };
+}
