@@ -12,5 +12,5 @@ export type { SidecarSetFlags } from './flags.ts';
 export { injectSidecars } from './injection/inject-pod.ts';
 export { injectingSidecarSets, sidecarSetMatchesPod } from './injection/pod-match.ts';
 export { MISSED_INJECTION, SIDECAR_INJECTION_MISSED_REASON } from './reconciler.ts';
-export { sidecarSetHash, sidecarSetHashWithoutImage } from './sidecarset-hash.ts';
+export { sidecarSetHash, sidecarSetHashWithoutImage } from './hash/sidecarset-hash.ts';
 export { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';

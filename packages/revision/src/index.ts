@@ -47,6 +47,9 @@ export { VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION, volumeClaimTemplatesHash } from
 
 // Go encoding helpers shared with the other workload packages (in-place update state, env hashes).
 export { compareGoStrings, goQuote, marshalGoJson } from './internal/go-json.ts';
+export { marshalTypedJson } from './internal/typed-marshal.ts';
+export { POD_TEMPLATE_STRUCTS } from './internal/pod-template-fields.generated.ts';
+export type { GoField, GoStructTable } from './internal/go-struct-table.ts';
 export type { JsonValue } from './internal/go-json.ts';
 export { deepHashJsonBytes, fnv1aHash32 } from './internal/go-hash.ts';
 export { canonicalQuantity, quantityValue } from './internal/quantity.ts';

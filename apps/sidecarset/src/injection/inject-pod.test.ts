@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sidecarSetSchema } from '@kruise-ts/api';
 import type { Pod, SidecarSet, SidecarSetInput } from '@kruise-ts/api';
 
-import { sidecarSetHash } from '../sidecarset-hash.ts';
+import { sidecarSetHash } from '../hash/sidecarset-hash.ts';
 import { injectSidecars } from './inject-pod.ts';
 import { injectingSidecarSets } from './pod-match.ts';
 

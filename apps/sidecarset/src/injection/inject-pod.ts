@@ -12,7 +12,7 @@ import {
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
-import { sidecarSetHash, sidecarSetHashWithoutImage } from '../sidecarset-hash.ts';
+import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
 import { buildSidecar, mountedVolumes } from './build-sidecars.ts';
 import type { InjectedContainer } from './build-sidecars.ts';
 import { mergeSidecarContainers } from './merge-containers.ts';

@@ -8,7 +8,7 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetMatchesPod } from '../injection/pod-match.ts';
 import { parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
-import { sidecarSetHash } from '../sidecarset-hash.ts';
+import { sidecarSetHash } from '../hash/sidecarset-hash.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlySidecarSet = DeepReadonly<SidecarSet>;

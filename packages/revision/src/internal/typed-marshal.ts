@@ -7,6 +7,7 @@ import { goSortedKeys, goQuote, marshalGoJson } from './go-json.ts';
 import type { JsonValue } from './go-json.ts';
 import { parseGoType } from './go-struct-table.ts';
 import type { GoStructTable, GoType } from './go-struct-table.ts';
+import { encodeTyped } from './typed-round-trip.ts';
 
 /**
  * Marshals `value` (an encodeTyped result of `type`) as Go marshals the typed value. Example: a
@@ -63,4 +64,14 @@ function marshalStruct(value: JsonValue, name: string, table: GoStructTable): st
     .filter((field) => Object.hasOwn(record, field.json))
     .map((field) => `${goQuote(field.json)}:${marshalTypedGoJson(record[field.json] ?? null, parseGoType(field.type), table)}`);
   return `{${members.join(',')}}`;
+}
+
+/**
+ * The bytes Go's `json.Marshal` writes for `input` decoded into the Go type `typeExpression`
+ * (`[]SidecarContainer`, `PodTemplateSpec`, ...) whose structs `table` describes: the typed round trip
+ * and this marshaller in one. Throws TemplateDecodeError where Go's decoder would fail.
+ */
+export function marshalTypedJson(input: unknown, typeExpression: string, table: GoStructTable): string {
+  const type = parseGoType(typeExpression);
+  return marshalTypedGoJson(encodeTyped(input, type, { table, path: '' }), type, table);
 }

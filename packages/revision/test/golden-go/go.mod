@@ -7,6 +7,7 @@ module kruise-ts.local/revision/test/golden-go
 go 1.24.0
 
 require (
+	github.com/distribution/reference v0.6.0
 	github.com/openkruise/kruise-api v1.8.0
 	k8s.io/api v0.32.10
 	k8s.io/apimachinery v0.32.10
@@ -30,6 +31,7 @@ require (
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect
+	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	golang.org/x/net v0.30.0 // indirect
 	golang.org/x/text v0.19.0 // indirect

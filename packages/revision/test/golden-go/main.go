@@ -8,7 +8,8 @@
 //
 // or {"error": "..."} for a template Go cannot decode. With the argument `vct` it reads a JSON array of
 // volumeClaimTemplates lists instead and prints their hashes (see vct.go); with `sts`, a JSON array of
-// whole Advanced StatefulSets, and prints the same vectors for their revisions (see sts.go). It repeats OpenKruise's steps
+// whole Advanced StatefulSets, and prints the same vectors for their revisions (see sts.go); with
+// `sidecarset`, a JSON array of SidecarSets, and prints their sidecar hashes (see sidecarset.go). It repeats OpenKruise's steps
 // (pkg/controller/cloneset/revision/cloneset_revision.go getPatch, k8s.io/kubernetes
 // pkg/controller/history HashControllerRevision) with the libraries OpenKruise uses, so that the
 // TypeScript port can be compared byte for byte. The jsonv2 experiment is excluded because OpenKruise
@@ -51,6 +52,8 @@ func main() {
 		mapStdin("volumeClaimTemplates lists", volumeClaimTemplatesHash)
 	case "sts":
 		mapStdin("Advanced StatefulSets", statefulSetVector)
+	case "sidecarset":
+		mapStdin("SidecarSets", sidecarSetHashes)
 	default:
 		mapStdin("pod templates", golden)
 	}
