@@ -14,3 +14,6 @@ export { injectingSidecarSets, sidecarSetMatchesPod } from './injection/pod-matc
 export { MISSED_INJECTION, SIDECAR_INJECTION_MISSED_REASON } from './reconciler.ts';
 export { sidecarSetHash, sidecarSetHashWithoutImage } from './hash/sidecarset-hash.ts';
 export { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
+export { POD_WEBHOOK_PATH, setupSidecarSetWebhook } from './webhook/setup-webhook.ts';
+export { podInjectionHandler } from './webhook/pod-injection-handler.ts';
+export type { PodInjectionDeps } from './webhook/pod-injection-handler.ts';

@@ -56,9 +56,12 @@ describe('files/apps.yaml', () => {
     expect(Object.keys(await readChartApps()).sort()).toEqual([...appGates].sort());
   });
 
-  it('gives every available app an existing entrypoint and existing CRD files, and only available apps have them', async () => {
+  it('gives every available app an existing entrypoint and existing CRD files; an app being built names only its CRD files', async () => {
     for (const [gate, app] of Object.entries(await readChartApps())) {
       expect(app.name, gate).toMatch(/^[a-z][a-z0-9-]*$/);
+      for (const crd of app.crds ?? []) {
+        expect(existsSync(path.join(CHART_DIRECTORY, 'files', 'crds', crd)), `${gate}: files/crds/${crd}`).toBe(true);
+      }
       if (!app.available) {
         expect(app.entrypoint, gate).toBeUndefined();
         continue;

@@ -111,6 +111,50 @@ export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts
 export type { Runnable } from './manager/runnable.ts';
 export type { BoundPorts } from './manager/probe-servers.ts';
 
+// Admission webhooks
+export {
+  ADMISSION_API_VERSION,
+  admissionReviewResponse,
+  admissionReviewSchema,
+  allowedResponse,
+  deniedResponse,
+  parseAdmissionReview,
+  patchResponse,
+  patchResponseFromObjects,
+} from './webhook/admission-review.ts';
+export type {
+  AdmissionHandler,
+  AdmissionOperation,
+  AdmissionRequest,
+  AdmissionResponse,
+  AdmissionReviewResponse,
+  AdmissionStatus,
+  DenialOptions,
+  ResponseOptions,
+} from './webhook/admission-review.ts';
+export { createJsonPatch, escapeJsonPointerToken } from './webhook/json-patch.ts';
+export { WebhookServer } from './webhook/webhook-server.ts';
+export type { WebhookOptions, WebhookServerOptions } from './webhook/webhook-server.ts';
+export type { FailurePolicy } from './webhook/invoke-handler.ts';
+export type { CertificateSource, CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './webhook/certificate-source.ts';
+export {
+  CA_VALIDITY_MS,
+  certificateValidity,
+  generateCertificateAuthority,
+  generateServingCertificate,
+  renewalTime,
+  SERVING_VALIDITY_MS,
+} from './webhook/certificates.ts';
+export type { CertificateAuthorityOptions, CertificateKeyPair, ServingCertificateOptions, Validity } from './webhook/certificates.ts';
+export { SelfManagedCertificates } from './webhook/self-managed-certificates.ts';
+export type { SelfManagedCertificatesOptions } from './webhook/self-managed-certificates.ts';
+export { FileCertificates } from './webhook/file-certificates.ts';
+export type { FileCertificatesOptions } from './webhook/file-certificates.ts';
+export { SecretCertificateStore, secretResource } from './webhook/secret-store.ts';
+export type { SecretCertificateStoreOptions, SecretLike } from './webhook/secret-store.ts';
+export { CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './webhook/ca-bundle-injector.ts';
+export type { CaBundleInjectorOptions, CaBundleTarget, WebhookConfigurationLike } from './webhook/ca-bundle-injector.ts';
+
 // Utilities
 export { deepFreeze } from './util/deep-readonly.ts';
 export type { DeepReadonly } from './util/deep-readonly.ts';

@@ -91,7 +91,12 @@ describe('cached pods: no controller reads a dropped field', () => {
       .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true),
     ...['workload', 'inplace-update', 'lifecycle', 'pvc-instance', 'revision'].map((name) => path.join(root, 'packages', name, 'src')),
   ];
-  const files = sourceDirs.flatMap((dir) => listSources(dir)).filter((file) => !file.endsWith('.test.ts') && !file.includes(`${path.sep}testing${path.sep}`) && !file.endsWith('cache-transforms.ts') && !file.includes('.generated.'));
+  // Injection reads the pod of an admission request, never a cached one (it reads spec containers'
+  // volumeMounts, which the cache keeps; the pattern below cannot tell them from containerStatuses').
+  const admissionOnly = new Set([path.join(root, 'apps', 'sidecarset', 'src', 'injection', 'build-sidecars.ts')]);
+  const files = sourceDirs
+    .flatMap((dir) => listSources(dir))
+    .filter((file) => !file.endsWith('.test.ts') && !file.includes(`${path.sep}testing${path.sep}`) && !file.endsWith('cache-transforms.ts') && !file.includes('.generated.') && !admissionOnly.has(file));
   // A property read of the dropped field on a pod's spec, container, status or container status.
   const reads = CACHE_DROPPED_POD_FIELDS.filter((field) => !field.includes('kube-api-access')).map((field) => {
     const name = field.split('.').at(-1) ?? field;

@@ -12,12 +12,17 @@ import type { Pod, SidecarSet, SidecarSetInput } from '@kruise-ts/api';
 import type { Client } from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
-import { testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
+import { applyCrdFiles, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { setupSidecarSetController, sidecarSetResource } from '../../src/index.ts';
 
 const CRD_FILE = fileURLToPath(new URL('../../../../crds/apps.kruise.io_sidecarsets.yaml', import.meta.url));
+
+/** Installs the SidecarSet CRD (idempotent). */
+export async function installSidecarSetCrd(kubeConfig: KubeConfig): Promise<void> {
+  await applyCrdFiles(kubeConfig, [CRD_FILE]);
+}
 
 /** Starts a manager with the SidecarSet controller for `namespace`. */
 export function startController(kubeConfig: KubeConfig, namespace: string): TestManager {

@@ -1,0 +1,81 @@
+/**
+ * The pod mutating webhook's handler (`/mutate-pod`, pods CREATE): the sidecars of every SidecarSet
+ * that matches the new pod, as a JSON patch. It never blocks a pod: a request it cannot read, a pod it
+ * cannot parse, or an injection that fails is admitted unchanged with a warning (and the controller
+ * reports the pod as created without its sidecars).
+ */
+import type { Pod, SidecarSet } from '@kruise-ts/api';
+import { allowedResponse, patchResponseFromObjects } from '@kruise-ts/controller-runtime';
+import type { AdmissionHandler, AdmissionRequest, AdmissionResponse, DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
+import { z } from 'zod';
+
+import { injectSidecars } from '../injection/inject-pod.ts';
+import { injectingSidecarSets } from '../injection/pod-match.ts';
+import { parseSidecarSet } from '../sidecarset-resource.ts';
+
+/** What the handler reads: the caches of every replica (the webhook runs on all of them, not only the leader). */
+export interface PodInjectionDeps {
+  readonly sidecarSets: Lister<SidecarSet>;
+  readonly namespaces: Lister<KubeObject>;
+  readonly clock: { now(): number };
+  /** Resolves when the caches have synced (a replica that just started must not admit pods as if there were no SidecarSet). */
+  readonly synced: (signal: AbortSignal) => Promise<void>;
+}
+
+/** The pod fields injection reads; anything else is kept as sent. */
+const podSchema = z.looseObject({
+  metadata: z.looseObject({ namespace: z.string().optional(), labels: z.record(z.string(), z.string()).optional(), deletionTimestamp: z.string().optional() }).optional(),
+  spec: z.looseObject({ containers: z.array(z.looseObject({ name: z.string() })) }),
+  status: z.looseObject({ phase: z.string().optional() }).optional(),
+});
+
+function isActive(pod: z.infer<typeof podSchema>): boolean {
+  const phase = pod.status?.phase;
+  return pod.metadata?.deletionTimestamp === undefined && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+/** The usable SidecarSets of the cache (one that cannot be read is skipped: the controller reports it). */
+function usableSets(lister: Lister<SidecarSet>): DeepReadonly<SidecarSet>[] {
+  return lister.list().flatMap((cached) => {
+    const parsed = parseSidecarSet(cached);
+    return parsed.kind === 'invalid' ? [] : [parsed.object];
+  });
+}
+
+function isPodCreate(request: AdmissionRequest): boolean {
+  return request.operation === 'CREATE' && request.resource.resource === 'pods' && (request.subResource ?? '') === '';
+}
+
+/** The pod's namespace; empty in a CREATE of a generated pod, where the request's is the one it gets. */
+function namespaceOf(pod: z.infer<typeof podSchema>, request: AdmissionRequest): string {
+  return pod.metadata?.namespace ?? request.namespace ?? 'default';
+}
+
+function inject(request: AdmissionRequest, deps: PodInjectionDeps): AdmissionResponse {
+  const parsed = podSchema.safeParse(request.object);
+  if (!parsed.success) {
+    return allowedResponse({ warnings: [`kruise-ts sidecarset webhook: the pod could not be read (${parsed.error.issues[0]?.message ?? 'invalid'}); admitted without sidecars`] });
+  }
+  if (!isActive(parsed.data)) return allowedResponse();
+  const pod = request.object as Pod;
+  const namespace = namespaceOf(parsed.data, request);
+  const labels = deps.namespaces.get('', namespace)?.metadata?.labels;
+  const matchable = { ...pod, metadata: { ...pod.metadata, namespace } };
+  const sets = injectingSidecarSets(usableSets(deps.sidecarSets), matchable, { name: namespace, labels: labels ?? undefined });
+  if (sets.length === 0) return allowedResponse();
+  return patchResponseFromObjects(pod, injectSidecars(pod, sets, new Date(deps.clock.now())));
+}
+
+/** The handler of the pod mutating webhook. */
+export function podInjectionHandler(deps: PodInjectionDeps): AdmissionHandler {
+  return async (request, signal) => {
+    if (!isPodCreate(request)) return allowedResponse();
+    try {
+      await deps.synced(signal);
+      return inject(request, deps);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return allowedResponse({ warnings: [`kruise-ts sidecarset webhook: injection failed (${message}); admitted without sidecars`] });
+    }
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Injection through the real API server: the app's pod webhook served over HTTPS on 127.0.0.1 with
+ * certificates it made itself, registered in a MutatingWebhookConfiguration (pods CREATE, this test's
+ * namespace, failurePolicy Ignore, 5 s) whose caBundle the injector keeps. A Deployment's new pods and a
+ * plain pod get the sidecar, its volume and the pod annotations; a pod outside the selector does not.
+ * With the webhook server stopped, a pod is still created (Ignore), and the controller reports it.
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { Pod } from '@kruise-ts/api';
+import { CaBundleInjector, createLogger, defineResource, mutatingWebhookConfigurationResource, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
+import type { KubeObject, LogLevel, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { podResource } from '@kruise-ts/workload';
+
+import { MISSED_INJECTION, setupSidecarSetController, setupSidecarSetWebhook, POD_WEBHOOK_PATH } from '../../src/index.ts';
+import { createPod, createSidecarSet, installSidecarSetCrd, waitForSidecarSet, webPod } from '../support/harness.ts';
+
+const kubeConfig = testKubeConfig();
+const client = testClient(kubeConfig);
+const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
+
+const deployments = defineResource<KubeObject & { spec: object }>({ group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true });
+
+function containerNames(pod: Pod): string[] {
+  return (pod.spec?.containers ?? []).map((container) => container.name);
+}
+
+/** A MutatingWebhookConfiguration for this namespace's pods, pointing at the local server. */
+function webhookConfiguration(name: string, namespace: string, port: number): WebhookConfigurationLike {
+  return {
+    metadata: { name },
+    webhooks: [
+      {
+        name: 'mpod.kruise-ts.io',
+        clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+        failurePolicy: 'Ignore',
+        timeoutSeconds: 5,
+        sideEffects: 'None',
+        reinvocationPolicy: 'Never',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  };
+}
+
+describe('SidecarSet pod webhook', () => {
+  it("injects the sidecars into a Deployment's and a plain pod through the API server, and fails open when stopped", async () => {
+    await installSidecarSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-webhook');
+    const namespace = ns.name;
+    const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
+    const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
+    const manager = startTestManager({
+      kubeConfig,
+      namespace,
+      setup: (created) => {
+        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace });
+        setupSidecarSetWebhook(created, server);
+      },
+    });
+    // Served apart from the manager, so that the test can stop the webhook and keep the controller.
+    const stopServer = new AbortController();
+    const serving = server.start(stopServer.signal);
+    const configurationName = `kruise-ts-sidecarset-${namespace}`;
+    const stopInjector = new AbortController();
+    let injecting: Promise<void> | undefined;
+    try {
+      await using set = await createSidecarSet(client, namespace, {
+        containers: [{ name: 'logger', image: 'busybox:1.36', volumeMounts: [{ name: 'logs', mountPath: '/logs' }] }],
+        volumes: [{ name: 'logs', emptyDir: {} }],
+      });
+      const port = await server.listening();
+      await client.create(mutatingWebhookConfigurationResource, webhookConfiguration(configurationName, namespace, port));
+      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name: configurationName }], logger }).start(stopInjector.signal);
+      // The API server reads webhook configurations from its cache: create probe pods until one is injected.
+      const injected = await waitFor(
+        async () => {
+          const pod = await createPod(client, namespace, { ...webPod(''), metadata: { generateName: 'probe-', labels: { app: 'web' } } });
+          return containerNames(pod).includes('logger') ? pod : undefined;
+        },
+        { description: 'a pod injected through the webhook', intervalMs: 300, timeoutMs: 30_000 },
+      );
+      expect(containerNames(injected)).toEqual(['logger', 'app']);
+      expect(injected.spec?.volumes?.map((volume) => volume.name)).toContain('logs');
+      expect(injected.metadata?.annotations?.['kruise.io/sidecarset-injected-list']).toBe(set.metadata.name);
+
+      const other = await createPod(client, namespace, { ...webPod('db'), metadata: { name: 'db', labels: { app: 'db' } } });
+      expect(containerNames(other)).toEqual(['app']);
+
+      await client.create(deployments, {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace },
+        spec: { replicas: 2, selector: { matchLabels: { app: 'web', owner: 'deployment' } }, template: { metadata: { labels: { app: 'web', owner: 'deployment' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+      });
+      const fromDeployment = await waitFor(
+        async () => {
+          const pods = (await client.list(podResource, { namespace, labelSelector: 'owner=deployment' })).items;
+          return pods.length === 2 ? pods : undefined;
+        },
+        { description: "the Deployment's two pods" },
+      );
+      expect(fromDeployment.map(containerNames)).toEqual([
+        ['logger', 'app'],
+        ['logger', 'app'],
+      ]);
+
+      stopServer.abort();
+      await serving;
+      const missed = await createPod(client, namespace, webPod('created-while-down'));
+      expect(containerNames(missed)).toEqual(['app']);
+      const reported = await waitForSidecarSet(client, { name: set.metadata.name ?? '', description: 'the pod created without its sidecars reported' }, (current) =>
+        (current.status?.conditions ?? []).some((condition) => condition.type === MISSED_INJECTION && (condition.message ?? '').includes(`${namespace}/created-while-down`)),
+      );
+      expect(reported.status?.matchedPods).toBeGreaterThanOrEqual(3);
+    } finally {
+      stopServer.abort();
+      await serving;
+      await manager.stop();
+      stopInjector.abort();
+      await injecting;
+      await client.delete(mutatingWebhookConfigurationResource, { name: configurationName }).catch(() => undefined);
+    }
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * controller-runtime's webhook metrics (pkg/webhook/internal/metrics), same names, help, labels and
+ * (Prometheus' default) buckets, so that dashboards of controller-runtime webhooks work unchanged.
+ * `webhook` is the path the handler is registered at, `code` the HTTP status code of the answer.
+ */
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Registry } from 'prom-client';
+
+export interface WebhookMetrics {
+  /** `controller_runtime_webhook_requests_total{webhook,code}`. */
+  readonly requests: Counter<'webhook' | 'code'>;
+  /** `controller_runtime_webhook_latency_seconds{webhook,code}`. */
+  readonly latency: Histogram<'webhook' | 'code'>;
+  /** `controller_runtime_webhook_requests_in_flight{webhook}`. */
+  readonly inFlight: Gauge<'webhook'>;
+}
+
+/** Registers the webhook metrics on `registry` (once per registry: names registered twice throw). */
+export function createWebhookMetrics(registry: Registry): WebhookMetrics {
+  const registers = [registry];
+  return {
+    requests: new Counter({
+      name: 'controller_runtime_webhook_requests_total',
+      help: 'Total number of admission requests by HTTP status code.',
+      labelNames: ['webhook', 'code'] as const,
+      registers,
+    }),
+    latency: new Histogram({
+      name: 'controller_runtime_webhook_latency_seconds',
+      help: 'Histogram of the latency of processing admission requests',
+      labelNames: ['webhook', 'code'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    inFlight: new Gauge({
+      name: 'controller_runtime_webhook_requests_in_flight',
+      help: 'Current number of admission requests being served.',
+      labelNames: ['webhook'] as const,
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+
+import {
+  CaBundleInjector,
+  createClient,
+  createLogger,
+  defineResource,
+  mutatingWebhookConfigurationResource,
+  patchResponseFromObjects,
+  SecretCertificateStore,
+  secretResource,
+  SelfManagedCertificates,
+  Transport,
+  WebhookServer,
+} from '../../src/index.ts';
+import type { AdmissionHandler, KubeObject, LogLevel } from '../../src/index.ts';
+
+interface ConfigMap extends KubeObject {
+  readonly data?: Record<string, string>;
+}
+
+const configMaps = defineResource<ConfigMap>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const kubeConfig = testKubeConfig();
+const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
+const LABEL = 'webhook.kruise-ts.io/mutated';
+
+/** Adds the label to whatever object comes in (handlers parse objects themselves; this one needs only metadata). */
+const addLabel: AdmissionHandler = (request) => {
+  const object = (request.object ?? {}) as ConfigMap;
+  return Promise.resolve(patchResponseFromObjects(object, { ...object, metadata: { ...object.metadata, labels: { ...object.metadata?.labels, [LABEL]: 'true' } } }));
+};
+
+describe('admission webhook server', () => {
+  it('mutates ConfigMaps created through the API server, with the injected CA, and fails open once stopped', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'webhook');
+    const client = createClient(new Transport({ kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-test' }));
+    const certificates = new SelfManagedCertificates({
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+      logger,
+      store: new SecretCertificateStore({ client, namespace: ns.name, name: 'webhook-certs' }),
+    });
+    const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
+    server.register('/mutate-configmap', addLabel, { failurePolicy: 'allow' });
+    const stopServer = new AbortController();
+    const stopInjector = new AbortController();
+    const serving = server.start(stopServer.signal);
+    const port = await server.listening();
+    const name = `kruise-ts-test-${ns.name}`;
+    let injecting: Promise<void> | undefined;
+    try {
+      await client.create(mutatingWebhookConfigurationResource, {
+        metadata: { name },
+        webhooks: [
+          {
+            name: 'label.webhook.kruise-ts.io',
+            clientConfig: { url: `https://127.0.0.1:${String(port)}/mutate-configmap` },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
+            failurePolicy: 'Ignore',
+            timeoutSeconds: 5,
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          },
+        ],
+      });
+      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name }], logger }).start(stopInjector.signal);
+      const configuration = await waitFor(
+        async () => {
+          const current = await client.get(mutatingWebhookConfigurationResource, { name });
+          return current.webhooks?.[0]?.clientConfig?.caBundle === undefined ? undefined : current;
+        },
+        { description: 'the CA bundle in the webhook configuration' },
+      );
+      expect(Buffer.from(configuration.webhooks?.[0]?.clientConfig?.caBundle ?? '', 'base64').toString()).toBe(certificates.caBundle());
+      const secret = await client.get(secretResource, { namespace: ns.name, name: 'webhook-certs' });
+      expect(Object.keys(secret.data ?? {}).sort()).toEqual(['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);
+
+      // The API server picks up webhook configurations from its own cache: create until one is mutated.
+      const mutated = await waitFor(
+        async () => {
+          const created = await client.create(configMaps, { metadata: { generateName: 'mutated-', namespace: ns.name }, data: { k: 'v' } });
+          return created.metadata?.labels?.[LABEL] === 'true' ? created : undefined;
+        },
+        { description: 'a ConfigMap labelled by the webhook', intervalMs: 250 },
+      );
+      expect(mutated.data).toEqual({ k: 'v' });
+
+      stopServer.abort();
+      await serving;
+      const created = await client.create(configMaps, { metadata: { name: 'server-gone', namespace: ns.name } });
+      expect(created.metadata?.labels?.[LABEL]).toBeUndefined();
+    } finally {
+      stopServer.abort();
+      stopInjector.abort();
+      await Promise.all([serving, injecting]);
+      await client.delete(mutatingWebhookConfigurationResource, { name }).catch(() => undefined);
+      client.transport.close();
+    }
+  });
+});
