@@ -5,12 +5,20 @@
  * itself and on the SidecarSet, and the SidecarSet a MissedInjection condition with the count.
  */
 import type { Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
-import { objectReference, resourceClient } from '@kruise-ts/controller-runtime';
+import { isConflict, isInvalid, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, EventReporter, KubeObject, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
-import { podResource, removeCondition, setCondition, updateStatus } from '@kruise-ts/workload';
+import { POD_WRITE_CONCURRENCY, podResource, removeCondition, setCondition, settleWithConcurrency, updateStatus } from '@kruise-ts/workload';
 
 import { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
 import { calculateStatus } from './status/calculate-status.ts';
+import { planUpgrade } from './upgrade/upgrade-plan.ts';
+import type { UpgradeCandidate } from './upgrade/upgrade-plan.ts';
+import { sidecarUpgradePatch } from './upgrade/upgrade-pod.ts';
+
+/** A write refused because the pod changed since it was read (409, or 422 from the patch's resourceVersion test), or is gone. */
+function isConflictOrTestFailure(error: unknown): boolean {
+  return isConflict(error) || isInvalid(error) || isNotFound(error);
+}
 
 /** The condition and Event reason of pods created without the sidecars. */
 export const MISSED_INJECTION = 'MissedInjection';
@@ -52,7 +60,7 @@ export class SidecarSetReconciler implements Reconciler {
     }
     const set = parsed.object;
     if (this.#deps.namespace !== '' && set.spec.namespace !== this.#deps.namespace) return undefined;
-    const { status, missed } = calculateStatus({
+    const { status, missed, candidates } = calculateStatus({
       set,
       pods: this.#deps.pods.list(),
       namespaceLabels: (name) => this.#namespaceLabels(name),
@@ -61,8 +69,31 @@ export class SidecarSetReconciler implements Reconciler {
     this.#report(set, missed);
     const conditions = this.#conditions(set, missed);
     const next: SidecarSetStatus = { ...status, ...(set.status?.latestRevision === undefined ? {} : { latestRevision: set.status.latestRevision }), ...(conditions.length === 0 ? {} : { conditions }) };
+    // The status first, as OpenKruise: it shows what the upgrade starts from.
     await updateStatus(resourceClient(this.#deps.api, sidecarSetResource, context.signal), set, next);
+    if (set.spec.updateStrategy.type === 'NotUpdate' || set.spec.updateStrategy.paused === true) return undefined;
+    await this.#upgrade(context, set, candidates);
     return undefined;
+  }
+
+  /** Upgrades this round's pods in place; a pod changed meanwhile (its resourceVersion test fails) waits for the next round. */
+  async #upgrade(context: ReconcileContext, set: DeepReadonly<SidecarSet>, candidates: readonly UpgradeCandidate[]): Promise<void> {
+    const plan = planUpgrade(set, candidates);
+    if (plan.notUpgradable.length > 0) {
+      const message = `${String(plan.notUpgradable.length)} pod(s) cannot be upgraded in place: more than the sidecar images changed; recreate them to get the new sidecars`;
+      this.#deps.recorder.warning(objectReference(sidecarSetResource, set), 'NotUpgradablePods', message);
+    }
+    const pods = resourceClient(this.#deps.api, podResource, context.signal);
+    const now = new Date(this.#deps.clock.now());
+    const outcomes = await settleWithConcurrency(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
+      const patch = sidecarUpgradePatch(pod, set, now);
+      if (patch === undefined) return;
+      await pods.patch({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, { type: 'json', body: patch });
+    });
+    const failed = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected').map((outcome) => outcome.reason as unknown);
+    const real = failed.filter((error) => !isConflictOrTestFailure(error));
+    if (real.length > 0) throw real[0] instanceof Error ? real[0] : new Error(String(real[0]));
+    if (plan.upgrade.length > 0) context.logger.info({ upgraded: plan.upgrade.length - failed.length, waiting: failed.length }, 'Upgraded sidecars in place');
   }
 
   #namespaceLabels(name: string): Readonly<Record<string, string>> | undefined {

@@ -2,13 +2,15 @@
  * A SidecarSet's status (§B.3) from the pods in the cache, and the pods that were created without its
  * sidecars (kruise-ts: the pod webhook fails open, so the controller reports what it missed).
  */
-import { SIDECARSET_HASH_ANNOTATION, SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
+import { SIDECARSET_HASH_ANNOTATION, SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetMatchesPod } from '../injection/pod-match.ts';
 import { parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
-import { sidecarSetHash } from '../hash/sidecarset-hash.ts';
+import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
+import { isSidecarStateConsistent } from '../upgrade/inplace-state.ts';
+import type { UpgradeCandidate } from '../upgrade/upgrade-plan.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
@@ -28,6 +30,8 @@ export interface StatusInput {
 export interface StatusResult {
   readonly status: { readonly observedGeneration: number; readonly matchedPods: number; readonly updatedPods: number; readonly readyPods: number; readonly updatedReadyPods: number };
   readonly missed: readonly ReadonlyPod[];
+  /** The counted pods, for the upgrade. */
+  readonly candidates: readonly UpgradeCandidate[];
 }
 
 function isActive(pod: ReadonlyPod): boolean {
@@ -56,35 +60,55 @@ function missedInjection(pod: ReadonlyPod, input: StatusInput): boolean {
 }
 
 /** What a pod is to the SidecarSet: not its concern, a missed injection, or a counted pod. */
-type PodClass = { readonly kind: 'other' } | { readonly kind: 'missed' } | { readonly kind: 'counted'; readonly updated: boolean; readonly ready: boolean };
+type PodClass = { readonly kind: 'other' } | { readonly kind: 'missed' } | ({ readonly kind: 'counted' } & UpgradeCandidate);
+
+/** The SidecarSet's two hashes, computed once per reconcile. */
+interface Hashes {
+  readonly hash: string;
+  readonly withoutImage: string;
+}
 
 function inScope(pod: ReadonlyPod, input: StatusInput): boolean {
   const namespace = pod.metadata?.namespace ?? '';
   return isActive(pod) && sidecarSetMatchesPod(input.set, pod, { name: namespace, labels: input.namespaceLabels(namespace) });
 }
 
-function classify(pod: ReadonlyPod, input: StatusInput, hash: string): PodClass {
+/** Whether the pod's record has the SidecarSet's hash, and its hash without image. */
+function recordedHashes(pod: ReadonlyPod, name: string, hashes: Hashes): { readonly updated: boolean; readonly imagesOnly: boolean } {
+  const annotations = pod.metadata?.annotations ?? {};
+  return {
+    updated: parseUpgradeSpecs(annotations[SIDECARSET_HASH_ANNOTATION]).get(name)?.hash === hashes.hash,
+    imagesOnly: parseUpgradeSpecs(annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]).get(name)?.hash === hashes.withoutImage,
+  };
+}
+
+function classify(pod: ReadonlyPod, input: StatusInput, hashes: Hashes): PodClass {
   const name = input.set.metadata.name ?? '';
   if (!inScope(pod, input)) return { kind: 'other' };
   if (!isInjectedWith(pod, name)) return missedInjection(pod, input) ? { kind: 'missed' } : { kind: 'other' };
   if (!hasSidecars(pod, input.set)) return { kind: 'other' };
-  const updated = parseUpgradeSpecs(pod.metadata?.annotations?.[SIDECARSET_HASH_ANNOTATION]).get(name)?.hash === hash;
-  return { kind: 'counted', updated, ready: isReady(pod) };
+  const { updated, imagesOnly } = recordedHashes(pod, name, hashes);
+  const consistent = isSidecarStateConsistent(pod, name, (input.set.spec.containers ?? []).map((sidecar) => sidecar.name));
+  return { kind: 'counted', pod, updated, imagesOnly, consistent, ready: isReady(pod) };
 }
 
 /** The status of `set` over the cached pods. */
 export function calculateStatus(input: StatusInput): StatusResult {
-  const hash = sidecarSetHash(input.set.spec);
+  const hashes = { hash: sidecarSetHash(input.set.spec), withoutImage: sidecarSetHashWithoutImage(input.set.spec) };
   const counts = { matchedPods: 0, updatedPods: 0, readyPods: 0, updatedReadyPods: 0 };
   const missed: ReadonlyPod[] = [];
+  const candidates: UpgradeCandidate[] = [];
   for (const pod of input.pods) {
-    const found = classify(pod, input, hash);
+    const found = classify(pod, input, hashes);
     if (found.kind === 'missed') missed.push(pod);
     if (found.kind !== 'counted') continue;
+    candidates.push(found);
+    // Ready means the sidecars the spec names run (no upgrade in flight) and the pod is Ready.
+    const ready = found.ready && found.consistent;
     counts.matchedPods += 1;
     counts.updatedPods += Number(found.updated);
-    counts.readyPods += Number(found.ready);
-    counts.updatedReadyPods += Number(found.updated && found.ready);
+    counts.readyPods += Number(ready);
+    counts.updatedReadyPods += Number(found.updated && ready);
   }
-  return { status: { observedGeneration: input.set.metadata.generation ?? 0, ...counts }, missed };
+  return { status: { observedGeneration: input.set.metadata.generation ?? 0, ...counts }, missed, candidates };
 }
