@@ -17,3 +17,5 @@ export { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
 export { POD_WEBHOOK_PATH, setupSidecarSetWebhook } from './webhook/setup-webhook.ts';
 export { podInjectionHandler } from './webhook/pod-injection-handler.ts';
 export type { PodInjectionDeps } from './webhook/pod-injection-handler.ts';
+export { POD_WEBHOOK_NAME, podWebhookConfiguration } from './webhook/webhook-configuration.ts';
+export type { PodWebhookConfigurationOptions } from './webhook/webhook-configuration.ts';

@@ -14,7 +14,7 @@ import { startTestManager, testClient } from '@kruise-ts/controller-runtime/test
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { MISSED_INJECTION, setupSidecarSetController, setupSidecarSetWebhook, POD_WEBHOOK_PATH } from '../../src/index.ts';
+import { MISSED_INJECTION, POD_WEBHOOK_PATH, podWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook } from '../../src/index.ts';
 import { createPod, createSidecarSet, installSidecarSetCrd, waitForSidecarSet, webPod } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
@@ -27,24 +27,9 @@ function containerNames(pod: Pod): string[] {
   return (pod.spec?.containers ?? []).map((container) => container.name);
 }
 
-/** A MutatingWebhookConfiguration for this namespace's pods, pointing at the local server. */
+/** The pod webhook for this namespace's pods only, pointing at the local server. */
 function webhookConfiguration(name: string, namespace: string, port: number): WebhookConfigurationLike {
-  return {
-    metadata: { name },
-    webhooks: [
-      {
-        name: 'mpod.kruise-ts.io',
-        clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` },
-        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
-        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-        failurePolicy: 'Ignore',
-        timeoutSeconds: 5,
-        sideEffects: 'None',
-        reinvocationPolicy: 'Never',
-        admissionReviewVersions: ['v1'],
-      },
-    ],
-  };
+  return podWebhookConfiguration({ name, clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
 }
 
 describe('SidecarSet pod webhook', () => {

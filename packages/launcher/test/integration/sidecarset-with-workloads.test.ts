@@ -15,7 +15,7 @@ import { CaBundleInjector, createLogger, mutatingWebhookConfigurationResource, p
 import type { LogLevel, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
 import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
-import { POD_WEBHOOK_PATH, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetResource } from '@kruise-ts/sidecarset';
+import { POD_WEBHOOK_PATH, podWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetResource } from '@kruise-ts/sidecarset';
 import { podResource } from '@kruise-ts/workload';
 
 const kubeConfig = testKubeConfig();
@@ -26,22 +26,9 @@ const crd = (file: string): string => fileURLToPath(new URL(`../../../../crds/${
 const containerOf = (pod: Pod, name: string) => pod.spec?.containers.find((container) => container.name === name);
 const statusOf = (pod: Pod, name: string) => pod.status?.containerStatuses?.find((status) => status.name === name);
 
+/** The pod webhook for this namespace only; Fail here, so that no pod is created before the API server calls it. */
 function webhookConfiguration(name: string, namespace: string, port: number): WebhookConfigurationLike {
-  return {
-    metadata: { name },
-    webhooks: [
-      {
-        name: 'mpod.kruise-ts.io',
-        clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` },
-        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
-        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-        failurePolicy: 'Fail',
-        timeoutSeconds: 5,
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-      },
-    ],
-  };
+  return podWebhookConfiguration({ name, clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } }, failurePolicy: 'Fail' });
 }
 
 async function webPods(namespace: string): Promise<Pod[]> {
@@ -83,7 +70,6 @@ describe('SidecarSet with a CloneSet in one process', () => {
       } as never);
       await client.create(mutatingWebhookConfigurationResource, webhookConfiguration(configurationName, namespace, await server.listening()));
       injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name: configurationName }], logger }).start(stopInjector.signal);
-      // failurePolicy Fail here, so that no pod is created before the API server calls the webhook.
       await waitFor(async () => ((await client.get(mutatingWebhookConfigurationResource, { name: configurationName })).webhooks?.[0]?.clientConfig?.caBundle === undefined ? undefined : true), { description: 'the CA bundle' });
       await waitFor(
         async () => {
