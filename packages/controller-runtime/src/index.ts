@@ -134,6 +134,8 @@ export type {
 } from './webhook/admission-review.ts';
 export { createJsonPatch, escapeJsonPointerToken } from './webhook/json-patch.ts';
 export { WebhookServer } from './webhook/webhook-server.ts';
+export { webhookFlagsShape, webhookServerFromFlags } from './webhook/webhook-flags.ts';
+export type { WebhookFlags } from './webhook/webhook-flags.ts';
 export type { WebhookOptions, WebhookServerOptions } from './webhook/webhook-server.ts';
 export type { FailurePolicy } from './webhook/invoke-handler.ts';
 export type { CertificateSource, CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './webhook/certificate-source.ts';

@@ -4,12 +4,13 @@
  */
 import { setupStatefulSetController, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController } from '@kruise-ts/cloneset';
-import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
-import type { FeatureGateName, Manager } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
+import { setupSidecarSetController, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags } from '@kruise-ts/sidecarset';
 import type { z } from 'zod';
 
 /** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
-export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape });
+export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape, ...sidecarSetFlagsShape, ...webhookFlagsShape });
 
 /** Parsed launcher flags. */
 export type LauncherFlags = z.output<typeof launcherFlagsSchema>;
@@ -24,6 +25,8 @@ export interface AppEntry {
   /** CRD files under the repository's `crds/`. */
   readonly crdFiles: readonly string[];
   readonly setup: (manager: Manager, flags: LauncherFlags) => void;
+  /** The admission webhook handlers the app registers on the process's one webhook server, if any. */
+  readonly webhooks?: (manager: Manager, server: WebhookServer) => void;
 }
 
 export const APPS: readonly AppEntry[] = [
@@ -43,6 +46,18 @@ export const APPS: readonly AppEntry[] = [
     crdFiles: ['apps.kruise.io_statefulsets.yaml'],
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags));
+    },
+  },
+  {
+    name: 'sidecarset',
+    gate: 'SidecarSet',
+    leaseName: 'kruise-ts-sidecarset',
+    crdFiles: ['apps.kruise.io_sidecarsets.yaml'],
+    setup: (manager: Manager, flags: LauncherFlags): void => {
+      setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags));
+    },
+    webhooks: (manager: Manager, server: WebhookServer): void => {
+      setupSidecarSetWebhook(manager, server);
     },
   },
 ];

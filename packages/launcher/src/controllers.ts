@@ -1,4 +1,4 @@
-import { Manager, managerOptionsFromFlags } from '@kruise-ts/controller-runtime';
+import { Manager, managerOptionsFromFlags, webhookServerFromFlags } from '@kruise-ts/controller-runtime';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ManagerOptions, RequestObserver } from '@kruise-ts/controller-runtime';
 import type { Logger } from 'pino';
@@ -42,6 +42,12 @@ export function startControllers(options: StartControllersOptions): RunningContr
   });
   for (const app of apps) {
     app.setup(manager, options.flags);
+  }
+  const webhookApps = apps.filter((app) => app.webhooks !== undefined);
+  if (webhookApps.length > 0) {
+    // One HTTPS server for every app's handlers.
+    const server = webhookServerFromFlags(manager, options.flags);
+    for (const app of webhookApps) app.webhooks?.(manager, server);
   }
   const stopper = new AbortController();
   const done = manager.start(stopper.signal);

@@ -10,6 +10,9 @@ import { OPENKRUISE_MANAGER_FLAGS } from '../flags/openkruise-flags.ts';
 import { parseFlagsOrExit } from '../flags/manager-flags.ts';
 import type { ManagerFlags } from '../flags/manager-flags.ts';
 import { createLogger } from '../log/logger.ts';
+import { webhookServerFromFlags } from '../webhook/webhook-flags.ts';
+import type { WebhookFlags } from '../webhook/webhook-flags.ts';
+import type { WebhookServer } from '../webhook/webhook-server.ts';
 import { Manager } from './manager.ts';
 import { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager-from-flags.ts';
 
@@ -22,6 +25,11 @@ export interface AppMainOptions<S extends z.ZodObject> {
   /** The manager's flags extended with the app's (`managerFlagsSchema.extend(...)`). */
   readonly schema: S;
   readonly setup: (manager: Manager, flags: z.output<S>) => void;
+  /**
+   * For an app that serves admission webhooks (its schema then extends webhookFlagsShape too): the
+   * handlers it registers on the process's webhook server, built from the webhook flags.
+   */
+  readonly webhooks?: (manager: Manager, server: WebhookServer, flags: z.output<S>) => void;
 }
 
 /** Runs the app until a signal stops it; exits the process (0 after a clean stop, 1 on a fatal error). */
@@ -39,6 +47,9 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
     managerOptionsFromFlags(common, { kubeConfig: loadKubeConfig(common.kubeconfig), logger, userAgent: `kruise-ts-${options.app}`, defaultLeaseName: `kruise-ts-${options.app}` }),
   );
   options.setup(manager, flags);
+  if (options.webhooks !== undefined) {
+    options.webhooks(manager, webhookServerFromFlags(manager, flags as unknown as WebhookFlags), flags);
+  }
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

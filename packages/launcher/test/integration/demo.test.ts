@@ -4,11 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
 import { fileURLToPath } from 'node:url';
 
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
 
+import { freeLoopbackPort } from '@kruise-ts/local-cluster';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 const DEMO = fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url));
@@ -100,4 +102,40 @@ describe('the all-in-one launcher', () => {
     launcher.kill('SIGTERM');
     expect(await launcher.exited).toBe(0);
   });
+
+  it('serves the SidecarSet pod webhook over HTTPS on its own certificate when the SidecarSet gate is on', async () => {
+    const port = await freeLoopbackPort();
+    const args = ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--feature-gates=SidecarSet=true', `--webhook-port=${String(port)}`, '--webhook-host=127.0.0.1'];
+    const launcher = run(CLI, args);
+    try {
+      const review = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u1', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, operation: 'CREATE', namespace: 'default', userInfo: {}, object: { metadata: { labels: { app: 'none' } }, spec: { containers: [{ name: 'c' }] } } } };
+      const answer = await waitFor(() => postInsecure(`https://127.0.0.1:${String(port)}/mutate-pod`, review).catch(() => undefined), { description: 'the webhook answering', timeoutMs: 30_000 });
+      expect(answer).toMatchObject({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'u1', allowed: true } });
+      expect(launcher.output()).toContain('sidecarset');
+    } finally {
+      launcher.kill('SIGTERM');
+      expect(await launcher.exited).toBe(0);
+    }
+  });
 });
+
+/** POSTs JSON over HTTPS without checking the (self-signed) certificate; the parsed answer. */
+function postInsecure(url: string, body: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { method: 'POST', rejectUnauthorized: false, headers: { 'content-type': 'application/json' } }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(text) as unknown);
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
