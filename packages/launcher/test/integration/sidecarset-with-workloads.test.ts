@@ -1,18 +1,19 @@
 /**
  * SidecarSet next to a workload controller in one process, on the real control plane: a CloneSet's
- * pods get the sidecar through the pod webhook; the CloneSet's own in-place update changes only its
- * container (the sidecar is neither removed nor restarted), and the sidecars never make its pods look
- * out of date; then the SidecarSet's upgrade changes only the sidecar, and the CloneSet stays updated
- * and ready.
+ * (or an Advanced StatefulSet's) pods get the sidecar through the pod webhook; the workload's own
+ * in-place update changes only its container (the sidecar is neither removed nor restarted), and the
+ * sidecars never make its pods look out of date; then the SidecarSet's upgrade changes only the
+ * sidecar, and the workload stays updated and ready.
  */
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import type { CloneSet, Pod } from '@kruise-ts/api';
+import type { CloneSet, Pod, StatefulSet } from '@kruise-ts/api';
+import { setupStatefulSetController, statefulSetResource } from '@kruise-ts/advanced-statefulset';
 import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
 import { CaBundleInjector, createLogger, mutatingWebhookConfigurationResource, parseFeatureGates, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
-import type { LogLevel, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import type { LogLevel, Manager, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
 import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { POD_WEBHOOK_PATH, podWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetResource } from '@kruise-ts/sidecarset';
@@ -40,44 +41,83 @@ function settledCloneSet(cloneSet: CloneSet): boolean {
   return status?.observedGeneration === cloneSet.metadata.generation && status?.updatedReadyReplicas === 2 && status.readyReplicas === 2 && status.currentRevision === status.updateRevision;
 }
 
-describe('SidecarSet with a CloneSet in one process', () => {
-  it("leaves the sidecar alone during the CloneSet's in-place update, and the CloneSet alone during the sidecar's", async () => {
-    await applyCrdFiles(kubeConfig, [crd('apps.kruise.io_clonesets.yaml'), crd('apps.kruise.io_sidecarsets.yaml')]);
-    await using ns = await createTestNamespace(kubeConfig, 'sidecar-cloneset');
-    const namespace = ns.name;
-    const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
-    const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
-    const manager = startTestManager({
-      kubeConfig,
-      namespace,
-      setup: (created) => {
-        setupCloneSetController(created, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, scalingExcludePreparingDelete: false, stripPodManagedFields: true });
-        setupSidecarSetController(created, { workers: 2, excludedNamespaces: [], namespace });
-        setupSidecarSetWebhook(created, server);
-        created.add(server);
+/**
+ * A namespace with the SidecarSet controller and webhook (registered with the API server, failurePolicy
+ * Fail so that no pod escapes it) next to the workload controller `setup` adds, and a SidecarSet
+ * `logs-<namespace>` (logger, busybox:1.36) for the pods labelled app=web; `run` gets the namespace.
+ */
+async function withSidecarSet(prefix: string, setup: (manager: Manager) => void, run: (namespace: string, setName: string) => Promise<void>): Promise<void> {
+  await applyCrdFiles(kubeConfig, [crd('apps.kruise.io_clonesets.yaml'), crd('apps.kruise.io_statefulsets.yaml'), crd('apps.kruise.io_sidecarsets.yaml')]);
+  await using ns = await createTestNamespace(kubeConfig, prefix);
+  const namespace = ns.name;
+  const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
+  const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
+  const manager = startTestManager({
+    kubeConfig,
+    namespace,
+    setup: (created) => {
+      setup(created);
+      setupSidecarSetController(created, { workers: 2, excludedNamespaces: [], namespace });
+      setupSidecarSetWebhook(created, server);
+      created.add(server);
+    },
+  });
+  const configurationName = `kruise-ts-${namespace}`;
+  const stopInjector = new AbortController();
+  let injecting: Promise<void> | undefined;
+  const setName = `logs-${namespace}`;
+  try {
+    await client.create(sidecarSetResource, {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'SidecarSet',
+      metadata: { name: setName },
+      spec: { namespace, selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1.36' }], updateStrategy: { maxUnavailable: '100%' } },
+    } as never);
+    await client.create(mutatingWebhookConfigurationResource, webhookConfiguration(configurationName, namespace, await server.listening()));
+    injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name: configurationName }], logger }).start(stopInjector.signal);
+    await waitFor(async () => ((await client.get(mutatingWebhookConfigurationResource, { name: configurationName })).webhooks?.[0]?.clientConfig?.caBundle === undefined ? undefined : true), { description: 'the CA bundle' });
+    await waitFor(
+      async () => {
+        const probe = await client.create(podResource, { metadata: { generateName: 'probe-', namespace, labels: { probe: 'true' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } }).catch(() => undefined);
+        return probe === undefined ? undefined : true;
       },
-    });
-    const configurationName = `kruise-ts-sidecar-cloneset-${namespace}`;
-    const stopInjector = new AbortController();
-    let injecting: Promise<void> | undefined;
-    const setName = `logs-${namespace}`;
-    try {
-      await client.create(sidecarSetResource, {
-        apiVersion: 'apps.kruise.io/v1alpha1',
-        kind: 'SidecarSet',
-        metadata: { name: setName },
-        spec: { namespace, selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1.36' }], updateStrategy: { maxUnavailable: '100%' } },
-      } as never);
-      await client.create(mutatingWebhookConfigurationResource, webhookConfiguration(configurationName, namespace, await server.listening()));
-      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name: configurationName }], logger }).start(stopInjector.signal);
-      await waitFor(async () => ((await client.get(mutatingWebhookConfigurationResource, { name: configurationName })).webhooks?.[0]?.clientConfig?.caBundle === undefined ? undefined : true), { description: 'the CA bundle' });
-      await waitFor(
-        async () => {
-          const probe = await client.create(podResource, { metadata: { generateName: 'probe-', namespace, labels: { probe: 'true' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } }).catch(() => undefined);
-          return probe === undefined ? undefined : true;
-        },
-        { description: 'the webhook answering', intervalMs: 300 },
-      );
+      { description: 'the webhook answering', intervalMs: 300 },
+    );
+    await run(namespace, setName);
+  } finally {
+    await manager.stop();
+    stopInjector.abort();
+    await injecting;
+    await client.delete(mutatingWebhookConfigurationResource, { name: configurationName }).catch(() => undefined);
+    await client.delete(sidecarSetResource, { name: setName }).catch(() => undefined);
+  }
+}
+
+/** Upgrades the SidecarSet's image and waits until both pods run it. */
+async function upgradeSidecar(setName: string): Promise<void> {
+  await client.patch(sidecarSetResource, { name: setName }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } });
+  await waitFor(
+    async () => {
+      const set = await client.get(sidecarSetResource, { name: setName });
+      return set.status?.updatedReadyPods === 2 && set.status.observedGeneration === set.metadata.generation ? true : undefined;
+    },
+    { description: 'the sidecars upgraded' },
+  );
+}
+
+/** Each pod's sidecar image, app image, sidecar restarts and app restarts. */
+async function containersOf(namespace: string): Promise<(string | number | undefined)[][]> {
+  return (await webPods(namespace)).map((pod) => [containerOf(pod, 'logger')?.image, containerOf(pod, 'app')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]);
+}
+
+const uidsOf = async (namespace: string): Promise<(string | undefined)[]> => (await webPods(namespace)).map((pod) => pod.metadata?.uid);
+
+describe('SidecarSet with a workload controller in one process', () => {
+  it("leaves the sidecar alone during a CloneSet's in-place update, and the CloneSet alone during the sidecar's", async () => {
+    const cloneSets = (created: Manager): void => {
+      setupCloneSetController(created, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, scalingExcludePreparingDelete: false, stripPodManagedFields: true });
+    };
+    await withSidecarSet('sidecar-cloneset', cloneSets, async (namespace, setName) => {
       await client.create(cloneSetResource, {
         apiVersion: 'apps.kruise.io/v1alpha1',
         kind: 'CloneSet',
@@ -85,46 +125,68 @@ describe('SidecarSet with a CloneSet in one process', () => {
         spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } }, updateStrategy: { type: 'InPlaceIfPossible' } },
       } as never);
       await waitFor(async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) ? true : undefined), { description: 'the CloneSet ready' });
-      const before = await webPods(namespace);
-      expect(before.map((pod) => pod.spec?.containers.map((container) => container.name))).toEqual([
+      const before = await uidsOf(namespace);
+      expect((await webPods(namespace)).map((pod) => pod.spec?.containers.map((container) => container.name))).toEqual([
         ['logger', 'app'],
         ['logger', 'app'],
       ]);
-
       await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
       await waitFor(
-        async () => {
-          const cloneSet = await client.get(cloneSetResource, { namespace, name: 'web' });
-          return settledCloneSet(cloneSet) && cloneSet.status?.updateRevision !== undefined && (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28') ? true : undefined;
-        },
+        async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) && (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28') ? true : undefined),
         { description: 'the CloneSet updated in place' },
       );
-      const afterCloneSet = await webPods(namespace);
-      expect(afterCloneSet.map((pod) => pod.metadata?.uid)).toEqual(before.map((pod) => pod.metadata?.uid));
-      for (const pod of afterCloneSet) {
-        expect([containerOf(pod, 'logger')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]).toEqual(['busybox:1.36', 0, 1]);
-      }
-
-      await client.patch(sidecarSetResource, { name: setName }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } });
-      await waitFor(
-        async () => {
-          const set = await client.get(sidecarSetResource, { name: setName });
-          return set.status?.updatedReadyPods === 2 && set.status.observedGeneration === set.metadata.generation ? true : undefined;
-        },
-        { description: 'the sidecars upgraded' },
-      );
-      const afterSidecar = await webPods(namespace);
-      expect(afterSidecar.map((pod) => pod.metadata?.uid)).toEqual(before.map((pod) => pod.metadata?.uid));
-      for (const pod of afterSidecar) {
-        expect([containerOf(pod, 'logger')?.image, containerOf(pod, 'app')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]).toEqual(['busybox:1.37', 'nginx:1.28', 1, 1]);
-      }
+      expect(await uidsOf(namespace)).toEqual(before);
+      expect(await containersOf(namespace)).toEqual([
+        ['busybox:1.36', 'nginx:1.28', 0, 1],
+        ['busybox:1.36', 'nginx:1.28', 0, 1],
+      ]);
+      await upgradeSidecar(setName);
+      expect(await uidsOf(namespace)).toEqual(before);
+      expect(await containersOf(namespace)).toEqual([
+        ['busybox:1.37', 'nginx:1.28', 1, 1],
+        ['busybox:1.37', 'nginx:1.28', 1, 1],
+      ]);
       expect(settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' }))).toBe(true);
-    } finally {
-      await manager.stop();
-      stopInjector.abort();
-      await injecting;
-      await client.delete(mutatingWebhookConfigurationResource, { name: configurationName }).catch(() => undefined);
-      await client.delete(sidecarSetResource, { name: setName }).catch(() => undefined);
-    }
+    });
+  });
+
+  it("does the same with an Advanced StatefulSet's in-place update", async () => {
+    const statefulSets = (created: Manager): void => {
+      setupStatefulSetController(created, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, stripPodManagedFields: true });
+    };
+    await withSidecarSet('sidecar-asts', statefulSets, async (namespace, setName) => {
+      await client.create(statefulSetResource, {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'StatefulSet',
+        metadata: { name: 'web', namespace },
+        spec: {
+          replicas: 2,
+          serviceName: 'web',
+          podManagementPolicy: 'Parallel',
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 } },
+        },
+      } as never);
+      const settled = (set: StatefulSet): boolean => set.status?.observedGeneration === set.metadata.generation && set.status?.updatedReplicas === 2 && set.status.readyReplicas === 2 && set.status.currentRevision === set.status.updateRevision;
+      await waitFor(async () => (settled(await client.get(statefulSetResource, { namespace, name: 'web' })) ? true : undefined), { description: 'the StatefulSet ready' });
+      const before = await uidsOf(namespace);
+      await client.patch(statefulSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
+      await waitFor(
+        async () => (settled(await client.get(statefulSetResource, { namespace, name: 'web' })) && (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28') ? true : undefined),
+        { description: 'the StatefulSet updated in place' },
+      );
+      expect(await uidsOf(namespace)).toEqual(before);
+      expect(await containersOf(namespace)).toEqual([
+        ['busybox:1.36', 'nginx:1.28', 0, 1],
+        ['busybox:1.36', 'nginx:1.28', 0, 1],
+      ]);
+      await upgradeSidecar(setName);
+      expect(await containersOf(namespace)).toEqual([
+        ['busybox:1.37', 'nginx:1.28', 1, 1],
+        ['busybox:1.37', 'nginx:1.28', 1, 1],
+      ]);
+      expect(settled(await client.get(statefulSetResource, { namespace, name: 'web' }))).toBe(true);
+    });
   });
 });
