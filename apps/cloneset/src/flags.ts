@@ -1,24 +1,20 @@
-import { booleanFlag, countFlag } from '@kruise-ts/controller-runtime';
-import type { FeatureGates } from '@kruise-ts/controller-runtime';
-import { z } from 'zod';
+import { booleanFlag, workersFlag, workloadControllerOptions } from '@kruise-ts/controller-runtime';
+import type { WorkloadControllerFlags } from '@kruise-ts/controller-runtime';
 
 import type { CloneSetControllerOptions } from './controller.ts';
 
 /** The CloneSet controller's own flags, added to the manager's by its main and by the all-in-one launcher. */
 export const cloneSetFlagsShape = {
   // OpenKruise's flag: the CloneSet controller's workers, over --workers (every controller's default).
-  'cloneset-workers': countFlag('an integer').pipe(z.number().int()).optional(),
+  'cloneset-workers': workersFlag(),
   'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
   'cloneset-strip-pod-managed-fields': booleanFlag().default(true),
   'cloneset-recreate-without-readiness-gates': booleanFlag().default(false),
 };
 
 /** The parsed flags the controller options come from. */
-export interface CloneSetFlags {
-  readonly 'feature-gates': FeatureGates;
-  readonly workers: number;
+export interface CloneSetFlags extends WorkloadControllerFlags {
   readonly 'cloneset-workers'?: number | undefined;
-  readonly 'expectation-timeout': number;
   readonly 'cloneset-scaling-exclude-preparing-delete': boolean;
   readonly 'cloneset-strip-pod-managed-fields': boolean;
   readonly 'cloneset-recreate-without-readiness-gates': boolean;
@@ -27,9 +23,7 @@ export interface CloneSetFlags {
 /** Controller options from parsed flags. */
 export function cloneSetOptionsFromFlags(flags: CloneSetFlags): CloneSetControllerOptions {
   return {
-    featureGates: flags['feature-gates'],
-    workers: flags['cloneset-workers'] ?? flags.workers,
-    expectationTimeoutMs: flags['expectation-timeout'],
+    ...workloadControllerOptions(flags, flags['cloneset-workers']),
     scalingExcludePreparingDelete: flags['cloneset-scaling-exclude-preparing-delete'],
     stripPodManagedFields: flags['cloneset-strip-pod-managed-fields'],
     reCreateWithoutReadinessGates: flags['cloneset-recreate-without-readiness-gates'],

@@ -1,4 +1,4 @@
-import { countFlag } from '@kruise-ts/controller-runtime';
+import { workersFlag } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import type { SidecarSetControllerOptions } from './controller.ts';
@@ -6,7 +6,7 @@ import type { SidecarSetControllerOptions } from './controller.ts';
 /** The app's own flags, added to the manager's by its main and by the all-in-one launcher. */
 export const sidecarSetFlagsShape = {
   // OpenKruise's flag: this controller's workers, over --workers (every controller's default).
-  'sidecarset-workers': countFlag('an integer').pipe(z.number().int()).optional(),
+  'sidecarset-workers': workersFlag(),
   // The namespaces the pod webhook configuration excludes (the chart adds the release namespace).
   'sidecarset-excluded-namespaces': z
     .string()

@@ -100,6 +100,8 @@ export { booleanFlag, countFlag, durationSchema, FlagError, managerFlagsSchema, 
 export { compatibilityNotes, OPENKRUISE_MANAGER_FLAGS } from './flags/openkruise-flags.ts';
 export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/openkruise-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
+export { workersFlag, workloadControllerOptions } from './flags/workload-controller-flags.ts';
+export type { WorkloadControllerFlags, WorkloadControllerOptions } from './flags/workload-controller-flags.ts';
 
 // Manager
 export { Manager } from './manager/manager.ts';
