@@ -22,10 +22,11 @@ export interface StatusRecorder {
   startWindow(): void;
   /**
    * Resolves with the seconds since the window started when `expected` workloads exist, all are
-   * settled and each of `touched` (namespace/name) was seen unsettled since the window started;
-   * rejects on timeout.
+   * settled and each of `options.touched` (namespace/name) was seen unsettled since the window
+   * started; with `options.holdMs`, only once that has held for so long (the seconds are those of when it began):
+   * a workload that lost two pods can look settled between its two replacements. Rejects on timeout.
    */
-  waitUntilSettled(expected: number, timeoutMs: number, touched?: readonly string[]): Promise<number>;
+  waitUntilSettled(expected: number, timeoutMs: number, options?: { readonly touched?: readonly string[]; readonly holdMs?: number | undefined }): Promise<number>;
   /** The samples since the window started. */
   series(): StatusSample[];
   stop(): void;
@@ -71,14 +72,22 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
       // Summing the counters of many workloads can take a millisecond under load; the first sample is the window's start.
       record(0);
     },
-    async waitUntilSettled(expected, timeoutMs, touched = []) {
+    async waitUntilSettled(expected, timeoutMs, { touched = [], holdMs = 0 } = {}) {
       return new Promise<number>((resolve, reject) => {
+        let held: { readonly since: number; readonly timer: NodeJS.Timeout } | undefined;
         const check = (): void => {
           const all = workloads();
           const noticed = touched.every((key) => seenUnsettled.has(key));
-          if (noticed && all.length === expected && all.every((workload) => isSettled(workload))) {
-            finish();
-            resolve((performance.now() - start) / 1000);
+          const settled = noticed && all.length === expected && all.every((workload) => isSettled(workload));
+          if (!settled) {
+            clearTimeout(held?.timer);
+            held = undefined;
+          } else if (held === undefined) {
+            const since = performance.now();
+            held = { since, timer: setTimeout(() => {
+              finish();
+              resolve((since - start) / 1000);
+            }, holdMs) };
           }
         };
         const timer = setTimeout(() => {
@@ -87,6 +96,7 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
         }, timeoutMs);
         const finish = (): void => {
           clearTimeout(timer);
+          clearTimeout(held?.timer);
           listeners.delete(check);
         };
         listeners.add(check);

@@ -138,7 +138,7 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   const started = performance.now();
   const profiling = profileApiServer(measurement);
   const change = await scenario.change(context);
-  const settled = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, change.touched).then(
+  const settled = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, { touched: change.touched, holdMs: scenario.settleHoldMs }).then(
     (wallSeconds) => ({ completed: true, wallSeconds }),
     (error: unknown) => ({ completed: false, error: String(error), wallSeconds: (performance.now() - started) / 1000 }),
   );

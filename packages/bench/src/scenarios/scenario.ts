@@ -32,6 +32,8 @@ export interface Scenario {
   readonly name: ScenarioName;
   /** The workloads it drives: CloneSets (native baseline: Deployments) or Advanced StatefulSets (native: StatefulSets). */
   readonly family: WorkloadFamily;
+  /** How long "settled" must hold before it counts (see StatusRecorder.waitUntilSettled); 0 when absent. */
+  readonly settleHoldMs?: number;
   /** How many workloads exist during the measured change. */
   workloadCount(options: ScenarioOptions): number;
   /** Creates the starting state and waits until it is settled. */
@@ -138,6 +140,8 @@ async function churnPods(context: ScenarioContext, count: number): Promise<strin
 export const steadyScenario: Scenario = {
   name: 'steady',
   family: 'cloneset',
+  // Several pods of one workload are deleted at once: it can look settled between two replacements.
+  settleHoldMs: 1000,
   workloadCount: (options) => options.workloads,
   prepare: (context) => createWorkloads(context, { replicas: context.options.podsPerWorkload, updateType: 'ReCreate', count: context.options.workloads }),
   async change(context) {
