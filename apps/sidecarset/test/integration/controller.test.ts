@@ -67,7 +67,8 @@ describe('SidecarSet controller', () => {
 
   it('drops the condition when the missed pod is gone, and counts an outdated pod as not updated', async () => {
     await withController('sidecarset-outdated', async (namespace) => {
-      await using set = await createSidecarSet(client, namespace);
+      // NotUpdate: the pod must stay outdated (with RollingUpdate the controller upgrades it in place).
+      await using set = await createSidecarSet(client, namespace, { updateStrategy: { type: 'NotUpdate' } });
       const name = set.metadata.name ?? '';
       await createPod(client, namespace, injected(webPod('injected'), set, namespace));
       await createPod(client, namespace, webPod('missed'));
