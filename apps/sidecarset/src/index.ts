@@ -19,3 +19,5 @@ export { podInjectionHandler } from './webhook/pod-injection-handler.ts';
 export type { PodInjectionDeps } from './webhook/pod-injection-handler.ts';
 export { POD_WEBHOOK_NAME, podWebhookConfiguration } from './webhook/webhook-configuration.ts';
 export type { PodWebhookConfigurationOptions } from './webhook/webhook-configuration.ts';
+export { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration, localPodWebhookConfiguration, webhookNamespaceSelector } from './webhook/local-webhook-configuration.ts';
+export type { LocalPodWebhookOptions, LocalWebhookConfigurationOptions } from './webhook/local-webhook-configuration.ts';

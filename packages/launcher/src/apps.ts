@@ -6,11 +6,21 @@ import { setupStatefulSetController, statefulSetFlagsShape, statefulSetOptionsFr
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController } from '@kruise-ts/cloneset';
 import { managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
-import { setupSidecarSetController, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags } from '@kruise-ts/sidecarset';
-import type { z } from 'zod';
+import { addLocalWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags, webhookNamespaceSelector } from '@kruise-ts/sidecarset';
+import { z } from 'zod';
+
+/** The launcher's own flags: what only a process next to a local control plane does. */
+export const launcherOwnFlagsShape = {
+  // The MutatingWebhookConfiguration the process writes for its webhooks (url https://127.0.0.1:<port>),
+  // deleted when it stops; empty: none. In a cluster the chart renders the configuration instead.
+  'webhook-local-configuration': z
+    .string()
+    .regex(/^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)?$/, 'must be a Kubernetes object name (lower-case letters, digits, dashes and dots), or empty for none')
+    .default(''),
+};
 
 /** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
-export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape, ...sidecarSetFlagsShape, ...webhookFlagsShape });
+export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape, ...sidecarSetFlagsShape, ...webhookFlagsShape, ...launcherOwnFlagsShape });
 
 /** Parsed launcher flags. */
 export type LauncherFlags = z.output<typeof launcherFlagsSchema>;
@@ -25,8 +35,11 @@ export interface AppEntry {
   /** CRD files under the repository's `crds/`. */
   readonly crdFiles: readonly string[];
   readonly setup: (manager: Manager, flags: LauncherFlags) => void;
-  /** The admission webhook handlers the app registers on the process's one webhook server, if any. */
-  readonly webhooks?: (manager: Manager, server: WebhookServer) => void;
+  /**
+   * The admission webhook handlers the app registers on the process's one webhook server, if any, and
+   * with --webhook-local-configuration their configuration for the local control plane.
+   */
+  readonly webhooks?: (manager: Manager, server: WebhookServer, flags: LauncherFlags) => void;
 }
 
 export const APPS: readonly AppEntry[] = [
@@ -56,8 +69,13 @@ export const APPS: readonly AppEntry[] = [
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags));
     },
-    webhooks: (manager: Manager, server: WebhookServer): void => {
+    webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
       setupSidecarSetWebhook(manager, server);
+      const name = flags['webhook-local-configuration'];
+      if (name !== '') {
+        // Fail-open as in production; only the namespaces this process caches when it is restricted to one.
+        addLocalWebhookConfiguration(manager, server, { name, namespaceSelector: webhookNamespaceSelector({ excluded: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace }) });
+      }
     },
   },
 ];

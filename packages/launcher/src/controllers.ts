@@ -1,10 +1,12 @@
 import { Manager, managerOptionsFromFlags, webhookServerFromFlags } from '@kruise-ts/controller-runtime';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ManagerOptions, RequestObserver } from '@kruise-ts/controller-runtime';
+import type { ManagerOptions, RequestObserver, WebhookFlags } from '@kruise-ts/controller-runtime';
 import type { Logger } from 'pino';
 
 import { enabledApps } from './apps.ts';
 import type { AppEntry, LauncherFlags } from './apps.ts';
+
+const LOOPBACK = '127.0.0.1';
 
 /** Lease of the all-in-one process (each app alone uses its own). */
 export const ALL_IN_ONE_LEASE = 'kruise-ts-all-in-one';
@@ -35,6 +37,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
   if (apps.length === 0) {
     throw new Error(`no app is enabled by --feature-gates (app gates: ${enabledAppGates()})`);
   }
+  const webhookFlags = webhookFlagsOf(options.flags);
   const manager = new Manager({
     ...managerOptionsFromFlags(options.flags, { kubeConfig: options.kubeConfig, logger: options.logger, userAgent: 'kruise-ts', defaultLeaseName: ALL_IN_ONE_LEASE }),
     requestObservers: options.requestObservers,
@@ -46,8 +49,8 @@ export function startControllers(options: StartControllersOptions): RunningContr
   const webhookApps = apps.filter((app) => app.webhooks !== undefined);
   if (webhookApps.length > 0) {
     // One HTTPS server for every app's handlers.
-    const server = webhookServerFromFlags(manager, options.flags);
-    for (const app of webhookApps) app.webhooks?.(manager, server);
+    const server = webhookServerFromFlags(manager, webhookFlags);
+    for (const app of webhookApps) app.webhooks?.(manager, server, options.flags);
   }
   const stopper = new AbortController();
   const done = manager.start(stopper.signal);
@@ -60,6 +63,21 @@ export function startControllers(options: StartControllersOptions): RunningContr
       await done;
     },
   };
+}
+
+/**
+ * The webhook server's flags: with a local configuration, whose URL is https://127.0.0.1:<port>, the
+ * server listens on 127.0.0.1 only (nothing else needs to reach it).
+ */
+function webhookFlagsOf(flags: LauncherFlags): WebhookFlags {
+  if (flags['webhook-local-configuration'] === '') {
+    return flags;
+  }
+  const host = flags['webhook-host'];
+  if (host !== '' && host !== LOOPBACK) {
+    throw new Error(`--webhook-local-configuration registers the webhooks at https://${LOOPBACK}:<port>: --webhook-host must be ${LOOPBACK} or left out (got ${host})`);
+  }
+  return { ...flags, 'webhook-host': LOOPBACK };
 }
 
 function enabledAppGates(): string {

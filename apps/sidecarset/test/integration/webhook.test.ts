@@ -8,13 +8,14 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import { CaBundleInjector, createLogger, defineResource, mutatingWebhookConfigurationResource, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
-import type { KubeObject, LogLevel, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import { createLogger, defineResource } from '@kruise-ts/controller-runtime';
+import type { KubeObject, LogLevel } from '@kruise-ts/controller-runtime';
 import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { MISSED_INJECTION, POD_WEBHOOK_PATH, podWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook } from '../../src/index.ts';
+import { MISSED_INJECTION, setupSidecarSetController, setupSidecarSetWebhook } from '../../src/index.ts';
+import { TestPodWebhook } from '../../src/testing/index.ts';
 import { createPod, createSidecarSet, installSidecarSetCrd, waitForSidecarSet, webPod } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
@@ -27,41 +28,28 @@ function containerNames(pod: Pod): string[] {
   return (pod.spec?.containers ?? []).map((container) => container.name);
 }
 
-/** The pod webhook for this namespace's pods only, pointing at the local server. */
-function webhookConfiguration(name: string, namespace: string, port: number): WebhookConfigurationLike {
-  return podWebhookConfiguration({ name, clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
-}
-
 describe('SidecarSet pod webhook', () => {
   it("injects the sidecars into a Deployment's and a plain pod through the API server, and fails open when stopped", async () => {
     await installSidecarSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'sidecarset-webhook');
     const namespace = ns.name;
-    const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
-    const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
+    // Fail-open, as in production: the test stops the server and keeps the controller and the configuration.
+    const webhook = new TestPodWebhook({ client, namespace, logger, failurePolicy: 'Ignore' });
     const manager = startTestManager({
       kubeConfig,
       namespace,
       setup: (created) => {
         setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace });
-        setupSidecarSetWebhook(created, server);
+        setupSidecarSetWebhook(created, webhook.server);
       },
     });
-    // Served apart from the manager, so that the test can stop the webhook and keep the controller.
-    const stopServer = new AbortController();
-    const serving = server.start(stopServer.signal);
-    const configurationName = `kruise-ts-sidecarset-${namespace}`;
-    const stopInjector = new AbortController();
-    let injecting: Promise<void> | undefined;
     try {
       await using set = await createSidecarSet(client, namespace, {
         containers: [{ name: 'logger', image: 'busybox:1.36', volumeMounts: [{ name: 'logs', mountPath: '/logs' }] }],
         volumes: [{ name: 'logs', emptyDir: {} }],
       });
-      const port = await server.listening();
-      await client.create(mutatingWebhookConfigurationResource, webhookConfiguration(configurationName, namespace, port));
-      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name: configurationName }], logger }).start(stopInjector.signal);
-      // The API server reads webhook configurations from its cache: create probe pods until one is injected.
+      await webhook.start();
+      // The API server calls the webhook now; the SidecarSet may still be on its way into the webhook's cache.
       const injected = await waitFor(
         async () => {
           const pod = await createPod(client, namespace, { ...webPod(''), metadata: { generateName: 'probe-', labels: { app: 'web' } } });
@@ -94,8 +82,7 @@ describe('SidecarSet pod webhook', () => {
         ['logger', 'app'],
       ]);
 
-      stopServer.abort();
-      await serving;
+      await webhook.stopServing();
       const missed = await createPod(client, namespace, webPod('created-while-down'));
       expect(containerNames(missed)).toEqual(['app']);
       const reported = await waitForSidecarSet(client, { name: set.metadata.name ?? '', description: 'the pod created without its sidecars reported' }, (current) =>
@@ -103,12 +90,8 @@ describe('SidecarSet pod webhook', () => {
       );
       expect(reported.status?.matchedPods).toBeGreaterThanOrEqual(3);
     } finally {
-      stopServer.abort();
-      await serving;
+      await webhook.stop();
       await manager.stop();
-      stopInjector.abort();
-      await injecting;
-      await client.delete(mutatingWebhookConfigurationResource, { name: configurationName }).catch(() => undefined);
     }
   });
 });

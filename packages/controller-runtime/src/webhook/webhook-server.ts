@@ -94,6 +94,11 @@ export class WebhookServer implements Runnable {
     return [...this.#routes.keys()];
   }
 
+  /** Where the serving certificate comes from: a process that writes its own webhook configuration takes the CA bundle from it. */
+  get certificates(): CertificateSource {
+    return this.#options.certificates;
+  }
+
   /** The bound port once listening (useful with port 0). */
   port(): number | undefined {
     return this.#port;

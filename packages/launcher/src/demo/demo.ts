@@ -168,7 +168,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   await applyCrdFiles(options.kubeConfig, [path.join(REPO_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml'), path.join(REPO_ROOT, 'crds', 'apps.kruise.io_statefulsets.yaml')]);
   await ensureNamespace(options.kubeConfig, namespace);
   const tally = new WriteTally();
-  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace });
+  // The local webhook configuration (a free port on 127.0.0.1) takes effect once the SidecarSet gate is on.
+  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace, 'webhook-local-configuration': 'kruise-ts-demo', 'webhook-port': '0' });
   const controllers = startControllers({
     flags,
     kubeConfig: options.kubeConfig,

@@ -1,6 +1,7 @@
 /**
  * `npm run demo` and the all-in-one launcher as a user runs them, against the test run's control
- * plane (given through $KUBECONFIG, as a user with a cluster would).
+ * plane (given through $KUBECONFIG, as a user with a cluster would); with
+ * --webhook-local-configuration the launcher registers its pod webhook with that API server itself.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,11 +11,18 @@ import { fileURLToPath } from 'node:url';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
 
+import type { Pod } from '@kruise-ts/api';
+import { isNotFound, mutatingWebhookConfigurationResource } from '@kruise-ts/controller-runtime';
+import type { WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { freeLoopbackPort } from '@kruise-ts/local-cluster';
-import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { sidecarSetResource } from '@kruise-ts/sidecarset';
+import { podResource } from '@kruise-ts/workload';
 
 const DEMO = fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const SIDECARSET_CRD = fileURLToPath(new URL('../../../../crds/apps.kruise.io_sidecarsets.yaml', import.meta.url));
 
 interface Run {
   readonly output: () => string;
@@ -46,6 +54,15 @@ function run(script: string, args: readonly string[]): Run {
 async function deleteNamespace(name: string): Promise<void> {
   await testKubeConfig().makeApiClient(CoreV1Api).deleteNamespace({ name }).catch(() => undefined);
 }
+
+async function configuration(name: string): Promise<WebhookConfigurationLike | undefined> {
+  return testClient(testKubeConfig()).get(mutatingWebhookConfigurationResource, { name }).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+}
+
+const containerNames = (pod: Pod): string[] => (pod.spec?.containers ?? []).map((container) => container.name);
 
 describe('npm run demo', () => {
   it('runs to its summary: 5 pods scaled out, updated in place with a partition, all kept', async () => {
@@ -116,6 +133,73 @@ describe('the all-in-one launcher', () => {
       launcher.kill('SIGTERM');
       expect(await launcher.exited).toBe(0);
     }
+  });
+
+  it('with --webhook-local-configuration, registers its pod webhook with the API server (127.0.0.1, its CA, fail-open), injects a new pod, and deletes the configuration when it stops', async () => {
+    const kubeConfig = testKubeConfig();
+    const client = testClient(kubeConfig);
+    await applyCrdFiles(kubeConfig, [SIDECARSET_CRD]);
+    await using ns = await createTestNamespace(kubeConfig, 'local-webhook');
+    const namespace = ns.name;
+    const name = `kruise-ts-local-${namespace}`;
+    const setName = `local-${namespace}`;
+    await client.create(sidecarSetResource, {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'SidecarSet',
+      metadata: { name: setName },
+      spec: { namespace, selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1.36' }] },
+    } as never);
+    // Restricted to the test's namespace, so that the configuration selects no other test's pods.
+    const launcher = run(CLI, [
+      '--leader-elect=false',
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=0',
+      '--feature-gates=CloneSet=false,AdvancedStatefulSet=false,SidecarSet=true',
+      `--namespace=${namespace}`,
+      `--webhook-local-configuration=${name}`,
+      '--webhook-port=0',
+    ]);
+    try {
+      const registered = await waitFor(async () => {
+        const current = await configuration(name);
+        return (current?.webhooks?.[0]?.clientConfig?.caBundle ?? '') === '' ? undefined : current;
+      }, { description: `the configuration ${name} with its CA bundle`, timeoutMs: 30_000 });
+      const [webhook] = registered.webhooks ?? [];
+      expect(webhook?.clientConfig?.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/mutate-pod$/);
+      expect(webhook).toMatchObject({
+        failurePolicy: 'Ignore',
+        namespaceSelector: {
+          matchExpressions: [
+            { key: 'kubernetes.io/metadata.name', operator: 'In', values: [namespace] },
+            { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+          ],
+        },
+      });
+      // Fail-open: a pod created before the API server's cache has the configuration escapes it; create until one is injected.
+      const injected = await waitFor(
+        async () => {
+          const pod = await client.create(podResource, { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace, labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], terminationGracePeriodSeconds: 0 } });
+          return containerNames(pod).includes('logger') ? pod : undefined;
+        },
+        { description: 'a pod injected through the launcher\'s webhook', intervalMs: 300, timeoutMs: 30_000 },
+      );
+      expect(containerNames(injected)).toEqual(['logger', 'app']);
+      expect(injected.metadata?.annotations?.['kruise.io/sidecarset-injected-list']).toBe(setName);
+
+      launcher.kill('SIGTERM');
+      expect(await launcher.exited, launcher.output()).toBe(0);
+      expect(await configuration(name)).toBeUndefined();
+    } finally {
+      launcher.kill('SIGKILL');
+      await client.delete(mutatingWebhookConfigurationResource, { name }).catch(() => undefined);
+      await client.delete(sidecarSetResource, { name: setName }).catch(() => undefined);
+    }
+  });
+
+  it('with --webhook-local-configuration, refuses a --webhook-host other than 127.0.0.1', async () => {
+    const launcher = run(CLI, ['--feature-gates=SidecarSet=true', '--webhook-local-configuration=x', '--webhook-host=0.0.0.0']);
+    expect(await launcher.exited).toBe(2);
+    expect(launcher.output()).toContain('--webhook-host must be 127.0.0.1');
   });
 });
 

@@ -12,11 +12,12 @@ import { describe, expect, it } from 'vitest';
 import type { CloneSet, Pod, StatefulSet } from '@kruise-ts/api';
 import { setupStatefulSetController, statefulSetResource } from '@kruise-ts/advanced-statefulset';
 import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
-import { CaBundleInjector, createLogger, mutatingWebhookConfigurationResource, parseFeatureGates, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
-import type { LogLevel, Manager, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
+import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
 import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
-import { POD_WEBHOOK_PATH, podWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetResource } from '@kruise-ts/sidecarset';
+import { setupSidecarSetController, setupSidecarSetWebhook, sidecarSetResource } from '@kruise-ts/sidecarset';
+import { TestPodWebhook } from '@kruise-ts/sidecarset/testing';
 import { podResource } from '@kruise-ts/workload';
 
 const kubeConfig = testKubeConfig();
@@ -26,11 +27,6 @@ const crd = (file: string): string => fileURLToPath(new URL(`../../../../crds/${
 
 const containerOf = (pod: Pod, name: string) => pod.spec?.containers.find((container) => container.name === name);
 const statusOf = (pod: Pod, name: string) => pod.status?.containerStatuses?.find((status) => status.name === name);
-
-/** The pod webhook for this namespace only; Fail here, so that no pod is created before the API server calls it. */
-function webhookConfiguration(name: string, namespace: string, port: number): WebhookConfigurationLike {
-  return podWebhookConfiguration({ name, clientConfig: { url: `https://127.0.0.1:${String(port)}${POD_WEBHOOK_PATH}` }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } }, failurePolicy: 'Fail' });
-}
 
 async function webPods(namespace: string): Promise<Pod[]> {
   return (await client.list(podResource, { namespace, labelSelector: 'app=web' })).items.sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
@@ -50,21 +46,17 @@ async function withSidecarSet(prefix: string, setup: (manager: Manager) => void,
   await applyCrdFiles(kubeConfig, [crd('apps.kruise.io_clonesets.yaml'), crd('apps.kruise.io_statefulsets.yaml'), crd('apps.kruise.io_sidecarsets.yaml')]);
   await using ns = await createTestNamespace(kubeConfig, prefix);
   const namespace = ns.name;
-  const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
-  const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
+  // Fail (the helper's default): no pod of the namespace is created before the API server calls the webhook.
+  const webhook = new TestPodWebhook({ client, namespace, logger });
   const manager = startTestManager({
     kubeConfig,
     namespace,
     setup: (created) => {
       setup(created);
       setupSidecarSetController(created, { workers: 2, excludedNamespaces: [], namespace });
-      setupSidecarSetWebhook(created, server);
-      created.add(server);
+      setupSidecarSetWebhook(created, webhook.server);
     },
   });
-  const configurationName = `kruise-ts-${namespace}`;
-  const stopInjector = new AbortController();
-  let injecting: Promise<void> | undefined;
   const setName = `logs-${namespace}`;
   try {
     await client.create(sidecarSetResource, {
@@ -73,22 +65,11 @@ async function withSidecarSet(prefix: string, setup: (manager: Manager) => void,
       metadata: { name: setName },
       spec: { namespace, selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1.36' }], updateStrategy: { maxUnavailable: '100%' } },
     } as never);
-    await client.create(mutatingWebhookConfigurationResource, webhookConfiguration(configurationName, namespace, await server.listening()));
-    injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name: configurationName }], logger }).start(stopInjector.signal);
-    await waitFor(async () => ((await client.get(mutatingWebhookConfigurationResource, { name: configurationName })).webhooks?.[0]?.clientConfig?.caBundle === undefined ? undefined : true), { description: 'the CA bundle' });
-    await waitFor(
-      async () => {
-        const probe = await client.create(podResource, { metadata: { generateName: 'probe-', namespace, labels: { probe: 'true' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } }).catch(() => undefined);
-        return probe === undefined ? undefined : true;
-      },
-      { description: 'the webhook answering', intervalMs: 300 },
-    );
+    await webhook.start();
     await run(namespace, setName);
   } finally {
+    await webhook.stop();
     await manager.stop();
-    stopInjector.abort();
-    await injecting;
-    await client.delete(mutatingWebhookConfigurationResource, { name: configurationName }).catch(() => undefined);
     await client.delete(sidecarSetResource, { name: setName }).catch(() => undefined);
   }
 }
