@@ -48,6 +48,19 @@ app.kubernetes.io/component: {{ .app.name }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+Pods of one app: `apps.<app>.replicas` when the app has that key (the SidecarSet app, whose webhook
+needs a second server while one restarts), else the global `replicas`. Call with (dict "root" $ "app" $app).
+*/}}
+{{- define "kruise-ts.appReplicas" -}}
+{{- $appValues := get .root.Values.apps .app.name | default dict -}}
+{{- if hasKey $appValues "replicas" -}}
+{{- int $appValues.replicas -}}
+{{- else -}}
+{{- int .root.Values.replicas -}}
+{{- end -}}
+{{- end -}}
+
 {{/* The name of one app's Lease (`--leader-election-id`). Call with (dict "root" $ "app" $app). */}}
 {{- define "kruise-ts.leaseName" -}}
 {{- include "kruise-ts.appFullname" . -}}
@@ -57,5 +70,8 @@ app.kubernetes.io/component: {{ .app.name }}
 {{- define "kruise-ts.validate" -}}
 {{- if eq (int .Values.metrics.port) (int .Values.health.port) -}}
 {{- fail (printf "metrics.port and health.port must differ (both are %d)" (int .Values.metrics.port)) -}}
+{{- end -}}
+{{- if has (int .Values.webhook.port) (list (int .Values.metrics.port) (int .Values.health.port)) -}}
+{{- fail (printf "webhook.port must differ from metrics.port and health.port (it is %d)" (int .Values.webhook.port)) -}}
 {{- end -}}
 {{- end -}}

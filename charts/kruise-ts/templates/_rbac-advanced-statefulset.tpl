@@ -52,6 +52,10 @@ The Advanced StatefulSet app's cluster-wide rules: exactly the requests its code
   verbs: [create, patch]
 {{- end -}}
 
+{{/* Rules in the release namespace only: none (its revisions live next to its workloads). */}}
+{{- define "kruise-ts.rbac.advanced-statefulset.releaseNamespaceRules" -}}
+{{- end -}}
+
 {{/* What users holding the built-in view role may do with Advanced StatefulSets (aggregated ClusterRole). */}}
 {{- define "kruise-ts.rbac.advanced-statefulset.viewRules" -}}
 - apiGroups: [apps.kruise.io]

@@ -61,6 +61,10 @@ packages it uses), no wildcards, no Secrets. Call with (dict "root" $ "gates" $g
   verbs: [create, patch]
 {{- end -}}
 
+{{/* Rules in the release namespace only: none (its revisions live next to its workloads). */}}
+{{- define "kruise-ts.rbac.cloneset.releaseNamespaceRules" -}}
+{{- end -}}
+
 {{/* What users holding the built-in view role may do with CloneSets (aggregated ClusterRole). */}}
 {{- define "kruise-ts.rbac.cloneset.viewRules" -}}
 - apiGroups: [apps.kruise.io]

@@ -65,7 +65,7 @@ const NO_APP = 'CloneSet=false,AdvancedStatefulSet=false';
 
 /** Values that set every key of the chart to something other than its default. */
 const EVERY_VALUE = {
-  featureGates: 'CloneSet=true, InPlaceWorkloadVerticalScaling=true',
+  featureGates: 'CloneSet=true, InPlaceWorkloadVerticalScaling=true, SidecarSet=true',
   image: { repository: 'registry.example/kruise-ts', tag: '0.1.0-rc.1', digest: '', pullPolicy: 'Always', pullSecrets: ['regcred'] },
   replicas: 3,
   resources: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: 1, memory: '1Gi' } },
@@ -84,7 +84,12 @@ const EVERY_VALUE = {
   podAnnotations: { 'example.com/scrape': 'true' },
   podLabels: { team: 'platform' },
   extraArgs: ['--leader-election-lease-duration=30s'],
-  apps: { cloneset: { workers: 8, extraArgs: ['--cloneset-scaling-exclude-preparing-delete'] } },
+  webhook: { port: 9443, failurePolicy: 'Fail', timeoutSeconds: 3, certManager: { enabled: true } },
+  apps: {
+    cloneset: { workers: 8, extraArgs: ['--cloneset-scaling-exclude-preparing-delete'] },
+    'advanced-statefulset': { workers: 2, extraArgs: ['--statefulset-strip-pod-managed-fields=false'] },
+    sidecarset: { replicas: 3, workers: 4, extraArgs: ['--sidecarset-workers=2'] },
+  },
 };
 
 /** The CloneSet app's one object among `objects` of a kind (the tests here read that app; the others render the same templates). */
@@ -142,7 +147,7 @@ describe('helm template: apps by feature gate', () => {
     expect(manifests).toEqual([]);
   });
 
-  it.each(['SidecarSet', 'BroadcastJob'])('refuses %s=true, an app that does not exist yet, naming it', async (gate) => {
+  it.each(['BroadcastJob'])('refuses %s=true, an app that does not exist yet, naming it', async (gate) => {
     const apps = await readChartApps();
     const message = await renderChartFailure({ featureGates: `${gate}=true` });
     expect(message).toContain(`featureGates: ${gate}=true enables the ${apps[gate]?.title ?? gate} app, which kruise-ts 0.1.0 does not have yet`);
@@ -156,6 +161,8 @@ describe('helm template: apps by feature gate', () => {
       { gates: 'CloneSet=true,CloneSet=false' },
       { gates: 'AdvancedStatefulSet=false,SidecarSet=false,BroadcastJob=false' },
       { gates: 'AdvancedStatefulSet=true' },
+      { gates: 'SidecarSet=true' },
+      { gates: 'CloneSet=false,SidecarSet=true,AdvancedStatefulSet=false' },
       { gates: 'PreDownloadImageForInPlaceUpdate=true,ImagePullJobGate=true' },
       { gates: 'KruiseDaemon=false,PreDownloadImageForInPlaceUpdate=false' },
       { gates: 'CloneSetShortHash=true' },
@@ -168,7 +175,11 @@ describe('helm template: apps by feature gate', () => {
       let runtimeApps: string[] | Error;
       try {
         const parsed = parseFeatureGates(gates);
-        runtimeApps = [...(parsed.enabled('AdvancedStatefulSet') ? ['kruise-ts-advanced-statefulset'] : []), ...(parsed.enabled('CloneSet') ? ['kruise-ts-cloneset'] : [])];
+        runtimeApps = [
+          ...(parsed.enabled('AdvancedStatefulSet') ? ['kruise-ts-advanced-statefulset'] : []),
+          ...(parsed.enabled('CloneSet') ? ['kruise-ts-cloneset'] : []),
+          ...(parsed.enabled('SidecarSet') ? ['kruise-ts-sidecarset'] : []),
+        ];
       } catch (error) {
         runtimeApps = error as Error;
       }
@@ -280,7 +291,7 @@ describe('helm template: the Deployment', () => {
     expect(container.imagePullPolicy).toBe('Always');
     expect(container.args).toEqual([
       'apps/cloneset/src/main.ts',
-      '--feature-gates=CloneSet=true, InPlaceWorkloadVerticalScaling=true',
+      '--feature-gates=CloneSet=true, InPlaceWorkloadVerticalScaling=true, SidecarSet=true',
       '--leader-elect=true',
       '--leader-election-namespace=kruise-system',
       '--leader-election-id=kruise-ts-cloneset',
