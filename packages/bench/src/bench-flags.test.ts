@@ -37,6 +37,12 @@ describe('parseBenchCommand', () => {
     ]);
   });
 
+  it('sidecarset-scale: our launcher alone, 1,000 pods by default', () => {
+    const command = parseBenchCommand(['sidecarset-scale']);
+    expect(command.settings).toMatchObject({ scenario: 'sidecarset-scale', pods: 1000 });
+    expect(command.contenders.map((contender) => contender.name)).toEqual(['kruise-ts']);
+  });
+
   it('takes contenders in order, external ones as name=command', () => {
     const command = parseBenchCommand(['inplace', '--pods', '100', '--contender', 'kruise-ts-per-app', '--contender', 'other=run-it --kubeconfig={kubeconfig}']);
     expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
@@ -53,7 +59,8 @@ describe('parseBenchCommand', () => {
 
   it.each([
     [[], 'want a scenario first'],
-    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady, asts-inplace, asts-recreate (got "rollout")'],
+    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady, asts-inplace, asts-recreate, sidecarset-scale (got "rollout")'],
+    [['sidecarset-scale', '--contender', 'native'], 'sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it'],
     [['scale', '--pods', 'many'], '--pods'],
     [['scale', '--max-unavailable', '20'], '--max-unavailable: must be a percentage like 20%'],
     [['inplace', '--contender', 'native'], 'a native Deployment cannot update pods in place'],

@@ -57,6 +57,7 @@ const DEFAULT_CONTENDERS: Readonly<Record<ScenarioName, readonly string[]>> = {
   steady: ['kruise-ts'],
   'asts-inplace': ['kruise-ts', 'native'],
   'asts-recreate': ['kruise-ts', 'native'],
+  'sidecarset-scale': ['kruise-ts'],
 };
 
 /** The app entrypoints of the one-process-per-app contender (the apps that exist). */
@@ -70,6 +71,10 @@ export class BenchFlagError extends Error {}
  */
 export function contenderFromFlag(flag: string, scenario: ScenarioName): Contender {
   if (flag === 'kruise-ts') return kruiseTsContender();
+  if (scenario === 'sidecarset-scale') {
+    // The scenario drives our launcher's own webhook registration (--webhook-local-configuration).
+    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it`);
+  }
   if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS);
   if (flag === 'native') {
     if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');

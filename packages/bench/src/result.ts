@@ -4,10 +4,11 @@
  */
 
 /**
- * The scenarios: CloneSets (the native Deployment baseline is a contender of `recreate`) and Advanced
- * StatefulSets (the native StatefulSet baseline is a contender of both `asts-` scenarios).
+ * The scenarios: CloneSets (the native Deployment baseline is a contender of `recreate`), Advanced
+ * StatefulSets (the native StatefulSet baseline is a contender of both `asts-` scenarios), and a
+ * CloneSet's scale-out without and with a SidecarSet injecting its pods (`sidecarset-scale`).
  */
-export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady', 'asts-inplace', 'asts-recreate'] as const;
+export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady', 'asts-inplace', 'asts-recreate', 'sidecarset-scale'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One point of the rollout curve: the workload's status (summed over workloads) at `t` seconds after the change. */
@@ -115,6 +116,15 @@ export interface ContenderResult {
   readonly simulator?: SimulatorHealth;
   /** Only for `steady`: figures of the idle and churn phases. */
   readonly steady?: SteadyStateStats;
+  /**
+   * Which of the scenario's measured phases this is, when it has several (`sidecarset-scale`: `no
+   * SidecarSet`, then `SidecarSet`): the phases of one contender run one after the other on the same
+   * control plane and with the same contender process, and each is a result of its own (its name is
+   * the contender's with the phase after it).
+   */
+  readonly phase?: string;
+  /** Only for `sidecarset-scale`: how the pods of the phase were admitted. */
+  readonly injection?: InjectionStats;
   readonly series: readonly StatusSample[];
 }
 
@@ -154,6 +164,33 @@ export interface QuietBeforeChange {
   readonly waitedSeconds: number;
   /** Pod writes (anybody's) seen in the audit log while waiting. */
   readonly podWritesSeen: number;
+}
+
+/** A histogram's increase over the measured window: observations ≤ `le` seconds (the last bound is +Inf, JSON `null`). */
+export interface WindowHistogram {
+  readonly count: number;
+  readonly p50Seconds?: number;
+  readonly p99Seconds?: number;
+  /** The cumulative buckets (PromQL's `histogram_quantile` interpolates within them: read p99 against their bounds). */
+  readonly buckets: readonly { readonly le: number; readonly count: number }[];
+}
+
+/** `sidecarset-scale`: the pods of a phase and the pod webhook's latency, from three sides. */
+export interface InjectionStats {
+  /** Whether a SidecarSet selected the workload's pods in this phase. */
+  readonly sidecarSet: boolean;
+  /** The workload's pods at the end of the phase with the SidecarSet's container, and without it. */
+  readonly podsWithSidecar: number;
+  readonly podsWithoutSidecar: number;
+  /** The contender's `controller_runtime_webhook_latency_seconds{webhook="/mutate-pod"}` (its server's time per request). */
+  readonly webhookLatency: WindowHistogram;
+  /**
+   * kube-apiserver's `apiserver_admission_webhook_admission_duration_seconds{name=<the pod webhook>}`:
+   * the call as the API server saw it (connection, TLS, the request and the answer). Absent when it could not be read.
+   */
+  readonly apiServerAdmission?: WindowHistogram;
+  /** The contender's pod creates in the audit log (received → response complete), the webhook call included. */
+  readonly podCreateLatency: LatencySummary;
 }
 
 /** The steady-state scenario's own figures. */

@@ -29,7 +29,7 @@ export function expandPlaceholders(command: string, context: Pick<ContenderConte
   });
 }
 
-/** The flags our apps get in a benchmark: the contender's identity and rate limit, no leader election, quiet logs. */
+/** The flags our apps get in a benchmark: the contender's identity and rate limit, no leader election, quiet logs, and the scenario's own. */
 function kruiseTsFlags(context: ContenderContext, metricsPort: number): string {
   return [
     `--kubeconfig=${context.kubeconfigPath}`,
@@ -39,6 +39,7 @@ function kruiseTsFlags(context: ContenderContext, metricsPort: number): string {
     '--health-probe-bind-address=127.0.0.1:0',
     '--leader-elect=false',
     '--log-level=warn',
+    ...context.extraArgs,
   ].join(' ');
 }
 

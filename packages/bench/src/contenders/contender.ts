@@ -22,6 +22,8 @@ export interface ContenderContext {
   readonly controllerManagerPid: number;
   /** Where the contender's output goes. */
   readonly logFile: string;
+  /** Flags the scenario gives our processes on top of the usual ones (sidecarset-scale: SidecarSet and its local webhook configuration). */
+  readonly extraArgs: readonly string[];
 }
 
 /** A started contender. */

@@ -18,7 +18,8 @@ export interface ProfileSource {
   readonly kubeconfigPath: string;
 }
 
-function credentials(source: ProfileSource): { server: string; ca: Buffer; token: string } {
+/** The API server's address, CA and the admin token of a kubeconfig. */
+export function apiServerCredentials(source: ProfileSource): { server: string; ca: Buffer; token: string } {
   const config = new KubeConfig();
   config.loadFromFile(source.kubeconfigPath);
   const cluster = config.getCurrentCluster();
@@ -31,7 +32,7 @@ function credentials(source: ProfileSource): { server: string; ca: Buffer; token
 
 /** Records `seconds` of kube-apiserver CPU profile into `file`; rejects (and leaves no file) on any failure. */
 export async function captureApiServerProfile(source: ProfileSource, seconds: number, file: string): Promise<void> {
-  const { server, ca, token } = credentials(source);
+  const { server, ca, token } = apiServerCredentials(source);
   const url = new URL(`/debug/pprof/profile?seconds=${String(Math.max(1, Math.round(seconds)))}`, server);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     https.get(url, { ca, headers: { Authorization: `Bearer ${token}` } }, resolve).on('error', reject);

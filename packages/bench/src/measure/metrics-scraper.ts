@@ -13,6 +13,11 @@ export interface MetricsScraper {
   markWindowStart(): Promise<void>;
   /** The figures since the window started (scrapes once more first). */
   snapshot(): Promise<ControllerMetrics>;
+  /**
+   * The increase since the window started of histogram `name` (its series with `labels`), summed over
+   * the processes (scrapes once more first).
+   */
+  histogramIncrease(name: string, labels?: Readonly<Record<string, string>>): Promise<HistogramBucket[]>;
   /** Current heap used (summed over processes), for per-pod memory figures. */
   currentHeapUsedBytes(): Promise<number | undefined>;
   stop(): void;
@@ -41,7 +46,7 @@ function maxDefined(a: number | undefined, b: number | undefined): number | unde
 export function startMetricsScraper(urls: readonly string[], intervalMs: number): MetricsScraper {
   let peakHeap: number | undefined;
   let peakLag: number | undefined;
-  let baseline: HistogramBucket[] = [];
+  let atWindowStart: MetricSample[][] = [];
   let latest: MetricSample[][] = [];
   const scrapeAll = async (): Promise<void> => {
     latest = await Promise.all(urls.map(scrape));
@@ -50,7 +55,9 @@ export function startMetricsScraper(urls: readonly string[], intervalMs: number)
       peakLag = maxDefined(peakLag, gaugeMax(samples, 'nodejs_eventloop_lag_p99_seconds'));
     }
   };
-  const reconcileBuckets = (): HistogramBucket[] => mergeBuckets(latest.map((samples) => histogramBuckets(samples, RECONCILE_TIME)));
+  const buckets = (scrapes: readonly MetricSample[][], name: string, labels: Readonly<Record<string, string>> = {}): HistogramBucket[] =>
+    mergeBuckets(scrapes.map((samples) => histogramBuckets(samples, name, labels)));
+  const increase = (name: string, labels?: Readonly<Record<string, string>>): HistogramBucket[] => subtractBuckets(buckets(latest, name, labels), buckets(atWindowStart, name, labels));
   let scraping = Promise.resolve();
   const timer = setInterval(() => {
     scraping = scraping.then(scrapeAll);
@@ -62,12 +69,12 @@ export function startMetricsScraper(urls: readonly string[], intervalMs: number)
       peakHeap = undefined;
       peakLag = undefined;
       await scrapeAll();
-      baseline = reconcileBuckets();
+      atWindowStart = latest;
     },
     async snapshot() {
       await scraping;
       await scrapeAll();
-      const window = subtractBuckets(reconcileBuckets(), baseline);
+      const window = increase(RECONCILE_TIME);
       // The +Inf bucket counts every reconcile of the window.
       const reconciles = window.at(-1)?.count;
       return withoutUndefined({
@@ -77,6 +84,11 @@ export function startMetricsScraper(urls: readonly string[], intervalMs: number)
         reconcileP99Seconds: histogramQuantile(0.99, window),
         reconciles,
       });
+    },
+    async histogramIncrease(name, labels) {
+      await scraping;
+      await scrapeAll();
+      return increase(name, labels);
     },
     async currentHeapUsedBytes() {
       await scraping;

@@ -166,6 +166,41 @@ describe('renderMarkdown', () => {
     )).toBe(true);
   });
 
+  it('adds the SidecarSet injection table for the phases whose pods went through the webhook, with dashes for what was not read', () => {
+    const latency = { count: 1000, p50Seconds: 0.03, p99Seconds: 0.12, maxSeconds: 0.2 };
+    const markdown = renderMarkdown({
+      ...FIXTURE,
+      results: [
+        { ...contender(0), injection: { sidecarSet: false, podsWithSidecar: 0, podsWithoutSidecar: 1000, webhookLatency: { count: 1000, p50Seconds: 0.0021, p99Seconds: 0.0093, buckets: [] }, podCreateLatency: latency } },
+        {
+          ...contender(0),
+          contender: { ...contender(0).contender, name: 'kruise-ts (SidecarSet)' },
+          injection: {
+            sidecarSet: true,
+            podsWithSidecar: 999,
+            podsWithoutSidecar: 1,
+            webhookLatency: { count: 1000, p50Seconds: 0.0032, p99Seconds: 0.0175, buckets: [] },
+            apiServerAdmission: { count: 1000, p50Seconds: 0.004, p99Seconds: 0.024, buckets: [] },
+            podCreateLatency: { ...latency, count: 0 },
+          },
+        },
+        contender(1),
+      ],
+    });
+    expect(markdown).toContain(
+      [
+        '### SidecarSet injection',
+        '',
+        '| contender | SidecarSet | pods with / without sidecar | webhook requests | webhook p50 / p99 | API server admission p50 / p99 | pod create p50 / p99 |',
+        '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+        '| kruise-ts | no | 0 / 1,000 | 1,000 | 2.10 ms / 9.30 ms | – | 30.0 ms / 120 ms |',
+        '| kruise-ts (SidecarSet) | yes | 999 / 1 | 1,000 | 3.20 ms / 17.5 ms | 4.00 ms / 24.0 ms | – |',
+        '',
+      ].join('\n'),
+    );
+    expect(renderMarkdown(FIXTURE)).not.toContain('SidecarSet injection');
+  });
+
   it('has no steady-state table, no ratio note and no errors for a single finished contender', () => {
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0)] });
     expect(markdown).not.toContain('Steady state');

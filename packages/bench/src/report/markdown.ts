@@ -3,7 +3,7 @@
  * figure next to its ratio to the first contender, then where the requests went. Rendered from the
  * result alone and deterministic, so a committed report can be regenerated and diffed.
  */
-import type { BenchResult, ContenderResult, RequestCount, SimulatorHealth } from '../result.ts';
+import type { BenchResult, ContenderResult, InjectionStats, LatencySummary, RequestCount, SimulatorHealth, WindowHistogram } from '../result.ts';
 import {
   formatGiB,
   formatLatency,
@@ -36,6 +36,7 @@ export function renderMarkdown(result: BenchResult): string {
     '### Requests by verb and resource',
     requestsTable(result.results),
     ...(settings.scenario === 'steady' ? ['### Steady state', steadyTable(result.results)] : []),
+    ...injectionSection(result.results),
     ...controlPlaneSection(result.results),
     ...simulatorSection(result.results),
   ];
@@ -195,6 +196,51 @@ function steadyRow(result: ContenderResult): string[] {
     groupThousands(steady.churnedPods),
     orMissing(steady.convergeSeconds, formatSeconds),
   ];
+}
+
+const INJECTION_COLUMNS: readonly TableColumn[] = [
+  { title: 'contender', align: 'left' },
+  { title: 'SidecarSet', align: 'left' },
+  { title: 'pods with / without sidecar', align: 'right' },
+  { title: 'webhook requests', align: 'right' },
+  { title: 'webhook p50 / p99', align: 'right' },
+  { title: 'API server admission p50 / p99', align: 'right' },
+  { title: 'pod create p50 / p99', align: 'right' },
+];
+
+function quantiles(p50: number | undefined, p99: number | undefined): string {
+  return p50 === undefined && p99 === undefined ? MISSING : `${orMissing(p50, formatLatency)} / ${orMissing(p99, formatLatency)}`;
+}
+
+const histogramQuantiles = (histogram: WindowHistogram | undefined): string => quantiles(histogram?.p50Seconds, histogram?.p99Seconds);
+const latencyQuantiles = (latency: LatencySummary): string => (latency.count === 0 ? MISSING : quantiles(latency.p50Seconds, latency.p99Seconds));
+
+function injectionRow(name: string, stats: InjectionStats): string[] {
+  return [
+    name,
+    stats.sidecarSet ? 'yes' : 'no',
+    `${groupThousands(stats.podsWithSidecar)} / ${groupThousands(stats.podsWithoutSidecar)}`,
+    groupThousands(stats.webhookLatency.count),
+    histogramQuantiles(stats.webhookLatency),
+    histogramQuantiles(stats.apiServerAdmission),
+    latencyQuantiles(stats.podCreateLatency),
+  ];
+}
+
+/**
+ * sidecarset-scale: each phase's pods and the pod webhook's latency from its server, from
+ * kube-apiserver, and in the audit log's pod creates.
+ */
+function injectionSection(results: readonly ContenderResult[]): string[] {
+  const rows = results.flatMap((result) => (result.injection === undefined ? [] : [injectionRow(escapeMarkdown(result.contender.name), result.injection)]));
+  if (rows.length === 0) {
+    return [];
+  }
+  const note =
+    'Webhook: the contender\'s `controller_runtime_webhook_latency_seconds` (buckets 5, 10, 25, 50 ms, ...); API server admission: ' +
+    'kube-apiserver\'s `apiserver_admission_webhook_admission_duration_seconds` (buckets 5, 25, 100 ms, ...); both quantiles are ' +
+    'PromQL\'s interpolation within those buckets. Pod create: the contender\'s pod creates in the audit log, the webhook call included.';
+  return ['### SidecarSet injection', markdownTable(INJECTION_COLUMNS, rows), note];
 }
 
 /** The control plane's CPU in each contender's window (results written before it was recorded have none). */

@@ -46,7 +46,7 @@ export async function runBench(options: BenchRunOptions): Promise<BenchOutput> {
   await mkdir(workDir, { recursive: true });
   const results: ContenderResult[] = [];
   for (const [index, contender] of options.contenders.entries()) {
-    results.push(await runContender(contender, index, { settings: options.settings, scenario: options.scenario, workDir, log: options.log }));
+    results.push(...(await runContender(contender, index, { settings: options.settings, scenario: options.scenario, workDir, log: options.log })));
   }
   const result: BenchResult = {
     schemaVersion: 1,

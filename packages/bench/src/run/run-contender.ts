@@ -18,6 +18,7 @@ import { auditPolicyYaml, readAuditLog, readSimulatorHealth, waitForQuietPods } 
 import { REPOSITORY_ROOT } from '../contenders/command-contender.ts';
 import type { Contender, RunningContender } from '../contenders/contender.ts';
 import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
+import { injectionFailure, startInjectionWindow } from '../measure/injection.ts';
 import { startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { startMetricsScraper } from '../measure/metrics-scraper.ts';
 import type { MetricsScraper } from '../measure/metrics-scraper.ts';
@@ -29,7 +30,7 @@ import type { WorkloadKind } from '../measure/workloads.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
 import type { ContenderResult, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
-import type { Scenario, ScenarioContext, ScenarioOptions } from '../scenarios/scenario.ts';
+import type { Scenario, ScenarioContext, ScenarioOptions, ScenarioPhase } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
 
 const NAMESPACE = 'bench';
@@ -40,8 +41,8 @@ const UNLIMITED = 100_000;
 const QUIET_MS = 2_000;
 const QUIET_TIMEOUT_MS = 120_000;
 const NATIVE_FEATURE_GATES = '--feature-gates=MaxUnavailableStatefulSet=true';
-/** The CRDs of the kinds the scenarios drive. */
-const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml'];
+/** The CRDs of the kinds the scenarios drive (SidecarSets: sidecarset-scale). */
+const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_sidecarsets.yaml'];
 
 export interface ContenderRunOptions {
   readonly settings: RunSettings;
@@ -127,7 +128,7 @@ async function profileApiServer(measurement: Measurement): Promise<string | unde
 }
 
 /** The measured part: the change, then waiting until every workload is settled (or the timeout). */
-async function measuredChange(scenario: Scenario, context: ScenarioContext, measurement: Measurement): Promise<ChangeOutcome> {
+async function measuredChange({ scenario, change: makeChange }: { scenario: Scenario; change: Scenario['change'] }, context: ScenarioContext, measurement: Measurement): Promise<ChangeOutcome> {
   await measurement.sampler.markWindowStart();
   await measurement.scraper.markWindowStart();
   const auditFrom = await fileSize(measurement.auditLogPath);
@@ -137,7 +138,7 @@ async function measuredChange(scenario: Scenario, context: ScenarioContext, meas
   measurement.recorder.startWindow();
   const started = performance.now();
   const profiling = profileApiServer(measurement);
-  const change = await scenario.change(context);
+  const change = await makeChange(context);
   const settled = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, { touched: change.touched, holdMs: scenario.settleHoldMs }).then(
     (wallSeconds) => ({ completed: true, wallSeconds }),
     (error: unknown) => ({ completed: false, error: String(error), wallSeconds: (performance.now() - started) / 1000 }),
@@ -228,6 +229,7 @@ async function startContender(contender: Contender, { cluster, admin }: { cluste
     metricsPorts,
     controllerManagerPid: controllerManager.pid,
     logFile: path.join(options.workDir, `${contender.name}.log`),
+    extraArgs: SCENARIOS[options.settings.scenario].contenderArgs ?? [],
   });
 }
 
@@ -240,8 +242,8 @@ interface MeasureInput {
   readonly cleanups: (() => Promise<void> | void)[];
 }
 
-/** Prepares the scenario with the contender running, measures the change and collects every figure. */
-async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult> {
+/** Prepares the scenario with the contender running, measures its change (each of its phases) and collects every figure. */
+async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult[]> {
   const scenario = SCENARIOS[options.settings.scenario];
   const kind = workloadKindOf(contender, options);
   const profileSeconds = options.settings.apiserverProfileSeconds;
@@ -265,33 +267,92 @@ async function measureScenario({ contender, running, client, cluster, options, c
       measurement.scraper.stop();
     },
   );
-  const context: ScenarioContext = { client, namespace: NAMESPACE, kind, options: options.scenario, recorder: measurement.recorder };
-  options.log(`${contender.name}: preparing ${scenario.name}`);
-  const preparedFrom = await fileSize(cluster.auditLogPath);
-  await scenario.prepare(context);
-  const quiet = await waitForQuiet(cluster.auditLogPath, preparedFrom, options);
+  const context: ScenarioContext = { client, namespace: NAMESPACE, kind, options: options.scenario, recorder: measurement.recorder, metricsUrls: running.metricsUrls };
+  const results: ContenderResult[] = [];
+  for (const phase of plannedPhases(scenario)) {
+    results.push(await measurePhase({ scenario, phase, context, measurement, running, options }));
+  }
+  return results;
+}
+
+/** A measured change and the preparation before it: the scenario's only one, or one of its phases. */
+interface PlannedPhase {
+  readonly label: string | undefined;
+  readonly prepare: (context: ScenarioContext) => Promise<void>;
+  readonly change: Scenario['change'];
+  readonly sidecarSet: boolean;
+}
+
+/** The scenario's phases; the first one prepares the scenario first. */
+function plannedPhases(scenario: Scenario): PlannedPhase[] {
+  const phases: readonly ScenarioPhase[] = scenario.phases ?? [{ label: '', change: (context) => scenario.change(context) }];
+  return phases.map((phase, index) => ({
+    label: scenario.phases === undefined ? undefined : phase.label,
+    prepare: async (context) => {
+      if (index === 0) await scenario.prepare(context);
+      await phase.prepare?.(context);
+    },
+    change: phase.change,
+    sidecarSet: phase.sidecarSet ?? false,
+  }));
+}
+
+interface PhaseInput {
+  readonly scenario: Scenario;
+  readonly phase: PlannedPhase;
+  readonly context: ScenarioContext;
+  readonly measurement: Measurement;
+  readonly running: RunningContender;
+  readonly options: ContenderRunOptions;
+}
+
+/** Prepares the phase, measures its change and collects every figure into one result. */
+async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
+  const { scenario, phase, context, measurement, running, options } = input;
+  const name = phase.label === undefined ? running.info.name : `${running.info.name} (${phase.label})`;
+  options.log(`${name}: preparing ${scenario.name}`);
+  const preparedFrom = await fileSize(measurement.auditLogPath);
+  await phase.prepare(context);
+  const quiet = await waitForQuiet(measurement.auditLogPath, preparedFrom, options);
   const idle = scenario.name === 'steady' ? await idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running }) : undefined;
-  options.log(`${contender.name}: measuring ${scenario.name}`);
-  const outcome = await measuredChange(scenario, context, measurement);
-  options.log(`${contender.name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
-  const requests = await readAuditLog(cluster.auditLogPath, running.select, { podsTouched: outcome.pods, ...outcome.auditRange });
+  options.log(`${name}: measuring ${scenario.name}`);
+  const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: scenario.injection, context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
+  const outcome = await measuredChange({ scenario, change: phase.change }, context, measurement);
+  options.log(`${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
+  const injected = await injection?.end({ sidecarSet: phase.sidecarSet, auditLog: measurement.auditLogPath, auditRange: outcome.auditRange, select: running.select });
+  const result = await phaseResult({ outcome, measurement, running, kind: context.kind });
+  return {
+    ...withFailure({ ...result, contender: { ...running.info, name } }, outcome.error ?? injectionFailure(injected)),
+    quietBeforeChange: quiet,
+    ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
+    ...(phase.label === undefined ? {} : { phase: phase.label }),
+    ...(injected === undefined ? {} : { injection: injected }),
+  };
+}
+
+/** The result, failed with `error` when there is one. */
+function withFailure(result: ContenderResult, error: string | undefined): ContenderResult {
+  return error === undefined ? { ...result, completed: true } : { ...result, completed: false, error };
+}
+
+/** The figures every scenario has, read once the change settled (or timed out). */
+async function phaseResult(input: { outcome: ChangeOutcome; measurement: Measurement; running: RunningContender; kind: WorkloadKind }): Promise<ContenderResult> {
+  const { outcome, measurement, running } = input;
+  const requests = await readAuditLog(measurement.auditLogPath, running.select, { podsTouched: outcome.pods, ...outcome.auditRange });
   const processStats = await measurement.sampler.snapshot();
-  const simulator = await simulatorHealth(cluster.auditLogPath, outcome);
+  const simulator = await simulatorHealth(measurement.auditLogPath, outcome);
   return {
     contender: running.info,
-    workloadKind: kind,
+    workloadKind: input.kind,
     completed: outcome.completed,
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
     wallSeconds: Number(outcome.wallSeconds.toFixed(3)),
     pods: outcome.pods,
     requests,
     process: { peakRssBytes: processStats.peakRssBytes, cpuSeconds: Number(processStats.cpuSeconds.toFixed(2)), sampleIntervalMs: SAMPLE_INTERVAL_MS },
     metrics: await measurement.scraper.snapshot(),
-    quietBeforeChange: quiet,
     controlPlaneCpuSeconds: outcome.controlPlaneCpuSeconds,
     ...(outcome.apiserverProfile === undefined ? {} : { apiserverProfile: outcome.apiserverProfile }),
     ...(simulator === undefined ? {} : { simulator }),
-    ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
     series: measurement.recorder.series(),
   };
 }
@@ -312,8 +373,11 @@ async function waitForQuiet(auditLogPath: string, fromOffset: number, options: C
   return { quietMs: QUIET_MS, ...outcome };
 }
 
-/** Runs one contender on a fresh cluster; failures become a result with `completed: false` and the error. */
-export async function runContender(contender: Contender, index: number, options: ContenderRunOptions): Promise<ContenderResult> {
+/**
+ * Runs one contender on a fresh cluster: one result, or one per phase of the scenario; failures
+ * become a result with `completed: false` and the error.
+ */
+export async function runContender(contender: Contender, index: number, options: ContenderRunOptions): Promise<ContenderResult[]> {
   options.log(`${contender.name}: starting a control plane`);
   const cluster = await startCluster(options, index);
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -324,7 +388,7 @@ export async function runContender(contender: Contender, index: number, options:
     return await measureScenario({ contender, running, client, cluster, options, cleanups });
   } catch (error) {
     options.log(`${contender.name}: failed: ${String(error)}`);
-    return failedResult(contender, options, error);
+    return [failedResult(contender, options, error)];
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
     await cluster.stop();

@@ -5,10 +5,12 @@
 import type { Client } from '@kruise-ts/controller-runtime';
 
 import type { StatusRecorder } from '../measure/status-recorder.ts';
-import { podResource, resourceOf } from '../measure/workloads.ts';
-import type { Workload, WorkloadFamily, WorkloadKind } from '../measure/workloads.ts';
+import { podResource } from '../measure/workloads.ts';
+import type { WorkloadFamily, WorkloadKind } from '../measure/workloads.ts';
 import type { ScenarioName } from '../result.ts';
-import { IMAGE_AFTER, IMAGE_BEFORE, imagePatch, workloadManifest } from './manifests.ts';
+import { IMAGE_AFTER, imagePatch } from './manifests.ts';
+import { sidecarSetScaleScenario } from './sidecarset-scale.ts';
+import { createWorkloads, patchWorkload, scaleOut, WORKLOAD } from './workload-steps.ts';
 
 export interface ScenarioOptions {
   readonly pods: number;
@@ -26,6 +28,37 @@ export interface ScenarioContext {
   readonly kind: WorkloadKind;
   readonly options: ScenarioOptions;
   readonly recorder: StatusRecorder;
+  /** The contender's /metrics endpoints (none for the native baseline). */
+  readonly metricsUrls: readonly string[];
+}
+
+/** What a measured change did. */
+export interface ChangeMade {
+  /** Pods it creates, replaces or updates (the denominator of writes per pod). */
+  readonly pods: number;
+  /** Workloads (namespace/name) that must be seen unsettled before "settled" counts. */
+  readonly touched: readonly string[];
+}
+
+/** One of several measured changes of a scenario on the same control plane (see `Scenario.phases`). */
+export interface ScenarioPhase {
+  /** Names the phase's result: `<contender> (<label>)`. */
+  readonly label: string;
+  /** Brings the workloads to the phase's start after the previous phase (not measured). */
+  readonly prepare?: (context: ScenarioContext) => Promise<void>;
+  readonly change: (context: ScenarioContext) => Promise<ChangeMade>;
+  /** sidecarset-scale: whether a SidecarSet selects the workload's pods (then every new pod must carry its container). */
+  readonly sidecarSet?: boolean;
+}
+
+/** A scenario whose pods go through the SidecarSet pod webhook: what to look for in them and in the metrics. */
+export interface InjectionProbe {
+  /** The SidecarSet's container. */
+  readonly container: string;
+  /** The webhook's path on the contender's server (the `webhook` label of its metrics). */
+  readonly webhookPath: string;
+  /** The webhook's name in its configuration (the `name` label of kube-apiserver's admission metrics). */
+  readonly webhookName: string;
 }
 
 export interface Scenario {
@@ -43,47 +76,16 @@ export interface Scenario {
    * workloads (namespace/name) that must be seen unsettled before "settled" counts (a pod deletion
    * leaves the status settled until the controller notices it).
    */
-  change(context: ScenarioContext): Promise<{ readonly pods: number; readonly touched: readonly string[] }>;
-}
-
-const WORKLOAD = 'bench';
-
-interface Creation {
-  readonly replicas: number;
-  readonly updateType: 'ReCreate' | 'InPlaceIfPossible';
-  readonly count?: number;
-}
-
-/**
- * The API server drops a native StatefulSet's `rollingUpdate.maxUnavailable` when its feature gate is
- * off; the baseline would then replace one pod at a time and its figures would mean nothing.
- */
-function assertStoredMaxUnavailable(context: ScenarioContext, workload: Workload): void {
-  if (context.kind !== 'StatefulSet') return;
-  const strategy = workload.spec['updateStrategy'] as { rollingUpdate?: { maxUnavailable?: unknown } } | undefined;
-  const stored = strategy?.rollingUpdate?.maxUnavailable;
-  if (stored !== context.options.maxUnavailable) {
-    throw new Error(`the API server stored the native StatefulSet with rollingUpdate.maxUnavailable ${JSON.stringify(stored)}, not ${context.options.maxUnavailable}: is the MaxUnavailableStatefulSet feature gate on?`);
-  }
-}
-
-async function createWorkloads(context: ScenarioContext, { replicas, updateType, count = 1 }: Creation): Promise<void> {
-  const names = count === 1 ? [WORKLOAD] : Array.from({ length: count }, (_unused, index) => `${WORKLOAD}-${String(index).padStart(3, '0')}`);
-  const resource = resourceOf(context.kind);
-  const created = await Promise.all(
-    names.map((name) =>
-      context.client.create(
-        resource,
-        workloadManifest({ kind: context.kind, name, namespace: context.namespace, replicas, image: IMAGE_BEFORE, updateType, maxUnavailable: context.options.maxUnavailable }),
-      ),
-    ),
-  );
-  for (const workload of created) assertStoredMaxUnavailable(context, workload);
-  await context.recorder.waitUntilSettled(count, context.options.timeoutMs);
-}
-
-async function patchWorkload(context: ScenarioContext, body: object): Promise<void> {
-  await context.client.patch(resourceOf(context.kind), { namespace: context.namespace, name: WORKLOAD }, { type: 'merge', body });
+  change(context: ScenarioContext): Promise<ChangeMade>;
+  /**
+   * Measured one after the other instead of `change` (which is then the first phase's), on the same
+   * control plane and contender process; each phase is a result of its own.
+   */
+  readonly phases?: readonly ScenarioPhase[];
+  /** Flags our contenders get for this scenario on top of the usual ones. */
+  readonly contenderArgs?: readonly string[];
+  /** Pods admitted through the SidecarSet pod webhook: their injection is checked and its latency measured. */
+  readonly injection?: InjectionProbe;
 }
 
 /** Scale one workload from 0 to N pods. */
@@ -92,10 +94,7 @@ export const scaleScenario: Scenario = {
   family: 'cloneset',
   workloadCount: () => 1,
   prepare: (context) => createWorkloads(context, { replicas: 0, updateType: 'ReCreate' }),
-  async change(context) {
-    await patchWorkload(context, { spec: { replicas: context.options.pods } });
-    return { pods: context.options.pods, touched: [`${context.namespace}/${WORKLOAD}`] };
-  },
+  change: scaleOut,
 };
 
 function rolloutScenario(name: 'inplace' | 'recreate' | 'asts-inplace' | 'asts-recreate', updateType: 'ReCreate' | 'InPlaceIfPossible'): Scenario {
@@ -158,4 +157,5 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   steady: steadyScenario,
   'asts-inplace': astsInPlaceScenario,
   'asts-recreate': astsRecreateScenario,
+  'sidecarset-scale': sidecarSetScaleScenario,
 };

@@ -145,6 +145,32 @@ describe('npm run bench', () => {
     expect(run.stdout).toContain('native-statefulset');
   });
 
+  it('sidecarset-scale, 30 pods: our launcher scales a CloneSet out without, then with a SidecarSet, every pod of the second injected through its webhook', async () => {
+    const run = await bench(['sidecarset-scale', '--pods', '30']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.result.results.map((result) => [result.contender.name, result.phase, result.workloadKind])).toEqual([
+      ['kruise-ts (no SidecarSet)', 'no SidecarSet', 'CloneSet'],
+      ['kruise-ts (SidecarSet)', 'SidecarSet', 'CloneSet'],
+    ]);
+    // The launcher ran with SidecarSet on and wrote its own webhook configuration.
+    expect(run.result.results[0]?.contender.command).toContain('--webhook-local-configuration=kruise-ts-bench');
+    const [without, withSidecarSet] = run.result.results;
+    for (const result of run.result.results) {
+      expectComplete(result, 30);
+      expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(30);
+      expect(result.series.at(-1)).toMatchObject({ replicas: 30, available: 30 });
+      // Every pod creation of both phases went through the webhook, seen by its server and by the API server.
+      expect(result.injection?.webhookLatency.count).toBeGreaterThanOrEqual(30);
+      expect(result.injection?.webhookLatency.p99Seconds).toBeGreaterThan(0);
+      expect(result.injection?.apiServerAdmission?.count).toBeGreaterThanOrEqual(30);
+      expect(result.injection?.podCreateLatency.count).toBe(30);
+    }
+    expect(without?.injection).toMatchObject({ sidecarSet: false, podsWithSidecar: 0, podsWithoutSidecar: 30 });
+    expect(withSidecarSet?.injection).toMatchObject({ sidecarSet: true, podsWithSidecar: 30, podsWithoutSidecar: 0 });
+    expect(run.stdout).toContain('### SidecarSet injection');
+    expect(run.stdout).toContain('| kruise-ts (SidecarSet) | yes | 30 / 0 |');
+  });
+
   it('stops the contender it started when interrupted (Ctrl-C) mid-run', async () => {
     // A contender that never serves CloneSets, so the run waits in its preparation until interrupted.
     const marker = `${String(7_000 + Math.floor(Math.random() * 1_000))}.5`;
