@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -31,6 +33,31 @@ export function outOfClusterFlags(flags: readonly string[]): string[] {
     if (flag.startsWith('--health-probe-bind-address=')) return '--health-probe-bind-address=127.0.0.1:0';
     return flag;
   });
+}
+
+/**
+ * `flags` with the value of `--<name>=` replaced (the flag appended when absent): for the few flags a
+ * process on this machine must set differently from a pod, such as a port other tests may hold.
+ */
+export function withFlag(flags: readonly string[], name: string, value: string): string[] {
+  const prefix = `--${name}=`;
+  return flags.some((flag) => flag.startsWith(prefix)) ? flags.map((flag) => (flag.startsWith(prefix) ? `${prefix}${value}` : flag)) : [...flags, `${prefix}${value}`];
+}
+
+/** A TCP port free on every interface (for a server that listens on all of them). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+  return port;
 }
 
 /** Starts `node --conditions=@kruise-ts/source <entrypoint> ...flags` in the repository root. */

@@ -35,6 +35,11 @@ describe('component command lines', () => {
     expect(args.some((a) => a.startsWith('--enable-admission-plugins'))).toBe(false);
   });
 
+  it('kube-apiserver calls Service-backed webhooks at their endpoints, as there is no kube-proxy for cluster IPs', () => {
+    const args = kubeApiServerArgs({ etcdUrl: 'e', port: 3, pki, serviceClusterIpRange: 'r' });
+    expect(args).toContain('--enable-aggregator-routing=true');
+  });
+
   it('kube-apiserver writes an audit log only when asked', () => {
     const plain = kubeApiServerArgs({ etcdUrl: 'e', port: 3, pki, serviceClusterIpRange: 'r' });
     const audited = kubeApiServerArgs({ etcdUrl: 'e', port: 3, pki, serviceClusterIpRange: 'r', auditPolicyFile: '/p', auditLogFile: '/l' });

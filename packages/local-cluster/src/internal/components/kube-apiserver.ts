@@ -18,6 +18,11 @@ export interface ApiServerArgsOptions {
  *   sample YAML has no tolerations, so the fake nodes carry no taints at all.
  * - `--endpoint-reconciler-type=none`: the default reconciler would publish 127.0.0.1 as the
  *   `kubernetes` Service endpoint, which endpoint validation rejects, and log the failure forever.
+ * - `--enable-aggregator-routing=true`: webhooks (and aggregated APIs) that name a Service are called
+ *   at one of its EndpointSlices' ready addresses instead of its cluster IP. There is no kube-proxy,
+ *   so a cluster IP leads nowhere; an endpoint can be this machine's own address, where a webhook
+ *   server run by a test listens (the chart's SidecarSet install test). Webhooks given by `url` are
+ *   unaffected.
  */
 export function kubeApiServerArgs(options: ApiServerArgsOptions): string[] {
   const { pki } = options;
@@ -39,6 +44,7 @@ export function kubeApiServerArgs(options: ApiServerArgsOptions): string[] {
     '--disable-admission-plugins=TaintNodesByCondition',
     '--allow-privileged=true',
     '--endpoint-reconciler-type=none',
+    '--enable-aggregator-routing=true',
     // /debug/pprof (authenticated; admin only): the benchmark profiles the API server with it.
     '--profiling=true',
     '--v=1',
