@@ -4,6 +4,8 @@ import { requestForObject } from '@kruise-ts/controller-runtime';
 import type { Controller, DeepReadonly, KubeObject, Lister, Manager, Request, RequestMapper } from '@kruise-ts/controller-runtime';
 import { podResource, trimPodForCache } from '@kruise-ts/workload';
 
+import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
+
 import { sidecarSetMatchesPod } from './injection/pod-match.ts';
 import { SidecarSetReconciler } from './reconciler.ts';
 import { namespaceResource, sidecarSetResource } from './sidecarset-resource.ts';
@@ -20,6 +22,8 @@ export interface SidecarSetControllerOptions {
    * it leaves the others to a cluster-wide manager.
    */
   readonly namespace: string;
+  /** Where the SidecarSets' ControllerRevisions live: the controllers' own namespace (OpenKruise's kruise-system). */
+  readonly revisionNamespace: string;
 }
 
 /** The controller's name: in logs, metrics (`controller="sidecarset"`) and the work queue. */
@@ -61,6 +65,8 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     sidecarSets: sets.lister(),
     pods: pods.lister(),
     namespaces: namespaces.lister(),
+    revisions: sidecarSetRevisionInformer(manager, options.revisionNamespace).lister(),
+    revisionNamespace: options.revisionNamespace,
     excludedNamespaces: new Set(options.excludedNamespaces),
     namespace: options.namespace,
   });

@@ -12,6 +12,8 @@ export const sidecarSetFlagsShape = {
     .string()
     .default('kube-system')
     .transform((text) => text.split(',').map((name) => name.trim()).filter((name) => name !== '')),
+  // Where the SidecarSets' ControllerRevisions live; empty: the leader-election namespace (the controllers' own, as OpenKruise's kruise-system).
+  'sidecarset-revision-namespace': z.string().default(''),
 };
 
 /** The parsed flags the controller options come from. */
@@ -20,9 +22,12 @@ export interface SidecarSetFlags {
   readonly namespace: string;
   readonly 'sidecarset-workers'?: number | undefined;
   readonly 'sidecarset-excluded-namespaces': readonly string[];
+  readonly 'sidecarset-revision-namespace': string;
+  readonly 'leader-election-namespace': string;
 }
 
 /** Controller options from parsed flags. */
 export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetControllerOptions {
-  return { workers: flags['sidecarset-workers'] ?? flags.workers, excludedNamespaces: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace };
+  const revisionNamespace = flags['sidecarset-revision-namespace'] === '' ? flags['leader-election-namespace'] : flags['sidecarset-revision-namespace'];
+  return { workers: flags['sidecarset-workers'] ?? flags.workers, excludedNamespaces: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace, revisionNamespace };
 }

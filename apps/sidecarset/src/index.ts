@@ -21,3 +21,7 @@ export { POD_WEBHOOK_NAME, podWebhookConfiguration } from './webhook/webhook-con
 export type { PodWebhookConfigurationOptions } from './webhook/webhook-configuration.ts';
 export { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration, localPodWebhookConfiguration, webhookNamespaceSelector } from './webhook/local-webhook-configuration.ts';
 export type { LocalPodWebhookOptions, LocalWebhookConfigurationOptions } from './webhook/local-webhook-configuration.ts';
+export type { SidecarSetWebhookOptions } from './webhook/setup-webhook.ts';
+export { historySidecarSet, sidecarSetRevisionCandidate, sidecarSetRevisionData } from './revision/revision-data.ts';
+export { injectionVersion, pinnedRevision } from './revision/pinned-revision.ts';
+export { registerLatestRevision } from './revision/register-revision.ts';

@@ -14,7 +14,7 @@ await runAppMain(process.argv.slice(2), {
   gate: 'SidecarSet',
   schema,
   setup: (manager, flags) => setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags)),
-  webhooks: (manager, server) => {
-    setupSidecarSetWebhook(manager, server);
+  webhooks: (manager, server, flags) => {
+    setupSidecarSetWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
   },
 });

@@ -4,12 +4,16 @@
  * timed out or was skipped, the pod was admitted as is). Each such pod gets one Warning Event, on
  * itself and on the SidecarSet, and the SidecarSet a MissedInjection condition with the count.
  */
-import type { Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
+import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
 import { isConflict, isInvalid, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly, EventReporter, KubeObject, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, EventReporter, JsonPatchOperation, KubeObject, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
+import { controllerRevisionResource } from '@kruise-ts/revision';
 import { POD_WRITE_CONCURRENCY, podResource, removeCondition, setCondition, settleWithConcurrency, updateStatus } from '@kruise-ts/workload';
 
+import { registerLatestRevision } from './revision/register-revision.ts';
+import type { RegisteredRevision } from './revision/register-revision.ts';
 import { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
+import { flipPatch } from './hotupgrade/flip.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { planUpgrade } from './upgrade/upgrade-plan.ts';
 import type { UpgradeCandidate } from './upgrade/upgrade-plan.ts';
@@ -18,6 +22,25 @@ import { sidecarUpgradePatch } from './upgrade/upgrade-pod.ts';
 /** A write refused because the pod changed since it was read (409, or 422 from the patch's resourceVersion test), or is gone. */
 function isConflictOrTestFailure(error: unknown): boolean {
   return isConflict(error) || isInvalid(error) || isNotFound(error);
+}
+
+/** The set as this reconcile knows it: its latest revision and collision count registered. */
+function withRevision(set: DeepReadonly<SidecarSet>, registered: RegisteredRevision): DeepReadonly<SidecarSet> {
+  return { ...set, status: { ...set.status, latestRevision: registered.latestRevision, collisionCount: registered.collisionCount } } as DeepReadonly<SidecarSet>;
+}
+
+function revisionStatus(set: DeepReadonly<SidecarSet>): Pick<SidecarSetStatus, 'latestRevision' | 'collisionCount'> {
+  const latest = set.status?.latestRevision;
+  const collisions = set.status?.collisionCount;
+  return { ...(latest === undefined ? {} : { latestRevision: latest }), ...(collisions === undefined ? {} : { collisionCount: collisions }) };
+}
+
+/** A batch of pod patches: what to patch, and what to report. */
+interface PatchReport {
+  /** The pod's patch, or undefined to leave it alone. */
+  readonly patchOf: (pod: DeepReadonly<Pod>) => JsonPatchOperation[] | undefined;
+  readonly onPatched?: (pod: DeepReadonly<Pod>) => void;
+  readonly onFailed?: (pod: DeepReadonly<Pod>, error: Error) => void;
 }
 
 /** The condition and Event reason of pods created without the sidecars. */
@@ -33,6 +56,10 @@ export interface SidecarSetReconcilerDeps {
   readonly sidecarSets: Lister<SidecarSet>;
   readonly pods: Lister<Pod>;
   readonly namespaces: Lister<KubeObject>;
+  /** ControllerRevisions of the revision namespace labelled with a SidecarSet name. */
+  readonly revisions: Lister<ControllerRevision>;
+  /** Where the SidecarSets' revisions live (the controllers' namespace; OpenKruise's kruise-system). */
+  readonly revisionNamespace: string;
   /** Namespaces the pod webhook never sees: their pods are not reported. */
   readonly excludedNamespaces: ReadonlySet<string>;
   /** Non-empty: only SidecarSets scoped to this namespace are reconciled (the pod cache holds no other). */
@@ -51,15 +78,10 @@ export class SidecarSetReconciler implements Reconciler {
   }
 
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
-    const cached = this.#deps.sidecarSets.get('', request.name);
-    if (cached === undefined) return undefined;
-    const parsed = parseSidecarSet(cached);
-    if (parsed.kind === 'invalid') {
-      context.logger.error({ message: parsed.message }, 'SidecarSet cannot be read');
-      return undefined;
-    }
-    const set = parsed.object;
-    if (this.#deps.namespace !== '' && set.spec.namespace !== this.#deps.namespace) return undefined;
+    const cachedSet = this.#readSet(context, request.name);
+    if (cachedSet === undefined) return undefined;
+    const revision = await this.#registerRevision(context, cachedSet);
+    const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
     const { status, missed, candidates } = calculateStatus({
       set,
       pods: this.#deps.pods.list(),
@@ -68,12 +90,81 @@ export class SidecarSetReconciler implements Reconciler {
     });
     this.#report(set, missed);
     const conditions = this.#conditions(set, missed);
-    const next: SidecarSetStatus = { ...status, ...(set.status?.latestRevision === undefined ? {} : { latestRevision: set.status.latestRevision }), ...(conditions.length === 0 ? {} : { conditions }) };
+    const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...(conditions.length === 0 ? {} : { conditions }) };
     // The status first, as OpenKruise: it shows what the upgrade starts from.
-    await updateStatus(resourceClient(this.#deps.api, sidecarSetResource, context.signal), set, next);
-    if (set.spec.updateStrategy.type === 'NotUpdate' || set.spec.updateStrategy.paused === true) return undefined;
-    await this.#upgrade(context, set, candidates);
+    if (!(await this.#writeStatus(context, cachedSet, next))) return undefined;
+    if (set.spec.updateStrategy.type !== 'NotUpdate' && set.spec.updateStrategy.paused !== true) {
+      await this.#hotUpgradeThenUpgrade(context, set, candidates);
+    }
+    // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
+    if (revision.error !== undefined) throw revision.error;
     return undefined;
+  }
+
+  /** The cached SidecarSet this reconcile is for, if it exists, can be read and is in this manager's scope. */
+  #readSet(context: ReconcileContext, name: string): DeepReadonly<SidecarSet> | undefined {
+    const cached = this.#deps.sidecarSets.get('', name);
+    if (cached === undefined) return undefined;
+    const parsed = parseSidecarSet(cached);
+    if (parsed.kind === 'invalid') {
+      context.logger.error({ message: parsed.message }, 'SidecarSet cannot be read');
+      return undefined;
+    }
+    const set = parsed.object;
+    return this.#deps.namespace !== '' && set.spec.namespace !== this.#deps.namespace ? undefined : set;
+  }
+
+  /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */
+  async #writeStatus(context: ReconcileContext, set: DeepReadonly<SidecarSet>, next: SidecarSetStatus): Promise<boolean> {
+    try {
+      await updateStatus(resourceClient(this.#deps.api, sidecarSetResource, context.signal), set, next);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The latest revision; a failure (RBAC, a missing namespace) is reported, and the reconcile goes on without it. */
+  async #registerRevision(context: ReconcileContext, set: DeepReadonly<SidecarSet>): Promise<{ registered?: RegisteredRevision; error?: Error }> {
+    try {
+      const registered = await registerLatestRevision({
+        store: resourceClient(this.#deps.api, controllerRevisionResource, context.signal),
+        set,
+        namespace: this.#deps.revisionNamespace,
+        revisions: this.#deps.revisions.list({ namespace: this.#deps.revisionNamespace }),
+        pods: () => this.#deps.pods.list(),
+      });
+      if (registered.overLimit > 0) {
+        context.logger.info({ overLimit: registered.overLimit }, 'Revisions beyond revisionHistoryLimit are kept: pods or the injection strategy still use them');
+      }
+      return { registered };
+    } catch (error) {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      context.logger.error({ err: cause, namespace: this.#deps.revisionNamespace }, 'Cannot register the latest revision');
+      return { error: cause };
+    }
+  }
+
+  /**
+   * Hot upgrades waiting for their flip go first (§B.8.5): while any pod is flipped, no other pod
+   * starts an upgrade this round (its pod events bring the next round).
+   */
+  async #hotUpgradeThenUpgrade(context: ReconcileContext, set: DeepReadonly<SidecarSet>, candidates: readonly UpgradeCandidate[]): Promise<void> {
+    const flipped = await this.#patchPods(context, candidates.map((candidate) => candidate.pod), {
+      patchOf: (pod) => flipPatch(pod, set),
+      onPatched: (pod) => {
+        this.#deps.recorder.normal(objectReference(podResource, pod), 'ResetContainerSucceed', `reset the old sidecar containers of SidecarSet ${set.metadata.name ?? ''} to the hot upgrade empty image`);
+      },
+      onFailed: (pod, error) => {
+        this.#deps.recorder.warning(objectReference(podResource, pod), 'ResetContainerFailed', `cannot reset the old sidecar containers of SidecarSet ${set.metadata.name ?? ''}: ${error.message}`);
+      },
+    });
+    if (flipped > 0) {
+      context.logger.info({ flipped }, 'Flipped hot-upgrade containers');
+      return;
+    }
+    await this.#upgrade(context, set, candidates);
   }
 
   /** Upgrades this round's pods in place; a pod changed meanwhile (its resourceVersion test fails) waits for the next round. */
@@ -83,17 +174,34 @@ export class SidecarSetReconciler implements Reconciler {
       const message = `${String(plan.notUpgradable.length)} pod(s) cannot be upgraded in place: more than the sidecar images changed; recreate them to get the new sidecars`;
       this.#deps.recorder.warning(objectReference(sidecarSetResource, set), 'NotUpgradablePods', message);
     }
-    const pods = resourceClient(this.#deps.api, podResource, context.signal);
     const now = new Date(this.#deps.clock.now());
-    const outcomes = await settleWithConcurrency(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
-      const patch = sidecarUpgradePatch(pod, set, now);
-      if (patch === undefined) return;
-      await pods.patch({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, { type: 'json', body: patch });
+    const upgraded = await this.#patchPods(context, plan.upgrade, { patchOf: (pod) => sidecarUpgradePatch(pod, set, now) });
+    if (plan.upgrade.length > 0) context.logger.info({ upgraded, waiting: plan.upgrade.length - upgraded }, 'Upgraded sidecars in place');
+  }
+
+  /**
+   * Patches pods concurrently; returns how many were patched. A pod that changed since it was read or
+   * is gone waits for the next round; any other failure is thrown after all patches settled.
+   */
+  async #patchPods(context: ReconcileContext, pods: readonly DeepReadonly<Pod>[], report: PatchReport): Promise<number> {
+    const client = resourceClient(this.#deps.api, podResource, context.signal);
+    const work = pods.flatMap((pod) => {
+      const patch = report.patchOf(pod);
+      return patch === undefined ? [] : [{ pod, patch }];
+    });
+    const outcomes = await settleWithConcurrency(work, POD_WRITE_CONCURRENCY, async ({ pod, patch }) => {
+      try {
+        await client.patch({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, { type: 'json', body: patch });
+        report.onPatched?.(pod);
+      } catch (error) {
+        if (!isConflictOrTestFailure(error)) report.onFailed?.(pod, error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      }
     });
     const failed = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected').map((outcome) => outcome.reason as unknown);
     const real = failed.filter((error) => !isConflictOrTestFailure(error));
     if (real.length > 0) throw real[0] instanceof Error ? real[0] : new Error(String(real[0]));
-    if (plan.upgrade.length > 0) context.logger.info({ upgraded: plan.upgrade.length - failed.length, waiting: failed.length }, 'Upgraded sidecars in place');
+    return work.length - failed.length;
   }
 
   #namespaceLabels(name: string): Readonly<Record<string, string>> | undefined {

@@ -70,7 +70,7 @@ export const APPS: readonly AppEntry[] = [
       setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags));
     },
     webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
-      setupSidecarSetWebhook(manager, server);
+      setupSidecarSetWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
       const name = flags['webhook-local-configuration'];
       if (name !== '') {
         // Fail-open as in production; only the namespaces this process caches when it is restricted to one.

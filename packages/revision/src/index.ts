@@ -15,8 +15,8 @@ export { TimeError } from './internal/go-time.ts';
 export { FIELD_TABLE_K8S_API_VERSION } from './internal/pod-template-fields.generated.ts';
 
 // Revision objects.
-export { controllerRevisionResource, newControllerRevision } from './internal/controller-revision.ts';
-export type { NewControllerRevisionOptions, RevisionOwner } from './internal/controller-revision.ts';
+export { controllerRevisionFromCandidate, controllerRevisionResource, newControllerRevision, templateCandidate } from './internal/controller-revision.ts';
+export type { NewControllerRevisionOptions, RevisionCandidate, RevisionFromCandidateOptions, RevisionOwner } from './internal/controller-revision.ts';
 
 // History: ordering, selection, truncation.
 export {

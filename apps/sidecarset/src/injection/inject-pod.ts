@@ -8,16 +8,18 @@ import {
   SIDECARSET_HASH_ANNOTATION,
   SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
   SIDECARSET_INJECTED_LIST_ANNOTATION,
+  SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION,
 } from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
+import { formatWorkingContainers, hotUpgradePair, injectedPairAnnotations, isHotUpgrade, workingContainers } from '../hotupgrade/hot-upgrade.ts';
 import { buildSidecar, mountedVolumes } from './build-sidecars.ts';
 import type { InjectedContainer } from './build-sidecars.ts';
 import { mergeSidecarContainers } from './merge-containers.ts';
 import { patchPodAnnotations } from './patch-pod-metadata.ts';
-import { formatUpgradeSpecs, injectedList, parseUpgradeSpecs } from './pod-hash-annotations.ts';
+import { formatUpgradeSpecs, injectedList, parseUpgradeSpecs, sidecarListOf } from './pod-hash-annotations.ts';
 
 type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
 type PodSpec = NonNullable<Pod['spec']>;
@@ -32,8 +34,23 @@ interface SetInjection {
 
 function setInjection(pod: DeepReadonly<Pod>, set: ReadonlySidecarSet): SetInjection {
   const initContainers = [...(set.spec.initContainers ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((sidecar) => buildSidecar(pod, sidecar));
-  const containers = (set.spec.containers ?? []).map((sidecar) => buildSidecar(pod, sidecar));
+  const containers = (set.spec.containers ?? []).flatMap((sidecar) => {
+    const built = buildSidecar(pod, sidecar);
+    return isHotUpgrade(sidecar) ? hotUpgradePair(built.container, sidecar).map((container) => ({ container, policy: built.policy })) : [built];
+  });
   return { set, initContainers, containers, volumes: mountedVolumes(set, [...initContainers, ...containers]) };
+}
+
+/** The version annotations of every HotUpgrade pair, and each pair's first member as the working one. */
+function recordHotUpgradePairs(annotations: Record<string, string>, pod: DeepReadonly<Pod>, injections: readonly SetInjection[]): void {
+  const hot = injections.flatMap(({ set }) => (set.spec.containers ?? []).filter(isHotUpgrade));
+  if (hot.length === 0) return;
+  const working = workingContainers(pod);
+  for (const sidecar of hot) {
+    Object.assign(annotations, injectedPairAnnotations(sidecar.name));
+    working.set(sidecar.name, `${sidecar.name}-1`);
+  }
+  annotations[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION] = formatWorkingContainers(working);
 }
 
 /** `own` first (the pod's entries win), then the added ones of new names. */
@@ -52,9 +69,9 @@ function recordInjections(annotations: Record<string, string>, injections: reado
   const hashes = parseUpgradeSpecs(annotations[SIDECARSET_HASH_ANNOTATION]);
   const withoutImage = parseUpgradeSpecs(annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]);
   const updateTimestamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  for (const { set, containers } of injections) {
+  for (const { set } of injections) {
     const name = set.metadata.name ?? '';
-    const sidecarList = containers.map(({ container }) => container.name).sort();
+    const sidecarList = sidecarListOf(set);
     const revision = set.status?.latestRevision;
     hashes.set(name, { updateTimestamp, hash: sidecarSetHash(set.spec), sidecarSetName: name, sidecarList, ...(revision === undefined ? {} : { controllerRevision: revision }) });
     withoutImage.set(name, { updateTimestamp, hash: sidecarSetHashWithoutImage(set.spec), sidecarSetName: name, sidecarList });
@@ -73,6 +90,7 @@ export function injectSidecars(pod: DeepReadonly<Pod>, sets: readonly ReadonlySi
   if (injections.length > 0) {
     applyInjections(spec, injections);
     recordInjections(annotations, injections, now);
+    recordHotUpgradePairs(annotations, pod, injections);
   }
   return { ...result, metadata: { ...result.metadata, annotations }, spec };
 }

@@ -4,6 +4,8 @@
  * `{updateTimestamp, hash, sidecarSetName, sidecarList, controllerRevision?}` (OpenKruise's
  * SidecarSetUpgradeSpec, in its field order), and the sorted `kruise.io/sidecarset-injected-list`.
  */
+import type { SidecarSet } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 /** One SidecarSet's record on a pod. */
@@ -69,4 +71,10 @@ export function formatUpgradeSpecs(specs: ReadonlyMap<string, SidecarSetUpgradeS
 export function injectedList(existing: string | undefined, names: readonly string[]): string {
   const all = new Set([...(existing ?? '').split(',').filter((name) => name !== ''), ...names]);
   return [...all].sort().join(',');
+}
+
+/** The `sidecarList` a pod records for a SidecarSet: its containers and native-sidecar init containers, as the SidecarSet names them, sorted. */
+export function sidecarListOf(set: DeepReadonly<SidecarSet>): string[] {
+  const native = (set.spec.initContainers ?? []).filter((container) => container.restartPolicy === 'Always');
+  return [...native, ...(set.spec.containers ?? [])].map((container) => container.name).sort();
 }

@@ -9,6 +9,7 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { sidecarSetMatchesPod } from '../injection/pod-match.ts';
 import { parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
+import { hasAllSidecars, pairsToFlip, podSidecarNames } from '../hotupgrade/hot-upgrade.ts';
 import { isSidecarStateConsistent } from '../upgrade/inplace-state.ts';
 import type { UpgradeCandidate } from '../upgrade/upgrade-plan.ts';
 
@@ -47,11 +48,6 @@ function isReady(pod: ReadonlyPod): boolean {
   return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
 }
 
-function hasSidecars(pod: ReadonlyPod, set: ReadonlySidecarSet): boolean {
-  const names = new Set((pod.spec?.containers ?? []).map((container) => container.name));
-  return (set.spec.containers ?? []).every((sidecar) => names.has(sidecar.name));
-}
-
 /** A pod created after the SidecarSet, in its scope, that the webhook should have injected. */
 function missedInjection(pod: ReadonlyPod, input: StatusInput): boolean {
   const setCreated = input.set.metadata.creationTimestamp ?? '';
@@ -86,9 +82,10 @@ function classify(pod: ReadonlyPod, input: StatusInput, hashes: Hashes): PodClas
   const name = input.set.metadata.name ?? '';
   if (!inScope(pod, input)) return { kind: 'other' };
   if (!isInjectedWith(pod, name)) return missedInjection(pod, input) ? { kind: 'missed' } : { kind: 'other' };
-  if (!hasSidecars(pod, input.set)) return { kind: 'other' };
+  if (!hasAllSidecars(pod, input.set)) return { kind: 'other' };
   const { updated, imagesOnly } = recordedHashes(pod, name, hashes);
-  const consistent = isSidecarStateConsistent(pod, name, (input.set.spec.containers ?? []).map((sidecar) => sidecar.name));
+  // A hot upgrade whose flip is still due is in flight too: the old member has not gone back to the empty image.
+  const consistent = isSidecarStateConsistent(pod, name, podSidecarNames(input.set)) && pairsToFlip(pod, input.set).length === 0;
   return { kind: 'counted', pod, updated, imagesOnly, consistent, ready: isReady(pod) };
 }
 

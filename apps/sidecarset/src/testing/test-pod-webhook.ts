@@ -28,7 +28,7 @@ const PROBE_LABEL = 'kruise-ts.io/webhook-probe';
 
 /**
  * Register the handler on `server` in the test manager's setup (`setupSidecarSetWebhook(manager,
- * webhook.server)`), start the manager, then `start()`: it serves, writes the configuration and
+ * webhook.server, options)`), start the manager, then `start()`: it serves, writes the configuration and
  * returns once the API server calls the webhook (a configuration reaches the API server's own cache
  * a moment after it is written, and until then pods are created without it). `stop()` deletes the
  * configuration, then stops the server.

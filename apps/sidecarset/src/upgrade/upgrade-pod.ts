@@ -1,6 +1,6 @@
 /**
- * The in-place cold upgrade of one pod's sidecars (§B.8.4): only the images of the SidecarSet's
- * containers change; the pod's hash record moves to the SidecarSet's hashes, the in-place state keeps
+ * The in-place upgrade of one pod's sidecars (§B.8.4): only the images of the SidecarSet's
+ * containers change (a HotUpgrade pair's idle member takes the new image and becomes the working one); the pod's hash record moves to the SidecarSet's hashes, the in-place state keeps
  * each changed container's imageID from before (so that completion can be seen), and patchPodMetadata
  * is applied again. One JSON patch, guarded by the pod's resourceVersion.
  */
@@ -11,7 +11,9 @@ import type { DeepReadonly, JsonPatchOperation } from '@kruise-ts/controller-run
 
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
 import { patchPodAnnotations } from '../injection/patch-pod-metadata.ts';
-import { formatUpgradeSpecs, parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
+import { formatUpgradeSpecs, parseUpgradeSpecs, sidecarListOf } from '../injection/pod-hash-annotations.ts';
+import { isHotUpgrade, pairUpgrade } from '../hotupgrade/hot-upgrade.ts';
+import type { PairUpgrade } from '../hotupgrade/hot-upgrade.ts';
 import { inPlaceStates } from './inplace-state.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -20,9 +22,13 @@ function goTime(now: Date): string {
   return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The pod's containers with the SidecarSet's images; the names of those that changed and their imageIDs before. */
-function upgradedContainers(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): { containers: NonNullable<Pod['spec']>['containers']; changed: Record<string, { imageID: string }> } {
-  const images = new Map((set.spec.containers ?? []).map((sidecar) => [sidecar.name, sidecar.image ?? '']));
+/**
+ * The pod's containers with the SidecarSet's images (a cold sidecar by its name, a HotUpgrade pair's
+ * idle member); the names of those that changed and their imageIDs before.
+ */
+function upgradedContainers(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, pairs: PairUpgrade): { containers: NonNullable<Pod['spec']>['containers']; changed: Record<string, { imageID: string }> } {
+  const cold = (set.spec.containers ?? []).filter((sidecar) => !isHotUpgrade(sidecar));
+  const images = new Map([...cold.map((sidecar): [string, string] => [sidecar.name, sidecar.image ?? '']), ...pairs.images]);
   const changed: Record<string, { imageID: string }> = {};
   const containers = (pod.spec?.containers ?? []).map((container) => {
     const image = images.get(container.name);
@@ -33,10 +39,10 @@ function upgradedContainers(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): { 
   return { containers, changed };
 }
 
-function upgradedAnnotations(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, input: { readonly changed: Record<string, { imageID: string }>; readonly now: Date }): Record<string, string> {
+function upgradedAnnotations(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, input: { readonly changed: Record<string, { imageID: string }>; readonly now: Date; readonly pairs: PairUpgrade }): Record<string, string> {
   const name = set.metadata.name ?? '';
-  const annotations = patchPodAnnotations(pod.metadata?.annotations ?? {}, set.spec.patchPodMetadata ?? []);
-  const sidecarList = (set.spec.containers ?? []).map((sidecar) => sidecar.name).sort();
+  const annotations = { ...patchPodAnnotations(pod.metadata?.annotations ?? {}, set.spec.patchPodMetadata ?? []), ...input.pairs.annotations };
+  const sidecarList = sidecarListOf(set);
   const updateTimestamp = goTime(input.now);
   const revision = set.status?.latestRevision;
   const hashes = parseUpgradeSpecs(annotations[SIDECARSET_HASH_ANNOTATION]);
@@ -66,8 +72,9 @@ function inPlaceStateText(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, input
 
 /** The patch that upgrades the pod's sidecars to the SidecarSet's images, or undefined when nothing changes. */
 export function sidecarUpgradePatch(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, now: Date): JsonPatchOperation[] | undefined {
-  const { containers, changed } = upgradedContainers(pod, set);
-  const annotations = upgradedAnnotations(pod, set, { changed, now });
+  const pairs = pairUpgrade(pod, set);
+  const { containers, changed } = upgradedContainers(pod, set, pairs);
+  const annotations = upgradedAnnotations(pod, set, { changed, now, pairs });
   const original = { metadata: pod.metadata?.annotations === undefined ? {} : { annotations: pod.metadata.annotations }, spec: { containers: pod.spec?.containers ?? [] } };
   const operations = createJsonPatch(original, { metadata: { annotations }, spec: { containers } });
   if (operations.length === 0) return undefined;

@@ -16,7 +16,7 @@ const SET = sidecarSetSchema.parse({
 const NAMESPACES: KubeObject[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } }];
 
 function handler(sets: SidecarSet[] = [SET]) {
-  return podInjectionHandler({ sidecarSets: fakeLister(() => sets), namespaces: fakeLister(() => NAMESPACES), clock: { now: () => Date.parse('2026-11-25T00:00:00Z') }, synced: () => Promise.resolve() });
+  return podInjectionHandler({ sidecarSets: fakeLister(() => sets), namespaces: fakeLister(() => NAMESPACES), revisions: () => [], clock: { now: () => Date.parse('2026-11-25T00:00:00Z') }, random: () => 0, synced: () => Promise.resolve() });
 }
 
 function request(object: unknown, extra: Partial<AdmissionRequest> = {}): AdmissionRequest {
@@ -69,7 +69,7 @@ describe('podInjectionHandler', () => {
   });
 
   it('admits the pod unchanged with a warning when the caches cannot sync', async () => {
-    const failing = podInjectionHandler({ sidecarSets: fakeLister(() => [SET]), namespaces: fakeLister(() => NAMESPACES), clock: { now: () => 0 }, synced: () => Promise.reject(new Error('aborted')) });
+    const failing = podInjectionHandler({ sidecarSets: fakeLister(() => [SET]), namespaces: fakeLister(() => NAMESPACES), revisions: () => [], clock: { now: () => 0 }, random: () => 0, synced: () => Promise.reject(new Error('aborted')) });
     expect(await failing(request(webPod), new AbortController().signal)).toEqual({ allowed: true, warnings: ['kruise-ts sidecarset webhook: injection failed (aborted); admitted without sidecars'] });
   });
 

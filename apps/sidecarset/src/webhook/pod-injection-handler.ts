@@ -4,20 +4,25 @@
  * cannot parse, or an injection that fails is admitted unchanged with a warning (and the controller
  * reports the pod as created without its sidecars).
  */
-import type { Pod, SidecarSet } from '@kruise-ts/api';
+import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
 import { allowedResponse, patchResponseFromObjects } from '@kruise-ts/controller-runtime';
 import type { AdmissionHandler, AdmissionRequest, AdmissionResponse, DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import { injectSidecars } from '../injection/inject-pod.ts';
 import { injectingSidecarSets } from '../injection/pod-match.ts';
+import { injectionVersion } from '../revision/pinned-revision.ts';
 import { parseSidecarSet } from '../sidecarset-resource.ts';
 
 /** What the handler reads: the caches of every replica (the webhook runs on all of them, not only the leader). */
 export interface PodInjectionDeps {
   readonly sidecarSets: Lister<SidecarSet>;
   readonly namespaces: Lister<KubeObject>;
+  /** The SidecarSets' revisions (for a pinned `injectionStrategy.revision`). */
+  readonly revisions: () => readonly DeepReadonly<ControllerRevision>[];
   readonly clock: { now(): number };
+  /** Uniform in [0, 1): the draw of a `Partial` pinned revision. */
+  readonly random: () => number;
   /** Resolves when the caches have synced (a replica that just started must not admit pods as if there were no SidecarSet). */
   readonly synced: (signal: AbortSignal) => Promise<void>;
 }
@@ -63,7 +68,14 @@ function inject(request: AdmissionRequest, deps: PodInjectionDeps): AdmissionRes
   const matchable = { ...pod, metadata: { ...pod.metadata, namespace } };
   const sets = injectingSidecarSets(usableSets(deps.sidecarSets), matchable, { name: namespace, labels: labels ?? undefined });
   if (sets.length === 0) return allowedResponse();
-  return patchResponseFromObjects(pod, injectSidecars(pod, sets, new Date(deps.clock.now())));
+  const revisions = deps.revisions();
+  const versions = sets.map((set) => injectionVersion(set, matchable, { revisions, random: deps.random }));
+  const response = patchResponseFromObjects(pod, injectSidecars(pod, versions.map((version) => version.set), new Date(deps.clock.now())));
+  return withWarnings(response, versions.flatMap((version) => (version.warning === undefined ? [] : [`kruise-ts sidecarset webhook: ${version.warning}`])));
+}
+
+function withWarnings(response: AdmissionResponse, warnings: readonly string[]): AdmissionResponse {
+  return warnings.length === 0 ? response : { ...response, warnings: [...(response.warnings ?? []), ...warnings] };
 }
 
 /** The handler of the pod mutating webhook. */

@@ -3,6 +3,7 @@
  * defaults applied) go through OpenKruise's steps in Go (packages/revision/test/golden-go, mode
  * `sidecarset`: kruise-api's own SidecarSet type, the webhook's container defaults, json.Marshal of
  * the containers map, sha256, SafeEncodeString); sidecarSetHash must give the same bytes and hashes.
+ * The same for the ControllerRevision data (history control's getPatch): byte for byte.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import type { SidecarSet, SidecarSetInput } from '@kruise-ts/api';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, buildGoProgram, runGoProgram, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
-import { sidecarSetHash, sidecarSetHashWithoutImage, sidecarSetResource } from '../../src/index.ts';
+import { sidecarSetHash, sidecarSetHashWithoutImage, sidecarSetResource, sidecarSetRevisionData } from '../../src/index.ts';
 import { sidecarSetHashInput } from '../../src/hash/sidecarset-hash.ts';
 
 const client = testClient(testKubeConfig());
@@ -55,12 +56,22 @@ const CASES: readonly { readonly name: string; readonly spec: Spec }[] = [
     spec: { containers: [{ name: 's', image: 'agent:1' }], initContainers: [{ name: 'native', image: 'proxy:1', restartPolicy: 'Always' }, { name: 'plain', image: 'init:1' }], updateStrategy: { type: 'NotUpdate' } },
   },
   { name: 'init-only', spec: { containers: null as never, initContainers: [{ name: 'plain', image: 'init:1' }] } },
+  {
+    name: 'revision-fields',
+    spec: {
+      containers: [{ name: 's', image: 'agent:1', volumeMounts: [{ name: 'conf', mountPath: '/etc/agent' }] }],
+      volumes: [{ name: 'conf', configMap: { name: 'agent', defaultMode: 420 } }, { name: 'scratch', emptyDir: { sizeLimit: '1Gi' } }],
+      imagePullSecrets: [{ name: 'registry' }],
+      patchPodMetadata: [{ annotations: { 'example.com/<team>': 'a&b' }, patchPolicy: 'Overwrite' }],
+    },
+  },
 ];
 
 interface GoVector {
   readonly encoded?: string;
   readonly hash?: string;
   readonly hashWithoutImage?: string;
+  readonly revisionData?: string;
   readonly error?: string;
 }
 
@@ -92,6 +103,7 @@ describe('SidecarSet hashes match OpenKruise byte for byte', () => {
     expect(sidecarSetHashInput(set.spec)).toBe(vector.encoded);
     expect(sidecarSetHash(set.spec)).toBe(vector.hash);
     expect(sidecarSetHashWithoutImage(set.spec)).toBe(vector.hashWithoutImage);
+    expect(sidecarSetRevisionData(set)).toBe(vector.revisionData);
   });
 
   it('changes the hash, not the hash without image, when only an image changes', () => {

@@ -14,7 +14,7 @@ import { startTestManager, testClient } from '@kruise-ts/controller-runtime/test
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { MISSED_INJECTION, setupSidecarSetController, setupSidecarSetWebhook } from '../../src/index.ts';
+import { MISSED_INJECTION, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetHash, sidecarSetResource } from '../../src/index.ts';
 import { TestPodWebhook } from '../../src/testing/index.ts';
 import { createPod, createSidecarSet, installSidecarSetCrd, waitForSidecarSet, webPod } from '../support/harness.ts';
 
@@ -39,8 +39,8 @@ describe('SidecarSet pod webhook', () => {
       kubeConfig,
       namespace,
       setup: (created) => {
-        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace });
-        setupSidecarSetWebhook(created, webhook.server);
+        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
+        setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
       },
     });
     try {
@@ -89,6 +89,50 @@ describe('SidecarSet pod webhook', () => {
         (current.status?.conditions ?? []).some((condition) => condition.type === MISSED_INJECTION && (condition.message ?? '').includes(`${namespace}/created-while-down`)),
       );
       expect(reported.status?.matchedPods).toBeGreaterThanOrEqual(3);
+    } finally {
+      await webhook.stop();
+      await manager.stop();
+    }
+  });
+
+  it('injects the revision pinned by injectionStrategy.revision into new pods', async () => {
+    await installSidecarSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-pinned');
+    const namespace = ns.name;
+    const webhook = new TestPodWebhook({ client, namespace, logger });
+    const manager = startTestManager({
+      kubeConfig,
+      namespace,
+      setup: (created) => {
+        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
+        setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
+      },
+    });
+    try {
+      // NotUpdate: the pinned pod stays as injected (with RollingUpdate the controller would then upgrade it).
+      await using set = await createSidecarSet(client, namespace, { containers: [{ name: 'logger', image: 'busybox:1.35' }], updateStrategy: { type: 'NotUpdate' } });
+      const name = set.metadata.name ?? '';
+      const first = await waitForSidecarSet(client, { name, description: 'the first revision' }, (current) => (current.status?.latestRevision ?? '') !== '');
+      const pinned = first.status?.latestRevision ?? '';
+      await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.36' }] } } });
+      await waitForSidecarSet(client, { name, description: 'the second revision' }, (current) => (current.status?.latestRevision ?? pinned) !== pinned);
+      await webhook.start();
+      const imageOfNewPod = async (): Promise<{ pod: Pod; image: string | undefined }> => {
+        const pod = await createPod(client, namespace, { ...webPod(''), metadata: { generateName: 'probe-', labels: { app: 'web' } } });
+        return { pod, image: pod.spec?.containers.find((container) => container.name === 'logger')?.image };
+      };
+      await waitFor(async () => ((await imageOfNewPod()).image === 'busybox:1.36' ? true : undefined), { description: 'the latest version injected', intervalMs: 300, timeoutMs: 30_000 });
+      await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { spec: { injectionStrategy: { revision: { revisionName: pinned } } } } });
+      const fromPin = await waitFor(
+        async () => {
+          const created = await imageOfNewPod();
+          return created.image === 'busybox:1.35' ? created.pod : undefined;
+        },
+        { description: 'the pinned version injected', intervalMs: 300, timeoutMs: 30_000 },
+      );
+      const record = JSON.parse(fromPin.metadata?.annotations?.['kruise.io/sidecarset-hash'] ?? '{}') as Record<string, { hash?: string; controllerRevision?: string }>;
+      expect(record[name]?.controllerRevision).toBe(pinned);
+      expect(record[name]?.hash).toBe(sidecarSetHash(first.spec));
     } finally {
       await webhook.stop();
       await manager.stop();

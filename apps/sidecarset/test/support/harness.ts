@@ -26,7 +26,7 @@ export async function installSidecarSetCrd(kubeConfig: KubeConfig): Promise<void
 
 /** Starts a manager with the SidecarSet controller for `namespace`. */
 export function startController(kubeConfig: KubeConfig, namespace: string): TestManager {
-  return startTestManager({ kubeConfig, namespace, setup: (manager) => setupSidecarSetController(manager, { workers: 2, excludedNamespaces: ['kube-system'], namespace }) });
+  return startTestManager({ kubeConfig, namespace, setup: (manager) => setupSidecarSetController(manager, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace }) });
 }
 
 /** Runs `run` in a fresh namespace with the CRD installed and a controller scoped to it. */

@@ -53,8 +53,8 @@ async function withSidecarSet(prefix: string, setup: (manager: Manager) => void,
     namespace,
     setup: (created) => {
       setup(created);
-      setupSidecarSetController(created, { workers: 2, excludedNamespaces: [], namespace });
-      setupSidecarSetWebhook(created, webhook.server);
+      setupSidecarSetController(created, { workers: 2, excludedNamespaces: [], namespace, revisionNamespace: namespace });
+      setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
     },
   });
   const setName = `logs-${namespace}`;

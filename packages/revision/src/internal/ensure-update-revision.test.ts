@@ -165,4 +165,23 @@ describe('ensureUpdateRevision', () => {
     const client = { ...api.client, create: () => Promise.reject(failure(403, 'Forbidden')) };
     await expect(ensureUpdateRevision(options(api, { client }))).rejects.toMatchObject({ reason: 'Forbidden' });
   });
+
+  it('takes a candidate instead of a template (an owner whose revisions are not a pod template), and reuses an equal one', async () => {
+    const api = new FakeRevisionApi();
+    // The raw data is Go's bytes (here with an escaped "<"), stored as they are.
+    const candidate = { raw: marshalGoJson({ spec: { $patch: 'replace', containers: [{ image: 'a<b', name: 's' }] } }), labels: { 'kruise.io/sidecarset-name': 'sample' } };
+    expect(candidate.raw).toContain('a\\u003cb');
+    const rest = { client: api.client, owner, revisions: [], collisionCount: 0 };
+    const first = await ensureUpdateRevision({ ...rest, candidate });
+    expect(first.updateRevision.metadata?.labels).toMatchObject({ 'kruise.io/sidecarset-name': 'sample' });
+    expect(api.stored.get(first.updateRevision.metadata?.name ?? '')?.dataText).toBe(candidate.raw);
+    const again = await ensureUpdateRevision({ ...rest, candidate, revisions: [first.updateRevision] });
+    expect(again.updateRevision.metadata?.name).toBe(first.updateRevision.metadata?.name);
+    expect(api.actions.filter((action) => action.startsWith('create'))).toHaveLength(1);
+  });
+
+  it('refuses options with neither a template nor a candidate', async () => {
+    const api = new FakeRevisionApi();
+    await expect(ensureUpdateRevision({ client: api.client, owner, revisions: [], collisionCount: 0 })).rejects.toThrow(/a template or a candidate/);
+  });
 });

@@ -8,11 +8,10 @@ import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
 import { isAlreadyExists, isConflict } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 
-import { newControllerRevision } from './controller-revision.ts';
-import type { RevisionOwner } from './controller-revision.ts';
+import { controllerRevisionFromCandidate, templateCandidate } from './controller-revision.ts';
+import type { RevisionCandidate, RevisionOwner } from './controller-revision.ts';
 import { goWireValue } from './go-wire-json.ts';
 import { equalRevision, planUpdateRevision, sortRevisions } from './revision-history.ts';
-import { revisionData } from './revision-data.ts';
 
 /** Name collisions tolerated before giving up (each one means an unrelated object holds the name). */
 export const MAX_COLLISION_RETRIES = 10;
@@ -26,7 +25,10 @@ export type RevisionClient = Pick<ResourceClient<ControllerRevision>, 'get' | 'c
 export interface EnsureUpdateRevisionOptions {
   readonly client: RevisionClient;
   readonly owner: RevisionOwner;
-  readonly template: DeepReadonly<PodTemplateSpec>;
+  /** The workload's pod template; or, for an owner without one, `candidate`. Exactly one of the two. */
+  readonly template?: DeepReadonly<PodTemplateSpec> | undefined;
+  /** The revision's raw data and labels, for owners whose revisions are not a pod template (SidecarSet). */
+  readonly candidate?: RevisionCandidate | undefined;
   /** Copied onto a new revision (OpenKruise copies all CloneSet annotations). */
   readonly ownerAnnotations?: Readonly<Record<string, string>> | undefined;
   /**
@@ -56,8 +58,8 @@ export interface UpdateRevisionResult {
  * returned collisionCount belongs in the workload's status so the next reconcile starts from it.
  */
 export async function ensureUpdateRevision(options: EnsureUpdateRevisionOptions): Promise<UpdateRevisionResult> {
-  const candidate = revisionData(options.template);
-  const plan = planUpdateRevision({ revisions: options.revisions, candidate });
+  const candidate = candidateOf(options);
+  const plan = planUpdateRevision({ revisions: options.revisions, candidate: candidate.raw });
   switch (plan.kind) {
     case 'existing-latest':
       return { updateRevision: plan.revision, collisionCount: options.collisionCount, revisions: sortRevisions(options.revisions) };
@@ -72,14 +74,20 @@ export async function ensureUpdateRevision(options: EnsureUpdateRevisionOptions)
   }
 }
 
+function candidateOf(options: EnsureUpdateRevisionOptions): RevisionCandidate {
+  if (options.candidate !== undefined) return options.candidate;
+  if (options.template !== undefined) return templateCandidate(options.template);
+  throw new TypeError('ensureUpdateRevision needs a template or a candidate');
+}
+
 /**
  * Creates the candidate; on AlreadyExists reuses the existing object when its data is equal, otherwise
  * counts a collision and tries the next name.
  */
-async function createRevision(options: EnsureUpdateRevisionOptions, input: { candidate: string; next: number }): Promise<{ updateRevision: ControllerRevision; collisionCount: number }> {
-  const { client, owner, template, ownerAnnotations } = options;
+async function createRevision(options: EnsureUpdateRevisionOptions, input: { candidate: RevisionCandidate; next: number }): Promise<{ updateRevision: ControllerRevision; collisionCount: number }> {
+  const { client, owner, ownerAnnotations } = options;
   for (let collisionCount = options.collisionCount; collisionCount <= options.collisionCount + MAX_COLLISION_RETRIES; collisionCount++) {
-    const revision = newControllerRevision({ owner, template, ownerAnnotations, collisionCount, revision: input.next });
+    const revision = controllerRevisionFromCandidate({ owner, candidate: input.candidate, ownerAnnotations, collisionCount, revision: input.next });
     try {
       // The data goes out in Go's exact bytes: the API server keeps them, and OpenKruise compares them.
       const created = await client.create({ ...revision, data: goWireValue(revision.data) });
@@ -90,7 +98,7 @@ async function createRevision(options: EnsureUpdateRevisionOptions, input: { can
       }
     }
     const existing = await client.get({ namespace: owner.namespace, name: revision.metadata?.name ?? '' });
-    if (equalRevision(existing, input.candidate)) {
+    if (equalRevision(existing, input.candidate.raw)) {
       return { updateRevision: existing, collisionCount };
     }
   }

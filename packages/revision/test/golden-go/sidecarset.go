@@ -21,6 +21,7 @@ type sidecarSetVector struct {
 	Encoded          string `json:"encoded,omitempty"`
 	Hash             string `json:"hash,omitempty"`
 	HashWithoutImage string `json:"hashWithoutImage,omitempty"`
+	RevisionData     string `json:"revisionData,omitempty"`
 	Error            string `json:"error,omitempty"`
 }
 
@@ -53,7 +54,32 @@ func sidecarSetHashes(object []byte) sidecarSetVector {
 	if err != nil {
 		return sidecarSetVector{Error: err.Error()}
 	}
-	return sidecarSetVector{Encoded: encoded, Hash: sha256Safe(encoded), HashWithoutImage: sha256Safe(encodedWithoutImage)}
+	revisionData, err := sidecarSetRevisionData(&set)
+	if err != nil {
+		return sidecarSetVector{Error: err.Error()}
+	}
+	return sidecarSetVector{Encoded: encoded, Hash: sha256Safe(encoded), HashWithoutImage: sha256Safe(encodedWithoutImage), RevisionData: revisionData}
+}
+
+// sidecarSetRevisionData is the data of the SidecarSet's ControllerRevision as the controller's history
+// control writes it (pkg/control/sidecarcontrol history_control.go getPatch): the typed set encoded,
+// decoded into generic maps, five spec fields picked with the replace directive, marshalled again.
+func sidecarSetRevisionData(set *appsv1alpha1.SidecarSet) (string, error) {
+	typed, err := json.Marshal(set)
+	if err != nil {
+		return "", err
+	}
+	var raw map[string]interface{}
+	if err := json.Unmarshal(typed, &raw); err != nil {
+		return "", err
+	}
+	spec, _ := raw["spec"].(map[string]interface{})
+	picked := map[string]interface{}{"$patch": "replace"}
+	for _, key := range []string{"volumes", "containers", "initContainers", "imagePullSecrets", "patchPodMetadata"} {
+		picked[key] = spec[key]
+	}
+	data, err := json.Marshal(map[string]interface{}{"spec": picked})
+	return string(data), err
 }
 
 func encodeSidecarSet(set *appsv1alpha1.SidecarSet) (string, error) {
