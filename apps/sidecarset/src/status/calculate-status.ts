@@ -2,9 +2,10 @@
  * A SidecarSet's status (§B.3) from the pods in the cache, and the pods that were created without its
  * sidecars (kruise-ts: the pod webhook fails open, so the controller reports what it missed).
  */
-import { SIDECARSET_HASH_ANNOTATION, SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
+import { IN_PLACE_UPDATE_READY, SIDECARSET_HASH_ANNOTATION, SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { inPlaceRefreshPending } from '@kruise-ts/inplace-update';
 
 import { sidecarSetMatchesPod } from '../injection/pod-match.ts';
 import { parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
@@ -42,6 +43,12 @@ function isActive(pod: ReadonlyPod): boolean {
 
 function isInjectedWith(pod: ReadonlyPod, name: string): boolean {
   return (pod.metadata?.annotations?.[SIDECARSET_INJECTED_LIST_ANNOTATION] ?? '').split(',').includes(name);
+}
+
+/** The workload's in-place update of the pod is under way (its readiness gate is False, or a grace period waits). */
+function isWorkloadUpdating(pod: ReadonlyPod): boolean {
+  const gate = (pod.status?.conditions ?? []).find((condition) => condition.type === IN_PLACE_UPDATE_READY);
+  return gate?.status === 'False' || inPlaceRefreshPending(pod);
 }
 
 function isReady(pod: ReadonlyPod): boolean {
@@ -86,7 +93,7 @@ function classify(pod: ReadonlyPod, input: StatusInput, hashes: Hashes): PodClas
   const { updated, imagesOnly } = recordedHashes(pod, name, hashes);
   // A hot upgrade whose flip is still due is in flight too: the old member has not gone back to the empty image.
   const consistent = isSidecarStateConsistent(pod, name, podSidecarNames(input.set)) && pairsToFlip(pod, input.set).length === 0;
-  return { kind: 'counted', pod, updated, imagesOnly, consistent, ready: isReady(pod) };
+  return { kind: 'counted', pod, updated, imagesOnly, consistent, ready: isReady(pod), workloadUpdating: isWorkloadUpdating(pod) };
 }
 
 /** The status of `set` over the cached pods. */

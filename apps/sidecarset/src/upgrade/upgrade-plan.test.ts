@@ -13,7 +13,7 @@ function set(updateStrategy: SidecarSetInput['spec']['updateStrategy']) {
 
 function candidate(name: string, flags: Partial<Omit<UpgradeCandidate, 'pod'>> = {}, labels: Record<string, string> = {}): UpgradeCandidate {
   const pod: Pod = { metadata: { name, namespace: 'n', labels: { app: 'web', ...labels }, creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { containers: [] }, status: { phase: 'Running' } };
-  return { pod, updated: false, imagesOnly: true, consistent: true, ready: true, ...flags };
+  return { pod, updated: false, imagesOnly: true, consistent: true, ready: true, workloadUpdating: false, ...flags };
 }
 
 const names = (plan: ReturnType<typeof planUpgrade>): string[] => plan.upgrade.map((pod) => pod.metadata?.name ?? '').sort();
@@ -55,7 +55,7 @@ describe('planUpgrade', () => {
   });
 
   it('skips pods with an upgrade in flight, reports those whose change is more than images, and follows the selector', () => {
-    const pods = [candidate('inflight', { consistent: false }), candidate('other-change', { imagesOnly: false }), candidate('canary', {}, { canary: 'true' }), candidate('rest')];
+    const pods = [candidate('inflight', { consistent: false }), candidate('other-change', { imagesOnly: false }), candidate('canary', {}, { canary: 'true' }), candidate('rest'), candidate('workload-updating', { workloadUpdating: true }, { canary: 'true' })];
     const plan = planUpgrade(set({ maxUnavailable: 10, selector: { matchLabels: { canary: 'true' } } }), pods);
     expect(names(plan)).toEqual(['canary']);
     expect(planUpgrade(set({ maxUnavailable: 10 }), pods).notUpgradable.map((pod) => pod.metadata?.name)).toEqual(['other-change']);

@@ -1,7 +1,7 @@
 /**
  * Which injected pods a SidecarSet upgrades this round (§B.8.3): pods not at the SidecarSet's hash,
  * selected by `updateStrategy.selector`, whose change is only images (the hash without image agrees)
- * and that have no upgrade in flight; in the shared update order (active pods, priority, scatter),
+ * and that have no upgrade in flight (their own, or their workload's in-place update); in the shared update order (active pods, priority, scatter),
  * the last `partition` kept on the old sidecars, then within `maxUnavailable` (rounded up): pods that
  * are not ready are taken without spending it, ready ones spend one each.
  */
@@ -23,6 +23,12 @@ export interface UpgradeCandidate {
   /** The kubelet runs what the spec says (no upgrade in flight). */
   readonly consistent: boolean;
   readonly ready: boolean;
+  /**
+   * Its workload (CloneSet, Advanced StatefulSet) is updating it in place (InPlaceUpdateReady is False
+   * or a grace period is pending): its sidecars wait, so that the two updates never restart the pod's
+   * containers at the same moment.
+   */
+  readonly workloadUpdating: boolean;
 }
 
 /** The decision: the pods to upgrade, and those that cannot be upgraded in place. */
@@ -54,7 +60,7 @@ export function planUpgrade(set: DeepReadonly<SidecarSet>, candidates: readonly 
   const waiting = candidates.filter((candidate) => !candidate.updated && (selector === undefined || matchesLabelSelector(selector, candidate.pod.metadata?.labels)));
   const notUpgradable = waiting.filter((candidate) => !candidate.imagesOnly).map((candidate) => candidate.pod);
   const ready = new Map(candidates.map((candidate) => [candidate.pod, candidate]));
-  const wait = waiting.filter((candidate) => candidate.imagesOnly && candidate.consistent).map((candidate) => candidate.pod);
+  const wait = waiting.filter((candidate) => candidate.imagesOnly && candidate.consistent && !candidate.workloadUpdating).map((candidate) => candidate.pod);
   const total = candidates.length;
   const sorted = sortUpdateCandidates(wait, { priorityStrategy: strategy.priorityStrategy, scatterStrategy: strategy.scatterStrategy, allPods: candidates.map((candidate) => candidate.pod), isPreparingUpdate: () => false });
   const allowed = sorted.slice(0, Math.max(0, sorted.length - partitionCount(strategy.partition, total)));
