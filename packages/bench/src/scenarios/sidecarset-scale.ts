@@ -100,8 +100,9 @@ export const sidecarSetScaleScenario: Scenario = {
     { label: 'no SidecarSet', change: scaleOut, sidecarSet: false },
     { label: 'SidecarSet', prepare: addSidecarSet, change: scaleOut, sidecarSet: true },
   ],
-  // The all-in-one process with SidecarSet on, registering its webhook on a port it picks.
-  contenderArgs: ['--feature-gates=SidecarSet=true', `--webhook-local-configuration=${BENCH_WEBHOOK_CONFIGURATION}`, '--webhook-port=0'],
+  // The all-in-one process with SidecarSet on, registering its webhook on a port it picks; the
+  // SidecarSet's revisions in the benchmark's namespace (the default, the controllers' kruise-system, does not exist here).
+  contenderArgs: ['--feature-gates=SidecarSet=true', `--webhook-local-configuration=${BENCH_WEBHOOK_CONFIGURATION}`, '--webhook-port=0', '--sidecarset-revision-namespace=bench'],
   injection: INJECTION,
 };
 
