@@ -1,11 +1,11 @@
 import { SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
-import { requestForObject } from '@kruise-ts/controller-runtime';
 import type { Controller, DeepReadonly, KubeObject, Lister, Manager, Request, RequestMapper } from '@kruise-ts/controller-runtime';
 import { podResource, trimPodForCache } from '@kruise-ts/workload';
 
 import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
 
+import { sidecarSetsMayOverlap } from './conflict/sidecarset-conflicts.ts';
 import { sidecarSetMatchesPod } from './injection/pod-match.ts';
 import { SidecarSetReconciler } from './reconciler.ts';
 import { namespaceResource, sidecarSetResource } from './sidecarset-resource.ts';
@@ -44,6 +44,17 @@ function setsOfPod(sets: Lister<SidecarSet>, namespaces: Lister<KubeObject>): Re
   };
 }
 
+/**
+ * The SidecarSet itself and every other one that may select the same pods: a change of one can start
+ * or end a conflict of another (the younger one carries the Conflict condition).
+ */
+function setAndOverlapping(sets: Lister<SidecarSet>): RequestMapper<SidecarSet> {
+  return (changed: DeepReadonly<SidecarSet>): Request[] => {
+    const others = sets.list().filter((set) => set.metadata.name !== changed.metadata.name && sidecarSetsMayOverlap(set, changed));
+    return [changed, ...others].map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
+  };
+}
+
 /** Every SidecarSet with a namespaceSelector, when a namespace (its labels) changes. */
 function setsWithNamespaceSelector(sets: Lister<SidecarSet>): RequestMapper<KubeObject> {
   return () => sets.list().filter((set) => set.spec.namespaceSelector !== undefined).map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
@@ -71,7 +82,7 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     namespace: options.namespace,
   });
   const controller = manager.newController({ name: SIDECARSET_CONTROLLER_NAME, reconciler, workers: options.workers });
-  controller.watch(sets, requestForObject());
+  controller.watch(sets, setAndOverlapping(sets.lister()));
   controller.watch(pods, setsOfPod(sets.lister(), namespaces.lister()));
   controller.watch(namespaces, setsWithNamespaceSelector(sets.lister()));
   return controller;

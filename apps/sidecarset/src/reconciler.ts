@@ -13,6 +13,8 @@ import { POD_WRITE_CONCURRENCY, podResource, removeCondition, setCondition, sett
 import { registerLatestRevision } from './revision/register-revision.ts';
 import type { RegisteredRevision } from './revision/register-revision.ts';
 import { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
+import { describeConflict, yieldingConflicts } from './conflict/sidecarset-conflicts.ts';
+import type { SidecarSetConflict } from './conflict/sidecarset-conflicts.ts';
 import { flipPatch } from './hotupgrade/flip.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { planUpgrade } from './upgrade/upgrade-plan.ts';
@@ -33,6 +35,17 @@ function revisionStatus(set: DeepReadonly<SidecarSet>): Pick<SidecarSetStatus, '
   const latest = set.status?.latestRevision;
   const collisions = set.status?.collisionCount;
   return { ...(latest === undefined ? {} : { latestRevision: latest }), ...(collisions === undefined ? {} : { collisionCount: collisions }) };
+}
+
+/** The condition of a SidecarSet that yields to an older one. */
+export const SIDECARSET_CONFLICT_CONDITION = 'Conflict';
+/** Its Event reason. */
+export const SIDECARSET_CONFLICT_REASON = 'SidecarSetConflict';
+
+function conflictCondition(current: Conditions, conflicts: readonly SidecarSetConflict[], now: number): Conditions {
+  if (conflicts.length === 0) return removeCondition<Conditions[number]>(current, SIDECARSET_CONFLICT_CONDITION);
+  const message = conflicts.map((conflict) => `${conflict.field} conflicts with SidecarSet ${conflict.with} (${conflict.reason})`).join('; ');
+  return setCondition<Conditions[number]>(current, { type: SIDECARSET_CONFLICT_CONDITION, status: 'True', reason: 'ConflictsWithOlderSidecarSet', message: `${message}; new pods that both select get the older SidecarSet's sidecars only` }, { now });
 }
 
 /** A batch of pod patches: what to patch, and what to report. */
@@ -72,6 +85,8 @@ export class SidecarSetReconciler implements Reconciler {
   readonly #deps: SidecarSetReconcilerDeps;
   /** Pods already reported, by uid (a restart reports them again once; the condition always tells). */
   readonly #reported = new Set<string>();
+  /** The conflicts last reported per SidecarSet name. */
+  readonly #conflictsReported = new Map<string, string>();
 
   constructor(deps: SidecarSetReconcilerDeps) {
     this.#deps = deps;
@@ -88,8 +103,12 @@ export class SidecarSetReconciler implements Reconciler {
       namespaceLabels: (name) => this.#namespaceLabels(name),
       excludedNamespaces: this.#deps.excludedNamespaces,
     });
-    this.#report(set, missed);
-    const conditions = this.#conditions(set, missed);
+    const conflicts = yieldingConflicts(set, this.#allSets());
+    // A SidecarSet that yields to an older one is skipped by the webhook on purpose: its pods are not "missed".
+    const reported = conflicts.length === 0 ? missed : [];
+    this.#report(set, reported);
+    this.#reportConflicts(set, conflicts);
+    const conditions = conflictCondition(this.#conditions(set, reported), conflicts, this.#deps.clock.now());
     const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...(conditions.length === 0 ? {} : { conditions }) };
     // The status first, as OpenKruise: it shows what the upgrade starts from.
     if (!(await this.#writeStatus(context, cachedSet, next))) return undefined;
@@ -202,6 +221,23 @@ export class SidecarSetReconciler implements Reconciler {
     const real = failed.filter((error) => !isConflictOrTestFailure(error));
     if (real.length > 0) throw real[0] instanceof Error ? real[0] : new Error(String(real[0]));
     return work.length - failed.length;
+  }
+
+  /** Every readable SidecarSet of the cache. */
+  #allSets(): DeepReadonly<SidecarSet>[] {
+    return this.#deps.sidecarSets.list().flatMap((cached) => {
+      const parsed = parseSidecarSet(cached);
+      return parsed.kind === 'invalid' ? [] : [parsed.object];
+    });
+  }
+
+  /** One Warning per new set of conflicts (a restart reports them again once; the condition always tells). */
+  #reportConflicts(set: DeepReadonly<SidecarSet>, conflicts: readonly SidecarSetConflict[]): void {
+    const name = set.metadata.name ?? '';
+    const message = conflicts.map((conflict) => describeConflict(name, conflict)).join('; ');
+    if (this.#conflictsReported.get(name) === message) return;
+    this.#conflictsReported.set(name, message);
+    if (message !== '') this.#deps.recorder.warning(objectReference(sidecarSetResource, set), SIDECARSET_CONFLICT_REASON, `${message}; new pods get the older SidecarSet's sidecars only`);
   }
 
   #namespaceLabels(name: string): Readonly<Record<string, string>> | undefined {

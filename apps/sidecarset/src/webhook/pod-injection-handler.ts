@@ -9,6 +9,7 @@ import { allowedResponse, patchResponseFromObjects } from '@kruise-ts/controller
 import type { AdmissionHandler, AdmissionRequest, AdmissionResponse, DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
+import { resolveInjectionConflicts } from '../conflict/sidecarset-conflicts.ts';
 import { injectSidecars } from '../injection/inject-pod.ts';
 import { injectingSidecarSets } from '../injection/pod-match.ts';
 import { injectionVersion } from '../revision/pinned-revision.ts';
@@ -68,10 +69,12 @@ function inject(request: AdmissionRequest, deps: PodInjectionDeps): AdmissionRes
   const matchable = { ...pod, metadata: { ...pod.metadata, namespace } };
   const sets = injectingSidecarSets(usableSets(deps.sidecarSets), matchable, { name: namespace, labels: labels ?? undefined });
   if (sets.length === 0) return allowedResponse();
+  const { kept, warnings } = resolveInjectionConflicts(sets);
   const revisions = deps.revisions();
-  const versions = sets.map((set) => injectionVersion(set, matchable, { revisions, random: deps.random }));
+  const versions = kept.map((set) => injectionVersion(set, matchable, { revisions, random: deps.random }));
   const response = patchResponseFromObjects(pod, injectSidecars(pod, versions.map((version) => version.set), new Date(deps.clock.now())));
-  return withWarnings(response, versions.flatMap((version) => (version.warning === undefined ? [] : [`kruise-ts sidecarset webhook: ${version.warning}`])));
+  const all = [...warnings, ...versions.flatMap((version) => (version.warning === undefined ? [] : [version.warning]))];
+  return withWarnings(response, all.map((warning) => `kruise-ts sidecarset webhook: ${warning}`));
 }
 
 function withWarnings(response: AdmissionResponse, warnings: readonly string[]): AdmissionResponse {

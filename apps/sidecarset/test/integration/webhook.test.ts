@@ -14,7 +14,7 @@ import { startTestManager, testClient } from '@kruise-ts/controller-runtime/test
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { MISSED_INJECTION, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetHash, sidecarSetResource } from '../../src/index.ts';
+import { MISSED_INJECTION, SIDECARSET_CONFLICT_CONDITION, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetHash, sidecarSetResource } from '../../src/index.ts';
 import { TestPodWebhook } from '../../src/testing/index.ts';
 import { createPod, createSidecarSet, installSidecarSetCrd, waitForSidecarSet, webPod } from '../support/harness.ts';
 
@@ -133,6 +133,47 @@ describe('SidecarSet pod webhook', () => {
       const record = JSON.parse(fromPin.metadata?.annotations?.['kruise.io/sidecarset-hash'] ?? '{}') as Record<string, { hash?: string; controllerRevision?: string }>;
       expect(record[name]?.controllerRevision).toBe(pinned);
       expect(record[name]?.hash).toBe(sidecarSetHash(first.spec));
+    } finally {
+      await webhook.stop();
+      await manager.stop();
+    }
+  });
+
+  it('injects the older of two conflicting SidecarSets and puts a Conflict condition on the newer one (no missed-injection report)', async () => {
+    await installSidecarSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-conflict');
+    const namespace = ns.name;
+    const webhook = new TestPodWebhook({ client, namespace, logger });
+    const manager = startTestManager({
+      kubeConfig,
+      namespace,
+      setup: (created) => {
+        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
+        setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
+      },
+    });
+    try {
+      await using older = await createSidecarSet(client, namespace, { containers: [{ name: 'logger', image: 'busybox:1.35' }] });
+      // creationTimestamp has whole seconds: the second set must be visibly younger.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await using newer = await createSidecarSet(client, namespace, { containers: [{ name: 'logger', image: 'busybox:1.36' }, { name: 'agent', image: 'agent:1' }] });
+      const conflicted = await waitForSidecarSet(client, { name: newer.metadata.name ?? '', description: 'the Conflict condition' }, (current) => (current.status?.conditions ?? []).some((condition) => condition.type === SIDECARSET_CONFLICT_CONDITION));
+      const condition = conflicted.status?.conditions?.find((candidate) => candidate.type === SIDECARSET_CONFLICT_CONDITION);
+      expect(condition?.message).toContain(`spec.containers[name=logger] conflicts with SidecarSet ${older.metadata.name ?? ''}`);
+      await webhook.start();
+      const pod = await waitFor(
+        async () => {
+          const created = await createPod(client, namespace, { ...webPod(''), metadata: { generateName: 'probe-', labels: { app: 'web' } } });
+          return containerNames(created).includes('logger') ? created : undefined;
+        },
+        { description: 'a pod injected through the webhook', intervalMs: 300, timeoutMs: 30_000 },
+      );
+      expect(containerNames(pod)).toEqual(['logger', 'app']);
+      expect(pod.spec?.containers[0]?.image).toBe('busybox:1.35');
+      expect(pod.metadata?.annotations?.['kruise.io/sidecarset-injected-list']).toBe(older.metadata.name);
+      await client.patch(sidecarSetResource, { name: newer.metadata.name ?? '' }, { type: 'merge', body: { metadata: { labels: { touched: 'yes' } } } });
+      const settled = await waitForSidecarSet(client, { name: newer.metadata.name ?? '', description: 'the newer set reconciled after the pods' }, (current) => current.metadata.labels?.['touched'] === 'yes' && current.status?.observedGeneration === current.metadata.generation);
+      expect((settled.status?.conditions ?? []).map((candidate) => candidate.type)).not.toContain(MISSED_INJECTION);
     } finally {
       await webhook.stop();
       await manager.stop();
