@@ -12,7 +12,8 @@ export const sidecarSetFlagsShape = {
     .string()
     .default('kube-system')
     .transform((text) => text.split(',').map((name) => name.trim()).filter((name) => name !== '')),
-  // Where the SidecarSets' ControllerRevisions live; empty: the leader-election namespace (the controllers' own, as OpenKruise's kruise-system).
+  // Where the SidecarSets' ControllerRevisions live; empty: the manager's --namespace when it is restricted to one (it
+  // caches nothing else), else the leader-election namespace (the controllers' own, as OpenKruise's kruise-system).
   'sidecarset-revision-namespace': z.string().default(''),
 };
 
@@ -28,6 +29,6 @@ export interface SidecarSetFlags {
 
 /** Controller options from parsed flags. */
 export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetControllerOptions {
-  const revisionNamespace = flags['sidecarset-revision-namespace'] === '' ? flags['leader-election-namespace'] : flags['sidecarset-revision-namespace'];
+  const revisionNamespace = flags['sidecarset-revision-namespace'] || flags.namespace || flags['leader-election-namespace'];
   return { workers: flags['sidecarset-workers'] ?? flags.workers, excludedNamespaces: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace, revisionNamespace };
 }

@@ -9,6 +9,8 @@ import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/control
 import { addLocalWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags, webhookNamespaceSelector } from '@kruise-ts/sidecarset';
 import { z } from 'zod';
 
+import { LocalNamespace } from './local-namespace.ts';
+
 /** The launcher's own flags: what only a process next to a local control plane does. */
 export const launcherOwnFlagsShape = {
   // The MutatingWebhookConfiguration the process writes for its webhooks (url https://127.0.0.1:<port>),
@@ -70,9 +72,11 @@ export const APPS: readonly AppEntry[] = [
       setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags));
     },
     webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
-      setupSidecarSetWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
+      const options = sidecarSetOptionsFromFlags(flags);
+      setupSidecarSetWebhook(manager, server, options);
       const name = flags['webhook-local-configuration'];
       if (name !== '') {
+        manager.add(new LocalNamespace({ client: manager.client, name: options.revisionNamespace, logger: manager.logger.child({ component: 'local-namespace' }) }));
         // Fail-open as in production; only the namespaces this process caches when it is restricted to one.
         addLocalWebhookConfiguration(manager, server, { name, namespaceSelector: webhookNamespaceSelector({ excluded: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace }) });
       }

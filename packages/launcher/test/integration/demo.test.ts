@@ -12,13 +12,16 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import { isNotFound, mutatingWebhookConfigurationResource } from '@kruise-ts/controller-runtime';
-import type { WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import { defineResource, isNotFound, mutatingWebhookConfigurationResource } from '@kruise-ts/controller-runtime';
+import type { KubeObject, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { freeLoopbackPort } from '@kruise-ts/local-cluster';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { sidecarSetResource } from '@kruise-ts/sidecarset';
 import { podResource } from '@kruise-ts/workload';
+
+const controllerRevisions = defineResource<KubeObject>({ group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true });
+const namespaces = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false });
 
 const DEMO = fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -143,6 +146,7 @@ describe('the all-in-one launcher', () => {
     const namespace = ns.name;
     const name = `kruise-ts-local-${namespace}`;
     const setName = `local-${namespace}`;
+    const revisionNamespace = `revisions-${namespace}`;
     await client.create(sidecarSetResource, {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'SidecarSet',
@@ -158,6 +162,8 @@ describe('the all-in-one launcher', () => {
       `--namespace=${namespace}`,
       `--webhook-local-configuration=${name}`,
       '--webhook-port=0',
+      // A namespace that does not exist yet: the launcher creates it next to a local control plane.
+      `--sidecarset-revision-namespace=${revisionNamespace}`,
     ]);
     try {
       const registered = await waitFor(async () => {
@@ -185,6 +191,14 @@ describe('the all-in-one launcher', () => {
       );
       expect(containerNames(injected)).toEqual(['logger', 'app']);
       expect(injected.metadata?.annotations?.['kruise.io/sidecarset-injected-list']).toBe(setName);
+      const revisions = await waitFor(
+        async () => {
+          const list = await client.list(controllerRevisions, { namespace: revisionNamespace, labelSelector: `kruise.io/sidecarset-name=${setName}` }).catch(() => undefined);
+          return (list?.items.length ?? 0) > 0 ? list?.items : undefined;
+        },
+        { description: `the SidecarSet's revision in the namespace the launcher created, ${revisionNamespace}`, timeoutMs: 30_000 },
+      );
+      expect(revisions).toHaveLength(1);
 
       launcher.kill('SIGTERM');
       expect(await launcher.exited, launcher.output()).toBe(0);
@@ -193,6 +207,7 @@ describe('the all-in-one launcher', () => {
       launcher.kill('SIGKILL');
       await client.delete(mutatingWebhookConfigurationResource, { name }).catch(() => undefined);
       await client.delete(sidecarSetResource, { name: setName }).catch(() => undefined);
+      await client.delete(namespaces, { name: revisionNamespace }).catch(() => undefined);
     }
   });
 
