@@ -120,8 +120,35 @@ function alternativeNames(options: ServingCertificateOptions): X509.JsonGeneralN
   return [...options.dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ips.map((value) => ({ type: 'ip' as const, value }))];
 }
 
+/** Backdated for clocks a little behind ours: an hour, or the whole lifetime of a shorter one (tests). */
+function backdateMs(validityMs: number): number {
+  return Math.min(BACKDATE_MS, validityMs);
+}
+
 function validity(now: number, validityMs: number): { notBefore: Date; notAfter: Date } {
-  return { notBefore: new Date(now - BACKDATE_MS), notAfter: new Date(now + validityMs) };
+  return { notBefore: new Date(now - backdateMs(validityMs)), notAfter: new Date(now + validityMs) };
+}
+
+/**
+ * When a certificate made here was issued: its notBefore plus the backdate (for a total lifetime T,
+ * the backdate was min(1 h, T / 2), since T = 2 × validity below an hour).
+ */
+export function issuedAt(certPem: string): number {
+  const { notBefore, notAfter } = certificateValidity(certPem);
+  return notBefore + Math.min(BACKDATE_MS, (notAfter - notBefore) / 2);
+}
+
+/** Whether `certPem` was signed by one of the bundle's CAs. */
+export function isIssuedByBundle(certPem: string, bundle: string): boolean {
+  try {
+    const certificate = new X509Certificate(certPem);
+    return splitPemCertificates(bundle).some((pem) => {
+      const ca = new X509Certificate(pem);
+      return certificate.checkIssued(ca) && certificate.verify(ca.publicKey);
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** 16 random bytes with the top bit clear: a positive serial, as RFC 5280 requires. */

@@ -142,19 +142,47 @@ describe('SelfManagedCertificates', () => {
     expect(new X509Certificate(source.current()?.certPem ?? '').checkHost('webhook.kruise-system.svc.cluster.local')).toBeDefined();
   });
 
-  it('replaces a CA that cannot outlive a new serving certificate, and trusts the old one too while it is valid', async () => {
+  it('replaces a CA that cannot outlive a new serving certificate: the new CA is trusted first, its certificate served once the bundle had time to reach the API server', async () => {
     const now = Date.UTC(2026, 0, 1);
     const oldCa = await generateCertificateAuthority({ commonName: 'old', now: now - 3000 * 24 * 60 * MINUTE, validityMs: 3200 * 24 * 60 * MINUTE });
-    const oldServing = await generateServingCertificate({ ca: oldCa, dnsNames, now: now - MINUTE });
+    const oldServing = await generateServingCertificate({ ca: oldCa, dnsNames, now: now - 250 * 24 * 60 * MINUTE });
     const store = new MemoryStore();
     store.certificates = { caCertPem: oldCa.certPem, caKeyPem: oldCa.keyPem, ...oldServing };
     store.version = 1;
-    const source = new SelfManagedCertificates({ dnsNames, logger, store, clock: new FakeClock(now) });
-    await source.start(AbortSignal.abort());
+    const clock = new FakeClock(now);
+    const source = new SelfManagedCertificates({ dnsNames, logger, store, clock, caPropagationMs: 2 * MINUTE });
+    const changes = recordChanges(source);
+    const stop = new AbortController();
+    await source.start(stop.signal);
     const bundle = splitPemCertificates(source.caBundle() ?? '');
     expect(bundle).toHaveLength(2);
     expect(bundle[1]).toBe(oldCa.certPem);
     expect(new X509Certificate(bundle[0] ?? '').subject).toBe('CN=kruise-ts-webhook-ca');
+    // The old CA's certificate serves on, under the new bundle, while the API server learns the new CA.
+    expect(source.current()?.certPem).toBe(oldServing.certPem);
+    expect(verifies(source.current())).toBe(false);
+    clock.advance(MINUTE);
+    expect(source.current()?.certPem).toBe(oldServing.certPem);
+    clock.advance(MINUTE + 1);
+    await vi.waitFor(() => {
+      expect(source.current()?.certPem).not.toBe(oldServing.certPem);
+    });
+    expect(verifies(source.current())).toBe(true);
+    expect(splitPemCertificates(source.caBundle() ?? '')).toHaveLength(2);
+    expect(changes).toHaveLength(2);
+    stop.abort();
+  });
+
+  it('serves with the new CA at once when the old certificate would not outlive the propagation', async () => {
+    const now = Date.UTC(2026, 0, 1);
+    const oldCa = await generateCertificateAuthority({ commonName: 'old', now: now - 3000 * 24 * 60 * MINUTE, validityMs: 3200 * 24 * 60 * MINUTE });
+    const expiring = await generateServingCertificate({ ca: oldCa, dnsNames, now: now - 365 * 24 * 60 * MINUTE + MINUTE });
+    const store = new MemoryStore();
+    store.certificates = { caCertPem: oldCa.certPem, caKeyPem: oldCa.keyPem, ...expiring };
+    store.version = 1;
+    const source = new SelfManagedCertificates({ dnsNames, logger, store, clock: new FakeClock(now), caPropagationMs: 2 * MINUTE });
+    await source.start(AbortSignal.abort());
+    expect(source.current()?.certPem).not.toBe(expiring.certPem);
     expect(verifies(source.current())).toBe(true);
   });
 

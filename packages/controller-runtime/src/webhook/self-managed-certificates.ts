@@ -14,7 +14,9 @@ import {
   generateCertificateAuthority,
   generateServingCertificate,
   isCertificateAuthorityUsable,
+  isIssuedByBundle,
   isServingCertificateUsable,
+  issuedAt,
   renewalTime,
   SERVING_VALIDITY_MS,
   splitPemCertificates,
@@ -31,6 +33,12 @@ export interface SelfManagedCertificatesOptions {
   readonly caCommonName?: string | undefined;
   readonly caValidityMs?: number | undefined;
   readonly servingValidityMs?: number | undefined;
+  /**
+   * How long a new CA is only trusted (in the CA bundle the injector writes into the webhook
+   * configurations) before serving certificates are signed with it (2 minutes): the API server must
+   * know a CA before a webhook presents a certificate of it, or admissions fail in between.
+   */
+  readonly caPropagationMs?: number | undefined;
   /** How often the store is read again, to adopt what another replica wrote (1 hour). */
   readonly resyncIntervalMs?: number | undefined;
   /** Between failed renewals (the certificate in use stays valid for a third of its lifetime). */
@@ -40,6 +48,7 @@ export interface SelfManagedCertificatesOptions {
 /** Node's timers overflow past 2^31 - 1 ms (and fire at once): longer waits are taken in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const DEFAULT_RESYNC_MS = 60 * 60 * 1000;
+const DEFAULT_CA_PROPAGATION_MS = 2 * 60 * 1000;
 /** Writers racing on the store: each lost race reads the winner's certificates, which are then fresh. */
 const MAX_SAVE_ATTEMPTS = 5;
 
@@ -126,17 +135,45 @@ export class SelfManagedCertificates implements CertificateSource {
     const now = this.#clock.now();
     const servingValidityMs = this.#options.servingValidityMs ?? SERVING_VALIDITY_MS;
     if (stored === undefined || !isCertificateAuthorityUsable({ certPem: stored.caCertPem, keyPem: stored.caKeyPem }, { now, servingValidityMs })) {
-      const ca = await generateCertificateAuthority({ commonName: this.#options.caCommonName ?? 'kruise-ts-webhook-ca', now, validityMs: this.#options.caValidityMs ?? CA_VALIDITY_MS });
-      const serving = await this.#generateServing(ca, now);
-      const bundle = [ca.certPem, ...stillValid(stored?.caCertPem ?? '', now)].join('');
-      return { certificates: { caCertPem: bundle, caKeyPem: ca.keyPem, ...serving }, generated: 'ca' };
+      return this.#planNewCa(stored, now);
     }
     const ca = { certPem: stored.caCertPem, keyPem: stored.caKeyPem };
     const requirements = { ca, dnsNames: this.#options.dnsNames, ipAddresses: this.#options.ipAddresses, now };
-    if (isServingCertificateUsable({ certPem: stored.certPem, keyPem: stored.keyPem }, requirements)) {
+    if (isServingCertificateUsable({ certPem: stored.certPem, keyPem: stored.keyPem }, requirements) || this.#caPropagating(stored, now)) {
       return { certificates: stored, generated: 'nothing' };
     }
     return { certificates: { ...stored, ...(await this.#generateServing(ca, now)) }, generated: 'serving' };
+  }
+
+  /** A new CA, first in the bundle with the old ones still valid; the old CA's certificate serves until the API server knows the new one. */
+  async #planNewCa(stored: StoredCertificates | undefined, now: number): Promise<Plan> {
+    const ca = await generateCertificateAuthority({ commonName: this.#options.caCommonName ?? 'kruise-ts-webhook-ca', now, validityMs: this.#options.caValidityMs ?? CA_VALIDITY_MS });
+    const bundle = [ca.certPem, ...stillValid(stored?.caCertPem ?? '', now)].join('');
+    const serving = stored !== undefined && this.#canServeWhileCaPropagates(stored, now) ? { certPem: stored.certPem, keyPem: stored.keyPem } : await this.#generateServing(ca, now);
+    return { certificates: { caCertPem: bundle, caKeyPem: ca.keyPem, ...serving }, generated: 'ca' };
+  }
+
+  #caPropagationMs(): number {
+    return this.#options.caPropagationMs ?? DEFAULT_CA_PROPAGATION_MS;
+  }
+
+  /** The stored serving certificate (of a CA in the bundle) outlives the propagation of a new CA with room to spare. */
+  #canServeWhileCaPropagates(stored: StoredCertificates, now: number): boolean {
+    return isIssuedByBundle(stored.certPem, stored.caCertPem) && certificateValidity(stored.certPem).notAfter > now + 2 * this.#caPropagationMs();
+  }
+
+  /** A new signing CA is still on its way to the API server, and the certificate of an older one in the bundle is valid. */
+  #caPropagating(stored: StoredCertificates, now: number): boolean {
+    const signing = splitPemCertificates(stored.caCertPem)[0] ?? '';
+    if (signing === '' || isIssuedByBundle(stored.certPem, signing)) return false;
+    return now < issuedAt(signing) + this.#caPropagationMs() && now < certificateValidity(stored.certPem).notAfter && isIssuedByBundle(stored.certPem, stored.caCertPem);
+  }
+
+  /** When the current certificate is next due: its renewal, or the end of a new CA's propagation. */
+  #nextCheck(current: ServingCertificate): number {
+    const signing = splitPemCertificates(current.caPem ?? '')[0] ?? '';
+    if (signing !== '' && !isIssuedByBundle(current.certPem, signing)) return issuedAt(signing) + this.#caPropagationMs();
+    return renewalTime(certificateValidity(current.certPem));
   }
 
   #generateServing(ca: { certPem: string; keyPem: string }, now: number): Promise<{ certPem: string; keyPem: string }> {
@@ -165,7 +202,7 @@ export class SelfManagedCertificates implements CertificateSource {
     if (signal.aborted || this.#current === undefined) {
       return;
     }
-    const untilRenewal = renewalTime(certificateValidity(this.#current.certPem)) - this.#clock.now();
+    const untilRenewal = this.#nextCheck(this.#current) - this.#clock.now();
     const delay = delayMs ?? Math.min(Math.max(0, untilRenewal), this.#options.resyncIntervalMs ?? DEFAULT_RESYNC_MS);
     this.#clearTimer();
     this.#timer = this.#clock.setTimeout(() => {

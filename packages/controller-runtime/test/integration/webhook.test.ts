@@ -15,6 +15,7 @@ import {
   Transport,
   WebhookServer,
 } from '../../src/index.ts';
+import { splitPemCertificates } from '../../src/webhook/certificates.ts';
 import type { AdmissionHandler, KubeObject, LogLevel } from '../../src/index.ts';
 
 interface ConfigMap extends KubeObject {
@@ -100,4 +101,78 @@ describe('admission webhook server', () => {
       client.transport.close();
     }
   });
+
+  it('rotates serving certificates and the CA under traffic without a failed admission (failurePolicy Fail)', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'webhook-rotation');
+    const client = createClient(new Transport({ kubeConfig, qps: 100, burst: 100, userAgent: 'kruise-ts-test' }));
+    // Short lifetimes: a serving certificate every 4 s (a third of 12 s), a new CA once it cannot outlive one (after 18 s),
+    // trusted 3 s before it signs. Real time: the API server checks these certificates against its own clock.
+    const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger, servingValidityMs: 12_000, caValidityMs: 30_000, caPropagationMs: 3_000 });
+    const served = new Set<string>();
+    const authorities = new Set<string>();
+    certificates.onChange((certificate) => {
+      served.add(certificate.certPem);
+      authorities.add(splitPemCertificates(certificate.caPem ?? '')[0] ?? '');
+    });
+    const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
+    server.register('/mutate-configmap', addLabel, { failurePolicy: 'allow' });
+    const stop = new AbortController();
+    const serving = server.start(stop.signal);
+    const port = await server.listening();
+    const name = `kruise-ts-rotation-${ns.name}`;
+    let injecting: Promise<void> | undefined;
+    try {
+      await client.create(mutatingWebhookConfigurationResource, {
+        metadata: { name },
+        webhooks: [
+          {
+            name: 'label.webhook.kruise-ts.io',
+            clientConfig: { url: `https://127.0.0.1:${String(port)}/mutate-configmap` },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
+            objectSelector: { matchLabels: { traffic: 'rotation' } },
+            failurePolicy: 'Fail',
+            timeoutSeconds: 5,
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          },
+        ],
+      });
+      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name }], logger }).start(stop.signal);
+      const create = () => client.create(configMaps, { metadata: { generateName: 'rotation-', namespace: ns.name, labels: { traffic: 'rotation' } } });
+      // Until the API server has the configuration, ConfigMaps pass without the label.
+      await waitFor(async () => ((await create()).metadata?.labels?.[LABEL] === 'true' ? true : undefined), { description: 'the first mutated ConfigMap', intervalMs: 250 });
+      const firstAuthority = splitPemCertificates(certificates.caBundle() ?? '')[0];
+      const failures: string[] = [];
+      let mutated = 0;
+      const deadline = Date.now() + 26_000;
+      const createOne = async (): Promise<string | undefined> => {
+        try {
+          const created = await create();
+          return created.metadata?.labels?.[LABEL] === 'true' ? undefined : `${created.metadata?.name ?? ''} not mutated`;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      };
+      // Several clients at once, so that requests are in flight at every rotation (new connections each time).
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          while (Date.now() < deadline) {
+            const failure = await createOne();
+            if (failure === undefined) mutated++;
+            else failures.push(failure);
+          }
+        }),
+      );
+      expect(failures).toEqual([]);
+      expect(mutated).toBeGreaterThan(200);
+      expect(served.size).toBeGreaterThanOrEqual(4);
+      expect([...authorities].some((authority) => authority !== firstAuthority)).toBe(true);
+    } finally {
+      stop.abort();
+      await Promise.all([serving, injecting]);
+      await client.delete(mutatingWebhookConfigurationResource, { name }).catch(() => undefined);
+      client.transport.close();
+    }
+  }, 60_000);
 });
