@@ -1,6 +1,6 @@
 /**
  * The containers one SidecarSet adds to a new pod (§B.6.2, §B.6.5): each sidecar with the pod's
- * volume mounts when it shares them, env vars transferred from a pod container, `IS_INJECTED=true`,
+ * volume mounts (and volume devices) when it shares them, env vars transferred from a pod container, `IS_INJECTED=true`,
  * and without the SidecarSet-only fields; and the SidecarSet volumes those sidecars mount.
  */
 import { SIDECAR_INJECTED_ENV } from '@kruise-ts/api';
@@ -10,6 +10,7 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 type PodContainer = NonNullable<Pod['spec']>['containers'][number];
 type EnvVar = NonNullable<PodContainer['env']>[number];
 type VolumeMount = NonNullable<PodContainer['volumeMounts']>[number];
+type VolumeDevice = NonNullable<PodContainer['volumeDevices']>[number];
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlySidecar = DeepReadonly<SidecarContainer>;
 
@@ -38,6 +39,17 @@ function sharedMounts(pod: ReadonlyPod): { readonly mounts: VolumeMount[]; reado
     mounts: appContainers.flatMap((container) => (container.volumeMounts ?? []).map((mount) => structuredClone(mount) as VolumeMount)),
     env: appContainers.flatMap((container) => (container.volumeMounts ?? []).flatMap((mount) => subPathEnv(container, mount))),
   };
+}
+
+/** The pod containers' volume devices a sidecar with shareVolumeDevicePolicy enabled gets. */
+function sharedDevices(pod: ReadonlyPod): VolumeDevice[] {
+  const appContainers = (pod.spec?.containers ?? []).filter((candidate) => !isInjected(candidate));
+  return appContainers.flatMap((container) => (container.volumeDevices ?? []).map((device) => structuredClone(device) as VolumeDevice));
+}
+
+/** The sidecar's own volume devices, and with shareVolumeDevicePolicy enabled the app containers' of other paths. */
+function deviceList(pod: ReadonlyPod, sidecar: ReadonlySidecar, own: readonly VolumeDevice[]): VolumeDevice[] {
+  return sidecar.shareVolumeDevicePolicy?.type === 'enabled' ? mergeBy(own, sharedDevices(pod), (device) => device.devicePath) : [...own];
 }
 
 /** A pod metadata value named by a fieldRef path: metadata.name, metadata.labels['k'], metadata.annotations['k']. */
@@ -86,7 +98,9 @@ export function buildSidecar(pod: ReadonlyPod, sidecar: ReadonlySidecar): Inject
   const devicePaths = new Set((body.volumeDevices ?? []).map((device) => device.devicePath));
   const mounts = mergeBy(body.volumeMounts ?? [], shared.mounts.filter((mount) => !devicePaths.has(mount.mountPath)), (mount) => mount.mountPath);
   const env = mergeBy([...(body.env ?? []).filter((candidate) => candidate.name !== SIDECAR_INJECTED_ENV), { name: SIDECAR_INJECTED_ENV, value: 'true' }], [...transferredEnv(pod, sidecar), ...shared.env], (candidate) => candidate.name);
-  return { container: { ...body, env, ...(mounts.length === 0 ? {} : { volumeMounts: mounts }) }, policy: sidecar.podInjectPolicy };
+  const devices = deviceList(pod, sidecar, body.volumeDevices ?? []);
+  const container = { ...body, env, ...(mounts.length === 0 ? {} : { volumeMounts: mounts }), ...(devices.length === 0 ? {} : { volumeDevices: devices }) };
+  return { container, policy: sidecar.podInjectPolicy };
 }
 
 /** The SidecarSet volumes the injected containers mount (by name), in the SidecarSet's order. */

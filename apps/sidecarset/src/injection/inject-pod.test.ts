@@ -90,6 +90,15 @@ describe('injectSidecars', () => {
     expect(logger?.env).toEqual([{ name: 'IS_INJECTED', value: 'true' }, { name: 'POD', value: 'p' }]);
   });
 
+  it("shares the app containers' volume devices only with shareVolumeDevicePolicy enabled", () => {
+    const app = { name: 'app', image: 'nginx', volumeDevices: [{ name: 'block', devicePath: '/dev/xvda' }] };
+    const sharing = sidecarSet('s', { containers: [{ name: 'logger', image: 'x', shareVolumeDevicePolicy: { type: 'enabled' } }] });
+    const notSharing = sidecarSet('s', { containers: [{ name: 'logger', image: 'x' }] });
+    const device = (set: typeof sharing) => injectSidecars(pod({ containers: [app] }), [set], NOW).spec?.containers.find((container) => container.name === 'logger')?.volumeDevices;
+    expect(device(sharing)).toEqual([{ name: 'block', devicePath: '/dev/xvda' }]);
+    expect(device(notSharing)).toBeUndefined();
+  });
+
   it('transfers env vars from a container named directly or by a pod label, sorted, skipping missing ones', () => {
     const set = sidecarSet('s', {
       containers: [
