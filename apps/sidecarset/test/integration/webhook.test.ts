@@ -45,20 +45,25 @@ describe('SidecarSet pod webhook', () => {
     });
     try {
       await using set = await createSidecarSet(client, namespace, {
-        containers: [{ name: 'logger', image: 'busybox:1.36', volumeMounts: [{ name: 'logs', mountPath: '/logs' }] }],
+        containers: [{ name: 'logger', image: 'busybox:1.36', volumeMounts: [{ name: 'logs', mountPath: '/logs' }], transferEnv: [{ sourceContainerName: 'app', envName: 'REGION' }] }],
+        initContainers: [{ name: 'prepare-logs', image: 'busybox:1.36', command: ['mkdir', '-p', '/logs/app'], volumeMounts: [{ name: 'logs', mountPath: '/logs' }] }],
         volumes: [{ name: 'logs', emptyDir: {} }],
       });
       await webhook.start();
       // The API server calls the webhook now; the SidecarSet may still be on its way into the webhook's cache.
       const injected = await waitFor(
         async () => {
-          const pod = await createPod(client, namespace, { ...webPod(''), metadata: { generateName: 'probe-', labels: { app: 'web' } } });
+          const probe = webPod('');
+          const app = { name: 'app', image: 'nginx:1.27', env: [{ name: 'REGION', value: 'eu-west' }, { name: 'OTHER', value: 'x' }] };
+          const pod = await createPod(client, namespace, { ...probe, metadata: { generateName: 'probe-', labels: { app: 'web' } }, spec: { ...probe.spec, containers: [app] } });
           return containerNames(pod).includes('logger') ? pod : undefined;
         },
         { description: 'a pod injected through the webhook', intervalMs: 300, timeoutMs: 30_000 },
       );
       expect(containerNames(injected)).toEqual(['logger', 'app']);
       expect(injected.spec?.volumes?.map((volume) => volume.name)).toContain('logs');
+      expect(injected.spec?.initContainers?.map((container) => [container.name, container.volumeMounts?.[0]?.mountPath])).toEqual([['prepare-logs', '/logs']]);
+      expect(injected.spec?.containers[0]?.env).toEqual([{ name: 'IS_INJECTED', value: 'true' }, { name: 'REGION', value: 'eu-west' }]);
       expect(injected.metadata?.annotations?.['kruise.io/sidecarset-injected-list']).toBe(set.metadata.name);
 
       const other = await createPod(client, namespace, { ...webPod('db'), metadata: { name: 'db', labels: { app: 'db' } } });
