@@ -205,3 +205,25 @@ export type { PatchPodMetadata, SidecarSetInjectionStrategy, SidecarSetUpdateStr
 export { sidecarSetStatusSchema } from './apps/v1alpha1/sidecarset-status.ts';
 export type { SidecarSetStatus } from './apps/v1alpha1/sidecarset-status.ts';
 export { SIDECARSET_PRINTER_COLUMNS, sidecarSetCrdDefinition } from './apps/v1alpha1/sidecarset-crd.ts';
+
+// apps.kruise.io/v1alpha1 BroadcastJob.
+export {
+  BROADCASTJOB_CONTROLLER_UID_LABEL,
+  BROADCASTJOB_CRD_NAME,
+  BROADCASTJOB_DEFAULT_PARALLELISM,
+  BROADCASTJOB_KIND,
+  BROADCASTJOB_LIST_KIND,
+  BROADCASTJOB_NAME_LABEL,
+  BROADCASTJOB_PLURAL,
+  BROADCASTJOB_SHORT_NAME,
+  BROADCASTJOB_SINGULAR,
+  BroadcastJobConditionType,
+  BroadcastJobPhase,
+} from './apps/v1alpha1/broadcastjob-names.ts';
+export { broadcastJobSchema } from './apps/v1alpha1/broadcastjob.ts';
+export type { BroadcastJob, BroadcastJobInput } from './apps/v1alpha1/broadcastjob.ts';
+export { broadcastJobSpecSchema, CompletionPolicyType, FailurePolicyType } from './apps/v1alpha1/broadcastjob-spec.ts';
+export type { BroadcastJobSpec, BroadcastJobSpecInput } from './apps/v1alpha1/broadcastjob-spec.ts';
+export { broadcastJobConditionSchema, broadcastJobStatusSchema } from './apps/v1alpha1/broadcastjob-status.ts';
+export type { BroadcastJobCondition, BroadcastJobStatus } from './apps/v1alpha1/broadcastjob-status.ts';
+export { BROADCASTJOB_PRINTER_COLUMNS, broadcastJobCrdDefinition } from './apps/v1alpha1/broadcastjob-crd.ts';

@@ -7,14 +7,16 @@ import { parse } from 'yaml';
 import { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, GENERATE_COMMAND, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd-files.ts';
 
 describe('generated CRD files', () => {
-  it('include the CloneSet, Advanced StatefulSet and SidecarSet CRDs in crds/ and in the chart', () => {
+  it('include the CloneSet, Advanced StatefulSet, SidecarSet and BroadcastJob CRDs in crds/ and in the chart', () => {
     expect(renderAllCrdFiles().map((file) => file.relativePath)).toEqual([
       'crds/apps.kruise.io_clonesets.yaml',
       'crds/apps.kruise.io_statefulsets.yaml',
       'crds/apps.kruise.io_sidecarsets.yaml',
+      'crds/apps.kruise.io_broadcastjobs.yaml',
       'charts/kruise-ts/files/crds/apps.kruise.io_clonesets.yaml',
       'charts/kruise-ts/files/crds/apps.kruise.io_statefulsets.yaml',
       'charts/kruise-ts/files/crds/apps.kruise.io_sidecarsets.yaml',
+      'charts/kruise-ts/files/crds/apps.kruise.io_broadcastjobs.yaml',
     ]);
   });
 

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { broadcastJobCrdDefinition } from '../apps/v1alpha1/broadcastjob-crd.ts';
 import { cloneSetCrdDefinition } from '../apps/v1alpha1/cloneset-crd.ts';
 import { sidecarSetCrdDefinition } from '../apps/v1alpha1/sidecarset-crd.ts';
 import { statefulSetCrdDefinition } from '../apps/v1beta1/statefulset-crd.ts';
@@ -37,7 +38,7 @@ export const CHART_CRD_ANNOTATIONS: Readonly<Record<string, string>> = { 'helm.s
 export const GENERATE_COMMAND = 'npm run crds:generate';
 
 /** Every kind whose CRD the project ships. */
-export const CRD_DEFINITIONS: readonly CrdDefinition[] = [cloneSetCrdDefinition, statefulSetCrdDefinition, sidecarSetCrdDefinition];
+export const CRD_DEFINITIONS: readonly CrdDefinition[] = [cloneSetCrdDefinition, statefulSetCrdDefinition, sidecarSetCrdDefinition, broadcastJobCrdDefinition];
 
 /** One generated file. */
 export interface RenderedCrdFile {

@@ -82,11 +82,33 @@ export interface WorkloadNames {
   readonly kind: string;
 }
 
+/** The fields every template declares (containers, init containers, readiness gates). */
+function commonPodSpecShape() {
+  return {
+    containers: withDescription(z.array(templateContainerSchema).min(1).max(MAX_TEMPLATE_CONTAINERS), 'The containers of the pods (at least one).'),
+    initContainers: withDescription(z.array(templateContainerSchema).max(MAX_TEMPLATE_CONTAINERS), 'The init containers of the pods.').optional(),
+  };
+}
+
+/**
+ * The pod spec of a job's template (BroadcastJob): `restartPolicy` is required and `Never` or
+ * `OnFailure` (OpenKruise defaults it to Always in its webhook and then refuses Always, so in effect it
+ * must be written); `activeDeadlineSeconds` is the pod's own and allowed.
+ */
+function jobPodSpecSchema(names: WorkloadNames): z.ZodType {
+  return withCrdMeta(
+    z.looseObject({
+      ...commonPodSpecShape(),
+      restartPolicy: withDescription(z.enum(['Never', 'OnFailure']), `Never or OnFailure: ${names.kind} pods run to completion.`),
+    }),
+    { description: 'Spec of the pods (core/v1 PodSpec).', preserveUnknownFields: true },
+  );
+}
+
 function templatePodSpecSchema(names: WorkloadNames): z.ZodType {
   return withCrdMeta(
     z.looseObject({
-      containers: withDescription(z.array(templateContainerSchema).min(1).max(MAX_TEMPLATE_CONTAINERS), 'The containers of the pods (at least one).'),
-      initContainers: withDescription(z.array(templateContainerSchema).max(MAX_TEMPLATE_CONTAINERS), 'The init containers of the pods.').optional(),
+      ...commonPodSpecShape(),
       restartPolicy: withDescription(z.literal('Always'), `Only Always is supported for ${names.kind} pods.`).optional(),
       activeDeadlineSeconds: withDescription(z.int(), `Not supported for ${names.kind} pods: must be unset.`).optional(),
       readinessGates: withDescription(
@@ -119,6 +141,37 @@ export function workloadPodTemplateSchema(names: WorkloadNames): z.ZodType<PodTe
       }),
     ),
     { description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`, preserveUnknownFields: true },
+  );
+}
+
+/** Options of {@link jobPodTemplateSchema}. */
+export interface JobTemplateOptions {
+  /** Labels the controller sets on every pod, which the template must not preset. */
+  readonly reservedLabels: readonly string[];
+}
+
+/** The pod template of a job-like kind: pods that run to completion (core/v1 PodTemplateSpec). */
+export function jobPodTemplateSchema(names: WorkloadNames, options: JobTemplateOptions): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
+  const reserved = options.reservedLabels.map((label) => `'${label}'`).join(', ');
+  return withCrdMeta(
+    wireTyped<PodTemplateSpec>(
+      z.looseObject({
+        metadata: templateMetadataSchema.optional(),
+        spec: jobPodSpecSchema(names),
+      }),
+    ),
+    {
+      description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`,
+      preserveUnknownFields: true,
+      validations: [
+        {
+          rule: `!has(self.metadata) || !has(self.metadata.labels) || [${reserved}].all(k, !(k in self.metadata.labels))`,
+          message: `spec.template.metadata.labels: ${options.reservedLabels.join(' and ')} are set by the ${names.lower} controller and must not be in the template`,
+          fieldPath: '.metadata.labels',
+          reason: 'FieldValueForbidden',
+        },
+      ],
+    },
   );
 }
 
