@@ -67,7 +67,7 @@ describe('trimPodForCache', () => {
 });
 
 describe('trimNodeForCache', () => {
-  it('keeps the name, uid, resourceVersion and labels only', () => {
+  it('keeps the name, uid, resourceVersion and labels only, when the node has no taints, cordon or allocatable', () => {
     const node: Node = {
       apiVersion: 'v1',
       kind: 'Node',
@@ -76,6 +76,15 @@ describe('trimNodeForCache', () => {
       status: { images: [{ names: ['nginx'], sizeBytes: 1 }] },
     };
     expect(trimNodeForCache(node)).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'u', resourceVersion: '7', labels: { 'topology.kubernetes.io/zone': 'a' } } });
+  });
+
+  it('keeps taints, unschedulable and allocatable (whether a pod fits the node)', () => {
+    const node: Node = {
+      metadata: { name: 'n1' },
+      spec: { podCIDR: '10.0.0.0/24', unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+      status: { allocatable: { cpu: '4', pods: '110' }, capacity: { cpu: '4' }, images: [{ names: ['nginx'], sizeBytes: 1 }] },
+    };
+    expect(trimNodeForCache(node)).toEqual({ metadata: { name: 'n1' }, spec: { unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }, status: { allocatable: { cpu: '4', pods: '110' } } });
   });
 });
 

@@ -130,14 +130,20 @@ export function trimPodForCache(pod: Pod): Pod {
 
 /**
  * The node as the workload controllers cache it: its name and labels (the topology spread ranker
- * groups pods by their node's labels), without spec and status, whose image list alone is often
- * several KiB per node.
+ * groups pods by their node's labels), and what decides whether a pod fits it (BroadcastJob: taints,
+ * `unschedulable`, allocatable resources); not the rest of spec and status, whose image list alone is
+ * often several KiB per node. One transform for every controller of a process, since they share the
+ * node cache.
  */
 export function trimNodeForCache(node: Node): Node {
   const metadata = node.metadata ?? {};
+  const spec = definedOnly({ unschedulable: node.spec?.unschedulable, taints: node.spec?.taints });
+  const status = definedOnly({ allocatable: node.status?.allocatable });
   return {
     ...definedOnly({ apiVersion: node.apiVersion, kind: node.kind }),
     metadata: definedOnly({ name: metadata.name, uid: metadata.uid, resourceVersion: metadata.resourceVersion, labels: metadata.labels, deletionTimestamp: metadata.deletionTimestamp }),
+    ...(Object.keys(spec).length === 0 ? {} : { spec }),
+    ...(Object.keys(status).length === 0 ? {} : { status }),
   };
 }
 
