@@ -16,6 +16,8 @@ export type { FailureDetails } from './internal/errors.ts';
 export { createCertificateAuthority, createServingCertificate } from './internal/pki.ts';
 export type { CertificateAuthority, ServingCertificate, ServingCertificateRequest } from './internal/pki.ts';
 export { ZONE_LABEL, REGION_LABEL } from './internal/nodes.ts';
+export { SIMULATED_JOB_POD_ANNOTATIONS, DEFAULT_JOB_RUN_MS, DEFAULT_RESTART_BACKOFF_MS, simulatedJobRunAnnotations } from './internal/kwok-job-stages.ts';
+export type { SimulatedJobRun } from './internal/kwok-job-stages.ts';
 export type { ComponentRecord, ClusterState } from './internal/state.ts';
 export { applyCrdFiles } from './internal/crds.ts';
 export { serviceAccountKubeConfig } from './internal/service-account-kubeconfig.ts';

@@ -25,6 +25,8 @@ describe('renderKwokStages', () => {
       ['Pod', 'kruise-ts-pod-start'],
       ['Pod', 'kruise-ts-pod-ready'],
       ['Pod', 'kruise-ts-pod-containers'],
+      ['Pod', 'kruise-ts-pod-exit'],
+      ['Pod', 'kruise-ts-pod-restart'],
       ['Pod', 'kruise-ts-pod-delete'],
       ['PersistentVolumeClaim', 'kruise-ts-pvc-provision'],
       ['PersistentVolume', 'kruise-ts-pv-reclaim'],
@@ -48,8 +50,9 @@ describe('renderKwokStages', () => {
     }
   });
 
-  it('has no delays by default and renders the configured ones', () => {
-    expect(stages().every((s) => s.spec.delay === undefined)).toBe(true);
+  it('has no delays by default, except the run time of job pods, and renders the configured ones', () => {
+    const jobStages = ['kruise-ts-pod-exit', 'kruise-ts-pod-restart'];
+    expect(stages().filter((s) => s.spec.delay !== undefined).map((s) => s.metadata.name)).toEqual(jobStages);
     const delayed = Object.fromEntries(
       stages({ podStartDelayMs: 100, containerUpdateDelayMs: 200, podDeleteDelayMs: 300 }).map((s) => [s.metadata.name, s.spec.delay?.durationMilliseconds]),
     );

@@ -13,6 +13,9 @@
  *   restartCount + 1, new containerID and imageID, lastState terminated. A resize (through
  *   `pods/resize`) is copied into `containerStatuses[].resources` and `allocatedResources`; it also
  *   restarts the container when the container's resizePolicy says RestartContainer for that resource.
+ * - pod-exit / pod-restart: the containers of a job pod (restartPolicy Never or OnFailure) exit after
+ *   their run time, and an OnFailure pod's failed containers restart after a backoff; what a pod asks
+ *   for is in its annotations (`kwok-job-stages.ts`). Pods with restartPolicy Always never exit.
  * - pod-delete: a pod with a deletionTimestamp is deleted with grace period 0 (its finalizers, if any,
  *   still hold it, as with a real kubelet).
  * - node-initialize: a fake node becomes Ready with kubelet-like conditions and node info.
@@ -22,6 +25,9 @@
  * Restarts are instantaneous: containers have no readiness probe, so a restarted container is ready at
  * once. A readiness drop during an in-place update comes from the workload's readiness gate.
  */
+import { jobPodStages } from './kwok-job-stages.ts';
+import { CONTAINER_RESOURCES, GATES_READY, NOT_DELETING, READY_CONDITION } from './kwok-stage-parts.ts';
+import type { StageDefinition } from './kwok-stage-parts.ts';
 
 export interface KubeletSimulationOptions {
   /** Delay before a scheduled pod starts (ms). Zero by default so that benchmarks measure control-plane work. */
@@ -37,18 +43,6 @@ export interface KubeletSimulationOptions {
   /** The provisioner name of the default StorageClass whose claims the fake provisioner serves. */
   readonly provisioner?: string;
 }
-
-interface StageDefinition {
-  readonly name: string;
-  readonly kind: 'Pod' | 'Node' | 'PersistentVolumeClaim' | 'PersistentVolume';
-  /** jq expressions that must each evaluate to `true`. */
-  readonly selectors: readonly string[];
-  readonly delayMs: number;
-  /** A status patch template (strategic merge on the status subresource), an object to apply, or deletion. */
-  readonly action: { readonly statusTemplate: string } | { readonly applyTemplate: string } | { readonly delete: true };
-}
-
-const NOT_DELETING = '.metadata.deletionTimestamp == null';
 
 const POD_START_SELECTORS = [NOT_DELETING, '.status.phase == "Pending"', '.spec.nodeName != null'];
 
@@ -73,28 +67,6 @@ const POD_CONTAINERS_SELECTORS = [
     '.name == $c.name and (.image != $c.image or (.resources // {}) != ($c.resources // {}))))',
   ].join(' '),
 ];
-
-/** Computes `$ready` (all readiness gates True) into the template scope; `$pod` must be set. */
-const GATES_READY = String.raw`{{- $gatesReady := true }}
-{{- range $gate := $pod.spec.readinessGates }}
-{{- $found := false }}
-{{- range $cond := $pod.status.conditions }}
-{{- if and (eq $cond.type $gate.conditionType) (eq $cond.status "True") }}{{ $found = true }}{{ end }}
-{{- end }}
-{{- if not $found }}{{ $gatesReady = false }}{{ end }}
-{{- end }}`;
-
-const READY_CONDITION = String.raw`- type: Ready
-  lastTransitionTime: {{ $now | Quote }}
-  {{- if $ready }}
-  status: "True"
-  reason: null
-  message: null
-  {{- else }}
-  status: "False"
-  reason: {{ $reason | Quote }}
-  message: {{ $message | Quote }}
-  {{- end }}`;
 
 const POD_START_TEMPLATE = String.raw`{{- $now := Now }}
 {{- $pod := . }}
@@ -125,12 +97,7 @@ containerStatuses:
   state:
     running:
       startedAt: {{ $now | Quote }}
-  {{- with $c.resources }}
-  resources: {{ toJson . }}
-  {{- with .requests }}
-  allocatedResources: {{ toJson . }}
-  {{- end }}
-  {{- end }}
+${CONTAINER_RESOURCES}
 {{- end }}
 {{- with .spec.initContainers }}
 initContainerStatuses:
@@ -237,12 +204,7 @@ containerStatuses:
   state: {{ toJson (dig "state" dict $old) }}
   lastState: {{ toJson (dig "lastState" dict $old) }}
   {{- end }}
-  {{- with $c.resources }}
-  resources: {{ toJson . }}
-  {{- with .requests }}
-  allocatedResources: {{ toJson . }}
-  {{- end }}
-  {{- end }}
+${CONTAINER_RESOURCES}
 {{- end }}
 conditions:
 - type: PodResizePending
@@ -314,6 +276,7 @@ function podStages(options: KubeletSimulationOptions): StageDefinition[] {
       delayMs: options.containerUpdateDelayMs ?? 0,
       action: { statusTemplate: POD_CONTAINERS_TEMPLATE },
     },
+    ...jobPodStages(),
     {
       name: 'kruise-ts-pod-delete',
       kind: 'Pod',
@@ -421,6 +384,15 @@ function renderKwokConfiguration(podParallelism: number): string {
 
 const DEFAULT_PROVISIONER = 'kruise-ts.io/fake-provisioner';
 
+function renderDelay(stage: StageDefinition): string[] {
+  if (stage.delayMs <= 0 && stage.delayFrom === undefined) {
+    return [];
+  }
+  const fixed = stage.delayMs > 0 ? [`    durationMilliseconds: ${String(stage.delayMs)}`] : [];
+  const computed = stage.delayFrom === undefined ? [] : ['    durationFrom:', '      jq:', `        expression: ${JSON.stringify(stage.delayFrom)}`];
+  return ['  delay:', ...fixed, ...computed];
+}
+
 function renderStage(stage: StageDefinition): string {
   const lines = [
     'apiVersion: kwok.x-k8s.io/v1alpha1',
@@ -439,9 +411,7 @@ function renderStage(stage: StageDefinition): string {
       "      values: ['true']",
     ]),
   ];
-  if (stage.delayMs > 0) {
-    lines.push('  delay:', `    durationMilliseconds: ${String(stage.delayMs)}`);
-  }
+  lines.push(...renderDelay(stage));
   lines.push('  steps:');
   if ('delete' in stage.action) {
     lines.push('  - delete: true');
