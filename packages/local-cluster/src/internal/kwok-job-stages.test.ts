@@ -82,6 +82,13 @@ describe('job pod stages', () => {
     expect(restart).toContain('{{- $gatesReady := true }}');
   });
 
+  it('keep an image change or resize of a crashed job pod for its restart, which takes images and resources from the spec', () => {
+    expect(selectors(stage('kruise-ts-pod-containers'))).toContain('all(.status.containerStatuses[]?; .state.running != null)');
+    const restart = template(stage('kruise-ts-pod-restart'));
+    expect(restart).toContain('imageID: {{ printf "sim.kruise-ts.io/image@sha256:%s" (sha256sum $c.image) | Quote }}');
+    expect(restart).toContain('resources: {{ toJson . }}');
+  });
+
   it('leave the existing pod stages unable to touch an ended pod: they all require phase Running or Pending', () => {
     for (const name of ['kruise-ts-pod-start', 'kruise-ts-pod-ready', 'kruise-ts-pod-containers']) {
       expect(selectors(stage(name)).some((key) => /^\.status\.phase == "(Running|Pending)"$/.test(key))).toBe(true);

@@ -61,6 +61,8 @@ const POD_READY_SELECTORS = [
 const POD_CONTAINERS_SELECTORS = [
   NOT_DELETING,
   '.status.phase == "Running"',
+  // A job pod's exited containers take the new spec when pod-restart starts them again.
+  'all(.status.containerStatuses[]?; .state.running != null)',
   [
     '. as $p',
     '| any($p.spec.containers[]; . as $c | any($p.status.containerStatuses[]?;',
