@@ -4,9 +4,16 @@
  *
  * STOP: this file is the public API of @kruise-ts/broadcastjob.
  */
-export { checkNodeFitness, NodeUnfitReason, podRequests, untoleratedTaintReason } from './nodes/node-fitness.ts';
+export { BROADCASTJOB_CONTROLLER_NAME, BROADCASTJOB_EVENT_COMPONENT, setupBroadcastJobController } from './controller.ts';
+export type { BroadcastJobControllerOptions } from './controller.ts';
+export { broadcastJobFlagsShape, broadcastJobOptionsFromFlags } from './flags.ts';
+export type { BroadcastJobFlags } from './flags.ts';
+export { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
+export { checkNodeFitness, podRequests } from './nodes/node-fitness.ts';
 export type { FitResult } from './nodes/node-fitness.ts';
+export { NodeUnfitReason, untoleratedTaintReason } from './nodes/node-fitness.ts';
 export { matchesRequiredNodeAffinity } from './nodes/node-affinity.ts';
 export { toleratesTaint, untoleratedTaint } from './nodes/taints.ts';
 export type { Taint, Toleration } from './nodes/taints.ts';
 export { assignedNode, pinnedToNode } from './nodes/pod-node.ts';
+export { NO_ELIGIBLE_NODE } from './job/job-status.ts';

@@ -13,3 +13,5 @@ export { buildGoProgram, runGoProgram } from './go-program.ts';
 export type { GoProgramSpec } from './go-program.ts';
 export { withStartedInNamespace } from './with-controller.ts';
 export type { Stoppable } from './with-controller.ts';
+export { createFakeNodes } from './fake-nodes.ts';
+export type { CreateFakeNodesOptions, FakeNodes } from './fake-nodes.ts';

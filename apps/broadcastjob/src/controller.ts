@@ -1,0 +1,106 @@
+import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_KIND } from '@kruise-ts/api';
+import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
+import { requestForObject, requestKey } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache } from '@kruise-ts/workload';
+
+import { broadcastJobResource } from './broadcastjob-resource.ts';
+import { checkNodeFitness } from './nodes/node-fitness.ts';
+import { assignedNode, pinnedToNode } from './nodes/pod-node.ts';
+import { BroadcastJobReconciler } from './reconciler.ts';
+
+/** Options of the controller, decided by the app's main (flags). */
+export interface BroadcastJobControllerOptions {
+  /** Reconciles at once (OpenKruise's `--broadcastjob-workers`, default 3). */
+  readonly workers: number;
+  /** Pods bound by the scheduler through node affinity (default, OpenKruise's `--assign-bcj-pods-by-scheduler`), else by spec.nodeName. */
+  readonly assignPodsByScheduler: boolean;
+  readonly expectationTimeoutMs: number;
+}
+
+/** The controller's name: in logs, metrics (`controller="broadcastjob"`) and the work queue. */
+export const BROADCASTJOB_CONTROLLER_NAME = 'broadcastjob';
+/** The component name of its Events, as OpenKruise's. */
+export const BROADCASTJOB_EVENT_COMPONENT = 'broadcastjob-controller';
+
+const OWNER = { group: APPS_KRUISE_IO_GROUP, kind: BROADCASTJOB_KIND };
+
+/**
+ * Pod events: a created pod checks off its job's create expectation for its node, a deleted (or
+ * deleting) one the delete expectation; any change enqueues the job.
+ */
+function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations: ScaleExpectations): void {
+  const settle = (pod: DeepReadonly<Pod>, action: 'create' | 'delete'): void => {
+    const owner = ownerKeyOf(OWNER, pod);
+    if (owner === undefined) return;
+    expectations.observe(owner, action, assignedNode(pod) ?? pod.metadata?.name ?? '');
+    controller.queue.add(owner);
+  };
+  pods.addEventHandler({
+    onAdd: (pod) => {
+      settle(pod, 'create');
+    },
+    onUpdate: (oldPod, newPod) => {
+      if (newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined) settle(newPod, 'delete');
+      const owner = ownerKeyOf(OWNER, newPod);
+      if (owner !== undefined) controller.queue.add(owner);
+    },
+    onDelete: (pod) => {
+      settle(pod, 'delete');
+    },
+  });
+  controller.addSource(pods);
+}
+
+/** What of a node decides whether a pod fits it. */
+function fitnessFields(node: DeepReadonly<Node>): string {
+  return JSON.stringify([node.metadata?.labels, node.spec?.taints, node.spec?.unschedulable, node.status?.allocatable]);
+}
+
+/** Node events: every unfinished job looks again when a node comes, goes, or changes what fits it (status heartbeats do not count). */
+function watchNodes(controller: Controller, nodes: Informer<Node>, jobs: Lister<BroadcastJob>): void {
+  const enqueueJobs = (): void => {
+    for (const job of jobs.list()) {
+      const finished = (job.status?.conditions ?? []).some((condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'));
+      if (!finished) controller.queue.add(requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' }));
+    }
+  };
+  nodes.addEventHandler({
+    onAdd: enqueueJobs,
+    onUpdate: (oldNode, newNode) => {
+      if (fitnessFields(oldNode) !== fitnessFields(newNode)) enqueueJobs();
+    },
+    onDelete: enqueueJobs,
+  });
+  controller.addSource(nodes);
+}
+
+/**
+ * Registers the BroadcastJob controller with a manager: informers (BroadcastJobs, pods, nodes), event
+ * handlers and the reconciler. The manager runs it while it holds the leader lease.
+ */
+export function setupBroadcastJobController(manager: Manager, options: BroadcastJobControllerOptions): Controller {
+  manager.informers.setTransform(podResource, trimPodForCache);
+  manager.informers.setTransform(nodeResource, trimNodeForCache);
+  const jobs = manager.informers.informerFor({ resource: broadcastJobResource });
+  const pods = manager.informers.informerFor({ resource: podResource });
+  const nodes = manager.informers.informerFor({ resource: nodeResource });
+  const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
+  const reconciler = new BroadcastJobReconciler({
+    api: manager.client,
+    recorder: manager.eventRecorder(BROADCASTJOB_EVENT_COMPONENT),
+    clock: { now: () => Date.now() },
+    jobs: jobs.lister(),
+    pods: pods.lister(),
+    nodes: nodes.lister(),
+    expectations,
+    fits: checkNodeFitness,
+    nodeOf: assignedNode,
+    binding: { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode },
+  });
+  const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers });
+  controller.watch(jobs, requestForObject());
+  watchJobPods(controller, pods, expectations);
+  watchNodes(controller, nodes, jobs.lister());
+  return controller;
+}

@@ -1,0 +1,23 @@
+import { booleanFlag, workersFlag, workloadControllerOptions } from '@kruise-ts/controller-runtime';
+import type { WorkloadControllerFlags } from '@kruise-ts/controller-runtime';
+
+import type { BroadcastJobControllerOptions } from './controller.ts';
+
+/** The app's own flags, added to the manager's by its main and by the all-in-one launcher. */
+export const broadcastJobFlagsShape = {
+  // OpenKruise's flags: this controller's workers (over --workers), and how pods are bound to their node.
+  'broadcastjob-workers': workersFlag(),
+  'assign-bcj-pods-by-scheduler': booleanFlag().default(true),
+};
+
+/** The parsed flags the controller options come from. */
+export interface BroadcastJobFlags extends WorkloadControllerFlags {
+  readonly 'broadcastjob-workers'?: number | undefined;
+  readonly 'assign-bcj-pods-by-scheduler': boolean;
+}
+
+/** Controller options from parsed flags. */
+export function broadcastJobOptionsFromFlags(flags: BroadcastJobFlags): BroadcastJobControllerOptions {
+  const common = workloadControllerOptions(flags, flags['broadcastjob-workers']);
+  return { workers: common.workers, expectationTimeoutMs: common.expectationTimeoutMs, assignPodsByScheduler: flags['assign-bcj-pods-by-scheduler'] };
+}

@@ -1,0 +1,49 @@
+/**
+ * The status a reconcile writes (§C.3): the counts, the phase, the start and completion times, the
+ * Complete or Failed condition once (OpenKruise's JobCondition: reason = type), and kruise-ts's
+ * `NoEligibleNode` condition while no node fits the template, which tells why instead of waiting.
+ */
+import type { BroadcastJob, BroadcastJobCondition, BroadcastJobStatus } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { metaTime } from '@kruise-ts/workload';
+
+/** The condition of a job no node fits. */
+export const NO_ELIGIBLE_NODE = 'NoEligibleNode';
+
+/** What goes into the status. */
+export interface StatusUpdate {
+  readonly counts: { readonly active: number; readonly succeeded: number; readonly failed: number; readonly desired: number };
+  readonly phase: string;
+  readonly startTime: string;
+  /** The job finished in this reconcile. */
+  readonly finish?: { readonly type: 'Complete' | 'Failed'; readonly message: string };
+  /** Why no node fits, when none does (nodes exist but the template fits none). */
+  readonly noEligibleNode?: string;
+  readonly now: number;
+}
+
+function eligibilityConditions(current: readonly BroadcastJobCondition[], update: StatusUpdate): BroadcastJobCondition[] {
+  const others = current.filter((condition) => condition.type !== NO_ELIGIBLE_NODE);
+  if (update.noEligibleNode === undefined) return others;
+  const previous = current.find((condition) => condition.type === NO_ELIGIBLE_NODE);
+  const since = previous?.message === update.noEligibleNode ? (previous.lastTransitionTime ?? metaTime(update.now)) : metaTime(update.now);
+  return [...others, { type: NO_ELIGIBLE_NODE, status: 'True', reason: 'NoNodeFits', message: update.noEligibleNode, lastProbeTime: metaTime(update.now), lastTransitionTime: since }];
+}
+
+/** The next status of the job. */
+export function nextJobStatus(job: DeepReadonly<BroadcastJob>, update: StatusUpdate): BroadcastJobStatus {
+  const current = structuredClone(job.status?.conditions ?? []) as BroadcastJobCondition[];
+  const conditions = eligibilityConditions(current, update);
+  if (update.finish !== undefined) {
+    const at = metaTime(update.now);
+    conditions.push({ type: update.finish.type, status: 'True', lastProbeTime: at, lastTransitionTime: at, reason: update.finish.type, message: update.finish.message });
+  }
+  const completionTime = update.finish === undefined ? job.status?.completionTime : metaTime(update.now);
+  return {
+    ...update.counts,
+    phase: update.phase,
+    startTime: update.startTime,
+    ...(completionTime === undefined ? {} : { completionTime }),
+    ...(conditions.length === 0 ? {} : { conditions }),
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * The BroadcastJob app process: flags → manager → controller → run until SIGTERM/SIGINT. Only this
+ * file reads the command line and the environment.
+ */
+import { managerFlagsSchema, runAppMain } from '@kruise-ts/controller-runtime';
+
+import { setupBroadcastJobController } from './controller.ts';
+import { broadcastJobFlagsShape, broadcastJobOptionsFromFlags } from './flags.ts';
+
+const schema = managerFlagsSchema.extend(broadcastJobFlagsShape);
+await runAppMain(process.argv.slice(2), {
+  app: 'broadcastjob',
+  gate: 'BroadcastJob',
+  schema,
+  setup: (manager, flags) => setupBroadcastJobController(manager, broadcastJobOptionsFromFlags(flags)),
+});
