@@ -37,12 +37,14 @@ export function versionAltAnnotation(container: string): string {
   return `${SIDECARSET_VERSION_ALT_ANNOTATION_PREFIX}${container}`;
 }
 
+const workingSchema = z.record(z.string(), z.string());
+
 /** The pod's working members by sidecar name; unreadable text reads as empty. */
 export function workingContainers(pod: ReadonlyPod): Map<string, string> {
   const text = pod.metadata?.annotations?.[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION];
   if (text === undefined || text === '') return new Map();
   try {
-    const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(text));
+    const parsed = workingSchema.safeParse(JSON.parse(text));
     return new Map<string, string>(parsed.success ? Object.entries(parsed.data) : []);
   } catch {
     return new Map<string, string>();
