@@ -3,6 +3,7 @@
  * its gate, its Lease name, its CRD files and how it registers with a manager.
  */
 import { setupStatefulSetController, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
+import { broadcastJobFlagsShape, broadcastJobOptionsFromFlags, setupBroadcastJobController } from '@kruise-ts/broadcastjob';
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController } from '@kruise-ts/cloneset';
 import { managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
@@ -22,7 +23,7 @@ export const launcherOwnFlagsShape = {
 };
 
 /** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
-export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape, ...sidecarSetFlagsShape, ...webhookFlagsShape, ...launcherOwnFlagsShape });
+export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape, ...sidecarSetFlagsShape, ...broadcastJobFlagsShape, ...webhookFlagsShape, ...launcherOwnFlagsShape });
 
 /** Parsed launcher flags. */
 export type LauncherFlags = z.output<typeof launcherFlagsSchema>;
@@ -80,6 +81,15 @@ export const APPS: readonly AppEntry[] = [
         // Fail-open as in production; only the namespaces this process caches when it is restricted to one.
         addLocalWebhookConfiguration(manager, server, { name, namespaceSelector: webhookNamespaceSelector({ excluded: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace }) });
       }
+    },
+  },
+  {
+    name: 'broadcastjob',
+    gate: 'BroadcastJob',
+    leaseName: 'kruise-ts-broadcastjob',
+    crdFiles: ['apps.kruise.io_broadcastjobs.yaml'],
+    setup: (manager: Manager, flags: LauncherFlags): void => {
+      setupBroadcastJobController(manager, broadcastJobOptionsFromFlags(flags));
     },
   },
 ];

@@ -111,8 +111,8 @@ function app(name: FeatureGateApp, state: { readonly enabled: boolean; readonly 
 const APP_GATES = {
   CloneSet: app(CS, { enabled: true, exists: true }, 'Run the CloneSet controller.'),
   AdvancedStatefulSet: app(ASTS, { enabled: true, exists: true }, 'Run the Advanced StatefulSet controller.'),
-  SidecarSet: app(SS, { enabled: false, exists: true }, 'Run the SidecarSet app (off by default while it is being built: status and the missed-injection report work; the pod webhook and upgrades do not exist yet).'),
-  BroadcastJob: app(BJ, { enabled: false, exists: false }, 'Run the BroadcastJob controller (off until the app exists).'),
+  SidecarSet: app(SS, { enabled: false, exists: true }, 'Run the SidecarSet app: the pod injection webhook and the controller (off by default: a pod webhook is something a cluster opts into).'),
+  BroadcastJob: app(BJ, { enabled: false, exists: true }, 'Run the BroadcastJob controller (off by default while the app is being finished: chart and benchmark to come).'),
 } satisfies Record<string, FeatureGateSpec>;
 
 /** Every known gate with its spec. */

@@ -11,7 +11,7 @@ describe('unimplementedGateWarnings', () => {
     { flag: 'ImagePullJobGate=true', warnings: ['feature gate ImagePullJobGate=true is accepted for compatibility with OpenKruise but has no effect: kruise-ts does not implement it'] },
     { flag: 'AdvancedStatefulSet=true', warnings: [] },
     { flag: 'SidecarSet=true', warnings: [] },
-    { flag: 'BroadcastJob=true', warnings: ['feature gate BroadcastJob=true has no effect: the BroadcastJob app does not exist yet'] },
+    { flag: 'BroadcastJob=true', warnings: [] },
     // Always kruise-ts's behaviour: nothing to warn about.
     { flag: 'ForceDeleteTimeoutExpectationGate=true', warnings: [] },
     // Turned off: nothing; set explicitly (even to its default): reported.
