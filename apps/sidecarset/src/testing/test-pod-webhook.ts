@@ -4,13 +4,17 @@
  * certificates made for it, and a configuration for the test's namespace only (test files share one
  * control plane), Fail by default so that no pod of the test escapes the webhook.
  */
+import type { KubeConfig } from '@kubernetes/client-node';
 import { createRuntimeMetrics, mutatingWebhookConfigurationResource, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
-import type { Client } from '@kruise-ts/controller-runtime';
+import type { Client, Manager } from '@kruise-ts/controller-runtime';
+import { startTestManager } from '@kruise-ts/controller-runtime/testing';
+import type { TestManager } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 import type { Logger } from 'pino';
 
+import { setupSidecarSetController } from '../controller.ts';
 import { LocalWebhookConfiguration, webhookNamespaceSelector } from '../webhook/local-webhook-configuration.ts';
-import { POD_WEBHOOK_PATH } from '../webhook/setup-webhook.ts';
+import { POD_WEBHOOK_PATH, setupSidecarSetWebhook } from '../webhook/setup-webhook.ts';
 
 export interface TestPodWebhookOptions {
   readonly client: Client;
@@ -27,11 +31,10 @@ const POLL_MS = 200;
 const PROBE_LABEL = 'kruise-ts.io/webhook-probe';
 
 /**
- * Register the handler on `server` in the test manager's setup (`setupSidecarSetWebhook(manager,
- * webhook.server, options)`), start the manager, then `start()`: it serves, writes the configuration and
- * returns once the API server calls the webhook (a configuration reaches the API server's own cache
- * a moment after it is written, and until then pods are created without it). `stop()` deletes the
- * configuration, then stops the server.
+ * `startManager` (or a test manager of the test's own whose setup registers the handler on `server`),
+ * then `start()`: it serves, writes the configuration and returns once the API server calls the
+ * webhook (a configuration reaches the API server's own cache a moment after it is written, and until
+ * then pods are created without it). `stop()` deletes the configuration, then stops the server.
  */
 export class TestPodWebhook implements AsyncDisposable {
   readonly server: WebhookServer;
@@ -51,6 +54,23 @@ export class TestPodWebhook implements AsyncDisposable {
     this.configurationName = `kruise-ts-test-${options.namespace}`;
     this.#certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger: options.logger });
     this.server = new WebhookServer({ certificates: this.#certificates, logger: options.logger, host: '127.0.0.1', port: 0, registry: this.#metrics });
+  }
+
+  /**
+   * A test manager for the namespace with the SidecarSet controller (revisions in the namespace) and
+   * this server's pod handler; `setup` registers more (a workload controller next to it).
+   */
+  startManager(kubeConfig: KubeConfig, setup?: (manager: Manager) => void): TestManager {
+    const { namespace } = this.#options;
+    return startTestManager({
+      kubeConfig,
+      namespace,
+      setup: (manager) => {
+        setup?.(manager);
+        setupSidecarSetController(manager, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
+        setupSidecarSetWebhook(manager, this.server, { revisionNamespace: namespace });
+      },
+    });
   }
 
   /** Serves, writes the configuration, and waits until the caBundle is in it and the API server calls the webhook. */

@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '@kruise-ts/api';
 import { createLogger, defineResource } from '@kruise-ts/controller-runtime';
 import type { KubeObject, LogLevel } from '@kruise-ts/controller-runtime';
-import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { MISSED_INJECTION, SIDECARSET_CONFLICT_CONDITION, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetHash, sidecarSetResource } from '../../src/index.ts';
+import { MISSED_INJECTION, SIDECARSET_CONFLICT_CONDITION, sidecarSetHash, sidecarSetResource } from '../../src/index.ts';
 import { TestPodWebhook } from '../../src/testing/index.ts';
 import { createPod, createSidecarSet, installSidecarSetCrd, waitForSidecarSet, webPod } from '../support/harness.ts';
 
@@ -35,14 +35,7 @@ describe('SidecarSet pod webhook', () => {
     const namespace = ns.name;
     // Fail-open, as in production: the test stops the server and keeps the controller and the configuration.
     const webhook = new TestPodWebhook({ client, namespace, logger, failurePolicy: 'Ignore' });
-    const manager = startTestManager({
-      kubeConfig,
-      namespace,
-      setup: (created) => {
-        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
-        setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
-      },
-    });
+    const manager = webhook.startManager(kubeConfig);
     try {
       await using set = await createSidecarSet(client, namespace, {
         containers: [{ name: 'logger', image: 'busybox:1.36', volumeMounts: [{ name: 'logs', mountPath: '/logs' }], transferEnv: [{ sourceContainerName: 'app', envName: 'REGION' }] }],
@@ -105,14 +98,7 @@ describe('SidecarSet pod webhook', () => {
     await using ns = await createTestNamespace(kubeConfig, 'sidecarset-pinned');
     const namespace = ns.name;
     const webhook = new TestPodWebhook({ client, namespace, logger });
-    const manager = startTestManager({
-      kubeConfig,
-      namespace,
-      setup: (created) => {
-        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
-        setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
-      },
-    });
+    const manager = webhook.startManager(kubeConfig);
     try {
       // NotUpdate: the pinned pod stays as injected (with RollingUpdate the controller would then upgrade it).
       await using set = await createSidecarSet(client, namespace, { containers: [{ name: 'logger', image: 'busybox:1.35' }], updateStrategy: { type: 'NotUpdate' } });
@@ -149,14 +135,7 @@ describe('SidecarSet pod webhook', () => {
     await using ns = await createTestNamespace(kubeConfig, 'sidecarset-conflict');
     const namespace = ns.name;
     const webhook = new TestPodWebhook({ client, namespace, logger });
-    const manager = startTestManager({
-      kubeConfig,
-      namespace,
-      setup: (created) => {
-        setupSidecarSetController(created, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
-        setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
-      },
-    });
+    const manager = webhook.startManager(kubeConfig);
     try {
       await using older = await createSidecarSet(client, namespace, { containers: [{ name: 'logger', image: 'busybox:1.35' }] });
       // creationTimestamp has whole seconds: the second set must be visibly younger.

@@ -14,9 +14,9 @@ import { setupStatefulSetController, statefulSetResource } from '@kruise-ts/adva
 import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
 import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
-import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
-import { setupSidecarSetController, setupSidecarSetWebhook, sidecarSetResource } from '@kruise-ts/sidecarset';
+import { sidecarSetResource } from '@kruise-ts/sidecarset';
 import { TestPodWebhook } from '@kruise-ts/sidecarset/testing';
 import { podResource } from '@kruise-ts/workload';
 
@@ -48,15 +48,7 @@ async function withSidecarSet(prefix: string, setup: (manager: Manager) => void,
   const namespace = ns.name;
   // Fail (the helper's default): no pod of the namespace is created before the API server calls the webhook.
   const webhook = new TestPodWebhook({ client, namespace, logger });
-  const manager = startTestManager({
-    kubeConfig,
-    namespace,
-    setup: (created) => {
-      setup(created);
-      setupSidecarSetController(created, { workers: 2, excludedNamespaces: [], namespace, revisionNamespace: namespace });
-      setupSidecarSetWebhook(created, webhook.server, { revisionNamespace: namespace });
-    },
-  });
+  const manager = webhook.startManager(kubeConfig, setup);
   const setName = `logs-${namespace}`;
   try {
     await client.create(sidecarSetResource, {
