@@ -43,6 +43,20 @@ describe('parseBenchCommand', () => {
     expect(command.contenders.map((contender) => contender.name)).toEqual(['kruise-ts']);
   });
 
+  it('bcj-nodes: one pod on each of 1,000 nodes, each job pod running 1 s, against the native DaemonSet controller', () => {
+    const command = parseBenchCommand(['bcj-nodes']);
+    expect(command.settings).toMatchObject({ scenario: 'bcj-nodes', pods: 1000, nodes: 1000, podsPerNode: 110, jobRunMs: 1000, timeoutSeconds: 300 });
+    expect(command.scenario).toMatchObject({ pods: 1000, jobRunMs: 1000 });
+    expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
+      ['kruise-ts', 'kruise-ts'],
+      ['native-daemonset', 'native'],
+    ]);
+    expect(parseBenchCommand(['bcj-nodes', '--nodes', '1024', '--job-run-ms', '0']).settings).toMatchObject({ pods: 1024, nodes: 1024, jobRunMs: 0 });
+    // The other scenarios keep their 4 nodes and record no job run time.
+    expect(parseBenchCommand(['scale']).settings.jobRunMs).toBeUndefined();
+    expect(parseBenchCommand(['scale']).settings.nodes).toBe(4);
+  });
+
   it('takes contenders in order, external ones as name=command', () => {
     const command = parseBenchCommand(['inplace', '--pods', '100', '--contender', 'kruise-ts-per-app', '--contender', 'other=run-it --kubeconfig={kubeconfig}']);
     expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
@@ -59,7 +73,7 @@ describe('parseBenchCommand', () => {
 
   it.each([
     [[], 'want a scenario first'],
-    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady, asts-inplace, asts-recreate, sidecarset-scale (got "rollout")'],
+    [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady, asts-inplace, asts-recreate, sidecarset-scale, bcj-nodes (got "rollout")'],
     [['sidecarset-scale', '--contender', 'native'], 'sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it'],
     [['scale', '--pods', 'many'], '--pods'],
     [['scale', '--max-unavailable', '20'], '--max-unavailable: must be a percentage like 20%'],
@@ -68,6 +82,8 @@ describe('parseBenchCommand', () => {
     [['scale', '--pods', '1000', '--nodes', '1', '--pods-per-node', '10'], '--pods-per-node: 1 nodes × 10 cannot hold 1000 pods'],
     [['steady', '--pods', '10'], '--pods: the steady scenario has --workloads × --pods-per-workload pods'],
     [['scale', '--unknown'], "Unknown option '--unknown'"],
+    [['bcj-nodes', '--pods', '10'], '--pods: bcj-nodes has one pod per node; set --nodes'],
+    [['bcj-nodes', '--nodes', '1025'], '--nodes'],
   ])('rejects %j naming the problem', (argv, message) => {
     expect(() => parseBenchCommand(argv)).toThrow(BenchFlagError);
     expect(() => parseBenchCommand(argv)).toThrow(message);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
 import type { Contender } from './contenders/contender.ts';
 import { nativeContender } from './contenders/native-contender.ts';
+import type { WorkloadFamily } from './measure/workloads.ts';
 import { SCENARIO_NAMES } from './result.ts';
 import type { RunSettings, ScenarioName } from './result.ts';
 import { SCENARIOS } from './scenarios/scenario.ts';
@@ -23,9 +24,14 @@ const percent = z.string().regex(/^(100|[1-9]?[0-9])%$/, 'must be a percentage l
  */
 export const DEFAULT_KUBELET_PARALLELISM = 32;
 
+/** The local cluster's most fake nodes (local-cluster's MAX_FAKE_NODES: a /20 of pod addresses each in 10.64.0.0/10). */
+const MAX_NODES = 1024;
+/** bcj-nodes' nodes when --nodes is absent (its pods: one per node). */
+const DEFAULT_PER_NODE_NODES = 1_000;
+
 const flagsSchema = z.strictObject({
   pods: count(1, 50_000).optional(),
-  nodes: count(1, 200).default(4),
+  nodes: count(1, MAX_NODES).optional(),
   'pods-per-node': count(1, 4094).optional(),
   'pod-start-delay-ms': count(0, 600_000).default(0),
   'container-update-delay-ms': count(0, 600_000).default(0),
@@ -41,6 +47,7 @@ const flagsSchema = z.strictObject({
   'idle-seconds': count(1, 3_600).default(30),
   'churn-percent': count(1, 100).default(10),
   'apiserver-profile-seconds': count(0, 600).default(0),
+  'job-run-ms': count(0, 600_000).default(1_000),
   contender: z.array(z.string().min(1)).default([]),
   out: z.string().min(1).default('bench-results'),
 });
@@ -58,10 +65,15 @@ const DEFAULT_CONTENDERS: Readonly<Record<ScenarioName, readonly string[]>> = {
   'asts-inplace': ['kruise-ts', 'native'],
   'asts-recreate': ['kruise-ts', 'native'],
   'sidecarset-scale': ['kruise-ts'],
+  'bcj-nodes': ['kruise-ts', 'native'],
 };
 
-/** The app entrypoints of the one-process-per-app contender (the apps that exist). */
-const APP_ENTRYPOINTS = ['apps/cloneset/src/main.ts', 'apps/advanced-statefulset/src/main.ts'];
+/** The app entrypoints of the one-process-per-app contender: the apps a scenario's family needs. */
+const APP_ENTRYPOINTS: Readonly<Record<WorkloadFamily, readonly string[]>> = {
+  cloneset: ['apps/cloneset/src/main.ts', 'apps/advanced-statefulset/src/main.ts'],
+  statefulset: ['apps/cloneset/src/main.ts', 'apps/advanced-statefulset/src/main.ts'],
+  broadcastjob: ['apps/broadcastjob/src/main.ts'],
+};
 
 export class BenchFlagError extends Error {}
 
@@ -75,7 +87,7 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName): Contend
     // The scenario drives our launcher's own webhook registration (--webhook-local-configuration).
     throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it`);
   }
-  if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS);
+  if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS[SCENARIOS[scenario].family]);
   if (flag === 'native') {
     if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
     return nativeContender(SCENARIOS[scenario].family);
@@ -118,22 +130,35 @@ function parseFlagValues(argv: readonly string[]): { positionals: string[]; flag
   return { positionals: parsed.positionals, flags: flags.data };
 }
 
+/** The run's pods and nodes: steady's are workloads × pods per workload, bcj-nodes' one per node. */
+function podsAndNodes(scenarioName: ScenarioName, flags: z.output<typeof flagsSchema>): { pods: number; nodes: number } {
+  if (scenarioName === 'steady') {
+    if (flags.pods !== undefined) throw new BenchFlagError('--pods: the steady scenario has --workloads × --pods-per-workload pods');
+    return { pods: flags.workloads * flags['pods-per-workload'], nodes: flags.nodes ?? 4 };
+  }
+  if (SCENARIOS[scenarioName].perNode === true) {
+    if (flags.pods !== undefined) throw new BenchFlagError(`--pods: ${scenarioName} has one pod per node; set --nodes`);
+    const nodes = flags.nodes ?? DEFAULT_PER_NODE_NODES;
+    return { pods: nodes, nodes };
+  }
+  return { pods: flags.pods ?? 1_000, nodes: flags.nodes ?? 4 };
+}
+
 /** Parses the command line; throws BenchFlagError naming the flag. */
 export function parseBenchCommand(argv: readonly string[]): BenchCommand {
   const { positionals, flags } = parseFlagValues(argv);
   const scenarioName = parseScenario(positionals);
-  const pods = scenarioName === 'steady' ? flags.workloads * flags['pods-per-workload'] : (flags.pods ?? 1_000);
-  if (scenarioName === 'steady' && flags.pods !== undefined) throw new BenchFlagError('--pods: the steady scenario has --workloads × --pods-per-workload pods');
+  const { pods, nodes } = podsAndNodes(scenarioName, flags);
   // Room for every pod plus a surge, spread over the nodes.
-  const podsPerNode = flags['pods-per-node'] ?? Math.min(4094, Math.max(110, Math.ceil((pods * 1.25) / flags.nodes)));
-  if (podsPerNode * flags.nodes < pods) throw new BenchFlagError(`--pods-per-node: ${String(flags.nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`);
+  const podsPerNode = flags['pods-per-node'] ?? Math.min(4094, Math.max(110, Math.ceil((pods * 1.25) / nodes)));
+  if (podsPerNode * nodes < pods) throw new BenchFlagError(`--pods-per-node: ${String(nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`);
   const timeoutSeconds = flags['timeout-seconds'] ?? Math.max(300, Math.ceil(pods * 0.3));
   const contenderFlags = flags.contender.length > 0 ? flags.contender : DEFAULT_CONTENDERS[scenarioName];
   return {
     settings: {
       scenario: scenarioName,
       pods,
-      nodes: flags.nodes,
+      nodes,
       podsPerNode,
       kubelet: {
         podStartDelayMs: flags['pod-start-delay-ms'],
@@ -149,6 +174,7 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       freshClusterPerContender: true,
       timeoutSeconds,
       ...(flags['apiserver-profile-seconds'] > 0 ? { apiserverProfileSeconds: flags['apiserver-profile-seconds'] } : {}),
+      ...(SCENARIOS[scenarioName].perNode === true ? { jobRunMs: flags['job-run-ms'] } : {}),
     },
     scenario: {
       pods,
@@ -157,6 +183,7 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       podsPerWorkload: flags['pods-per-workload'],
       churnPercent: flags['churn-percent'],
       timeoutMs: timeoutSeconds * 1000,
+      jobRunMs: flags['job-run-ms'],
       idleSeconds: flags['idle-seconds'],
     },
     contenders: contenderFlags.map((flag) => contenderFromFlag(flag, scenarioName)),

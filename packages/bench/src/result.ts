@@ -5,10 +5,12 @@
 
 /**
  * The scenarios: CloneSets (the native Deployment baseline is a contender of `recreate`), Advanced
- * StatefulSets (the native StatefulSet baseline is a contender of both `asts-` scenarios), and a
- * CloneSet's scale-out without and with a SidecarSet injecting its pods (`sidecarset-scale`).
+ * StatefulSets (the native StatefulSet baseline is a contender of both `asts-` scenarios), a
+ * CloneSet's scale-out without and with a SidecarSet injecting its pods (`sidecarset-scale`), and a
+ * BroadcastJob's pod on every node run to completion (`bcj-nodes`; the native DaemonSet's pod on
+ * every node is the baseline).
  */
-export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady', 'asts-inplace', 'asts-recreate', 'sidecarset-scale'] as const;
+export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady', 'asts-inplace', 'asts-recreate', 'sidecarset-scale', 'bcj-nodes'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One point of the rollout curve: the workload's status (summed over workloads) at `t` seconds after the change. */
@@ -86,8 +88,8 @@ export interface ContenderInfo {
 /** One contender's run of one scenario. */
 export interface ContenderResult {
   readonly contender: ContenderInfo;
-  /** The kind the contender served: `CloneSet` or `AdvancedStatefulSet`, for the native baseline `Deployment` or `StatefulSet`. */
-  readonly workloadKind: 'CloneSet' | 'Deployment' | 'AdvancedStatefulSet' | 'StatefulSet';
+  /** The kind the contender served: `CloneSet`, `AdvancedStatefulSet` or `BroadcastJob`, for the native baseline `Deployment`, `StatefulSet` or `DaemonSet`. */
+  readonly workloadKind: 'CloneSet' | 'Deployment' | 'AdvancedStatefulSet' | 'StatefulSet' | 'BroadcastJob' | 'DaemonSet';
   /** Whether the run reached "done" before the timeout; figures of an unfinished run are still recorded. */
   readonly completed: boolean;
   /** Why it failed, when it did. */
@@ -125,6 +127,8 @@ export interface ContenderResult {
   readonly phase?: string;
   /** Only for `sidecarset-scale`: how the pods of the phase were admitted. */
   readonly injection?: InjectionStats;
+  /** Only for `bcj-nodes`: the pods on the nodes, as a pod watch saw them. */
+  readonly perNode?: PerNodeStats;
   readonly series: readonly StatusSample[];
 }
 
@@ -193,6 +197,27 @@ export interface InjectionStats {
   readonly podCreateLatency: LatencySummary;
 }
 
+/**
+ * `bcj-nodes`: the one pod per node of a BroadcastJob or DaemonSet, seen through a watch of the
+ * benchmark's namespace (times in seconds after the change, like `wallSeconds`).
+ */
+export interface PerNodeStats {
+  /** Fake nodes of the cluster: the pods wanted, one on each. */
+  readonly nodes: number;
+  /** Distinct pods seen in the window. */
+  readonly podsCreated: number;
+  /** Pods seen running and ready (or already ended, which they can only do after running). */
+  readonly podsStarted: number;
+  /** When the last node's pod was first seen running and ready; absent when not every node got one. */
+  readonly allRunningSeconds?: number;
+  /** Pods seen Succeeded (a DaemonSet's never end). */
+  readonly podsSucceeded: number;
+  /** When the last node's pod was seen Succeeded; absent unless every node's did. */
+  readonly allSucceededSeconds?: number;
+  /** Nodes that got more than one pod. */
+  readonly nodesWithSeveralPods: number;
+}
+
 /** The steady-state scenario's own figures. */
 export interface SteadyStateStats {
   readonly workloads: number;
@@ -242,6 +267,8 @@ export interface RunSettings {
   readonly timeoutSeconds: number;
   /** `--apiserver-profile-seconds`: a kube-apiserver CPU profile of the window's first seconds (absent: none). */
   readonly apiserverProfileSeconds?: number;
+  /** `bcj-nodes`: how long each job pod runs (the simulated kubelet's `sim.kruise-ts.io/run-ms`). */
+  readonly jobRunMs?: number;
 }
 
 /** The machine the run used. */

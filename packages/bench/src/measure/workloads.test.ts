@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { isSettled, resourceOf, workloadKindFor } from './workloads.ts';
+import { countersOf, isSettled, resourceOf, workloadKindFor } from './workloads.ts';
 import type { Workload } from './workloads.ts';
 
 const deployment = (replicas: number, status: Workload['status'], generation = 2): Workload => ({
@@ -26,6 +26,15 @@ const statefulSet = (apiVersion: string, replicas: number, status: Workload['sta
   spec: { replicas },
   ...(status === undefined ? {} : { status }),
 });
+const daemonSet = (status: Workload['status']): Workload => ({
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name: 'ds', generation: 1 },
+  spec: {},
+  ...(status === undefined ? {} : { status }),
+});
+const broadcastJob = (status: Workload['status']): Workload => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata: { name: 'j', generation: 1 }, spec: {}, ...(status === undefined ? {} : { status }) });
+const dsReady = { observedGeneration: 1, desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberReady: 3, numberAvailable: 3, numberMisscheduled: 0 };
 const settledCounts = { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 };
 
 describe('workloadKindFor', () => {
@@ -34,6 +43,8 @@ describe('workloadKindFor', () => {
     { family: 'cloneset', native: true, kind: 'Deployment', apiVersion: 'apps/v1', plural: 'deployments' },
     { family: 'statefulset', native: false, kind: 'AdvancedStatefulSet', apiVersion: 'apps.kruise.io/v1beta1', plural: 'statefulsets' },
     { family: 'statefulset', native: true, kind: 'StatefulSet', apiVersion: 'apps/v1', plural: 'statefulsets' },
+    { family: 'broadcastjob', native: false, kind: 'BroadcastJob', apiVersion: 'apps.kruise.io/v1alpha1', plural: 'broadcastjobs' },
+    { family: 'broadcastjob', native: true, kind: 'DaemonSet', apiVersion: 'apps/v1', plural: 'daemonsets' },
   ] as const)('$family, native $native: $kind ($apiVersion $plural)', ({ family, native, kind, apiVersion, plural }) => {
     expect(workloadKindFor(family, native)).toBe(kind);
     const resource = resourceOf(kind);
@@ -81,5 +92,28 @@ describe('isSettled', () => {
     },
   ])('$name: $settled', ({ workload, settled }) => {
     expect(isSettled(workload)).toBe(settled);
+  });
+});
+
+describe('isSettled and countersOf of the one-pod-per-node kinds', () => {
+  it.each([
+    { name: 'a DaemonSet with a ready pod on every node it wants', workload: daemonSet(dsReady), settled: true },
+    // Created but not yet handled: the API server fills the counts in with zeros.
+    { name: 'a DaemonSet its controller has not seen', workload: daemonSet({ desiredNumberScheduled: 0, currentNumberScheduled: 0, numberReady: 0, numberMisscheduled: 0 }), settled: false },
+    { name: 'a DaemonSet that wants no node', workload: daemonSet({ observedGeneration: 1 }), settled: false },
+    { name: 'a DaemonSet with a pod not ready', workload: daemonSet({ ...dsReady, numberReady: 2, numberAvailable: 2 }), settled: false },
+    { name: 'a DaemonSet with a pod on a node it does not want', workload: daemonSet({ ...dsReady, numberMisscheduled: 1 }), settled: false },
+    { name: 'a BroadcastJob that completed', workload: broadcastJob({ desired: 3, succeeded: 3, conditions: [{ type: 'Complete', status: 'True' }] }), settled: true },
+    { name: 'a running BroadcastJob', workload: broadcastJob({ desired: 3, active: 2, succeeded: 1 }), settled: false },
+    { name: 'a failed BroadcastJob', workload: broadcastJob({ desired: 3, failed: 3, conditions: [{ type: 'Failed', status: 'True' }] }), settled: false },
+    { name: 'a BroadcastJob without status', workload: broadcastJob(undefined), settled: false },
+  ])('$name: $settled', ({ workload, settled }) => {
+    expect(isSettled(workload)).toBe(settled);
+  });
+
+  it('counts a DaemonSet\'s scheduled, updated, ready and available pods, a job\'s desired, made, active and succeeded ones', () => {
+    expect(countersOf(daemonSet({ ...dsReady, numberReady: 2, numberAvailable: 1 }))).toEqual({ replicas: 3, updated: 3, ready: 2, available: 1 });
+    expect(countersOf(broadcastJob({ desired: 5, active: 2, succeeded: 2, failed: 1 }))).toEqual({ replicas: 5, updated: 5, ready: 2, available: 2 });
+    expect(countersOf(broadcastJob(undefined))).toEqual({ replicas: 0, updated: 0, ready: 0, available: 0 });
   });
 });

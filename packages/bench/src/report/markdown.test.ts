@@ -201,6 +201,30 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(FIXTURE)).not.toContain('SidecarSet injection');
   });
 
+  it('adds the pod-on-every-node table of bcj-nodes: running with its ratio, succeeded, done, with dashes for what did not happen', () => {
+    const markdown = renderMarkdown({
+      ...FIXTURE,
+      settings: { ...FIXTURE.settings, scenario: 'bcj-nodes', jobRunMs: 1000 },
+      results: [
+        { ...contender(0), workloadKind: 'BroadcastJob', wallSeconds: 14.2, perNode: { nodes: 1000, podsCreated: 1000, podsStarted: 1000, allRunningSeconds: 12, podsSucceeded: 1000, allSucceededSeconds: 13.5, nodesWithSeveralPods: 0 } },
+        { ...contender(1), workloadKind: 'DaemonSet', perNode: { nodes: 1000, podsCreated: 1000, podsStarted: 1000, allRunningSeconds: 9, podsSucceeded: 0, nodesWithSeveralPods: 0 } },
+      ],
+    });
+    expect(markdown).toContain('job pods run 1,000 ms');
+    expect(markdown).toContain(
+      [
+        '### A pod on every node',
+        '',
+        "| contender | kind | nodes | pods created / ran / succeeded | every node's pod running | every node's pod succeeded | done (status) | nodes with 2+ pods |",
+        '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+        '| kruise-ts | BroadcastJob | 1,000 | 1,000 / 1,000 / 1,000 | 12.0 s | 13.5 s | 14.2 s | 0 |',
+        '| native-deployment | DaemonSet | 1,000 | 1,000 / 1,000 / 0 | 9.00 s (0.75×) | – | – | 0 |',
+        '',
+      ].join('\n'),
+    );
+    expect(renderMarkdown(FIXTURE)).not.toContain('A pod on every node');
+  });
+
   it('has no steady-state table, no ratio note and no errors for a single finished contender', () => {
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0)] });
     expect(markdown).not.toContain('Steady state');

@@ -3,7 +3,7 @@
  * figure next to its ratio to the first contender, then where the requests went. Rendered from the
  * result alone and deterministic, so a committed report can be regenerated and diffed.
  */
-import type { BenchResult, ContenderResult, InjectionStats, LatencySummary, RequestCount, SimulatorHealth, WindowHistogram } from '../result.ts';
+import type { BenchResult, ContenderResult, InjectionStats, LatencySummary, PerNodeStats, RequestCount, SimulatorHealth, WindowHistogram } from '../result.ts';
 import {
   formatGiB,
   formatLatency,
@@ -17,7 +17,7 @@ import {
 } from './format.ts';
 import { escapeMarkdown, markdownTable } from './markdown-table.ts';
 import type { TableColumn } from './markdown-table.ts';
-import { contenderRatios } from './ratios.ts';
+import { contenderRatios, ratio } from './ratios.ts';
 import type { ContenderRatios, FigureValues, RatioFigure } from './ratios.ts';
 
 /** Rows of the requests table per contender; the rest is summed into one row. */
@@ -37,6 +37,7 @@ export function renderMarkdown(result: BenchResult): string {
     requestsTable(result.results),
     ...(settings.scenario === 'steady' ? ['### Steady state', steadyTable(result.results)] : []),
     ...injectionSection(result.results),
+    ...perNodeSection(result.results),
     ...controlPlaneSection(result.results),
     ...simulatorSection(result.results),
   ];
@@ -51,7 +52,7 @@ function settingsLine(result: BenchResult): string {
     `kubelet delays: start ${groupThousands(kubelet.podStartDelayMs)} ms, update ${groupThousands(kubelet.containerUpdateDelayMs)} ms, delete ${groupThousands(kubelet.podDeleteDelayMs)} ms, ${groupThousands(kubelet.podParallelism)} pod writes at once`,
     settings.clientQps === 0 ? 'no client-side rate limit (API Priority and Fairness only)' : `client QPS ${groupThousands(settings.clientQps)}, burst ${groupThousands(settings.clientBurst)}`,
     settings.schedulerQps === 0 ? 'kube-scheduler without client-side limit' : `kube-scheduler QPS ${groupThousands(settings.schedulerQps)}`,
-    `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}`,
+    settings.jobRunMs === undefined ? `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}` : `job pods run ${groupThousands(settings.jobRunMs)} ms`,
     `Kubernetes ${escapeMarkdown(settings.kubernetesVersion)}`,
     `timeout ${groupThousands(settings.timeoutSeconds)} s`,
     `machine: ${groupThousands(machine.cpus)} CPUs (${escapeMarkdown(machine.cpuModel)}), ${formatGiB(machine.memoryBytes)}, Node.js ${machine.nodeVersion}, ${machine.platform}`,
@@ -241,6 +242,49 @@ function injectionSection(results: readonly ContenderResult[]): string[] {
     'kube-apiserver\'s `apiserver_admission_webhook_admission_duration_seconds` (buckets 5, 25, 100 ms, ...); both quantiles are ' +
     'PromQL\'s interpolation within those buckets. Pod create: the contender\'s pod creates in the audit log, the webhook call included.';
   return ['### SidecarSet injection', markdownTable(INJECTION_COLUMNS, rows), note];
+}
+
+const PER_NODE_COLUMNS: readonly TableColumn[] = [
+  { title: 'contender', align: 'left' },
+  { title: 'kind', align: 'left' },
+  { title: 'nodes', align: 'right' },
+  { title: 'pods created / ran / succeeded', align: 'right' },
+  { title: 'every node\'s pod running', align: 'right' },
+  { title: 'every node\'s pod succeeded', align: 'right' },
+  { title: 'done (status)', align: 'right' },
+  { title: 'nodes with 2+ pods', align: 'right' },
+];
+
+function perNodeRow(result: ContenderResult, stats: PerNodeStats, reference: PerNodeStats | undefined): string[] {
+  const running = orMissing(stats.allRunningSeconds, formatSeconds);
+  const runningRatio = reference === undefined ? undefined : ratio(stats.allRunningSeconds, reference.allRunningSeconds);
+  return [
+    escapeMarkdown(result.contender.name),
+    result.workloadKind,
+    groupThousands(stats.nodes),
+    `${groupThousands(stats.podsCreated)} / ${groupThousands(stats.podsStarted)} / ${groupThousands(stats.podsSucceeded)}`,
+    running === MISSING || runningRatio === undefined ? running : `${running} (${formatRatio(runningRatio)})`,
+    orMissing(stats.allSucceededSeconds, formatSeconds),
+    result.completed ? formatSeconds(result.wallSeconds) : MISSING,
+    groupThousands(stats.nodesWithSeveralPods),
+  ];
+}
+
+/**
+ * bcj-nodes: when every node's pod ran (the figure both kinds share, from a watch of the pods), when
+ * a job's pods all succeeded, and when the workload's status said it was done.
+ */
+function perNodeSection(results: readonly ContenderResult[]): string[] {
+  const reference = results[0]?.perNode;
+  const rows = results.flatMap((result, index) => (result.perNode === undefined ? [] : [perNodeRow(result, result.perNode, index === 0 ? undefined : reference)]));
+  if (rows.length === 0) {
+    return [];
+  }
+  const note =
+    'Running: the last node\'s pod first seen Running and Ready by a watch of the benchmark\'s pods (ratio to the first contender); ' +
+    'succeeded: the last node\'s pod seen Succeeded (a DaemonSet\'s pods never end). Done: the wall time, when the status said so ' +
+    '(BroadcastJob: the Complete condition; DaemonSet: every scheduled pod updated, ready and available).';
+  return ['### A pod on every node', markdownTable(PER_NODE_COLUMNS, rows), note];
 }
 
 /** The control plane's CPU in each contender's window (results written before it was recorded have none). */

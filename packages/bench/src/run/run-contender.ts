@@ -20,6 +20,8 @@ import type { Contender, RunningContender } from '../contenders/contender.ts';
 import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
 import { injectionFailure, startInjectionWindow } from '../measure/injection.ts';
 import { startComponentCpuWindow } from '../measure/component-cpu.ts';
+import { perNodeFailure, startPerNodePodWatch } from '../measure/per-node-pods.ts';
+import type { PerNodePodWatch } from '../measure/per-node-pods.ts';
 import { startMetricsScraper } from '../measure/metrics-scraper.ts';
 import type { MetricsScraper } from '../measure/metrics-scraper.ts';
 import { signalNodeProcesses, startProcessSampler } from '../measure/process-sampler.ts';
@@ -28,7 +30,7 @@ import { startStatusRecorder } from '../measure/status-recorder.ts';
 import { workloadKindFor } from '../measure/workloads.ts';
 import type { WorkloadKind } from '../measure/workloads.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
-import type { ContenderResult, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
+import type { ContenderResult, InjectionStats, PerNodeStats, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
 import type { Scenario, ScenarioContext, ScenarioOptions, ScenarioPhase } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
@@ -41,8 +43,10 @@ const UNLIMITED = 100_000;
 const QUIET_MS = 2_000;
 const QUIET_TIMEOUT_MS = 120_000;
 const NATIVE_FEATURE_GATES = '--feature-gates=MaxUnavailableStatefulSet=true';
-/** The CRDs of the kinds the scenarios drive (SidecarSets: sidecarset-scale). */
-const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_sidecarsets.yaml'];
+/** The CRDs of the kinds the scenarios drive (SidecarSets: sidecarset-scale; BroadcastJobs: bcj-nodes). */
+const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_sidecarsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
+/** How long the pod watch may lag behind the workload's status once it settled. */
+const POD_WATCH_CATCH_UP_MS = 10_000;
 
 export interface ContenderRunOptions {
   readonly settings: RunSettings;
@@ -88,6 +92,8 @@ interface Measurement {
   /** A kube-apiserver CPU profile of the window's first `seconds`, into `file`. */
   readonly profile: { readonly seconds: number; readonly file: string } | undefined;
   readonly recorder: StatusRecorder;
+  /** bcj-nodes: the watch that times every node's pod. */
+  readonly perNode: PerNodePodWatch | undefined;
   readonly sampler: ProcessSampler;
   readonly scraper: MetricsScraper;
   readonly auditLogPath: string;
@@ -136,6 +142,7 @@ async function measuredChange({ scenario, change: makeChange }: { scenario: Scen
   const apiServerLogFrom = apiServerLogFile === undefined ? 0 : await fileSize(apiServerLogFile);
   const cpu = await startComponentCpuWindow(measurement.cluster.components);
   measurement.recorder.startWindow();
+  measurement.perNode?.startWindow();
   const started = performance.now();
   const profiling = profileApiServer(measurement);
   const change = await makeChange(context);
@@ -252,6 +259,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
     log: options.log,
     profile: profileSeconds === undefined ? undefined : { seconds: profileSeconds, file: path.join(options.workDir, `${contender.name}-kube-apiserver.pprof`) },
     recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind }),
+    perNode: scenario.perNode === true ? await startPerNodePodWatch({ client, namespace: NAMESPACE }) : undefined,
     sampler: startProcessSampler(running.pid, SAMPLE_INTERVAL_MS),
     scraper: startMetricsScraper(running.metricsUrls, SCRAPE_INTERVAL_MS),
     auditLogPath: cluster.auditLogPath,
@@ -259,6 +267,9 @@ async function measureScenario({ contender, running, client, cluster, options, c
   cleanups.push(
     () => {
       measurement.recorder.stop();
+    },
+    () => {
+      measurement.perNode?.stop();
     },
     () => {
       measurement.sampler.stop();
@@ -320,14 +331,31 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
   const outcome = await measuredChange({ scenario, change: phase.change }, context, measurement);
   options.log(`${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
   const injected = await injection?.end({ sidecarSet: phase.sidecarSet, auditLog: measurement.auditLogPath, auditRange: outcome.auditRange, select: running.select });
+  const perNode = await endPerNodeWatch(measurement, { nodes: options.scenario.pods, jobs: context.kind === 'BroadcastJob', completed: outcome.completed });
   const result = await phaseResult({ outcome, measurement, running, kind: context.kind });
   return {
-    ...withFailure({ ...result, contender: { ...running.info, name } }, outcome.error ?? injectionFailure(injected)),
+    ...withFailure({ ...result, contender: { ...running.info, name } }, outcome.error ?? injectionFailure(injected) ?? perNode.failure),
     quietBeforeChange: quiet,
     ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
-    ...(phase.label === undefined ? {} : { phase: phase.label }),
-    ...(injected === undefined ? {} : { injection: injected }),
+    ...scenarioFigures({ label: phase.label, injected, perNode: perNode.stats }),
   };
+}
+
+/** The figures only some scenarios have: the phase's name, the SidecarSet injection, the pods of every node. */
+function scenarioFigures(input: { label: string | undefined; injected: InjectionStats | undefined; perNode: PerNodeStats | undefined }): Pick<ContenderResult, 'phase' | 'injection' | 'perNode'> {
+  return {
+    ...(input.label === undefined ? {} : { phase: input.label }),
+    ...(input.injected === undefined ? {} : { injection: input.injected }),
+    ...(input.perNode === undefined ? {} : { perNode: input.perNode }),
+  };
+}
+
+/** bcj-nodes: the pods of every node, and why they fail the run (if they do). */
+async function endPerNodeWatch(measurement: Measurement, input: { nodes: number; jobs: boolean; completed: boolean }): Promise<{ stats?: PerNodeStats; failure?: string | undefined }> {
+  if (measurement.perNode === undefined) return {};
+  // A run that timed out has nothing to catch up with.
+  const stats = await measurement.perNode.end({ nodes: input.nodes, jobs: input.jobs, catchUpMs: input.completed ? POD_WATCH_CATCH_UP_MS : 0 });
+  return { stats, failure: perNodeFailure(stats, input.jobs) };
 }
 
 /** The result, failed with `error` when there is one. */

@@ -1,14 +1,18 @@
 /**
  * The workloads the scenarios create: the same pod template for every kind (CloneSet and native
- * Deployment, Advanced StatefulSet and native StatefulSet), so that the contenders manage identical pods.
+ * Deployment, Advanced StatefulSet and native StatefulSet, BroadcastJob and native DaemonSet), so that
+ * the contenders manage identical pods.
  */
+import { simulatedJobRunAnnotations } from '@kruise-ts/local-cluster';
+
 import type { Workload, WorkloadKind } from '../measure/workloads.ts';
 
 export const IMAGE_BEFORE = 'nginx:1.27-alpine';
 export const IMAGE_AFTER = 'nginx:1.28-alpine';
 
 export interface WorkloadSpec {
-  readonly kind: WorkloadKind;
+  /** The kinds with replicas (see perNodeManifest for the others). */
+  readonly kind: Exclude<WorkloadKind, 'BroadcastJob' | 'DaemonSet'>;
   readonly name: string;
   readonly namespace: string;
   readonly replicas: number;
@@ -94,4 +98,36 @@ export function workloadManifest(spec: WorkloadSpec): Workload {
 /** The merge patch that changes the image of a workload's only container (a merge patch replaces the whole list). */
 export function imagePatch(image: string): object {
   return { spec: { template: { spec: { containers: [container(image)] } } } };
+}
+
+/** A workload that places one pod on every node it selects: our BroadcastJob, or the native DaemonSet. */
+export interface PerNodeSpec {
+  readonly kind: 'BroadcastJob' | 'DaemonSet';
+  readonly name: string;
+  readonly namespace: string;
+  /** How long a job pod runs (`sim.kruise-ts.io/run-ms`); the DaemonSet's pods never end. */
+  readonly runMs: number;
+  /** Only nodes with these labels (the warm-up selects none). */
+  readonly nodeSelector?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The BroadcastJob or DaemonSet: the same pod template as the other workloads, with the job's run
+ * time on both (a pod with restartPolicy Always ignores it, so the two pod templates differ only
+ * there), restartPolicy Never for the job (its CRD allows only Never or OnFailure) and Always for the
+ * DaemonSet (the only one it allows). The job's parallelism is OpenKruise's default (every node at once).
+ */
+export function perNodeManifest(spec: PerNodeSpec): Workload {
+  const metadata = { name: spec.name, namespace: spec.namespace };
+  const podSpec = {
+    containers: [container(IMAGE_BEFORE)],
+    terminationGracePeriodSeconds: 0,
+    restartPolicy: spec.kind === 'BroadcastJob' ? 'Never' : 'Always',
+    ...(spec.nodeSelector === undefined ? {} : { nodeSelector: spec.nodeSelector }),
+  };
+  const template = { metadata: { labels: { app: spec.name }, annotations: simulatedJobRunAnnotations({ runMs: spec.runMs }) }, spec: podSpec };
+  if (spec.kind === 'DaemonSet') {
+    return { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata, spec: { selector: { matchLabels: { app: spec.name } }, template } };
+  }
+  return { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata, spec: { template, completionPolicy: { type: 'Always' } } };
 }

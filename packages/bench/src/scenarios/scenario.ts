@@ -8,6 +8,7 @@ import type { StatusRecorder } from '../measure/status-recorder.ts';
 import { podResource } from '../measure/workloads.ts';
 import type { WorkloadFamily, WorkloadKind } from '../measure/workloads.ts';
 import type { ScenarioName } from '../result.ts';
+import { bcjNodesScenario } from './bcj-nodes.ts';
 import { IMAGE_AFTER, imagePatch } from './manifests.ts';
 import { sidecarSetScaleScenario } from './sidecarset-scale.ts';
 import { createWorkloads, patchWorkload, scaleOut, WORKLOAD } from './workload-steps.ts';
@@ -20,6 +21,8 @@ export interface ScenarioOptions {
   readonly podsPerWorkload: number;
   readonly churnPercent: number;
   readonly timeoutMs: number;
+  /** bcj-nodes: how long each job pod runs (the simulated kubelet's `sim.kruise-ts.io/run-ms`). */
+  readonly jobRunMs: number;
 }
 
 export interface ScenarioContext {
@@ -86,6 +89,12 @@ export interface Scenario {
   readonly contenderArgs?: readonly string[];
   /** Pods admitted through the SidecarSet pod webhook: their injection is checked and its latency measured. */
   readonly injection?: InjectionProbe;
+  /**
+   * One pod wanted on every node of the cluster (`options.pods` is the node count): a watch of the
+   * pods times when every node's pod ran (and a job's succeeded), and fails the run when a node got
+   * none or two.
+   */
+  readonly perNode?: boolean;
 }
 
 /** Scale one workload from 0 to N pods. */
@@ -158,4 +167,5 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   'asts-inplace': astsInPlaceScenario,
   'asts-recreate': astsRecreateScenario,
   'sidecarset-scale': sidecarSetScaleScenario,
+  'bcj-nodes': bcjNodesScenario,
 };

@@ -30,13 +30,15 @@ function assertStoredMaxUnavailable(context: ScenarioContext, workload: Workload
 
 /** Creates the workloads and waits until they are settled. */
 export async function createWorkloads(context: ScenarioContext, { replicas, updateType, count = 1 }: Creation): Promise<void> {
+  const kind = context.kind;
+  if (kind === 'BroadcastJob' || kind === 'DaemonSet') throw new Error(`${kind}s have no replicas: see scenarios/bcj-nodes.ts`);
   const names = count === 1 ? [WORKLOAD] : Array.from({ length: count }, (_unused, index) => `${WORKLOAD}-${String(index).padStart(3, '0')}`);
   const resource = resourceOf(context.kind);
   const created = await Promise.all(
     names.map((name) =>
       context.client.create(
         resource,
-        workloadManifest({ kind: context.kind, name, namespace: context.namespace, replicas, image: IMAGE_BEFORE, updateType, maxUnavailable: context.options.maxUnavailable }),
+        workloadManifest({ kind, name, namespace: context.namespace, replicas, image: IMAGE_BEFORE, updateType, maxUnavailable: context.options.maxUnavailable }),
       ),
     ),
   );

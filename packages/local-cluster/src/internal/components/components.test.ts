@@ -48,8 +48,8 @@ describe('component command lines', () => {
     expect(audited).toContain('--audit-log-maxsize=1000000');
   });
 
-  it('kube-controller-manager runs GC, namespace and Deployment controllers by default', () => {
-    expect(DEFAULT_CONTROLLERS).toEqual(expect.arrayContaining(['garbage-collector-controller', 'namespace-controller', 'deployment-controller', 'replicaset-controller', 'statefulset-controller']));
+  it('kube-controller-manager runs GC, namespace and the native workload controllers by default', () => {
+    expect(DEFAULT_CONTROLLERS).toEqual(expect.arrayContaining(['garbage-collector-controller', 'namespace-controller', 'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'daemonset-controller']));
     const args = kubeControllerManagerArgs({ kubeconfig: '/k', port: 4, caFile: '/ca', controllers: ['a', 'b'] });
     expect(args).toContain('--controllers=a,b');
     expect(args).toContain('--leader-elect=false');

@@ -1,7 +1,8 @@
 /**
  * The kube-controller-manager controllers a local cluster runs: what garbage collection, namespace
  * deletion, Deployments (for `helm install --wait` and the native baseline in benchmarks), native
- * StatefulSets (the baseline of the Advanced StatefulSet benchmark), service
+ * StatefulSets (the baseline of the Advanced StatefulSet benchmark), native DaemonSets (the baseline
+ * of the BroadcastJob benchmark), service
  * accounts, and PVCs (binding to the PVs our fake provisioner creates, protection while in use) need.
  * Node lifecycle and IPAM stay off: kwok plays the kubelet and nodes never go stale.
  */
@@ -11,6 +12,7 @@ export const DEFAULT_CONTROLLERS: readonly string[] = [
   'deployment-controller',
   'replicaset-controller',
   'statefulset-controller',
+  'daemonset-controller',
   'serviceaccount-controller',
   'root-ca-certificate-publisher-controller',
   'clusterrole-aggregation-controller',
