@@ -1,15 +1,15 @@
-/** The demo's steps on its CloneSet: apply it, change it, and follow its status until a goal. */
+/** The demo's steps on its CloneSet: apply it, change it, and follow its status until a goal (the other steps follow theirs the same way). */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { loadYaml } from '@kubernetes/client-node';
 import { cloneSetResource } from '@kruise-ts/cloneset';
 import type { CloneSet, Pod } from '@kruise-ts/api';
 import { createLogger, InformerFactory, isNotFound } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, KubeObject, ResourceType } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
-import { endLine, progressOf, sameProgress, showLine, statusLine } from './status-line.ts';
-import type { Output, Progress } from './status-line.ts';
+import { endLine, progressOf, progressText, showLine, timedLine } from './status-line.ts';
+import type { Output } from './status-line.ts';
 
 const POLL_MS = 200;
 
@@ -63,34 +63,34 @@ export async function until(ctx: StepContext, description: string, check: () => 
 }
 
 /**
- * The demo's CloneSets as a watch delivers them, so that every status write the controller makes is
- * seen (polling would skip the intermediate states of a fast rollout).
+ * The demo's objects of one kind as a watch delivers them, so that every status write the controller
+ * makes is seen (polling would skip the intermediate states of a fast rollout).
  */
-export class CloneSetWatch {
+export class ObjectWatch<T extends KubeObject> {
   readonly #informer;
-  readonly #listeners = new Set<(cs: DeepReadonly<CloneSet>) => void>();
+  readonly #listeners = new Set<(object: DeepReadonly<T>) => void>();
   readonly #stop = new AbortController();
   readonly #factory: InformerFactory;
 
-  constructor(ctx: StepContext) {
+  constructor(ctx: StepContext, resource: ResourceType<T>) {
     this.#factory = new InformerFactory({ client: ctx.client, logger: createLogger({ level: 'silent' }), namespace: ctx.namespace });
-    this.#informer = this.#factory.informerFor({ resource: cloneSetResource });
-    const notify = (cs: DeepReadonly<CloneSet>): void => {
+    this.#informer = this.#factory.informerFor({ resource });
+    const notify = (object: DeepReadonly<T>): void => {
       for (const listener of this.#listeners) {
-        listener(cs);
+        listener(object);
       }
     };
-    this.#informer.addEventHandler({ onAdd: notify, onUpdate: (_old, cs) => {
-      notify(cs);
+    this.#informer.addEventHandler({ onAdd: notify, onUpdate: (_old, object) => {
+      notify(object);
     } });
     this.#factory.start(this.#stop.signal);
   }
 
-  current(namespace: string, name: string): DeepReadonly<CloneSet> | undefined {
+  current(namespace: string, name: string): DeepReadonly<T> | undefined {
     return this.#informer.lister().get(namespace, name);
   }
 
-  listen(listener: (cs: DeepReadonly<CloneSet>) => void): () => void {
+  listen(listener: (object: DeepReadonly<T>) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -100,36 +100,52 @@ export class CloneSetWatch {
   }
 }
 
+/** The demo's CloneSets as a watch delivers them. */
+export class CloneSetWatch extends ObjectWatch<CloneSet> {
+  constructor(ctx: StepContext) {
+    super(ctx, cloneSetResource);
+  }
+}
+
+/** What {@link followObject} follows: an object by name, the text of its line, and when to stop. */
+export interface FollowInput<T extends KubeObject> {
+  /** In the timeout's message, e.g. "CloneSet". */
+  readonly kind: string;
+  readonly name: string;
+  readonly text: (object: DeepReadonly<T>) => string;
+  readonly goal: (object: DeepReadonly<T>) => boolean;
+}
+
 /**
- * Follows the CloneSet's status, showing a line whenever a counter changes, until `goal` holds.
- * Returns how long it took and the CloneSet at the end; gives up after the step timeout.
+ * Follows an object's status, showing a line whenever its text changes, until `goal` holds. Returns
+ * how long it took and the object at the end; gives up after the step timeout.
  */
-export async function follow(ctx: StepContext, watch: CloneSetWatch, input: { name: string; goal: (cs: DeepReadonly<CloneSet>) => boolean }): Promise<{ elapsedMs: number; cs: DeepReadonly<CloneSet> }> {
+export async function followObject<T extends KubeObject>(ctx: StepContext, watch: ObjectWatch<T>, input: FollowInput<T>): Promise<{ elapsedMs: number; object: DeepReadonly<T> }> {
   const started = performance.now();
-  let shown: Progress | undefined;
-  const show = (cs: DeepReadonly<CloneSet>): void => {
-    const progress = progressOf(cs);
-    if (!sameProgress(shown, progress)) {
-      shown = progress;
-      showLine(ctx.out, statusLine(input.name, progress, performance.now() - started));
+  let shown: string | undefined;
+  const show = (object: DeepReadonly<T>): void => {
+    const text = input.text(object);
+    if (text !== shown) {
+      shown = text;
+      showLine(ctx.out, timedLine(input.name, text, performance.now() - started));
     }
   };
   try {
-    const cs = await new Promise<DeepReadonly<CloneSet>>((resolve, reject) => {
-      const check = (cs: DeepReadonly<CloneSet>): void => {
-        if (cs.metadata.name !== input.name) {
+    const object = await new Promise<DeepReadonly<T>>((resolve, reject) => {
+      const check = (candidate: DeepReadonly<T>): void => {
+        if (candidate.metadata?.name !== input.name) {
           return;
         }
-        show(cs);
-        if (input.goal(cs)) {
+        show(candidate);
+        if (input.goal(candidate)) {
           finish();
-          resolve(cs);
+          resolve(candidate);
         }
       };
       const unlisten = watch.listen(check);
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`gave up waiting for CloneSet ${input.name} after ${String(ctx.stepTimeoutMs / 1000)}s`));
+        reject(new Error(`gave up waiting for ${input.kind} ${input.name} after ${String(ctx.stepTimeoutMs / 1000)}s`));
       }, ctx.stepTimeoutMs);
       const onAbort = (): void => {
         finish();
@@ -146,10 +162,19 @@ export async function follow(ctx: StepContext, watch: CloneSetWatch, input: { na
         check(now);
       }
     });
-    return { elapsedMs: performance.now() - started, cs };
+    return { elapsedMs: performance.now() - started, object };
   } finally {
     endLine(ctx.out);
   }
+}
+
+/**
+ * Follows the CloneSet's status, showing a line whenever a counter changes, until `goal` holds.
+ * Returns how long it took and the CloneSet at the end; gives up after the step timeout.
+ */
+export async function follow(ctx: StepContext, watch: CloneSetWatch, input: { name: string; goal: (cs: DeepReadonly<CloneSet>) => boolean }): Promise<{ elapsedMs: number; cs: DeepReadonly<CloneSet> }> {
+  const followed = await followObject(ctx, watch, { kind: 'CloneSet', name: input.name, text: (cs) => progressText(progressOf(cs)), goal: input.goal });
+  return { elapsedMs: followed.elapsedMs, cs: followed.object };
 }
 
 /** The status says every replica is there, ready and available, and it describes the current spec. */

@@ -1,7 +1,8 @@
 /**
  * The demo on a cluster it is given: CRDs, the controllers in this process, the document's sample
  * CloneSet scaling out, then an in-place image update held at partition 3 and released, an Advanced
- * StatefulSet with per-ordinal PVCs updated in place next to it, and a summary.
+ * StatefulSet with per-ordinal PVCs updated in place next to it, a BroadcastJob running one pod on
+ * each of the demo's nodes to completion, and a summary.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import { applyCrdFiles } from '@kruise-ts/local-cluster';
 
 import { launcherFlagsSchema } from '../apps.ts';
 import { startControllers } from '../controllers.ts';
+import { playBroadcastJob } from './broadcastjob-steps.ts';
+import type { BroadcastJobDemoResult } from './broadcastjob-steps.ts';
 import { applyFresh, CloneSetWatch, follow, podsOf, sampleCloneSet, settled } from './cloneset-steps.ts';
 import type { StepContext } from './cloneset-steps.ts';
 import { playStatefulSet } from './statefulset-steps.ts';
@@ -28,6 +31,9 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SAMPLE = new URL('../../demo/sample-cloneset.yaml', import.meta.url);
 const NEW_IMAGE = 'nginx:mainline';
 const PARTITION = 3;
+const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
+/** BroadcastJob is off by default (an OpenKruise gate); the demo's process turns it on for its job. */
+const DEMO_FEATURE_GATES = 'BroadcastJob=true';
 
 export interface DemoOptions {
   readonly kubeConfig: KubeConfig;
@@ -54,6 +60,7 @@ export interface DemoSummary {
   readonly writes: string;
   /** The Advanced StatefulSet next to the CloneSet. */
   readonly statefulSet: StatefulSetDemoResult;
+  readonly broadcastJob: BroadcastJobDemoResult;
 }
 
 async function ensureNamespace(kubeConfig: KubeConfig, name: string): Promise<void> {
@@ -106,13 +113,14 @@ function printSummary(out: Output, summary: DemoSummary): void {
       `  controller writes to pods in all:          ${String(summary.podWrites)}`,
       `  all controller writes:                     ${summary.writes}`,
       `  Advanced StatefulSet demo-db: ${String(summary.statefulSet.pods)} pods with a PVC each in ${(summary.statefulSet.createdMs / 1000).toFixed(1)}s, updated in place in ${(summary.statefulSet.updatedMs / 1000).toFixed(1)}s, pods kept ${String(summary.statefulSet.podsKept)}/${String(summary.statefulSet.pods)}, PVCs kept ${String(summary.statefulSet.claimsKept)}/${String(summary.statefulSet.pods)}`,
+      `  BroadcastJob ${summary.broadcastJob.name}: ${String(summary.broadcastJob.nodes)} nodes, ${String(summary.broadcastJob.parallelism)} pods at a time, completed in ${(summary.broadcastJob.completedMs / 1000).toFixed(1)}s, ${String(summary.broadcastJob.succeeded)} succeeded, ${String(summary.broadcastJob.failed)} failed`,
       '',
     ].join('\n'),
   );
 }
 
 /** The scale-out and the in-place update, measured; the controllers are running. */
-async function playSample(ctx: StepContext, tally: WriteTally): Promise<Omit<DemoSummary, 'statefulSet'>> {
+async function playSample(ctx: StepContext, tally: WriteTally): Promise<Omit<DemoSummary, 'statefulSet' | 'broadcastJob'>> {
   const sample = sampleCloneSet(await readFile(SAMPLE, 'utf8'), ctx.namespace);
   const name = sample.metadata.name ?? '';
   const selector = Object.entries(sample.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
@@ -138,7 +146,7 @@ function summaryOf(input: {
   after: readonly Pod[];
   podWritesForUpdate: number;
   tally: WriteTally;
-}): Omit<DemoSummary, 'statefulSet'> {
+}): Omit<DemoSummary, 'statefulSet' | 'broadcastJob'> {
   const { update, before, after, tally } = input;
   return {
     scaleOutMs: input.scaledMs,
@@ -153,6 +161,15 @@ function summaryOf(input: {
   };
 }
 
+/** Every step, one after another; the controllers are running. */
+async function playAll(ctx: StepContext, tally: WriteTally): Promise<DemoSummary> {
+  const cloneSet = await playSample(ctx, tally);
+  heading(ctx.out, 'An Advanced StatefulSet next to it: 3 pods with a PVC each, then an in-place update');
+  const statefulSet = await playStatefulSet(ctx, { from: 'nginx:alpine', to: NEW_IMAGE });
+  heading(ctx.out, 'A BroadcastJob: one pod run to completion on each node');
+  return { ...cloneSet, statefulSet, broadcastJob: await playBroadcastJob(ctx) };
+}
+
 function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
     signal.addEventListener('abort', () => {
@@ -165,11 +182,11 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const { out, namespace } = options;
   heading(out, 'Installing the CRDs');
-  await applyCrdFiles(options.kubeConfig, [path.join(REPO_ROOT, 'crds', 'apps.kruise.io_clonesets.yaml'), path.join(REPO_ROOT, 'crds', 'apps.kruise.io_statefulsets.yaml')]);
+  await applyCrdFiles(options.kubeConfig, CRD_FILES.map((file) => path.join(REPO_ROOT, 'crds', file)));
   await ensureNamespace(options.kubeConfig, namespace);
   const tally = new WriteTally();
   // The local webhook configuration (a free port on 127.0.0.1) takes effect once the SidecarSet gate is on.
-  const flags = launcherFlagsSchema.parse({ 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace, 'webhook-local-configuration': 'kruise-ts-demo', 'webhook-port': '0' });
+  const flags = launcherFlagsSchema.parse({ 'feature-gates': DEMO_FEATURE_GATES, 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace, 'webhook-local-configuration': 'kruise-ts-demo', 'webhook-port': '0' });
   const controllers = startControllers({
     flags,
     kubeConfig: options.kubeConfig,
@@ -180,12 +197,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   try {
     const client = createClient(new Transport({ kubeConfig: options.kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-demo' }));
     const ctx: StepContext = { client, namespace, out, signal: options.signal, stepTimeoutMs: options.stepTimeoutMs ?? 180_000 };
-    const cloneSet = await playSample(ctx, tally);
-    heading(out, 'An Advanced StatefulSet next to it: 3 pods with a PVC each, then an in-place update');
-    const summary: DemoSummary = { ...cloneSet, statefulSet: await playStatefulSet(ctx, { from: 'nginx:alpine', to: NEW_IMAGE }) };
+    const summary = await playAll(ctx, tally);
     printSummary(out, summary);
     if (options.keepRunning === true) {
-      out.write(`The controllers keep running; try: kubectl -n ${namespace} get clone,asts,pods,pvc. Ctrl-C stops everything the demo started.\n`);
+      out.write(`The controllers keep running; try: kubectl -n ${namespace} get clone,asts,bcj,pods,pvc. Ctrl-C stops everything the demo started.\n`);
       await untilAborted(options.signal);
     }
     return summary;

@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: the main job on a fresh machine. Brings up the local control plane (or uses the
  * cluster of `$KUBECONFIG` when set), installs the CRDs, runs the enabled controllers in this
- * process, applies the document's sample CloneSet and shows it scale out, then updates its image in
- * place held at a partition, releases it and prints a summary. Ctrl-C stops everything it started.
+ * process (with the BroadcastJob gate on), applies the document's sample CloneSet and shows it scale
+ * out, then updates its image in place held at a partition, releases it, runs an Advanced StatefulSet
+ * and a BroadcastJob, and prints a summary. Ctrl-C stops everything it started.
  *
  *   npm run demo [-- --namespace kruise-demo] [--keep]
  */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { sameProgress, showLine, statusLine } from './status-line.ts';
+import type { BroadcastJob } from '@kruise-ts/api';
+
+import { jobProgressText, showLine, statusLine, timedLine } from './status-line.ts';
 
 describe('the demo status line', () => {
   it('shows the counters with the elapsed time', () => {
@@ -14,10 +16,9 @@ describe('the demo status line', () => {
     expect(written).toEqual(['\r\x1b[Ka', 'b\n']);
   });
 
-  it('compares progress field by field', () => {
-    const p = { desired: 5, replicas: 5, updated: 5, ready: 5, available: 5 };
-    expect(sameProgress(undefined, p)).toBe(false);
-    expect(sameProgress({ ...p }, p)).toBe(true);
-    expect(sameProgress({ ...p, ready: 4 }, p)).toBe(false);
+  it("shows a BroadcastJob's counters and phase, and a job without a status yet as pending", () => {
+    const job = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata: { name: 'demo-bcj' }, spec: { template: {} } } as unknown as BroadcastJob;
+    expect(timedLine('demo-bcj', jobProgressText(job), 0)).toBe('[  0.0s] demo-bcj  desired 0  active 0  succeeded 0  failed 0  pending');
+    expect(jobProgressText({ ...job, status: { desired: 4, active: 2, succeeded: 1, failed: 0, phase: 'running' } })).toBe('desired 4  active 2  succeeded 1  failed 0  running');
   });
 });

@@ -1,5 +1,5 @@
-/** How the demo shows a CloneSet's progress: one line, redrawn in place on a terminal. */
-import type { CloneSet } from '@kruise-ts/api';
+/** How the demo shows a workload's or a job's progress: one line, redrawn in place on a terminal. */
+import type { BroadcastJob, CloneSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 /** The counters the line shows. */
@@ -21,15 +21,28 @@ export function progressOf(cs: DeepReadonly<CloneSet>): Progress {
   };
 }
 
-/** `[  1.2s] sample  desired 5  replicas 5  updated 2  ready 5  available 5` */
-export function statusLine(name: string, progress: Progress, elapsedMs: number): string {
-  const seconds = `${(elapsedMs / 1000).toFixed(1)}s`.padStart(6);
+/** `desired 5  replicas 5  updated 2  ready 5  available 5` */
+export function progressText(progress: Progress): string {
   const { desired, replicas, updated, ready, available } = progress;
-  return `[${seconds}] ${name}  desired ${String(desired)}  replicas ${String(replicas)}  updated ${String(updated)}  ready ${String(ready)}  available ${String(available)}`;
+  return `desired ${String(desired)}  replicas ${String(replicas)}  updated ${String(updated)}  ready ${String(ready)}  available ${String(available)}`;
 }
 
-export function sameProgress(a: Progress | undefined, b: Progress): boolean {
-  return a !== undefined && a.desired === b.desired && a.replicas === b.replicas && a.updated === b.updated && a.ready === b.ready && a.available === b.available;
+/** `desired 4  active 2  succeeded 1  failed 0  running`: a BroadcastJob's counters and phase. */
+export function jobProgressText(job: DeepReadonly<BroadcastJob>): string {
+  const status = job.status ?? { desired: 0, active: 0, succeeded: 0, failed: 0 };
+  const counters = `desired ${String(status.desired)}  active ${String(status.active)}  succeeded ${String(status.succeeded)}  failed ${String(status.failed)}`;
+  return `${counters}  ${status.phase ?? 'pending'}`;
+}
+
+/** `[  1.2s] <name>  <text>` */
+export function timedLine(name: string, text: string, elapsedMs: number): string {
+  const seconds = `${(elapsedMs / 1000).toFixed(1)}s`.padStart(6);
+  return `[${seconds}] ${name}  ${text}`;
+}
+
+/** `[  1.2s] sample  desired 5  replicas 5  updated 2  ready 5  available 5` */
+export function statusLine(name: string, progress: Progress, elapsedMs: number): string {
+  return timedLine(name, progressText(progress), elapsedMs);
 }
 
 /** Where the demo writes: a terminal gets the line redrawn in place, anything else one line per change. */

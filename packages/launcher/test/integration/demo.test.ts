@@ -68,7 +68,7 @@ async function configuration(name: string): Promise<WebhookConfigurationLike | u
 const containerNames = (pod: Pod): string[] => (pod.spec?.containers ?? []).map((container) => container.name);
 
 describe('npm run demo', () => {
-  it('runs to its summary: 5 pods scaled out, updated in place with a partition, all kept', async () => {
+  it('runs to its summary: 5 pods scaled out, updated in place with a partition, all kept; an Advanced StatefulSet; a BroadcastJob to completion', async () => {
     const namespace = `demo-${randomBytes(3).toString('hex')}`;
     try {
       const demo = run(DEMO, ['--namespace', namespace]);
@@ -83,6 +83,13 @@ describe('npm run demo', () => {
       expect(output).toContain('controller writes per pod for the update:  3.0');
       expect(output).toContain('== An Advanced StatefulSet next to it');
       expect(output).toMatch(/Advanced StatefulSet demo-db: 3 pods with a PVC each in [\d.]+s, updated in place in [\d.]+s, pods kept 3\/3, PVCs kept 3\/3/);
+      // The BroadcastJob (gate on for the demo's process) on the cluster's own four nodes, the oldest.
+      expect(output).toContain('Controllers running in this process: cloneset, advanced-statefulset, broadcastjob');
+      expect(output).toContain('== A BroadcastJob: one pod run to completion on each node');
+      expect(output).toContain('One pod on each of 4 nodes (kwok-node-0, kwok-node-1, kwok-node-2, kwok-node-3), 2 at a time');
+      expect(output).toMatch(/demo-bcj {2}desired 4 {2}active 2 {2}succeeded 0 {2}failed 0 {2}running/);
+      expect(output).toMatch(/demo-bcj {2}desired 4 {2}active 0 {2}succeeded 4 {2}failed 0 {2}completed/);
+      expect(output).toMatch(/BroadcastJob demo-bcj: 4 nodes, 2 pods at a time, completed in [\d.]+s, 4 succeeded, 0 failed/);
     } finally {
       await deleteNamespace(namespace);
     }
