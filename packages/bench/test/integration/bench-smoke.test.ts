@@ -45,7 +45,8 @@ async function bench(args: readonly string[]): Promise<BenchRun> {
   return { code, stdout, stderr, result, files, profileHeads };
 }
 
-function expectComplete(result: ContenderResult, pods: number): void {
+/** `preparedPods`: whether the scenario's preparation wrote pods (bcj-nodes' warm-up makes none). */
+function expectComplete(result: ContenderResult, pods: number, { preparedPods = true } = {}): void {
   expect(result.error).toBeUndefined();
   expect(result.completed).toBe(true);
   expect(result.pods).toBe(pods);
@@ -64,7 +65,7 @@ function expectComplete(result: ContenderResult, pods: number): void {
   expect(result.series[0]?.t).toBe(0);
   // The change started only after the preparation's pod writes had stopped for the quiet period.
   expect(result.quietBeforeChange).toMatchObject({ quiet: true, quietMs: 2000 });
-  expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
+  if (preparedPods) expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
   expect(Object.keys(result.controlPlaneCpuSeconds ?? {})).toEqual(expect.arrayContaining(['etcd', 'kube-apiserver', 'kwok']));
   expect(result.controlPlaneCpuSeconds?.['kube-apiserver']).toBeGreaterThan(0);
   // Read from kube-apiserver's log and the audit log (usually empty at this size; counted in tests of the readers).
@@ -169,6 +170,35 @@ describe('npm run bench', () => {
     expect(withSidecarSet?.injection).toMatchObject({ sidecarSet: true, podsWithSidecar: 30, podsWithoutSidecar: 0 });
     expect(run.stdout).toContain('### SidecarSet injection');
     expect(run.stdout).toContain('| kruise-ts (SidecarSet) | yes | 30 / 0 |');
+  });
+
+  it('bcj-nodes, 20 nodes: our BroadcastJob runs a pod on every node to completion, the native DaemonSet controller places one on every node', async () => {
+    const run = await bench(['bcj-nodes', '--nodes', '20', '--job-run-ms', '500']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.result.settings).toMatchObject({ scenario: 'bcj-nodes', pods: 20, nodes: 20, jobRunMs: 500 });
+    expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
+      ['kruise-ts', 'kruise-ts', 'BroadcastJob'],
+      ['native-daemonset', 'native', 'DaemonSet'],
+    ]);
+    // The BroadcastJob gate is off by default: the scenario turns it on.
+    expect(run.result.results[0]?.contender.command).toContain('--feature-gates=BroadcastJob=true');
+    const [ours, native] = run.result.results;
+    for (const result of run.result.results) {
+      expectComplete(result, 20, { preparedPods: false });
+      expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(20);
+      expect(result.perNode).toMatchObject({ nodes: 20, podsCreated: 20, podsStarted: 20, nodesWithSeveralPods: 0 });
+      expect(result.perNode?.allRunningSeconds).toBeGreaterThan(0);
+    }
+    // Every job pod ran its 500 ms and succeeded before the job completed; the DaemonSet's pods keep running.
+    expect(ours?.perNode).toMatchObject({ podsSucceeded: 20 });
+    expect(ours?.perNode?.allSucceededSeconds).toBeGreaterThanOrEqual(ours?.perNode?.allRunningSeconds ?? Infinity);
+    expect(ours?.wallSeconds).toBeGreaterThan(0.5);
+    expect(ours?.series.at(-1)).toMatchObject({ replicas: 20, ready: 0, available: 20 });
+    expect(native?.perNode).toMatchObject({ podsSucceeded: 0 });
+    expect(native?.perNode?.allSucceededSeconds).toBeUndefined();
+    expect(native?.series.at(-1)).toMatchObject({ replicas: 20, ready: 20, available: 20 });
+    expect(run.stdout).toContain('### A pod on every node');
+    expect(run.stdout).toContain('| native-daemonset | DaemonSet | 20 | 20 / 20 / 0 |');
   });
 
   it('stops the contender it started when interrupted (Ctrl-C) mid-run', async () => {
