@@ -1,5 +1,5 @@
 /**
- * npm run bench -- <scale|inplace|recreate|steady> [--pods N] [--contender kruise-ts|kruise-ts-per-app|native|<name>=<command>]...
+ * npm run bench -- <scale|inplace|recreate|steady|asts-inplace|asts-recreate|sidecarset-scale|bcj-nodes> [--pods N | --nodes N] [--contender kruise-ts|kruise-ts-per-app|native|<name>=<command>]...
  *
  * Every contender runs on a fresh local control plane with the same settings; the result is written
  * as JSON, Markdown and SVG under --out (bench-results/ by default). See packages/bench/README.md.
