@@ -31,7 +31,7 @@ export type JobDecision =
 export interface DecisionInput {
   readonly job: ReadonlyJob;
   readonly counts: JobPodCounts;
-  /** `status.startTime` in ms (set by this reconcile if it was not). */
+  /** When the job started, in ms (the status' start time, set by this reconcile if it was not). */
   readonly startTime: number;
   readonly now: number;
 }

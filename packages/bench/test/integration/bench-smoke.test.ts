@@ -140,8 +140,9 @@ describe('npm run bench', () => {
     const count = (result: ContenderResult | undefined, verb: string): number | undefined => result?.requests.byVerbAndResource.find((row) => row.verb === verb && row.resource === 'pods')?.count;
     // In place: each pod patched, none created or deleted; the native controller deletes and re-creates every pod.
     expect([count(ours, 'patch'), count(ours, 'create'), count(ours, 'delete')]).toEqual([30, undefined, undefined]);
+    // The native controller may send a delete twice (a retry after a conflict under load; CI saw 31).
+    expect(count(native, 'delete')).toBeGreaterThanOrEqual(30);
     // The native controller retries a create whose name is still held by the terminating pod (409).
-    expect(count(native, 'delete')).toBe(30);
     expect(count(native, 'create')).toBeGreaterThanOrEqual(30);
     expect(run.stdout).toContain('native-statefulset');
   });
