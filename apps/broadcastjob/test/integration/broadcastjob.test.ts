@@ -12,7 +12,7 @@ import { eventResource } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
-import { podResource } from '@kruise-ts/workload';
+import { nodeResource, podResource } from '@kruise-ts/workload';
 
 import { createJob, jobBody, jobPods, pinnedNode, testNodes, waitForJob, withController, withRestartableController } from '../support/harness.ts';
 
@@ -123,6 +123,34 @@ describe('BroadcastJob', () => {
       }, { description: 'the NoEligibleNode Warning' });
       expect(events[0]?.type).toBe('Warning');
       expect(await jobPods(client, namespace, 'nowhere')).toEqual([]);
+    });
+  });
+
+  it('replaces a pod deleted by hand on its node (never two at once) and forgets a node that leaves mid-run', async () => {
+    await withController('bcj-churn', async (namespace) => {
+      await using nodes = await testNodes(namespace, 3);
+      const [kept, leaving] = nodes.names;
+      let twoOnOneNode: string | undefined;
+      const observer = observeObjects(kubeConfig, { resource: podResource, namespace, labelSelector: 'broadcastjob-name=churn' }, (pods) => {
+        const running = pods.filter(isRunning).map((pod) => pinnedNode(pod) ?? '');
+        twoOnOneNode ??= running.find((node, index) => running.indexOf(node) !== index);
+      });
+      await observer.synced;
+      await createJob(client, jobBody(namespace, 'churn', { podAnnotations: { 'sim.kruise-ts.io/run-ms': '4000' } }));
+      const pods = await waitFor(async () => {
+        const list = (await jobPods(client, namespace, 'churn')).filter((pod) => pod.status?.phase === 'Running');
+        return list.length === 3 ? list : undefined;
+      }, { description: 'three running pods' });
+      const onKept = pods.find((pod) => pinnedNode(pod) === kept);
+      await client.delete(podResource, { namespace, name: onKept?.metadata?.name ?? '' });
+      await client.delete(nodeResource, { name: leaving ?? '' });
+      const done = await waitForJob(client, { namespace, name: 'churn', description: 'completed without the node that left' }, completed);
+      observer.stop();
+      expect(done.status).toMatchObject({ desired: 2, succeeded: 2 });
+      expect(twoOnOneNode).toBeUndefined();
+      const after = await jobPods(client, namespace, 'churn');
+      expect(after.filter((pod) => pinnedNode(pod) === kept && pod.status?.phase === 'Succeeded')).toHaveLength(1);
+      expect(after.some((pod) => pinnedNode(pod) === leaving && isRunning(pod))).toBe(false);
     });
   });
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import { broadcastJobSchema } from '@kruise-ts/api';
 import type { BroadcastJob, BroadcastJobInput, Pod } from '@kruise-ts/api';
-import type { Client } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
 import { createFakeNodes, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
@@ -91,7 +91,7 @@ export function waitForJob(client: Client, wanted: { readonly namespace: string;
 }
 
 /** The node a pod is pinned to (its required node affinity on metadata.name). */
-export function pinnedNode(pod: Pod): string | undefined {
+export function pinnedNode(pod: DeepReadonly<Pod>): string | undefined {
   const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   return terms[0]?.matchFields?.find((field) => field.key === 'metadata.name')?.values?.[0];
 }
