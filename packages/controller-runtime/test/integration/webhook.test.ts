@@ -33,6 +33,26 @@ const addLabel: AdmissionHandler = (request) => {
   return Promise.resolve(patchResponseFromObjects(object, { ...object, metadata: { ...object.metadata, labels: { ...object.metadata?.labels, [LABEL]: 'true' } } }));
 };
 
+/** The configuration that sends this namespace's ConfigMap creates to the labelling webhook. */
+function labelWebhookConfiguration(options: { name: string; port: number; namespace: string; failurePolicy: 'Ignore' | 'Fail'; objectSelector?: { matchLabels: Record<string, string> } }) {
+  return {
+    metadata: { name: options.name },
+    webhooks: [
+      {
+        name: 'label.webhook.kruise-ts.io',
+        clientConfig: { url: `https://127.0.0.1:${String(options.port)}/mutate-configmap` },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': options.namespace } },
+        ...(options.objectSelector === undefined ? {} : { objectSelector: options.objectSelector }),
+        failurePolicy: options.failurePolicy,
+        timeoutSeconds: 5,
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  };
+}
+
 describe('admission webhook server', () => {
   it('mutates ConfigMaps created through the API server, with the injected CA, and fails open once stopped', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'webhook');
@@ -52,21 +72,7 @@ describe('admission webhook server', () => {
     const name = `kruise-ts-test-${ns.name}`;
     let injecting: Promise<void> | undefined;
     try {
-      await client.create(mutatingWebhookConfigurationResource, {
-        metadata: { name },
-        webhooks: [
-          {
-            name: 'label.webhook.kruise-ts.io',
-            clientConfig: { url: `https://127.0.0.1:${String(port)}/mutate-configmap` },
-            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
-            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
-            failurePolicy: 'Ignore',
-            timeoutSeconds: 5,
-            sideEffects: 'None',
-            admissionReviewVersions: ['v1'],
-          },
-        ],
-      });
+      await client.create(mutatingWebhookConfigurationResource, labelWebhookConfiguration({ name, port, namespace: ns.name, failurePolicy: 'Ignore' }));
       injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name }], logger }).start(stopInjector.signal);
       const configuration = await waitFor(
         async () => {
@@ -122,22 +128,7 @@ describe('admission webhook server', () => {
     const name = `kruise-ts-rotation-${ns.name}`;
     let injecting: Promise<void> | undefined;
     try {
-      await client.create(mutatingWebhookConfigurationResource, {
-        metadata: { name },
-        webhooks: [
-          {
-            name: 'label.webhook.kruise-ts.io',
-            clientConfig: { url: `https://127.0.0.1:${String(port)}/mutate-configmap` },
-            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
-            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
-            objectSelector: { matchLabels: { traffic: 'rotation' } },
-            failurePolicy: 'Fail',
-            timeoutSeconds: 5,
-            sideEffects: 'None',
-            admissionReviewVersions: ['v1'],
-          },
-        ],
-      });
+      await client.create(mutatingWebhookConfigurationResource, labelWebhookConfiguration({ name, port, namespace: ns.name, failurePolicy: 'Fail', objectSelector: { matchLabels: { traffic: 'rotation' } } }));
       injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name }], logger }).start(stop.signal);
       const create = () => client.create(configMaps, { metadata: { generateName: 'rotation-', namespace: ns.name, labels: { traffic: 'rotation' } } });
       // Until the API server has the configuration, ConfigMaps pass without the label.
