@@ -65,6 +65,45 @@ describe('parseBenchCommand', () => {
     ]);
   });
 
+  it('idles every scenario 10 s before the change by default (--idle-window-seconds), steady keeping its own --idle-seconds', () => {
+    expect(parseBenchCommand(['scale']).scenario).toMatchObject({ idleWindowSeconds: 10, idleSeconds: 30 });
+    expect(parseBenchCommand(['recreate', '--idle-window-seconds', '3']).scenario.idleWindowSeconds).toBe(3);
+    expect(() => parseBenchCommand(['scale', '--idle-window-seconds', '0'])).toThrow(/--idle-window-seconds/);
+    expect(() => parseBenchCommand(['scale', '--idle-window-seconds', '601'])).toThrow(/--idle-window-seconds/);
+  });
+
+  it('gives a contender the ready URL of --contender-ready <name>=<URL>, placeholders left for its start', () => {
+    const command = parseBenchCommand([
+      'inplace',
+      '--contender', 'kruise-ts',
+      '--contender', 'ext=run-it --metrics=:{metricsPort}',
+      '--contender', 'other=run-other',
+      '--contender-ready', 'ext=http://127.0.0.1:{metricsPort}/readyz?verbose=1',
+      '--contender-ready', 'other=https://127.0.0.1:9443/healthz',
+    ]);
+    expect(command.contenders.map((contender) => [contender.name, contender.readyUrl])).toEqual([
+      ['kruise-ts', undefined],
+      ['ext', 'http://127.0.0.1:{metricsPort}/readyz?verbose=1'],
+      ['other', 'https://127.0.0.1:9443/healthz'],
+    ]);
+    // The contender keeps what it was: only the URL is added.
+    expect(command.contenders[1]?.kind).toBe('external');
+    expect(typeof command.contenders[1]?.start).toBe('function');
+    expect(parseBenchCommand(['scale']).contenders.every((contender) => contender.readyUrl === undefined)).toBe(true);
+  });
+
+  it.each([
+    [['scale', '--contender-ready', 'ext=127.0.0.1:8080/readyz'], '--contender-ready.0: want <contender name>=<http:// or https:// URL>'],
+    [['scale', '--contender-ready', 'ext=http://127.0.0.1:8080/readyz'], '--contender-ready "ext=http://127.0.0.1:8080/readyz": no contender named "ext" (kruise-ts)'],
+    [['recreate', '--contender-ready', 'native-deployment=http://127.0.0.1:1/'], 'the native baseline is kube-controller-manager of the cluster'],
+    [['scale', '--contender', 'ext=x', '--contender-ready', 'ext=http://127.0.0.1:1/a', '--contender-ready', 'ext=http://127.0.0.1:1/b'], 'ext already has a ready URL'],
+    [['scale', '--contender', 'ext=x', '--contender-ready', 'ext=http://127.0.0.1:{metricsPort2}/readyz'], 'the command uses {metricsPort2}, but only 1 metrics port(s) were reserved'],
+    [['scale', '--contender', 'ext=x', '--contender-ready', 'ext=http://127.0.0.1:{port}/readyz'], '--contender-ready "ext=http://127.0.0.1:{port}/readyz": not a URL'],
+  ])('rejects the ready URL of %j', (argv, message) => {
+    expect(() => parseBenchCommand(argv)).toThrow(BenchFlagError);
+    expect(() => parseBenchCommand(argv)).toThrow(message);
+  });
+
   it('gives steady its pods from workloads × pods per workload', () => {
     const command = parseBenchCommand(['steady', '--workloads', '4', '--pods-per-workload', '10', '--churn-percent', '25']);
     expect(command.settings.pods).toBe(40);
@@ -78,7 +117,7 @@ describe('parseBenchCommand', () => {
     [['scale', '--pods', 'many'], '--pods'],
     [['scale', '--max-unavailable', '20'], '--max-unavailable: must be a percentage like 20%'],
     [['inplace', '--contender', 'native'], 'a native Deployment cannot update pods in place'],
-    [['scale', '--contender', 'Bad Name=x'], 'want kruise-ts, kruise-ts-per-app, native, or <name>=<command>'],
+    [['scale', '--contender', 'Bad Name=x'], 'want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, or <name>=<command>'],
     [['scale', '--pods', '1000', '--nodes', '1', '--pods-per-node', '10'], '--pods-per-node: 1 nodes × 10 cannot hold 1000 pods'],
     [['steady', '--pods', '10'], '--pods: the steady scenario has --workloads × --pods-per-workload pods'],
     [['scale', '--unknown'], "Unknown option '--unknown'"],

@@ -6,17 +6,20 @@ import { parseArgs } from 'node:util';
 
 import { z } from 'zod';
 
-import { externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
+import { expandPlaceholders, externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
 import type { Contender } from './contenders/contender.ts';
 import { nativeContender } from './contenders/native-contender.ts';
 import type { WorkloadFamily } from './measure/workloads.ts';
 import { SCENARIO_NAMES } from './result.ts';
 import type { RunSettings, ScenarioName } from './result.ts';
 import { SCENARIOS } from './scenarios/scenario.ts';
-import type { ScenarioOptions } from './scenarios/scenario.ts';
+import type { RunScenarioOptions } from './scenarios/scenario.ts';
 
 const count = (min: number, max: number): z.ZodCoercedNumber => z.coerce.number().int().min(min).max(max);
 const percent = z.string().regex(/^(100|[1-9]?[0-9])%$/, 'must be a percentage like 20%');
+/** A contender's name as `--contender <name>=<command>` takes it (and so as a file name of its log). */
+const CONTENDER_NAME = '[a-z0-9][a-z0-9-]{0,40}';
+const readyFlag = z.string().regex(new RegExp(`^${CONTENDER_NAME}=https?://\\S+$`), 'want <contender name>=<http:// or https:// URL>');
 
 /**
  * Pod status writes the simulated kubelets (one kwok process) make at once. kwok's own default, 4,
@@ -45,10 +48,12 @@ const flagsSchema = z.strictObject({
   workloads: count(1, 10_000).default(100),
   'pods-per-workload': count(1, 1_000).default(50),
   'idle-seconds': count(1, 3_600).default(30),
+  'idle-window-seconds': count(1, 600).default(10),
   'churn-percent': count(1, 100).default(10),
   'apiserver-profile-seconds': count(0, 600).default(0),
   'job-run-ms': count(0, 600_000).default(1_000),
   contender: z.array(z.string().min(1)).default([]),
+  'contender-ready': z.array(readyFlag).default([]),
   out: z.string().min(1).default('bench-results'),
 });
 
@@ -78,11 +83,15 @@ const APP_ENTRYPOINTS: Readonly<Record<WorkloadFamily, readonly string[]>> = {
 export class BenchFlagError extends Error {}
 
 /**
- * A contender from its flag: `kruise-ts`, `kruise-ts-per-app`, `native`, or `<name>=<command>` for an
- * external controller (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`).
+ * A contender from its flag: `kruise-ts`, `kruise-ts-source`, `kruise-ts-per-app`, `native`, or
+ * `<name>=<command>` for an external controller (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`,
+ * `{burst}`).
  */
 export function contenderFromFlag(flag: string, scenario: ScenarioName): Contender {
   if (flag === 'kruise-ts') return kruiseTsContender();
+  // The same launcher from the TypeScript sources with Node.js's memory defaults: what the image's
+  // bundle and the chart's memory settings save (docs/benchmarks.md, "Memory and idle CPU").
+  if (flag === 'kruise-ts-source') return kruiseTsContender('kruise-ts-source', 'source');
   if (scenario === 'sidecarset-scale') {
     // The scenario drives our launcher's own webhook registration (--webhook-local-configuration).
     throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it`);
@@ -92,16 +101,48 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName): Contend
     if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
     return nativeContender(SCENARIOS[scenario].family);
   }
-  const match = /^([a-z0-9][a-z0-9-]{0,40})=(.+)$/s.exec(flag);
+  const match = new RegExp(`^(${CONTENDER_NAME})=(.+)$`, 's').exec(flag);
   if (match?.[1] === undefined || match[2] === undefined) {
-    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-per-app, native, or <name>=<command> (name: lower-case letters, digits, dashes)`);
+    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, or <name>=<command> (name: lower-case letters, digits, dashes)`);
   }
   return externalContender(match[1], match[2]);
 }
 
+/** A `--contender-ready` URL's placeholders must be ones the contender's command could use: filled with stand-ins, it must parse. */
+function checkReadyUrl(flag: string, url: string, contender: Contender): void {
+  let expanded: string;
+  try {
+    expanded = expandPlaceholders(url, { kubeconfigPath: 'kubeconfig', metricsPorts: Array.from({ length: contender.processes }, (_unused, index) => 10_000 + index), qps: 0, burst: 0 });
+  } catch (error) {
+    throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!URL.canParse(expanded)) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: not a URL`);
+}
+
+/**
+ * The contenders with their `--contender-ready` URLs (`<name>=<URL>`, at most one per name). Only a
+ * contender we start can have one: the native baseline runs with the cluster.
+ */
+export function withReadyUrls(contenders: readonly Contender[], flags: readonly string[]): Contender[] {
+  const urls = new Map<string, string>();
+  for (const flag of flags) {
+    const [name = '', url = ''] = flag.split(/=(.*)/s);
+    const contender = contenders.find((candidate) => candidate.name === name);
+    if (contender === undefined) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: no contender named ${JSON.stringify(name)} (${contenders.map((candidate) => candidate.name).join(', ')})`);
+    if (contender.kind === 'native') throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: the native baseline is kube-controller-manager of the cluster, ready before any contender starts`);
+    if (urls.has(name)) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: ${name} already has a ready URL`);
+    checkReadyUrl(flag, url, contender);
+    urls.set(name, url);
+  }
+  return contenders.map((contender) => {
+    const readyUrl = urls.get(contender.name);
+    return readyUrl === undefined ? contender : { ...contender, readyUrl };
+  });
+}
+
 export interface BenchCommand {
   readonly settings: RunSettings;
-  readonly scenario: ScenarioOptions & { readonly idleSeconds: number };
+  readonly scenario: RunScenarioOptions;
   readonly contenders: readonly Contender[];
   readonly outDir: string;
 }
@@ -115,8 +156,10 @@ function parseScenario(positionals: readonly string[]): ScenarioName {
   return scenario as ScenarioName;
 }
 
+const REPEATABLE: ReadonlySet<string> = new Set(['contender', 'contender-ready']);
+
 function parseFlagValues(argv: readonly string[]): { positionals: string[]; flags: z.output<typeof flagsSchema> } {
-  const options = Object.fromEntries(Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const, multiple: name === 'contender' }]));
+  const options = Object.fromEntries(Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.has(name) }]));
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
@@ -185,8 +228,12 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       timeoutMs: timeoutSeconds * 1000,
       jobRunMs: flags['job-run-ms'],
       idleSeconds: flags['idle-seconds'],
+      idleWindowSeconds: flags['idle-window-seconds'],
     },
-    contenders: contenderFlags.map((flag) => contenderFromFlag(flag, scenarioName)),
+    contenders: withReadyUrls(
+      contenderFlags.map((flag) => contenderFromFlag(flag, scenarioName)),
+      flags['contender-ready'],
+    ),
     outDir: flags.out,
   };
 }

@@ -108,6 +108,31 @@ export interface ContenderResult {
    */
   readonly quietBeforeChange?: QuietBeforeChange;
   /**
+   * Seconds from spawning the contender's process until it was ready: its `--contender-ready` URL answered
+   * 2xx, or else every /metrics endpoint it serves answered HTTP at all (the preparation waits for
+   * it, so a slow start is not counted against the preparation). The phases of one contender share
+   * it (one process). Absent when nothing tells readiness (the native baseline, which runs with the
+   * cluster; an external command with neither a ready URL nor `{metricsPort}`) and in older results.
+   */
+  readonly readySeconds?: number;
+  /**
+   * CPU cores (CPU seconds per second) of the contender's process tree while nothing changed: over
+   * `idleWindowSeconds`, once the preparation had settled and its pod writes had stopped. In the
+   * scenarios that start from 0 pods that is an idle controller with an empty cache; in `steady` it
+   * is the idle phase's `steady.idleCpuCoresUsed`. Absent in older results.
+   */
+  readonly idleCpuCores?: number;
+  readonly idleWindowSeconds?: number;
+  /**
+   * Resident memory of the contender's process tree per 1,000 pods in its cache. Read at the end of
+   * the idle window and divided by the pods the preparation created; in the scenarios that start
+   * from 0 pods (`scale`, `sidecarset-scale`, `bcj-nodes`) read instead at the END of the change,
+   * once settled, and divided by the pods of the change, so it includes whatever the change left
+   * behind (garbage not yet collected too). `rssBasis` says which. Absent in older results.
+   */
+  readonly rssBytesPer1000Pods?: number;
+  readonly rssBasis?: RssBasis;
+  /**
    * CPU seconds each control-plane process of this contender's cluster used in the measured window
    * (kube-apiserver, etcd, kwok, kube-scheduler, kube-controller-manager). Absent in older results.
    */
@@ -158,6 +183,13 @@ export interface FailedRequestCount {
   readonly resource: string;
   readonly code: number;
   readonly count: number;
+}
+
+/** When `rssBytesPer1000Pods` was read, and the pods it divides by. */
+export interface RssBasis {
+  /** `preparation`: at the end of the idle window after it; `change`: once the change settled (the scenario starts from 0 pods). */
+  readonly after: 'preparation' | 'change';
+  readonly pods: number;
 }
 
 /** How the run waited for quiet before the change. */

@@ -1,7 +1,7 @@
 /**
  * The chart's data files against the runtime: the feature-gate table must parse every gate string as
  * `--feature-gates` does, and the app registry must name exactly the runtime's app gates, with
- * entrypoints and CRD files that exist.
+ * entrypoints (bundles built from sources that exist) and CRD files that exist.
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { PROCESS_ENTRIES } from '@kruise-ts/bundle';
 import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES, parseFeatureGates } from '@kruise-ts/controller-runtime';
 
 import { CHART_DIRECTORY, evaluateChartGates, readChartApps, readChartGateTable, REPOSITORY_ROOT } from './chart-files.ts';
@@ -66,7 +67,11 @@ describe('files/apps.yaml', () => {
         expect(app.entrypoint, gate).toBeUndefined();
         continue;
       }
-      expect(existsSync(path.join(REPOSITORY_ROOT, app.entrypoint ?? '')), `${gate}: ${app.entrypoint ?? '(no entrypoint)'}`).toBe(true);
+      // The image runs the app's bundle; what it is built from must exist.
+      expect(app.entrypoint, gate).toBe(`dist/${app.name}.mjs`);
+      const source = PROCESS_ENTRIES[app.name];
+      expect(source, `${gate}: no bundle entry named ${app.name} in @kruise-ts/bundle`).toBeDefined();
+      expect(existsSync(path.join(REPOSITORY_ROOT, source ?? '')), `${gate}: ${source ?? ''}`).toBe(true);
       expect(app.crds?.length, gate).toBeGreaterThan(0);
       for (const crd of app.crds ?? []) {
         expect(existsSync(path.join(CHART_DIRECTORY, 'files', 'crds', crd)), `${gate}: files/crds/${crd}`).toBe(true);

@@ -106,7 +106,9 @@ export type { WorkloadControllerFlags, WorkloadControllerOptions } from './flags
 // Manager
 export { Manager } from './manager/manager.ts';
 export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
-export { runAppMain } from './manager/app-main.ts';
+export { loadKubeConfigOrExit, runAppMain } from './manager/app-main.ts';
+export type { KubeConfigLike } from './client/cluster-config.ts';
+export { StaticKubeConfig } from './client/kubeconfig-loader.ts';
 export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';

@@ -6,7 +6,7 @@
  * Flags are the union of the apps' flags (see `apps.ts`); `--feature-gates` selects the apps. In a
  * cluster, the Helm chart runs each app as its own Deployment instead.
  */
-import { createLogger, loadKubeConfig, logStartupWarnings, OPENKRUISE_MANAGER_FLAGS, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
+import { createLogger, loadKubeConfigOrExit, logStartupWarnings, OPENKRUISE_MANAGER_FLAGS, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
 
 import { launcherFlagsSchema } from './apps.ts';
 import { startControllers } from './controllers.ts';
@@ -16,9 +16,10 @@ const argv = process.argv.slice(2);
 const flags = parseFlagsOrExit(argv, launcherFlagsSchema, OPENKRUISE_MANAGER_FLAGS);
 const logger = createLogger({ level: flags['log-level'], format: flags['log-format'], base: { app: 'all-in-one' } });
 logStartupWarnings(logger, { argv, compat: OPENKRUISE_MANAGER_FLAGS, gates: flags['feature-gates'] });
+const kubeConfig = await loadKubeConfigOrExit(flags.kubeconfig);
 let running;
 try {
-  running = startControllers({ flags, kubeConfig: loadKubeConfig(flags.kubeconfig), logger });
+  running = startControllers({ flags, kubeConfig, logger });
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);

@@ -1,6 +1,5 @@
 import { Manager, managerOptionsFromFlags, webhookServerFromFlags } from '@kruise-ts/controller-runtime';
-import type { KubeConfig } from '@kubernetes/client-node';
-import type { ManagerOptions, RequestObserver, WebhookFlags } from '@kruise-ts/controller-runtime';
+import type { KubeConfigLike, ManagerOptions, RequestObserver, WebhookFlags } from '@kruise-ts/controller-runtime';
 import type { Logger } from 'pino';
 
 import { enabledApps } from './apps.ts';
@@ -21,7 +20,7 @@ export interface RunningControllers {
 
 export interface StartControllersOptions {
   readonly flags: LauncherFlags;
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   readonly logger: Logger;
   readonly requestObservers?: readonly RequestObserver[] | undefined;
   /** Overrides of the manager options the flags give (tests, the demo). */

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 import { byUsername } from '../collect/index.ts';
 import type { Contender, ContenderContext, RunningContender } from './contender.ts';
+import { ourNodeCommand } from './our-processes.ts';
+import type { OurRuntime } from './our-processes.ts';
 
 /** The repository root (the launcher and the apps run from their sources there). */
 export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -75,19 +77,18 @@ async function startShell(script: string, context: ContenderContext): Promise<{ 
   return { pid, stop };
 }
 
-/** Our apps run from source, with the benchmark's GC-on-signal hook (see measure/gc-on-signal.ts). */
-const GC_HOOK = path.join(REPOSITORY_ROOT, 'packages', 'bench', 'src', 'measure', 'gc-on-signal.ts');
-const NODE = `${JSON.stringify(process.execPath)} --expose-gc --import=${JSON.stringify(GC_HOOK)} --conditions=@kruise-ts/source`;
-
-/** Our controllers, every enabled app in one process (packages/launcher). */
-export function kruiseTsContender(name = 'kruise-ts'): Contender {
+/**
+ * Our controllers, every enabled app in one process (packages/launcher), as the image runs it (the
+ * bundle with the chart's memory settings) or from the TypeScript sources (`runtime: 'source'`).
+ */
+export function kruiseTsContender(name = 'kruise-ts', runtime: OurRuntime = 'bundle'): Contender {
   return {
     name,
     kind: 'kruise-ts',
     processes: 1,
     async start(context): Promise<RunningContender> {
       const port = context.metricsPorts[0] ?? 0;
-      const script = `exec ${NODE} packages/launcher/src/cli.ts ${kruiseTsFlags(context, port)}`;
+      const script = `exec ${await ourNodeCommand(runtime, 'packages/launcher/src/cli.ts')} ${kruiseTsFlags(context, port)}`;
       const started = await startShell(script, context);
       return {
         info: { name, kind: 'kruise-ts', command: script },
@@ -101,14 +102,15 @@ export function kruiseTsContender(name = 'kruise-ts'): Contender {
   };
 }
 
-/** Our controllers, one process per app (as the Helm chart deploys them). */
+/** Our controllers, one process per app (as the Helm chart deploys them, from the image's bundles). */
 export function kruiseTsPerAppContender(entrypoints: readonly string[], name = 'kruise-ts-per-app'): Contender {
   return {
     name,
     kind: 'kruise-ts-per-app',
     processes: entrypoints.length,
     async start(context): Promise<RunningContender> {
-      const lines = entrypoints.map((entrypoint, index) => `${NODE} ${entrypoint} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} &`);
+      const commands = await Promise.all(entrypoints.map((entrypoint) => ourNodeCommand('bundle', entrypoint)));
+      const lines = commands.map((command, index) => `${command} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} &`);
       const script = [...lines, 'wait'].join('\n');
       const started = await startShell(script, context);
       return {

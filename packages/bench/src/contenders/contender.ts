@@ -46,5 +46,11 @@ export interface Contender {
   readonly kind: ContenderInfo['kind'];
   /** How many metrics ports it needs. */
   readonly processes: number;
+  /**
+   * `--contender-ready`: a URL that answers 2xx once the started contender is ready, with the
+   * command's placeholders (`{metricsPort}`, ...), expanded when it starts. Without it, its /metrics
+   * endpoints answering at all is what counts (see run/readiness.ts).
+   */
+  readonly readyUrl?: string;
   start(context: ContenderContext): Promise<RunningContender>;
 }

@@ -40,6 +40,11 @@ export function formatLatency(seconds: number): string {
   return seconds < 0.9995 ? `${formatNumber(seconds * 1000)} ms` : formatSeconds(seconds);
 }
 
+/** CPU cores of an idle process: thousandths of a core, so three decimals, not three significant digits (`0.012`). */
+export function formatCores(cores: number): string {
+  return cores.toFixed(3);
+}
+
 /** Bytes in MiB: `123 MiB`. */
 export function formatMiB(bytes: number): string {
   return `${formatNumber(bytes / MIB)} MiB`;

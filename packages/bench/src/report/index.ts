@@ -10,6 +10,7 @@ export { contenderColour, downsample, escapeXml, MAX_POINTS, renderSvg } from '.
 export { contenderRatios, figureValues, ratio, RATIO_FIGURES } from './ratios.ts';
 export type { ContenderRatios, FigureValues, RatioFigure } from './ratios.ts';
 export {
+  formatCores,
   formatGiB,
   formatLatency,
   formatMiB,

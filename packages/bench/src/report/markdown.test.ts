@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { BenchResult, ContenderResult } from '../result.ts';
 import { renderMarkdown } from './markdown.ts';
-import { FIXTURE } from './test-fixture.ts';
+import { FIXTURE, withoutIdleFigures } from './test-fixture.ts';
 
 const MIB = 1024 ** 2;
 
@@ -18,11 +18,13 @@ npm run bench -- --scenario recreate --pods 1000
 
 **Settings:** 10 nodes, 110 pods/node · kubelet delays: start 500 ms, update 200 ms, delete 1,000 ms, 32 pod writes at once · client QPS 50, burst 100 · kube-scheduler without client-side limit · maxUnavailable 20% · Kubernetes v1.33.1 · timeout 600 s · machine: 2 CPUs (AMD EPYC 7B13), 8.00 GiB, Node.js v24.21.0, linux · started 2025-01-02T03:04:05.000Z
 
-| contender | done? | wall time | writes/pod | pod writes/pod | requests | mutating p99 | peak RSS | peak heap | CPU s | event-loop p99 | reconcile p50/p99 |
-| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 4.20 ms | 2.00 ms / 20.0 ms |
-| native-deployment | no | 600 s (48.8×) | 4.02 (2.00×) | 3.50 (1.75×) | 4,020 (2.00×) | – | 300 MiB (2.00×) | – | 17.0 (2.00×) | – | – |
-| other\\|ctl \\<x\\&y\\> | yes | 6.15 s (0.50×) | 0.00 (0.00×) | 0.00 (0.00×) | 0 (0.00×) | – | 75.0 MiB (0.50×) | 40.0 MiB (0.50×) | 4.25 (0.50×) | – | – |
+| contender | done? | wall time | writes/pod | pod writes/pod | requests | mutating p99 | peak RSS | peak heap | CPU s | idle CPU cores | RSS / 1,000 pods | event-loop p99 | reconcile p50/p99 | ready after |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 0.012 | 120 MiB | 4.20 ms | 2.00 ms / 20.0 ms | 3.20 s |
+| native-deployment | no | 600 s (48.8×) | 4.02 (2.00×) | 3.50 (1.75×) | 4,020 (2.00×) | – | 300 MiB (2.00×) | – | 17.0 (2.00×) | 0.018 (1.50×) | 240 MiB (2.00×) | – | – | – |
+| other\\|ctl \\<x\\&y\\> | yes | 6.15 s (0.50×) | 0.00 (0.00×) | 0.00 (0.00×) | 0 (0.00×) | – | 75.0 MiB (0.50×) | 40.0 MiB (0.50×) | 4.25 (0.50×) | – | – | – | – | 12.5 s |
+
+Idle CPU: cores the contender used over 10 s with nothing changing, once the preparation had settled. RSS / 1,000 pods: resident memory at the end of that window, per 1,000 pods the preparation created. Ready after: from the start of the contender's process until its ready URL answered 2xx, or else its /metrics answered.
 
 Ratios (×) are relative to the first contender, kruise-ts; lower is better for every figure.
 
@@ -225,13 +227,41 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(FIXTURE)).not.toContain('A pod on every node');
   });
 
+  it('says when a scenario that starts from no pods read its RSS per 1,000 pods: at the end of the change', () => {
+    const scale: BenchResult = {
+      ...FIXTURE,
+      settings: { ...FIXTURE.settings, scenario: 'scale' },
+      results: [
+        { ...contender(0), idleCpuCores: 0.004, rssBytesPer1000Pods: 130 * MIB, rssBasis: { after: 'change', pods: 1000 } },
+        { ...contender(1), idleCpuCores: 0.002, rssBytesPer1000Pods: 65 * MIB, rssBasis: { after: 'change', pods: 1000 } },
+      ],
+    };
+    const markdown = renderMarkdown(scale);
+    expect(markdown).toContain('| 8.50 | 0.004 | 130 MiB | 4.20 ms | 2.00 ms / 20.0 ms | 3.20 s |');
+    expect(markdown).toContain('| 17.0 (2.00×) | 0.002 (0.50×) | 65.0 MiB (0.50×) | – | – | – |');
+    expect(markdown).toContain('RSS / 1,000 pods: resident memory once the change settled, per 1,000 pods it created (the scenario starts from none).');
+  });
+
+  it('shows the steady idle figures of a result written before every scenario had them, and no note of how they were taken', () => {
+    const steady = { workloads: 100, podsPerWorkload: 100, idleSeconds: 30, heapAfterFullGc: true, churnedPods: 1000, convergeSeconds: 4 };
+    const older = withoutIdleFigures(contender(0));
+    const markdown = renderMarkdown({
+      ...FIXTURE,
+      settings: { ...FIXTURE.settings, scenario: 'steady' },
+      results: [{ ...older, steady: { ...steady, idleCpuCoresUsed: 0.01, rssBytesPer1000Pods: 5 * MIB } }],
+    });
+    expect(markdown).toContain('| 8.50 | 0.010 | 5.00 MiB | 4.20 ms | 2.00 ms / 20.0 ms | – |');
+    expect(markdown).not.toContain('Idle CPU:');
+    expect(markdown).not.toContain('Ready after:');
+  });
+
   it('has no steady-state table, no ratio note and no errors for a single finished contender', () => {
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0)] });
     expect(markdown).not.toContain('Steady state');
     expect(markdown).not.toContain('Ratios');
     expect(markdown).not.toContain('Errors');
     expect(markdown).not.toContain('CPU seconds in the measured window');
-    expect(markdown).toContain('| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 4.20 ms | 2.00 ms / 20.0 ms |');
+    expect(markdown).toContain('| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 0.012 | 120 MiB | 4.20 ms | 2.00 ms / 20.0 ms | 3.20 s |');
   });
 
   it('prints a missing p50 next to a present p99 and a latency of a second or more in seconds', () => {
@@ -241,6 +271,6 @@ describe('renderMarkdown', () => {
       requests: { ...contender(0).requests, mutatingLatency: { count: 3, p50Seconds: 1, p99Seconds: 2.25, maxSeconds: 3 } },
     };
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0), slow] });
-    expect(markdown).toContain('| kruise-ts | yes | 12.3 s (1.00×) | 2.01 (1.00×) | 2.00 (1.00×) | 2,010 (1.00×) | 2.25 s (188×) | 150 MiB (1.00×) | – | 8.50 (1.00×) | – | – / 1.50 s (75.0×) |');
+    expect(markdown).toContain('| kruise-ts | yes | 12.3 s (1.00×) | 2.01 (1.00×) | 2.00 (1.00×) | 2,010 (1.00×) | 2.25 s (188×) | 150 MiB (1.00×) | – | 8.50 (1.00×) | 0.012 (1.00×) | 120 MiB (1.00×) | – | – / 1.50 s (75.0×) | 3.20 s |');
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { BenchResult, ContenderResult, InjectionStats, LatencySummary, PerNodeStats, RequestCount, SimulatorHealth, WindowHistogram } from '../result.ts';
 import {
+  formatCores,
   formatGiB,
   formatLatency,
   formatMiB,
@@ -31,6 +32,7 @@ export function renderMarkdown(result: BenchResult): string {
     ['```sh', result.command, '```'].join('\n'),
     settingsLine(result),
     summaryTable(result),
+    idleNote(result.results),
     referenceNote(result),
     errorList(result.results),
     '### Requests by verb and resource',
@@ -71,8 +73,11 @@ const SUMMARY_COLUMNS: readonly TableColumn[] = [
   { title: 'peak RSS', align: 'right' },
   { title: 'peak heap', align: 'right' },
   { title: 'CPU s', align: 'right' },
+  { title: 'idle CPU cores', align: 'right' },
+  { title: 'RSS / 1,000 pods', align: 'right' },
   { title: 'event-loop p99', align: 'right' },
   { title: 'reconcile p50/p99', align: 'right' },
+  { title: 'ready after', align: 'right' },
 ];
 
 const NO_RATIOS: FigureValues = {
@@ -85,6 +90,8 @@ const NO_RATIOS: FigureValues = {
   cpuSeconds: undefined,
   reconcileP99Seconds: undefined,
   mutatingP99Seconds: undefined,
+  idleCpuCores: undefined,
+  rssBytesPer1000Pods: undefined,
 };
 
 function summaryTable(result: BenchResult): string {
@@ -118,9 +125,32 @@ function summaryRow(contender: ContenderResult, row: ContenderRatios): string[] 
     figureCell(row, 'peakRssBytes', formatMiB),
     figureCell(row, 'peakHeapUsedBytes', formatMiB),
     figureCell(row, 'cpuSeconds', formatNumber),
+    figureCell(row, 'idleCpuCores', formatCores),
+    figureCell(row, 'rssBytesPer1000Pods', formatMiB),
     orMissing(metrics.eventLoopDelayP99Seconds, formatLatency),
     reconcileP50 === MISSING && reconcileP99 === MISSING ? MISSING : `${reconcileP50} / ${reconcileP99}`,
+    orMissing(contender.readySeconds, formatSeconds),
   ];
+}
+
+/** What the RSS per 1,000 pods was divided by, said once for the run (every contender's is read the same way). */
+function rssNote(results: readonly ContenderResult[]): string | undefined {
+  const basis = results.find((result) => result.rssBasis !== undefined)?.rssBasis;
+  if (basis === undefined) return undefined;
+  return basis.after === 'preparation'
+    ? 'RSS / 1,000 pods: resident memory at the end of that window, per 1,000 pods the preparation created.'
+    : 'RSS / 1,000 pods: resident memory once the change settled, per 1,000 pods it created (the scenario starts from none).';
+}
+
+/** How the idle and start figures were taken; empty when no contender has them (older results). */
+function idleNote(results: readonly ContenderResult[]): string {
+  const windowSeconds = results.find((result) => result.idleWindowSeconds !== undefined)?.idleWindowSeconds;
+  const sentences = [
+    windowSeconds === undefined ? undefined : `Idle CPU: cores the contender used over ${groupThousands(windowSeconds)} s with nothing changing, once the preparation had settled.`,
+    rssNote(results),
+    results.some((result) => result.readySeconds !== undefined) ? 'Ready after: from the start of the contender\'s process until its ready URL answered 2xx, or else its /metrics answered.' : undefined,
+  ];
+  return sentences.filter((sentence) => sentence !== undefined).join(' ');
 }
 
 function referenceNote(result: BenchResult): string {
@@ -190,8 +220,7 @@ function steadyRow(result: ContenderResult): string[] {
   return [
     result.contender.name,
     `${groupThousands(steady.workloads)} × ${groupThousands(steady.podsPerWorkload)}`,
-    // Idle controllers use thousandths of a core: three decimals, not three significant digits.
-    orMissing(steady.idleCpuCoresUsed, (cores) => cores.toFixed(3)),
+    orMissing(steady.idleCpuCoresUsed, formatCores),
     orMissing(steady.heapBytesPer1000Pods, (bytes) => (steady.heapAfterFullGc ? formatMiB(bytes) : `${formatMiB(bytes)} (garbage included)`)),
     orMissing(steady.rssBytesPer1000Pods, formatMiB),
     groupThousands(steady.churnedPods),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { BenchResult } from '../result.ts';
 import { contenderRatios, figureValues, ratio, RATIO_FIGURES } from './ratios.ts';
-import { FIXTURE } from './test-fixture.ts';
+import { FIXTURE, withoutIdleFigures } from './test-fixture.ts';
 
 const MIB = 1024 ** 2;
 
@@ -32,6 +32,8 @@ describe('figureValues', () => {
       cpuSeconds: 8.5,
       reconcileP99Seconds: 0.02,
       mutatingP99Seconds: 0.012,
+      idleCpuCores: 0.012,
+      rssBytesPer1000Pods: 120 * MIB,
     });
   });
 
@@ -46,7 +48,16 @@ describe('figureValues', () => {
       cpuSeconds: 17,
       reconcileP99Seconds: undefined,
       mutatingP99Seconds: undefined,
+      idleCpuCores: 0.018,
+      rssBytesPer1000Pods: 240 * MIB,
     });
+  });
+
+  it('takes the idle figures of an older steady result from its steady figures', () => {
+    const older = withoutIdleFigures(FIXTURE.results[0] ?? expect.fail('fixture'));
+    const steady = { workloads: 10, podsPerWorkload: 10, idleCpuCoresUsed: 0.005, idleSeconds: 30, heapAfterFullGc: true, rssBytesPer1000Pods: 4 * MIB, churnedPods: 10, convergeSeconds: 1 };
+    expect(figureValues({ ...older, steady })).toMatchObject({ idleCpuCores: 0.005, rssBytesPer1000Pods: 4 * MIB });
+    expect(figureValues(older)).toMatchObject({ idleCpuCores: undefined, rssBytesPer1000Pods: undefined });
   });
 });
 
@@ -72,8 +83,10 @@ describe('contenderRatios', () => {
       cpuSeconds: 2,
       reconcileP99Seconds: undefined,
       mutatingP99Seconds: undefined,
+      rssBytesPer1000Pods: 2,
     });
-    expect(rows[2]?.ratios).toMatchObject({ writesPerPod: 0, requests: 0, peakRssBytes: 0.5, peakHeapUsedBytes: 0.5, cpuSeconds: 0.5 });
+    expect(native?.idleCpuCores).toBeCloseTo(1.5, 10);
+    expect(rows[2]?.ratios).toMatchObject({ writesPerPod: 0, requests: 0, peakRssBytes: 0.5, peakHeapUsedBytes: 0.5, cpuSeconds: 0.5, idleCpuCores: undefined, rssBytesPer1000Pods: undefined });
   });
 
   it('has no ratios where the reference figure is 0', () => {

@@ -15,6 +15,8 @@ export const RATIO_FIGURES = [
   'cpuSeconds',
   'reconcileP99Seconds',
   'mutatingP99Seconds',
+  'idleCpuCores',
+  'rssBytesPer1000Pods',
 ] as const;
 export type RatioFigure = (typeof RATIO_FIGURES)[number];
 
@@ -33,7 +35,10 @@ function finite(value: number | undefined): number | undefined {
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
-/** A contender's figures (a latency summary of no requests counts as missing, not as 0 s). */
+/**
+ * A contender's figures (a latency summary of no requests counts as missing, not as 0 s). A steady
+ * result written before every scenario had idle figures has them in its steady figures.
+ */
 export function figureValues(result: ContenderResult): FigureValues {
   const mutating = result.requests.mutatingLatency;
   return {
@@ -46,6 +51,8 @@ export function figureValues(result: ContenderResult): FigureValues {
     cpuSeconds: finite(result.process.cpuSeconds),
     reconcileP99Seconds: finite(result.metrics.reconcileP99Seconds),
     mutatingP99Seconds: mutating.count > 0 ? finite(mutating.p99Seconds) : undefined,
+    idleCpuCores: finite(result.idleCpuCores ?? result.steady?.idleCpuCoresUsed),
+    rssBytesPer1000Pods: finite(result.rssBytesPer1000Pods ?? result.steady?.rssBytesPer1000Pods),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A small result file for the report tests (imported by tests only): a reference that finished, a
- * native baseline that timed out without /metrics, and an external contender whose name needs
- * escaping in Markdown and XML.
+ * native baseline that timed out without /metrics (nor a ready time), and an external contender whose
+ * name needs escaping in Markdown and XML (and without idle figures, as in an older result).
  */
 import type { BenchResult, ContenderResult, LatencySummary, RequestCount, StatusSample } from '../result.ts';
 
@@ -54,6 +54,11 @@ const reference: ContenderResult = {
     reconcileP99Seconds: 0.02,
     reconciles: 1500,
   },
+  readySeconds: 3.2,
+  idleCpuCores: 0.012,
+  idleWindowSeconds: 10,
+  rssBytesPer1000Pods: 120 * MIB,
+  rssBasis: { after: 'preparation', pods: 1000 },
   series: rolloutSeries(1000, 12.3, 10),
 };
 
@@ -75,6 +80,10 @@ const native: ContenderResult = {
   },
   process: { peakRssBytes: 300 * MIB, cpuSeconds: 17, sampleIntervalMs: 500 },
   metrics: {},
+  idleCpuCores: 0.018,
+  idleWindowSeconds: 10,
+  rssBytesPer1000Pods: 240 * MIB,
+  rssBasis: { after: 'preparation', pods: 1000 },
   series: rolloutSeries(1000, 600, 5),
 };
 
@@ -95,8 +104,20 @@ const external: ContenderResult = {
   },
   process: { peakRssBytes: 75 * MIB, cpuSeconds: 4.25, sampleIntervalMs: 500 },
   metrics: { peakHeapUsedBytes: 40 * MIB },
+  readySeconds: 12.5,
   series: [],
 };
+
+/** The result as written before every scenario had ready and idle figures. */
+export function withoutIdleFigures(result: ContenderResult): ContenderResult {
+  const older: { -readonly [K in keyof ContenderResult]: ContenderResult[K] } = { ...result };
+  delete older.readySeconds;
+  delete older.idleCpuCores;
+  delete older.idleWindowSeconds;
+  delete older.rssBytesPer1000Pods;
+  delete older.rssBasis;
+  return older;
+}
 
 /** Three contenders of a `recreate` run of 1,000 pods. */
 export const FIXTURE: BenchResult = {

@@ -11,12 +11,12 @@ import { KUBERNETES_VERSION } from '@kruise-ts/local-cluster';
 import type { Contender } from '../contenders/contender.ts';
 import { renderMarkdown, renderSvg } from '../report/index.ts';
 import type { BenchResult, ContenderResult, MachineInfo, RunSettings } from '../result.ts';
-import type { ScenarioOptions } from '../scenarios/scenario.ts';
+import type { RunScenarioOptions } from '../scenarios/scenario.ts';
 import { runContender } from './run-contender.ts';
 
 export interface BenchRunOptions {
   readonly settings: RunSettings;
-  readonly scenario: ScenarioOptions & { readonly idleSeconds: number };
+  readonly scenario: RunScenarioOptions;
   readonly contenders: readonly Contender[];
   /** The command line, recorded in the result. */
   readonly command: string;

@@ -16,8 +16,10 @@ import type { LocalCluster } from '@kruise-ts/local-cluster';
 
 import { auditPolicyYaml, readAuditLog, readSimulatorHealth, waitForQuietPods } from '../collect/index.ts';
 import { REPOSITORY_ROOT } from '../contenders/command-contender.ts';
-import type { Contender, RunningContender } from '../contenders/contender.ts';
+import type { Contender, ContenderContext, RunningContender } from '../contenders/contender.ts';
 import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
+import { idleFigures, measureIdleWindow } from '../measure/idle-window.ts';
+import type { IdleFigures, IdleWindow } from '../measure/idle-window.ts';
 import { injectionFailure, startInjectionWindow } from '../measure/injection.ts';
 import { startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { perNodeFailure, startPerNodePodWatch } from '../measure/per-node-pods.ts';
@@ -32,8 +34,9 @@ import type { WorkloadKind } from '../measure/workloads.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
 import type { ContenderResult, InjectionStats, PerNodeStats, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
-import type { Scenario, ScenarioContext, ScenarioOptions, ScenarioPhase } from '../scenarios/scenario.ts';
+import type { RunScenarioOptions, Scenario, ScenarioContext, ScenarioPhase } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
+import { readinessTarget, waitUntilReady } from './readiness.ts';
 
 const NAMESPACE = 'bench';
 const SAMPLE_INTERVAL_MS = 500;
@@ -47,10 +50,13 @@ const NATIVE_FEATURE_GATES = '--feature-gates=MaxUnavailableStatefulSet=true';
 const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_sidecarsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
 /** How long the pod watch may lag behind the workload's status once it settled. */
 const POD_WATCH_CATCH_UP_MS = 10_000;
+/** How long a started contender may take to be ready (webhook certificates, informer caches) before it fails. */
+const READY_TIMEOUT_MS = 120_000;
+const READY_POLL_MS = 250;
 
 export interface ContenderRunOptions {
   readonly settings: RunSettings;
-  readonly scenario: ScenarioOptions & { readonly idleSeconds: number };
+  readonly scenario: RunScenarioOptions;
   /** Where the cluster, logs and the contender's output go. */
   readonly workDir: string;
   readonly log: (line: string) => void;
@@ -161,14 +167,15 @@ async function measuredChange({ scenario, change: makeChange }: { scenario: Scen
   };
 }
 
-/** steady: CPU while nothing changes, and memory per cached pod. */
-async function idlePhase(context: ScenarioContext, measurement: Measurement, input: { idleSeconds: number; running: RunningContender }): Promise<Omit<SteadyStateStats, 'churnedPods' | 'convergeSeconds'>> {
+/** The steady figures of its idle phase (the churn's come later). */
+type SteadyIdle = Omit<SteadyStateStats, 'churnedPods' | 'convergeSeconds'>;
+
+/** steady: CPU while nothing changes, and memory per cached pod; its window is also the scenario's idle window. */
+async function idlePhase(context: ScenarioContext, measurement: Measurement, input: { idleSeconds: number; running: RunningContender }): Promise<{ window: IdleWindow; steady: SteadyIdle }> {
   const { idleSeconds, running } = input;
   // Let the last status writes and events of the preparation pass.
   await sleep(3_000);
-  await measurement.sampler.markWindowStart();
-  await sleep(idleSeconds * 1000);
-  const idle = await measurement.sampler.snapshot();
+  const window = await measureIdleWindow(measurement.sampler, idleSeconds);
   // Heap used counts garbage until a collection; an idle process does not collect. Ours collect on
   // SIGUSR2 (gc-on-signal.ts), so the figure is the live heap; others report what they report.
   // Ours serve one /metrics per Node.js process, so every one of them must have got the signal.
@@ -179,15 +186,38 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   const heap = await measurement.scraper.currentHeapUsedBytes();
   const pods = context.options.workloads * context.options.podsPerWorkload;
   const perThousand = (bytes: number): number => Math.round((bytes / pods) * 1000);
-  return {
+  const steady = {
     workloads: context.options.workloads,
     podsPerWorkload: context.options.podsPerWorkload,
-    idleCpuCoresUsed: Number((idle.cpuSeconds / idleSeconds).toFixed(4)),
+    idleCpuCoresUsed: window.cpuCores,
     idleSeconds,
     ...(heap === undefined ? {} : { heapBytesPer1000Pods: perThousand(heap) }),
     heapAfterFullGc: collected,
-    rssBytesPer1000Pods: perThousand(idle.currentRssBytes),
+    rssBytesPer1000Pods: perThousand(window.rssBytes),
   };
+  return { window, steady };
+}
+
+/**
+ * The contender with nothing to do, once the preparation is settled and quiet: every scenario's idle
+ * window (`--idle-window-seconds`), or steady's own idle phase (`--idle-seconds`) instead of a second one.
+ */
+async function idleBeforeChange(input: PhaseInput): Promise<{ window: IdleWindow; steady?: SteadyIdle }> {
+  const { scenario, context, measurement, running, options } = input;
+  if (scenario.name === 'steady') return idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running });
+  options.log(`  idle for ${String(options.scenario.idleWindowSeconds)} s`);
+  return { window: await measureIdleWindow(measurement.sampler, options.scenario.idleWindowSeconds) };
+}
+
+/**
+ * The phase's idle figures; in a scenario that starts from no pods, the RSS is read right after the
+ * change settled (before the audit log is read), per pod of the change.
+ */
+async function phaseIdleFigures(input: { scenario: Scenario; options: ContenderRunOptions; measurement: Measurement }, window: IdleWindow, changedPods: number): Promise<IdleFigures> {
+  const preparedPods = input.scenario.preparedPods(input.options.scenario);
+  if (preparedPods > 0) return idleFigures({ window, preparedPods });
+  const { currentRssBytes } = await input.measurement.sampler.snapshot();
+  return idleFigures({ window, preparedPods, endOfChange: { rssBytes: currentRssBytes, pods: changedPods } });
 }
 
 /** The kind the contender serves in this run's scenario. */
@@ -223,12 +253,19 @@ async function adminSetup(cluster: LocalCluster): Promise<{ admin: KubeConfig; c
   return { admin, client: createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: 'kruise-ts-bench' })) };
 }
 
-async function startContender(contender: Contender, { cluster, admin }: { cluster: LocalCluster; admin: KubeConfig }, options: ContenderRunOptions): Promise<RunningContender> {
+/** A started contender, what it was given, and when its process was spawned (`performance.now()`). */
+interface StartedContender {
+  readonly running: RunningContender;
+  readonly context: ContenderContext;
+  readonly startedAt: number;
+}
+
+async function startContender(contender: Contender, { cluster, admin }: { cluster: LocalCluster; admin: KubeConfig }, options: ContenderRunOptions): Promise<StartedContender> {
   const identity = await createContenderIdentity(admin, cluster.runDir);
   const metricsPorts = await Promise.all(Array.from({ length: contender.processes }, () => freeLoopbackPort()));
   const controllerManager = cluster.components.find((component) => component.name === 'kube-controller-manager');
   if (controllerManager === undefined) throw new Error('the cluster has no kube-controller-manager');
-  return contender.start({
+  const context: ContenderContext = {
     kubeconfigPath: identity.kubeconfigPath,
     username: identity.username,
     qps: options.settings.clientQps,
@@ -237,7 +274,39 @@ async function startContender(contender: Contender, { cluster, admin }: { cluste
     controllerManagerPid: controllerManager.pid,
     logFile: path.join(options.workDir, `${contender.name}.log`),
     extraArgs: SCENARIOS[options.settings.scenario].contenderArgs ?? [],
+  };
+  const running = await contender.start(context);
+  // From the process's spawn, which `start` returns right after: building what it runs (our bundles,
+  // once per run) is not the contender's start-up.
+  return { running, context, startedAt: performance.now() };
+}
+
+/** Whether the process still exists (EPERM: it does, owned by someone else). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}
+
+/**
+ * Waits until the started contender is ready (see readiness.ts), so that the preparation does not
+ * start against a controller still loading; its seconds, or undefined when nothing tells readiness.
+ */
+async function waitForReady(contender: Contender, started: StartedContender, options: ContenderRunOptions): Promise<number | undefined> {
+  const target = readinessTarget(contender, started.running, started.context);
+  if (target === undefined) {
+    if (contender.kind !== 'native') options.log(`${contender.name}: no ready URL and no /metrics to wait for; preparing right away`);
+    return undefined;
+  }
+  options.log(`${contender.name}: waiting for ${target.want === '2xx' ? 'a 2xx answer' : 'an answer'} from ${target.urls.join(', ')}`);
+  const seconds = await waitUntilReady(contender.name, target, { timeoutMs: READY_TIMEOUT_MS, intervalMs: READY_POLL_MS, startedAt: started.startedAt, alive: () => processAlive(started.running.pid) }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (its output: ${started.context.logFile})`);
   });
+  options.log(`${contender.name}: ready after ${seconds.toFixed(1)} s`);
+  return Number(seconds.toFixed(3));
 }
 
 interface MeasureInput {
@@ -325,10 +394,11 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
   const preparedFrom = await fileSize(measurement.auditLogPath);
   await phase.prepare(context);
   const quiet = await waitForQuiet(measurement.auditLogPath, preparedFrom, options);
-  const idle = scenario.name === 'steady' ? await idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running }) : undefined;
+  const idle = await idleBeforeChange(input);
   options.log(`${name}: measuring ${scenario.name}`);
   const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: scenario.injection, context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
   const outcome = await measuredChange({ scenario, change: phase.change }, context, measurement);
+  const idleStats = await phaseIdleFigures(input, idle.window, outcome.pods);
   options.log(`${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
   const injected = await injection?.end({ sidecarSet: phase.sidecarSet, auditLog: measurement.auditLogPath, auditRange: outcome.auditRange, select: running.select });
   const perNode = await endPerNodeWatch(measurement, { nodes: options.scenario.pods, jobs: context.kind === 'BroadcastJob', completed: outcome.completed });
@@ -336,7 +406,8 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
   return {
     ...withFailure({ ...result, contender: { ...running.info, name } }, outcome.error ?? injectionFailure(injected) ?? perNode.failure),
     quietBeforeChange: quiet,
-    ...(idle === undefined ? {} : { steady: { ...idle, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
+    ...idleStats,
+    ...(idle.steady === undefined ? {} : { steady: { ...idle.steady, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
     ...scenarioFigures({ label: phase.label, injected, perNode: perNode.stats }),
   };
 }
@@ -411,9 +482,13 @@ export async function runContender(contender: Contender, index: number, options:
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
     const { admin, client } = await adminSetup(cluster);
-    const running = await startContender(contender, { cluster, admin }, options);
+    const started = await startContender(contender, { cluster, admin }, options);
+    const { running } = started;
     cleanups.push(() => running.stop());
-    return await measureScenario({ contender, running, client, cluster, options, cleanups });
+    const readySeconds = await waitForReady(contender, started, options);
+    const results = await measureScenario({ contender, running, client, cluster, options, cleanups });
+    // One process for every phase: they share its start.
+    return readySeconds === undefined ? results : results.map((result) => ({ ...result, readySeconds }));
   } catch (error) {
     options.log(`${contender.name}: failed: ${String(error)}`);
     return [failedResult(contender, options, error)];

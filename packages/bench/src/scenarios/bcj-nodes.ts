@@ -66,6 +66,7 @@ export const bcjNodesScenario: Scenario = {
   name: 'bcj-nodes',
   family: 'broadcastjob',
   workloadCount: () => 1,
+  preparedPods: () => 0,
   prepare: warmUp,
   async change(context) {
     const manifest = perNodeManifest({ kind: perNodeKind(context), name: WORKLOAD, namespace: context.namespace, runMs: context.options.jobRunMs });

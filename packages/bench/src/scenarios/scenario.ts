@@ -25,6 +25,9 @@ export interface ScenarioOptions {
   readonly jobRunMs: number;
 }
 
+/** The scenario's options and the measurement's idle windows: steady's idle phase, and every scenario's idle window before the change. */
+export type RunScenarioOptions = ScenarioOptions & { readonly idleSeconds: number; readonly idleWindowSeconds: number };
+
 export interface ScenarioContext {
   readonly client: Client;
   readonly namespace: string;
@@ -72,6 +75,12 @@ export interface Scenario {
   readonly settleHoldMs?: number;
   /** How many workloads exist during the measured change. */
   workloadCount(options: ScenarioOptions): number;
+  /**
+   * Pods the preparation leaves (and so the contender caches) before the change, for every phase: the
+   * denominator of RSS per 1,000 pods after the preparation. 0: the scenario starts from no pods, and
+   * that figure is read at the end of the change instead, per pod of the change.
+   */
+  preparedPods(options: ScenarioOptions): number;
   /** Creates the starting state and waits until it is settled. */
   prepare(context: ScenarioContext): Promise<void>;
   /**
@@ -102,6 +111,7 @@ export const scaleScenario: Scenario = {
   name: 'scale',
   family: 'cloneset',
   workloadCount: () => 1,
+  preparedPods: () => 0,
   prepare: (context) => createWorkloads(context, { replicas: 0, updateType: 'ReCreate' }),
   change: scaleOut,
 };
@@ -111,6 +121,7 @@ function rolloutScenario(name: 'inplace' | 'recreate' | 'asts-inplace' | 'asts-r
     name,
     family: name.startsWith('asts-') ? 'statefulset' : 'cloneset',
     workloadCount: () => 1,
+    preparedPods: (options) => options.pods,
     prepare: (context) => createWorkloads(context, { replicas: context.options.pods, updateType }),
     async change(context) {
       await patchWorkload(context, imagePatch(IMAGE_AFTER));
@@ -151,6 +162,7 @@ export const steadyScenario: Scenario = {
   // Several pods of one workload are deleted at once: it can look settled between two replacements.
   settleHoldMs: 1000,
   workloadCount: (options) => options.workloads,
+  preparedPods: (options) => options.workloads * options.podsPerWorkload,
   prepare: (context) => createWorkloads(context, { replicas: context.options.podsPerWorkload, updateType: 'ReCreate', count: context.options.workloads }),
   async change(context) {
     const total = context.options.workloads * context.options.podsPerWorkload;

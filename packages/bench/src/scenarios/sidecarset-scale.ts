@@ -91,6 +91,7 @@ export const sidecarSetScaleScenario: Scenario = {
   name: 'sidecarset-scale',
   family: 'cloneset',
   workloadCount: () => 1,
+  preparedPods: () => 0,
   async prepare(context) {
     await createWorkloads(context, { replicas: 0, updateType: 'ReCreate' });
     await waitForWebhook(context);

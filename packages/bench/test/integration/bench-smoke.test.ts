@@ -29,7 +29,7 @@ interface BenchRun {
 async function bench(args: readonly string[]): Promise<BenchRun> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-'));
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', ...args, '--out', out], { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdoutText, stderrText) => {
+    execFile(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', ...args, '--idle-window-seconds', '1', '--out', out], { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdoutText, stderrText) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: stdoutText, stderr: stderrText });
     });
   });
@@ -61,6 +61,10 @@ function expectComplete(result: ContenderResult, pods: number, { preparedPods = 
   expect(result.requests.mutatingLatency.count).toBe(result.requests.writes);
   expect(result.process.peakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
   expect(result.process.cpuSeconds).toBeGreaterThan(0);
+  // Every contender is waited for (its metrics port) and its idle CPU and resident set per pod are read.
+  if (result.contender.kind !== 'native') expect(result.readySeconds).toBeGreaterThanOrEqual(0);
+  expect(result.idleCpuCores).toBeGreaterThanOrEqual(0);
+  expect(result.rssBytesPer1000Pods).toBeGreaterThan(0);
   expect(result.series.length).toBeGreaterThan(1);
   expect(result.series[0]?.t).toBe(0);
   // The change started only after the preparation's pod writes had stopped for the quiet period.

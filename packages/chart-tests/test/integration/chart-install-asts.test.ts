@@ -61,10 +61,10 @@ describe('the chart with AdvancedStatefulSet=true', () => {
     const serviceAccountName = deployment.spec?.template.spec?.serviceAccountName ?? '';
     expect(serviceAccountName).toBe(APP);
     const [entrypoint = '', ...flags] = deployment.spec?.template.spec?.containers[0]?.args ?? [];
-    expect(entrypoint).toBe('apps/advanced-statefulset/src/main.ts');
+    expect(entrypoint).toBe('dist/advanced-statefulset.mjs');
 
     const account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: serviceAccountName });
-    const app = startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
+    const app = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
     const namespace = workloadNamespace.name;
     try {
       await custom.createNamespacedCustomObject({

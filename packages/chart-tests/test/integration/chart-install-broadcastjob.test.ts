@@ -148,12 +148,12 @@ describe('the chart with BroadcastJob=true', () => {
     const serviceAccountName = deployment.spec?.template.spec?.serviceAccountName ?? '';
     expect(serviceAccountName).toBe(APP);
     const [entrypoint = '', ...flags] = deployment.spec?.template.spec?.containers[0]?.args ?? [];
-    expect(entrypoint).toBe('apps/broadcastjob/src/main.ts');
+    expect(entrypoint).toBe('dist/broadcastjob.mjs');
     expect(flags).toContain(`--feature-gates=${GATES}`);
 
     account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: serviceAccountName });
     // --namespace: the run's cluster is shared with other test files, whose jobs this app must not touch.
-    const app = startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
+    const app = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
     try {
       const leaseName = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
       await waitFor(async () => (await admin.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: leaseName, namespace: releaseNamespace.name })).spec?.holderIdentity, {

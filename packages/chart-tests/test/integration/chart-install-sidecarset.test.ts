@@ -178,16 +178,16 @@ describe('the chart with SidecarSet=true', () => {
   it('runs two replicas with the Deployment args and the ServiceAccount token: they share one certificate, inject the caBundle, and the standby one serves pods through the installed configuration', { timeout: 240_000 }, async () => {
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
     const [entrypoint = '', ...flags] = deployment.spec?.template.spec?.containers[0]?.args ?? [];
-    expect(entrypoint).toBe('apps/sidecarset/src/main.ts');
+    expect(entrypoint).toBe('dist/sidecarset.mjs');
     account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: deployment.spec?.template.spec?.serviceAccountName ?? '' });
     expect(account.username).toBe(`system:serviceaccount:${releaseNamespace.name}:${APP}`);
     const address = machineAddress();
     const ports = [await freePort(), await freePort()] as const;
     // No --namespace: the webhook needs every namespace's labels and the SidecarSets (cluster-scoped)
     // anyway, and the SidecarSet below selects only this test's pods.
-    const replica = (port: number): AppProcess => startApp(entrypoint, [...withFlag(outOfClusterFlags(flags), 'webhook-port', String(port)), `--kubeconfig=${account?.path ?? ''}`]);
+    const replica = (port: number): Promise<AppProcess> => startApp(entrypoint, [...withFlag(outOfClusterFlags(flags), 'webhook-port', String(port)), `--kubeconfig=${account?.path ?? ''}`]);
 
-    const leader = replica(ports[0]);
+    const leader = await replica(ports[0]);
     let standby: AppProcess | undefined;
     try {
       const identity = await waitFor(() => Promise.resolve(/"identity":"([^"]+)","msg":"Acquired the leader lease"/.exec(leader.output())?.[1]), {
@@ -196,7 +196,7 @@ describe('the chart with SidecarSet=true', () => {
       });
       const holder = async (): Promise<string | undefined> => (await admin.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: APP, namespace: releaseNamespace.name })).spec?.holderIdentity;
       expect(await holder()).toBe(identity);
-      standby = replica(ports[1]);
+      standby = await replica(ports[1]);
       // The standby replica becomes Ready (its /readyz holds the webhook check, never the Lease) without leading.
       for (const app of [leader, standby]) {
         const health = await loggedPort(app, 'healthProbePort');

@@ -188,14 +188,14 @@ describe('the kruise-ts chart on the local control plane', () => {
   it("runs the CloneSet app out of cluster with the Deployment's args and its ServiceAccount's token, and reconciles a CloneSet end to end", async () => {
     const container = (await installedDeployment()).spec?.template.spec?.containers[0];
     const [entrypoint = '', ...flags] = container?.args ?? [];
-    expect(entrypoint).toBe('apps/cloneset/src/main.ts');
+    expect(entrypoint).toBe('dist/cloneset.mjs');
     expect(flags).toContain(`--feature-gates=${README_GATES}`);
     account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: (await installedDeployment()).spec?.template.spec?.serviceAccountName ?? '' });
     expect(account.username).toBe(`system:serviceaccount:${releaseNamespace.name}:${APP}`);
 
     // --namespace: the run's cluster is shared with other test files, whose CloneSets this app must not
     // touch. The cluster-wide rules are checked on their own below (listing across namespaces).
-    const app: AppProcess = startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
+    const app: AppProcess = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
     try {
       const leaseName = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
       const lease = await waitFor(

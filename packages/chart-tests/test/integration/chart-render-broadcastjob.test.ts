@@ -90,11 +90,11 @@ describe('helm template: the BroadcastJob app', () => {
     expect(result.code).toBe(0);
   });
 
-  it('runs apps/broadcastjob/src/main.ts with the common flags, --workers from apps.broadcastjob.workers, and its extraArgs last', async () => {
+  it('runs dist/broadcastjob.mjs with the common flags, --workers from apps.broadcastjob.workers, and its extraArgs last', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB, extraArgs: ['--leader-election-lease-duration=30s'], apps: { broadcastjob: { workers: 5, extraArgs: ['--broadcastjob-workers=2', '--assign-bcj-pods-by-scheduler=false'] } } });
     const container = broadcastJobContainer(manifests);
     expect(container.args).toEqual([
-      'apps/broadcastjob/src/main.ts',
+      'dist/broadcastjob.mjs',
       `--feature-gates=${ONLY_BROADCASTJOB}`,
       '--leader-elect=true',
       '--leader-election-namespace=kruise-system',

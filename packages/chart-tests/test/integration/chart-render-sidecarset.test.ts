@@ -132,7 +132,7 @@ describe('helm template: the SidecarSet app', () => {
     const { manifests } = await renderChart({ featureGates: ONLY_SIDECARSET, apps: { sidecarset: { workers: 5, extraArgs: ['--sidecarset-workers=2'] } } });
     const container = sidecarSetContainer(manifests);
     expect(container.args).toEqual([
-      'apps/sidecarset/src/main.ts',
+      'dist/sidecarset.mjs',
       `--feature-gates=${ONLY_SIDECARSET}`,
       '--leader-elect=true',
       '--leader-election-namespace=kruise-system',

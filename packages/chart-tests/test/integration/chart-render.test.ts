@@ -65,12 +65,18 @@ const DEFAULT_OBJECTS = [...CLONESET_OBJECTS, ...STATEFULSET_OBJECTS].sort();
 /** Every app gate off: the chart renders nothing. */
 const NO_APP = 'CloneSet=false,AdvancedStatefulSet=false';
 
+/** The chart's default memory settings, from docs/benchmarks.md ("Memory"). */
+const MEASURED_RESOURCES = { requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '384Mi' } };
+const MEASURED_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=50'];
+
 /** Values that set every key of the chart to something other than its default. */
 const EVERY_VALUE = {
   featureGates: 'CloneSet=true, InPlaceWorkloadVerticalScaling=true, SidecarSet=true, BroadcastJob=true',
   image: { repository: 'registry.example/kruise-ts', tag: '0.1.0-rc.1', digest: '', pullPolicy: 'Always', pullSecrets: ['regcred'] },
   replicas: 3,
   resources: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: 1, memory: '1Gi' } },
+  nodeFlags: ['--max-old-space-size=700'],
+  mallocArenaMax: 4,
   logging: { level: 'debug', format: 'text' },
   kubeAPI: { qps: 7.5, burst: 15 },
   metrics: { port: 9090, serviceMonitor: { enabled: true, interval: '30s', scrapeTimeout: '10s', labels: { release: 'prometheus' } } },
@@ -277,7 +283,7 @@ describe('helm template: the Deployment', () => {
     const container = containerOf(deployment);
     expect(container.image).toBe('kruise-ts:0.1.0');
     expect(container.args).toEqual([
-      'apps/cloneset/src/main.ts',
+      'dist/cloneset.mjs',
       '--leader-elect=true',
       '--leader-election-namespace=kruise-system',
       '--leader-election-id=kruise-ts-cloneset',
@@ -298,6 +304,11 @@ describe('helm template: the Deployment', () => {
     expect(deployment.spec?.template.spec?.automountServiceAccountToken).toBe(true);
     expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'health' });
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'health' });
+    // Measured: docs/benchmarks.md, "Memory and idle CPU" (the request covers every app idle in one
+    // process with 5,000 cached pods, the limit the peak of a 5,000-pod rollout with room to spare).
+    expect(container.resources).toEqual(MEASURED_RESOURCES);
+    expect(container.command).toEqual(['node', ...MEASURED_NODE_FLAGS]);
+    expect(container.env).toEqual([{ name: 'MALLOC_ARENA_MAX', value: '2' }]);
     expect(container.ports).toEqual([
       { name: 'metrics', containerPort: 8080, protocol: 'TCP' },
       { name: 'health', containerPort: 8000, protocol: 'TCP' },
@@ -312,7 +323,7 @@ describe('helm template: the Deployment', () => {
     expect(container.image).toBe('registry.example/kruise-ts:0.1.0-rc.1');
     expect(container.imagePullPolicy).toBe('Always');
     expect(container.args).toEqual([
-      'apps/cloneset/src/main.ts',
+      'dist/cloneset.mjs',
       '--feature-gates=CloneSet=true, InPlaceWorkloadVerticalScaling=true, SidecarSet=true, BroadcastJob=true',
       '--leader-elect=true',
       '--leader-election-namespace=kruise-system',
@@ -330,6 +341,8 @@ describe('helm template: the Deployment', () => {
     ]);
     expect(parseManagerFlags((container.args ?? []).slice(1, -1))['leader-election-lease-duration']).toBe(30_000);
     expect(container.resources).toEqual(EVERY_VALUE.resources);
+    expect(container.command).toEqual(['node', '--max-old-space-size=700']);
+    expect(container.env).toEqual([{ name: 'MALLOC_ARENA_MAX', value: '4' }]);
     expect(deployment.spec?.replicas).toBe(3);
     expect(pod?.spec?.terminationGracePeriodSeconds).toBe(65);
     expect(pod?.spec?.imagePullSecrets).toEqual([{ name: 'regcred' }]);

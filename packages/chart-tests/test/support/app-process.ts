@@ -1,14 +1,18 @@
 /**
- * Runs an app the way the chart's container runs it (`node --conditions=@kruise-ts/source <entrypoint>
- * <flags>` in the repository root, which is the image's working directory), but on this machine: the
- * local control plane's kwok nodes run no containers.
+ * Runs an app the way the chart's container runs it (`node <entrypoint> <flags>`, the entrypoint being
+ * the app's bundle `dist/<app>.mjs`, which this helper builds once per test process into a directory
+ * of its own), but on this machine: the local control plane's kwok nodes run no containers.
  */
 import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { ChildProcessByStdio } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+
+import { bundleApps } from '@kruise-ts/bundle';
 
 import { REPOSITORY_ROOT } from '../../src/index.ts';
 
@@ -60,9 +64,23 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `node --conditions=@kruise-ts/source <entrypoint> ...flags` in the repository root. */
-export function startApp(entrypoint: string, flags: readonly string[]): AppProcess {
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', path.join(REPOSITORY_ROOT, entrypoint), ...flags], {
+/** The image's `dist/`, built once per test process (test files run in parallel: each its own directory). */
+let bundles: Promise<string> | undefined;
+
+async function bundledFile(entrypoint: string): Promise<string> {
+  if (!entrypoint.startsWith('dist/')) {
+    throw new Error(`the chart's entrypoint ${entrypoint} is not a bundle in dist/`);
+  }
+  bundles ??= mkdtemp(path.join(tmpdir(), 'kruise-ts-dist-')).then(async (outDir) => {
+    await bundleApps({ outDir });
+    return outDir;
+  });
+  return path.join(await bundles, entrypoint.slice('dist/'.length));
+}
+
+/** Starts `node <entrypoint> ...flags` in the repository root, with the bundle the image would hold. */
+export async function startApp(entrypoint: string, flags: readonly string[]): Promise<AppProcess> {
+  const child = spawn(process.execPath, [await bundledFile(entrypoint), ...flags], {
     cwd: REPOSITORY_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, KUBECONFIG: '' },

@@ -1,14 +1,13 @@
 import type https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { HttpMethod, RequestContext } from '@kubernetes/client-node';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { Agent, fetch } from 'undici';
+import { Agent, fetch, ProxyAgent } from 'undici';
 import type { Dispatcher, Response } from 'undici';
 
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { ApiError } from './api-error.ts';
 import type { StatusBody } from './api-error.ts';
+import type { KubeConfigLike } from './cluster-config.ts';
 
 /** What one finished request looked like, for metrics. */
 export interface RequestRecord {
@@ -30,7 +29,7 @@ export interface RequestObserver {
 }
 
 export interface TransportOptions {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   /** Client-side rate limit shared by all requests of this transport (client-go's QPS); ≤ 0 disables it. */
   readonly qps: number;
   readonly burst: number;
@@ -72,7 +71,7 @@ export class Transport {
    * connections are pooled and kept alive. (The TLS material of a kubeconfig does not change while a
    * process runs; tokens, which can, are still read per request.)
    */
-  #dispatcher: Promise<Dispatcher | undefined> | undefined;
+  #dispatcher: Dispatcher | undefined;
   /** Aborted by `close`: every request in flight or waiting for a token ends with it. */
   readonly #closed = new AbortController();
 
@@ -111,7 +110,7 @@ export class Transport {
    */
   close(): void {
     this.#closed.abort(new TransportClosedError());
-    void this.#dispatcher?.then((dispatcher) => dispatcher?.destroy()).catch(() => undefined);
+    void this.#dispatcher?.destroy().catch(() => undefined);
   }
 
   /** Opens a streaming GET (watch). The caller reads the body; a non-2xx answer throws ApiError. */
@@ -130,7 +129,7 @@ export class Transport {
     const cancel = request.signal === undefined ? this.#closed.signal : AbortSignal.any([request.signal, this.#closed.signal]);
     await this.#limiter.wait(cancel);
     const started = performance.now();
-    const { headers, dispatcher } = await this.#authenticate(url, request);
+    const { headers, dispatcher } = await this.#authenticate(request);
     cancel.throwIfAborted();
     const signals = [cancel, timeout].filter((s): s is AbortSignal => s !== undefined);
     let code = '<error>';
@@ -139,7 +138,7 @@ export class Transport {
         method: request.method,
         headers,
         body: request.body === undefined ? null : JSON.stringify(request.body),
-        ...(dispatcher === undefined ? {} : { dispatcher }),
+        dispatcher,
         ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
       });
       code = String(response.status);
@@ -167,33 +166,41 @@ export class Transport {
     return url;
   }
 
-  async #authenticate(url: URL, request: HttpRequest): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher | undefined }> {
-    const context = new RequestContext(url.toString(), HttpMethod[request.method]);
-    await this.#options.kubeConfig.applySecurityAuthentication(context);
-    const headers: Record<string, string> = { ...context.getHeaders(), Accept: 'application/json', 'User-Agent': this.#options.userAgent };
+  async #authenticate(request: HttpRequest): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher }> {
+    const options: https.RequestOptions = {};
+    await this.#options.kubeConfig.applyToHTTPSOptions(options);
+    const headers: Record<string, string> = { ...credentialHeaders(options), Accept: 'application/json', 'User-Agent': this.#options.userAgent };
     if (request.body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
     }
-    this.#dispatcher ??= http1Dispatcher(this.#options.kubeConfig, context);
-    return { headers, dispatcher: await this.#dispatcher };
+    this.#dispatcher ??= http1Dispatcher(this.#options.kubeConfig.getCurrentCluster()?.proxyUrl, options);
+    return { headers, dispatcher: this.#dispatcher };
   }
 }
 
-/**
- * An HTTP/1.1 connection pool with the kubeconfig's TLS material. undici 8 negotiates HTTP/2 by
- * default, and its HTTP/2 client can destroy an idle session's socket with an 'error' nobody
- * listens to any more: an uncaught exception that ends the process (seen in CI: "InformationalError:
- * socket idle timeout" from client-h2's idle reaper; the same family as "SocketError: other side
- * closed" in forcedotcom/cli#3622). A controller must not die of an idle connection, so the
- * transport speaks HTTP/1.1, as client-go does when HTTP/2 is disabled. Proxied clusters keep
- * client-node's own dispatcher (its proxy agents).
- */
-async function http1Dispatcher(kubeConfig: KubeConfig, context: RequestContext): Promise<Dispatcher | undefined> {
-  if (kubeConfig.getCurrentCluster()?.proxyUrl !== undefined) {
-    return context.getDispatcher();
+/** The credentials `applyToHTTPSOptions` put into the options, as request headers. */
+export function credentialHeaders(options: https.RequestOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (typeof value === 'string') {
+      headers[name] = value;
+    }
   }
-  const tls: https.RequestOptions = {};
-  await kubeConfig.applyToHTTPSOptions(tls);
+  if (typeof options.auth === 'string') {
+    headers['Authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  }
+  return headers;
+}
+
+/**
+ * An HTTP/1.1 connection pool with the kubeconfig's TLS material (through `proxyUrl` when the
+ * kubeconfig names one). undici 8 negotiates HTTP/2 by default, and its HTTP/2 client can destroy an
+ * idle session's socket with an 'error' nobody listens to any more: an uncaught exception that ends
+ * the process (seen in CI: "InformationalError: socket idle timeout" from client-h2's idle reaper; the
+ * same family as "SocketError: other side closed" in forcedotcom/cli#3622). A controller must not die
+ * of an idle connection, so the transport speaks HTTP/1.1, as client-go does when HTTP/2 is disabled.
+ */
+function http1Dispatcher(proxyUrl: string | undefined, tls: https.RequestOptions): Dispatcher {
   const connect = {
     ...(tls.ca === undefined ? {} : { ca: tls.ca }),
     ...(tls.cert === undefined ? {} : { cert: tls.cert }),
@@ -206,6 +213,9 @@ async function http1Dispatcher(kubeConfig: KubeConfig, context: RequestContext):
     keepAlive: true,
     keepAliveInitialDelay: 30_000,
   };
+  if (proxyUrl !== undefined) {
+    return new ProxyAgent({ uri: proxyUrl, requestTls: connect, allowH2: false });
+  }
   return new Agent({ connect, allowH2: false });
 }
 

@@ -8,6 +8,7 @@ import { defineResource } from '../client/resource-type.ts';
 import { TransportClosedError } from '../client/transport.ts';
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { EventCache } from './event-cache.ts';
+import { EventWriteQueue } from './event-write-queue.ts';
 import type { RecordedEvent } from './event-cache.ts';
 import type { EventLike, EventReporter, ObjectReference } from './event-types.ts';
 
@@ -36,18 +37,22 @@ export interface EventRecorderOptions {
 }
 
 const MAX_WRITE_ATTEMPTS = 3;
+/** Event writes in flight at once, and queued at most (client-go's broadcaster queues 1,000). */
+const WRITE_CONCURRENCY = 4;
+const MAX_QUEUED_WRITES = 1_000;
 
 /**
  * Records Events without blocking the reconcile that emits them. An event identical to a recent one
  * (same object, type, reason and message) increments that event's `count` instead of creating a new
  * object, and a per-object token bucket drops floods, as client-go's EventCorrelator does; events are
- * written one at a time in order, retried a few times, then dropped with a log line.
+ * written a few at a time (in order for the same object, reason and message), retried a few times,
+ * then dropped with a log line; beyond 1,000 waiting writes new events are dropped.
  */
 export class EventRecorder implements EventReporter {
   readonly #options: EventRecorderOptions;
   readonly #cache = new EventCache(4096);
   readonly #spam = new Map<string, TokenBucket>();
-  #chain: Promise<void> = Promise.resolve();
+  readonly #writes = new EventWriteQueue({ concurrency: WRITE_CONCURRENCY, maxQueued: MAX_QUEUED_WRITES });
 
   constructor(options: EventRecorderOptions) {
     this.#options = options;
@@ -69,12 +74,14 @@ export class EventRecorder implements EventReporter {
       this.#options.logger.debug({ reason: event.reason, object: object.name }, 'Event dropped by the spam filter');
       return;
     }
-    this.#chain = this.#chain.then(() => this.#write({ object, ...event }));
+    if (!this.#writes.enqueue(EventCache.key(object, event), () => this.#write({ object, ...event }))) {
+      this.#options.logger.debug({ reason: event.reason, object: object.name }, 'Event dropped: too many events waiting to be written');
+    }
   }
 
   /** Resolves when every queued event has been written (or given up on). */
   flush(): Promise<void> {
-    return this.#chain;
+    return this.#writes.drained();
   }
 
   #allow(object: ObjectReference): boolean {

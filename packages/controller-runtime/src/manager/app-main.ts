@@ -14,6 +14,7 @@ import { webhookServerFromFlags } from '../webhook/webhook-flags.ts';
 import type { WebhookFlags } from '../webhook/webhook-flags.ts';
 import type { WebhookServer } from '../webhook/webhook-server.ts';
 import { Manager } from './manager.ts';
+import type { KubeConfigLike } from '../client/cluster-config.ts';
 import { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager-from-flags.ts';
 
 /** One app's main. */
@@ -43,8 +44,9 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
     logger.info(`The ${options.gate} feature gate is off; nothing to run`);
     process.exit(0);
   }
+  const kubeConfig = await loadKubeConfigOrExit(common.kubeconfig);
   const manager = new Manager(
-    managerOptionsFromFlags(common, { kubeConfig: loadKubeConfig(common.kubeconfig), logger, userAgent: `kruise-ts-${options.app}`, defaultLeaseName: `kruise-ts-${options.app}` }),
+    managerOptionsFromFlags(common, { kubeConfig, logger, userAgent: `kruise-ts-${options.app}`, defaultLeaseName: `kruise-ts-${options.app}` }),
   );
   options.setup(manager, flags);
   if (options.webhooks !== undefined) {
@@ -63,5 +65,15 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
   } catch (error) {
     logger.fatal({ err: error }, 'The manager stopped with an error');
     process.exit(1);
+  }
+}
+
+/** The process's kubeconfig; a kubeconfig that cannot be read ends the process with exit code 2 and the reason. */
+export async function loadKubeConfigOrExit(file: string | undefined): Promise<KubeConfigLike> {
+  try {
+    return await loadKubeConfig(file);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
   }
 }

@@ -1,5 +1,7 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+
+import type { KubeConfigLike } from '../client/cluster-config.ts';
+import { defaultKubeConfigSource, inClusterContext, needsClientNode, readCurrentContext, StaticKubeConfig } from '../client/kubeconfig-loader.ts';
 
 import type { FeatureGates } from '../feature-gates/feature-gates.ts';
 import { unimplementedGateWarnings } from '../feature-gates/unimplemented-gates.ts';
@@ -9,23 +11,47 @@ import type { FlagCompat } from '../flags/openkruise-flags.ts';
 import type { ManagerOptions } from './manager.ts';
 
 /**
- * The kubeconfig a process runs with: the file given by `--kubeconfig`, else client-node's default
- * order (`$KUBECONFIG`, `~/.kube/config`, then the in-cluster ServiceAccount). Only an app's main calls
- * this: it reads the environment.
+ * The kubeconfig a process runs with: the file given by `--kubeconfig`, else kubectl's order
+ * (`$KUBECONFIG`, `~/.kube/config`, then the in-cluster ServiceAccount). A context with a token, a
+ * token file, a client certificate or a username is read here; for exec plugins, auth providers,
+ * proxies and merged files @kubernetes/client-node is loaded (only then: it is heavy). Only an app's
+ * main calls this: it reads the environment.
  */
-export function loadKubeConfig(path: string | undefined): KubeConfig {
+export async function loadKubeConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<KubeConfigLike> {
+  const source = file === undefined ? defaultKubeConfigSource(env) : { files: [file] };
+  const inCluster = source === 'in-cluster' ? inClusterContext(env) : undefined;
+  if (inCluster !== undefined) {
+    return new StaticKubeConfig(inCluster);
+  }
+  const single = typeof source === 'object' && source.files.length === 1 ? source.files[0] : undefined;
+  const context = single === undefined ? undefined : readCurrentContext(single);
+  if (context !== undefined && !needsClientNode(context)) {
+    return new StaticKubeConfig(context);
+  }
+  return loadWithClientNode(source);
+}
+
+/** client-node's KubeConfig of the source's files, else of its own defaults (client-node is heavy: only here). */
+async function loadWithClientNode(source: ReturnType<typeof defaultKubeConfigSource>): Promise<KubeConfigLike> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kubeConfig = new KubeConfig();
-  if (path === undefined) {
+  if (typeof source !== 'object') {
     kubeConfig.loadFromDefault();
-  } else {
-    kubeConfig.loadFromFile(path);
+    return kubeConfig;
+  }
+  // The files of `env` (client-node's loadFromDefault would read process.env's KUBECONFIG), merged
+  // as kubectl merges them: the first file that names a current context decides it.
+  for (const name of source.files) {
+    const next = new KubeConfig();
+    next.loadFromFile(name);
+    kubeConfig.mergeConfig(next, Boolean(kubeConfig.getCurrentContext()));
   }
   return kubeConfig;
 }
 
 /** What a process adds to its flags to make manager options. */
 export interface ManagerProcess {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   readonly logger: Logger;
   readonly userAgent: string;
   /** The Lease name when `--leader-election-id` is not given, e.g. `kruise-ts-cloneset`. */

@@ -1,0 +1,59 @@
+/**
+ * How the benchmark starts our processes: as the image runs them (the bundles of `npm run build`, with
+ * the chart's node flags and MALLOC_ARENA_MAX), or, for comparison, from the TypeScript sources with
+ * Node.js's defaults (`npm run controllers`). Either way with the GC-on-signal hook of the heap figure.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { load as parseYaml } from 'js-yaml';
+import { z } from 'zod';
+
+import { bundleApps, PROCESS_ENTRIES, REPOSITORY_ROOT } from '@kruise-ts/bundle';
+
+/** `bundle`: what the image runs; `source`: the TypeScript sources, Node.js's memory defaults. */
+export type OurRuntime = 'bundle' | 'source';
+
+const GC_HOOK_SOURCE = 'packages/bench/src/measure/gc-on-signal.ts';
+const GC_HOOK_ENTRY = 'bench-gc-on-signal';
+
+const chartValuesSchema = z.looseObject({ nodeFlags: z.array(z.string()), mallocArenaMax: z.number().int() });
+
+/** How the chart runs every app container (charts/kruise-ts/values.yaml): node's flags and the environment. */
+export async function chartProcessSettings(): Promise<{ readonly nodeFlags: readonly string[]; readonly environment: Readonly<Record<string, string>> }> {
+  const values = chartValuesSchema.parse(parseYaml(await readFile(path.join(REPOSITORY_ROOT, 'charts', 'kruise-ts', 'values.yaml'), 'utf8')));
+  return { nodeFlags: values.nodeFlags, environment: { MALLOC_ARENA_MAX: String(values.mallocArenaMax) } };
+}
+
+/** The bundles, built once per benchmark run into a directory of their own (with the GC hook). */
+let bundles: Promise<Record<string, string>> | undefined;
+
+function builtBundles(): Promise<Record<string, string>> {
+  bundles ??= mkdtemp(path.join(tmpdir(), 'kruise-ts-bench-dist-')).then((outDir) => bundleApps({ outDir, extraEntries: { [GC_HOOK_ENTRY]: GC_HOOK_SOURCE } }));
+  return bundles;
+}
+
+/** The bundle's name of a source entrypoint (`apps/cloneset/src/main.ts` → `cloneset`). */
+function bundleNameOf(entrypoint: string): string {
+  const found = Object.entries(PROCESS_ENTRIES).find(([, source]) => source === entrypoint);
+  if (found === undefined) throw new Error(`${entrypoint} is not a process entry of @kruise-ts/bundle`);
+  return found[0];
+}
+
+/** A shell command prefix that runs `entrypoint` (a source path such as packages/launcher/src/cli.ts) the `runtime` way. */
+export async function ourNodeCommand(runtime: OurRuntime, entrypoint: string): Promise<string> {
+  const node = JSON.stringify(process.execPath);
+  if (runtime === 'source') {
+    return `${node} --expose-gc --import=${JSON.stringify(path.join(REPOSITORY_ROOT, GC_HOOK_SOURCE))} --conditions=@kruise-ts/source ${entrypoint}`;
+  }
+  const name = bundleNameOf(entrypoint);
+  const files = await builtBundles();
+  const settings = await chartProcessSettings();
+  const environment = Object.entries(settings.environment).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  const hook = files[GC_HOOK_ENTRY] ?? '';
+  const bundle = files[name] ?? '';
+  // `env`: the command follows `exec` in the contender's shell, which takes no assignments there.
+  const flags = settings.nodeFlags.map((flag) => JSON.stringify(flag)).join(' ');
+  return `env ${environment.join(' ')} ${node} ${flags} --expose-gc --import=${JSON.stringify(hook)} ${JSON.stringify(bundle)}`;
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+
+import { dump } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { generateCertificateAuthority, generateServingCertificate } from '../webhook/certificates.ts';
+import type { CertificateKeyPair } from '../webhook/certificates.ts';
+import { readCurrentContext, StaticKubeConfig } from './kubeconfig-loader.ts';
+import { credentialHeaders, Transport } from './transport.ts';
+
+describe('credentialHeaders', () => {
+  const basic = (credentials: string): string => `Basic ${Buffer.from(credentials).toString('base64')}`;
+  it.each<[string, https.RequestOptions, Record<string, string>]>([
+    ['nothing', {}, {}],
+    ['a bearer token', { headers: { Authorization: 'Bearer t' } }, { Authorization: 'Bearer t' }],
+    ['every string header', { headers: { Authorization: 'Bearer t', 'X-Remote-User': 'me' } }, { Authorization: 'Bearer t', 'X-Remote-User': 'me' }],
+    ['headers that are not strings dropped', { headers: { 'X-Count': 3, 'X-List': ['a', 'b'], 'X-Kept': 'yes' } }, { 'X-Kept': 'yes' }],
+    ['auth as basic credentials', { auth: 'admin:s3cret' }, { Authorization: basic('admin:s3cret') }],
+    ['auth with a colon in the password', { auth: 'admin:pa:ss' }, { Authorization: basic('admin:pa:ss') }],
+    ['auth with non-ASCII characters, as UTF-8', { auth: 'jürgen:päss' }, { Authorization: `Basic ${Buffer.from('jürgen:päss', 'utf8').toString('base64')}` }],
+    ['auth over an Authorization header', { headers: { Authorization: 'Bearer t', 'X-Kept': 'yes' }, auth: 'u:p' }, { Authorization: basic('u:p'), 'X-Kept': 'yes' }],
+    ['TLS material ignored', { ca: 'CA', cert: 'C', key: 'K', rejectUnauthorized: false, servername: 's' }, {}],
+  ])('%s', (_name, options, expected) => {
+    expect(credentialHeaders(options)).toEqual(expected);
+  });
+});
+
+/** What the test server saw of a request. */
+interface Seen {
+  readonly authorization: string | undefined;
+  readonly clientCertificateSubject: string | undefined;
+}
+
+/**
+ * A local HTTPS server with a certificate for `kube.test` only (no IP address), signed by a CA made
+ * here: requests to https://127.0.0.1 verify only with `tls-server-name: kube.test`. It asks for a
+ * client certificate without verifying it, and records what each request carried.
+ */
+describe('Transport over TLS, with a StaticKubeConfig', () => {
+  let dir = '';
+  let ca: CertificateKeyPair;
+  let client: CertificateKeyPair;
+  let server: https.Server;
+  let port = 0;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'transport-tls-'));
+    const now = Date.now();
+    ca = await generateCertificateAuthority({ commonName: 'test-ca', now });
+    const serving = await generateServingCertificate({ ca, dnsNames: ['kube.test'], now });
+    client = await generateServingCertificate({ ca, dnsNames: ['client.test'], now });
+    server = https.createServer({ cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false }, (request, response) => {
+      const peer = (request.socket as TLSSocket).getPeerCertificate();
+      seen.push({ authorization: request.headers.authorization, clientCertificateSubject: Object.keys(peer).length === 0 ? undefined : String(peer.subject.CN) });
+      response.setHeader('Content-Type', 'application/json');
+      response.end(JSON.stringify({ path: request.url }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
+
+  async function get(cluster: Record<string, unknown>, user: Record<string, unknown>): Promise<{ readonly body: unknown; readonly seen: Seen | undefined }> {
+    const file = path.join(dir, `config-${String(seen.length)}-${String(Math.random()).slice(2)}`);
+    writeFileSync(
+      file,
+      dump({
+        'current-context': 'ctx',
+        clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${port}`, ...cluster } }],
+        users: [{ name: 'u', user }],
+        contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+      }),
+    );
+    const transport = new Transport({ kubeConfig: new StaticKubeConfig(readCurrentContext(file)), qps: 0, burst: 0, userAgent: 'transport-test', requestTimeoutMs: 5_000 });
+    const before = seen.length;
+    try {
+      const body = await transport.request({ verb: 'get', method: 'GET', path: '/api' });
+      return { body, seen: seen[before] };
+    } finally {
+      transport.close();
+    }
+  }
+
+  it.each<{ readonly name: string; readonly user: () => Record<string, unknown>; readonly expected: Seen }>([
+    { name: 'a token', user: () => ({ token: 't0k3n' }), expected: { authorization: 'Bearer t0k3n', clientCertificateSubject: undefined } },
+    { name: 'basic credentials', user: () => ({ username: 'admin', password: 'pw' }), expected: { authorization: `Basic ${b64('admin:pw')}`, clientCertificateSubject: undefined } },
+    {
+      name: 'a client certificate',
+      user: () => ({ 'client-certificate-data': b64(client.certPem), 'client-key-data': b64(client.keyPem) }),
+      expected: { authorization: undefined, clientCertificateSubject: 'client.test' },
+    },
+  ])('verifies the server by the kubeconfig CA and tls-server-name, and sends $name', async ({ user, expected }) => {
+    const result = await get({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'kube.test' }, user());
+    expect(result).toEqual({ body: { path: '/api' }, seen: expected });
+  });
+
+  it('skips verification with insecure-skip-tls-verify', async () => {
+    const result = await get({ 'insecure-skip-tls-verify': true }, { token: 'x' });
+    expect(result.seen?.authorization).toBe('Bearer x');
+  });
+
+  it.each<[string, () => Record<string, unknown>]>([
+    ['without the CA', () => ({ 'tls-server-name': 'kube.test' })],
+    ['without tls-server-name (its certificate does not name 127.0.0.1)', () => ({ 'certificate-authority-data': b64(ca.certPem) })],
+    ['with another tls-server-name', () => ({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'other.test' })],
+  ])('refuses the server %s, before sending anything', async (_name, cluster) => {
+    const before = seen.length;
+    await expect(get(cluster(), { token: 'never-sent' })).rejects.toThrow();
+    expect(seen.length).toBe(before);
+  });
+});
