@@ -195,7 +195,11 @@ describe('the kruise-ts chart on the local control plane', () => {
 
     // --namespace: the run's cluster is shared with other test files, whose CloneSets this app must not
     // touch. The cluster-wide rules are checked on their own below (listing across namespaces).
-    const app: AppProcess = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
+    // With the container command's node flags (the chart's nodeFlags): node must accept them.
+    const [node, ...nodeFlags] = container?.command ?? [];
+    expect(node).toBe('node');
+    expect(nodeFlags.length).toBeGreaterThan(0);
+    const app: AppProcess = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`], nodeFlags);
     try {
       const leaseName = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
       const lease = await waitFor(

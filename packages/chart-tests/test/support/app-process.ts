@@ -78,9 +78,12 @@ async function bundledFile(entrypoint: string): Promise<string> {
   return path.join(await bundles, entrypoint.slice('dist/'.length));
 }
 
-/** Starts `node <entrypoint> ...flags` in the repository root, with the bundle the image would hold. */
-export async function startApp(entrypoint: string, flags: readonly string[]): Promise<AppProcess> {
-  const child = spawn(process.execPath, [await bundledFile(entrypoint), ...flags], {
+/**
+ * Starts `node ...nodeFlags <entrypoint> ...flags` in the repository root, with the bundle the image
+ * would hold; `nodeFlags` are the container command's arguments after `node`, when a test takes them.
+ */
+export async function startApp(entrypoint: string, flags: readonly string[], nodeFlags: readonly string[] = []): Promise<AppProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, await bundledFile(entrypoint), ...flags], {
     cwd: REPOSITORY_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, KUBECONFIG: '' },
