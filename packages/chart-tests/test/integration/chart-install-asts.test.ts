@@ -13,9 +13,8 @@ import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
-import { CHART_DIRECTORY } from '../../src/index.ts';
 import { outOfClusterFlags, startApp } from '../support/app-process.ts';
-import { runHelm } from '../support/helm.ts';
+import { installChart, runHelm } from '../support/helm.ts';
 
 const admin = testKubeConfig();
 const core = admin.makeApiClient(CoreV1Api);
@@ -50,10 +49,7 @@ afterAll(async () => {
 
 describe('the chart with AdvancedStatefulSet=true', () => {
   it('deploys the app with its own ServiceAccount and RBAC, and the app reconciles a set with that identity', async () => {
-    const result = await runHelm(
-      ['install', RELEASE, CHART_DIRECTORY, '--namespace', releaseNamespace.name, '--set', `featureGates=${GATES.replaceAll(',', '\\,')}`, '--wait', '--timeout', '3m', '--take-ownership'],
-      { kubeconfig: inject('kubeconfigPath') },
-    );
+    const result = await installChart({ release: RELEASE, namespace: releaseNamespace.name, gates: GATES, kubeconfig: inject('kubeconfigPath') });
     expect(result.code, result.stderr).toBe(0);
     installed = true;
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { ApiException, AppsV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { AppsV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -18,9 +18,9 @@ import type { ServiceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import { createFakeNodes, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { FakeNodes, TestNamespace } from '@kruise-ts/local-cluster/testing';
 
-import { CHART_DIRECTORY } from '../../src/index.ts';
+import { statusCode } from '../support/status-code.ts';
 import { outOfClusterFlags, startApp } from '../support/app-process.ts';
-import { runHelm } from '../support/helm.ts';
+import { installChart, runHelm } from '../support/helm.ts';
 
 const admin = testKubeConfig();
 const core = admin.makeApiClient(CoreV1Api);
@@ -86,15 +86,6 @@ async function waitForJob(name: string, description: string, check: (job: JobVie
   }, { description, timeoutMs: 60_000 });
 }
 
-async function statusCode(request: () => Promise<unknown>): Promise<number> {
-  try {
-    await request();
-    return 200;
-  } catch (error) {
-    if (error instanceof ApiException) return error.code;
-    throw error;
-  }
-}
 
 async function allowed(kubeConfig: KubeConfig, attributes: { readonly verb: string; readonly group?: string; readonly resource: string; readonly subresource?: string }): Promise<boolean> {
   const review = await kubeConfig.makeApiClient(AuthorizationV1Api).createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { namespace: workloadNamespace.name, ...attributes } } } });
@@ -137,10 +128,7 @@ async function runShortLivedJob(): Promise<void> {
 
 describe('the chart with BroadcastJob=true', () => {
   it('deploys the app with its own ServiceAccount and RBAC, and the app runs BroadcastJobs with that identity', async () => {
-    const result = await runHelm(
-      ['install', RELEASE, CHART_DIRECTORY, '--namespace', releaseNamespace.name, '--set', `featureGates=${GATES.replaceAll(',', '\\,')}`, '--wait', '--timeout', '3m', '--take-ownership'],
-      { kubeconfig: inject('kubeconfigPath') },
-    );
+    const result = await installChart({ release: RELEASE, namespace: releaseNamespace.name, gates: GATES, kubeconfig: inject('kubeconfigPath') });
     expect(result.code, result.stderr).toBe(0);
     installed = true;
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });

@@ -23,7 +23,7 @@ import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { connect } from 'node:tls';
 
-import { AdmissionregistrationV1Api, ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, DiscoveryV1Api, PolicyV1Api } from '@kubernetes/client-node';
+import { AdmissionregistrationV1Api, AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, DiscoveryV1Api, PolicyV1Api } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -33,6 +33,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import { CHART_DIRECTORY } from '../../src/index.ts';
+import { statusCode } from '../support/status-code.ts';
 import { freePort, outOfClusterFlags, startApp, withFlag } from '../support/app-process.ts';
 import type { AppProcess } from '../support/app-process.ts';
 import { runHelm } from '../support/helm.ts';
@@ -64,15 +65,6 @@ async function helmAgainstCluster(args: readonly string[]): Promise<HelmResult> 
   return runHelm(args, { kubeconfig: inject('kubeconfigPath') });
 }
 
-async function statusCode(request: () => Promise<unknown>): Promise<number> {
-  try {
-    await request();
-    return 200;
-  } catch (error) {
-    if (error instanceof ApiException) return error.code;
-    throw error;
-  }
-}
 
 /** This machine's first non-loopback, non-link-local IPv4 address: one an EndpointSlice may hold. */
 function machineAddress(): string {

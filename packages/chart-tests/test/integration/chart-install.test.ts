@@ -31,6 +31,7 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import { CHART_DIRECTORY, REPOSITORY_ROOT, restrictedViolations } from '../../src/index.ts';
+import { statusCode } from '../support/status-code.ts';
 import { outOfClusterFlags, startApp } from '../support/app-process.ts';
 import type { AppProcess } from '../support/app-process.ts';
 import { runHelm } from '../support/helm.ts';
@@ -71,15 +72,6 @@ async function helmAgainstCluster(args: readonly string[]): Promise<HelmResult> 
   return runHelm(args, { kubeconfig: inject('kubeconfigPath') });
 }
 
-async function statusCode(request: () => Promise<unknown>): Promise<number> {
-  try {
-    await request();
-    return 200;
-  } catch (error) {
-    if (error instanceof ApiException) return error.code;
-    throw error;
-  }
-}
 
 async function readCloneSet(namespace: string, name: string): Promise<CloneSetView> {
   return (await custom.getNamespacedCustomObject({ ...CLONESET, namespace, name })) as CloneSetView;

@@ -117,3 +117,14 @@ export function ofKind<T = Manifest>(manifests: readonly Manifest[], kind: strin
 export function inventory(manifests: readonly Manifest[]): string[] {
   return manifests.map((manifest) => `${manifest.kind}/${manifest.metadata.name}`).sort();
 }
+
+/**
+ * `helm install <release>` of the chart with `featureGates` (commas escaped for --set), waiting up
+ * to 3 minutes for the Deployments; --take-ownership because other test files applied the CRDs.
+ */
+export function installChart(input: { readonly release: string; readonly namespace: string; readonly gates: string; readonly kubeconfig: string }): Promise<HelmResult> {
+  return runHelm(
+    ['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--set', `featureGates=${input.gates.replaceAll(',', '\\,')}`, '--wait', '--timeout', '3m', '--take-ownership'],
+    { kubeconfig: input.kubeconfig },
+  );
+}
