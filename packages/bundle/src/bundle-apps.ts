@@ -5,6 +5,8 @@
  * stripper's WebAssembly memory, one module record and compiled function per source file) and 1.3 s
  * more start-up; see docs/benchmarks.md, "Memory and idle CPU".
  */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,4 +45,22 @@ export async function bundleApps(options: BundleOptions = {}): Promise<Record<st
     output: { dir: outDir, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
   });
   return Object.fromEntries(Object.keys(entries).map((name) => [name, path.join(outDir, `${name}.mjs`)]));
+}
+
+/** Bundles built by this process, by their extra entries (see {@link temporaryBundles}). */
+const temporary = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * The bundles (and `extraEntries`), built once per process into a temporary directory of their own:
+ * for tests and benchmarks that run what the image runs, several of which may build at the same
+ * time (so never into the repository's `dist/`).
+ */
+export function temporaryBundles(extraEntries: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
+  const key = JSON.stringify(extraEntries);
+  let built = temporary.get(key);
+  if (built === undefined) {
+    built = mkdtemp(path.join(tmpdir(), 'kruise-ts-dist-')).then((outDir) => bundleApps({ outDir, extraEntries }));
+    temporary.set(key, built);
+  }
+  return built;
 }

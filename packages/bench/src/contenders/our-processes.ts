@@ -3,14 +3,13 @@
  * the chart's node flags and MALLOC_ARENA_MAX), or, for comparison, from the TypeScript sources with
  * Node.js's defaults (`npm run controllers`). Either way with the GC-on-signal hook of the heap figure.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { load as parseYaml } from 'js-yaml';
 import { z } from 'zod';
 
-import { bundleApps, PROCESS_ENTRIES, REPOSITORY_ROOT } from '@kruise-ts/bundle';
+import { PROCESS_ENTRIES, REPOSITORY_ROOT, temporaryBundles } from '@kruise-ts/bundle';
 
 /** `bundle`: what the image runs; `source`: the TypeScript sources, Node.js's memory defaults. */
 export type OurRuntime = 'bundle' | 'source';
@@ -26,13 +25,6 @@ export async function chartProcessSettings(): Promise<{ readonly nodeFlags: read
   return { nodeFlags: values.nodeFlags, environment: { MALLOC_ARENA_MAX: String(values.mallocArenaMax) } };
 }
 
-/** The bundles, built once per benchmark run into a directory of their own (with the GC hook). */
-let bundles: Promise<Record<string, string>> | undefined;
-
-function builtBundles(): Promise<Record<string, string>> {
-  bundles ??= mkdtemp(path.join(tmpdir(), 'kruise-ts-bench-dist-')).then((outDir) => bundleApps({ outDir, extraEntries: { [GC_HOOK_ENTRY]: GC_HOOK_SOURCE } }));
-  return bundles;
-}
 
 /** The bundle's name of a source entrypoint (`apps/cloneset/src/main.ts` → `cloneset`). */
 function bundleNameOf(entrypoint: string): string {
@@ -48,7 +40,8 @@ export async function ourNodeCommand(runtime: OurRuntime, entrypoint: string): P
     return `${node} --expose-gc --import=${JSON.stringify(path.join(REPOSITORY_ROOT, GC_HOOK_SOURCE))} --conditions=@kruise-ts/source ${entrypoint}`;
   }
   const name = bundleNameOf(entrypoint);
-  const files = await builtBundles();
+  // Built once per benchmark run, with the GC hook.
+  const files = await temporaryBundles({ [GC_HOOK_ENTRY]: GC_HOOK_SOURCE });
   const settings = await chartProcessSettings();
   const environment = Object.entries(settings.environment).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
   const hook = files[GC_HOOK_ENTRY] ?? '';

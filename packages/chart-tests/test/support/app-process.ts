@@ -4,15 +4,12 @@
  * of its own), but on this machine: the local control plane's kwok nodes run no containers.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import type { ChildProcessByStdio } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 
-import { bundleApps } from '@kruise-ts/bundle';
+import { temporaryBundles } from '@kruise-ts/bundle';
 
 import { REPOSITORY_ROOT } from '../../src/index.ts';
 
@@ -64,18 +61,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The image's `dist/`, built once per test process (test files run in parallel: each its own directory). */
-let bundles: Promise<string> | undefined;
-
+/** The file of the chart's entrypoint `dist/<name>.mjs` among this test process's bundles. */
 async function bundledFile(entrypoint: string): Promise<string> {
-  if (!entrypoint.startsWith('dist/')) {
+  const name = /^dist\/(.+)\.mjs$/.exec(entrypoint)?.[1];
+  const file = name === undefined ? undefined : (await temporaryBundles())[name];
+  if (file === undefined) {
     throw new Error(`the chart's entrypoint ${entrypoint} is not a bundle in dist/`);
   }
-  bundles ??= mkdtemp(path.join(tmpdir(), 'kruise-ts-dist-')).then(async (outDir) => {
-    await bundleApps({ outDir });
-    return outDir;
-  });
-  return path.join(await bundles, entrypoint.slice('dist/'.length));
+  return file;
 }
 
 /**
