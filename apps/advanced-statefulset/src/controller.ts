@@ -4,6 +4,7 @@ import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject, requestKey } f
 import type { Controller, DeepReadonly, FeatureGates, Lister, Manager } from '@kruise-ts/controller-runtime';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
+import { templateValidatorFor } from '@kruise-ts/template-validation';
 import { podResource, pvcResource, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
 
 import { podOrdinal } from './ordinals.ts';
@@ -63,7 +64,7 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
   const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex });
   const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
-  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false } }), workers: options.workers });
+  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false }, templateValidator: templateValidatorFor(manager) }), workers: options.workers });
   controller.watch(sets, requestForObject());
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
   watchOwnedPods(pods, handlerDeps);

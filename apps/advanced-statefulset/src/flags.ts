@@ -8,12 +8,15 @@ export const statefulSetFlagsShape = {
   // OpenKruise's flag: this controller's workers, over --workers (every controller's default).
   'statefulset-workers': workersFlag(),
   'statefulset-strip-pod-managed-fields': booleanFlag().default(true),
+  // The validating webhook of Advanced StatefulSets (pod-template validation at admission) on the process's webhook server.
+  'statefulset-validation-webhook': booleanFlag().default(true),
 };
 
 /** The parsed flags the controller options come from. */
 export interface StatefulSetFlags extends WorkloadControllerFlags {
   readonly 'statefulset-workers'?: number | undefined;
   readonly 'statefulset-strip-pod-managed-fields': boolean;
+  readonly 'statefulset-validation-webhook': boolean;
 }
 
 /** Controller options from parsed flags. */

@@ -9,3 +9,7 @@ export type { StatefulSetControllerOptions } from './controller.ts';
 export { statefulSetResource } from './statefulset-resource.ts';
 export { statefulSetFlagsShape, statefulSetOptionsFromFlags } from './flags.ts';
 export type { StatefulSetFlags } from './flags.ts';
+export { setupStatefulSetWebhook, STATEFULSET_VALIDATION_WEBHOOK } from './validation/setup-webhook.ts';
+export { statefulSetValidation } from './validation/statefulset-validation.ts';
+export { statefulSetValidationTarget } from './validation/validation-target.ts';
+export type { PodShapeOptions } from './validation/validation-target.ts';

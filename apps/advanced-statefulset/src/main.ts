@@ -2,10 +2,21 @@
  * The Advanced StatefulSet controller process: flags → manager → controller → run until
  * SIGTERM/SIGINT. Only this file reads the command line and the environment.
  */
-import { managerFlagsSchema, runAppMain } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { setupStatefulSetController } from './controller.ts';
 import { statefulSetFlagsShape, statefulSetOptionsFromFlags } from './flags.ts';
+import { setupStatefulSetWebhook } from './validation/setup-webhook.ts';
 
-const schema = managerFlagsSchema.extend(statefulSetFlagsShape);
-await runAppMain(process.argv.slice(2), { app: 'advanced-statefulset', gate: 'AdvancedStatefulSet', schema, setup: (manager, flags) => setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags)) });
+const schema = managerFlagsSchema.extend(statefulSetFlagsShape).extend(webhookFlagsShape);
+await runAppMain(process.argv.slice(2), {
+  app: 'advanced-statefulset',
+  gate: 'AdvancedStatefulSet',
+  schema,
+  setup: (manager, flags) => setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags)),
+  webhooks: (manager, server, flags) => {
+    if (flags['statefulset-validation-webhook']) {
+      setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags));
+    }
+  },
+});

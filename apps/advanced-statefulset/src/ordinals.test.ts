@@ -60,3 +60,24 @@ describe('podOrdinal', () => {
     expect(podOrdinal(setName, name)).toBe(ordinal);
   });
 });
+
+describe('ReservedOrdinals.nthFree', () => {
+  it.each([
+    // start, count, reserved: the count-th ordinal replicaRange runs last
+    [0, 3, [1, 3, 4]],
+    [2, 4, [1, 3]],
+    [0, 1, [0]],
+    [0, 5, []],
+    [5, 2, []],
+    [0, 2, ['0-10', '5-20', 22]],
+    [3, 3, ['0-2', '4-4']],
+  ])('from %i, the %i-th free ordinal reserving %j is the last replicaRange runs', (start, count, reserved) => {
+    const parsed = parseReserveOrdinals(reserved);
+    const range = replicaRange({ replicas: count, start, reserved: parsed.reserved });
+    expect(parsed.reserved.nthFree(start, count)).toBe(range.end - 1);
+  });
+
+  it('skips a huge range at once', () => {
+    expect(parseReserveOrdinals(['0-1000000000']).reserved.nthFree(0, 2)).toBe(1_000_000_002);
+  });
+});

@@ -32,6 +32,27 @@ export class ReservedOrdinals {
     return candidate;
   }
 
+  /**
+   * The `count`-th (from 1) ordinal ≥ `start` that is not reserved, by skipping whole intervals:
+   * what {@link replicaRange} finds one ordinal at a time, without its cost for a billion replicas.
+   */
+  nthFree(start: number, count: number): number {
+    let position = start;
+    let left = count;
+    for (const [from, to] of this.#intervals) {
+      if (to < position) {
+        continue;
+      }
+      const free = Math.max(0, from - position);
+      if (left <= free) {
+        return position + left - 1;
+      }
+      left -= free;
+      position = Math.max(position, to + 1);
+    }
+    return position + left - 1;
+  }
+
   get size(): number {
     return this.#intervals.length;
   }

@@ -3,7 +3,9 @@
  * give new pods their readiness conditions, refresh in-place updates and lifecycle states, scale
  * (create missing ordinals, delete condemned ones), roll out the update revision, then write the
  * status and truncate the history. A failed step is reported in the status (FailedCreatePod /
- * FailedUpdatePod) and an Event, then thrown so that the work queue retries with its backoff.
+ * FailedUpdatePod) and an Event, then thrown so that the work queue retries with its backoff. A
+ * template the API server refuses (checked by a dry run when the webhook was skipped) is reported
+ * before any pod is made from it.
  */
 import { StatefulSetConditionType, StatefulSetEventReason } from '@kruise-ts/api';
 import type { ControllerRevision, StatefulSet, StatefulSetCondition } from '@kruise-ts/api';
@@ -12,7 +14,9 @@ import type { DeepReadonly, Lister, ReconcileContext, Reconciler, Request, Resul
 import { initializeReadinessGates, podControlContext, refreshPods } from '@kruise-ts/pod-control';
 import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
+import type { TemplateValidator } from '@kruise-ts/template-validation';
 import { errorMessage, isBeingDeleted, laggingOwnedObject, removeCondition, setCondition, updateStatus, warnOnce } from '@kruise-ts/workload';
+import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { readState } from './read-state.ts';
 import type { ReadCaches, ReadResult } from './read-state.ts';
@@ -22,11 +26,15 @@ import { scale } from './sync/scale.ts';
 import { revisionNameOf, rollingUpdateOf, withPods } from './sync/sync-context.ts';
 import type { SyncContext, SyncOptions, SyncState } from './sync/sync-context.ts';
 import { rollingUpdate } from './sync/update.ts';
+import { templateProblem } from './validation/template-check.ts';
+import { podShapeOf } from './validation/validation-target.ts';
 
 /** What the reconciler reads and writes with. */
 export interface StatefulSetReconcilerDeps extends ReadCaches, PodControlDeps {
   readonly statefulSets: Lister<StatefulSet>;
   readonly options: SyncOptions;
+  /** Dry-runs templates before pods are made from them (the process's shared validator). */
+  readonly templateValidator: Pick<TemplateValidator, 'validate'>;
 }
 
 const CACHE_LAG_RETRY_MS = 1000;
@@ -42,6 +50,20 @@ function updateMayRun(state: SyncState, scaled: { readonly changed: boolean; rea
 
 /** Reason of the InvalidSpec condition (and its Event). */
 export const INVALID_SPEC = 'InvalidSpec';
+/** Reason of the FailedCreatePod condition while the API server refuses the template. */
+export const INVALID_TEMPLATE = 'InvalidTemplate';
+
+function invalidSpec(message: string): ReportedProblem {
+  return { type: StatefulSetConditionType.InvalidSpec, reason: INVALID_SPEC, message, eventReason: StatefulSetEventReason.InvalidSpec };
+}
+
+/**
+ * A template the API server refuses is a pod creation that would fail: OpenKruise's Event reason
+ * and condition for that (FailedCreate, FailedCreatePod), which the next successful scale clears.
+ */
+function invalidTemplate(message: string): ReportedProblem {
+  return { type: StatefulSetConditionType.FailedCreatePod, reason: INVALID_TEMPLATE, message, eventReason: StatefulSetEventReason.FailedCreate };
+}
 
 type Conditions = StatefulSetCondition[];
 
@@ -74,9 +96,10 @@ export class StatefulSetReconciler implements Reconciler {
     const ctx = this.#context(context);
     const parsed = parseStatefulSet(cached);
     if (parsed.kind === 'invalid') {
-      return this.#reportUnusable(ctx, cached, parsed.message);
+      return this.#reportUnusable(ctx, cached, invalidSpec(parsed.message));
     }
     const set = parsed.object;
+    await this.#checkTemplate(ctx, set);
     const waiting = this.#waitForCache(context, key, set);
     if (waiting !== undefined) {
       return waiting;
@@ -105,7 +128,7 @@ export class StatefulSetReconciler implements Reconciler {
       return await readState(ctx, this.#deps, set);
     } catch (error) {
       if (error instanceof TemplateDecodeError) {
-        return this.#reportUnusable(ctx, set, `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`);
+        return this.#reportUnusable(ctx, set, invalidSpec(`spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`));
       }
       throw error;
     }
@@ -133,21 +156,32 @@ export class StatefulSetReconciler implements Reconciler {
 
   /** The InvalidSpec condition and its Event (once per change). */
   #invalid(ctx: SyncContext, state: SyncState, input: { readonly conditions: Conditions; readonly message: string }): Conditions {
-    const { message } = input;
+    const problem = invalidSpec(input.message);
     // The Event goes out when the stored condition does not say this yet.
-    warnOnce(ctx.recorder, { ref: state.owner.ref, conditions: state.set.status?.conditions, problem: { type: StatefulSetConditionType.InvalidSpec, reason: INVALID_SPEC, message, eventReason: StatefulSetEventReason.InvalidSpec } });
-    return setCondition(input.conditions, { type: StatefulSetConditionType.InvalidSpec, status: 'True', reason: INVALID_SPEC, message }, { now: ctx.clock.now() });
+    warnOnce(ctx.recorder, { ref: state.owner.ref, conditions: state.set.status?.conditions, problem });
+    return setCondition(input.conditions, { type: problem.type, status: 'True', reason: problem.reason, message: problem.message }, { now: ctx.clock.now() });
   }
 
-  /** A set this controller cannot read at all: the condition and Event, observedGeneration, and no retry until it changes. */
-  async #reportUnusable(ctx: SyncContext, set: DeepReadonly<StatefulSet>, message: string): Promise<never> {
+  /** A template the API server refuses is reported and ends the reconcile before any pod is made from it. */
+  async #checkTemplate(ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<void> {
+    const problem = await templateProblem(set, { validator: this.#deps.templateValidator, shape: podShapeOf(ctx.gates), signal: ctx.signal, logger: ctx.logger });
+    if (problem !== undefined) {
+      await this.#reportUnusable(ctx, set, invalidTemplate(problem));
+    }
+  }
+
+  /**
+   * A set this controller cannot act on (unreadable, or a template the API server refuses): the
+   * condition and Event, observedGeneration, and no retry until it changes. Nothing else is written.
+   */
+  async #reportUnusable(ctx: SyncContext, set: DeepReadonly<StatefulSet>, problem: ReportedProblem): Promise<never> {
     const conditions = set.status?.conditions ?? [];
     const ref = { apiVersion: set.apiVersion, kind: set.kind, name: set.metadata.name ?? '', namespace: set.metadata.namespace ?? '', uid: set.metadata.uid ?? '' };
-    warnOnce(ctx.recorder, { ref, conditions, problem: { type: StatefulSetConditionType.InvalidSpec, reason: INVALID_SPEC, message, eventReason: StatefulSetEventReason.InvalidSpec } });
-    const next = setCondition([...conditions], { type: StatefulSetConditionType.InvalidSpec, status: 'True', reason: INVALID_SPEC, message }, { now: ctx.clock.now() });
+    warnOnce(ctx.recorder, { ref, conditions, problem });
+    const next = setCondition([...conditions], { type: problem.type, status: 'True', reason: problem.reason, message: problem.message }, { now: ctx.clock.now() });
     const status = { replicas: 0, readyReplicas: 0, availableReplicas: 0, ...set.status, observedGeneration: set.metadata.generation, conditions: next };
     await updateStatus(ctx.statefulSets, set, status);
-    throw new TerminalError(message);
+    throw new TerminalError(problem.message);
   }
 
   /** The sync steps; returns the conditions they leave and the failure to retry, if any. */

@@ -2,6 +2,7 @@ import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_KIND } from '@kruise-ts/api';
 import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
 import { requestForObject, requestKey } from '@kruise-ts/controller-runtime';
 import type { Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import { templateValidatorFor } from '@kruise-ts/template-validation';
 import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
@@ -97,6 +98,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     fits: checkNodeFitness,
     nodeOf: assignedNode,
     binding: { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode },
+    templateValidator: templateValidatorFor(manager),
   });
   const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(jobs, requestForObject());

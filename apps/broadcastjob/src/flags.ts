@@ -8,12 +8,15 @@ export const broadcastJobFlagsShape = {
   // OpenKruise's flags: this controller's workers (over --workers), and how pods are bound to their node.
   'broadcastjob-workers': workersFlag(),
   'assign-bcj-pods-by-scheduler': booleanFlag().default(true),
+  // The validating webhook of BroadcastJobs (pod-template validation at admission) on the process's webhook server.
+  'broadcastjob-validation-webhook': booleanFlag().default(true),
 };
 
 /** The parsed flags the controller options come from. */
 export interface BroadcastJobFlags extends WorkloadControllerFlags {
   readonly 'broadcastjob-workers'?: number | undefined;
   readonly 'assign-bcj-pods-by-scheduler': boolean;
+  readonly 'broadcastjob-validation-webhook': boolean;
 }
 
 /** Controller options from parsed flags. */

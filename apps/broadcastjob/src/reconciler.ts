@@ -3,13 +3,14 @@
  * a running one counts its pods, plans its nodes, decides (paused, failed, running), deletes the pods
  * the plan or the decision says, creates pods on the nodes still without one within `parallelism`
  * (slow-start batches, a create expectation per node, so that no node ever gets a second pod while
- * the cache lags), and writes the status.
+ * the cache lags) once a dry run says the API server accepts the template, and writes the status.
  */
 import { BROADCASTJOB_CONTROLLER_UID_LABEL, BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
 import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
 import { controllerRef, isNotFound, objectReference, requestKey, resourceClient } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly, EventReporter, Lister, ReconcileContext, Reconciler, Request, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
-import { errorMessage, metaTime, podResource, slowStartBatch, updateStatus } from '@kruise-ts/workload';
+import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type { TemplateValidator } from '@kruise-ts/template-validation';
+import { errorMessage, metaTime, podResource, slowStartBatch, updateStatus, warnOnce } from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
 import { decideJob, isJobComplete, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
@@ -20,9 +21,10 @@ import { countJobPods, isPodRunning, jobPodState } from './job/job-pods.ts';
 import type { JobPodCounts } from './job/job-pods.ts';
 import { planNodes } from './job/node-plan.ts';
 import type { FitResult, NodePlan } from './job/node-plan.ts';
-import { nextJobStatus } from './job/job-status.ts';
+import { FAILED_CREATE_POD, INVALID_TEMPLATE, nextJobStatus } from './job/job-status.ts';
 import type { StatusUpdate } from './job/job-status.ts';
 import { noEligibleNodeMessage } from './job/unfit-message.ts';
+import { templateProblem } from './validation/template-check.ts';
 
 type ReadonlyJob = DeepReadonly<BroadcastJob>;
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -32,7 +34,8 @@ const MAX_CREATE_BATCH = 500;
 
 /** What the reconciler reads and writes with. */
 export interface BroadcastJobReconcilerDeps {
-  readonly api: Client;
+  /** The manager's client (a FakeClient in unit tests). */
+  readonly api: ObjectApi;
   readonly recorder: EventReporter;
   readonly clock: { now(): number };
   readonly jobs: Lister<BroadcastJob>;
@@ -43,6 +46,14 @@ export interface BroadcastJobReconcilerDeps {
   readonly fits: (pod: ReadonlyPod, node: DeepReadonly<Node>) => FitResult;
   readonly nodeOf: (pod: ReadonlyPod) => string | undefined;
   readonly binding: PodBinding;
+  /** Dry-runs the template before pods are made from it (the process's shared validator). */
+  readonly templateValidator: Pick<TemplateValidator, 'validate'>;
+}
+
+/** What the create step did: the pods it created, or why it created none (a template the API server refuses). */
+interface CreateOutcome {
+  readonly created: number;
+  readonly invalidTemplate?: string | undefined;
 }
 
 /** One reconcile's view of a running job. */
@@ -147,10 +158,10 @@ export class BroadcastJobReconciler implements Reconciler {
   async #progress(round: Round, counts: JobPodCounts): Promise<Result | undefined> {
     const { job, plan } = round;
     const deleted = await this.#deletePods(round, plan.podsToDelete.map((entry) => entry.pod));
-    let active = counts.active - deleted;
-    if (job.metadata.deletionTimestamp === undefined) active += await this.#createPods(round, active);
+    const create = job.metadata.deletionTimestamp === undefined ? await this.#createPods(round, counts.active - deleted) : { created: 0 };
+    const active = counts.active - deleted + create.created;
     if (!isJobComplete(job, plan.desired)) {
-      await this.#writeStatus(round, { counts: { ...counts, active }, phase: BroadcastJobPhase.Running });
+      await this.#writeStatus(round, { counts: { ...counts, active }, phase: BroadcastJobPhase.Running, invalidTemplate: create.invalidTemplate });
       return this.#deadlineRequeue(round);
     }
     // OnFailure pods over their restart limit count as failed but still run: the finished job stops them.
@@ -161,15 +172,39 @@ export class BroadcastJobReconciler implements Reconciler {
     return this.#ttlRequeue(job);
   }
 
-  /** Creates pods on the nodes without one, within parallelism; returns how many were created. */
-  async #createPods(round: Round, active: number): Promise<number> {
+  /** Creates pods on the nodes without one, within parallelism, once the API server would accept them. */
+  async #createPods(round: Round, active: number): Promise<CreateOutcome> {
     const { job, plan } = round;
     const parallelism = scaledValueFromIntOrPercent({ value: job.spec.parallelism, total: plan.desired.size, roundUp: true });
     if (active > parallelism) {
       this.#event(job, { type: 'Warning', reason: 'TooManyActivePods', message: 'Number of active pods exceed parallelism limit' });
-      return 0;
+      return { created: 0 };
     }
     const nodes = plan.restNodes.slice(0, Math.max(0, parallelism - active));
+    if (nodes.length === 0) return { created: 0 };
+    const invalidTemplate = await this.#checkTemplate(round);
+    if (invalidTemplate !== undefined) return { created: 0, invalidTemplate };
+    return { created: await this.#createOnNodes(round, nodes) };
+  }
+
+  /**
+   * A template the API server refuses (when the webhook was skipped): a Warning FailedCreate, once
+   * per change of the problem, instead of one refused create per node; its message for the condition.
+   */
+  async #checkTemplate(round: Round): Promise<string | undefined> {
+    const { job, context } = round;
+    const shape = { assignPodsByScheduler: this.#deps.binding.byScheduler };
+    const problem = await templateProblem(job, { validator: this.#deps.templateValidator, shape, signal: context.signal, logger: context.logger });
+    if (problem !== undefined) {
+      const reported = { type: FAILED_CREATE_POD, reason: INVALID_TEMPLATE, message: problem, eventReason: 'FailedCreate' };
+      warnOnce(this.#deps.recorder, { ref: objectReference(broadcastJobResource, job), conditions: job.status?.conditions, problem: reported });
+    }
+    return problem;
+  }
+
+  /** Creates a pod on each node (slow-start batches); returns how many were created. */
+  async #createOnNodes(round: Round, nodes: readonly string[]): Promise<number> {
+    const { job } = round;
     const pods = resourceClient(this.#deps.api, podResource, round.context.signal);
     const result = await slowStartBatch({
       count: nodes.length,
@@ -214,7 +249,7 @@ export class BroadcastJobReconciler implements Reconciler {
     return outcomes.length - failures.length;
   }
 
-  async #writeStatus(round: Round, update: Pick<StatusUpdate, 'phase' | 'finish'> & { readonly counts: JobPodCounts }): Promise<void> {
+  async #writeStatus(round: Round, update: Pick<StatusUpdate, 'phase' | 'finish' | 'invalidTemplate'> & { readonly counts: JobPodCounts }): Promise<void> {
     const noEligibleNode = round.nodeCount > 0 && round.plan.desired.size === 0 ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount) : undefined;
     const status = nextJobStatus(round.job, {
       ...update,

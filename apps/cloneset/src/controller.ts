@@ -3,6 +3,7 @@ import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise
 import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
+import { templateValidatorFor } from '@kruise-ts/template-validation';
 import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
@@ -73,6 +74,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
       stripPodManagedFields: options.stripPodManagedFields ?? false,
       reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
     },
+    templateValidator: templateValidatorFor(manager),
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(cloneSets, requestForObject());

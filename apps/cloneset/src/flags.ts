@@ -10,6 +10,8 @@ export const cloneSetFlagsShape = {
   'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
   'cloneset-strip-pod-managed-fields': booleanFlag().default(true),
   'cloneset-recreate-without-readiness-gates': booleanFlag().default(false),
+  // The validating webhook of CloneSets (pod-template validation at admission) on the process's webhook server.
+  'cloneset-validation-webhook': booleanFlag().default(true),
 };
 
 /** The parsed flags the controller options come from. */
@@ -18,6 +20,7 @@ export interface CloneSetFlags extends WorkloadControllerFlags {
   readonly 'cloneset-scaling-exclude-preparing-delete': boolean;
   readonly 'cloneset-strip-pod-managed-fields': boolean;
   readonly 'cloneset-recreate-without-readiness-gates': boolean;
+  readonly 'cloneset-validation-webhook': boolean;
 }
 
 /** Controller options from parsed flags. */

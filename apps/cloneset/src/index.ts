@@ -9,3 +9,7 @@ export type { CloneSetControllerOptions } from './controller.ts';
 export { cloneSetResource } from './cloneset-resource.ts';
 export { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
 export type { CloneSetFlags } from './flags.ts';
+export { CLONESET_VALIDATION_WEBHOOK, setupCloneSetWebhook } from './validation/setup-webhook.ts';
+export { cloneSetValidation } from './validation/cloneset-validation.ts';
+export { cloneSetValidationTarget } from './validation/validation-target.ts';
+export type { PodShapeOptions } from './validation/validation-target.ts';

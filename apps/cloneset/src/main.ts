@@ -3,10 +3,21 @@
  * this file reads the command line and (through client-node's default kubeconfig loading) the
  * environment.
  */
-import { managerFlagsSchema, runAppMain } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { setupCloneSetController } from './controller.ts';
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
+import { setupCloneSetWebhook } from './validation/setup-webhook.ts';
 
-const schema = managerFlagsSchema.extend(cloneSetFlagsShape);
-await runAppMain(process.argv.slice(2), { app: 'cloneset', gate: 'CloneSet', schema, setup: (manager, flags) => setupCloneSetController(manager, cloneSetOptionsFromFlags(flags)) });
+const schema = managerFlagsSchema.extend(cloneSetFlagsShape).extend(webhookFlagsShape);
+await runAppMain(process.argv.slice(2), {
+  app: 'cloneset',
+  gate: 'CloneSet',
+  schema,
+  setup: (manager, flags) => setupCloneSetController(manager, cloneSetOptionsFromFlags(flags)),
+  webhooks: (manager, server, flags) => {
+    if (flags['cloneset-validation-webhook']) {
+      setupCloneSetWebhook(manager, server, cloneSetOptionsFromFlags(flags));
+    }
+  },
+});

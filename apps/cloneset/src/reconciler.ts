@@ -12,6 +12,7 @@ import type {
 import { initializeReadinessGates, podControlContext } from '@kruise-ts/pod-control';
 import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
+import type { TemplateValidator } from '@kruise-ts/template-validation';
 import { errorMessage, isBeingDeleted, laggingOwnedObject, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
@@ -32,12 +33,15 @@ import { revisionNameOf } from './sync/sync-context.ts';
 import type { SyncContext, SyncOptions, SyncState } from './sync/sync-context.ts';
 import { update, UpdateError } from './sync/update.ts';
 import type { UpdateResult } from './sync/update.ts';
+import { templateProblem } from './validation/template-check.ts';
 
 /** What the CloneSet reconciler reads and writes with. */
 export interface CloneSetReconcilerDeps extends ReadCaches, PodControlDeps {
   readonly cloneSets: Lister<CloneSet>;
   readonly nodes: Lister<Node>;
   readonly options: SyncOptions;
+  /** Dry-runs templates before pods are made from them (the process's shared validator). */
+  readonly templateValidator: Pick<TemplateValidator, 'validate'>;
 }
 
 /** Retry soon when the cache lags behind our writes; the informer event usually comes first. */
@@ -108,6 +112,7 @@ export class CloneSetReconciler implements Reconciler {
     }
     const ctx = this.#context(context);
     const cs = await this.#usable(ctx, cached);
+    await this.#checkTemplate(ctx, cs);
     const waiting = this.#waitForCache(context, key, cs);
     if (waiting !== undefined) {
       return waiting;
@@ -134,6 +139,15 @@ export class CloneSetReconciler implements Reconciler {
   async #usable(ctx: SyncContext, cached: DeepReadonly<CloneSet>): Promise<DeepReadonly<CloneSet>> {
     const parsed = parseCloneSet(cached);
     return parsed.kind === 'valid' ? parsed.cloneSet : this.#reportUnusable(ctx, cached, parsed.message);
+  }
+
+  /** A template the API server refuses is reported and ends the reconcile before any pod is made from it. */
+  async #checkTemplate(ctx: SyncContext, cs: DeepReadonly<CloneSet>): Promise<void> {
+    const shape = { shortHash: ctx.gates.enabled('CloneSetShortHash'), reCreateWithoutReadinessGates: this.#deps.options.reCreateWithoutReadinessGates };
+    const problem = await templateProblem(cs, { validator: this.#deps.templateValidator, shape, signal: ctx.signal, logger: ctx.logger });
+    if (problem !== undefined) {
+      await this.#reportUnusable(ctx, cs, problem);
+    }
   }
 
   /** The read phase; a template Go could not decode is reported and ends the reconcile before any write. */

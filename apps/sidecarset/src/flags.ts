@@ -1,4 +1,4 @@
-import { workersFlag } from '@kruise-ts/controller-runtime';
+import { booleanFlag, workersFlag } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import type { SidecarSetControllerOptions } from './controller.ts';
@@ -15,6 +15,8 @@ export const sidecarSetFlagsShape = {
   // Where the SidecarSets' ControllerRevisions live; empty: the manager's --namespace when it is restricted to one (it
   // caches nothing else), else the leader-election namespace (the controllers' own, as OpenKruise's kruise-system).
   'sidecarset-revision-namespace': z.string().default(''),
+  // The validating webhook of SidecarSets (their containers and volumes dry-run as a pod) on the process's webhook server.
+  'sidecarset-validation-webhook': booleanFlag().default(true),
 };
 
 /** The parsed flags the controller options come from. */
@@ -24,6 +26,7 @@ export interface SidecarSetFlags {
   readonly 'sidecarset-workers'?: number | undefined;
   readonly 'sidecarset-excluded-namespaces': readonly string[];
   readonly 'sidecarset-revision-namespace': string;
+  readonly 'sidecarset-validation-webhook': boolean;
   readonly 'leader-election-namespace': string;
 }
 

@@ -1,11 +1,12 @@
 /**
- * The SidecarSet app process: flags → manager → controller and pod webhook → run until
- * SIGTERM/SIGINT. Only this file reads the command line and the environment.
+ * The SidecarSet app process: flags → manager → controller, pod webhook and SidecarSet validation
+ * webhook → run until SIGTERM/SIGINT. Only this file reads the command line and the environment.
  */
 import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { setupSidecarSetController } from './controller.ts';
 import { sidecarSetFlagsShape, sidecarSetOptionsFromFlags } from './flags.ts';
+import { setupSidecarSetValidationWebhook } from './validation/setup-webhook.ts';
 import { setupSidecarSetWebhook } from './webhook/setup-webhook.ts';
 
 const schema = managerFlagsSchema.extend(sidecarSetFlagsShape).extend(webhookFlagsShape);
@@ -15,6 +16,10 @@ await runAppMain(process.argv.slice(2), {
   schema,
   setup: (manager, flags) => setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags)),
   webhooks: (manager, server, flags) => {
-    setupSidecarSetWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
+    const options = sidecarSetOptionsFromFlags(flags);
+    setupSidecarSetWebhook(manager, server, options);
+    if (flags['sidecarset-validation-webhook']) {
+      setupSidecarSetValidationWebhook(manager, server, options);
+    }
   },
 });

@@ -1,7 +1,9 @@
 {{/*
 The Advanced StatefulSet app's cluster-wide rules: exactly the requests its code makes
-(apps/advanced-statefulset/src and the packages it uses), no wildcards, no Secrets. Call with
-(dict "root" $ "gates" $gates).
+(apps/advanced-statefulset/src and the packages it uses, with its validation webhook), no wildcards,
+no Secrets. Call with (dict "root" $ "gates" $gates "app" $app). Its only Secret access is get/update
+of its own webhook certificates Secret, a Role of its own in the release namespace
+(templates/webhook.yaml; none with cert-manager or webhook.validation.enabled=false).
 
 - statefulsets.apps.kruise.io get/list/watch: the informer and the fresh read before adopting pods
   or revisions (read-state.ts). No patch or update: the controller never writes a set's spec.
@@ -11,14 +13,24 @@ The Advanced StatefulSet app's cluster-wide rules: exactly the requests its code
   enabled) allows only to who may update the owner's finalizers.
 - pods get/list/watch/create/patch/delete: informer, re-reads before retried writes, creation,
   adoption/release, identity labels, in-place updates, lifecycle and revision labels, deletion with
-  a uid precondition. No update: every write is a patch.
+  a uid precondition. No update: every write is a patch. `create` also covers the template
+  validation (packages/template-validation): the validation webhook, and the controller before a
+  template's first pod, create the pod the template describes as a server-side dry run (dryRun=All:
+  admitted and validated like a real create, which RBAC authorizes the same way, and never stored),
+  in the set's namespace.
 - pods/status patch: readiness-gate conditions, in-place update state, lifecycle with markPodNotReady.
 - pods/resize patch: only with InPlaceWorkloadVerticalScaling=true.
 - persistentvolumeclaims list/watch/create/patch: informer, per-ordinal claims, owner references of
   the retention policy. No delete: claims are deleted only by the garbage collector, through the
-  owner references the retention policy asks for.
+  owner references the retention policy asks for. `create` also covers the template validation's
+  dry runs of the volumeClaimTemplates (as for pods).
 - controllerrevisions get/list/watch/create/patch/delete: revisions and history truncation.
 - events create/patch: Events on the sets, in their namespaces.
+- validatingwebhookconfigurations get/patch, only the app's own configuration
+  `<fullname>-advanced-statefulset-validation` (resourceNames; kruise-ts.webhook.validatingConfigurationRule in
+  templates/_webhook.tpl): the CA-bundle injector of its webhook server reads it and JSON-patches
+  `caBundle`. It never lists, watches or updates, so no unrestricted rule is needed. Not rendered with
+  webhook.certManager.enabled (cert-manager injects then) or webhook.validation.enabled=false.
 */}}
 {{- define "kruise-ts.rbac.advanced-statefulset.rules" -}}
 - apiGroups: [apps.kruise.io]
@@ -50,6 +62,7 @@ The Advanced StatefulSet app's cluster-wide rules: exactly the requests its code
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
+{{- include "kruise-ts.webhook.validatingConfigurationRule" . }}
 {{- end -}}
 
 {{/* Rules in the release namespace only: none (its revisions live next to its workloads). */}}

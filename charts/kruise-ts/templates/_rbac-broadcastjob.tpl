@@ -1,7 +1,9 @@
 {{/*
-The BroadcastJob app's cluster-wide rules: exactly the requests its code makes
-(apps/broadcastjob/src and the packages it uses), no wildcards, no Secrets. Call with
-(dict "root" $ "gates" $gates).
+The BroadcastJob app's cluster-wide rules: exactly the requests its code makes (apps/broadcastjob/src
+and the packages it uses, with its validation webhook), no wildcards, no Secrets. Call with (dict
+"root" $ "gates" $gates "app" $app). Its only Secret access is get/update of its own webhook
+certificates Secret, a Role of its own in the release namespace (templates/webhook.yaml; none with
+cert-manager or webhook.validation.enabled=false).
 
 - broadcastjobs.apps.kruise.io list/watch: the informer (no get: jobs are read only from the
   cache). delete: a finished job whose ttlSecondsAfterFinished passed (with a uid precondition; its
@@ -15,9 +17,18 @@ The BroadcastJob app's cluster-wide rules: exactly the requests its code makes
   longer fits, a second pod on one node, the running pods of a node that left and of a failed or
   finished job) with a uid precondition. No get, patch or update: pods are read from the cache and
   never changed, and a pod bound by spec.nodeName (--assign-bcj-pods-by-scheduler=false) is created
-  bound, which needs no pods/binding.
+  bound, which needs no pods/binding. `create` also covers the template validation
+  (packages/template-validation): the validation webhook creates the pod the job's template
+  describes as a server-side dry run (dryRun=All: admitted and validated like a real create, which
+  RBAC authorizes the same way, and never stored), in the job's namespace. A job has no claim
+  templates, so no persistentvolumeclaims.
 - nodes list/watch: which nodes are eligible (labels, taints, unschedulable, allocatable).
 - events create/patch: Events on the jobs, in their namespaces.
+- validatingwebhookconfigurations get/patch, only the app's own configuration
+  `<fullname>-broadcastjob-validation` (resourceNames; kruise-ts.webhook.validatingConfigurationRule in
+  templates/_webhook.tpl): the CA-bundle injector of its webhook server reads it and JSON-patches
+  `caBundle`. It never lists, watches or updates, so no unrestricted rule is needed. Not rendered with
+  webhook.certManager.enabled (cert-manager injects then) or webhook.validation.enabled=false.
 */}}
 {{- define "kruise-ts.rbac.broadcastjob.rules" -}}
 - apiGroups: [apps.kruise.io]
@@ -38,6 +49,7 @@ The BroadcastJob app's cluster-wide rules: exactly the requests its code makes
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
+{{- include "kruise-ts.webhook.validatingConfigurationRule" . }}
 {{- end -}}
 
 {{/* Rules in the release namespace only: none. */}}

@@ -1,8 +1,8 @@
 {{/*
 The SidecarSet app's cluster-wide rules: exactly the requests its code makes (apps/sidecarset/src and
 the controller-runtime webhook code it runs), no wildcards, no Secrets. Call with
-(dict "root" $ "gates" $gates). Its Secret access is a Role of its own in the release namespace
-(templates/sidecarset-webhook.yaml).
+(dict "root" $ "gates" $gates "app" $app). Its Secret access (get/update of its webhook certificates
+Secret, not with cert-manager) is a Role of its own in the release namespace (templates/webhook.yaml).
 
 - sidecarsets list/watch: the informer shared by the controller and the pod webhook. No get: the
   reconciler and the webhook read only the cache; no update: nothing writes a SidecarSet's spec.
@@ -12,13 +12,18 @@ the controller-runtime webhook code it runs), no wildcards, no Secrets. Call wit
   allows only to who may update the owner's finalizers.
 - pods list/watch/patch: the informer (status, missed-injection report, upgrade candidates), and the
   in-place sidecar upgrade (one JSON patch per pod, guarded by its resourceVersion). No get, create or
-  update: the webhook gets the pod in the AdmissionReview and answers with a patch the API server applies.
+  update cluster-wide: the pod webhook gets the pod in the AdmissionReview and answers with a patch
+  the API server applies (the validation webhook's `create` is in the release namespace only, below).
 - namespaces list/watch: the informer behind `namespaceSelector`.
 - events create/patch: Warning Events on pods (their namespaces) and SidecarSets (`default`, they are
   cluster-scoped); patch counts a repeated Event.
 - mutatingwebhookconfigurations get/patch, only the chart's own configuration (resourceNames): the
   CA-bundle injector reads it and JSON-patches `caBundle`. It never lists, watches or updates, so no
   unrestricted rule is needed. Not rendered with webhook.certManager.enabled: cert-manager injects then.
+- validatingwebhookconfigurations get/patch, only the app's own configuration
+  `<fullname>-sidecarset-validation` (resourceNames; kruise-ts.webhook.validatingConfigurationRule in
+  templates/_webhook.tpl): the same injector, for the SidecarSet validation webhook. Not rendered with
+  webhook.certManager.enabled or webhook.validation.enabled=false.
 
 In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespaceRules`):
 
@@ -27,6 +32,18 @@ In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespa
   by default the leader-election namespace, which the chart sets to the release namespace). The
   informer (controller and webhook), re-reads on a name collision, creation, renumbering and the
   custom-version label as merge patches, history truncation. No update.
+- pods create (only with webhook.validation.enabled): the SidecarSet validation webhook checks a
+  SidecarSet's containers, volumes and the rest of what it would inject with the API server's own
+  validation, by creating a pod holding them as a server-side dry run (dryRun=All: admitted and
+  validated like a real create, which RBAC authorizes the same way, and never stored) in the release
+  namespace, the one namespace the app is sure to exist and that its pod webhook skips. A real create
+  is authorized too, and a pod created in a namespace may use any ServiceAccount and mount any Secret
+  of that namespace; that adds no real power to the app: it may already patch every pod of the
+  cluster (cluster-wide `pods` patch above, which replaces container images), so it can already run
+  any code with the ServiceAccount and the mounted Secrets of any running pod, including the other
+  apps' pods in the release namespace; and pods there are held to the namespace's Pod Security level
+  (README's install enforces `restricted`). Install the chart in a namespace of its own, so that the
+  release namespace holds nothing but the chart's objects.
 */}}
 {{- define "kruise-ts.rbac.sidecarset.rules" -}}
 - apiGroups: [apps.kruise.io]
@@ -53,13 +70,19 @@ In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespa
   resourceNames: [{{ include "kruise-ts.sidecarset.webhookConfiguration" .root }}]
   verbs: [get, patch]
 {{- end }}
+{{- include "kruise-ts.webhook.validatingConfigurationRule" . }}
 {{- end -}}
 
-{{/* The SidecarSet app's rules in the release namespace: its revisions (see above). */}}
+{{/* The SidecarSet app's rules in the release namespace: its revisions, and the validation webhook's dry-run pods (see above). */}}
 {{- define "kruise-ts.rbac.sidecarset.releaseNamespaceRules" -}}
 - apiGroups: [apps]
   resources: [controllerrevisions]
   verbs: [get, list, watch, create, patch, delete]
+{{- if include "kruise-ts.webhook.hasValidation" . }}
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [create]
+{{- end }}
 {{- end -}}
 
 {{/*

@@ -1,5 +1,6 @@
 /**
  * npm run bench -- <scale|inplace|recreate|steady|asts-inplace|asts-recreate|sidecarset-scale|bcj-nodes> [--pods N | --nodes N] [--contender kruise-ts|kruise-ts-per-app|native|<name>=<command>]...
+ * npm run bench -- admission [--creates N] [--out FILE.json]   (the CloneSet webhook's admission latency: src/admission/)
  *
  * Every contender runs on a fresh local control plane with the same settings; the result is written
  * as JSON, Markdown and SVG under --out (bench-results/ by default). See packages/bench/README.md.
@@ -11,6 +12,11 @@ import { BenchFlagError, parseBenchCommand } from './bench-flags.ts';
 import { runBench } from './run/run-bench.ts';
 
 const argv = process.argv.slice(2);
+if (argv[0] === 'admission') {
+  // Not a scenario: no contenders, no rollout, a loop of creates timed one by one.
+  const { admissionMain } = await import('./admission/main.ts');
+  process.exit(await admissionMain(argv.slice(1)));
+}
 let command;
 try {
   command = parseBenchCommand(argv);

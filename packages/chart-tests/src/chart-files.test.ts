@@ -1,18 +1,30 @@
 /**
  * The chart's data files against the runtime: the feature-gate table must parse every gate string as
  * `--feature-gates` does, and the app registry must name exactly the runtime's app gates, with
- * entrypoints (bundles built from sources that exist) and CRD files that exist.
+ * entrypoints (bundles built from sources that exist), CRD files that exist, and validation webhooks
+ * whose rules match those CRDs.
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 import { PROCESS_ENTRIES } from '@kruise-ts/bundle';
 import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES, parseFeatureGates } from '@kruise-ts/controller-runtime';
 
 import { CHART_DIRECTORY, evaluateChartGates, readChartApps, readChartGateTable, REPOSITORY_ROOT } from './chart-files.ts';
+
+/** The fields of a CRD file (files/crds) that a validation webhook's rule repeats. */
+interface CrdFile {
+  readonly spec: {
+    readonly group: string;
+    readonly names: { readonly kind: string; readonly plural: string };
+    readonly scope: 'Namespaced' | 'Cluster';
+    readonly versions: readonly { readonly name: string; readonly served: boolean }[];
+  };
+}
 
 type Outcome = { readonly ok: true; readonly values: Record<string, boolean> } | { readonly ok: false };
 
@@ -83,6 +95,25 @@ describe('files/apps.yaml', () => {
     const named = Object.values(await readChartApps()).flatMap((app) => app.crds ?? []);
     const files = (await readdir(path.join(CHART_DIRECTORY, 'files', 'crds'))).filter((name) => name.endsWith('.yaml'));
     expect([...named].sort()).toEqual(files.sort());
+  });
+
+  it("gives every available app a validation webhook for its CRD's kind: the CRD's group, served versions, plural and scope, OpenKruise's path", async () => {
+    for (const [gate, app] of Object.entries(await readChartApps()).filter(([, candidate]) => candidate.available)) {
+      const webhook = app.validationWebhook;
+      expect(webhook, gate).toBeDefined();
+      expect(Object.keys(webhook ?? {}).sort(), gate).toEqual(['group', 'name', 'path', 'resource', 'scope', 'versions']);
+      // The app's kind is the CRD of its own (its first; every app has one).
+      const crd = parse(await readFile(path.join(CHART_DIRECTORY, 'files', 'crds', app.crds?.[0] ?? ''), 'utf8')) as CrdFile;
+      const kind = crd.spec.names.kind.toLowerCase();
+      expect(webhook, gate).toEqual({
+        name: `v${kind}.kruise-ts.io`,
+        path: `/validate-${crd.spec.group.replaceAll('.', '-')}-${kind}`,
+        group: crd.spec.group,
+        versions: crd.spec.versions.filter((version) => version.served).map((version) => version.name),
+        resource: crd.spec.names.plural,
+        scope: crd.spec.scope,
+      });
+    }
   });
 
   it('has an RBAC template for every available app', async () => {

@@ -14,6 +14,19 @@ export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.me
 /** The chart's directory. */
 export const CHART_DIRECTORY = path.join(REPOSITORY_ROOT, 'charts', 'kruise-ts');
 
+/** The validation webhook of an app's workload kind (templates/webhook.yaml renders its ValidatingWebhookConfiguration). */
+export interface ChartValidationWebhook {
+  /** The webhook's name in the configuration, e.g. `vcloneset.kruise-ts.io`. */
+  readonly name: string;
+  /** The path on the app's webhook server, OpenKruise's: `/validate-apps-kruise-io-cloneset`. */
+  readonly path: string;
+  /** The CRD's group, served versions, plural and scope. */
+  readonly group: string;
+  readonly versions: readonly string[];
+  readonly resource: string;
+  readonly scope: 'Namespaced' | 'Cluster';
+}
+
 /** One app of files/apps.yaml, keyed there by its feature gate. */
 export interface ChartApp {
   readonly name: string;
@@ -23,6 +36,8 @@ export interface ChartApp {
   readonly entrypoint?: string;
   /** File names under files/crds. */
   readonly crds?: readonly string[];
+  /** The validation webhook of the app's kind, on the app's own webhook server. */
+  readonly validationWebhook?: ChartValidationWebhook;
 }
 
 /** One dependency rule of files/feature-gates.yaml (OpenKruise's SetDefaultFeatureGates). */

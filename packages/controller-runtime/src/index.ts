@@ -160,6 +160,8 @@ export { SecretCertificateStore, secretResource } from './webhook/secret-store.t
 export type { SecretCertificateStoreOptions, SecretLike } from './webhook/secret-store.ts';
 export { CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './webhook/ca-bundle-injector.ts';
 export type { CaBundleInjectorOptions, CaBundleTarget, WebhookConfigurationLike } from './webhook/ca-bundle-injector.ts';
+export { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration } from './webhook/local-webhook-configuration.ts';
+export type { LocalWebhookBuildInput, LocalWebhookConfigurationOptions, LocalWebhookRegistration } from './webhook/local-webhook-configuration.ts';
 
 // Utilities
 export { deepFreeze } from './util/deep-readonly.ts';

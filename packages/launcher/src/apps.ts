@@ -2,12 +2,15 @@
  * The kruise-ts apps this launcher can run, each behind its feature gate. A new app adds one entry:
  * its gate, its Lease name, its CRD files and how it registers with a manager.
  */
-import { setupStatefulSetController, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
-import { broadcastJobFlagsShape, broadcastJobOptionsFromFlags, setupBroadcastJobController } from '@kruise-ts/broadcastjob';
-import { cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController } from '@kruise-ts/cloneset';
-import { managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import { setupStatefulSetController, setupStatefulSetWebhook, STATEFULSET_VALIDATION_WEBHOOK, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
+import { BROADCASTJOB_VALIDATION_WEBHOOK, broadcastJobFlagsShape, broadcastJobOptionsFromFlags, setupBroadcastJobController, setupBroadcastJobWebhook } from '@kruise-ts/broadcastjob';
+import { CLONESET_VALIDATION_WEBHOOK, cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController, setupCloneSetWebhook } from '@kruise-ts/cloneset';
+import { addLocalWebhookConfiguration, managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
-import { addLocalWebhookConfiguration, setupSidecarSetController, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags, webhookNamespaceSelector } from '@kruise-ts/sidecarset';
+import { addLocalPodWebhookConfiguration, SIDECARSET_VALIDATION_WEBHOOK, setupSidecarSetController, setupSidecarSetValidationWebhook, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags, webhookNamespaceSelector } from '@kruise-ts/sidecarset';
+import type { LabelSelector } from '@kruise-ts/api';
+import { validatingWebhookConfiguration } from '@kruise-ts/template-validation';
+import type { ValidationWebhook } from '@kruise-ts/template-validation';
 import { z } from 'zod';
 
 import { LocalNamespace } from './local-namespace.ts';
@@ -45,6 +48,28 @@ export interface AppEntry {
   readonly webhooks?: (manager: Manager, server: WebhookServer, flags: LauncherFlags) => void;
 }
 
+/** A process restricted with --namespace validates only that namespace's objects (cluster-scoped kinds ignore the selector). */
+function onlyNamespace(namespace: string | undefined): LabelSelector | undefined {
+  return namespace === undefined || namespace === '' ? undefined : { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [namespace] }] };
+}
+
+/**
+ * With --webhook-local-configuration `<name>`: the ValidatingWebhookConfiguration `<name>-<app>` of an
+ * app's validation webhook, at https://127.0.0.1:<port>, fail-open as in production.
+ */
+function addLocalValidation(manager: Manager, server: WebhookServer, input: { readonly flags: LauncherFlags; readonly app: string; readonly webhook: ValidationWebhook }): void {
+  const base = input.flags['webhook-local-configuration'];
+  if (base === '') {
+    return;
+  }
+  const name = `${base}-${input.app}`;
+  addLocalWebhookConfiguration(manager, server, {
+    kind: 'ValidatingWebhookConfiguration',
+    name,
+    build: ({ port, caBundle }) => validatingWebhookConfiguration({ name, webhooks: [input.webhook], clientConfig: { baseUrl: `https://127.0.0.1:${String(port)}` }, caBundle, namespaceSelector: onlyNamespace(input.flags.namespace) }),
+  });
+}
+
 export const APPS: readonly AppEntry[] = [
   {
     name: 'cloneset',
@@ -54,6 +79,12 @@ export const APPS: readonly AppEntry[] = [
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupCloneSetController(manager, cloneSetOptionsFromFlags(flags));
     },
+    webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
+      if (flags['cloneset-validation-webhook']) {
+        setupCloneSetWebhook(manager, server, cloneSetOptionsFromFlags(flags));
+        addLocalValidation(manager, server, { flags, app: 'cloneset', webhook: CLONESET_VALIDATION_WEBHOOK });
+      }
+    },
   },
   {
     name: 'advanced-statefulset',
@@ -62,6 +93,12 @@ export const APPS: readonly AppEntry[] = [
     crdFiles: ['apps.kruise.io_statefulsets.yaml'],
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags));
+    },
+    webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
+      if (flags['statefulset-validation-webhook']) {
+        setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags));
+        addLocalValidation(manager, server, { flags, app: 'advanced-statefulset', webhook: STATEFULSET_VALIDATION_WEBHOOK });
+      }
     },
   },
   {
@@ -75,11 +112,15 @@ export const APPS: readonly AppEntry[] = [
     webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
       const options = sidecarSetOptionsFromFlags(flags);
       setupSidecarSetWebhook(manager, server, options);
+      if (flags['sidecarset-validation-webhook']) {
+        setupSidecarSetValidationWebhook(manager, server, options);
+        addLocalValidation(manager, server, { flags, app: 'sidecarset', webhook: SIDECARSET_VALIDATION_WEBHOOK });
+      }
       const name = flags['webhook-local-configuration'];
       if (name !== '') {
         manager.add(new LocalNamespace({ client: manager.client, name: options.revisionNamespace, logger: manager.logger.child({ component: 'local-namespace' }) }));
         // Fail-open as in production; only the namespaces this process caches when it is restricted to one.
-        addLocalWebhookConfiguration(manager, server, { name, namespaceSelector: webhookNamespaceSelector({ excluded: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace }) });
+        addLocalPodWebhookConfiguration(manager, server, { name, namespaceSelector: webhookNamespaceSelector({ excluded: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace }) });
       }
     },
   },
@@ -90,6 +131,12 @@ export const APPS: readonly AppEntry[] = [
     crdFiles: ['apps.kruise.io_broadcastjobs.yaml'],
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupBroadcastJobController(manager, broadcastJobOptionsFromFlags(flags));
+    },
+    webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
+      if (flags['broadcastjob-validation-webhook']) {
+        setupBroadcastJobWebhook(manager, server, broadcastJobOptionsFromFlags(flags));
+        addLocalValidation(manager, server, { flags, app: 'broadcastjob', webhook: BROADCASTJOB_VALIDATION_WEBHOOK });
+      }
     },
   },
 ];

@@ -1,6 +1,7 @@
 /**
  * Specs the CRD accepts but the controller cannot carry out: a Warning Event and the InvalidSpec
- * condition naming the field, and no pod deleted because of it.
+ * condition naming the field, and no pod deleted because of it; a pod template the API server
+ * refuses (no validation webhook here): FailedCreate and FailedCreatePod naming the field, no pod.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -52,6 +53,19 @@ describe('Advanced StatefulSet bad input', () => {
       const set = await waitForSet(client, { namespace, name: 'db', description: 'InvalidSpec' }, (current) => invalidSpec(current) !== undefined);
       expect(invalidSpec(set)).toContain('every pod of the set (2) would be deleted at once');
       expect(await podUids(namespace)).toEqual(before);
+    });
+  });
+
+  it('a pod template the API server refuses: the dry run finds it, FailedCreate and FailedCreatePod name the field, no pod is created', async () => {
+    await withController('asts-bad-template', async (namespace) => {
+      const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25', ports: [{ containerPort: 70000 }] }] } };
+      await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel', template }));
+      const set = await waitForSet(client, { namespace, name: 'db', description: 'FailedCreatePod' }, (current) => current.status?.conditions?.some((c) => c.type === 'FailedCreatePod' && c.reason === 'InvalidTemplate') === true);
+      const message = set.status?.conditions?.find((c) => c.type === 'FailedCreatePod')?.message ?? '';
+      expect(message).toContain('StatefulSet "db" is invalid: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000');
+      expect(set.status?.observedGeneration).toBe(set.metadata.generation);
+      expect((await warningEvents(namespace)).some((warning) => warning === message)).toBe(true);
+      expect(await podUids(namespace)).toEqual([]);
     });
   });
 

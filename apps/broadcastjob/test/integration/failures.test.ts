@@ -3,7 +3,8 @@
  * template asks, `sim.kruise-ts.io/outcome: fail` or `failures: N` for OnFailure pods): FailFast fails
  * the job, Continue completes it with the failures counted, Pause pauses it, `restartLimit` counts
  * restarts of OnFailure pods, `activeDeadlineSeconds` fails a job that runs too long and deletes its
- * running pods, `ttlSecondsAfterFinished` deletes the finished job and its pods.
+ * running pods, `ttlSecondsAfterFinished` deletes the finished job and its pods; a template the API
+ * server refuses (no validation webhook here) creates no pod and is reported, not failed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -31,6 +32,25 @@ async function eventsOf(namespace: string, reason: string): Promise<{ type?: str
 }
 
 describe('BroadcastJob failures and endings', () => {
+  it('a template the API server refuses: no pod, a FailedCreate Warning and the FailedCreatePod condition naming the field; the job runs on', async () => {
+    await withController('bcj-badtemplate', async (namespace) => {
+      await using nodes = await testNodes(namespace, 2);
+      expect(nodes.names).toHaveLength(2);
+      const body = jobBody(namespace, 'bad');
+      const [container] = body.spec.template.spec?.containers ?? [];
+      const spec = { ...body.spec.template.spec, containers: [{ ...container, name: 'work', ports: [{ containerPort: 70000 }] }] };
+      await createJob(client, { ...body, spec: { ...body.spec, template: { ...body.spec.template, spec } } });
+      const job = await waitForJob(client, { namespace, name: 'bad', description: 'FailedCreatePod' }, (current) => current.status?.conditions?.some((condition) => condition.type === 'FailedCreatePod') === true);
+      const condition = job.status?.conditions?.find((candidate) => candidate.type === 'FailedCreatePod');
+      expect(condition).toMatchObject({ status: 'True', reason: 'InvalidTemplate' });
+      expect(condition?.message).toContain('BroadcastJob "bad" is invalid: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000');
+      expect(job.status).toMatchObject({ phase: 'running', desired: 2, active: 0 });
+      const [event] = await eventsOf(namespace, 'FailedCreate');
+      expect(event).toMatchObject({ type: 'Warning', message: condition?.message });
+      expect(await jobPods(client, namespace, 'bad')).toEqual([]);
+    });
+  });
+
   it('FailFast fails the job on a failed pod; Continue completes it with the failures counted', async () => {
     await withController('bcj-failfast', async (namespace) => {
       await using nodes = await testNodes(namespace, 2);

@@ -25,6 +25,8 @@ export async function reportUnusableSpec(
   const current = cs.status?.conditions;
   warnOnce(ctx.recorder, { ref: input.ref, conditions: current, problem });
   const conditions = setCondition(current ?? [], { type: problem.type, status: 'True', reason: problem.reason, message: problem.message }, ctx.clock.now());
-  const status = { ...cs.status, observedGeneration: cs.metadata.generation, conditions } as NonNullable<CloneSet['status']>;
+  // A new CloneSet has no status yet, and the schema requires its counts: no pods, so zeros.
+  const counts = { replicas: 0, readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0 };
+  const status = { ...counts, ...cs.status, observedGeneration: cs.metadata.generation, conditions } as NonNullable<CloneSet['status']>;
   await updateStatus(ctx.cloneSets, cs, status);
 }

@@ -1,6 +1,6 @@
 /**
  * What the CloneSet controller does when things fail, on a real API server: creations the API server
- * refuses back off (per CloneSet, exponentially) and recover as soon as the cause is fixed; a pod with
+ * refuses (a quota; an invalid template is caught before, see validation-webhook.test.ts) back off (per CloneSet, exponentially) and recover as soon as the cause is fixed; a pod with
  * an unreadable in-place update annotation is reported and skipped while the others are updated; a
  * template Go cannot decode is reported without a single pod write.
  */
@@ -16,6 +16,7 @@ import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
 import { activePods, createCloneSet, RequestLog, rolledOut, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
+import type { SentRequest } from '../support/harness.ts';
 import { imageOf, isAvailableNow, nameOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -24,6 +25,11 @@ const core = kubeConfig.makeApiClient(CoreV1Api);
 
 const POD_COLLECTION = /^\/api\/v1\/namespaces\/[^/]+\/pods$/;
 const POD_OBJECT = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+(\/[^/]+)?$/;
+
+/** A request that changes a pod; a dry run (the template check) stores nothing. */
+function isPodWrite(request: SentRequest): boolean {
+  return request.verb !== 'get' && !request.verb.endsWith('(dry run)') && (POD_COLLECTION.test(request.path) || POD_OBJECT.test(request.path));
+}
 
 function condition(cs: CloneSet, type: string): NonNullable<NonNullable<CloneSet['status']>['conditions']>[number] | undefined {
   return cs.status?.conditions?.find((c) => c.type === type);
@@ -38,20 +44,26 @@ async function warningEvent(namespace: string, match: (event: CoreV1Event) => bo
 
 describe('CloneSet failures', () => {
   it(
-    'backs off when every pod creation fails (requests over 60 s grow logarithmically, not linearly) and recovers at once when the template is fixed',
+    'backs off when every pod creation fails (requests over 60 s grow logarithmically, not linearly) and recovers at once when the cause is fixed',
     async () => {
       const log = new RequestLog();
       await withController(
         'fail-create',
         async (namespace) => {
-          // A container name the API server refuses for pods (not a DNS label); the CRD cannot see it.
-          const bad = webCloneSet(2);
+          // A quota of no pods: the template is valid (its dry run passes, a quota refusal is not the
+          // template's fault), and every real creation is refused.
+          // The local control plane runs no quota controller: the test writes the quota's status itself.
+          const quota = await core.createNamespacedResourceQuota({ namespace, body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } } });
+          await core.replaceNamespacedResourceQuotaStatus({ namespace, name: 'no-pods', body: { metadata: quota.metadata ?? {}, spec: quota.spec ?? {}, status: { hard: { pods: '0' }, used: { pods: '0' } } } });
+          // The API server's quota cache may lag behind the write: wait until a pod is refused.
+          const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', namespace }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } };
+          await waitFor(() => client.create(podResource, probe, { dryRun: true }).then(() => undefined, () => true), { description: 'the quota in force' });
           const started = performance.now();
-          await createCloneSet(client, namespace, { ...bad, spec: { ...bad.spec, template: { ...bad.spec.template, spec: { containers: [{ name: 'Main', image: 'nginx:1.25' }] } } } });
+          await createCloneSet(client, namespace, webCloneSet(2));
           const failing = await waitForStatus(client, { namespace, name: 'web', description: 'the FailedScale condition' }, (cs) => condition(cs, 'FailedScale')?.status === 'True');
-          expect(condition(failing, 'FailedScale')?.message).toContain('spec.containers[0].name');
+          expect(condition(failing, 'FailedScale')?.message).toContain('exceeded quota');
           const event = await warningEvent(namespace, (e) => e.reason === 'FailedCreate', 'the FailedCreate event');
-          expect(event.message).toContain('spec.containers[0].name');
+          expect(event.message).toContain('exceeded quota');
 
           // The measurement window itself, not a wait for something to happen.
           await sleep(Math.max(0, started + 60_000 - performance.now()));
@@ -62,12 +74,14 @@ describe('CloneSet failures', () => {
           expect(creates.length, `creations at ${JSON.stringify(creates.map(Math.round))} ms`).toBeLessThanOrEqual(20);
           expect(Math.max(...gaps), `gaps ${JSON.stringify(gaps.map(Math.round))} ms`).toBeGreaterThan(8000);
 
-          // The user fixes the template: the edit reconciles the CloneSet at once, not after the backoff.
+          // The user lifts the quota and edits the CloneSet: the edit reconciles it at once, not after the backoff.
+          await core.deleteNamespacedResourceQuota({ namespace, name: 'no-pods' });
+          await waitFor(async () => ((await core.listNamespacedResourceQuota({ namespace })).items.length === 0 ? true : undefined), { description: 'the quota gone' });
           const fixedAt = performance.now();
-          await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/name', value: 'main' }] });
+          await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { metadata: { annotations: { fixed: 'quota' } } } });
           const fixed = await waitForStatus(client, { namespace, name: 'web', description: 'the pods created after the fix' }, settled);
           const firstSuccess = log.requests.find((request) => request.verb === 'create' && POD_COLLECTION.test(request.path) && request.code === '201');
-          // The next retry was due 20 s or more later; the fix's own watch event triggered this one.
+          // The next retry was due 20 s or more later; the edit's own watch event triggered this one.
           expect((firstSuccess?.sentAt ?? Number.POSITIVE_INFINITY) - fixedAt).toBeLessThan(Math.max(...gaps));
           expect(condition(fixed, 'FailedScale')).toBeUndefined();
         },
@@ -115,7 +129,7 @@ describe('CloneSet failures', () => {
         await createCloneSet(client, namespace, webCloneSet(2));
         await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
         const uids = (await activePods(client, namespace, 'app=web')).map(uidOf).sort();
-        const writesBefore = log.requests.filter((request) => request.verb !== 'get' && (POD_COLLECTION.test(request.path) || POD_OBJECT.test(request.path))).length;
+        const writesBefore = log.requests.filter((request) => isPodWrite(request)).length;
 
         // The CRD keeps pod fields it does not declare as written; Go's decoder wants an integer here.
         const edited = await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { template: { spec: { terminationGracePeriodSeconds: 'thirty' } } } } });
@@ -125,7 +139,7 @@ describe('CloneSet failures', () => {
         const event = await warningEvent(namespace, (e) => (e.message ?? '').includes('spec.template.spec.terminationGracePeriodSeconds'), 'the Warning event naming the field');
         expect(event.reason).toBe('FailedCreate');
 
-        const writesAfter = log.requests.filter((request) => request.verb !== 'get' && (POD_COLLECTION.test(request.path) || POD_OBJECT.test(request.path))).length;
+        const writesAfter = log.requests.filter((request) => isPodWrite(request)).length;
         expect(writesAfter).toBe(writesBefore);
         expect((await activePods(client, namespace, 'app=web')).map(uidOf).sort()).toEqual(uids);
 

@@ -20,7 +20,7 @@ class CreationTimes implements RequestObserver {
   readonly creations: { readonly sentAt: number; readonly answeredAt: number }[] = [];
 
   observeRequest(record: RequestRecord): void {
-    if (record.verb === 'create' && /\/pods$/.test(record.path)) {
+    if (record.verb === 'create' && record.dryRun !== true && /\/pods$/.test(record.path)) {
       const answeredAt = performance.now();
       this.creations.push({ sentAt: answeredAt - record.durationSeconds * 1000, answeredAt });
     }

@@ -49,6 +49,8 @@ export interface StartOptions {
   readonly requestObservers?: readonly RequestObserver[];
   /** The manager's graceful-shutdown budget (default 5 s). */
   readonly gracefulShutdownTimeoutMs?: number;
+  /** More to register on the manager (a webhook handler). */
+  readonly setup?: (manager: Manager) => void;
 }
 
 /** Starts a manager with the CloneSet controller, caching only `namespace`. */
@@ -62,6 +64,7 @@ export function startController(options: StartOptions): ControllerHandle {
       stripPodManagedFields: options.stripPodManagedFields ?? true,
       reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
     });
+    options.setup?.(manager);
   };
   return startTestManager({ ...options, setup });
 }
@@ -160,7 +163,8 @@ export class PodWriteCounter implements RequestObserver {
       this.failed.push(`${record.verb} ${record.code}`);
       return;
     }
-    if (record.method === 'GET') {
+    // Reads and dry runs (the template check) store nothing.
+    if (record.method === 'GET' || record.dryRun === true) {
       return;
     }
     this.writes.push({ pod: match[1] ?? '(new)', verb: record.verb, subresource: match[2] ?? '' });

@@ -157,6 +157,16 @@ describe('createAuditAggregator', () => {
     });
   });
 
+  it('counts a dry run apart, never as a write (it stores nothing)', () => {
+    const aggregator = createAuditAggregator(() => true);
+    aggregator.add(line({ verb: 'create', resource: 'pods', query: 'dryRun=All' }));
+    aggregator.add(line({ verb: 'create', resource: 'pods' }));
+    const result = aggregator.result(1);
+    expect(result.writes).toBe(1);
+    expect(result.total).toBe(2);
+    expect(result.byVerbAndResource).toContainEqual({ verb: 'create (dry run)', resource: 'pods', count: 1 });
+  });
+
   it('counts a request whose timestamps do not parse, without a latency', () => {
     const aggregator = createAuditAggregator(() => true);
     aggregator.add(line({ verb: 'create', resource: 'pods' }).replace('2024-05-01T12:00:00.000000Z', 'yesterday'));

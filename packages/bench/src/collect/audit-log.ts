@@ -23,6 +23,7 @@ const auditEventSchema = z.looseObject({
   requestReceivedTimestamp: z.string(),
   stageTimestamp: z.string(),
   responseStatus: z.looseObject({ code: z.number().optional() }).optional(),
+  requestURI: z.string().optional(),
 });
 
 /** The fields of an audit Event the aggregation reads (others are kept, unchecked). */
@@ -43,6 +44,7 @@ export interface AuditAggregator {
 
 /** Verbs that change state (the `writes` of RequestStats and its mutating latency). */
 const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const DRY_RUN = /[?&]dryRun=/;
 // watch is left out: it is a long-running request whose "latency" is how long the watch stayed open.
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list']);
 
@@ -58,12 +60,14 @@ export function createAuditAggregator(select: AuditSelector): AuditAggregator {
   let ignored = 0;
 
   const record = (event: AuditEvent, resource: string): void => {
-    const key = `${event.verb} ${resource}`;
-    const entry = counts.get(key) ?? { verb: event.verb, resource, count: 0 };
+    // A dry run (a template validated before pods are made from it) stores nothing: counted apart, never as a write.
+    const verb = DRY_RUN.test(event.requestURI ?? '') ? `${event.verb} (dry run)` : event.verb;
+    const key = `${verb} ${resource}`;
+    const entry = counts.get(key) ?? { verb, resource, count: 0 };
     entry.count += 1;
     counts.set(key, entry);
     const seconds = durationSeconds(event);
-    const recorder = WRITE_VERBS.has(event.verb) ? mutating : READ_VERBS.has(event.verb) ? reads : undefined;
+    const recorder = WRITE_VERBS.has(verb) ? mutating : READ_VERBS.has(verb) ? reads : undefined;
     if (seconds !== undefined) {
       recorder?.record(seconds);
     }

@@ -18,6 +18,8 @@ export interface EventInput {
   /** Server-side latency in microseconds. */
   readonly micros?: number;
   readonly code?: number;
+  /** The request's query, e.g. `dryRun=All`. */
+  readonly query?: string;
 }
 
 const DEFAULT_RECEIVED_AT = Date.parse('2024-05-01T12:00:00Z');
@@ -41,7 +43,7 @@ export function auditLine(input: EventInput): string {
     level: 'Metadata',
     auditID: '6f0c5b7e-0000-4000-8000-000000000000',
     stage: input.stage ?? 'ResponseComplete',
-    requestURI: '/api/v1/namespaces/bench/pods/x',
+    requestURI: `/api/v1/namespaces/bench/pods/x${input.query === undefined ? '' : `?${input.query}`}`,
     verb: input.verb,
     user: { username: input.user ?? CONTENDER, groups: ['system:authenticated'] },
     sourceIPs: ['127.0.0.1'],

@@ -21,7 +21,7 @@ const WEBHOOK_LATENCY = 'controller_runtime_webhook_latency_seconds';
 const ADMISSION_DURATION = 'apiserver_admission_webhook_admission_duration_seconds';
 
 /** kube-apiserver's /metrics text, with the admin credentials of `source`. */
-async function apiServerMetricsText(source: ProfileSource): Promise<string> {
+export async function apiServerMetricsText(source: ProfileSource): Promise<string> {
   const { server, ca, token } = apiServerCredentials(source);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     https.get(new URL('/metrics', server), { ca, headers: { Authorization: `Bearer ${token}` } }, resolve).on('error', reject);

@@ -33,7 +33,7 @@ export interface BenchOutput {
   readonly svgFile: string;
 }
 
-function machineInfo(): MachineInfo {
+export function machineInfo(): MachineInfo {
   const cpus = os.cpus();
   return { cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), nodeVersion: process.version, platform: `${os.platform()}-${os.arch()}` };
 }

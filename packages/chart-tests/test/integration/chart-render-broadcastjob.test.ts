@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { V1ClusterRole, V1ClusterRoleBinding, V1Container, V1Deployment, V1Role } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
-import { parseManagerFlags } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema, parseFlags, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { CHART_DIRECTORY, REPOSITORY_ROOT, restrictedViolations } from '../../src/index.ts';
 import { inventory, ofKind, renderChart, renderChartFailure, runHelm, valuesFile } from '../support/helm.ts';
@@ -19,7 +19,11 @@ import type { Manifest } from '../support/helm.ts';
 const ONLY_BROADCASTJOB = 'CloneSet=false,AdvancedStatefulSet=false,BroadcastJob=true';
 const SCHEMA_FAILURE = "values don't meet the specifications of the schema(s)";
 
-/** Every object of the BroadcastJob app of release `kruise-ts`: no webhook, no Secret, no release-namespace Role. */
+/**
+ * Every object of the BroadcastJob app of release `kruise-ts`: its validation webhook (Service,
+ * certificates Secret and its Role, configuration; chart-render-validation-webhooks.test.ts checks
+ * them in detail), no release-namespace Role.
+ */
 const BROADCASTJOB_OBJECTS = [
   'ClusterRole/kruise-ts-broadcastjob',
   'ClusterRole/kruise-ts-broadcastjob-edit',
@@ -28,9 +32,14 @@ const BROADCASTJOB_OBJECTS = [
   'CustomResourceDefinition/broadcastjobs.apps.kruise.io',
   'Deployment/kruise-ts-broadcastjob',
   'Role/kruise-ts-broadcastjob-leader-election',
+  'Role/kruise-ts-broadcastjob-webhook-certs',
   'RoleBinding/kruise-ts-broadcastjob-leader-election',
+  'RoleBinding/kruise-ts-broadcastjob-webhook-certs',
+  'Secret/kruise-ts-broadcastjob-webhook-certs',
   'Service/kruise-ts-broadcastjob-metrics',
+  'Service/kruise-ts-broadcastjob-webhook',
   'ServiceAccount/kruise-ts-broadcastjob',
+  'ValidatingWebhookConfiguration/kruise-ts-broadcastjob-validation',
 ];
 
 /** The app's cluster-wide rules, as derived from its code (templates/_rbac-broadcastjob.tpl says why). */
@@ -42,6 +51,8 @@ const BROADCASTJOB_RULES = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
+/** The CA-bundle injector of its validation webhook, on its own configuration only (not with cert-manager). */
+const VALIDATING_CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['kruise-ts-broadcastjob-validation'], verbs: ['get', 'patch'] };
 
 /** The one object of `objects` called `name`. */
 function named<T extends { metadata?: { name?: string } }>(objects: readonly T[], name: string): T {
@@ -90,7 +101,7 @@ describe('helm template: the BroadcastJob app', () => {
     expect(result.code).toBe(0);
   });
 
-  it('runs dist/broadcastjob.mjs with the common flags, --workers from apps.broadcastjob.workers, and its extraArgs last', async () => {
+  it('runs dist/broadcastjob.mjs with the common flags, --workers from apps.broadcastjob.workers, its webhook flags, and its extraArgs last', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB, extraArgs: ['--leader-election-lease-duration=30s'], apps: { broadcastjob: { workers: 5, extraArgs: ['--broadcastjob-workers=2', '--assign-bcj-pods-by-scheduler=false'] } } });
     const container = broadcastJobContainer(manifests);
     expect(container.args).toEqual([
@@ -107,19 +118,28 @@ describe('helm template: the BroadcastJob app', () => {
       '--kube-api-burst=50',
       '--graceful-shutdown-timeout=30s',
       '--workers=5',
+      '--webhook-port=9876',
+      '--webhook-service-name=kruise-ts-broadcastjob-webhook',
+      '--webhook-service-namespace=kruise-system',
+      '--webhook-certs-secret=kruise-ts-broadcastjob-webhook-certs',
+      '--webhook-validating-configurations=kruise-ts-broadcastjob-validation',
       '--leader-election-lease-duration=30s',
       '--broadcastjob-workers=2',
       '--assign-bcj-pods-by-scheduler=false',
     ]);
-    // The manager accepts every chart flag; the app's own two are the ones its flags shape declares.
-    expect(parseManagerFlags((container.args ?? []).slice(1, -2)).workers).toBe(5);
-    expect(await appFlagNames()).toEqual(['broadcastjob-workers', 'assign-bcj-pods-by-scheduler']);
+    // The manager and the shared webhook flags accept every chart flag; the app's own two are among the ones its flags shape declares.
+    expect(parseFlags((container.args ?? []).slice(1, -2), managerFlagsSchema.extend(webhookFlagsShape)).workers).toBe(5);
+    expect(await appFlagNames()).toEqual(expect.arrayContaining(['broadcastjob-workers', 'assign-bcj-pods-by-scheduler']));
     expect(container.ports).toEqual([
       { name: 'metrics', containerPort: 8080, protocol: 'TCP' },
       { name: 'health', containerPort: 8000, protocol: 'TCP' },
+      { name: 'webhook', containerPort: 9876, protocol: 'TCP' },
     ]);
     const defaults = broadcastJobContainer((await renderChart({ featureGates: ONLY_BROADCASTJOB })).manifests);
-    expect(defaults.args?.at(-1)).toBe('--workers=3');
+    expect(defaults.args?.filter((arg) => arg.startsWith('--workers='))).toEqual(['--workers=3']);
+    const withoutWebhook = broadcastJobContainer((await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } })).manifests);
+    expect(withoutWebhook.args?.at(-1)).toBe('--workers=3');
+    expect(withoutWebhook.ports?.map((port) => port.name)).toEqual(['metrics', 'health']);
   });
 
   it('follows the global replicas (no replicas key of its own), with a PodDisruptionBudget only above 1', async () => {
@@ -152,23 +172,31 @@ describe('helm template: the BroadcastJob app', () => {
 describe('helm template: the BroadcastJob app RBAC', () => {
   it('grants exactly the cluster-wide rules its code needs: no get (it reads from its caches), no patch or update of jobs or pods', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB });
-    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules).toEqual(BROADCASTJOB_RULES);
+    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules).toEqual([...BROADCASTJOB_RULES, VALIDATING_CONFIGURATION_RULE]);
+    const withoutWebhook = await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } });
+    expect(named(ofKind<V1ClusterRole>(withoutWebhook.manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules).toEqual(BROADCASTJOB_RULES);
     const binding = named(ofKind<V1ClusterRoleBinding>(manifests, 'ClusterRoleBinding'), 'kruise-ts-broadcastjob');
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kruise-ts-broadcastjob' });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-broadcastjob', namespace: 'kruise-system' }]);
   });
 
-  it('has no wildcard, no Secret or ConfigMap, no webhook configuration and nothing in the release namespace but its Lease', async () => {
+  it('has no wildcard or ConfigMap, only its own certificates Secret and webhook configuration by name, and nothing else in the release namespace but its Lease', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB }, { namespace: 'controllers' });
     const rules = appRules(manifests);
     expect(rules.flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);
-    expect(rules.flatMap((rule) => rule.resources ?? []).filter((resource) => /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource))).toEqual([]);
+    expect(rules.filter((rule) => rule.resources?.some((resource) => /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource)) === true)).toEqual([
+      VALIDATING_CONFIGURATION_RULE,
+      { apiGroups: [''], resources: ['secrets'], resourceNames: ['kruise-ts-broadcastjob-webhook-certs'], verbs: ['get', 'update'] },
+    ]);
     const roles = ofKind<V1Role>(manifests, 'Role');
-    expect(roles.map((role) => `${role.metadata?.namespace ?? ''}/${role.metadata?.name ?? ''}`)).toEqual(['controllers/kruise-ts-broadcastjob-leader-election']);
+    expect(roles.map((role) => `${role.metadata?.namespace ?? ''}/${role.metadata?.name ?? ''}`)).toEqual(['controllers/kruise-ts-broadcastjob-leader-election', 'controllers/kruise-ts-broadcastjob-webhook-certs']);
     expect(roles[0]?.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['kruise-ts-broadcastjob'], verbs: ['get', 'update'] },
     ]);
+    // With webhook.validation.enabled=false it has no webhook at all: no Secret or configuration access.
+    const withoutWebhook = appRules((await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } })).manifests);
+    expect(withoutWebhook.flatMap((rule) => rule.resources ?? []).filter((resource) => /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource))).toEqual([]);
   });
 
   it('aggregates read access to BroadcastJobs into view and write access into edit/admin (no scale subresource)', async () => {

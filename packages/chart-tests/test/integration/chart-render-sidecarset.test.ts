@@ -39,6 +39,7 @@ const SIDECARSET_OBJECTS = [
   'Service/kruise-ts-sidecarset-metrics',
   'Service/kruise-ts-sidecarset-webhook',
   'ServiceAccount/kruise-ts-sidecarset',
+  'ValidatingWebhookConfiguration/kruise-ts-sidecarset-validation',
 ];
 
 /** The app's cluster-wide rules, as derived from its code (templates/_rbac-sidecarset.tpl says why). */
@@ -52,6 +53,8 @@ const SIDECARSET_RULES = [
 ];
 /** What the CA-bundle injector does (get, then a JSON patch), on the chart's configuration only. */
 const CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations'], resourceNames: ['kruise-ts-sidecarset'], verbs: ['get', 'patch'] };
+/** The same for its SidecarSet validation webhook's configuration. */
+const VALIDATING_CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['kruise-ts-sidecarset-validation'], verbs: ['get', 'patch'] };
 
 /** The flags the chart adds for the webhook, with the app's own certificates, in release namespace `kruise-system`. */
 const SELF_MANAGED_WEBHOOK_FLAGS = [
@@ -61,6 +64,7 @@ const SELF_MANAGED_WEBHOOK_FLAGS = [
   '--webhook-service-namespace=kruise-system',
   '--webhook-certs-secret=kruise-ts-sidecarset-webhook-certs',
   '--webhook-mutating-configurations=kruise-ts-sidecarset',
+  '--webhook-validating-configurations=kruise-ts-sidecarset-validation',
 ];
 
 /** The one object of `objects` called `name`. */
@@ -101,10 +105,10 @@ async function appConstant(file: string, name: string): Promise<string> {
 }
 
 describe('helm template: the SidecarSet app', () => {
-  it('renders its Deployment, RBAC, certificates Secret, PodDisruptionBudget, webhook Service and configuration, and nothing of it while the gate is off', async () => {
+  it('renders its Deployment, RBAC, certificates Secret, PodDisruptionBudget, webhook Service and configurations, and nothing of it while the gate is off', async () => {
     expect(inventory((await renderChart({ featureGates: ONLY_SIDECARSET })).manifests)).toEqual(SIDECARSET_OBJECTS);
     const defaults = inventory((await renderChart()).manifests);
-    expect(defaults.filter((entry) => entry.includes('sidecarset') || entry.startsWith('MutatingWebhookConfiguration/') || entry.startsWith('Secret/'))).toEqual([]);
+    expect(defaults.filter((entry) => entry.includes('sidecarset') || entry.startsWith('MutatingWebhookConfiguration/'))).toEqual([]);
   });
 
   it('passes helm lint --strict with the webhook on, with either certificate source', async () => {
@@ -251,9 +255,9 @@ describe('helm template: the SidecarSet app', () => {
 describe('helm template: the SidecarSet app RBAC', () => {
   it('grants exactly the cluster-wide rules its code needs, and its own webhook configuration only by name (get and patch: list and watch could not be limited to a name)', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_SIDECARSET });
-    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-sidecarset').rules).toEqual([...SIDECARSET_RULES, CONFIGURATION_RULE]);
+    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-sidecarset').rules).toEqual([...SIDECARSET_RULES, CONFIGURATION_RULE, VALIDATING_CONFIGURATION_RULE]);
     const configurationRules = allRules(manifests).filter(({ rule }) => rule.resources?.some((resource) => resource.includes('webhookconfigurations')) === true);
-    expect(configurationRules.map(({ rule }) => rule)).toEqual([CONFIGURATION_RULE]);
+    expect(configurationRules.map(({ rule }) => rule)).toEqual([CONFIGURATION_RULE, VALIDATING_CONFIGURATION_RULE]);
     expect(allRules(manifests).flatMap(({ rule }) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);
   });
 
@@ -279,6 +283,20 @@ describe('helm template: the SidecarSet app RBAC', () => {
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-sidecarset', namespace: 'controllers' }]);
     // The revision namespace defaults to the leader-election namespace, which is the release namespace.
     expect(sidecarSetContainer(manifests).args).toContain('--leader-election-namespace=controllers');
+  });
+
+  it('may create pods only in the release namespace (the validation webhook dry-runs a SidecarSet there), and not without the validation webhook', async () => {
+    const { manifests } = await renderChart({ featureGates: ONLY_SIDECARSET }, { namespace: 'controllers' });
+    const podRules = allRules(manifests).filter(({ rule }) => rule.resources?.includes('pods') === true);
+    expect(podRules).toEqual([
+      { where: 'cluster', rule: { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] } },
+      { where: 'controllers/kruise-ts-sidecarset-release-namespace', rule: { apiGroups: [''], resources: ['pods'], verbs: ['create'] } },
+    ]);
+    const withoutValidation = await renderChart({ featureGates: ONLY_SIDECARSET, webhook: { validation: { enabled: false } } }, { namespace: 'controllers' });
+    expect(allRules(withoutValidation.manifests).filter(({ rule }) => rule.resources?.includes('pods') === true).map(({ where }) => where)).toEqual(['cluster']);
+    expect(named(ofKind<V1Role>(withoutValidation.manifests, 'Role'), 'kruise-ts-sidecarset-release-namespace').rules).toEqual([
+      { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+    ]);
   });
 
   it('aggregates read access to SidecarSets into view and write access into edit/admin', async () => {
@@ -321,7 +339,7 @@ describe('helm template: the SidecarSet webhook with cert-manager', () => {
     const objects = inventory(manifests);
     expect(objects).not.toContain('Secret/kruise-ts-sidecarset-webhook-certs');
     expect(objects).not.toContain('Role/kruise-ts-sidecarset-webhook-certs');
-    expect(objects).toEqual(expect.arrayContaining(['Certificate/kruise-ts-sidecarset-webhook', 'Issuer/kruise-ts-sidecarset-webhook-selfsigned', 'MutatingWebhookConfiguration/kruise-ts-sidecarset']));
+    expect(objects).toEqual(expect.arrayContaining(['Certificate/kruise-ts-sidecarset-webhook', 'Issuer/kruise-ts-sidecarset-webhook-selfsigned', 'MutatingWebhookConfiguration/kruise-ts-sidecarset', 'ValidatingWebhookConfiguration/kruise-ts-sidecarset-validation']));
   });
 
   it('renders no cert-manager object without the value', async () => {

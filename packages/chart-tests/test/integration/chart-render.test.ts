@@ -1,7 +1,8 @@
 /**
  * `helm lint` and `helm template` of charts/kruise-ts: which objects each feature-gate combination
- * renders, the RBAC of each app, the Deployment's flags, Pod Security restricted, and the CRDs. (In the
- * integration project because it runs the helm binary the local control plane's tools build.)
+ * renders, the RBAC of each app, the Deployment's flags, Pod Security restricted, and the CRDs (the
+ * validation webhooks in detail: chart-render-validation-webhooks.test.ts). (In the integration
+ * project because it runs the helm binary the local control plane's tools build.)
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import type { V1ClusterRole, V1Container, V1Deployment, V1PodDisruptionBudget, V
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 
-import { parseFeatureGates, parseManagerFlags } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema, parseFeatureGates, parseFlags, parseManagerFlags, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { CHART_DIRECTORY, readChartApps, restrictedViolations } from '../../src/index.ts';
 import { inventory, ofKind, renderChart, renderChartFailure, runHelm, valuesFile } from '../support/helm.ts';
@@ -19,7 +20,10 @@ import type { Manifest } from '../support/helm.ts';
 
 const CHART_CRD = path.join(CHART_DIRECTORY, 'files', 'crds', 'apps.kruise.io_clonesets.yaml');
 
-/** The objects of the CloneSet app of release `kruise-ts` (no standby replicas, default values). */
+/**
+ * The objects of the CloneSet app of release `kruise-ts` (no standby replicas, default values): with
+ * its validation webhook (chart-render-validation-webhooks.test.ts checks those objects in detail).
+ */
 const CLONESET_OBJECTS = [
   'ClusterRole/kruise-ts-cloneset',
   'ClusterRole/kruise-ts-cloneset-edit',
@@ -28,9 +32,14 @@ const CLONESET_OBJECTS = [
   'CustomResourceDefinition/clonesets.apps.kruise.io',
   'Deployment/kruise-ts-cloneset',
   'Role/kruise-ts-cloneset-leader-election',
+  'Role/kruise-ts-cloneset-webhook-certs',
   'RoleBinding/kruise-ts-cloneset-leader-election',
+  'RoleBinding/kruise-ts-cloneset-webhook-certs',
+  'Secret/kruise-ts-cloneset-webhook-certs',
   'Service/kruise-ts-cloneset-metrics',
+  'Service/kruise-ts-cloneset-webhook',
   'ServiceAccount/kruise-ts-cloneset',
+  'ValidatingWebhookConfiguration/kruise-ts-cloneset-validation',
 ];
 
 /** The CloneSet app's cluster-wide rules, as derived from its code (templates/_rbac-cloneset.tpl says why). */
@@ -47,6 +56,8 @@ const CLONESET_RULES = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 const RESIZE_RULE = { apiGroups: [''], resources: ['pods/resize'], verbs: ['patch'] };
+/** The CA-bundle injector of its validation webhook, on its own configuration only (not with cert-manager). */
+const VALIDATING_CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['kruise-ts-cloneset-validation'], verbs: ['get', 'patch'] };
 
 /** The objects of the Advanced StatefulSet app (on by default next to CloneSet); its own test is chart-install-asts. */
 const STATEFULSET_OBJECTS = [
@@ -57,9 +68,14 @@ const STATEFULSET_OBJECTS = [
   'CustomResourceDefinition/statefulsets.apps.kruise.io',
   'Deployment/kruise-ts-advanced-statefulset',
   'Role/kruise-ts-advanced-statefulset-leader-election',
+  'Role/kruise-ts-advanced-statefulset-webhook-certs',
   'RoleBinding/kruise-ts-advanced-statefulset-leader-election',
+  'RoleBinding/kruise-ts-advanced-statefulset-webhook-certs',
+  'Secret/kruise-ts-advanced-statefulset-webhook-certs',
   'Service/kruise-ts-advanced-statefulset-metrics',
+  'Service/kruise-ts-advanced-statefulset-webhook',
   'ServiceAccount/kruise-ts-advanced-statefulset',
+  'ValidatingWebhookConfiguration/kruise-ts-advanced-statefulset-validation',
 ];
 const DEFAULT_OBJECTS = [...CLONESET_OBJECTS, ...STATEFULSET_OBJECTS].sort();
 /** Every app gate off: the chart renders nothing. */
@@ -92,7 +108,7 @@ const EVERY_VALUE = {
   podAnnotations: { 'example.com/scrape': 'true' },
   podLabels: { team: 'platform' },
   extraArgs: ['--leader-election-lease-duration=30s'],
-  webhook: { port: 9443, failurePolicy: 'Fail', timeoutSeconds: 3, certManager: { enabled: true } },
+  webhook: { port: 9443, failurePolicy: 'Fail', timeoutSeconds: 3, validation: { enabled: false }, certManager: { enabled: true } },
   apps: {
     cloneset: { workers: 8, extraArgs: ['--cloneset-scaling-exclude-preparing-delete'] },
     'advanced-statefulset': { workers: 2, extraArgs: ['--statefulset-strip-pod-managed-fields=false'] },
@@ -156,7 +172,7 @@ describe('helm lint', () => {
 });
 
 describe('helm template: apps by feature gate', () => {
-  it('renders the CloneSet and Advanced StatefulSet apps by default: for each its CRD, ServiceAccount, RBAC, metrics Service and Deployment, nothing else', async () => {
+  it('renders the CloneSet and Advanced StatefulSet apps by default: for each its CRD, ServiceAccount, RBAC, metrics Service, Deployment and validation webhook, nothing else', async () => {
     const { manifests } = await renderChart();
     expect(inventory(manifests)).toEqual(DEFAULT_OBJECTS);
     expect(inventory((await renderChart({ featureGates: 'AdvancedStatefulSet=false' })).manifests)).toEqual(CLONESET_OBJECTS);
@@ -237,10 +253,16 @@ describe('helm template: RBAC', () => {
   it('gives the CloneSet app exactly the rules its code needs, cluster-wide: no wildcard, no Secret, no update of pods', async () => {
     const { manifests } = await renderChart();
     const role = clusterRole(manifests, 'kruise-ts-cloneset');
-    expect(role.rules).toEqual(CLONESET_RULES);
+    expect(role.rules).toEqual([...CLONESET_RULES, VALIDATING_CONFIGURATION_RULE]);
     const everything = [...ofKind<V1ClusterRole>(manifests, 'ClusterRole'), ...ofKind<V1Role>(manifests, 'Role')].flatMap((candidate) => candidate.rules ?? []);
     expect(everything.flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);
-    expect(everything.flatMap((rule) => rule.resources ?? []).filter((resource) => resource.startsWith('secrets') || resource.startsWith('configmaps'))).toEqual([]);
+    expect(everything.flatMap((rule) => rule.resources ?? []).filter((resource) => resource.startsWith('configmaps'))).toEqual([]);
+    // Secrets: each app its own webhook certificates Secret, by name, in a Role of the release namespace.
+    const secretRoles = ofKind<V1Role>(manifests, 'Role').filter((candidate) => candidate.rules?.some((rule) => rule.resources?.includes('secrets')) === true);
+    expect(secretRoles.map((candidate) => [candidate.metadata?.namespace, candidate.metadata?.name, candidate.rules])).toEqual(
+      ['advanced-statefulset', 'cloneset'].map((app) => ['kruise-system', `kruise-ts-${app}-webhook-certs`, [{ apiGroups: [''], resources: ['secrets'], resourceNames: [`kruise-ts-${app}-webhook-certs`], verbs: ['get', 'update'] }]]),
+    );
+    expect(ofKind<V1ClusterRole>(manifests, 'ClusterRole').flatMap((candidate) => candidate.rules ?? []).filter((rule) => rule.resources?.some((resource) => resource.startsWith('secrets')) === true)).toEqual([]);
     const binding = cloneSetObject(ofKind<{ metadata: { name: string }; roleRef: { apiGroup: string; kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] }>(manifests, 'ClusterRoleBinding'));
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kruise-ts-cloneset' });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-cloneset', namespace: 'kruise-system' }]);
@@ -260,7 +282,7 @@ describe('helm template: RBAC', () => {
   it('adds pods/resize patch, and nothing else, with InPlaceWorkloadVerticalScaling=true', async () => {
     const { manifests } = await renderChart({ featureGates: 'InPlaceWorkloadVerticalScaling=true' });
     const rules = clusterRole(manifests, 'kruise-ts-cloneset').rules ?? [];
-    expect(rules).toEqual([...CLONESET_RULES.slice(0, 6), RESIZE_RULE, ...CLONESET_RULES.slice(6)]);
+    expect(rules).toEqual([...CLONESET_RULES.slice(0, 6), RESIZE_RULE, ...CLONESET_RULES.slice(6), VALIDATING_CONFIGURATION_RULE]);
   });
 
   it('aggregates read access into view and write access into edit/admin, unless turned off', async () => {
@@ -295,9 +317,17 @@ describe('helm template: the Deployment', () => {
       '--kube-api-burst=50',
       '--graceful-shutdown-timeout=30s',
       '--workers=3',
+      '--webhook-port=9876',
+      '--webhook-service-name=kruise-ts-cloneset-webhook',
+      '--webhook-service-namespace=kruise-system',
+      '--webhook-certs-secret=kruise-ts-cloneset-webhook-certs',
+      '--webhook-validating-configurations=kruise-ts-cloneset-validation',
     ]);
-    const flags = parseManagerFlags(container.args?.slice(1) ?? []);
+    // The manager's flags and the shared webhook flags of controller-runtime (every app with a webhook takes them).
+    const flags = parseFlags(container.args?.slice(1) ?? [], managerFlagsSchema.extend(webhookFlagsShape));
     expect(flags['graceful-shutdown-timeout']).toBe(30_000);
+    expect(flags['webhook-validating-configurations']).toEqual(['kruise-ts-cloneset-validation']);
+    expect(flags['webhook-mutating-configurations']).toEqual([]);
     expect(deployment.spec?.replicas).toBe(1);
     expect(deployment.spec?.template.spec?.terminationGracePeriodSeconds).toBe(35);
     expect(deployment.spec?.template.spec?.serviceAccountName).toBe('kruise-ts-cloneset');
@@ -312,6 +342,7 @@ describe('helm template: the Deployment', () => {
     expect(container.ports).toEqual([
       { name: 'metrics', containerPort: 8080, protocol: 'TCP' },
       { name: 'health', containerPort: 8000, protocol: 'TCP' },
+      { name: 'webhook', containerPort: 9876, protocol: 'TCP' },
     ]);
   });
 
@@ -343,6 +374,8 @@ describe('helm template: the Deployment', () => {
     expect(container.resources).toEqual(EVERY_VALUE.resources);
     expect(container.command).toEqual(['node', '--max-old-space-size=700']);
     expect(container.env).toEqual([{ name: 'MALLOC_ARENA_MAX', value: '4' }]);
+    // webhook.validation.enabled=false: the CloneSet app serves no webhook, so no webhook port or flags.
+    expect(container.ports?.map((port) => [port.name, port.containerPort])).toEqual([['metrics', 9090], ['health', 9091]]);
     expect(deployment.spec?.replicas).toBe(3);
     expect(pod?.spec?.terminationGracePeriodSeconds).toBe(65);
     expect(pod?.spec?.imagePullSecrets).toEqual([{ name: 'regcred' }]);

@@ -25,13 +25,15 @@ export interface AppProcess extends AsyncDisposable {
 
 /**
  * Flags to run a Deployment's container args out of the cluster: the probe and metrics servers on free
- * loopback ports instead of the container ports (which may be taken on this machine), everything else
- * as the chart rendered it.
+ * loopback ports instead of the container ports (which may be taken on this machine), the webhook
+ * server (every app with a validation webhook has one) on a free port (a test that calls it sets its
+ * own with withFlag), everything else as the chart rendered it.
  */
 export function outOfClusterFlags(flags: readonly string[]): string[] {
   return flags.map((flag) => {
     if (flag.startsWith('--metrics-bind-address=')) return '--metrics-bind-address=127.0.0.1:0';
     if (flag.startsWith('--health-probe-bind-address=')) return '--health-probe-bind-address=127.0.0.1:0';
+    if (flag.startsWith('--webhook-port=')) return '--webhook-port=0';
     return flag;
   });
 }

@@ -21,6 +21,8 @@ export interface RequestRecord {
   readonly code: string;
   readonly durationSeconds: number;
   readonly rateLimiterSeconds: number;
+  /** A server-side dry run (`dryRun=All`): validated and admitted, nothing stored, so not a write of state. */
+  readonly dryRun?: boolean | undefined;
 }
 
 /** Receives a record of every request; the manager feeds `rest_client_*` metrics from it. */
@@ -152,6 +154,7 @@ export class Transport {
         code,
         durationSeconds: (performance.now() - started) / 1000,
         rateLimiterSeconds: (started - limiterStart) / 1000,
+        ...(request.query?.['dryRun'] === undefined ? {} : { dryRun: true }),
       });
     }
   }

@@ -3,35 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../log/logger.ts';
 import { FakeClient } from '../testing/fake-client.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
+import { StubCertificates } from '../testing/stub-certificates.ts';
 import { caBundlePatch, CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
 import type { CaBundleTarget, WebhookConfigurationLike } from './ca-bundle-injector.ts';
-import { ChangeListeners } from './certificate-source.ts';
-import type { CertificateSource, ServingCertificate } from './certificate-source.ts';
 
 const logger = createLogger({ level: 'silent' });
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
-
-class StubSource implements Pick<CertificateSource, 'current' | 'onChange'> {
-  readonly #listeners = new ChangeListeners<ServingCertificate>();
-  #current: ServingCertificate | undefined;
-
-  constructor(caPem: string | undefined) {
-    this.#current = caPem === undefined ? undefined : { certPem: 'c', keyPem: 'k', caPem };
-  }
-
-  current(): ServingCertificate | undefined {
-    return this.#current;
-  }
-
-  onChange(listener: (certificate: ServingCertificate) => void): () => void {
-    return this.#listeners.add(listener);
-  }
-
-  rotate(caPem: string): void {
-    this.#current = { certPem: 'c2', keyPem: 'k2', caPem };
-    this.#listeners.emit(this.#current, () => undefined);
-  }
-}
 
 function configuration(name: string, webhooks: readonly string[]): WebhookConfigurationLike {
   return { metadata: { name }, webhooks: webhooks.map((webhook) => ({ name: webhook, clientConfig: { url: `https://127.0.0.1/${webhook}` }, sideEffects: 'None' })) };
@@ -74,7 +51,7 @@ describe('CaBundleInjector', () => {
     client.seed(mutatingWebhookConfigurationResource, [configuration('kruise-ts-mutating', ['mpod.kruise.io', 'other.example.com'])]);
     client.seed(validatingWebhookConfigurationResource, [configuration('kruise-ts-validating', ['v1.kruise.io', 'v2.kruise.io'])]);
     const clock = new FakeClock();
-    const source = new StubSource('CA-1');
+    const source = new StubCertificates('CA-1');
     const stop = new AbortController();
     const running = new CaBundleInjector({ client, certificates: source, targets, logger, clock, resyncIntervalMs: 60_000 }).start(stop.signal);
 
@@ -118,7 +95,7 @@ describe('CaBundleInjector', () => {
     const clock = new FakeClock();
     const stop = new AbortController();
     const target: CaBundleTarget = { kind: 'MutatingWebhookConfiguration', name: 'late' };
-    const running = new CaBundleInjector({ client, certificates: new StubSource('CA'), targets: [target], logger, clock, backoff: { initialMs: 100, maxMs: 400, jitter: 0 } }).start(stop.signal);
+    const running = new CaBundleInjector({ client, certificates: new StubCertificates('CA'), targets: [target], logger, clock, backoff: { initialMs: 100, maxMs: 400, jitter: 0 } }).start(stop.signal);
     const gets = (): number => client.actions.filter((action) => action.verb === 'get').length;
     for (const [delay, expected] of [[0, 1], [100, 2], [200, 3], [400, 4], [400, 5]] as const) {
       clock.advance(delay);
@@ -139,7 +116,7 @@ describe('CaBundleInjector', () => {
   it('waits for a CA while the source has none', async () => {
     const client = new FakeClient();
     client.seed(mutatingWebhookConfigurationResource, [configuration('c', ['w'])]);
-    const source = new StubSource(undefined);
+    const source = new StubCertificates(undefined);
     const stop = new AbortController();
     const running = new CaBundleInjector({ client, certificates: source, targets: [{ kind: 'MutatingWebhookConfiguration', name: 'c' }], logger, clock: new FakeClock() }).start(stop.signal);
     await new Promise((resolve) => setTimeout(resolve, 20));

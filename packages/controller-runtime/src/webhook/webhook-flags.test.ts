@@ -15,6 +15,7 @@ describe('webhookFlagsShape', () => {
       'webhook-service-namespace': 'kruise-system',
       'webhook-certs-secret': '',
       'webhook-mutating-configurations': [],
+      'webhook-validating-configurations': [],
     });
   });
 

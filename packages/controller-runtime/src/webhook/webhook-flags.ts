@@ -35,6 +35,8 @@ export const webhookFlagsShape = {
   'webhook-certs-secret': z.string().default(''),
   // MutatingWebhookConfigurations whose caBundle the app keeps (not with --webhook-cert-dir, where cert-manager does).
   'webhook-mutating-configurations': list,
+  // ValidatingWebhookConfigurations whose caBundle the app keeps (the workload apps' template validation).
+  'webhook-validating-configurations': list,
 };
 
 /** The parsed webhook flags. */
@@ -46,6 +48,7 @@ export interface WebhookFlags {
   readonly 'webhook-service-namespace': string;
   readonly 'webhook-certs-secret': string;
   readonly 'webhook-mutating-configurations': readonly string[];
+  readonly 'webhook-validating-configurations': readonly string[];
 }
 
 /** The DNS names of the Service, as the API server may call it, and the loopback address for local use. */
@@ -79,7 +82,11 @@ export function webhookServerFromFlags(manager: Manager, flags: WebhookFlags, ex
   });
   manager.add(server);
   manager.addReadyzCheck('webhook', server.startedChecker());
-  const targets: CaBundleTarget[] = [...flags['webhook-mutating-configurations'].map((name) => ({ kind: 'MutatingWebhookConfiguration' as const, name })), ...extraTargets];
+  const targets: CaBundleTarget[] = [
+    ...flags['webhook-mutating-configurations'].map((name) => ({ kind: 'MutatingWebhookConfiguration' as const, name })),
+    ...flags['webhook-validating-configurations'].map((name) => ({ kind: 'ValidatingWebhookConfiguration' as const, name })),
+    ...extraTargets,
+  ];
   if (targets.length > 0 && certificates.kind === 'self') {
     manager.add(new CaBundleInjector({ client: manager.client, certificates, targets, logger: manager.logger.child({ component: 'ca-bundle' }) }));
   }

@@ -7,7 +7,7 @@ export class WriteTally implements RequestObserver {
   readonly #counts = new Map<string, number>();
 
   observeRequest(record: RequestRecord): void {
-    if (record.method === 'GET' || !record.code.startsWith('2')) {
+    if (record.method === 'GET' || record.dryRun === true || !record.code.startsWith('2')) {
       return;
     }
     const match = RESOURCE_PATH.exec(record.path);

@@ -83,7 +83,7 @@ export function defaultToolSpecs(modulesRoot: string = goModulesRoot): GoToolSpe
       moduleDir: path.join(modulesRoot, 'kube'),
       packagePath: '.',
       binary: 'kube',
-      aliases: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'],
+      aliases: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'],
       ldflags: ['-s', '-w', ...versionStampFlags()],
     },
   ];

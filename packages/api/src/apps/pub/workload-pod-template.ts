@@ -10,6 +10,7 @@
 import { z } from 'zod';
 
 import { withCrdMeta, withDescription } from '../../crd/schema-metadata.ts';
+import type { CelValidationRule } from '../../crd/schema-metadata.ts';
 import { resourceListSchema } from '../../meta/quantity.ts';
 import type { PersistentVolumeClaim, PodTemplateSpec } from '../../meta/wire.ts';
 import { wireTyped } from '../../meta/wire-typed.ts';
@@ -131,8 +132,29 @@ function templatePodSpecSchema(names: WorkloadNames): z.ZodType {
   );
 }
 
+/** Options of {@link workloadPodTemplateSchema} and {@link jobPodTemplateSchema}. */
+export interface JobTemplateOptions {
+  /**
+   * Labels the controller sets on every pod or acts on (a pod created with `specified-delete` would be
+   * deleted at once, and again), which the template must not preset. A CEL rule: it holds without any
+   * webhook, and ratcheting lets an object stored before the rule keep an unchanged template.
+   */
+  readonly reservedLabels: readonly string[];
+}
+
+/** The CEL rule refusing the reserved labels in a template's labels (`self` is the template). */
+function reservedLabelsRule(names: WorkloadNames, labels: readonly string[]): CelValidationRule {
+  const reserved = labels.map((label) => `'${label}'`).join(', ');
+  return {
+    rule: `!has(self.metadata) || !has(self.metadata.labels) || [${reserved}].all(k, !(k in self.metadata.labels))`,
+    message: `spec.template.metadata.labels: ${labels.join(' and ')} are set by the ${names.lower} controller and must not be in the template`,
+    fieldPath: '.metadata.labels',
+    reason: 'FieldValueForbidden',
+  };
+}
+
 /** The pod template of a workload (core/v1 PodTemplateSpec). */
-export function workloadPodTemplateSchema(names: WorkloadNames): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
+export function workloadPodTemplateSchema(names: WorkloadNames, options: JobTemplateOptions): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
   return withCrdMeta(
     wireTyped<PodTemplateSpec>(
       z.looseObject({
@@ -140,19 +162,12 @@ export function workloadPodTemplateSchema(names: WorkloadNames): z.ZodType<PodTe
         spec: templatePodSpecSchema(names),
       }),
     ),
-    { description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`, preserveUnknownFields: true },
+    { description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`, preserveUnknownFields: true, validations: [reservedLabelsRule(names, options.reservedLabels)] },
   );
-}
-
-/** Options of {@link jobPodTemplateSchema}. */
-export interface JobTemplateOptions {
-  /** Labels the controller sets on every pod, which the template must not preset. */
-  readonly reservedLabels: readonly string[];
 }
 
 /** The pod template of a job-like kind: pods that run to completion (core/v1 PodTemplateSpec). */
 export function jobPodTemplateSchema(names: WorkloadNames, options: JobTemplateOptions): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
-  const reserved = options.reservedLabels.map((label) => `'${label}'`).join(', ');
   return withCrdMeta(
     wireTyped<PodTemplateSpec>(
       z.looseObject({
@@ -163,14 +178,7 @@ export function jobPodTemplateSchema(names: WorkloadNames, options: JobTemplateO
     {
       description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`,
       preserveUnknownFields: true,
-      validations: [
-        {
-          rule: `!has(self.metadata) || !has(self.metadata.labels) || [${reserved}].all(k, !(k in self.metadata.labels))`,
-          message: `spec.template.metadata.labels: ${options.reservedLabels.join(' and ')} are set by the ${names.lower} controller and must not be in the template`,
-          fieldPath: '.metadata.labels',
-          reason: 'FieldValueForbidden',
-        },
-      ],
+      validations: [reservedLabelsRule(names, options.reservedLabels)],
     },
   );
 }

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { withCrdMeta, withDescription } from '../../crd/schema-metadata.ts';
 import { intOrPercentSchema, intOrStringSchema } from '../../meta/int-or-string.ts';
 import { celSelectorIsNotEmpty, labelSelectorSchema } from '../../meta/label-selector.ts';
-import { lifecycleSchema } from '../pub/lifecycle.ts';
+import { LIFECYCLE_STATE_LABEL, lifecycleSchema } from '../pub/lifecycle.ts';
 import { volumeClaimTemplateSchema, workloadPodTemplateSchema } from '../pub/workload-pod-template.ts';
+import { CONTROLLER_REVISION_HASH_LABEL, POD_INDEX_LABEL, SPECIFIED_DELETE_LABEL, STATEFULSET_POD_NAME_LABEL } from '../well-known-labels.ts';
 import { statefulSetSpecRules } from './statefulset-spec-rules.ts';
 import { statefulSetUpdateStrategySchema } from './statefulset-update-strategy.ts';
 
@@ -55,7 +56,10 @@ export const statefulSetSpecSchema = withCrdMeta(
   z.looseObject({
     replicas: withDescription(z.int32().nonnegative(), 'Desired number of pods. Default 1.').default(1),
     selector: selectorSchema,
-    template: workloadPodTemplateSchema({ lower: 'statefulset', kind: 'StatefulSet' }),
+    template: workloadPodTemplateSchema(
+      { lower: 'statefulset', kind: 'StatefulSet' },
+      { reservedLabels: [CONTROLLER_REVISION_HASH_LABEL, STATEFULSET_POD_NAME_LABEL, POD_INDEX_LABEL, LIFECYCLE_STATE_LABEL, SPECIFIED_DELETE_LABEL] },
+    ),
     volumeClaimTemplates: withDescription(
       z.array(volumeClaimTemplateSchema),
       'PVC templates: each pod gets the claims <template>-<set>-<ordinal>, kept when the pod goes (see persistentVolumeClaimRetentionPolicy).',

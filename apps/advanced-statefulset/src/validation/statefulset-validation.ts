@@ -1,0 +1,40 @@
+/**
+ * How the Advanced StatefulSet webhook validates: the object read with the API schema (defaults
+ * applied, as the controller reads it), OpenKruise's InPlaceOnly update rule, and the dry runs of the
+ * pod and claims (again only when what shapes them changed).
+ */
+import type { StatefulSet } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { inPlaceOnlyViolations } from '@kruise-ts/template-validation';
+import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+
+import { parseStatefulSet } from '../statefulset-resource.ts';
+import { isInPlaceOnly, statefulSetValidationTarget, targetOrdinal } from './validation-target.ts';
+import type { PodShapeOptions } from './validation-target.ts';
+
+function parse(object: unknown): ParsedWorkload<DeepReadonly<StatefulSet>> {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    return { ok: false, message: 'the request carries no StatefulSet object' };
+  }
+  const parsed = parseStatefulSet(object as DeepReadonly<StatefulSet>);
+  return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
+}
+
+/** The Advanced StatefulSet kind's validation for the admission handler. */
+export function statefulSetValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<StatefulSet>> {
+  return {
+    kind: 'StatefulSet',
+    parse,
+    target: (set) => statefulSetValidationTarget(set, options),
+    dryRunInputs: (set) => [
+      set.metadata.name,
+      set.spec.template,
+      set.spec.volumeClaimTemplates,
+      set.spec.selector.matchLabels,
+      set.spec.serviceName,
+      set.spec.lifecycle,
+      targetOrdinal(set, options),
+    ],
+    updateRules: (oldSet, set) => (isInPlaceOnly(set) ? inPlaceOnlyViolations(oldSet.spec.template.spec, set.spec.template.spec, 'spec.template.spec') : []),
+  };
+}

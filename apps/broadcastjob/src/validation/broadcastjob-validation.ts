@@ -1,0 +1,30 @@
+/**
+ * How the BroadcastJob webhook validates: the object read with the API schema (defaults applied, as
+ * the controller reads it) and the dry run of the pod it would create (again only when the template
+ * or the name changed). No update rule: OpenKruise's webhook does not enforce one for BroadcastJob.
+ */
+import type { BroadcastJob } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+
+import { parseBroadcastJob } from '../broadcastjob-resource.ts';
+import { broadcastJobValidationTarget } from './validation-target.ts';
+import type { PodShapeOptions } from './validation-target.ts';
+
+function parse(object: unknown): ParsedWorkload<DeepReadonly<BroadcastJob>> {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    return { ok: false, message: 'the request carries no BroadcastJob object' };
+  }
+  const parsed = parseBroadcastJob(object as DeepReadonly<BroadcastJob>);
+  return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
+}
+
+/** The BroadcastJob kind's validation for the admission handler. */
+export function broadcastJobValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<BroadcastJob>> {
+  return {
+    kind: 'BroadcastJob',
+    parse,
+    target: (job) => broadcastJobValidationTarget(job, options),
+    dryRunInputs: (job) => [job.metadata.name, job.spec.template],
+  };
+}

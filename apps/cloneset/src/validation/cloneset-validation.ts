@@ -1,0 +1,32 @@
+/**
+ * How the CloneSet webhook validates: the object read with the API schema (defaults applied, as the
+ * controller reads it), OpenKruise's InPlaceOnly update rule, and the dry runs of the pod and claims
+ * (again only when the template, the claim templates or what shapes the pod changed).
+ */
+import type { CloneSet } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { inPlaceOnlyViolations } from '@kruise-ts/template-validation';
+import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+
+import { parseCloneSet } from '../cloneset-parse.ts';
+import { cloneSetValidationTarget, isInPlaceOnly } from './validation-target.ts';
+import type { PodShapeOptions } from './validation-target.ts';
+
+function parse(object: unknown): ParsedWorkload<DeepReadonly<CloneSet>> {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    return { ok: false, message: 'the request carries no CloneSet object' };
+  }
+  const parsed = parseCloneSet(object as DeepReadonly<CloneSet>);
+  return parsed.kind === 'valid' ? { ok: true, value: parsed.cloneSet } : { ok: false, message: parsed.message };
+}
+
+/** The CloneSet kind's validation for the admission handler. */
+export function cloneSetValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<CloneSet>> {
+  return {
+    kind: 'CloneSet',
+    parse,
+    target: (cs) => cloneSetValidationTarget(cs, options),
+    dryRunInputs: (cs) => [cs.metadata.name, cs.spec.template, cs.spec.volumeClaimTemplates, cs.spec.selector.matchLabels, cs.spec.updateStrategy.type, cs.spec.lifecycle],
+    updateRules: (oldCs, cs) => (isInPlaceOnly(cs) ? inPlaceOnlyViolations(oldCs.spec.template.spec, cs.spec.template.spec, 'spec.template.spec') : []),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * How the SidecarSet webhook validates: the object read with the API schema (defaults applied, as the
+ * controller and the pod webhook read it), and the dry run of its fake pod, again only when its
+ * containers, init containers or volumes changed. No update rules: the CRD's CEL rules already hold
+ * what may not change.
+ */
+import type { SidecarSet } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+
+import { parseSidecarSet } from '../sidecarset-resource.ts';
+import { sidecarSetValidationTarget } from './validation-target.ts';
+import type { SidecarSetValidationOptions } from './validation-target.ts';
+
+function parse(object: unknown): ParsedWorkload<DeepReadonly<SidecarSet>> {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    return { ok: false, message: 'the request carries no SidecarSet object' };
+  }
+  const parsed = parseSidecarSet(object as DeepReadonly<SidecarSet>);
+  return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
+}
+
+/** The SidecarSet kind's validation for the admission handler. */
+export function sidecarSetValidation(options: SidecarSetValidationOptions): WorkloadValidation<DeepReadonly<SidecarSet>> {
+  return {
+    kind: 'SidecarSet',
+    parse,
+    target: (set) => sidecarSetValidationTarget(set, options),
+    dryRunInputs: (set) => [set.spec.containers, set.spec.initContainers, set.spec.volumes],
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The SidecarSet validation webhook through the real API server (issue 20): its containers, init
+ * containers and volumes are dry-run as a pod in the controllers' namespace, and what Kubernetes
+ * refuses in a pod is refused at `kubectl apply` of the SidecarSet, naming the SidecarSet's field. A
+ * sidecar mounting a volume of the pods it is injected into is valid. SidecarSets are cluster-scoped,
+ * so the test's configuration selects only SidecarSets carrying its label.
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { SidecarSet } from '@kruise-ts/api';
+import { ApiError, createLogger } from '@kruise-ts/controller-runtime';
+import type { LogLevel } from '@kruise-ts/controller-runtime';
+import { testClient, startTestManager } from '@kruise-ts/controller-runtime/testing';
+import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
+import { TestValidationWebhook } from '@kruise-ts/template-validation/testing';
+
+import { setupSidecarSetValidationWebhook, SIDECARSET_VALIDATION_WEBHOOK, sidecarSetResource } from '../../src/index.ts';
+import { installSidecarSetCrd } from '../support/harness.ts';
+
+const kubeConfig = testKubeConfig();
+const client = testClient(kubeConfig);
+const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
+
+function sidecarSet(name: string, label: string, spec: Record<string, unknown>): SidecarSet {
+  return { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name, labels: { 'kruise-ts.io/test': label } }, spec: { selector: { matchLabels: { app: 'web' } }, ...spec } } as unknown as SidecarSet;
+}
+
+async function refusal(write: Promise<unknown>): Promise<ApiError | undefined> {
+  return write.then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof ApiError) return error;
+      throw error;
+    },
+  );
+}
+
+describe('SidecarSet validation webhook', () => {
+  it('refuses sidecars a pod could not have, naming the SidecarSet field, and accepts mounts of the pod volumes', async () => {
+    await installSidecarSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-validation');
+    const label = ns.name;
+    await using webhook = new TestValidationWebhook({ client, id: ns.name, objectLabels: { 'kruise-ts.io/test': label }, webhooks: [SIDECARSET_VALIDATION_WEBHOOK], logger });
+    const manager = startTestManager({ kubeConfig, namespace: ns.name, setup: (m) => {
+      setupSidecarSetValidationWebhook(m, webhook.server, { revisionNamespace: ns.name });
+    } });
+    try {
+      await webhook.start(() => client.create(sidecarSetResource, sidecarSet(`${label}-probe`, label, { containers: [{ name: 'probe', image: 'busybox:1.36' }] }), { dryRun: true }));
+
+      const capital = await refusal(client.create(sidecarSetResource, sidecarSet(`${label}-a`, label, { containers: [{ name: 'Logger', image: 'busybox:1.36' }] }), { dryRun: true }));
+      expect(capital?.code).toBe(422);
+      expect(capital?.message).toContain('admission webhook "vsidecarset.kruise-ts.io" denied the request');
+      expect(capital?.message).toContain('spec.containers[0].name: Invalid value: "Logger"');
+
+      const volume = await refusal(client.create(sidecarSetResource, sidecarSet(`${label}-b`, label, { containers: [{ name: 'logger', image: 'busybox:1.36' }], volumes: [{ name: 'Logs', emptyDir: {} }] }), { dryRun: true }));
+      expect(volume?.message).toContain('spec.volumes[0].name: Invalid value: "Logs"');
+
+      const initOnly = await refusal(client.create(sidecarSetResource, sidecarSet(`${label}-c`, label, { initContainers: [{ name: 'init', image: 'busybox:1.36', imagePullPolicy: 'Sometimes' }] }), { dryRun: true }));
+      expect(initOnly?.message).toContain('spec.initContainers[0].imagePullPolicy: Unsupported value: "Sometimes"');
+
+      // Valid: a sidecar mounting the pods' own volume (not declared by the SidecarSet), and a native sidecar.
+      const mounting = sidecarSet(`${label}-d`, label, {
+        containers: [{ name: 'logger', image: 'busybox:1.36', volumeMounts: [{ name: 'app-logs', mountPath: '/logs' }] }],
+        initContainers: [{ name: 'proxy', image: 'envoyproxy/envoy:v1.31', restartPolicy: 'Always' }],
+        updateStrategy: { type: 'NotUpdate' },
+      });
+      expect(await refusal(client.create(sidecarSetResource, mounting, { dryRun: true }))).toBeUndefined();
+    } finally {
+      await manager.stop();
+    }
+  });
+});
