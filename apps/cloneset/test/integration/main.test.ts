@@ -73,6 +73,8 @@ describe('cloneset main', () => {
       '--v=4',
       '--feature-gates=ImagePullJobGate=true',
       '--graceful-shutdown-timeout=5s',
+      // The validation webhook's server: a free port, as test files run in parallel.
+      '--webhook-port=0',
     ]);
     try {
       const lease = await waitFor(

@@ -41,6 +41,8 @@ function kruiseTsFlags(context: ContenderContext, metricsPort: number): string {
     '--health-probe-bind-address=127.0.0.1:0',
     '--leader-elect=false',
     '--log-level=warn',
+    // Every app serves a validation webhook: a free port, so that a contender's processes never collide on 9876.
+    ...(context.extraArgs.some((arg) => arg.startsWith('--webhook-port')) ? [] : ['--webhook-port=0']),
     ...context.extraArgs,
   ].join(' ');
 }

@@ -125,7 +125,8 @@ describe('the all-in-one launcher', () => {
   });
 
   it('runs the enabled controllers and stops on SIGTERM', async () => {
-    const launcher = run(CLI, ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--log-format=text']);
+    // Every app serves a validation webhook: a free port, as test files run in parallel.
+    const launcher = run(CLI, ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--log-format=text', '--webhook-port=0']);
     await waitFor(() => Promise.resolve(launcher.output().includes('Running controllers')), { description: 'the launcher to start' });
     expect(launcher.output()).toMatch(/INFO {2}Running controllers app=all-in-one apps="\[\\"cloneset\\",\\"advanced-statefulset\\"\]"/);
     launcher.kill('SIGTERM');
