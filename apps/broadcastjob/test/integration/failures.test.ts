@@ -11,13 +11,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 
 import { eventResource } from '@kruise-ts/controller-runtime';
-import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { broadcastJobResource } from '../../src/index.ts';
 import { createJob, jobBody, jobPods, testNodes, waitForJob, withController } from '../support/harness.ts';
 
-const client = testClient(testKubeConfig());
+const kubeConfig = testKubeConfig();
+const client = testClient(kubeConfig);
 const FAIL = { 'sim.kruise-ts.io/outcome': 'fail', 'sim.kruise-ts.io/run-ms': '300' };
 
 /** The Events of a reason, once there is one (the recorder sends them in the background). */
@@ -116,8 +117,19 @@ describe('BroadcastJob failures and endings', () => {
     await withController('bcj-ttl', async (namespace) => {
       await using nodes = await testNodes(namespace, 1);
       expect(nodes.names).toHaveLength(1);
-      await createJob(client, jobBody(namespace, 'brief', { spec: { completionPolicy: { ttlSecondsAfterFinished: 1 } } }));
-      await waitForJob(client, { namespace, name: 'brief', description: 'completed' }, (job) => job.status?.phase === 'completed');
+      // With a TTL of 1 s the completed job may be gone between two polls (it was, in CI): its phase is
+      // read from every watch event instead, watched from before the job exists.
+      const phases = new Set<string>();
+      const observer = observeObjects(kubeConfig, { resource: broadcastJobResource, namespace, labelSelector: '' }, (jobs) => {
+        for (const job of jobs) phases.add(job.status?.phase ?? '');
+      });
+      try {
+        await observer.synced;
+        await createJob(client, jobBody(namespace, 'brief', { spec: { completionPolicy: { ttlSecondsAfterFinished: 1 } } }));
+        await waitFor(() => Promise.resolve(phases.has('completed') ? true : undefined), { description: 'completed' });
+      } finally {
+        observer.stop();
+      }
       await waitFor(async () => ((await client.list(broadcastJobResource, { namespace })).items.length === 0 ? true : undefined), { description: 'the job deleted', timeoutMs: 30_000 });
       await waitFor(async () => ((await jobPods(client, namespace, 'brief')).length === 0 ? true : undefined), { description: 'its pods deleted by the garbage collector', timeoutMs: 30_000 });
     });
