@@ -1,5 +1,6 @@
 /**
- * `npm run build`: writes dist/<process>.mjs for every process the image starts (see bundle-apps.ts).
+ * `npm run build`: writes dist/<process>.mjs for every process the image starts, and dist/kruise-ts-cli.mjs
+ * for the command-line tool (see bundle-apps.ts).
  */
 import { bundleApps } from './bundle-apps.ts';
 

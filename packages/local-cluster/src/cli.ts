@@ -2,7 +2,8 @@
 /**
  * kruise-ts-cluster: build, start, inspect and stop the local control plane.
  *
- *   build                  build missing binaries into the cache and print how long each took
+ *   build [tool...]        build missing binaries into the cache (all tools by default: etcd, kwok,
+ *                          helm, kube) and print how long each took
  *   up [--nodes N] ...     start a cluster that keeps running after this command (reuses a running one)
  *   status                 say whether the cluster runs
  *   down                   stop it
@@ -11,7 +12,7 @@ import { parseArgs } from 'node:util';
 
 import { z } from 'zod';
 
-import type { LocalClusterOptions } from './index.ts';
+import type { GoToolSpec, LocalClusterOptions } from './index.ts';
 import { defaultCacheRoot, defaultToolSpecs, ensureTools, KUBERNETES_VERSION, localClusterStatus, startLocalCluster, stopLocalCluster } from './index.ts';
 
 const log = (line: string): void => {
@@ -51,9 +52,20 @@ function parseFlags(args: string[]): z.output<typeof upFlagsSchema> {
   return parsed.data;
 }
 
-async function build(): Promise<void> {
+/** The tools named on the command line, or all of them (CI builds everything the tests use). */
+function toolSpecsNamed(names: readonly string[]): GoToolSpec[] {
+  const all = defaultToolSpecs();
+  const unknown = names.filter((name) => !all.some((spec) => spec.name === name));
+  if (unknown.length > 0) {
+    throw new TypeError(`unknown tool ${unknown.join(', ')}; the tools are ${all.map((spec) => spec.name).join(', ')}`);
+  }
+  return names.length === 0 ? all : all.filter((spec) => names.includes(spec.name));
+}
+
+async function build(args: string[]): Promise<void> {
   const started = performance.now();
-  const tools = await ensureTools({ cacheRoot: defaultCacheRoot(), specs: defaultToolSpecs(), log });
+  const specs = toolSpecsNamed(args);
+  const tools = await ensureTools({ cacheRoot: defaultCacheRoot(), specs, log, progressTerminal: process.stderr });
   for (const tool of tools.values()) {
     log(`${tool.name} ${tool.version}: ${tool.buildSeconds === undefined ? 'cached' : `built in ${String(tool.buildSeconds)}s`} (${tool.path})`);
   }
@@ -76,7 +88,7 @@ function clusterOptionsFromFlags(flags: z.output<typeof upFlagsSchema>): LocalCl
 
 async function up(args: string[]): Promise<void> {
   const flags = parseFlags(args);
-  const cluster = await startLocalCluster({ ...clusterOptionsFromFlags(flags), detached: true, reuse: true, log });
+  const cluster = await startLocalCluster({ ...clusterOptionsFromFlags(flags), detached: true, reuse: true, log, progressTerminal: process.stderr });
   const downHint = flags.name === undefined ? 'npm run cluster:down' : `npm run cluster:down -- --name ${flags.name}`;
   process.stdout.write(
     [

@@ -9,6 +9,7 @@ export { defaultCacheRoot } from './internal/options.ts';
 export type { LocalClusterOptions, ComponentName } from './internal/options.ts';
 export { ensureTools } from './internal/go-build.ts';
 export type { BuiltTool, EnsureToolsOptions } from './internal/go-build.ts';
+export type { ProgressTerminal } from './internal/build-progress.ts';
 export { defaultToolSpecs, KUBERNETES_VERSION, ETCD_VERSION, KWOK_VERSION, HELM_VERSION } from './internal/versions.ts';
 export type { GoToolSpec } from './internal/versions.ts';
 export { LocalClusterError } from './internal/errors.ts';

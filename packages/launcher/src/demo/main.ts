@@ -45,7 +45,7 @@ async function kubeConfigToUse(): Promise<KubeConfig> {
     out.write(`Using the cluster of $KUBECONFIG (${kubeConfig.getCurrentCluster()?.server ?? 'unknown server'})\n`);
     return kubeConfig;
   }
-  out.write('== Starting the local control plane (the first run builds it from Go modules: about 8 minutes)\n');
+  out.write('== Starting the local control plane (the first run builds it from Go modules: about 6 minutes on 2 cores)\n');
   // Simulated kubelet delays make the rollout visible at human speed (benchmarks use none).
   cluster = await startLocalCluster({
     name: 'demo',
@@ -53,6 +53,7 @@ async function kubeConfigToUse(): Promise<KubeConfig> {
     handleSignals: false,
     kubelet: { podStartDelayMs: DEMO_POD_START_DELAY_MS, containerUpdateDelayMs: DEMO_CONTAINER_RESTART_DELAY_MS },
     log: (line) => out.write(`   ${line}\n`),
+    progressTerminal: out,
   });
   out.write(`Kubernetes at ${cluster.server}; kubeconfig ${cluster.kubeconfigPath}\n`);
   kubeConfig.loadFromFile(cluster.kubeconfigPath);

@@ -169,6 +169,9 @@ const BINARY_OF: Record<ComponentName, { tool: string; alias?: string }> = {
   kwok: { tool: 'kwok' },
 };
 
+/** The tools a cluster runs, and so the only ones it builds: helm is for the chart tests alone. */
+export const CLUSTER_TOOLS: ReadonlySet<string> = new Set(Object.values(BINARY_OF).map(({ tool }) => tool));
+
 function binaryFor(name: ComponentName, tools: ReadonlyMap<string, BuiltTool>): string {
   const { tool, alias } = BINARY_OF[name];
   const built = tools.get(tool);

@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { clusterLayout, startComponents } from './cluster-starter.ts';
+import { CLUSTER_TOOLS, clusterLayout, startComponents } from './cluster-starter.ts';
 import type { ClusterLayout, ClusterPorts, LaunchedComponent } from './cluster-starter.ts';
 import { LocalClusterError } from './errors.ts';
 import { ensureTools } from './go-build.ts';
@@ -35,7 +35,7 @@ export interface LocalCluster extends AsyncDisposable {
   /** True when an already running cluster was returned (`reuse`); stop() then leaves it running. */
   readonly reused: boolean;
   readonly components: readonly ComponentRecord[];
-  /** Built tool binaries by tool name (`kube`, `etcd`, `kwok`, `helm`). */
+  /** The cluster's tool binaries by tool name (`kube`, `etcd`, `kwok`). */
   readonly binaries: ReadonlyMap<string, string>;
   /** Seconds spent building tools in this call (0 when all came from the cache). */
   readonly buildSeconds: number;
@@ -62,8 +62,9 @@ export async function startLocalCluster(input: LocalClusterOptions = {}): Promis
   const layout = clusterLayout(options.runDir);
   const tools = await ensureTools({
     cacheRoot: options.cacheRoot,
-    specs: defaultToolSpecs(),
+    specs: defaultToolSpecs().filter((spec) => CLUSTER_TOOLS.has(spec.name)),
     log: options.log,
+    progressTerminal: options.progressTerminal,
     ...(options.goBinary === undefined ? {} : { goBinary: options.goBinary }),
   });
   const existing = await inspectExisting(layout.runDir);

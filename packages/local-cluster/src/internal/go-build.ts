@@ -5,6 +5,8 @@ import { mkdir, readdir, readFile, rename, rm, symlink } from 'node:fs/promises'
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { parseGoBuildLine, withBuildProgress } from './build-progress.ts';
+import type { ProgressTerminal } from './build-progress.ts';
 import { LocalClusterError } from './errors.ts';
 import { withDirectoryLock } from './file-lock.ts';
 import { runCommand } from './run-command.ts';
@@ -17,6 +19,11 @@ export interface EnsureToolsOptions {
   /** The Go command; `go` from PATH by default. */
   readonly goBinary?: string;
   readonly log?: (line: string) => void;
+  /**
+   * A terminal to show a running build's progress on, as one line redrawn in place; without one (or
+   * when it is not a TTY) the progress goes to `log` every 15 seconds.
+   */
+  readonly progressTerminal?: ProgressTerminal | undefined;
   /** Upper bound for one tool's build. A cold Kubernetes build takes about 5 minutes on 2 cores. */
   readonly buildTimeoutMs?: number;
 }
@@ -76,16 +83,21 @@ async function buildTool(spec: GoToolSpec, directory: string, options: EnsureToo
   await assertGoVersion(spec, options.goBinary ?? 'go');
   const started = performance.now();
   options.log?.(`building ${spec.name} ${spec.version} with Go (only when missing from the cache)...`);
-  await runCommand({
-    component: `go build ${spec.name}`,
-    command: options.goBinary ?? 'go',
-    args: goBuildArgs(spec, path.join(staging, spec.binary)),
-    cwd: spec.moduleDir,
-    env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0', GOFLAGS: '' },
-    logFile: path.join(logDir, `build-${spec.name}-${spec.version}.log`),
-    timeoutMs: options.buildTimeoutMs ?? DEFAULT_BUILD_TIMEOUT_MS,
-    missingHint: GO_MISSING_HINT,
-  });
+  const progress = { tool: spec.name, log: options.log ?? (() => undefined), terminal: options.progressTerminal };
+  await withBuildProgress(progress, (onStderrLine) =>
+    runCommand({
+      component: `go build ${spec.name}`,
+      command: options.goBinary ?? 'go',
+      args: goBuildArgs(spec, path.join(staging, spec.binary)),
+      cwd: spec.moduleDir,
+      env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0', GOFLAGS: '' },
+      logFile: path.join(logDir, `build-${spec.name}-${spec.version}.log`),
+      timeoutMs: options.buildTimeoutMs ?? DEFAULT_BUILD_TIMEOUT_MS,
+      missingHint: GO_MISSING_HINT,
+      onStderrLine,
+      omitFromLog: isPackageLine,
+    }),
+  );
   for (const alias of spec.aliases) {
     await symlink(spec.binary, path.join(staging, alias));
   }
@@ -94,6 +106,10 @@ async function buildTool(spec: GoToolSpec, directory: string, options: EnsureToo
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   options.log?.(`built ${spec.name} ${spec.version} in ${String(seconds)}s -> ${directory}`);
   return seconds;
+}
+
+function isPackageLine(line: string): boolean {
+  return parseGoBuildLine(line)?.kind === 'package';
 }
 
 const MINIMUM_GO = [1, 26] as const;
@@ -122,10 +138,14 @@ export function isGoAtLeast(version: string, minimum: readonly [number, number])
   return major > minimum[0] || (major === minimum[0] && minor >= minimum[1]);
 }
 
-/** The `go build` command line for one tool; exported for tests. */
+/**
+ * The `go build` command line for one tool; exported for tests. `-v` names each package as it is
+ * compiled, which is what the progress line counts; it is not part of the cache key.
+ */
 export function goBuildArgs(spec: GoToolSpec, output: string): string[] {
   return [
     'build',
+    '-v',
     '-trimpath',
     '-buildvcs=false',
     '-mod=readonly',

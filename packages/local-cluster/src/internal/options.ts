@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
+import type { ProgressTerminal } from './build-progress.ts';
 import { MAX_FAKE_NODES } from './nodes.ts';
 
 export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok'] as const;
@@ -68,12 +69,15 @@ export const localClusterOptionsSchema = z.strictObject({
 export type LocalClusterOptions = z.input<typeof localClusterOptionsSchema> & {
   /** Progress lines (component started, binaries built, ...). */
   readonly log?: (line: string) => void;
+  /** Where a running Go build redraws its progress line; see EnsureToolsOptions. */
+  readonly progressTerminal?: ProgressTerminal | undefined;
 };
 
 export type ResolvedClusterOptions = z.output<typeof localClusterOptionsSchema> & {
   readonly cacheRoot: string;
   readonly runDir: string;
   readonly log: (line: string) => void;
+  readonly progressTerminal?: ProgressTerminal | undefined;
 };
 
 /**
@@ -91,7 +95,7 @@ export function defaultCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Validates options; a bad value fails with a message naming the field. */
 export function resolveClusterOptions(input: LocalClusterOptions): ResolvedClusterOptions {
-  const { log, ...rest } = input;
+  const { log, progressTerminal, ...rest } = input;
   const parsed = localClusterOptionsSchema.safeParse(rest);
   if (!parsed.success) {
     throw new TypeError(`invalid local cluster options: ${z.prettifyError(parsed.error)}`);
@@ -102,5 +106,6 @@ export function resolveClusterOptions(input: LocalClusterOptions): ResolvedClust
     cacheRoot,
     runDir: parsed.data.runDir ?? path.join(cacheRoot, 'clusters', parsed.data.name),
     log: log ?? (() => undefined),
+    progressTerminal,
   };
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 
 import type { TestProject } from 'vitest/node';
 
-import { startLocalCluster } from '../index.ts';
+import { defaultCacheRoot, defaultToolSpecs, ensureTools, startLocalCluster } from '../index.ts';
 import './provided-context.ts';
 
 
@@ -27,10 +27,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const log = (line: string): void => {
     process.stderr.write(`[local-cluster] ${line}\n`);
   };
+  // Every tool, not only the cluster's: the chart tests run helm, and building it inside a test
+  // would run into the test's timeout on a machine that has not built it yet.
+  const tools = await ensureTools({ cacheRoot: defaultCacheRoot(), specs: defaultToolSpecs(), log, progressTerminal: process.stderr });
   const cluster = await startLocalCluster({ name: 'integration', runDir, log, handleSignals: false });
   log(`control plane for this test run: ${cluster.server} (started in ${String(cluster.startSeconds)}s)`);
   project.provide('kubeconfigPath', cluster.kubeconfigPath);
-  project.provide('toolBinaries', Object.fromEntries(cluster.binaries));
+  project.provide('toolBinaries', Object.fromEntries([...tools].map(([name, tool]) => [name, tool.path])));
   return async () => {
     await cluster.stop();
     await rm(runDir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import './provided-context.ts';
 /**
  * The path of one tool of the local control plane's Go tools modules (`helm`, `kube`, `etcd`, `kwok`).
  *
- * When the run started its own cluster, the global setup provides the binaries it started with. When
+ * When the run started its own cluster, the global setup provides every tool it built first. When
  * the tests run against an external cluster (`KRUISE_TS_KUBECONFIG`), that map is empty: the tool is
  * then taken from the same binary cache that `npm run cluster:build` fills, and built by `ensureTools`
  * only when missing (same cache key, same lock, so parallel test files build it once).

@@ -1,0 +1,24 @@
+import { connectCluster } from '../kubeconfig/connect.ts';
+import type { Cluster, ConnectionFlags } from '../kubeconfig/connect.ts';
+import type { CliIo } from './cli-io.ts';
+import { EXIT_OK } from './exit-codes.ts';
+import type { ExitCode } from './exit-codes.ts';
+import { buildProgram } from './program.ts';
+import { reportError } from './report-error.ts';
+
+/** How the program reaches a cluster; tests pass one over an in-memory API. */
+export type Connect = (flags: ConnectionFlags, env: NodeJS.ProcessEnv) => Promise<Cluster>;
+
+/** Runs one command line (without the executable) and returns its exit code; never throws. */
+export async function runCli(argv: readonly string[], io: CliIo, connect: Connect = connectCluster): Promise<ExitCode> {
+  let cluster: Cluster | undefined;
+  const program = buildProgram({ io, connect: async (flags) => (cluster ??= await connect(flags, io.env)) });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    return reportError(error, io);
+  } finally {
+    cluster?.close();
+  }
+}
