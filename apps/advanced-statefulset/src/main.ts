@@ -14,9 +14,5 @@ await runAppMain(process.argv.slice(2), {
   gate: 'AdvancedStatefulSet',
   schema,
   setup: (manager, flags) => setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags)),
-  webhooks: (manager, server, flags) => {
-    if (flags['statefulset-validation-webhook']) {
-      setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags));
-    }
-  },
+  validationWebhook: { flag: 'statefulset-validation-webhook', setup: (manager, server, flags) => { setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags)); } },
 });

@@ -14,9 +14,5 @@ await runAppMain(process.argv.slice(2), {
   gate: 'BroadcastJob',
   schema,
   setup: (manager, flags) => setupBroadcastJobController(manager, broadcastJobOptionsFromFlags(flags)),
-  webhooks: (manager, server, flags) => {
-    if (flags['broadcastjob-validation-webhook']) {
-      setupBroadcastJobWebhook(manager, server, broadcastJobOptionsFromFlags(flags));
-    }
-  },
+  validationWebhook: { flag: 'broadcastjob-validation-webhook', setup: (manager, server, flags) => { setupBroadcastJobWebhook(manager, server, broadcastJobOptionsFromFlags(flags)); } },
 });

@@ -15,9 +15,5 @@ await runAppMain(process.argv.slice(2), {
   gate: 'CloneSet',
   schema,
   setup: (manager, flags) => setupCloneSetController(manager, cloneSetOptionsFromFlags(flags)),
-  webhooks: (manager, server, flags) => {
-    if (flags['cloneset-validation-webhook']) {
-      setupCloneSetWebhook(manager, server, cloneSetOptionsFromFlags(flags));
-    }
-  },
+  validationWebhook: { flag: 'cloneset-validation-webhook', setup: (manager, server, flags) => { setupCloneSetWebhook(manager, server, cloneSetOptionsFromFlags(flags)); } },
 });

@@ -16,10 +16,12 @@ await runAppMain(process.argv.slice(2), {
   schema,
   setup: (manager, flags) => setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags)),
   webhooks: (manager, server, flags) => {
-    const options = sidecarSetOptionsFromFlags(flags);
-    setupSidecarSetWebhook(manager, server, options);
-    if (flags['sidecarset-validation-webhook']) {
-      setupSidecarSetValidationWebhook(manager, server, options);
-    }
+    setupSidecarSetWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
+  },
+  validationWebhook: {
+    flag: 'sidecarset-validation-webhook',
+    setup: (manager, server, flags) => {
+      setupSidecarSetValidationWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
+    },
   },
 });

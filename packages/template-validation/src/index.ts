@@ -17,6 +17,7 @@ export type { FieldMapping, PodTemplatePaths } from './field-mapping.ts';
 export { IN_PLACE_ONLY_MESSAGE, inPlaceOnlyViolations } from './in-place-only.ts';
 export { TemplateValidator, verdictOf } from './template-validator.ts';
 export type { TemplateValidatorOptions, TemplateVerdict, ValidationTarget } from './template-validator.ts';
+export { admissionParser } from './admission-parser.ts';
 export { validationHandler } from './validation-handler.ts';
 export type { ParsedWorkload, WorkloadValidation } from './validation-handler.ts';
 export { digestOf, VerdictCache } from './verdict-cache.ts';

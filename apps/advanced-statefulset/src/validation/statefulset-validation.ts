@@ -5,20 +5,14 @@
  */
 import type { StatefulSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { inPlaceOnlyViolations } from '@kruise-ts/template-validation';
-import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+import { admissionParser, inPlaceOnlyViolations } from '@kruise-ts/template-validation';
+import type { WorkloadValidation } from '@kruise-ts/template-validation';
 
 import { parseStatefulSet } from '../statefulset-resource.ts';
 import { isInPlaceOnly, statefulSetValidationTarget, targetOrdinal } from './validation-target.ts';
 import type { PodShapeOptions } from './validation-target.ts';
 
-function parse(object: unknown): ParsedWorkload<DeepReadonly<StatefulSet>> {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-    return { ok: false, message: 'the request carries no StatefulSet object' };
-  }
-  const parsed = parseStatefulSet(object as DeepReadonly<StatefulSet>);
-  return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
-}
+const parse = admissionParser<StatefulSet>('StatefulSet', parseStatefulSet);
 
 /** The Advanced StatefulSet kind's validation for the admission handler. */
 export function statefulSetValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<StatefulSet>> {

@@ -5,19 +5,14 @@
  */
 import type { BroadcastJob } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+import { admissionParser } from '@kruise-ts/template-validation';
+import type { WorkloadValidation } from '@kruise-ts/template-validation';
 
 import { parseBroadcastJob } from '../broadcastjob-resource.ts';
 import { broadcastJobValidationTarget } from './validation-target.ts';
 import type { PodShapeOptions } from './validation-target.ts';
 
-function parse(object: unknown): ParsedWorkload<DeepReadonly<BroadcastJob>> {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-    return { ok: false, message: 'the request carries no BroadcastJob object' };
-  }
-  const parsed = parseBroadcastJob(object as DeepReadonly<BroadcastJob>);
-  return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
-}
+const parse = admissionParser<BroadcastJob>('BroadcastJob', parseBroadcastJob);
 
 /** The BroadcastJob kind's validation for the admission handler. */
 export function broadcastJobValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<BroadcastJob>> {

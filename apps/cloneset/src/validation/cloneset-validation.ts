@@ -5,20 +5,14 @@
  */
 import type { CloneSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { inPlaceOnlyViolations } from '@kruise-ts/template-validation';
-import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+import { admissionParser, inPlaceOnlyViolations } from '@kruise-ts/template-validation';
+import type { WorkloadValidation } from '@kruise-ts/template-validation';
 
-import { parseCloneSet } from '../cloneset-parse.ts';
+import { parseCloneSetObject } from '../cloneset-parse.ts';
 import { cloneSetValidationTarget, isInPlaceOnly } from './validation-target.ts';
 import type { PodShapeOptions } from './validation-target.ts';
 
-function parse(object: unknown): ParsedWorkload<DeepReadonly<CloneSet>> {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-    return { ok: false, message: 'the request carries no CloneSet object' };
-  }
-  const parsed = parseCloneSet(object as DeepReadonly<CloneSet>);
-  return parsed.kind === 'valid' ? { ok: true, value: parsed.cloneSet } : { ok: false, message: parsed.message };
-}
+const parse = admissionParser<CloneSet>('CloneSet', parseCloneSetObject);
 
 /** The CloneSet kind's validation for the admission handler. */
 export function cloneSetValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<CloneSet>> {

@@ -6,19 +6,14 @@
  */
 import type { SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import type { ParsedWorkload, WorkloadValidation } from '@kruise-ts/template-validation';
+import { admissionParser } from '@kruise-ts/template-validation';
+import type { WorkloadValidation } from '@kruise-ts/template-validation';
 
 import { parseSidecarSet } from '../sidecarset-resource.ts';
 import { sidecarSetValidationTarget } from './validation-target.ts';
 import type { SidecarSetValidationOptions } from './validation-target.ts';
 
-function parse(object: unknown): ParsedWorkload<DeepReadonly<SidecarSet>> {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-    return { ok: false, message: 'the request carries no SidecarSet object' };
-  }
-  const parsed = parseSidecarSet(object as DeepReadonly<SidecarSet>);
-  return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
-}
+const parse = admissionParser<SidecarSet>('SidecarSet', parseSidecarSet);
 
 /** The SidecarSet kind's validation for the admission handler. */
 export function sidecarSetValidation(options: SidecarSetValidationOptions): WorkloadValidation<DeepReadonly<SidecarSet>> {

@@ -31,6 +31,14 @@ export interface AppMainOptions<S extends z.ZodObject> {
    * handlers it registers on the process's webhook server, built from the webhook flags.
    */
   readonly webhooks?: (manager: Manager, server: WebhookServer, flags: z.output<S>) => void;
+  /**
+   * The app's validating webhook (issue 20), registered on the same server when its boolean flag
+   * (`--<app>-validation-webhook`) is true; the schema then extends webhookFlagsShape too.
+   */
+  readonly validationWebhook?: {
+    readonly flag: keyof z.output<S> & string;
+    readonly setup: (manager: Manager, server: WebhookServer, flags: z.output<S>) => void;
+  };
 }
 
 /** Runs the app until a signal stops it; exits the process (0 after a clean stop, 1 on a fatal error). */
@@ -49,9 +57,7 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
     managerOptionsFromFlags(common, { kubeConfig, logger, userAgent: `kruise-ts-${options.app}`, defaultLeaseName: `kruise-ts-${options.app}` }),
   );
   options.setup(manager, flags);
-  if (options.webhooks !== undefined) {
-    options.webhooks(manager, webhookServerFromFlags(manager, flags as unknown as WebhookFlags), flags);
-  }
+  setupWebhooks(manager, options, flags);
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
@@ -65,6 +71,19 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
   } catch (error) {
     logger.fatal({ err: error }, 'The manager stopped with an error');
     process.exit(1);
+  }
+}
+
+function setupWebhooks<S extends z.ZodObject>(manager: Manager, options: AppMainOptions<S>, flags: z.output<S>): void {
+  const validation = options.validationWebhook;
+  if (options.webhooks === undefined && validation === undefined) {
+    return;
+  }
+  // The server is served even with the validation webhook turned off, as the chart's probes expect it.
+  const server = webhookServerFromFlags(manager, flags as unknown as WebhookFlags);
+  options.webhooks?.(manager, server, flags);
+  if (validation !== undefined && (flags as Record<string, unknown>)[validation.flag] === true) {
+    validation.setup(manager, server, flags);
   }
 }
 

@@ -83,6 +83,21 @@ async function containersOf(namespace: string): Promise<(string | number | undef
   return (await webPods(namespace)).map((pod) => [containerOf(pod, 'logger')?.image, containerOf(pod, 'app')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]);
 }
 
+/** The CloneSet's status and each pod's containers, readiness and in-place state, for a timeout message. */
+async function cloneSetState(namespace: string): Promise<unknown> {
+  const cloneSet = await client.get(cloneSetResource, { namespace, name: 'web' });
+  const pods = (await webPods(namespace)).map((pod) => ({
+    name: pod.metadata?.name,
+    resourceVersion: pod.metadata?.resourceVersion,
+    revision: pod.metadata?.labels?.['controller-revision-hash'],
+    inPlace: pod.metadata?.annotations?.['apps.kruise.io/inplace-update-state'],
+    images: pod.spec?.containers.map((container) => container.image),
+    statuses: pod.status?.containerStatuses?.map((status) => [status.name, status.image, status.restartCount]),
+    conditions: pod.status?.conditions?.map((condition) => `${condition.type}=${condition.status}`),
+  }));
+  return { generation: cloneSet.metadata.generation, status: cloneSet.status, pods };
+}
+
 const uidsOf = async (namespace: string): Promise<(string | undefined)[]> => (await webPods(namespace)).map((pod) => pod.metadata?.uid);
 
 describe('SidecarSet with a workload controller in one process', () => {
@@ -97,7 +112,10 @@ describe('SidecarSet with a workload controller in one process', () => {
         metadata: { name: 'web', namespace },
         spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } }, updateStrategy: { type: 'InPlaceIfPossible' } },
       } as never);
-      await waitFor(async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) ? true : undefined), { description: 'the CloneSet ready' });
+      await waitFor(async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) ? true : undefined), {
+        description: 'the CloneSet ready',
+        state: () => cloneSetState(namespace),
+      });
       const before = await uidsOf(namespace);
       expect((await webPods(namespace)).map((pod) => pod.spec?.containers.map((container) => container.name))).toEqual([
         ['logger', 'app'],
@@ -106,7 +124,7 @@ describe('SidecarSet with a workload controller in one process', () => {
       await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
       await waitFor(
         async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) && (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28') ? true : undefined),
-        { description: 'the CloneSet updated in place' },
+        { description: 'the CloneSet updated in place', state: () => cloneSetState(namespace) },
       );
       expect(await uidsOf(namespace)).toEqual(before);
       expect(await containersOf(namespace)).toEqual([

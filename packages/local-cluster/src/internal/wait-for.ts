@@ -5,6 +5,8 @@ export interface WaitForOptions {
   readonly description: string;
   readonly timeoutMs?: number;
   readonly intervalMs?: number;
+  /** What the world looked like, read once on timeout and put in the message: a flake in CI then says where it stopped. */
+  readonly state?: () => Promise<unknown>;
 }
 
 /**
@@ -26,6 +28,19 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
     }
     await sleep(options.intervalMs ?? 100);
   }
+  throw new Error(await timeoutMessage(options, lastError));
+}
+
+async function timeoutMessage(options: WaitForOptions, lastError: unknown): Promise<string> {
   const cause = lastError === undefined ? '' : ` (last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)})`;
-  throw new Error(`timed out after ${String(options.timeoutMs ?? 30_000)}ms waiting for ${options.description}${cause}`);
+  const state = options.state === undefined ? '' : `; state: ${await describeState(options.state)}`;
+  return `timed out after ${String(options.timeoutMs ?? 30_000)}ms waiting for ${options.description}${cause}${state}`;
+}
+
+async function describeState(read: () => Promise<unknown>): Promise<string> {
+  try {
+    return JSON.stringify(await read());
+  } catch (error) {
+    return `unreadable (${error instanceof Error ? error.message : String(error)})`;
+  }
 }
