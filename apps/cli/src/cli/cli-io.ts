@@ -9,7 +9,13 @@ export interface CliIo {
   /** How the user called us: `kruise-ts`, or `kubectl kruise-ts` when run as a kubectl plugin. */
   readonly programName: string;
   readonly now: () => Date;
+  /** The terminal's width when stdout is a terminal; undefined for a pipe or a file. */
+  readonly terminalColumns?: number | undefined;
+  /** Whether stdout may be coloured: a terminal, and neither NO_COLOR nor TERM=dumb set. */
+  readonly colour?: boolean | undefined;
 }
+
+const UNSIZED_TERMINAL_COLUMNS = 80;
 
 const PLUGIN_EXECUTABLE = /^kubectl-kruise_ts(?:\.\w+)?$/;
 
@@ -27,5 +33,8 @@ export function processIo(): CliIo {
     env: process.env,
     programName: programNameOf(process.argv[1]),
     now: () => new Date(),
+    // A terminal of unknown size (a pseudo-terminal nobody sized) reports 0 columns.
+    terminalColumns: process.stdout.isTTY ? process.stdout.columns || UNSIZED_TERMINAL_COLUMNS : undefined,
+    colour: process.stdout.isTTY && process.env['NO_COLOR'] === undefined && process.env['TERM'] !== 'dumb',
   };
 }

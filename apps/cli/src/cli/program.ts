@@ -2,7 +2,7 @@
  * The command line: kubectl's connection flags (accepted before or after the command, as kubectl
  * accepts them) and the commands, each a thin binding of parsed arguments to a function in commands/.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 
 import type { CommandContext } from '../commands/command-context.ts';
 import { rolloutPause } from '../commands/rollout-pause.ts';
@@ -10,7 +10,9 @@ import { rolloutRestart } from '../commands/rollout-restart.ts';
 import { scale } from '../commands/scale.ts';
 import { setImage } from '../commands/set-image.ts';
 import type { Cluster } from '../kubeconfig/connect.ts';
+import { migrateOptions, parseMaxSurge, parseTimeout } from '../migration/options.ts';
 import type { CliIo } from './cli-io.ts';
+import { parseDuration } from './duration.ts';
 import { globalFlags, parseCount, scaleOptions, stringArgs } from './option-values.ts';
 import type { GlobalFlags } from './option-values.ts';
 
@@ -34,6 +36,7 @@ export function buildProgram(session: Session): Command {
   addRolloutCommands(program, session);
   addScaleCommand(program, session);
   addSetCommands(program, session);
+  addMigrateCommand(program, session);
   addUsageHints(program, session.io.programName);
   return program;
 }
@@ -59,6 +62,47 @@ function addRolloutCommands(program: Command, session: Session): void {
     .description('Replace every pod, as kubectl rollout restart does (a kubectl.kubernetes.io/restartedAt template annotation).')
     .argument('<object...>', OBJECT_ARGUMENT)
     .action((objects: unknown, _options: unknown, command: Command) => rolloutRestart(contextOf(session, command), stringArgs(objects)));
+  addHistoryCommands(rollout, session);
+  addStatusCommand(rollout, session);
+}
+
+function addStatusCommand(rollout: Command, session: Session): void {
+  rollout
+    .command('status')
+    .description('Wait for the rollout to finish and show it: bars in a terminal, one line per change otherwise. Also SidecarSets and BroadcastJobs.')
+    .argument('<object...>', `${OBJECT_ARGUMENT}, sidecarset/x, bcj/y`)
+    .option('--timeout <duration>', 'how long to wait before giving up, e.g. 5m; 0 waits for ever (the default)', (value) => parseDuration(value, true))
+    .addOption(new Option('--progress <mode>', 'bars (redrawn in place), lines (one line per change) or auto (bars in a terminal)').choices(['auto', 'bars', 'lines']).default('auto'))
+    .addHelpText('after', '\nExit codes: 0 rolled out; 1 failed (ProgressDeadlineExceeded, a failed update, an invalid template), timed out, or not found.\n')
+    .action(async (objects: unknown, options: unknown, command: Command) => {
+      const { rolloutStatus, rolloutStatusOptions } = await import('../commands/rollout-status.ts');
+      await rolloutStatus(contextOf(session, command), stringArgs(objects), rolloutStatusOptions(options));
+    });
+}
+
+/**
+ * `rollout history` and `rollout undo`. Their modules are imported when they run: they bring the
+ * revision package (Go's encoding of pod templates), which the other commands would only load.
+ */
+function addHistoryCommands(rollout: Command, session: Session): void {
+  rollout
+    .command('history')
+    .description("List the revisions (ControllerRevisions) with their change causes and images, or show one revision's pod template.")
+    .argument('<object...>', OBJECT_ARGUMENT)
+    .option('--revision <number>', 'show the pod template of this revision', parseCount)
+    .action(async (objects: unknown, options: unknown, command: Command) => {
+      const { historyOptions, rolloutHistory } = await import('../commands/rollout-history.ts');
+      await rolloutHistory(contextOf(session, command), stringArgs(objects), historyOptions(options));
+    });
+  rollout
+    .command('undo')
+    .description("Put a revision's pod template back: the previous revision, or --to-revision N.")
+    .argument('<object...>', OBJECT_ARGUMENT)
+    .option('--to-revision <number>', 'the revision to go back to (default: the one before the latest)', parseCount)
+    .action(async (objects: unknown, options: unknown, command: Command) => {
+      const { rolloutUndo, undoOptions } = await import('../commands/rollout-undo.ts');
+      await rolloutUndo(contextOf(session, command), stringArgs(objects), undoOptions(options));
+    });
 }
 
 function addScaleCommand(program: Command, session: Session): void {
@@ -80,6 +124,24 @@ function addSetCommands(program: Command, session: Session): void {
     .argument('<args...>', `the object (${OBJECT_ARGUMENT}) and CONTAINER=IMAGE pairs`)
     .addHelpText('after', '\nExamples:\n  set image clone/web nginx=nginx:1.27\n  set image asts/db db=postgres:17 sidecar=busybox:1.37\n  set image clone/web *=nginx:1.27\n')
     .action((args: unknown, _options: unknown, command: Command) => setImage(contextOf(session, command), stringArgs(args)));
+}
+
+function addMigrateCommand(program: Command, session: Session): void {
+  program
+    .command('migrate')
+    .description("Move a Deployment's pods to a CloneSet made from it, in steps that never lower the available pods; the Deployment is left with 0 replicas.")
+    .argument('<object...>', 'the Deployment: deployment/NAME, deploy/NAME or deployment NAME')
+    .requiredOption('--to <kind>', 'the kind to migrate to: cloneset (the only one for now)')
+    .option('--name <name>', "the CloneSet's name (default: the Deployment's)")
+    .option('--max-surge <count>', 'pods the CloneSet gains per step, a number or a percentage of the pods (default: 1)', parseMaxSurge)
+    .option('--timeout <duration>', 'how long one step may wait for pods to become available or go away (default: 10m)', parseTimeout)
+    .option('--dry-run', 'print the CloneSet and the steps; change nothing')
+    .addHelpText('after', '\nExamples:\n  migrate deployment/web --to cloneset --dry-run\n  migrate deploy/web --to cloneset --max-surge 25% --timeout 5m\n')
+    .action(async (objects: unknown, options: unknown, command: Command) => {
+      // Imported when it runs, as the history commands are: the other commands need none of it.
+      const { migrate } = await import('../commands/migrate.ts');
+      await migrate(contextOf(session, command), stringArgs(objects), migrateOptions(options));
+    });
 }
 
 /** After a usage error, every command names its own help. */

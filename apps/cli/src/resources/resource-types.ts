@@ -31,7 +31,8 @@ export const podResource: ResourceType<PodObject> = defineResource<PodObject>({
   parse: parseWith(podObjectSchema, 'pods'),
 });
 
-function parseWith<T>(schema: z.ZodType<T>, what: string): (raw: unknown) => T {
+/** A resource's parser: an answer of another shape is an error naming the fields. */
+export function parseWith<T>(schema: z.ZodType<T>, what: string): (raw: unknown) => T {
   return (raw) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {

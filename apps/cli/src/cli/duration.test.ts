@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseDuration } from './duration.ts';
+
+describe('parseDuration', () => {
+  it.each([
+    ['90s', 90_000],
+    ['10m', 600_000],
+    ['1h30m', 5_400_000],
+    ['1.5s', 1500],
+    ['250ms', 250],
+  ])('%s', (value, ms) => {
+    expect(parseDuration(value, false)).toBe(ms);
+  });
+
+  it('takes 0 only where it means no limit', () => {
+    expect(parseDuration('0', true)).toBe(0);
+    expect(parseDuration('0s', true)).toBe(0);
+    expect(() => parseDuration('0s', false)).toThrow('it must be longer than 0.');
+    expect(() => parseDuration('0', false)).toThrow('it must be a duration such as 30s, 10m or 1h30m.');
+  });
+
+  it.each(['5', '-1s', '1d', 's', '1 m', ''])('refuses %j', (value) => {
+    expect(() => parseDuration(value, true)).toThrow('it must be a duration such as 30s, 10m or 1h30m.');
+  });
+});
