@@ -47,11 +47,11 @@ describe('progressFrame', () => {
     expect(frame[2]).toBe('  in flight     p0 (pending), p1 (pending), p2 (pending), p3 (pending), p4 (pending), p5 (pending), and 2 more');
   });
 
-  it('colours the parts and cuts lines by their visible width', () => {
+  it('colours each run of cells once and cuts lines by their visible width', () => {
     const brackets: Palette = { done: (text) => `\u001b[32m${text}\u001b[39m`, todo: (text) => text, mark: (text) => `\u001b[33m${text}\u001b[39m`, failed: (text) => `<${text}>` };
     const failed: RolloutProgress = { ...progress, phase: 'failed', message: 'cloneset "web" exceeded its progress deadline', inFlight: [], bars: [{ label: 'updated', value: 1, total: 2, mark: 1 }] };
     const frame = progressFrame(failed, { title: 'c', columns: 60, palette: brackets });
-    expect(frame[1]).toBe(`  updated       ${'\u001b[32m█\u001b[39m'.repeat(15)}\u001b[33m│\u001b[39m${'░'.repeat(14)}  1/2`);
+    expect(frame[1]).toBe(`  updated       \u001b[32m${'█'.repeat(15)}\u001b[39m\u001b[33m│\u001b[39m${'░'.repeat(14)}  1/2`);
     expect(frame[2]).toBe('<error: cloneset "web" exceeded its progress deadline>');
   });
 });

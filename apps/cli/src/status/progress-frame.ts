@@ -28,14 +28,12 @@ function cellsFor(value: number, total: number, width: number): number {
 
 function drawBar(bar: ProgressBar, width: number, palette: Palette): string {
   const filled = cellsFor(bar.value, bar.total, width);
-  const cells = Array.from({ length: width }, (_, index) => (index < filled ? palette.done('█') : palette.todo('░')));
-  if (bar.mark !== undefined && bar.mark < bar.total) {
-    // The mark sits just after the last cell the update may fill.
-    const at = Math.min(width - 1, cellsFor(bar.mark, bar.total, width));
-    cells[at] = palette.mark('│');
-  }
-  const label = bar.label.padEnd(LABEL_WIDTH);
-  return `  ${label}${cells.join('')}  ${String(bar.value)}/${String(bar.total)}`;
+  // The mark sits just after the last cell the update may fill.
+  const mark = bar.mark !== undefined && bar.mark < bar.total ? Math.min(width - 1, cellsFor(bar.mark, bar.total, width)) : undefined;
+  const run = (paint: (text: string) => string, text: string): string => (text === '' ? '' : paint(text));
+  const cells = (from: number, to: number): string => run(palette.done, '█'.repeat(Math.max(0, Math.min(to, filled) - from))) + run(palette.todo, '░'.repeat(Math.max(0, to - Math.max(from, filled))));
+  const drawn = mark === undefined ? cells(0, width) : `${cells(0, mark)}${palette.mark('│')}${cells(mark + 1, width)}`;
+  return `  ${bar.label.padEnd(LABEL_WIDTH)}${drawn}  ${String(bar.value)}/${String(bar.total)}`;
 }
 
 function inFlightLine(pods: readonly PodInFlight[]): string {

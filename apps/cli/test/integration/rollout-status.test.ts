@@ -108,7 +108,7 @@ describe('kruise-ts rollout status', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', KUBECONFIG: '' };
     delete env['NO_COLOR'];
     const { stdout } = await run('script', ['-qec', command, '/dev/null'], { env });
-    expect(stdout).toContain('\u001b[32m█\u001b[39m');
+    expect(stdout).toContain(`\u001b[32m${'█'.repeat(27)}\u001b[39m`);
     const frame = stripVTControlCharacters(stdout).replaceAll('\r', '').trimEnd().split('\n');
     expect(frame.slice(1, 4)).toEqual([
       `  updated       ${'█'.repeat(27)}│${'░'.repeat(12)}  2/3`,
