@@ -26,7 +26,7 @@ const client = testClient(kubeConfig);
 const kubeconfigPath = inject('kubeconfigPath');
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const run = promisify(execFile);
-const CRDS = ['clonesets', 'broadcastjobs', 'sidecarsets'].map((plural) => fileURLToPath(new URL(`../../../../crds/apps.kruise.io_${plural}.yaml`, import.meta.url)));
+const CRDS = ['clonesets', 'statefulsets', 'broadcastjobs', 'sidecarsets'].map((plural) => fileURLToPath(new URL(`../../../../crds/apps.kruise.io_${plural}.yaml`, import.meta.url)));
 
 interface Manifest extends KubeObject {
   readonly spec: Record<string, unknown>;
@@ -34,6 +34,7 @@ interface Manifest extends KubeObject {
 }
 
 const cloneSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets', kind: 'CloneSet', namespaced: true });
+const statefulSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true });
 const broadcastJobs = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'broadcastjobs', kind: 'BroadcastJob', namespaced: true });
 const sidecarSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets', kind: 'SidecarSet', namespaced: false });
 const pods = defineResource<Manifest>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
@@ -44,7 +45,7 @@ let controllers: ControllersProcess;
 beforeAll(async () => {
   await applyCrdFiles(kubeConfig, CRDS);
   namespace = await createTestNamespace(kubeConfig, 'cli-status');
-  controllers = await startControllersProcess({ kubeconfigPath, namespace: namespace.name, featureGates: 'CloneSet=true,BroadcastJob=true,SidecarSet=true' });
+  controllers = await startControllersProcess({ kubeconfigPath, namespace: namespace.name, featureGates: 'CloneSet=true,AdvancedStatefulSet=true,BroadcastJob=true,SidecarSet=true' });
 }, 120_000);
 
 afterAll(async () => {
@@ -134,6 +135,32 @@ describe('kruise-ts rollout status', () => {
     const run = await status('clone/pending', '--timeout=2s');
     expect(run).toMatchObject({ code: 1, stderr: 'error: timed out waiting for the condition\n' });
     expect(run.stdout).toContain('Waiting for cloneset "pending" rollout to finish: ');
+  });
+
+  it('follows an Advanced StatefulSet in place to its partition', async () => {
+    await client.create(statefulSets, {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: namespace.name },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
+      },
+    });
+    expect(await status('asts/db', '--timeout=60s'), controllers.output()).toMatchObject({ code: 0, stdout: expect.stringMatching(/statefulset "db" successfully rolled out\n$/) as unknown });
+    await client.patch(statefulSets, { namespace: namespace.name, name: 'db' }, {
+      type: 'merge',
+      body: { spec: { updateStrategy: { rollingUpdate: { partition: 1 } }, template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } } } },
+    });
+    const run = await status('statefulset.apps.kruise.io/db', '--timeout=60s');
+    expect(run, controllers.output()).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('partitioned roll out complete: 2 new pods have been updated (partition 1)...');
+    const stored = await client.get(statefulSets, { namespace: namespace.name, name: 'db' });
+    expect(stored.status).toMatchObject({ replicas: 3, updatedReplicas: 2, updatedReadyReplicas: 2 });
   });
 
   it('follows a BroadcastJob to completion, and fails with a failed one', async () => {

@@ -11,8 +11,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
-import { observeObjects, replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
-import type { ObjectObserver, TestManager } from '@kruise-ts/controller-runtime/testing';
+import { observeObjects, podSummary, replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
+import type { ObjectObserver, TestManager, WaitFor } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
@@ -116,9 +116,14 @@ export async function activeClaims(client: Client, namespace: string): Promise<P
   return pvcs.items.filter((pvc) => pvc.metadata?.deletionTimestamp === undefined);
 }
 
-/** Waits until the CloneSet satisfies `check`, and returns it. */
+/** Waits until the CloneSet satisfies `check`, and returns it; a timeout shows its status and its namespace's pods. */
 export function waitForStatus(client: Client, options: { namespace: string; name: string; description: string; timeoutMs?: number }, check: (cs: CloneSet) => boolean): Promise<CloneSet> {
-  return waitForObject({ client, resource: cloneSetResource, waitFor }, options, check);
+  const state = async (): Promise<unknown> => ({
+    status: (await client.get(cloneSetResource, { namespace: options.namespace, name: options.name })).status,
+    pods: (await client.list(podResource, { namespace: options.namespace })).items.map(podSummary),
+  });
+  const withState: WaitFor = (probe, waitOptions) => waitFor(probe, { ...waitOptions, state });
+  return waitForObject({ client, resource: cloneSetResource, waitFor: withState }, options, check);
 }
 
 /** True when the rollout is over: settled, and the current revision is the update revision. */

@@ -40,3 +40,28 @@ export function restartsOf(pod: ReadonlyPod): number {
 
 export const nameOf = (pod: ReadonlyPod): string => pod.metadata?.name ?? '';
 export const uidOf = (object: { readonly metadata?: { readonly uid?: string | undefined } | undefined }): string => object.metadata?.uid ?? '';
+
+/**
+ * What a timed-out wait shows of each pod: enough to tell where a rollout stopped (its revision,
+ * images against the containers' statuses, conditions, lifecycle and in-place update state).
+ */
+export function podSummary(pod: ReadonlyPod): Record<string, unknown> {
+  const metadata = pod.metadata ?? {};
+  return {
+    name: metadata.name,
+    resourceVersion: metadata.resourceVersion,
+    deleting: metadata.deletionTimestamp !== undefined,
+    revision: revisionOf(pod),
+    lifecycle: metadata.labels?.['lifecycle.apps.kruise.io/state'],
+    inPlace: metadata.annotations?.['apps.kruise.io/inplace-update-state'],
+    ...podSpecAndStatus(pod),
+  };
+}
+
+function podSpecAndStatus(pod: ReadonlyPod): Record<string, unknown> {
+  return {
+    images: pod.spec?.containers.map((container) => container.image),
+    statuses: pod.status?.containerStatuses?.map((status) => [status.name, status.image, status.restartCount]),
+    conditions: pod.status?.conditions?.map((condition) => `${condition.type}=${condition.status}`),
+  };
+}

@@ -14,7 +14,7 @@ import { setupStatefulSetController, statefulSetResource } from '@kruise-ts/adva
 import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
 import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
-import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { podSummary, testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { sidecarSetResource } from '@kruise-ts/sidecarset';
 import { TestPodWebhook } from '@kruise-ts/sidecarset/testing';
@@ -83,19 +83,10 @@ async function containersOf(namespace: string): Promise<(string | number | undef
   return (await webPods(namespace)).map((pod) => [containerOf(pod, 'logger')?.image, containerOf(pod, 'app')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]);
 }
 
-/** The CloneSet's status and each pod's containers, readiness and in-place state, for a timeout message. */
+/** The CloneSet's status and its pods, for a timeout message. */
 async function cloneSetState(namespace: string): Promise<unknown> {
   const cloneSet = await client.get(cloneSetResource, { namespace, name: 'web' });
-  const pods = (await webPods(namespace)).map((pod) => ({
-    name: pod.metadata?.name,
-    resourceVersion: pod.metadata?.resourceVersion,
-    revision: pod.metadata?.labels?.['controller-revision-hash'],
-    inPlace: pod.metadata?.annotations?.['apps.kruise.io/inplace-update-state'],
-    images: pod.spec?.containers.map((container) => container.image),
-    statuses: pod.status?.containerStatuses?.map((status) => [status.name, status.image, status.restartCount]),
-    conditions: pod.status?.conditions?.map((condition) => `${condition.type}=${condition.status}`),
-  }));
-  return { generation: cloneSet.metadata.generation, status: cloneSet.status, pods };
+  return { generation: cloneSet.metadata.generation, status: cloneSet.status, pods: (await webPods(namespace)).map(podSummary) };
 }
 
 const uidsOf = async (namespace: string): Promise<(string | undefined)[]> => (await webPods(namespace)).map((pod) => pod.metadata?.uid);
