@@ -5,9 +5,9 @@
  */
 
 // Client
-export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests } from './client/api-error.ts';
-export type { StatusBody, StatusCause, StatusReason } from './client/api-error.ts';
-export { createClient } from './client/client.ts';
+export { ApiError, apiErrorFromAnswer, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests } from './client/api-error.ts';
+export type { ErrorAnswer, StatusBody, StatusCause, StatusReason } from './client/api-error.ts';
+export { createClient, createRestClient } from './client/client.ts';
 export type {
   Client,
   DeleteOptions,
@@ -19,6 +19,8 @@ export type {
   PatchOptions,
   PatchRequest,
   Reader,
+  RequestSender,
+  RestClient,
   StatusWriter,
   WriteOptions,
   Writer,
@@ -30,7 +32,8 @@ export type { ResourceType } from './client/resource-type.ts';
 export { keyOf, resourceClient } from './client/resource-client.ts';
 export type { ObjectApi, ResourceClient, ResourceDeleteOptions, ResourcePatch, ResourceWriteOptions } from './client/resource-client.ts';
 export { Transport, TransportClosedError } from './client/transport.ts';
-export type { RequestObserver, RequestRecord, TransportOptions } from './client/transport.ts';
+export { credentialHeaders } from './client/credential-headers.ts';
+export type { HttpRequest, RequestObserver, RequestRecord, TransportOptions } from './client/transport.ts';
 export { watchResource } from './client/watch.ts';
 export type { WatchEvent, WatchOptions } from './client/watch.ts';
 

@@ -23,8 +23,25 @@ export function reportError(error: unknown, io: CliIo): ExitCode {
     io.stderr(`Error from server (${error.reason}): ${error.message}\n`);
     return EXIT_FAILURE;
   }
+  const refused = refusedConnection(error);
+  if (refused !== undefined) {
+    io.stderr(`The connection to the server ${refused} was refused - did you specify the right host or port?\n`);
+    return EXIT_FAILURE;
+  }
   io.stderr(errorLines(error));
   return EXIT_FAILURE;
+}
+
+/** The `host:port` of a refused connection anywhere in the error's causes (kubectl's message for it). */
+function refusedConnection(error: unknown): string | undefined {
+  if (!(error instanceof Error)) {
+    return undefined;
+  }
+  const { code, address, port } = error as Error & { code?: unknown; address?: unknown; port?: unknown };
+  if (code === 'ECONNREFUSED' && typeof address === 'string' && typeof port === 'number') {
+    return `${address}:${String(port)}`;
+  }
+  return refusedConnection(error.cause);
 }
 
 /** `error: ` before each line of the message, and the causes a bare "fetch failed" hides. */

@@ -6,8 +6,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 
-import { createClient, loadKubeConfig, StaticKubeConfig, Transport } from '@kruise-ts/controller-runtime';
-import type { KubeConfigLike, Reader, Writer } from '@kruise-ts/controller-runtime';
+import { createRestClient, loadKubeConfig, StaticKubeConfig } from '@kruise-ts/controller-runtime';
+import type { KubeConfigLike, Reader, RequestSender, Writer } from '@kruise-ts/controller-runtime';
+
+import { HttpsTransport } from './https-transport.ts';
 
 import { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } from './kubeconfig-files.ts';
 import type { SelectedContext } from './kubeconfig-files.ts';
@@ -31,15 +33,28 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function connectCluster(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<Cluster> {
   const { kubeConfig, contextNamespace } = await resolveKubeConfig(flags, env);
-  // No client-side rate limit (qps 0): a command sends a handful of requests.
-  const transport = new Transport({ kubeConfig, qps: 0, burst: 0, userAgent: USER_AGENT, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  const transport = await transportFor(kubeConfig);
   return {
-    client: createClient(transport, { fieldManager: USER_AGENT }),
+    client: createRestClient(transport, { fieldManager: USER_AGENT }),
     namespace: flags.namespace ?? contextNamespace ?? 'default',
     close: () => {
       transport.close();
     },
   };
+}
+
+/**
+ * Node's https for the usual kubeconfig; the runtime's Transport (undici, loaded only then) when the
+ * kubeconfig names a proxy, which Node's https does not speak. No client-side rate limit (qps 0): a
+ * command sends a handful of requests.
+ */
+async function transportFor(kubeConfig: KubeConfigLike): Promise<RequestSender & { close(): void }> {
+  if ((kubeConfig.getCurrentCluster()?.proxyUrl ?? '') === '') {
+    return new HttpsTransport({ kubeConfig, userAgent: USER_AGENT, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  }
+  // Its own entry point, so that undici stays out of every other command's modules.
+  const { Transport } = await import('@kruise-ts/controller-runtime/transport');
+  return new Transport({ kubeConfig, qps: 0, burst: 0, userAgent: USER_AGENT, requestTimeoutMs: REQUEST_TIMEOUT_MS });
 }
 
 interface ResolvedKubeConfig {

@@ -60,7 +60,7 @@ describe('kubeconfig rules', () => {
     const env = { ...process.env, KUBECONFIG: await twoContexts(ns.name) };
 
     const current = await kruiseTs(['rollout', 'pause', 'clone/web'], { env });
-    expect([current.code, current.stderr]).toEqual([1, expect.stringMatching(/^error: fetch failed: .*ECONNREFUSED/)]);
+    expect([current.code, current.stderr]).toEqual([1, expect.stringMatching(/^The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/)]);
     expect(await kruiseTs(['--context', 'test', 'rollout', 'pause', 'clone/web'], { env })).toEqual({ code: 0, stdout: 'cloneset.apps.kruise.io/web paused\n', stderr: '' });
     expect((await client.get(cloneSet, { namespace: ns.name, name: 'web' })).spec.updateStrategy?.paused).toBe(true);
 

@@ -81,6 +81,34 @@ export class ApiError extends Error {
   }
 }
 
+/** An answer's parts, whatever HTTP client received it. */
+export interface ErrorAnswer {
+  readonly code: number;
+  readonly statusText: string;
+  /** The body: a Status object when the API server sent one. */
+  readonly text: string;
+  /** The Retry-After header, when there was one. */
+  readonly retryAfter: string | null | undefined;
+}
+
+/** The ApiError of a non-2xx answer of the API server. */
+export function apiErrorFromAnswer(answer: ErrorAnswer): ApiError {
+  let status: StatusBody | undefined;
+  try {
+    const parsed = JSON.parse(answer.text) as StatusBody;
+    status = parsed.kind === 'Status' ? parsed : undefined;
+  } catch {
+    status = undefined;
+  }
+  const retryAfter = Number(answer.retryAfter ?? Number.NaN);
+  return new ApiError({
+    code: answer.code,
+    status,
+    message: answer.text.slice(0, 500) || answer.statusText,
+    retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
+  });
+}
+
 function reasonOf(code: number, status: StatusBody | undefined): StatusReason {
   const declared = status?.reason;
   if (declared !== undefined && KNOWN_REASONS.has(declared)) {

@@ -95,6 +95,14 @@ export interface Client extends Reader, Writer, StatusWriter {
   readonly transport: Transport;
 }
 
+/** What sends one request and returns its parsed body; `Transport` is one, a command-line tool may bring a lighter one. */
+export interface RequestSender {
+  request(request: HttpRequest): Promise<unknown>;
+}
+
+/** A client without watches: reads and writes over any request sender. */
+export type RestClient = Reader & Writer & StatusWriter;
+
 const PATCH_CONTENT_TYPE: Readonly<Record<Patch['type'], string>> = {
   merge: 'application/merge-patch+json',
   strategic: 'application/strategic-merge-patch+json',
@@ -106,6 +114,11 @@ const DEFAULT_FIELD_MANAGER = 'kruise-ts';
 
 /** Creates a client over a transport. */
 export function createClient(transport: Transport, defaults: { fieldManager?: string } = {}): Client {
+  return { ...createRestClient(transport, defaults), transport };
+}
+
+/** Creates a client of reads and writes over `transport` (no watches, which need the Transport's streams). */
+export function createRestClient(transport: RequestSender, defaults: { fieldManager?: string } = {}): RestClient {
   const fieldManager = defaults.fieldManager ?? DEFAULT_FIELD_MANAGER;
   const send = async <T extends KubeObject>(resource: ResourceType<T>, request: HttpRequest): Promise<T> => {
     const raw = await transport.request(request);
@@ -127,7 +140,6 @@ export function createClient(transport: Transport, defaults: { fieldManager?: st
     return { ...raw, items: resource.parse === undefined ? items : items.map(resource.parse) };
   };
   return {
-    transport,
     get: (resource, key, signal) => send(resource, { verb: 'get', method: 'GET', path: resourcePath(resource, key), signal }),
     list,
     listAll: (resource, options) => listAllPages(list, resource, options),

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCertificateAuthority, generateServingCertificate } from '../webhook/certificates.ts';
 import type { CertificateKeyPair } from '../webhook/certificates.ts';
 import { readCurrentContext, StaticKubeConfig } from './kubeconfig-loader.ts';
-import { credentialHeaders, Transport } from './transport.ts';
+import { credentialHeaders } from './credential-headers.ts';
+import { Transport } from './transport.ts';
 
 describe('credentialHeaders', () => {
   const basic = (credentials: string): string => `Basic ${Buffer.from(credentials).toString('base64')}`;

@@ -5,9 +5,10 @@ import { Agent, fetch, ProxyAgent } from 'undici';
 import type { Dispatcher, Response } from 'undici';
 
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
-import { ApiError } from './api-error.ts';
-import type { StatusBody } from './api-error.ts';
+import { apiErrorFromAnswer } from './api-error.ts';
+import type { ApiError } from './api-error.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
+import { credentialHeaders } from './credential-headers.ts';
 
 /** What one finished request looked like, for metrics. */
 export interface RequestRecord {
@@ -181,20 +182,6 @@ export class Transport {
   }
 }
 
-/** The credentials `applyToHTTPSOptions` put into the options, as request headers. */
-export function credentialHeaders(options: https.RequestOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (typeof value === 'string') {
-      headers[name] = value;
-    }
-  }
-  if (typeof options.auth === 'string') {
-    headers['Authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
-  }
-  return headers;
-}
-
 /**
  * An HTTP/1.1 connection pool with the kubeconfig's TLS material (through `proxyUrl` when the
  * kubeconfig names one). undici 8 negotiates HTTP/2 by default, and its HTTP/2 client can destroy an
@@ -231,20 +218,7 @@ export class TransportClosedError extends Error {
 }
 
 function toApiError(response: Response, text: string): ApiError {
-  let status: StatusBody | undefined;
-  try {
-    const parsed = JSON.parse(text) as StatusBody;
-    status = parsed.kind === 'Status' ? parsed : undefined;
-  } catch {
-    status = undefined;
-  }
-  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
-  return new ApiError({
-    code: response.status,
-    status,
-    message: text.slice(0, 500) || response.statusText,
-    retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
-  });
+  return apiErrorFromAnswer({ code: response.status, statusText: response.statusText, text, retryAfter: response.headers.get('retry-after') });
 }
 
 /**
