@@ -43,7 +43,7 @@ describe('BroadcastJob', () => {
       expect(pods.every((pod) => pod.status?.phase === 'Succeeded')).toBe(true);
 
       const toleration = jobBody(namespace, 'tolerating');
-      toleration.spec.template.spec = { ...toleration.spec.template.spec, containers: toleration.spec.template.spec?.containers ?? [], tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] };
+      toleration.spec.template.spec = { ...toleration.spec.template.spec, containers: toleration.spec.template.spec?.containers ?? [], tolerations: [...(toleration.spec.template.spec?.tolerations ?? []), { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] };
       await createJob(client, toleration);
       const tolerated = await waitForJob(client, { namespace, name: 'tolerating', description: 'the tolerating job completed' }, completed);
       expect(tolerated.status).toMatchObject({ desired: 3, succeeded: 3 });

@@ -11,7 +11,7 @@ import type { BroadcastJob, BroadcastJobInput, Pod } from '@kruise-ts/api';
 import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
-import { createFakeNodes, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
+import { createFakeNodes, TEST_NODE_TOLERATION, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
 import type { FakeNodes } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
@@ -64,9 +64,9 @@ export function testNodes(namespace: string, count: number, customize?: (node: V
   return createFakeNodes(testKubeConfig(), { prefix: 'bcj', count, labels: { [TEST_NODE_LABEL]: namespace }, ...(customize === undefined ? {} : { customize }) });
 }
 
-/** A job of the namespace's nodes: one container, restartPolicy Never, pod annotations for the simulated kubelet. */
+/** A job of the namespace's nodes (their label selected, their taint tolerated): one container, restartPolicy Never, pod annotations for the simulated kubelet. */
 export function jobBody(namespace: string, name: string, options: { readonly spec?: Partial<BroadcastJobInput['spec']>; readonly podAnnotations?: Record<string, string>; readonly restartPolicy?: 'Never' | 'OnFailure' } = {}): BroadcastJob {
-  const podSpec = { containers: [{ name: 'work', image: 'busybox:1.36' }], restartPolicy: options.restartPolicy ?? 'Never', nodeSelector: { [TEST_NODE_LABEL]: namespace }, terminationGracePeriodSeconds: 0 };
+  const podSpec = { containers: [{ name: 'work', image: 'busybox:1.36' }], restartPolicy: options.restartPolicy ?? 'Never', nodeSelector: { [TEST_NODE_LABEL]: namespace }, tolerations: [{ ...TEST_NODE_TOLERATION }], terminationGracePeriodSeconds: 0 };
   return broadcastJobSchema.parse({
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'BroadcastJob',

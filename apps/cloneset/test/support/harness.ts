@@ -13,7 +13,7 @@ import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
 import { observeObjects, podSummary, replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { ObjectObserver, TestManager, WaitFor } from '@kruise-ts/controller-runtime/testing';
-import { applyCrdFiles, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
+import { applyCrdFiles, kwokLogOf, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
 import { cloneSetResource, setupCloneSetController } from '../../src/index.ts';
@@ -116,11 +116,12 @@ export async function activeClaims(client: Client, namespace: string): Promise<P
   return pvcs.items.filter((pvc) => pvc.metadata?.deletionTimestamp === undefined);
 }
 
-/** Waits until the CloneSet satisfies `check`, and returns it; a timeout shows its status and its namespace's pods. */
+/** Waits until the CloneSet satisfies `check`, and returns it; a timeout shows its status, its namespace's pods and what kwok did to them. */
 export function waitForStatus(client: Client, options: { namespace: string; name: string; description: string; timeoutMs?: number }, check: (cs: CloneSet) => boolean): Promise<CloneSet> {
   const state = async (): Promise<unknown> => ({
     status: (await client.get(cloneSetResource, { namespace: options.namespace, name: options.name })).status,
     pods: (await client.list(podResource, { namespace: options.namespace })).items.map(podSummary),
+    kwok: await kwokLogOf(options.namespace),
   });
   const withState: WaitFor = (probe, waitOptions) => waitFor(probe, { ...waitOptions, state });
   return waitForObject({ client, resource: cloneSetResource, waitFor: withState }, options, check);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import type { ServiceAccountKubeConfig } from '@kruise-ts/local-cluster';
-import { createFakeNodes, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { createFakeNodes, createTestNamespace, TEST_NODE_TOLERATION, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { FakeNodes, TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import { statusCode } from '../support/status-code.ts';
@@ -68,7 +68,7 @@ function jobBody(name: string, options: { readonly runMs: number; readonly ttlSe
     spec: {
       template: {
         metadata: { labels: { app: name }, annotations: { 'sim.kruise-ts.io/run-ms': String(options.runMs) } },
-        spec: { containers: [{ name: 'work', image: 'busybox:1.36' }], restartPolicy: 'Never', nodeSelector: { [NODE_LABEL]: workloadNamespace.name }, terminationGracePeriodSeconds: 0 },
+        spec: { containers: [{ name: 'work', image: 'busybox:1.36' }], restartPolicy: 'Never', nodeSelector: { [NODE_LABEL]: workloadNamespace.name }, tolerations: [TEST_NODE_TOLERATION], terminationGracePeriodSeconds: 0 },
       },
       completionPolicy: { type: 'Always', ...(options.ttlSecondsAfterFinished === undefined ? {} : { ttlSecondsAfterFinished: options.ttlSecondsAfterFinished }) },
     },

@@ -15,7 +15,7 @@ import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
 import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
 import { podSummary, testClient } from '@kruise-ts/controller-runtime/testing';
-import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { applyCrdFiles, createTestNamespace, kwokLogOf, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { sidecarSetResource } from '@kruise-ts/sidecarset';
 import { TestPodWebhook } from '@kruise-ts/sidecarset/testing';
 import { podResource } from '@kruise-ts/workload';
@@ -83,10 +83,10 @@ async function containersOf(namespace: string): Promise<(string | number | undef
   return (await webPods(namespace)).map((pod) => [containerOf(pod, 'logger')?.image, containerOf(pod, 'app')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]);
 }
 
-/** The CloneSet's status and its pods, for a timeout message. */
+/** The CloneSet's status, its pods and what kwok did to them, for a timeout message. */
 async function cloneSetState(namespace: string): Promise<unknown> {
   const cloneSet = await client.get(cloneSetResource, { namespace, name: 'web' });
-  return { generation: cloneSet.metadata.generation, status: cloneSet.status, pods: (await webPods(namespace)).map(podSummary) };
+  return { generation: cloneSet.metadata.generation, status: cloneSet.status, pods: (await webPods(namespace)).map(podSummary), kwok: await kwokLogOf(namespace) };
 }
 
 const uidsOf = async (namespace: string): Promise<(string | undefined)[]> => (await webPods(namespace)).map((pod) => pod.metadata?.uid);

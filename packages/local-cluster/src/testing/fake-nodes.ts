@@ -1,7 +1,12 @@
 /**
  * Extra fake nodes for one test (kwok manages every node annotated `kwok.x-k8s.io/node: fake`), so
- * that a test can cordon, taint or remove nodes without touching the nodes other tests run on. Give
- * them a label and select it (a nodeSelector), since the scheduler may place other tests' pods on them.
+ * that a test can cordon, taint or remove nodes without touching the nodes other tests run on.
+ *
+ * Every such node carries the NoSchedule taint {@link TEST_NODE_TAINT}: without it the scheduler put
+ * other tests' pods on them, and when the owning test deleted its nodes those pods lost their fake
+ * kubelet (kwok manages only pods of nodes that exist), so they never finished terminating or
+ * restarting a container, and the tests waiting for them timed out. A test that uses its nodes
+ * gives its pods {@link TEST_NODE_TOLERATION} and selects the nodes by a label of its own.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -27,6 +32,12 @@ export interface FakeNodes extends AsyncDisposable {
   readonly names: readonly string[];
 }
 
+/** The taint of every node {@link createFakeNodes} makes (after the test's own `customize`). */
+export const TEST_NODE_TAINT = { key: 'kruise-ts.io/test-node', value: 'true', effect: 'NoSchedule' } as const;
+
+/** What a pod needs to run on a test's own fake nodes. */
+export const TEST_NODE_TOLERATION = { key: TEST_NODE_TAINT.key, operator: 'Exists', effect: TEST_NODE_TAINT.effect } as const;
+
 /** Pod CIDRs of test nodes come from the top of the range, far from the cluster's own nodes. */
 const FIRST_TEST_NODE_INDEX = 512;
 
@@ -41,7 +52,9 @@ export async function createFakeNodes(kubeConfig: KubeConfig, options: CreateFak
     const cidr = podCidrForNode(offset + index);
     node.metadata = Object.assign(node.metadata ?? {}, { name, labels: Object.assign({}, node.metadata?.labels, { 'kubernetes.io/hostname': name }, options.labels) });
     node.spec = Object.assign(node.spec ?? {}, { podCIDR: cidr, podCIDRs: [cidr] });
-    return options.customize?.(node, index) ?? node;
+    const customized = options.customize?.(node, index) ?? node;
+    customized.spec = Object.assign(customized.spec ?? {}, { taints: [...(customized.spec?.taints ?? []), { ...TEST_NODE_TAINT }] });
+    return customized;
   });
   const names = nodes.map((node) => node.metadata?.name ?? '');
   const dispose = async (): Promise<void> => {

@@ -13,5 +13,6 @@ export { buildGoProgram, runGoProgram } from './go-program.ts';
 export type { GoProgramSpec } from './go-program.ts';
 export { withStartedInNamespace } from './with-controller.ts';
 export type { Stoppable } from './with-controller.ts';
-export { createFakeNodes } from './fake-nodes.ts';
+export { kwokLogOf } from './kwok-log.ts';
+export { createFakeNodes, TEST_NODE_TAINT, TEST_NODE_TOLERATION } from './fake-nodes.ts';
 export type { CreateFakeNodesOptions, FakeNodes } from './fake-nodes.ts';

@@ -7,7 +7,7 @@ import { AdmissionregistrationV1Api, AppsV1Api, CoreV1Api, KubeConfig, RbacAutho
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createCertificateAuthority, createServingCertificate, KUBERNETES_VERSION, ZONE_LABEL } from '../../src/index.ts';
-import { createTestNamespace, testKubeConfig, waitFor } from '../../src/testing/index.ts';
+import { createFakeNodes, createTestNamespace, TEST_NODE_TAINT, TEST_NODE_TOLERATION, testKubeConfig, waitFor } from '../../src/testing/index.ts';
 
 const kubeConfig = testKubeConfig();
 const core = kubeConfig.makeApiClient(CoreV1Api);
@@ -33,7 +33,8 @@ describe('the local control plane', () => {
   });
 
   it('has Ready fake nodes spread over zones, each with its own pod CIDR', async () => {
-    const nodes = (await core.listNode()).items;
+    // The cluster's own nodes: not those other test files are making for themselves right now.
+    const nodes = (await core.listNode()).items.filter((node) => !(node.spec?.taints ?? []).some((taint) => taint.key === TEST_NODE_TAINT.key));
     expect(nodes.length).toBeGreaterThanOrEqual(3);
     const zones = new Set(nodes.map((n) => n.metadata?.labels?.[ZONE_LABEL]));
     expect(zones.size).toBeGreaterThanOrEqual(3);
@@ -43,6 +44,30 @@ describe('the local control plane', () => {
       expect(node.spec?.taints ?? []).toEqual([]);
       expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
     }
+  });
+
+  it("keeps other tests' pods off a test's own fake nodes (their taint), and lets the test's tolerating pods on", async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'test-nodes');
+    await using nodes = await createFakeNodes(kubeConfig, { prefix: 'own', count: 1, labels: { 'own.kruise-ts.io/test': ns.name } });
+    const [name = ''] = nodes.names;
+    expect((await core.readNode({ name })).spec?.taints).toEqual([TEST_NODE_TAINT]);
+    const pod = (podName: string, tolerate: boolean) => ({
+      metadata: { name: podName },
+      spec: { containers: [{ name: 'main', image: 'busybox:1.36' }], nodeSelector: { 'own.kruise-ts.io/test': ns.name }, ...(tolerate ? { tolerations: [{ ...TEST_NODE_TOLERATION }] } : {}) },
+    });
+    await core.createNamespacedPod({ namespace: ns.name, body: pod('intruder', false) });
+    await core.createNamespacedPod({ namespace: ns.name, body: pod('owner', true) });
+    const running = await waitFor(async () => {
+      const owner = await core.readNamespacedPod({ namespace: ns.name, name: 'owner' });
+      return owner.status?.phase === 'Running' ? owner : undefined;
+    }, { description: 'the tolerating pod running on the test node' });
+    expect(running.spec?.nodeName).toBe(name);
+    const refused = await waitFor(async () => {
+      const intruder = await core.readNamespacedPod({ namespace: ns.name, name: 'intruder' });
+      return intruder.status?.conditions?.find((condition) => condition.type === 'PodScheduled' && condition.reason === 'Unschedulable');
+    }, { description: 'the scheduler refusing the pod without the toleration' });
+    expect(refused.message).toContain('1 node(s) had untolerated taint(s)');
+    expect((await core.readNamespacedPod({ namespace: ns.name, name: 'intruder' })).spec?.nodeName).toBeUndefined();
   });
 
   it('authorizes with RBAC: a ServiceAccount can do only what its Role grants', async () => {
