@@ -1,7 +1,8 @@
 /**
  * `migrate deployment/NAME --to cloneset`: a CloneSet made from the Deployment takes its pods over in
  * steps (see migration/plan.ts), then the Deployment is left with 0 replicas. `--dry-run` reads the
- * cluster and prints what would happen; a re-run resumes an interrupted migration.
+ * cluster, has the API server check the CloneSet without storing it, and prints what would happen;
+ * a re-run resumes an interrupted migration.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -36,7 +37,9 @@ export async function migrate(context: CommandContext, args: readonly string[], 
   };
   const { migration, start, manifest } = await prepare(cluster, { deployment: ref.name, cloneSet: cloneSetName }, options);
   if (options.dryRun) {
-    printPlan(print, { migration, start, summary: start.resume ? [] : manifestSummary(manifest, migration.names.cloneSet) });
+    // The API server checks the CloneSet (schema, CEL rules, validation webhooks) without storing it.
+    const summary = start.resume ? [] : [...manifestSummary(manifest, migration.names.cloneSet), await serverDryRun(cluster, manifest)];
+    printPlan(print, { migration, start, summary });
     return;
   }
   if (start.resume) {
@@ -83,6 +86,11 @@ async function readCloneSet(cluster: Cluster, name: string): Promise<CloneSetObj
     }
     throw error;
   }
+}
+
+async function serverDryRun(cluster: Cluster, manifest: CloneSetManifest): Promise<string> {
+  await cluster.client.create(cloneSetManifestResource, manifest, { dryRun: true });
+  return '  accepted by the API server in a server-side dry run';
 }
 
 function printPlan(print: (line: string) => void, plan: { readonly migration: Migration; readonly start: Start; readonly summary: readonly string[] }): void {

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
+
 import { FakeCluster } from '../../test/support/fake-cluster.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../cli/exit-codes.ts';
 import { cloneSetManifest } from './cloneset-manifest.ts';
@@ -101,10 +103,23 @@ describe('migrate --dry-run', () => {
       '  containers: nginx=nginx:1.25',
       '  revisionHistoryLimit: 10, progressDeadlineSeconds: 600',
       '  updateStrategy: ReCreate, maxSurge 25%, maxUnavailable 25%',
+      '  accepted by the API server in a server-side dry run',
       'moving 10 pods from deployment.apps/web to cloneset.apps.kruise.io/web, one at a time, never fewer than 10 available',
       ...Array.from({ length: 10 }, (_, index) => `step ${String(index + 1)}/10: cloneset.apps.kruise.io/web ${String(index + 1)}/10 ready, deployment.apps/web ${String(9 - index)}`),
       '',
     ]);
+    expect(cluster.writes()).toBe(0);
+    expect(cluster.api.actions.filter((action) => action.dryRun === true).map((action) => [action.verb, action.resource, action.name])).toEqual([['create', 'clonesets', 'web']]);
+  });
+
+  it('prints no plan when the API server refuses the CloneSet in the dry run', async () => {
+    const cluster = new FakeCluster();
+    seedDeployment(cluster);
+    cluster.api.prependReactor({ verb: 'create', resource: 'clonesets' }, () => {
+      throw fakeApiError({ code: 422, reason: 'Invalid', message: 'CloneSet.apps.kruise.io "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Main"' });
+    });
+    const run = await cluster.run('migrate', 'deployment/web', '--to', 'cloneset', '--dry-run');
+    expect([run.code, run.stdout, run.stderr]).toEqual([EXIT_FAILURE, '', 'Error from server (Invalid): CloneSet.apps.kruise.io "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Main"\n']);
     expect(cluster.writes()).toBe(0);
   });
 

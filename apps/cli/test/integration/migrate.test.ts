@@ -135,6 +135,7 @@ describe('kruise-ts migrate deployment --to cloneset', () => {
     const dryRun = await cli('migrate', 'deployment/web', '--to', 'cloneset', '--dry-run');
     expect(dryRun.code).toBe(0);
     expect(dryRun.stdout).toContain('cloneset.apps.kruise.io/web would be created with 0 replicas:\n  selector: app=web\n  containers: nginx=nginx:1.25\n');
+    expect(dryRun.stdout).toContain('  accepted by the API server in a server-side dry run\n');
     expect(dryRun.stdout).toContain('step 10/10: cloneset.apps.kruise.io/web 10/10 ready, deployment.apps/web 0\n');
     expect((await client.list(cloneSetObjectResource, { namespace: ns.name })).items).toEqual([]);
     expect((await client.get(deploymentResource, { namespace: ns.name, name: 'web' })).metadata['resourceVersion']).toBe(settled.metadata['resourceVersion']);
@@ -162,6 +163,23 @@ describe('kruise-ts migrate deployment --to cloneset', () => {
     expect([deployment.spec.replicas, deployment.status?.replicas ?? 0]).toEqual([0, 0]);
     const remaining = (await client.list(pods, { namespace: ns.name })).items.filter((pod) => pod.metadata?.deletionTimestamp === undefined);
     expect(remaining.map((pod) => pod.metadata?.ownerReferences?.find((owner) => owner.controller === true)?.uid)).toEqual(Array.from({ length: 10 }, () => cloneSet.metadata.uid));
+  });
+
+  it('refuses in --dry-run, through the API server, a Deployment whose template a CloneSet may not have', { timeout: 300_000 }, async () => {
+    await applyCrdFiles(kubeConfig, CRD_FILES);
+    await using ns = await createTestNamespace(kubeConfig, 'cli-migrate-refused');
+    // A label the CloneSet controller sets on its pods: fine in a Deployment, refused by the CloneSet CRD's CEL rule.
+    await client.create(deploymentsToWrite, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'reserved', namespace: ns.name },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'reserved' } }, template: { metadata: { labels: { app: 'reserved', 'apps.kruise.io/specified-delete': 'true' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } },
+    });
+    await waitForDeploymentAvailable(ns.name, 'reserved', 1);
+    const refused = await kruiseTs(['--kubeconfig', kubeconfigPath, '-n', ns.name, 'migrate', 'deployment/reserved', '--to', 'cloneset', '--dry-run']);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toMatch(/^Error from server \(Invalid\): CloneSet\.apps\.kruise\.io "reserved" is invalid: .*spec\.template\.metadata\.labels: .*apps\.kruise\.io\/specified-delete/);
+    expect((await client.list(cloneSetObjectResource, { namespace: ns.name })).items).toEqual([]);
   });
 
   it('stops at a timeout saying where, and a re-run resumes the migration', { timeout: 600_000 }, async () => {

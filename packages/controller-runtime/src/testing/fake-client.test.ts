@@ -33,6 +33,21 @@ describe('FakeClient', () => {
     expect(fake.writes().map((action) => `${action.verb} ${action.name}`)).toEqual(['create a', 'create ', 'create a']);
   });
 
+  it('answers a dry-run create without storing it, refuses a taken name the same way, and counts no write', async () => {
+    const fake = new FakeClient();
+    const answered = await fake.create(pods, pod('a'), { dryRun: true });
+    expect(answered.metadata?.uid).toMatch(/^uid-/);
+    expect(fake.objects(pods)).toEqual([]);
+    await fake.create(pods, pod('b'));
+    expect(isAlreadyExists(await fake.create(pods, pod('b'), { dryRun: true }).catch((error: unknown) => error))).toBe(true);
+    expect(fake.actions.map((action) => [action.verb, action.name, action.dryRun])).toEqual([
+      ['create', 'a', true],
+      ['create', 'b', undefined],
+      ['create', 'b', true],
+    ]);
+    expect(fake.writes().map((action) => action.name)).toEqual(['b']);
+  });
+
   it('answers NotFound for what does not exist', async () => {
     const fake = new FakeClient();
     await expect(fake.get(pods, { namespace: 'ns', name: 'nope' })).rejects.toSatisfy(isNotFound);

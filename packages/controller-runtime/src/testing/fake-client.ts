@@ -33,6 +33,8 @@ export interface FakeAction {
   readonly patchType?: Patch['type'] | undefined;
   /** The created or updated object, the patch body, or the delete options. */
   readonly body?: unknown;
+  /** A server-side dry run (only `create` honours it): checked and answered, never stored. */
+  readonly dryRun?: boolean | undefined;
 }
 
 /** Which actions a reactor handles; absent fields match anything. */
@@ -79,9 +81,9 @@ export class FakeClient implements ObjectApi {
     return fakeLister(() => this.objects(resource), indexers);
   }
 
-  /** The write actions (create, update, patch, delete), in order. */
+  /** The write actions (create, update, patch, delete), in order; dry runs write nothing and are left out. */
   writes(): FakeAction[] {
-    return this.actions.filter((action) => WRITE_VERBS.has(action.verb));
+    return this.actions.filter((action) => WRITE_VERBS.has(action.verb) && action.dryRun !== true);
   }
 
   /** Forgets the recorded actions (not the objects). */
@@ -110,13 +112,14 @@ export class FakeClient implements ObjectApi {
   }
 
   create<T extends KubeObject>(resource: ResourceType<T>, object: T, options?: WriteOptions): Promise<T> {
-    const action: FakeAction = { verb: 'create', resource: resource.plural, namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '', body: jsonCopy(object) };
+    const dryRun = options?.dryRun === true;
+    const action: FakeAction = { verb: 'create', resource: resource.plural, namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '', body: jsonCopy(object), ...(dryRun ? { dryRun } : {}) };
     return this.#call(options?.signal, action, () => {
       const stored = this.#stamp(resource, jsonCopy(object) as Stored, { created: true });
       if (this.#find(resource, keyOf(stored)) !== undefined) {
         throw alreadyExists(resource.kind, stored.metadata.name ?? '');
       }
-      return this.#answer(resource, this.#put(resource, stored));
+      return this.#answer(resource, dryRun ? stored : this.#put(resource, stored));
     });
   }
 
