@@ -33,6 +33,7 @@ export { keyOf, resourceClient } from './client/resource-client.ts';
 export type { ObjectApi, ResourceClient, ResourceDeleteOptions, ResourcePatch, ResourceWriteOptions } from './client/resource-client.ts';
 export { Transport, TransportClosedError } from './client/transport.ts';
 export { credentialHeaders } from './client/credential-headers.ts';
+export { requestUrl } from './client/request-url.ts';
 export type { HttpRequest, RequestObserver, RequestRecord, TransportOptions } from './client/transport.ts';
 export { watchResource } from './client/watch.ts';
 export type { WatchEvent, WatchOptions } from './client/watch.ts';

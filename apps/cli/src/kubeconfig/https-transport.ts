@@ -6,7 +6,7 @@
  */
 import type https from 'node:https';
 
-import { apiErrorFromAnswer, credentialHeaders } from '@kruise-ts/controller-runtime';
+import { apiErrorFromAnswer, credentialHeaders, requestUrl } from '@kruise-ts/controller-runtime';
 import type { HttpRequest, KubeConfigLike, RequestSender } from '@kruise-ts/controller-runtime';
 
 // Through getBuiltinModule, not `import`: the ESM view of node:http reads every export once, and one
@@ -52,7 +52,7 @@ export class HttpsTransport implements RequestSender {
     }
     const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-    const answer = await this.#send(this.#url(request), { ...tlsOnly(tls), method: request.method, headers, signal }, body);
+    const answer = await this.#send(requestUrl(this.#server, request), { ...tlsOnly(tls), method: request.method, headers, signal }, body);
     if (answer.code >= 200 && answer.code < 300) {
       return answer.text === '' ? undefined : (JSON.parse(answer.text) as unknown);
     }
@@ -62,16 +62,6 @@ export class HttpsTransport implements RequestSender {
   close(): void {
     this.#agents.https.destroy();
     this.#agents.http.destroy();
-  }
-
-  #url(request: HttpRequest): URL {
-    const url = new URL(this.#server.pathname.replace(/\/$/, '') + request.path, this.#server);
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined) {
-        url.searchParams.set(key, String(value));
-      }
-    }
-    return url;
   }
 
   #send(url: URL, options: https.RequestOptions, body: string | undefined): Promise<Answer> {

@@ -9,6 +9,7 @@ import { apiErrorFromAnswer } from './api-error.ts';
 import type { ApiError } from './api-error.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
 import { credentialHeaders } from './credential-headers.ts';
+import { requestUrl } from './request-url.ts';
 
 /** What one finished request looked like, for metrics. */
 export interface RequestRecord {
@@ -127,7 +128,7 @@ export class Transport {
 
   async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
     this.#closed.signal.throwIfAborted();
-    const url = this.#url(request);
+    const url = requestUrl(this.#server, request);
     const limiterStart = performance.now();
     const cancel = request.signal === undefined ? this.#closed.signal : AbortSignal.any([request.signal, this.#closed.signal]);
     await this.#limiter.wait(cancel);
@@ -158,16 +159,6 @@ export class Transport {
         ...(request.query?.['dryRun'] === undefined ? {} : { dryRun: true }),
       });
     }
-  }
-
-  #url(request: HttpRequest): URL {
-    const url = new URL(this.#server.pathname.replace(/\/$/, '') + request.path, this.#server);
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined) {
-        url.searchParams.set(key, String(value));
-      }
-    }
-    return url;
   }
 
   async #authenticate(request: HttpRequest): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher }> {
