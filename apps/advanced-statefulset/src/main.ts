@@ -2,6 +2,7 @@
  * The Advanced StatefulSet controller process: flags → manager → controller → run until
  * SIGTERM/SIGINT. Only this file reads the command line and the environment.
  */
+import { convertObject } from '@kruise-ts/api';
 import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { setupStatefulSetController } from './controller.ts';
@@ -14,5 +15,6 @@ await runAppMain(process.argv.slice(2), {
   gate: 'AdvancedStatefulSet',
   schema,
   setup: (manager, flags) => setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags)),
+  conversionWebhook: convertObject,
   validationWebhook: { flag: 'statefulset-validation-webhook', setup: (manager, server, flags) => { setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags)); } },
 });

@@ -2,6 +2,7 @@
  * The SidecarSet app process: flags → manager → controller, pod webhook and SidecarSet validation
  * webhook → run until SIGTERM/SIGINT. Only this file reads the command line and the environment.
  */
+import { convertObject } from '@kruise-ts/api';
 import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 
 import { setupSidecarSetController } from './controller.ts';
@@ -15,6 +16,7 @@ await runAppMain(process.argv.slice(2), {
   gate: 'SidecarSet',
   schema,
   setup: (manager, flags) => setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags)),
+  conversionWebhook: convertObject,
   webhooks: (manager, server, flags) => {
     setupSidecarSetWebhook(manager, server, sidecarSetOptionsFromFlags(flags));
   },

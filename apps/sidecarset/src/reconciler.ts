@@ -20,6 +20,7 @@ import { calculateStatus } from './status/calculate-status.ts';
 import { planUpgrade } from './upgrade/upgrade-plan.ts';
 import type { UpgradeCandidate } from './upgrade/upgrade-plan.ts';
 import { sidecarUpgradePatch } from './upgrade/upgrade-pod.ts';
+import { scopedNamespace } from './injection/scoped-namespace.ts';
 
 /** A write refused because the pod changed since it was read (409, or 422 from the patch's resourceVersion test), or is gone. */
 function isConflictOrTestFailure(error: unknown): boolean {
@@ -130,7 +131,7 @@ export class SidecarSetReconciler implements Reconciler {
       return undefined;
     }
     const set = parsed.object;
-    return this.#deps.namespace !== '' && set.spec.namespace !== this.#deps.namespace ? undefined : set;
+    return this.#deps.namespace !== '' && scopedNamespace(set.spec) !== this.#deps.namespace ? undefined : set;
   }
 
   /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */

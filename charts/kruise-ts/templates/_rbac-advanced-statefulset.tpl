@@ -63,6 +63,7 @@ of its own webhook certificates Secret, a Role of its own in the release namespa
   resources: [events]
   verbs: [create, patch]
 {{- include "kruise-ts.webhook.validatingConfigurationRule" . }}
+{{- include "kruise-ts.webhook.conversionCrdRule" . }}
 {{- end -}}
 
 {{/* Rules in the release namespace only: none (its revisions live next to its workloads). */}}

@@ -71,6 +71,7 @@ In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespa
   verbs: [get, patch]
 {{- end }}
 {{- include "kruise-ts.webhook.validatingConfigurationRule" . }}
+{{- include "kruise-ts.webhook.conversionCrdRule" . }}
 {{- end -}}
 
 {{/* The SidecarSet app's rules in the release namespace: its revisions, and the validation webhook's dry-run pods (see above). */}}

@@ -18,9 +18,14 @@ versions, made per app.
 {{- if and .app.validationWebhook .root.Values.webhook.validation.enabled -}}true{{- end -}}
 {{- end -}}
 
+{{/* "true" when the app serves the conversion webhook of its CRD (`conversion` in files/apps.yaml), with or without its validation webhook. */}}
+{{- define "kruise-ts.webhook.hasConversion" -}}
+{{- if .app.conversion -}}true{{- end -}}
+{{- end -}}
+
 {{/* "true" when the app serves any webhook: it then gets the port, the flags, the Service and the certificates. */}}
 {{- define "kruise-ts.webhook.enabled" -}}
-{{- if or (include "kruise-ts.webhook.hasPodWebhook" .) (include "kruise-ts.webhook.hasValidation" .) -}}true{{- end -}}
+{{- if or (include "kruise-ts.webhook.hasPodWebhook" .) (include "kruise-ts.webhook.hasValidation" .) (include "kruise-ts.webhook.hasConversion" .) -}}true{{- end -}}
 {{- end -}}
 
 {{/* The Service the API server calls (443 -> the `webhook` container port); the serving certificate is for its DNS names. */}}
@@ -83,6 +88,9 @@ namespaces its pod webhook skips (it never reports pods the webhook cannot see).
 {{- if $validation }}
 - --webhook-validating-configurations={{ include "kruise-ts.webhook.validatingConfiguration" . }}
 {{- end }}
+{{- if include "kruise-ts.webhook.hasConversion" . }}
+- --webhook-conversion-crds={{ .app.conversion.crd }}
+{{- end }}
 {{- end }}
 {{- end -}}
 {{- end -}}
@@ -99,6 +107,22 @@ without the validation webhook. Included by each templates/_rbac-<app>.tpl, call
 - apiGroups: [admissionregistration.k8s.io]
   resources: [validatingwebhookconfigurations]
   resourceNames: [{{ include "kruise-ts.webhook.validatingConfiguration" . }}]
+  verbs: [get, patch]
+{{- end }}
+{{- end -}}
+
+{{/*
+The app's rule on its own CRD, for the CA-bundle injector of its conversion webhook: get, then a JSON
+patch of `spec.conversion.webhook.clientConfig.caBundle`, restricted by resourceNames. Nothing with
+webhook.certManager.enabled (cert-manager's CA injector fills it then, from the CRD's
+cert-manager.io/inject-ca-from annotation) or for an app without a conversion webhook. Called with
+(dict "root" $ "gates" $gates "app" $app).
+*/}}
+{{- define "kruise-ts.webhook.conversionCrdRule" -}}
+{{- if and (include "kruise-ts.webhook.hasConversion" .) (not .root.Values.webhook.certManager.enabled) }}
+- apiGroups: [apiextensions.k8s.io]
+  resources: [customresourcedefinitions]
+  resourceNames: [{{ .app.conversion.crd }}]
   verbs: [get, patch]
 {{- end }}
 {{- end -}}

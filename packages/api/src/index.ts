@@ -120,11 +120,13 @@ export type { JsonValue, OpenApiSchema } from './crd/openapi-types.ts';
 export { findStructuralViolations } from './crd/structural-schema.ts';
 export { buildCustomResourceDefinition } from './crd/custom-resource-definition.ts';
 export type {
+  CrdConversion,
   CrdDefinition,
   CrdNames,
   CrdSubresources,
   CrdVersionDefinition,
   CustomResourceDefinitionManifest,
+  GeneratedConversion,
   GeneratedVersion,
   PrinterColumn,
   ScaleSubresource,
@@ -134,7 +136,7 @@ export type { RenderManifestOptions } from './crd/render-yaml.ts';
 export { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, CRD_DEFINITIONS, CRDS_DIRECTORY, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd/crd-files.ts';
 export type { RenderedCrdFile } from './crd/crd-files.ts';
 
-// apps.kruise.io/v1beta1 Advanced StatefulSet.
+// apps.kruise.io/v1alpha1 and v1beta1 Advanced StatefulSet.
 export {
   APPS_KRUISE_IO_V1BETA1,
   STATEFULSET_CRD_NAME,
@@ -145,9 +147,9 @@ export {
   STATEFULSET_SINGULAR,
   V1BETA1,
 } from './apps/v1beta1/group-version.ts';
-export { statefulSetSchema } from './apps/v1beta1/statefulset.ts';
+export { statefulSetSchema, statefulSetV1alpha1Schema } from './apps/v1beta1/statefulset.ts';
 export type { StatefulSet, StatefulSetInput } from './apps/v1beta1/statefulset.ts';
-export { PersistentVolumeClaimRetentionPolicyType, PodManagementPolicyType, statefulSetSpecSchema } from './apps/v1beta1/statefulset-spec.ts';
+export { PersistentVolumeClaimRetentionPolicyType, PodManagementPolicyType, STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS, statefulSetSpecSchema } from './apps/v1beta1/statefulset-spec.ts';
 export type { StatefulSetSpec, StatefulSetSpecInput } from './apps/v1beta1/statefulset-spec.ts';
 export {
   MAX_MIN_READY_SECONDS,
@@ -162,7 +164,7 @@ export type { StatefulSetCondition, StatefulSetStatus } from './apps/v1beta1/sta
 export { StatefulSetEventReason } from './apps/v1beta1/statefulset-events.ts';
 export { STATEFULSET_PRINTER_COLUMNS, statefulSetCrdDefinition } from './apps/v1beta1/statefulset-crd.ts';
 
-// apps.kruise.io/v1alpha1 SidecarSet.
+// apps.kruise.io/v1alpha1 and v1beta1 SidecarSet.
 export {
   SIDECAR_INJECTED_ENV,
   SIDECARSET_CRD_NAME,
@@ -180,7 +182,7 @@ export {
   SIDECARSET_VERSION_ANNOTATION_PREFIX,
   SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION,
 } from './apps/v1alpha1/sidecarset-names.ts';
-export { sidecarSetSchema } from './apps/v1alpha1/sidecarset.ts';
+export { sidecarSetSchema, sidecarSetV1alpha1Schema, sidecarSetV1beta1Schema } from './apps/v1alpha1/sidecarset.ts';
 export type { SidecarSet, SidecarSetInput } from './apps/v1alpha1/sidecarset.ts';
 export { sidecarSetSpecSchema } from './apps/v1alpha1/sidecarset-spec.ts';
 export type { SidecarSetSpec, SidecarSetSpecInput } from './apps/v1alpha1/sidecarset-spec.ts';
@@ -206,7 +208,7 @@ export { sidecarSetStatusSchema } from './apps/v1alpha1/sidecarset-status.ts';
 export type { SidecarSetStatus } from './apps/v1alpha1/sidecarset-status.ts';
 export { SIDECARSET_PRINTER_COLUMNS, sidecarSetCrdDefinition } from './apps/v1alpha1/sidecarset-crd.ts';
 
-// apps.kruise.io/v1alpha1 BroadcastJob.
+// apps.kruise.io/v1alpha1 and v1beta1 BroadcastJob.
 export {
   BROADCASTJOB_CONTROLLER_UID_LABEL,
   BROADCASTJOB_CRD_NAME,
@@ -227,3 +229,9 @@ export type { BroadcastJobSpec, BroadcastJobSpecInput } from './apps/v1alpha1/br
 export { broadcastJobConditionSchema, broadcastJobStatusSchema } from './apps/v1alpha1/broadcastjob-status.ts';
 export type { BroadcastJobCondition, BroadcastJobStatus } from './apps/v1alpha1/broadcastjob-status.ts';
 export { BROADCASTJOB_PRINTER_COLUMNS, broadcastJobCrdDefinition } from './apps/v1alpha1/broadcastjob-crd.ts';
+
+// Conversion between the served versions of a kind (the conversion webhook's logic).
+export { CONVERSION_WEBHOOK_PATH, DEFAULT_CONVERSION_SERVICE } from './crd/conversion-webhook-service.ts';
+export { CONVERTIBLE_KINDS, convertObject } from './conversion/convert-object.ts';
+export type { ConversionResult } from './conversion/convert-object.ts';
+export { CONVERSION_ANNOTATION_PREFIX, conversionAnnotation } from './conversion/conversion-record.ts';

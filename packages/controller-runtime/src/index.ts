@@ -162,8 +162,12 @@ export { FileCertificates } from './webhook/file-certificates.ts';
 export type { FileCertificatesOptions } from './webhook/file-certificates.ts';
 export { SecretCertificateStore, secretResource } from './webhook/secret-store.ts';
 export type { SecretCertificateStoreOptions, SecretLike } from './webhook/secret-store.ts';
-export { CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './webhook/ca-bundle-injector.ts';
-export type { CaBundleInjectorOptions, CaBundleTarget, WebhookConfigurationLike } from './webhook/ca-bundle-injector.ts';
+export { CaBundleInjector, customResourceDefinitionResource, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './webhook/ca-bundle-injector.ts';
+export type { CaBundleInjectorOptions, CaBundleTarget, CustomResourceDefinitionLike, WebhookConfigurationKind, WebhookConfigurationLike } from './webhook/ca-bundle-injector.ts';
+export { answerConversionReview, CONVERSION_REVIEW_API_VERSION, conversionReviewSchema } from './webhook/conversion-review.ts';
+export type { ConversionRequest, ConversionReviewResponse, ObjectConverter } from './webhook/conversion-review.ts';
+export { addLocalConversionWebhook, LocalConversionWebhook } from './webhook/local-conversion-webhook.ts';
+export type { LocalConversionWebhookOptions } from './webhook/local-conversion-webhook.ts';
 export { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration } from './webhook/local-webhook-configuration.ts';
 export type { LocalWebhookBuildInput, LocalWebhookConfigurationOptions, LocalWebhookRegistration } from './webhook/local-webhook-configuration.ts';
 

@@ -5,9 +5,10 @@
 import { setupStatefulSetController, setupStatefulSetWebhook, STATEFULSET_VALIDATION_WEBHOOK, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
 import { BROADCASTJOB_VALIDATION_WEBHOOK, broadcastJobFlagsShape, broadcastJobOptionsFromFlags, setupBroadcastJobController, setupBroadcastJobWebhook } from '@kruise-ts/broadcastjob';
 import { CLONESET_VALIDATION_WEBHOOK, cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController, setupCloneSetWebhook } from '@kruise-ts/cloneset';
-import { addLocalWebhookConfiguration, managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import { addLocalWebhookConfiguration, booleanFlag, managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
 import { addLocalPodWebhookConfiguration, SIDECARSET_VALIDATION_WEBHOOK, setupSidecarSetController, setupSidecarSetValidationWebhook, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags, webhookNamespaceSelector } from '@kruise-ts/sidecarset';
+import { SIDECARSET_CRD_NAME, STATEFULSET_CRD_NAME } from '@kruise-ts/api';
 import type { LabelSelector } from '@kruise-ts/api';
 import { validatingWebhookConfiguration } from '@kruise-ts/template-validation';
 import type { ValidationWebhook } from '@kruise-ts/template-validation';
@@ -23,6 +24,10 @@ export const launcherOwnFlagsShape = {
     .string()
     .regex(/^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)?$/, 'must be a Kubernetes object name (lower-case letters, digits, dashes and dots), or empty for none')
     .default(''),
+  // With --webhook-local-configuration: also point the conversion webhooks of the enabled apps' CRDs at
+  // this process. Off for a process on a cluster where another one serves the conversions already
+  // (the integration tests' run-wide converter), so that stopping this one does not leave them dangling.
+  'webhook-local-conversion': booleanFlag().default(true),
 };
 
 /** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
@@ -46,6 +51,8 @@ export interface AppEntry {
    * with --webhook-local-configuration their configuration for the local control plane.
    */
   readonly webhooks?: (manager: Manager, server: WebhookServer, flags: LauncherFlags) => void;
+  /** The CRDs whose conversion webhook the app serves (kinds served in two versions that differ). */
+  readonly conversionCrds?: readonly string[];
 }
 
 /** A process restricted with --namespace validates only that namespace's objects (cluster-scoped kinds ignore the selector). */
@@ -91,6 +98,7 @@ export const APPS: readonly AppEntry[] = [
     gate: 'AdvancedStatefulSet',
     leaseName: 'kruise-ts-advanced-statefulset',
     crdFiles: ['apps.kruise.io_statefulsets.yaml'],
+    conversionCrds: [STATEFULSET_CRD_NAME],
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags));
     },
@@ -106,6 +114,7 @@ export const APPS: readonly AppEntry[] = [
     gate: 'SidecarSet',
     leaseName: 'kruise-ts-sidecarset',
     crdFiles: ['apps.kruise.io_sidecarsets.yaml'],
+    conversionCrds: [SIDECARSET_CRD_NAME],
     setup: (manager: Manager, flags: LauncherFlags): void => {
       setupSidecarSetController(manager, sidecarSetOptionsFromFlags(flags));
     },

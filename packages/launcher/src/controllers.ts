@@ -1,5 +1,6 @@
-import { Manager, managerOptionsFromFlags, webhookServerFromFlags } from '@kruise-ts/controller-runtime';
-import type { KubeConfigLike, ManagerOptions, RequestObserver, WebhookFlags } from '@kruise-ts/controller-runtime';
+import { CONVERSION_WEBHOOK_PATH, convertObject } from '@kruise-ts/api';
+import { addLocalConversionWebhook, Manager, managerOptionsFromFlags, webhookServerFromFlags } from '@kruise-ts/controller-runtime';
+import type { KubeConfigLike, ManagerOptions, RequestObserver, WebhookFlags, WebhookServer } from '@kruise-ts/controller-runtime';
 import type { Logger } from 'pino';
 
 import { enabledApps } from './apps.ts';
@@ -46,10 +47,12 @@ export function startControllers(options: StartControllersOptions): RunningContr
     app.setup(manager, options.flags);
   }
   const webhookApps = apps.filter((app) => app.webhooks !== undefined);
-  if (webhookApps.length > 0) {
+  const conversionCrds = apps.flatMap((app) => app.conversionCrds ?? []);
+  if (webhookApps.length > 0 || conversionCrds.length > 0) {
     // One HTTPS server for every app's handlers.
     const server = webhookServerFromFlags(manager, webhookFlags);
     for (const app of webhookApps) app.webhooks?.(manager, server, options.flags);
+    setupConversion(manager, server, { flags: options.flags, crds: conversionCrds });
   }
   const stopper = new AbortController();
   const done = manager.start(stopper.signal);
@@ -62,6 +65,15 @@ export function startControllers(options: StartControllersOptions): RunningContr
       await done;
     },
   };
+}
+
+/** One `/convert` for every enabled app's kinds; with a local configuration, the CRDs pointed at it. */
+function setupConversion(manager: Manager, server: WebhookServer, input: { readonly flags: LauncherFlags; readonly crds: readonly string[] }): void {
+  if (input.crds.length === 0) return;
+  server.registerConversion(CONVERSION_WEBHOOK_PATH, convertObject);
+  if (input.flags['webhook-local-configuration'] !== '' && input.flags['webhook-local-conversion']) {
+    addLocalConversionWebhook(manager, server, input.crds);
+  }
 }
 
 /**

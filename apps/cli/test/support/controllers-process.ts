@@ -32,6 +32,8 @@ export async function startControllersProcess(options: ControllersOptions): Prom
     `--feature-gates=${options.featureGates}`,
     `--namespace=${options.namespace}`,
     `--webhook-local-configuration=kruise-ts-test-${options.namespace}`,
+    // The test run's converter serves the CRDs' conversions; this process must not take them over.
+    '--webhook-local-conversion=false',
     '--webhook-port=0',
     '--leader-elect=false',
     '--metrics-bind-address=0',

@@ -13,6 +13,7 @@
  */
 import type { LabelSelector, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { scopedNamespace } from '../injection/scoped-namespace.ts';
 
 type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
 
@@ -64,7 +65,7 @@ export function selectorsMayOverlap(a: DeepReadonly<LabelSelector>, b: DeepReado
 }
 
 function scopesMeet(a: ReadonlySidecarSet, b: ReadonlySidecarSet): boolean {
-  const [left, right] = [a.spec.namespace ?? '', b.spec.namespace ?? ''];
+  const [left, right] = [scopedNamespace(a.spec), scopedNamespace(b.spec)];
   return left === '' || right === '' || left === right;
 }
 

@@ -27,7 +27,24 @@ const widget: CrdDefinition = {
       additionalPrinterColumns: [{ name: 'REPLICAS', type: 'integer', jsonPath: '.spec.replicas', priority: 1 }],
     },
   ],
+  conversion: { strategy: 'None' },
 };
+
+describe('buildCustomResourceDefinition conversion', () => {
+  it('writes None with an explicit null webhook, which kubectl apply over a CRD that had one needs', () => {
+    expect(buildCustomResourceDefinition(widget).spec.conversion).toEqual({ strategy: 'None', webhook: null });
+  });
+
+  it('writes a webhook behind a Service on port 443, ConversionReview v1', () => {
+    const crd = buildCustomResourceDefinition({ ...widget, conversion: { strategy: 'Webhook', service: { name: 'svc', namespace: 'ns', path: '/convert' } } });
+    expect(crd.spec.conversion).toEqual({ strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'svc', namespace: 'ns', path: '/convert', port: 443 } } } });
+  });
+
+  it('refuses a kind served in several versions that does not say how they convert', () => {
+    const withoutConversion: CrdDefinition = { group: widget.group, names: widget.names, scope: widget.scope, versions: widget.versions };
+    expect(() => buildCustomResourceDefinition(withoutConversion)).toThrow(/must say how they are converted/);
+  });
+});
 
 describe('buildCustomResourceDefinition', () => {
   it('builds names, scope, versions, subresources and columns from the definition', () => {

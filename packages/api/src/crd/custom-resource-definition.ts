@@ -57,13 +57,36 @@ export interface CrdVersionDefinition {
   readonly deprecationWarning?: string;
 }
 
+/**
+ * How the API server converts between versions: `None` (only apiVersion changes; for versions whose
+ * schemas are the same) or a conversion webhook behind a Service. The chart and the launcher point the
+ * webhook at the app that serves it and keep its caBundle current; in `crds/` it names the default
+ * Service of the app's flags.
+ */
+export type CrdConversion =
+  | { readonly strategy: 'None' }
+  | { readonly strategy: 'Webhook'; readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port?: number } };
+
 /** A kind as the generator takes it. */
 export interface CrdDefinition {
   readonly group: string;
   readonly names: CrdNames;
   readonly scope: 'Namespaced' | 'Cluster';
   readonly versions: readonly CrdVersionDefinition[];
+  /** Only for kinds served in more than one version. */
+  readonly conversion?: CrdConversion;
 }
+
+/** The `spec.conversion` of the generated CRD. */
+export type GeneratedConversion =
+  | { readonly strategy: 'None'; readonly webhook: null }
+  | {
+      readonly strategy: 'Webhook';
+      readonly webhook: {
+        readonly conversionReviewVersions: readonly string[];
+        readonly clientConfig: { readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number } };
+      };
+    };
 
 /** The generated CustomResourceDefinition object, ready to serialise. */
 export interface CustomResourceDefinitionManifest {
@@ -75,6 +98,7 @@ export interface CustomResourceDefinitionManifest {
     readonly names: Omit<CrdNames, 'listKind'> & { readonly listKind: string };
     readonly scope: 'Namespaced' | 'Cluster';
     readonly versions: readonly GeneratedVersion[];
+    readonly conversion?: GeneratedConversion;
   };
 }
 
@@ -99,6 +123,9 @@ export function buildCustomResourceDefinition(definition: CrdDefinition): Custom
   if (storageVersions.length !== 1) {
     throw new CrdSchemaError(`${definition.names.plural}.${definition.group}: exactly one version must be the storage version`);
   }
+  if (definition.versions.length > 1 && definition.conversion === undefined) {
+    throw new CrdSchemaError(`${definition.names.plural}.${definition.group}: a kind served in several versions must say how they are converted`);
+  }
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -108,6 +135,7 @@ export function buildCustomResourceDefinition(definition: CrdDefinition): Custom
       names: { ...definition.names, listKind: definition.names.listKind ?? `${definition.names.kind}List` },
       scope: definition.scope,
       versions: definition.versions.map((version) => buildVersion(definition, version)),
+      ...(definition.conversion === undefined ? {} : { conversion: buildConversion(definition.conversion) }),
     },
   };
 }
@@ -135,4 +163,14 @@ function buildSubresources(subresources: CrdSubresources): NonNullable<Generated
     ...(subresources.status === true ? { status: {} } : {}),
     ...(subresources.scale === undefined ? {} : { scale: subresources.scale }),
   };
+}
+
+function buildConversion(conversion: CrdConversion): GeneratedConversion {
+  if (conversion.strategy === 'None') {
+    // An explicit null: `kubectl apply` over a CRD that had a webhook (OpenKruise's) merges the file
+    // into it and would keep the old webhook, which the API server refuses with strategy None.
+    return { strategy: 'None', webhook: null };
+  }
+  // v1 only: every API server that serves apiextensions.k8s.io/v1 CRDs sends ConversionReview v1.
+  return { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { port: 443, ...conversion.service } } } };
 }

@@ -5,6 +5,8 @@
  */
 import type { z } from 'zod';
 
+import { CONVERSION_WEBHOOK_PATH } from '@kruise-ts/api';
+
 import type { FeatureGateName } from '../feature-gates/known-gates.ts';
 import { OPENKRUISE_MANAGER_FLAGS } from '../flags/openkruise-flags.ts';
 import { parseFlagsOrExit } from '../flags/manager-flags.ts';
@@ -13,6 +15,7 @@ import { createLogger } from '../log/logger.ts';
 import { webhookServerFromFlags } from '../webhook/webhook-flags.ts';
 import type { WebhookFlags } from '../webhook/webhook-flags.ts';
 import type { WebhookServer } from '../webhook/webhook-server.ts';
+import type { ObjectConverter } from '../webhook/conversion-review.ts';
 import { Manager } from './manager.ts';
 import type { KubeConfigLike } from '../client/cluster-config.ts';
 import { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager-from-flags.ts';
@@ -35,6 +38,11 @@ export interface AppMainOptions<S extends z.ZodObject> {
    * The app's validating webhook (issue 20), registered on the same server when its boolean flag
    * (`--<app>-validation-webhook`) is true; the schema then extends webhookFlagsShape too.
    */
+  /**
+   * For an app whose kind is served in several versions: the converter of its CRD's conversion webhook,
+   * served at `/convert` on the process's webhook server (issue 29).
+   */
+  readonly conversionWebhook?: ObjectConverter;
   readonly validationWebhook?: {
     readonly flag: keyof z.output<S> & string;
     readonly setup: (manager: Manager, server: WebhookServer, flags: z.output<S>) => void;
@@ -76,12 +84,15 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
 
 function setupWebhooks<S extends z.ZodObject>(manager: Manager, options: AppMainOptions<S>, flags: z.output<S>): void {
   const validation = options.validationWebhook;
-  if (options.webhooks === undefined && validation === undefined) {
+  if (options.webhooks === undefined && validation === undefined && options.conversionWebhook === undefined) {
     return;
   }
   // The server is served even with the validation webhook turned off, as the chart's probes expect it.
   const server = webhookServerFromFlags(manager, flags as unknown as WebhookFlags);
   options.webhooks?.(manager, server, flags);
+  if (options.conversionWebhook !== undefined) {
+    server.registerConversion(CONVERSION_WEBHOOK_PATH, options.conversionWebhook);
+  }
   if (validation !== undefined && (flags as Record<string, unknown>)[validation.flag] === true) {
     validation.setup(manager, server, flags);
   }

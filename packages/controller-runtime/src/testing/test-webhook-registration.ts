@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Client } from '../client/client.ts';
 import { createRuntimeMetrics } from '../metrics/runtime-metrics.ts';
 import { mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from '../webhook/ca-bundle-injector.ts';
-import type { CaBundleTarget, WebhookConfigurationLike } from '../webhook/ca-bundle-injector.ts';
+import type { WebhookConfigurationKind, WebhookConfigurationLike } from '../webhook/ca-bundle-injector.ts';
 import { LocalWebhookConfiguration } from '../webhook/local-webhook-configuration.ts';
 import type { LocalWebhookBuildInput } from '../webhook/local-webhook-configuration.ts';
 import { SelfManagedCertificates } from '../webhook/self-managed-certificates.ts';
@@ -19,7 +19,7 @@ import { WebhookServer } from '../webhook/webhook-server.ts';
 
 export interface TestWebhookRegistrationOptions {
   readonly client: Client;
-  readonly kind: CaBundleTarget['kind'];
+  readonly kind: WebhookConfigurationKind;
   /** The configuration's name. */
   readonly name: string;
   /** The configuration's webhooks once the server listens, with `input.caBundle` in their clientConfig. */

@@ -4,8 +4,8 @@ import { createLogger } from '../log/logger.ts';
 import { FakeClient } from '../testing/fake-client.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
 import { StubCertificates } from '../testing/stub-certificates.ts';
-import { caBundlePatch, CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
-import type { CaBundleTarget, WebhookConfigurationLike } from './ca-bundle-injector.ts';
+import { caBundlePatch, CaBundleInjector, conversionCaBundlePatch, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
+import type { CaBundleTarget, CustomResourceDefinitionLike, WebhookConfigurationLike } from './ca-bundle-injector.ts';
 
 const logger = createLogger({ level: 'silent' });
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
@@ -19,6 +19,40 @@ function bundles(client: FakeClient, resource = mutatingWebhookConfigurationReso
   return Object.fromEntries((stored?.webhooks ?? []).map((webhook) => [webhook.name, webhook.clientConfig?.caBundle]));
 }
 
+describe('conversionCaBundlePatch', () => {
+  const crd = (conversion: unknown): CustomResourceDefinitionLike => ({ spec: { conversion } }) as CustomResourceDefinitionLike;
+
+  const service = { service: { name: 'svc', namespace: 'ns' } };
+
+  it('sets the bundle of a conversion webhook that calls our Service, testing that it still does', () => {
+    expect(conversionCaBundlePatch(crd({ strategy: 'Webhook', webhook: { clientConfig: service } }), service, b64('CA'))).toEqual([
+      { op: 'test', path: '/spec/conversion/webhook/clientConfig/service/name', value: 'svc' },
+      { op: 'test', path: '/spec/conversion/webhook/clientConfig/service/namespace', value: 'ns' },
+      { op: 'add', path: '/spec/conversion/webhook/clientConfig/caBundle', value: b64('CA') },
+    ]);
+  });
+
+  it('sets the bundle of a local conversion webhook (a URL)', () => {
+    const calls = { url: 'https://127.0.0.1:1/convert' };
+    expect(conversionCaBundlePatch(crd({ strategy: 'Webhook', webhook: { clientConfig: calls } }), calls, b64('CA'))).toEqual([
+      { op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: calls.url },
+      { op: 'add', path: '/spec/conversion/webhook/clientConfig/caBundle', value: b64('CA') },
+    ]);
+  });
+
+  it('writes nothing where the bundle is current', () => {
+    expect(conversionCaBundlePatch(crd({ strategy: 'Webhook', webhook: { clientConfig: { ...service, caBundle: b64('CA') } } }), service, b64('CA'))).toEqual([]);
+  });
+
+  it.each([
+    ['converts with None', { strategy: 'None' }],
+    ['calls another Service', { strategy: 'Webhook', webhook: { clientConfig: { service: { name: 'other', namespace: 'ns' } } } }],
+    ['calls a URL', { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://127.0.0.1:9/convert' } } }],
+  ])('leaves the CRD alone when it %s', (_case, conversion) => {
+    expect(conversionCaBundlePatch(crd(conversion), service, b64('CA'))).toBeUndefined();
+  });
+});
+
 describe('caBundlePatch', () => {
   it.each([
     { name: 'named webhooks only', target: { webhooks: ['b'] }, current: {}, expected: [1], missing: [] },
@@ -29,7 +63,7 @@ describe('caBundlePatch', () => {
     const config: WebhookConfigurationLike = {
       webhooks: ['a', 'b'].map((name) => ({ name, clientConfig: { ...(name in current ? { caBundle: b64((current as Record<string, string>)[name] ?? '') } : {}) } })),
     };
-    const patch = caBundlePatch(config, { kind: 'MutatingWebhookConfiguration', name: 'x', ...target }, b64('CA'));
+    const patch = caBundlePatch(config, target, b64('CA'));
     expect(patch.missing).toEqual(missing);
     expect(patch.operations).toEqual(
       expected.flatMap((index) => [

@@ -37,13 +37,45 @@ export const validatingWebhookConfigurationResource = defineResource<WebhookConf
   namespaced: false,
 });
 
-/** One webhook configuration whose webhooks get the CA bundle. */
-export interface CaBundleTarget {
-  readonly kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
-  readonly name: string;
-  /** The webhooks (by `name`) to keep; every webhook of the configuration when absent. */
-  readonly webhooks?: readonly string[] | undefined;
+/** The parts of a CustomResourceDefinition the injector reads: its conversion webhook. */
+export interface CustomResourceDefinitionLike extends KubeObject {
+  readonly spec?: {
+    readonly conversion?: { readonly strategy?: string; readonly webhook?: { readonly clientConfig?: { readonly caBundle?: string; readonly url?: string; readonly service?: unknown } } };
+    readonly [field: string]: unknown;
+  };
 }
+
+export const customResourceDefinitionResource = defineResource<CustomResourceDefinitionLike>({
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+});
+
+/** The kinds of webhook configuration whose webhooks get a CA bundle. */
+export type WebhookConfigurationKind = 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
+
+/**
+ * One webhook configuration whose webhooks get the CA bundle, or a CustomResourceDefinition whose
+ * conversion webhook does (`spec.conversion.webhook.clientConfig.caBundle`).
+ */
+export type CaBundleTarget =
+  | {
+      readonly kind: WebhookConfigurationKind;
+      readonly name: string;
+      /** The webhooks (by `name`) to keep; every webhook of the configuration when absent. */
+      readonly webhooks?: readonly string[] | undefined;
+    }
+  | {
+      readonly kind: 'CustomResourceDefinition';
+      readonly name: string;
+      /**
+       * Whose conversion webhook this is: the CA goes in only while the CRD calls this Service or URL,
+       * never into a CRD someone pointed at another server (which would then fail every conversion).
+       */
+      readonly calls: { readonly service: { readonly name: string; readonly namespace: string } } | { readonly url: string };
+    };
 
 export interface CaBundleInjectorOptions {
   readonly client: Pick<ObjectApi, 'get' | 'patch'>;
@@ -113,6 +145,9 @@ export class CaBundleInjector implements Runnable {
     const resource = resourceOf(target);
     const logger = this.#options.logger.child({ kind: target.kind, name: target.name });
     try {
+      if (target.kind === 'CustomResourceDefinition') {
+        return await this.#syncConversion({ target, caBundle, logger }, signal);
+      }
       const configuration = await this.#options.client.get(resource, { name: target.name }, signal);
       const { operations, missing } = caBundlePatch(configuration, target, caBundle);
       if (operations.length > 0) {
@@ -129,6 +164,23 @@ export class CaBundleInjector implements Runnable {
       }
       return false;
     }
+  }
+
+  async #syncConversion(input: { readonly target: Extract<CaBundleTarget, { kind: 'CustomResourceDefinition' }>; readonly caBundle: string; readonly logger: Logger }, signal: AbortSignal): Promise<boolean> {
+    const { target, caBundle, logger } = input;
+    const name = target.name;
+    const crd = await this.#options.client.get(customResourceDefinitionResource, { name }, signal);
+    const operations = conversionCaBundlePatch(crd, target.calls, caBundle);
+    if (operations === undefined) {
+      // Not an error to retry: the CRD converts with None, or someone pointed it at another server.
+      logger.debug('The CustomResourceDefinition does not call this conversion webhook; its caBundle is left alone');
+      return true;
+    }
+    if (operations.length > 0) {
+      await this.#options.client.patch(customResourceDefinitionResource, { name }, { type: 'json', body: operations, signal });
+      logger.info('Injected the CA bundle into the conversion webhook of the CustomResourceDefinition');
+    }
+    return true;
   }
 
   #resetBackoff(): number {
@@ -160,7 +212,8 @@ export class CaBundleInjector implements Runnable {
   }
 }
 
-function resourceOf(target: CaBundleTarget): ResourceType<WebhookConfigurationLike> {
+function resourceOf(target: CaBundleTarget): ResourceType<WebhookConfigurationLike> | ResourceType<CustomResourceDefinitionLike> {
+  if (target.kind === 'CustomResourceDefinition') return customResourceDefinitionResource;
   return target.kind === 'MutatingWebhookConfiguration' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource;
 }
 
@@ -168,7 +221,7 @@ function resourceOf(target: CaBundleTarget): ResourceType<WebhookConfigurationLi
  * The JSON patch setting caBundle on the target's webhooks where it differs (a `test` of the name and
  * an `add` of the field per webhook), and the named webhooks the configuration lacks.
  */
-export function caBundlePatch(configuration: WebhookConfigurationLike, target: CaBundleTarget, caBundle: string): { operations: JsonPatchOperation[]; missing: string[] } {
+export function caBundlePatch(configuration: WebhookConfigurationLike, target: { readonly webhooks?: readonly string[] | undefined }, caBundle: string): { operations: JsonPatchOperation[]; missing: string[] } {
   const webhooks = configuration.webhooks ?? [];
   const wanted = target.webhooks ?? webhooks.map((webhook) => webhook.name);
   const operations: JsonPatchOperation[] = [];
@@ -180,4 +233,33 @@ export function caBundlePatch(configuration: WebhookConfigurationLike, target: C
   });
   const present = new Set(webhooks.map((webhook) => webhook.name));
   return { operations, missing: wanted.filter((name) => !present.has(name)) };
+}
+
+/**
+ * The JSON patch setting the conversion webhook's caBundle of a CRD where it differs (empty when it is
+ * current), with `test`s that it still calls this server; undefined when the CRD has no conversion
+ * webhook or calls another server (nothing of ours to keep current).
+ */
+export function conversionCaBundlePatch(crd: CustomResourceDefinitionLike, calls: ConversionCaller, caBundle: string): JsonPatchOperation[] | undefined {
+  const conversion = crd.spec?.conversion;
+  const clientConfig = conversion?.webhook?.clientConfig;
+  if (conversion?.strategy !== 'Webhook' || clientConfig === undefined || !callsUs(clientConfig, calls)) return undefined;
+  if (clientConfig.caBundle === caBundle) return [];
+  const test: JsonPatchOperation[] =
+    'url' in calls
+      ? [{ op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: calls.url }]
+      : [
+          { op: 'test', path: '/spec/conversion/webhook/clientConfig/service/name', value: calls.service.name },
+          { op: 'test', path: '/spec/conversion/webhook/clientConfig/service/namespace', value: calls.service.namespace },
+        ];
+  return [...test, { op: 'add', path: '/spec/conversion/webhook/clientConfig/caBundle', value: caBundle }];
+}
+
+/** Whose conversion webhook a CRD target is. */
+type ConversionCaller = Extract<CaBundleTarget, { kind: 'CustomResourceDefinition' }>['calls'];
+
+function callsUs(clientConfig: { readonly url?: string; readonly service?: unknown }, calls: ConversionCaller): boolean {
+  if ('url' in calls) return clientConfig.url === calls.url;
+  const service = clientConfig.service as { readonly name?: unknown; readonly namespace?: unknown } | undefined;
+  return service?.name === calls.service.name && service.namespace === calls.service.namespace;
 }

@@ -8,7 +8,7 @@ import { fakeApiError } from '../testing/fake-api-error.ts';
 import { FakeClient } from '../testing/fake-client.ts';
 import { StubCertificates } from '../testing/stub-certificates.ts';
 import { mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
-import type { CaBundleTarget, WebhookConfigurationLike } from './ca-bundle-injector.ts';
+import type { WebhookConfigurationKind, WebhookConfigurationLike } from './ca-bundle-injector.ts';
 import { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration } from './local-webhook-configuration.ts';
 import type { LocalWebhookBuildInput } from './local-webhook-configuration.ts';
 import { SelfManagedCertificates } from './self-managed-certificates.ts';
@@ -17,7 +17,7 @@ import { WebhookServer } from './webhook-server.ts';
 const logger = createLogger({ level: 'silent' });
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
-type Kind = CaBundleTarget['kind'];
+type Kind = WebhookConfigurationKind;
 
 /** A configuration with one webhook at `/<path>` on 127.0.0.1, named otherwise than the runnable's (which wins). */
 function build(kind: Kind, path = 'validate'): (input: LocalWebhookBuildInput) => WebhookConfigurationLike {

@@ -16,7 +16,7 @@ import type { Runnable } from '../manager/runnable.ts';
 import { Backoff } from '../util/backoff.ts';
 import type { BackoffOptions } from '../util/backoff.ts';
 import { CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
-import type { CaBundleTarget, WebhookConfigurationLike } from './ca-bundle-injector.ts';
+import type { WebhookConfigurationKind, WebhookConfigurationLike } from './ca-bundle-injector.ts';
 import type { CertificateSource } from './certificate-source.ts';
 import type { WebhookServer } from './webhook-server.ts';
 
@@ -33,7 +33,7 @@ export interface LocalWebhookBuildInput {
 
 export interface LocalWebhookConfigurationOptions {
   readonly client: Pick<ObjectApi, 'get' | 'create' | 'update' | 'patch' | 'delete'>;
-  readonly kind: CaBundleTarget['kind'];
+  readonly kind: WebhookConfigurationKind;
   /** The configuration's name; it overrides whatever name `build` gives. */
   readonly name: string;
   /** Resolves with the port the webhook server listens on at 127.0.0.1 (`WebhookServer.listening`). */

@@ -16,6 +16,7 @@ describe('webhookFlagsShape', () => {
       'webhook-certs-secret': '',
       'webhook-mutating-configurations': [],
       'webhook-validating-configurations': [],
+      'webhook-conversion-crds': [],
     });
   });
 

@@ -37,6 +37,8 @@ export const webhookFlagsShape = {
   'webhook-mutating-configurations': list,
   // ValidatingWebhookConfigurations whose caBundle the app keeps (the workload apps' template validation).
   'webhook-validating-configurations': list,
+  // CustomResourceDefinitions whose conversion webhook's caBundle the app keeps (the kinds it converts).
+  'webhook-conversion-crds': list,
 };
 
 /** The parsed webhook flags. */
@@ -49,6 +51,7 @@ export interface WebhookFlags {
   readonly 'webhook-certs-secret': string;
   readonly 'webhook-mutating-configurations': readonly string[];
   readonly 'webhook-validating-configurations': readonly string[];
+  readonly 'webhook-conversion-crds': readonly string[];
 }
 
 /** The DNS names of the Service, as the API server may call it, and the loopback address for local use. */
@@ -85,6 +88,7 @@ export function webhookServerFromFlags(manager: Manager, flags: WebhookFlags, ex
   const targets: CaBundleTarget[] = [
     ...flags['webhook-mutating-configurations'].map((name) => ({ kind: 'MutatingWebhookConfiguration' as const, name })),
     ...flags['webhook-validating-configurations'].map((name) => ({ kind: 'ValidatingWebhookConfiguration' as const, name })),
+    ...flags['webhook-conversion-crds'].map((name) => ({ kind: 'CustomResourceDefinition' as const, name, calls: { service: { name: flags['webhook-service-name'], namespace: flags['webhook-service-namespace'] } } })),
     ...extraTargets,
   ];
   if (targets.length > 0 && certificates.kind === 'self') {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
+import { z } from 'zod';
 
 import type { HealthCheck } from '../health/probe-server.ts';
 import type { Runnable } from '../manager/runnable.ts';
@@ -13,6 +14,8 @@ import { isJsonContentType, parseJsonBody, readBody, sendError, sendJson } from 
 import type { CertificateSource, ServingCertificate } from './certificate-source.ts';
 import { invokeHandler } from './invoke-handler.ts';
 import type { FailurePolicy } from './invoke-handler.ts';
+import { answerConversionReview, conversionReviewSchema } from './conversion-review.ts';
+import type { ObjectConverter } from './conversion-review.ts';
 import { createWebhookMetrics } from './webhook-metrics.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
 
@@ -44,6 +47,13 @@ interface Route extends WebhookOptions {
   readonly logger: Logger;
 }
 
+/** A CRD conversion webhook: synchronous and pure, so it has no time budget and no failure policy. */
+interface ConversionRoute {
+  readonly path: string;
+  readonly convert: ObjectConverter;
+  readonly logger: Logger;
+}
+
 const DEFAULT_PORT = 9443;
 const DEFAULT_TIMEOUT_MS = 3000;
 const DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
@@ -63,6 +73,7 @@ export class WebhookServer implements Runnable {
   readonly #options: WebhookServerOptions;
   readonly #metrics: WebhookMetrics;
   readonly #routes = new Map<string, Route>();
+  readonly #conversions = new Map<string, ConversionRoute>();
   readonly #listening = Promise.withResolvers<number>();
   #started = false;
   #closing = false;
@@ -77,21 +88,34 @@ export class WebhookServer implements Runnable {
 
   /** Serves `handler` at `path` (e.g. `/mutate-pod`); only before `start`. */
   register(path: string, handler: AdmissionHandler, options: WebhookOptions): void {
+    this.#checkFree(path);
+    this.#routes.set(path, { ...options, path, handler, logger: this.#options.logger.child({ webhook: path }) });
+  }
+
+  /**
+   * Serves a CRD conversion webhook at `path` (e.g. `/convert`): ConversionReview v1 requests, each
+   * object converted by `convert`; only before `start`.
+   */
+  registerConversion(path: string, convert: ObjectConverter): void {
+    this.#checkFree(path);
+    this.#conversions.set(path, { path, convert, logger: this.#options.logger.child({ webhook: path }) });
+  }
+
+  #checkFree(path: string): void {
     if (this.#started) {
       throw new Error(`cannot register webhook ${path}: the webhook server has started`);
     }
     if (!path.startsWith('/') || path.includes('?') || path.includes('#')) {
       throw new Error(`invalid webhook path ${JSON.stringify(path)}: expected an absolute path such as /mutate-pod`);
     }
-    if (this.#routes.has(path)) {
+    if (this.#routes.has(path) || this.#conversions.has(path)) {
       throw new Error(`a webhook is already registered at ${path}`);
     }
-    this.#routes.set(path, { ...options, path, handler, logger: this.#options.logger.child({ webhook: path }) });
   }
 
-  /** The registered paths. */
+  /** The registered paths (admission and conversion). */
   paths(): string[] {
-    return [...this.#routes.keys()];
+    return [...this.#routes.keys(), ...this.#conversions.keys()];
   }
 
   /** Where the serving certificate comes from: a process that writes its own webhook configuration takes the CA bundle from it. */
@@ -192,26 +216,35 @@ export class WebhookServer implements Runnable {
     if (this.#closing) {
       response.setHeader('Connection', 'close');
     }
-    const route = this.#routes.get(pathOf(request.url));
-    if (route === undefined) {
-      sendError(response, { status: 404, message: `no webhook is registered at ${pathOf(request.url)}` });
+    const path = pathOf(request.url);
+    const route = this.#routes.get(path);
+    const conversion = this.#conversions.get(path);
+    if (route === undefined && conversion === undefined) {
+      sendError(response, { status: 404, message: `no webhook is registered at ${path}` });
       return;
     }
-    const labels = { webhook: route.path };
+    const labels = { webhook: path };
+    const logger = (route ?? conversion)?.logger ?? this.#options.logger;
     const startedAt = performance.now();
     this.#metrics.inFlight.inc(labels);
     let code = 500;
     try {
-      code = await this.#admit(route, request, response);
+      code = await this.#answer({ route, conversion }, request, response);
     } catch (error) {
       // A client that hangs up mid-body is the client's business; anything else is a bug here.
-      route.logger[response.destroyed ? 'debug' : 'error']({ err: error }, 'Serving an admission request failed');
+      logger[response.destroyed ? 'debug' : 'error']({ err: error }, 'Serving a webhook request failed');
       code = sendError(response, { status: 500, message: 'internal error of the webhook server' });
     } finally {
       this.#metrics.inFlight.dec(labels);
       this.#metrics.requests.inc({ ...labels, code: String(code) });
       this.#metrics.latency.observe({ ...labels, code: String(code) }, (performance.now() - startedAt) / 1000);
     }
+  }
+
+  async #answer(at: { readonly route: Route | undefined; readonly conversion: ConversionRoute | undefined }, request: IncomingMessage, response: ServerResponse): Promise<number> {
+    if (at.route !== undefined) return this.#admit(at.route, request, response);
+    if (at.conversion !== undefined) return this.#convert(at.conversion, request, response);
+    return sendError(response, { status: 404, message: 'no webhook is registered here' });
   }
 
   /** Answers one request on a registered path; returns the HTTP status code. */
@@ -241,10 +274,31 @@ export class WebhookServer implements Runnable {
     return sendJson(response, { status: 200, body: admissionReviewResponse(review.uid, answer) });
   }
 
-  /** The admission request of a well-formed request, or the status code of the error answer sent. */
-  async #readReview(request: IncomingMessage, response: ServerResponse): Promise<AdmissionRequest | number> {
+  /** Answers one ConversionReview; returns the HTTP status code. */
+  async #convert(route: ConversionRoute, request: IncomingMessage, response: ServerResponse): Promise<number> {
+    const json = await this.#readJson(request, response);
+    if (typeof json === 'number') {
+      return json;
+    }
+    const review = conversionReviewSchema.safeParse(json.value);
+    if (!review.success) {
+      const message = `not a ConversionReview v1: ${z.prettifyError(review.error)}`;
+      this.#options.logger.warn({ path: route.path, problem: message.slice(0, 300) }, 'Refused a malformed conversion request');
+      return sendError(response, { status: 400, message });
+    }
+    const answer = answerConversionReview(review.data.request, route.convert);
+    const result = answer.response.result;
+    route.logger[result.status === 'Success' ? 'debug' : 'warn'](
+      { uid: review.data.request.uid, desiredAPIVersion: review.data.request.desiredAPIVersion, objects: review.data.request.objects.length, ...(result.status === 'Failure' ? { problem: result.message } : {}) },
+      'Answered a conversion request',
+    );
+    return sendJson(response, { status: 200, body: answer });
+  }
+
+  /** The JSON body of a well-formed POST, or the status code of the error answer sent. */
+  async #readJson(request: IncomingMessage, response: ServerResponse): Promise<{ readonly value: unknown } | number> {
     if (request.method !== 'POST') {
-      return sendError(response, { status: 405, message: `method ${String(request.method)} is not allowed: admission requests are POSTed`, headers: { Allow: 'POST' } });
+      return sendError(response, { status: 405, message: `method ${String(request.method)} is not allowed: webhook requests are POSTed`, headers: { Allow: 'POST' } });
     }
     if (!isJsonContentType(request.headers['content-type'])) {
       return sendError(response, { status: 415, message: `content type ${JSON.stringify(request.headers['content-type'] ?? '')} is not supported: expected application/json` });
@@ -255,13 +309,23 @@ export class WebhookServer implements Runnable {
       return sendError(response, { status: 413, message: body.message, headers: { Connection: 'close' } });
     }
     const json = parseJsonBody(body.body);
-    const review = json.ok ? parseAdmissionReview(json.value) : json;
+    return json.ok ? { value: json.value } : sendError(response, { status: 400, message: json.message });
+  }
+
+  /** The admission request of a well-formed request, or the status code of the error answer sent. */
+  async #readReview(request: IncomingMessage, response: ServerResponse): Promise<AdmissionRequest | number> {
+    const json = await this.#readJson(request, response);
+    if (typeof json === 'number') {
+      return json;
+    }
+    const review = parseAdmissionReview(json.value);
     if (!review.ok) {
       this.#options.logger.warn({ path: pathOf(request.url), problem: review.message.slice(0, 300) }, 'Refused a malformed admission request');
       return sendError(response, { status: 400, message: review.message });
     }
     return review.request;
   }
+
 }
 
 function tlsOptions(certificate: ServingCertificate): { cert: string; key: string; minVersion: 'TLSv1.2' } {

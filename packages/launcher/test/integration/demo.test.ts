@@ -171,6 +171,8 @@ describe('the all-in-one launcher', () => {
       '--feature-gates=CloneSet=false,AdvancedStatefulSet=false,SidecarSet=true',
       `--namespace=${namespace}`,
       `--webhook-local-configuration=${name}`,
+      // The test run's converter serves the CRDs' conversions; this process must not take them over.
+      '--webhook-local-conversion=false',
       '--webhook-port=0',
       // A namespace that does not exist yet: the launcher creates it next to a local control plane.
       `--sidecarset-revision-namespace=${revisionNamespace}`,

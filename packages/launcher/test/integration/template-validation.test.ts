@@ -72,6 +72,8 @@ beforeAll(async () => {
     'health-probe-bind-address': '0',
     namespace: namespace.name,
     'webhook-local-configuration': `kruise-ts-test-${namespace.name}`,
+    // The test run's converter serves the CRDs' conversions; this process must not take them over.
+    'webhook-local-conversion': 'false',
     'webhook-port': '0',
   });
   controllers = startControllers({ flags, kubeConfig, logger: createLogger({ level: 'silent' }) });

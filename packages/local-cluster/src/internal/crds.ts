@@ -66,7 +66,21 @@ async function writeOnce(api: ApiextensionsV1Api, crd: V1CustomResourceDefinitio
     labels: { ...current.metadata?.labels, ...metadata.labels },
     annotations: { ...current.metadata?.annotations, ...metadata.annotations },
   });
+  keepLocalConversion(crd, current);
   await api.replaceCustomResourceDefinition({ name, body: crd });
+}
+
+/**
+ * A conversion webhook that a process next to this control plane pointed at itself (a URL: the
+ * launcher, the test run's converter) stays when the file's conversion is a webhook too: the file names
+ * the in-cluster Service, which nothing serves here, so replacing the URL would break every read of a
+ * version other than the stored one.
+ */
+function keepLocalConversion(crd: V1CustomResourceDefinition, current: V1CustomResourceDefinition): void {
+  const local = current.spec.conversion;
+  if (crd.spec.conversion?.strategy === 'Webhook' && local?.strategy === 'Webhook' && local.webhook?.clientConfig?.url !== undefined) {
+    crd.spec.conversion = local;
+  }
 }
 
 async function readCrd(api: ApiextensionsV1Api, name: string): Promise<V1CustomResourceDefinition | undefined> {

@@ -4,7 +4,7 @@
 
 /** The API group of all OpenKruise workloads. */
 export const APPS_KRUISE_IO_GROUP = 'apps.kruise.io';
-/** The version this package serves (v1beta1 is deliberately not served yet). */
+/** The first version of OpenKruise's kinds (CloneSet's only one; Advanced StatefulSet, SidecarSet and BroadcastJob also serve v1beta1). */
 export const V1ALPHA1 = 'v1alpha1';
 /** `apiVersion` of v1alpha1 objects. */
 export const APPS_KRUISE_IO_V1ALPHA1 = `${APPS_KRUISE_IO_GROUP}/${V1ALPHA1}`;

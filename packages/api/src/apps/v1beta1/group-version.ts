@@ -3,7 +3,7 @@
  */
 import { APPS_KRUISE_IO_GROUP } from '../v1alpha1/group-version.ts';
 
-/** The version of Advanced StatefulSet this package serves (v1alpha1 and its conversion are not served). */
+/** The storage version of Advanced StatefulSet, SidecarSet and BroadcastJob (as in OpenKruise 1.9). */
 export const V1BETA1 = 'v1beta1';
 /** `apiVersion` of v1beta1 objects. */
 export const APPS_KRUISE_IO_V1BETA1 = `${APPS_KRUISE_IO_GROUP}/${V1BETA1}`;

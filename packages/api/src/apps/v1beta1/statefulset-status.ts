@@ -62,3 +62,11 @@ export const statefulSetStatusSchema = withCrdMeta(
 );
 /** The status of an Advanced StatefulSet. */
 export type StatefulSetStatus = z.infer<typeof statefulSetStatusSchema>;
+
+/** The status fields v1beta1 has and v1alpha1 lacks. */
+export const STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS = ['updatedReadyReplicas', 'updatedAvailableReplicas', 'volumeClaims'] as const;
+
+/** The v1alpha1 status, as the CRD serves it. */
+export const statefulSetV1alpha1StatusSchema = withCrdMeta(statefulSetStatusSchema.omit({ updatedReadyReplicas: true, updatedAvailableReplicas: true, volumeClaims: true }), {
+  description: 'Observed state of the StatefulSet.',
+});
