@@ -38,16 +38,24 @@ async function podUids(namespace: string): Promise<string[]> {
   return (await client.list(podResource, { namespace, labelSelector: 'app=db' })).items.map(uidOf).sort();
 }
 
-/** What an external resizer does once a bound claim requests more than it has: the volume, then the claim's status. */
-async function resize(claim: PersistentVolumeClaim): Promise<void> {
+/**
+ * What an external resizer does once a bound claim requests more than it has: the volume, then the
+ * claim's status. Returns the uid of the claim's pod before it did so (the controller cannot have
+ * updated that pod yet: it waits for this capacity).
+ */
+async function resize(claim: PersistentVolumeClaim): Promise<string> {
+  const namespace = claim.metadata?.namespace ?? '';
+  const pod = await client.get(podResource, { namespace, name: nameOf(claim).replace(/^data-/, '') });
   const storage = requestOf(claim) ?? '';
   await client.patch(pvResource, { name: claim.spec?.volumeName ?? '' }, { type: 'merge', body: { spec: { capacity: { storage } } } });
-  await client.patchStatus(pvcResource, { namespace: claim.metadata?.namespace ?? '', name: nameOf(claim) }, { type: 'merge', body: { status: { capacity: { storage } } } });
+  await client.patchStatus(pvcResource, { namespace, name: nameOf(claim) }, { type: 'merge', body: { status: { capacity: { storage } } } });
+  return uidOf(pod);
 }
 
 /** Plays the resizer for the namespace's claims; returns the claims it resized, in order, and a stop. */
-function playResizer(namespace: string): { resized: string[]; errors: unknown[]; stop: () => void; synced: Promise<void> } {
+function playResizer(namespace: string): { resized: string[]; podsAtResize: string[]; errors: unknown[]; stop: () => void; synced: Promise<void> } {
   const resized: string[] = [];
+  const podsAtResize: string[] = [];
   const errors: unknown[] = [];
   const inFlight = new Set<string>();
   const observer = observeObjects(kubeConfig, { resource: pvcResource, namespace, labelSelector: '' }, (current) => {
@@ -56,12 +64,16 @@ function playResizer(namespace: string): { resized: string[]; errors: unknown[];
       if (claim.status?.phase === 'Bound' && requestOf(claim) !== capacityOf(claim) && !inFlight.has(key)) {
         inFlight.add(key);
         resized.push(key);
-        resize(claim).catch((error: unknown) => errors.push(error));
+        resize(claim).then(
+          (uid) => podsAtResize.push(uid),
+          (error: unknown) => errors.push(error),
+        );
       }
     }
   });
   return {
     resized,
+    podsAtResize,
     errors,
     stop: () => {
       observer.stop();
@@ -93,6 +105,8 @@ describe('Advanced StatefulSet volumeClaimUpdateStrategy OnPodRollingUpdate', ()
       ]);
       // Update order (highest ordinal first, maxUnavailable 1): db-1's claim before db-0's.
       expect(resizer.resized).toEqual(['data-db-1@2Gi', 'data-db-0@2Gi']);
+      // Each claim grew while its pod was still the old one; then the pod was recreated.
+      expect([...resizer.podsAtResize].sort()).toEqual(before);
       const recreated = await podUids(ns.name);
       expect(recreated.filter((uid) => before.includes(uid))).toEqual([]);
 
@@ -101,6 +115,7 @@ describe('Advanced StatefulSet volumeClaimUpdateStrategy OnPodRollingUpdate', ()
       await expect.poll(async () => (await claims(ns.name)).map((claim) => `${requestOf(claim) ?? ''}/${capacityOf(claim) ?? ''}`), { timeout: 60_000 }).toEqual(['3Gi/3Gi', '3Gi/3Gi']);
       await waitForSet(client, { namespace: ns.name, name: 'db', description: '3Gi claims ready' }, (set) => settled(set) && set.status?.volumeClaims?.[0]?.compatibleReadyReplicas === 2);
       expect(await podUids(ns.name)).toEqual(recreated);
+      expect(resizer.resized.slice(2)).toEqual(['data-db-1@3Gi', 'data-db-0@3Gi']);
       expect(resizer.errors).toEqual([]);
     } finally {
       resizer.stop();
