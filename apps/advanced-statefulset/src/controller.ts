@@ -1,7 +1,7 @@
 import { APPS_KRUISE_IO_GROUP, STATEFULSET_KIND, STATEFULSET_POD_NAME_LABEL } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, StatefulSet } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject, requestKey } from '@kruise-ts/controller-runtime';
-import type { Controller, DeepReadonly, FeatureGates, Lister, Manager } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, FeatureGates, Informer, Lister, Manager } from '@kruise-ts/controller-runtime';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
@@ -9,6 +9,7 @@ import { podResource, pvcResource, trimPodForCache, watchOwnedClaims, watchOwned
 
 import { podOrdinal } from './ordinals.ts';
 import { StatefulSetReconciler } from './reconciler.ts';
+import { PVC_OWNED_BY_ASTS_ANNOTATION } from './sync/claim-resize.ts';
 import { statefulSetResource } from './statefulset-resource.ts';
 
 /** Options of the controller, decided by the app's main (flags), never read from the environment here. */
@@ -51,6 +52,21 @@ function claimOwner(sets: Lister<StatefulSet>): (pvc: DeepReadonly<PersistentVol
 }
 
 /**
+ * A claim the controller expanded names its set in an annotation (OpenKruise's pvc event handler):
+ * any change of it (a new capacity, FileSystemResizePending) may let that set's rolling update go on.
+ */
+function watchExpandedClaims(pvcs: Informer<PersistentVolumeClaim>, controller: Controller): void {
+  pvcs.addEventHandler({
+    onUpdate: (_old, pvc) => {
+      const name = pvc.metadata?.annotations?.[PVC_OWNED_BY_ASTS_ANNOTATION];
+      if (name !== undefined) {
+        controller.queue.add(requestKey({ namespace: pvc.metadata?.namespace ?? '', name }));
+      }
+    },
+  });
+}
+
+/**
  * Registers the Advanced StatefulSet controller with a manager: informers (pods only those with the
  * pod-name label every StatefulSet pod carries), event handlers, the reconciler and its
  * expectations. The manager runs it while it holds the leader lease.
@@ -69,6 +85,7 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
   watchOwnedPods(pods, handlerDeps);
   watchOwnedClaims(pvcs, handlerDeps, claimOwner(sets.lister()));
+  watchExpandedClaims(pvcs, controller);
   controller.addSource(pods);
   controller.addSource(pvcs);
   controller.addSource(revisions);

@@ -10,6 +10,7 @@ import type { ActiveRevisions } from '@kruise-ts/revision';
 import { claimCandidates, claimObjects, claimOwnerOf, freshOwnerCheck, newControllerRef, staleObject } from '@kruise-ts/workload';
 
 import { inRange, liveOrdinals, parseReserveOrdinals, podOrdinal, replicaRange } from './ordinals.ts';
+import { reserveCondemnsEveryPod } from './reserve-guard.ts';
 import { statefulSetKey, statefulSetResource } from './statefulset-resource.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
 
@@ -49,8 +50,9 @@ function startOrdinal(gates: FeatureGates, set: DeepReadonly<StatefulSet>): numb
 
 /**
  * Reads the set's state. A `reserveOrdinals` entry that cannot be read, or a list that would condemn
- * every pod the set has, makes the state unusable: OpenKruise then reserves nothing (or deletes every
- * pod), which deletes pods because of a typo; the reconciler reports it and leaves the pods alone.
+ * every pod the set has (when the list, not a moved `ordinals.start`, is what condemns them), makes
+ * the state unusable: OpenKruise then reserves nothing (or deletes every pod), which deletes pods
+ * because of a typo; the reconciler reports it and leaves the pods alone.
  */
 export async function readState(ctx: SyncContext, caches: ReadCaches, set: DeepReadonly<StatefulSet>): Promise<ReadResult> {
   const owner = claimOwnerOf(set);
@@ -128,9 +130,9 @@ function unusableReserve(state: SyncState, reserve: ReturnType<typeof parseReser
   if (reserve.kind === 'invalid') {
     return `spec.reserveOrdinals: ${reserve.entry} is neither a non-negative integer nor a range "start-end" with start <= end; no pod is created or deleted until it is fixed`;
   }
-  const pods = state.pods.length;
-  if (state.set.spec.replicas > 0 && pods > 0 && state.condemned.length === pods) {
-    return `spec.reserveOrdinals: every pod of the set (${String(pods)}) would be deleted at once; no pod is created or deleted until the list leaves some in place (or scale to 0 first)`;
+  const podOrdinals = [...state.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [slot.ordinal])), ...state.condemned.map((entry) => entry.ordinal)];
+  if (reserveCondemnsEveryPod({ replicas: state.set.spec.replicas, start: state.range.start, reserved: reserve.reserved, podOrdinals })) {
+    return `spec.reserveOrdinals: every pod of the set (${String(podOrdinals.length)}) would be deleted at once; no pod is created or deleted until the list leaves some in place (or scale to 0 first)`;
   }
   return undefined;
 }

@@ -23,16 +23,20 @@ function sameAccessModes(a: readonly string[] | undefined, b: readonly string[] 
   return left.length === right.length && left.every((mode, index) => mode === right[index]);
 }
 
-/**
- * The claim is compatible: the same storage class when both name one, the same access modes, and a
- * storage request at least the template's.
- */
+/** The same storage class when both name one, and the same access modes (OpenKruise's `IsClaimCompatibleWithoutSize`). */
+export function isClaimShapeCompatible(claim: ReadonlyClaim, template: ReadonlyClaim): boolean {
+  return sameStorageClass(claim.spec?.storageClassName, template.spec?.storageClassName) && sameAccessModes(claim.spec?.accessModes, template.spec?.accessModes);
+}
+
+/** The claim is compatible: its shape (above), and a storage request at least the template's. */
 export function isClaimCompatible(claim: ReadonlyClaim, template: ReadonlyClaim): boolean {
-  return (
-    sameStorageClass(claim.spec?.storageClassName, template.spec?.storageClassName) &&
-    sameAccessModes(claim.spec?.accessModes, template.spec?.accessModes) &&
-    atLeast(storageRequest(claim), storageRequest(template))
-  );
+  return isClaimShapeCompatible(claim, template) && atLeast(storageRequest(claim), storageRequest(template));
+}
+
+/** The claim requests less storage than the template (OpenKruise's `IsPVCNeedExpand`): expanding it would fit it. */
+export function claimNeedsExpansion(claim: ReadonlyClaim, template: ReadonlyClaim): boolean {
+  const want = storageRequest(template);
+  return want !== undefined && storageRequest(claim) !== undefined && !atLeast(storageRequest(claim), want);
 }
 
 /** Two storage classes conflict only when both are named. */
@@ -44,7 +48,24 @@ function storageRequest(claim: ReadonlyClaim): string | undefined {
   return claim.spec?.resources?.requests?.['storage'];
 }
 
+/** The volume has at least the capacity the claim requests (none requested: true). */
+export function hasRequestedCapacity(claim: ReadonlyClaim): boolean {
+  return atLeast(claim.status?.capacity?.['storage'], storageRequest(claim));
+}
+
 /** Compatible, and the volume already has at least the requested capacity. */
 export function isClaimReady(claim: ReadonlyClaim, template: ReadonlyClaim): boolean {
-  return isClaimCompatible(claim, template) && atLeast(claim.status?.capacity?.['storage'], claim.spec?.resources?.requests?.['storage']);
+  return isClaimCompatible(claim, template) && hasRequestedCapacity(claim);
+}
+
+/**
+ * An expansion is as far as the controller waits for it (OpenKruise's `IsPatchPVCCompleted`): the
+ * claim is compatible and either ready, or only the file system is left to grow
+ * (`FileSystemResizePending`, which happens when a pod mounts the volume).
+ */
+export function isClaimExpansionCompleted(claim: ReadonlyClaim, template: ReadonlyClaim): boolean {
+  if (!isClaimCompatible(claim, template)) {
+    return false;
+  }
+  return isClaimReady(claim, template) || (claim.status?.conditions ?? []).some((condition) => condition.type === 'FileSystemResizePending' && condition.status === 'True');
 }

@@ -12,4 +12,4 @@ export { handOverOwnerReferences, planPvcCleanup, podControllerRef } from './cle
 export type { HandOverOptions, PlanPvcCleanupOptions, PvcCleanupPlan } from './cleanup.ts';
 export { hasStalePodReference, retentionOwnerReferences, wantedClaimOwners } from './retention.ts';
 export type { ClaimOwners, RetentionPolicy, RetentionPolicyType, WantedClaimOwners } from './retention.ts';
-export { isClaimCompatible, isClaimReady } from './compatibility.ts';
+export { claimNeedsExpansion, hasRequestedCapacity, isClaimCompatible, isClaimExpansionCompleted, isClaimReady, isClaimShapeCompatible } from './compatibility.ts';

@@ -53,3 +53,22 @@ describe('planRollingUpdate', () => {
     expect(plan.updates).toEqual([]);
   });
 });
+
+describe('planRollingUpdate with claims that follow the template (OnPodRollingUpdate)', () => {
+  const claims = (unmatched: readonly string[], unready: readonly string[] = []): NonNullable<RollingUpdatePlanInput['claims']> => ({
+    matched: (p) => !unmatched.includes(p.metadata?.name ?? ''),
+    ready: (p) => !unready.includes(p.metadata?.name ?? ''),
+  });
+
+  it('makes a pod at the update revision a target while its claims request less than the template', () => {
+    const slots = [0, 1, 2].map((ordinal) => pod(ordinal, 'new'));
+    expect(planRollingUpdate(input(slots)).updates).toEqual([]);
+    expect(names(planRollingUpdate(input(slots, { claims: claims(['web-0', 'web-1', 'web-2']) })).updates)).toEqual(['web-2']);
+  });
+
+  it('counts a pod whose claims have not reached their capacity as unavailable', () => {
+    const slots = [pod(0, 'new'), pod(1, 'new'), pod(2, 'new')];
+    expect(planRollingUpdate(input(slots, { claims: claims(['web-0', 'web-1'], ['web-2']) })).updates).toEqual([]);
+    expect(names(planRollingUpdate(input(slots, { claims: claims(['web-0', 'web-1']) })).updates)).toEqual(['web-1']);
+  });
+});

@@ -29,6 +29,12 @@ export interface RollingUpdatePlanInput {
   readonly slots: readonly (ReadonlyPod | undefined)[];
   /** Whether the pod's in-place update (if any) is complete. */
   readonly inPlaceCompleted: (pod: ReadonlyPod) => boolean;
+  /**
+   * With claims that follow the template (volumeClaimUpdateStrategy OnPodRollingUpdate): whether the
+   * pod's claims match the template (else the pod is a target even at the update revision) and have
+   * their requested capacity (else it is unavailable). Absent: claims play no part.
+   */
+  readonly claims?: { readonly matched: (pod: ReadonlyPod) => boolean; readonly ready: (pod: ReadonlyPod) => boolean };
 }
 
 /** The decision. */
@@ -46,6 +52,12 @@ function isSpecifiedDelete(pod: ReadonlyPod): boolean {
   return Object.hasOwn(pod.metadata?.labels ?? {}, SPECIFIED_DELETE_LABEL);
 }
 
+/** Unhealthy, in-place update incomplete, not yet available by minReadySeconds, or claims short of their capacity. */
+function isUnavailable(input: RollingUpdatePlanInput, pod: ReadonlyPod): boolean {
+  const options = { minReadySeconds: input.minReadySeconds, now: input.now };
+  return !isHealthy(pod) || !input.inPlaceCompleted(pod) || !isAvailable(pod, options) || input.claims?.ready(pod) === false;
+}
+
 /** The pods counted unavailable before anything happens, and the shortest minReadySeconds wait. */
 function unavailablePods(input: RollingUpdatePlanInput): { readonly pods: Set<ReadonlyPod>; readonly requeueMs?: number } {
   const options = { minReadySeconds: input.minReadySeconds, now: input.now };
@@ -55,7 +67,7 @@ function unavailablePods(input: RollingUpdatePlanInput): { readonly pods: Set<Re
     if (pod === undefined) {
       continue;
     }
-    if (!isHealthy(pod) || !input.inPlaceCompleted(pod) || !isAvailable(pod, options)) {
+    if (isUnavailable(input, pod)) {
       pods.add(pod);
       const wait = availableInMs(pod, options);
       if (wait !== undefined && wait > 0) {
@@ -87,7 +99,8 @@ function specifiedDeletes(input: RollingUpdatePlanInput, unavailable: Set<Readon
 function podsToMove(input: RollingUpdatePlanInput, unavailable: Set<ReadonlyPod>, deleting: readonly ReadonlyPod[]): ReadonlyPod[] {
   const chosen: ReadonlyPod[] = [];
   const targets = podsToUpdate({ strategy: input.strategy, replicas: input.replicas, updateRevision: input.updateRevision, slots: input.slots }).flatMap((index) => input.slots[index] ?? []);
-  for (const pod of targets.filter((target) => !isPodAtRevision(target, input.updateRevision))) {
+  const done = (target: ReadonlyPod): boolean => isPodAtRevision(target, input.updateRevision) && input.claims?.matched(target) !== false;
+  for (const pod of targets.filter((target) => !done(target))) {
     if (unavailable.size >= input.maxUnavailable && !unavailable.has(pod)) {
       break;
     }

@@ -98,3 +98,38 @@ describe('planScale, Parallel', () => {
     expect(plan.stop).toBe(false);
   });
 });
+
+// ordinals.start moved from 2 to 4 with 2 replicas: every pod is condemned, as in OpenKruise's e2e
+// "Increasing .start.ordinal". The new ordinals come first, then the old pods go.
+describe('planScale, a moved ordinal window', () => {
+  const condemned = [
+    { ordinal: 2, pod: pod(2) },
+    { ordinal: 3, pod: pod(3) },
+  ];
+
+  it('OrderedReady creates the lowest new ordinal and deletes nothing while new pods are missing or not ready', () => {
+    const first = planScale(input({ replicas: [{ ordinal: 4, pod: undefined }, { ordinal: 5, pod: undefined }], condemned }));
+    expect(first.create).toEqual([4]);
+    expect(first.deleteCondemned).toEqual([]);
+    const waiting = planScale(input({ replicas: [{ ordinal: 4, pod: pod(4) }, { ordinal: 5, pod: pod(5, 'pending') }], condemned }));
+    expect(waiting.create).toEqual([]);
+    expect(waiting.deleteCondemned).toEqual([]);
+  });
+
+  it('OrderedReady deletes the highest old pod once every new one is ready', () => {
+    const plan = planScale(input({ replicas: [{ ordinal: 4, pod: pod(4) }, { ordinal: 5, pod: pod(5) }], condemned }));
+    expect(names(plan.deleteCondemned)).toEqual(['web-3']);
+  });
+
+  it('Parallel creates the new ordinals and deletes every old pod in the same round', () => {
+    const plan = planScale(input({ monotonic: false, replicas: [{ ordinal: 4, pod: undefined }, { ordinal: 5, pod: undefined }], condemned }));
+    expect(plan.create).toEqual([4, 5]);
+    expect(names(plan.deleteCondemned)).toEqual(['web-3', 'web-2']);
+  });
+
+  it('Parallel within scaleStrategy.maxUnavailable creates up to the budget and, as OpenKruise, still deletes the old pods', () => {
+    const plan = planScale(input({ monotonic: false, budget: 1, replicas: [{ ordinal: 4, pod: undefined }, { ordinal: 5, pod: undefined }], condemned }));
+    expect(plan.create).toEqual([4]);
+    expect(names(plan.deleteCondemned)).toEqual(['web-3', 'web-2']);
+  });
+});

@@ -12,6 +12,7 @@ import { parseIntOrPercent, scaledValueFromIntOrPercent } from '@kruise-ts/api';
 
 import { isCreated } from '../pod-health.ts';
 import { claimsToCreate, ClaimBeingDeletedError, createMissingClaims, reconcileClaims, staleClaimOrdinals } from './claims.ts';
+import { claimCollidingPod, collidingPodName } from './name-collision.ts';
 import { planScale } from './scale-plan.ts';
 import type { ScalePlan } from './scale-plan.ts';
 import { identityMatches, identityPatch, newStatefulPod } from './stateful-pod.ts';
@@ -107,8 +108,7 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
   }
   let changed = await recreateFinished(ctx, state, plan.deleteFinished);
   if (plan.create.length > 0) {
-    const pods = newPods(ctx, state, plan.create);
-    await createPods(ctx, state.owner, { pods, claimsFor: (pod) => claimsToCreate(ctx, state, pod) });
+    await createPlanned(ctx, state, newPods(ctx, state, plan.create));
     changed = true;
   }
   changed = (await fixCheckedPods(ctx, state, plan)) || changed;
@@ -117,6 +117,27 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
     changed = (await deletePods(ctx, state.owner, { pods: plan.deleteCondemned })) || changed;
   }
   return { changed, stop: plan.stop };
+}
+
+/**
+ * Creates the planned pods. A name that is taken by a pod the cache does not show (its labels were
+ * removed) is claimed from a fresh read before the failure goes on to the queue's backoff.
+ */
+async function createPlanned(ctx: SyncContext, state: SyncState, pods: readonly Pod[]): Promise<void> {
+  try {
+    await createPods(ctx, state.owner, { pods, claimsFor: (pod) => claimsToCreate(ctx, state, pod) });
+  } catch (error) {
+    const name = collidingPodName(error);
+    if (name !== undefined && pods.some((pod) => pod.metadata?.name === name)) {
+      // The creation's failure is what the status reports; a failed claim is retried with it.
+      const outcome = await claimCollidingPod(ctx, state, name).catch((claimError: unknown) => {
+        ctx.logger.warn({ err: claimError, pod: name }, 'Could not claim the pod that took the name');
+        return 'failed';
+      });
+      ctx.logger.debug({ pod: name, outcome }, 'A pod of that name exists outside the cache');
+    }
+    throw error;
+  }
 }
 
 async function recreateFinished(ctx: SyncContext, state: SyncState, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {

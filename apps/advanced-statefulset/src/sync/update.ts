@@ -5,11 +5,15 @@
  * deleted and created again by the next scale step at the update revision.
  */
 import { CONTROLLER_REVISION_HASH_LABEL, parseIntOrPercent, scaledValueFromIntOrPercent } from '@kruise-ts/api';
+import type { Pod } from '@kruise-ts/api';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { isInPlaceUpdateCompleted } from '@kruise-ts/inplace-update';
 import { CHANGED, deletePods, InPlaceDecisions, updatePodToRevision, WAITING } from '@kruise-ts/pod-control';
 import type { PodUpdateOutcome, PodUpdatePlan } from '@kruise-ts/pod-control';
+import { isPodAtRevision } from '@kruise-ts/revision';
 import { POD_WRITE_CONCURRENCY, settleWithConcurrency } from '@kruise-ts/workload';
 
+import { claimsCompleted, claimsMatch, claimsReady, expandClaims, podClaims, resizesClaims } from './claim-resize.ts';
 import { planRollingUpdate } from './rolling-update-plan.ts';
 import { revisionNameOf, rollingUpdateOf, slotsOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
@@ -46,10 +50,29 @@ function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
   };
 }
 
+/**
+ * A target whose claims follow the template: its claims are expanded first (this round ends there
+ * for it: the cache shows the claims as they were), and the pod is updated once the expansion is
+ * completed; a pod already at the update revision needs nothing more (OpenKruise: the claims only).
+ */
+async function updateWithClaims(ctx: SyncContext, state: SyncState, input: { readonly pod: DeepReadonly<Pod>; readonly update: (pod: DeepReadonly<Pod>) => Promise<PodUpdateOutcome> }): Promise<PodUpdateOutcome> {
+  const { pod } = input;
+  const claims = podClaims(state, pod);
+  if (!claimsMatch(claims)) {
+    await expandClaims(ctx, state, { pod, claims });
+    return CHANGED;
+  }
+  if (!claimsCompleted(claims) || isPodAtRevision(pod, revisionNameOf(state.updateRevision))) {
+    return WAITING;
+  }
+  return input.update(pod);
+}
+
 /** The rolling update of one reconcile (not called for OnDelete or while paused). */
 export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise<UpdateResult> {
   const rolling = rollingUpdateOf(state.set);
   const verticalScaling = ctx.gates.enabled('InPlaceWorkloadVerticalScaling');
+  const resizing = resizesClaims(ctx.gates, state.set);
   const plan = planRollingUpdate({
     strategy: { partition: rolling.partition, unorderedUpdate: rolling.unorderedUpdate },
     replicas: state.set.spec.replicas,
@@ -59,6 +82,7 @@ export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise
     now: ctx.clock.now(),
     slots: slotsOf(state),
     inPlaceCompleted: (pod) => isInPlaceUpdateCompleted(pod, { verticalScaling }),
+    ...(resizing ? { claims: { matched: (pod) => claimsMatch(podClaims(state, pod)), ready: (pod) => claimsReady(podClaims(state, pod)) } } : {}),
   });
   if (plan.requeueMs !== undefined) {
     ctx.requeue.push(plan.requeueMs, 'minReadySeconds');
@@ -67,7 +91,8 @@ export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise
   const podPlan = updatePlan(ctx, state);
   // The plan chose the pods in update order within the budget; their writes need no order among
   // themselves (OpenKruise writes them one after another: 200 pods took seconds per reconcile).
-  const outcomes = await settleWithConcurrency(plan.updates, POD_WRITE_CONCURRENCY, (pod) => updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision }));
+  const update = (pod: DeepReadonly<Pod>): Promise<PodUpdateOutcome> => updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision });
+  const outcomes = await settleWithConcurrency(plan.updates, POD_WRITE_CONCURRENCY, (pod) => (resizing ? updateWithClaims(ctx, state, { pod, update }) : update(pod)));
   let blocked: string | undefined;
   for (const outcome of outcomes) {
     if (outcome.status === 'rejected') throw outcome.reason;

@@ -85,7 +85,7 @@ const OPENKRUISE_GATES = {
   StatefulSetStartOrdinal: implemented(openkruise(ALPHA_OFF, [ASTS], 'Custom start ordinal for StatefulSets.')),
   PodIndexLabel: implemented(openkruise(BETA_ON, [ASTS], 'Pod index label on StatefulSet pods.')),
   EnableExternalCerts: openkruise(ALPHA_OFF, [CS, ASTS, SS, BJ], 'Use externally generated webhook certificates.'),
-  StatefulSetAutoResizePVCGate: openkruise(ALPHA_OFF, [ASTS], 'Expand PVCs automatically when volumeClaimTemplates grow.'),
+  StatefulSetAutoResizePVCGate: implemented(openkruise(ALPHA_OFF, [ASTS], 'Expand PVCs automatically when volumeClaimTemplates grow.')),
   ForceDeleteTimeoutExpectationGate: {
     ...openkruise(ALPHA_OFF, [CS], 'Drop timed-out scale expectations (kruise#1765). kruise-ts always drops them, whatever this gate says.'),
     alwaysOn: true,
