@@ -37,8 +37,23 @@ const deployments = writable(managerDeploymentResource);
 const services = defineResource<KubeObject & { spec: object }>({ group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true });
 const pods = defineResource<KubeObject & { spec: object }>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
 
-function createPod(namespace: string, name: string): Promise<KubeObject> {
-  return client.create(pods, { metadata: { name, namespace }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } });
+function createPod(namespace: string, name: string, options: { readonly dryRun?: boolean } = {}): Promise<KubeObject> {
+  return client.create(pods, { metadata: { name, namespace }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } }, options);
+}
+
+/**
+ * Whether the API server's admission refuses a pod create in the namespace, asked with a dry run (which
+ * calls webhooks of sideEffects None): the API server learns of a configuration's creation or deletion
+ * through its own informer, a moment after the write.
+ */
+async function podCreateRefused(namespace: string): Promise<boolean> {
+  try {
+    await createPod(namespace, 'probe', { dryRun: true });
+    return false;
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('failed calling webhook')) return true;
+    throw error;
+  }
 }
 
 async function deleteIfPresent(resource: ResourceType, name: string): Promise<void> {
@@ -78,6 +93,7 @@ describe('kruise-ts migrate from-openkruise', () => {
       await client.create(crds, conversionCrd({ group, plural: 'samejobs', kind: 'SameJob', service, sameSchemas: true }));
       await client.create(crds, conversionCrd({ group, plural: 'differentsets', kind: 'DifferentSet', service, sameSchemas: false }));
 
+      await waitFor(() => podCreateRefused(namespace), { description: "the API server's admission to call the webhook configurations", timeoutMs: 30_000 });
       await expect(createPod(namespace, 'before')).rejects.toThrow(/failed calling webhook "mpod\.kb\.io".*kruise-webhook-service/);
 
       const cli = (...args: string[]) => kruiseTs(['--kubeconfig', kubeconfigPath, 'migrate', 'from-openkruise', '--openkruise-namespace', namespace, ...args]);
@@ -101,7 +117,7 @@ describe('kruise-ts migrate from-openkruise', () => {
       await expect(createPod(namespace, 'still-refused')).rejects.toThrow(/failed calling webhook/);
 
       const run = await cli('--timeout', '2m');
-      expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+      expect(run, `${run.stdout}${run.stderr}`).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout).toContain(
         [
           `mutatingwebhookconfiguration.admissionregistration.k8s.io/${MUTATING} deleted`,
@@ -118,6 +134,7 @@ describe('kruise-ts migrate from-openkruise', () => {
       const conversions = await Promise.all(crdNames.map(async (name) => (await client.get(customResourceDefinitionResource, { name })).spec.conversion?.strategy));
       expect(conversions).toEqual(['None', 'Webhook']);
 
+      await waitFor(async () => !(await podCreateRefused(namespace)), { description: "the API server's admission to drop the deleted configurations", timeoutMs: 30_000 });
       await createPod(namespace, 'after');
 
       // Nothing left to change: a second run writes nothing.
