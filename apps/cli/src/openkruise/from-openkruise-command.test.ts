@@ -11,6 +11,7 @@ import type { KubeObject } from '@kruise-ts/controller-runtime';
 import { FakeCluster } from '../../test/support/fake-cluster.ts';
 import { conversionCrd, managerDeployment, webhookConfiguration } from '../../test/support/openkruise-objects.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../cli/exit-codes.ts';
+import { podResource } from '../resources/resource-types.ts';
 import { customResourceDefinitionResource, managerDeploymentResource, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './openkruise-objects.ts';
 
 const SERVICE = 'kruise-system/kruise-webhook-service';
@@ -111,6 +112,15 @@ describe('migrate from-openkruise --dry-run', () => {
     const run = await cluster.run('-n', 'apps', 'migrate', 'from-openkruise', '--openkruise-namespace', 'openkruise', '--dry-run');
     expect(run.stdout).toContain("found, with OpenKruise's namespace openkruise:\n  deployment.apps/kruise-controller-manager: 2 replicas, 0 pods\n");
     expect(run.stdout).toContain('  1. scale deployment.apps/kruise-controller-manager from 2 to 0 replicas');
+  });
+
+  it('waits for the pods of a manager already at 0 replicas', async () => {
+    const cluster = new FakeCluster();
+    cluster.api.seed(raw(managerDeploymentResource), [managerDeployment('kruise-system', 0)]);
+    cluster.api.seed(podResource, [{ metadata: { name: 'kruise-controller-manager-abc', namespace: 'kruise-system', uid: '', labels: { 'control-plane': 'controller-manager' } } }]);
+    const run = await cluster.run('migrate', 'from-openkruise', '--dry-run');
+    expect(run.stdout).toContain('  deployment.apps/kruise-controller-manager: 0 replicas, 1 pod\n');
+    expect(run.stdout).toContain('  1. wait until the pods of deployment.apps/kruise-controller-manager (already at 0 replicas) are gone\n');
   });
 
   it('says when nothing of OpenKruise is left', async () => {

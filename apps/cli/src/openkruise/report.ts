@@ -68,8 +68,10 @@ function plannedChange(change: Change): string {
       return `delete ${configurationName(change.configuration)} (first, while OpenKruise's manager still answers it)`;
     case 'stop-manager': {
       const { manager } = change;
-      const scale = manager.replicas > 0 ? `scale ${deploymentName(manager.name)} from ${String(manager.replicas)} to 0 replicas (kept for a rollback) and wait` : `wait`;
-      return `${scale} until its pods are gone`;
+      if (manager.replicas === 0) {
+        return `wait until the pods of ${deploymentName(manager.name)} (already at 0 replicas) are gone`;
+      }
+      return `scale ${deploymentName(manager.name)} from ${String(manager.replicas)} to 0 replicas (kept for a rollback) and wait until its pods are gone`;
     }
     case 'conversion-none':
       return `set the conversion of ${crdName(change.crd.name)} to None (its versions have the same schema: nothing is lost)`;
