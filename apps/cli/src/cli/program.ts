@@ -127,20 +127,36 @@ function addSetCommands(program: Command, session: Session): void {
 }
 
 function addMigrateCommand(program: Command, session: Session): void {
-  program
+  const migrate = program
     .command('migrate')
-    .description("Move a Deployment's pods to a CloneSet made from it, in steps that never lower the available pods; the Deployment is left with 0 replicas.")
+    .description("Move a Deployment's pods to a CloneSet made from it, in steps that never lower the available pods; the Deployment is left with 0 replicas. Or switch from OpenKruise: migrate from-openkruise.")
     .argument('<object...>', 'the Deployment: deployment/NAME, deploy/NAME or deployment NAME')
-    .requiredOption('--to <kind>', 'the kind to migrate to: cloneset (the only one for now)')
+    .usage('[options] <object...> | from-openkruise [options]')
+    // Not a required option: commander would then demand it of `migrate from-openkruise` too.
+    .option('--to <kind>', 'the kind to migrate to: cloneset (the only one for now); required')
     .option('--name <name>', "the CloneSet's name (default: the Deployment's)")
     .option('--max-surge <count>', 'pods the CloneSet gains per step, a number or a percentage of the pods (default: 1)', parseMaxSurge)
     .option('--timeout <duration>', 'how long one step may wait for pods to become available or go away (default: 10m)', parseTimeout)
     .option('--dry-run', 'print the CloneSet and the steps; change nothing')
-    .addHelpText('after', '\nExamples:\n  migrate deployment/web --to cloneset --dry-run\n  migrate deploy/web --to cloneset --max-surge 25% --timeout 5m\n')
+    .addHelpText('after', '\nExamples:\n  migrate deployment/web --to cloneset --dry-run\n  migrate deploy/web --to cloneset --max-surge 25% --timeout 5m\n  migrate from-openkruise --dry-run\n')
     .action(async (objects: unknown, options: unknown, command: Command) => {
+      if (typeof (options as { to?: unknown }).to !== 'string') {
+        command.error("error: required option '--to <kind>' not specified", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+      }
       // Imported when it runs, as the history commands are: the other commands need none of it.
       const { migrate } = await import('../commands/migrate.ts');
       await migrate(contextOf(session, command), stringArgs(objects), migrateOptions(options));
+    });
+  migrate
+    .command('from-openkruise')
+    .description("Stop what is left of OpenKruise so that kruise-ts can take over: delete its webhook configurations, scale its manager to 0 (kept for a rollback), and set conversion None on the CRDs it converts whose versions have the same schema.")
+    .option('--openkruise-namespace <namespace>', "the namespace OpenKruise was installed in (its chart's installation.namespace)", 'kruise-system')
+    .option('--timeout <duration>', "how long to wait for the manager's pods to be gone (default: 10m)", parseTimeout)
+    .option('--dry-run', 'print what was found and what would change; change nothing')
+    .addHelpText('after', '\nExamples:\n  migrate from-openkruise --dry-run\n  migrate from-openkruise --openkruise-namespace openkruise --timeout 5m\n\nExit codes: 0 done (or nothing to do); 1 refused (nothing written), an API error, or a timeout; 2 a wrong command line.\n')
+    .action(async (_options: unknown, command: Command) => {
+      const [{ migrateFromOpenKruise }, { fromOpenKruiseOptions }] = await Promise.all([import('../commands/migrate-from-openkruise.ts'), import('../openkruise/options.ts')]);
+      await migrateFromOpenKruise(contextOf(session, command), fromOpenKruiseOptions(command.optsWithGlobals()));
     });
 }
 

@@ -47,6 +47,14 @@ describe('HttpsTransport', () => {
     expect(seen.at(-1)).toEqual({ method: 'PATCH', url: '/prefix/api/v1/namespaces/a/pods/p?fieldManager=me', authorization: 'Bearer secret', contentType: 'application/merge-patch+json', body: '{"a":1}' });
   });
 
+  it('frames a DELETE body (DeleteOptions), which Node sends unframed by default, so the next request on the connection is read whole', async () => {
+    const deleteOptions = { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: 'u-1' } };
+    await transport.request({ verb: 'delete', method: 'DELETE', path: '/api/v1/namespaces/a/pods/p', body: deleteOptions });
+    expect(seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/prefix/api/v1/namespaces/a/pods/p', body: JSON.stringify(deleteOptions) });
+    await expect(transport.request({ verb: 'get', method: 'GET', path: '/api/v1/namespaces/a/pods/q' })).resolves.toEqual({ kind: 'Pod' });
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/prefix/api/v1/namespaces/a/pods/q' });
+  });
+
   it('returns undefined for an empty 2xx body', async () => {
     await expect(transport.request({ verb: 'delete', method: 'DELETE', path: '/empty' })).resolves.toBeUndefined();
   });

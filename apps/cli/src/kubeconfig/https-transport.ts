@@ -49,6 +49,10 @@ export class HttpsTransport implements RequestSender {
     const headers: Record<string, string> = { ...credentialHeaders(tls), Accept: 'application/json', 'User-Agent': this.#options.userAgent };
     if (body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
+      // Node frames a body by chunked encoding only for methods that usually have one: a DELETE's
+      // DeleteOptions went out unframed, and the API server read them as the start of the next request
+      // on the kept-alive connection (400 Bad Request).
+      headers['Content-Length'] = String(Buffer.byteLength(body));
     }
     const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
