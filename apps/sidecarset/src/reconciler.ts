@@ -10,6 +10,7 @@ import type { Client, DeepReadonly, EventReporter, JsonPatchOperation, KubeObjec
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { POD_WRITE_CONCURRENCY, podResource, removeCondition, setCondition, settleWithConcurrency, updateStatus } from '@kruise-ts/workload';
 
+import { hashAnnotationsPatch } from './hash/set-hash-annotations.ts';
 import { registerLatestRevision } from './revision/register-revision.ts';
 import type { RegisteredRevision } from './revision/register-revision.ts';
 import { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
@@ -95,6 +96,7 @@ export class SidecarSetReconciler implements Reconciler {
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const cachedSet = this.#readSet(context, request.name);
     if (cachedSet === undefined) return undefined;
+    if (!(await this.#writeHashAnnotations(context, cachedSet))) return undefined;
     const revision = await this.#registerRevision(context, cachedSet);
     const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
     const { status, missed, candidates } = calculateStatus({
@@ -131,6 +133,22 @@ export class SidecarSetReconciler implements Reconciler {
     }
     const set = parsed.object;
     return this.#deps.namespace !== '' && set.spec.namespace !== this.#deps.namespace ? undefined : set;
+  }
+
+  /**
+   * Puts both hashes on the SidecarSet when they differ (one metadata patch). False when it changed or
+   * was deleted meanwhile: its own event brings the next reconcile.
+   */
+  async #writeHashAnnotations(context: ReconcileContext, set: DeepReadonly<SidecarSet>): Promise<boolean> {
+    const patch = hashAnnotationsPatch(set);
+    if (patch === undefined) return true;
+    try {
+      await resourceClient(this.#deps.api, sidecarSetResource, context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
+      return true;
+    } catch (error) {
+      if (isConflict(error) || isNotFound(error)) return false;
+      throw error;
+    }
   }
 
   /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */
