@@ -5,7 +5,7 @@
  * itself and on the SidecarSet, and the SidecarSet a MissedInjection condition with the count.
  */
 import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
-import { isConflict, isInvalid, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
+import { isConflict, isInvalid, isNotFound, keyOf, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, EventReporter, JsonPatchOperation, KubeObject, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { POD_WRITE_CONCURRENCY, podResource, removeCondition, setCondition, settleWithConcurrency, updateStatus } from '@kruise-ts/workload';
@@ -20,6 +20,7 @@ import { flipPatch } from './hotupgrade/flip.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { planUpgrade } from './upgrade/upgrade-plan.ts';
 import type { UpgradeCandidate } from './upgrade/upgrade-plan.ts';
+import { upgradableCondition, upgradableConditionPatch } from './upgrade/upgradable-condition.ts';
 import { sidecarUpgradePatch } from './upgrade/upgrade-pod.ts';
 
 /** A write refused because the pod changed since it was read (409, or 422 from the patch's resourceVersion test), or is gone. */
@@ -212,8 +213,34 @@ export class SidecarSetReconciler implements Reconciler {
       this.#deps.recorder.warning(objectReference(sidecarSetResource, set), 'NotUpgradablePods', message);
     }
     const now = new Date(this.#deps.clock.now());
-    const upgraded = await this.#patchPods(context, plan.upgrade, { patchOf: (pod) => sidecarUpgradePatch(pod, set, now) });
+    const patched: DeepReadonly<Pod>[] = [];
+    const upgraded = await this.#patchPods(context, plan.upgrade, {
+      patchOf: (pod) => sidecarUpgradePatch(pod, set, now),
+      onPatched: (pod) => {
+        patched.push(pod);
+      },
+    });
     if (plan.upgrade.length > 0) context.logger.info({ upgraded, waiting: plan.upgrade.length - upgraded }, 'Upgraded sidecars in place');
+    await this.#writeUpgradable(context, set, [...plan.notUpgradable.map((pod) => ({ pod, upgradable: false })), ...patched.map((pod) => ({ pod, upgradable: true }))]);
+  }
+
+  /**
+   * The pods' SidecarSetUpgradable condition, through their status subresource as OpenKruise writes
+   * it: false for pods this SidecarSet cannot upgrade in place, true for those it just upgraded; no
+   * write when the cached pod already says so. A pod gone meanwhile is skipped.
+   */
+  async #writeUpgradable(context: ReconcileContext, set: DeepReadonly<SidecarSet>, pods: readonly { readonly pod: DeepReadonly<Pod>; readonly upgradable: boolean }[]): Promise<void> {
+    const client = resourceClient(this.#deps.api, podResource, context.signal);
+    const now = new Date(this.#deps.clock.now());
+    const work = pods.flatMap(({ pod, upgradable }) => {
+      const condition = upgradableCondition(pod, { name: set.metadata.name ?? '', upgradable }, now);
+      return condition === undefined ? [] : [{ pod, condition }];
+    });
+    const outcomes = await settleWithConcurrency(work, POD_WRITE_CONCURRENCY, async ({ pod, condition }) => {
+      await client.patchStatus(keyOf(pod), { type: 'strategic', body: upgradableConditionPatch(condition) });
+    });
+    const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && !isNotFound(outcome.reason) ? [outcome.reason as unknown] : []));
+    if (failed.length > 0) throw failed[0] instanceof Error ? failed[0] : new Error(String(failed[0]));
   }
 
   /**
