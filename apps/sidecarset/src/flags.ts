@@ -43,5 +43,6 @@ export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetCo
     revisionNamespace,
     // OpenKruise's PodWebhook=false registers no pod webhook: no sidecar is injected.
     podWebhook: flags['feature-gates'].enabled('PodWebhook'),
+    patchPodMetadataDefaultsAllowed: flags['feature-gates'].enabled('SidecarSetPatchPodMetadataDefaultsAllowed'),
   };
 }

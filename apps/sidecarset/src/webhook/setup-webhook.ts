@@ -13,6 +13,11 @@ export interface SidecarSetWebhookOptions {
   readonly revisionNamespace: string;
   /** The PodWebhook gate (default on): off, no pod handler is registered and no sidecar is injected, as in OpenKruise. */
   readonly podWebhook?: boolean | undefined;
+  /**
+   * The SidecarSetPatchPodMetadataDefaultsAllowed gate (default off): on, the validation webhook admits
+   * patchPodMetadata when the `kruise-configuration` ConfigMap has no whitelist for the SidecarSet.
+   */
+  readonly patchPodMetadataDefaultsAllowed?: boolean | undefined;
 }
 
 /**

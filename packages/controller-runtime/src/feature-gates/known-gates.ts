@@ -71,7 +71,7 @@ const OPENKRUISE_GATES = {
   TemplateNoDefaults: openkruise(ALPHA_OFF, [CS, ASTS, BJ], 'Webhooks do not inject pod and PVC template defaults.'),
   InPlaceUpdateEnvFromMetadata: implemented(openkruise(BETA_ON, [CS, ASTS], 'In-place update of containers whose env comes from changed labels/annotations.')),
   StatefulSetAutoDeletePVC: implemented(openkruise(BETA_ON, [ASTS], 'PVC retention policy for StatefulSets.')),
-  SidecarSetPatchPodMetadataDefaultsAllowed: openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.'),
+  SidecarSetPatchPodMetadataDefaultsAllowed: implemented(openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.')),
   SidecarTerminator: openkruise(ALPHA_OFF, [BJ], 'Stop sidecars when the main containers of Never/OnFailure pods exit.'),
   PodProbeMarkerGate: openkruise(BETA_ON, [], 'PodProbeMarker custom probes.'),
   PreDownloadImageForDaemonSetUpdate: openkruise(ALPHA_OFF, [], 'Pre-download images for Advanced DaemonSet updates.'),
