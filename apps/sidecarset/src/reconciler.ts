@@ -79,6 +79,8 @@ export interface SidecarSetReconcilerDeps {
   readonly excludedNamespaces: ReadonlySet<string>;
   /** Non-empty: only SidecarSets scoped to this namespace are reconciled (the pod cache holds no other). */
   readonly namespace: string;
+  /** False with PodWebhook=false: no pod is injected, so none is reported as created without its sidecars. */
+  readonly reportMissed?: boolean | undefined;
 }
 
 type Conditions = NonNullable<SidecarSetStatus['conditions']>;
@@ -107,8 +109,7 @@ export class SidecarSetReconciler implements Reconciler {
       excludedNamespaces: this.#deps.excludedNamespaces,
     });
     const conflicts = yieldingConflicts(set, this.#allSets());
-    // A SidecarSet that yields to an older one is skipped by the webhook on purpose: its pods are not "missed".
-    const reported = conflicts.length === 0 ? missed : [];
+    const reported = this.#reportable(missed, conflicts);
     this.#report(set, reported);
     this.#reportConflicts(set, conflicts);
     const conditions = conflictCondition(this.#conditions(set, reported), conflicts, this.#deps.clock.now());
@@ -121,6 +122,14 @@ export class SidecarSetReconciler implements Reconciler {
     // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
     if (revision.error !== undefined) throw revision.error;
     return undefined;
+  }
+
+  /**
+   * The missed pods to report: none when the SidecarSet yields to an older one (the webhook skips it on
+   * purpose) or when nothing injects (PodWebhook=false).
+   */
+  #reportable(missed: readonly DeepReadonly<Pod>[], conflicts: readonly SidecarSetConflict[]): readonly DeepReadonly<Pod>[] {
+    return conflicts.length === 0 && this.#deps.reportMissed !== false ? missed : [];
   }
 
   /** The cached SidecarSet this reconcile is for, if it exists, can be read and is in this manager's scope. */

@@ -94,4 +94,20 @@ describe('SidecarSet controller', () => {
       expect(second.metadata.annotations?.['kruise.io/sidecarset-hash-without-image']).toBe(first.metadata.annotations?.['kruise.io/sidecarset-hash-without-image']);
     });
   });
+
+  it('reports no missed injection with PodWebhook=false (nothing injects then)', async () => {
+    await withController(
+      'sidecarset-no-pod-webhook',
+      async (namespace) => {
+        await using set = await createSidecarSet(client, namespace);
+        const name = set.metadata.name ?? '';
+        await createPod(client, namespace, webPod('not-injected'));
+        // Created after the pod above: once it is counted, the controller has seen both.
+        await createPod(client, namespace, injected(webPod('with-sidecars'), set, namespace));
+        const counted = await waitForSidecarSet(client, { name, description: 'the injected pod counted' }, (current) => current.status?.matchedPods === 1);
+        expect(counted.status?.conditions ?? []).toEqual([]);
+      },
+      { podWebhook: false },
+    );
+  });
 });
