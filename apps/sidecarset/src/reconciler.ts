@@ -99,7 +99,8 @@ export class SidecarSetReconciler implements Reconciler {
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const cachedSet = this.#readSet(context, request.name);
     if (cachedSet === undefined) return undefined;
-    if (!(await this.#writeHashAnnotations(context, cachedSet))) return undefined;
+    const hashWrite = await this.#writeHashAnnotations(context, cachedSet);
+    if (hashWrite === 'stale') return undefined;
     const revision = await this.#registerRevision(context, cachedSet);
     const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
     const { status, missed, candidates } = calculateStatus({
@@ -108,20 +109,27 @@ export class SidecarSetReconciler implements Reconciler {
       namespaceLabels: (name) => this.#namespaceLabels(name),
       excludedNamespaces: this.#deps.excludedNamespaces,
     });
-    const conflicts = yieldingConflicts(set, this.#allSets());
-    const reported = this.#reportable(missed, conflicts);
-    this.#report(set, reported);
-    this.#reportConflicts(set, conflicts);
-    const conditions = conflictCondition(this.#conditions(set, reported), conflicts, this.#deps.clock.now());
-    const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...(conditions.length === 0 ? {} : { conditions }) };
+    const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...this.#reportedConditions(set, missed) };
     // The status first, as OpenKruise: it shows what the upgrade starts from.
     if (!(await this.#writeStatus(context, cachedSet, next))) return undefined;
     if (set.spec.updateStrategy.type !== 'NotUpdate' && set.spec.updateStrategy.paused !== true) {
       await this.#hotUpgradeThenUpgrade(context, set, candidates);
     }
     // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
-    if (revision.error !== undefined) throw revision.error;
+    // So is a hash annotation write that failed (RBAC): the rest of the reconcile does not depend on it.
+    const deferred = revision.error ?? (hashWrite === 'written' ? undefined : hashWrite);
+    if (deferred !== undefined) throw deferred;
     return undefined;
+  }
+
+  /** Reports missed pods and conflicts (Events), and the status conditions that say so. */
+  #reportedConditions(set: DeepReadonly<SidecarSet>, missed: readonly DeepReadonly<Pod>[]): Pick<SidecarSetStatus, 'conditions'> {
+    const conflicts = yieldingConflicts(set, this.#allSets());
+    const reported = this.#reportable(missed, conflicts);
+    this.#report(set, reported);
+    this.#reportConflicts(set, conflicts);
+    const conditions = conflictCondition(this.#conditions(set, reported), conflicts, this.#deps.clock.now());
+    return conditions.length === 0 ? {} : { conditions };
   }
 
   /**
@@ -146,18 +154,20 @@ export class SidecarSetReconciler implements Reconciler {
   }
 
   /**
-   * Puts both hashes on the SidecarSet when they differ (one metadata patch). False when it changed or
-   * was deleted meanwhile: its own event brings the next reconcile.
+   * Puts both hashes on the SidecarSet when they differ (one metadata patch). `stale` when it changed or
+   * was deleted meanwhile (its own event brings the next reconcile); another failure is returned, for the
+   * queue's backoff once the rest of the reconcile is done.
    */
-  async #writeHashAnnotations(context: ReconcileContext, set: DeepReadonly<SidecarSet>): Promise<boolean> {
+  async #writeHashAnnotations(context: ReconcileContext, set: DeepReadonly<SidecarSet>): Promise<'written' | 'stale' | Error> {
     const patch = hashAnnotationsPatch(set);
-    if (patch === undefined) return true;
+    if (patch === undefined) return 'written';
     try {
       await resourceClient(this.#deps.api, sidecarSetResource, context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
-      return true;
+      return 'written';
     } catch (error) {
-      if (isConflict(error) || isNotFound(error)) return false;
-      throw error;
+      if (isConflict(error) || isNotFound(error)) return 'stale';
+      context.logger.error({ err: error }, 'Cannot write the hash annotations of the SidecarSet');
+      return error instanceof Error ? error : new Error(String(error));
     }
   }
 
