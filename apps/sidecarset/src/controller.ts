@@ -24,6 +24,8 @@ export interface SidecarSetControllerOptions {
   readonly namespace: string;
   /** Where the SidecarSets' ControllerRevisions live: the controllers' own namespace (OpenKruise's kruise-system). */
   readonly revisionNamespace: string;
+  /** The PodWebhook gate (default on); off, nothing injects, so no pod is reported as missed. */
+  readonly podWebhook?: boolean | undefined;
 }
 
 /** The controller's name: in logs, metrics (`controller="sidecarset"`) and the work queue. */
@@ -80,6 +82,7 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     revisionNamespace: options.revisionNamespace,
     excludedNamespaces: new Set(options.excludedNamespaces),
     namespace: options.namespace,
+    reportMissed: options.podWebhook !== false,
   });
   const controller = manager.newController({ name: SIDECARSET_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(sets, setAndOverlapping(sets.lister()));

@@ -1,7 +1,9 @@
 import { booleanFlag, workersFlag } from '@kruise-ts/controller-runtime';
+import type { FeatureGates } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import type { SidecarSetControllerOptions } from './controller.ts';
+import type { SidecarSetWebhookOptions } from './webhook/setup-webhook.ts';
 
 /** The app's own flags, added to the manager's by its main and by the all-in-one launcher. */
 export const sidecarSetFlagsShape = {
@@ -28,10 +30,19 @@ export interface SidecarSetFlags {
   readonly 'sidecarset-revision-namespace': string;
   readonly 'sidecarset-validation-webhook': boolean;
   readonly 'leader-election-namespace': string;
+  readonly 'feature-gates': Pick<FeatureGates, 'enabled'>;
 }
 
 /** Controller options from parsed flags. */
-export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetControllerOptions {
+export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetControllerOptions & SidecarSetWebhookOptions {
   const revisionNamespace = flags['sidecarset-revision-namespace'] || flags.namespace || flags['leader-election-namespace'];
-  return { workers: flags['sidecarset-workers'] ?? flags.workers, excludedNamespaces: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace, revisionNamespace };
+  return {
+    workers: flags['sidecarset-workers'] ?? flags.workers,
+    excludedNamespaces: flags['sidecarset-excluded-namespaces'],
+    namespace: flags.namespace,
+    revisionNamespace,
+    // OpenKruise's PodWebhook=false registers no pod webhook: no sidecar is injected.
+    podWebhook: flags['feature-gates'].enabled('PodWebhook'),
+    patchPodMetadataDefaultsAllowed: flags['feature-gates'].enabled('SidecarSetPatchPodMetadataDefaultsAllowed'),
+  };
 }

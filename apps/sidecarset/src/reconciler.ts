@@ -5,11 +5,12 @@
  * itself and on the SidecarSet, and the SidecarSet a MissedInjection condition with the count.
  */
 import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
-import { isConflict, isInvalid, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
+import { isConflict, isInvalid, isNotFound, keyOf, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, EventReporter, JsonPatchOperation, KubeObject, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { POD_WRITE_CONCURRENCY, podResource, removeCondition, setCondition, settleWithConcurrency, updateStatus } from '@kruise-ts/workload';
 
+import { hashAnnotationsPatch } from './hash/set-hash-annotations.ts';
 import { registerLatestRevision } from './revision/register-revision.ts';
 import type { RegisteredRevision } from './revision/register-revision.ts';
 import { parseSidecarSet, sidecarSetResource } from './sidecarset-resource.ts';
@@ -19,6 +20,7 @@ import { flipPatch } from './hotupgrade/flip.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { planUpgrade } from './upgrade/upgrade-plan.ts';
 import type { UpgradeCandidate } from './upgrade/upgrade-plan.ts';
+import { upgradableCondition, upgradableConditionPatch } from './upgrade/upgradable-condition.ts';
 import { sidecarUpgradePatch } from './upgrade/upgrade-pod.ts';
 import { scopedNamespace } from './injection/scoped-namespace.ts';
 
@@ -78,6 +80,8 @@ export interface SidecarSetReconcilerDeps {
   readonly excludedNamespaces: ReadonlySet<string>;
   /** Non-empty: only SidecarSets scoped to this namespace are reconciled (the pod cache holds no other). */
   readonly namespace: string;
+  /** False with PodWebhook=false: no pod is injected, so none is reported as created without its sidecars. */
+  readonly reportMissed?: boolean | undefined;
 }
 
 type Conditions = NonNullable<SidecarSetStatus['conditions']>;
@@ -96,6 +100,8 @@ export class SidecarSetReconciler implements Reconciler {
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const cachedSet = this.#readSet(context, request.name);
     if (cachedSet === undefined) return undefined;
+    const hashWrite = await this.#writeHashAnnotations(context, cachedSet);
+    if (hashWrite === 'stale') return undefined;
     const revision = await this.#registerRevision(context, cachedSet);
     const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
     const { status, missed, candidates } = calculateStatus({
@@ -104,21 +110,35 @@ export class SidecarSetReconciler implements Reconciler {
       namespaceLabels: (name) => this.#namespaceLabels(name),
       excludedNamespaces: this.#deps.excludedNamespaces,
     });
-    const conflicts = yieldingConflicts(set, this.#allSets());
-    // A SidecarSet that yields to an older one is skipped by the webhook on purpose: its pods are not "missed".
-    const reported = conflicts.length === 0 ? missed : [];
-    this.#report(set, reported);
-    this.#reportConflicts(set, conflicts);
-    const conditions = conflictCondition(this.#conditions(set, reported), conflicts, this.#deps.clock.now());
-    const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...(conditions.length === 0 ? {} : { conditions }) };
+    const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...this.#reportedConditions(set, missed) };
     // The status first, as OpenKruise: it shows what the upgrade starts from.
     if (!(await this.#writeStatus(context, cachedSet, next))) return undefined;
     if (set.spec.updateStrategy.type !== 'NotUpdate' && set.spec.updateStrategy.paused !== true) {
       await this.#hotUpgradeThenUpgrade(context, set, candidates);
     }
     // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
-    if (revision.error !== undefined) throw revision.error;
+    // So is a hash annotation write that failed (RBAC): the rest of the reconcile does not depend on it.
+    const deferred = revision.error ?? (hashWrite === 'written' ? undefined : hashWrite);
+    if (deferred !== undefined) throw deferred;
     return undefined;
+  }
+
+  /** Reports missed pods and conflicts (Events), and the status conditions that say so. */
+  #reportedConditions(set: DeepReadonly<SidecarSet>, missed: readonly DeepReadonly<Pod>[]): Pick<SidecarSetStatus, 'conditions'> {
+    const conflicts = yieldingConflicts(set, this.#allSets());
+    const reported = this.#reportable(missed, conflicts);
+    this.#report(set, reported);
+    this.#reportConflicts(set, conflicts);
+    const conditions = conflictCondition(this.#conditions(set, reported), conflicts, this.#deps.clock.now());
+    return conditions.length === 0 ? {} : { conditions };
+  }
+
+  /**
+   * The missed pods to report: none when the SidecarSet yields to an older one (the webhook skips it on
+   * purpose) or when nothing injects (PodWebhook=false).
+   */
+  #reportable(missed: readonly DeepReadonly<Pod>[], conflicts: readonly SidecarSetConflict[]): readonly DeepReadonly<Pod>[] {
+    return conflicts.length === 0 && this.#deps.reportMissed !== false ? missed : [];
   }
 
   /** The cached SidecarSet this reconcile is for, if it exists, can be read and is in this manager's scope. */
@@ -132,6 +152,24 @@ export class SidecarSetReconciler implements Reconciler {
     }
     const set = parsed.object;
     return this.#deps.namespace !== '' && scopedNamespace(set.spec) !== this.#deps.namespace ? undefined : set;
+  }
+
+  /**
+   * Puts both hashes on the SidecarSet when they differ (one metadata patch). `stale` when it changed or
+   * was deleted meanwhile (its own event brings the next reconcile); another failure is returned, for the
+   * queue's backoff once the rest of the reconcile is done.
+   */
+  async #writeHashAnnotations(context: ReconcileContext, set: DeepReadonly<SidecarSet>): Promise<'written' | 'stale' | Error> {
+    const patch = hashAnnotationsPatch(set);
+    if (patch === undefined) return 'written';
+    try {
+      await resourceClient(this.#deps.api, sidecarSetResource, context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
+      return 'written';
+    } catch (error) {
+      if (isConflict(error) || isNotFound(error)) return 'stale';
+      context.logger.error({ err: error }, 'Cannot write the hash annotations of the SidecarSet');
+      return error instanceof Error ? error : new Error(String(error));
+    }
   }
 
   /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */
@@ -195,8 +233,34 @@ export class SidecarSetReconciler implements Reconciler {
       this.#deps.recorder.warning(objectReference(sidecarSetResource, set), 'NotUpgradablePods', message);
     }
     const now = new Date(this.#deps.clock.now());
-    const upgraded = await this.#patchPods(context, plan.upgrade, { patchOf: (pod) => sidecarUpgradePatch(pod, set, now) });
+    const patched: DeepReadonly<Pod>[] = [];
+    const upgraded = await this.#patchPods(context, plan.upgrade, {
+      patchOf: (pod) => sidecarUpgradePatch(pod, set, now),
+      onPatched: (pod) => {
+        patched.push(pod);
+      },
+    });
     if (plan.upgrade.length > 0) context.logger.info({ upgraded, waiting: plan.upgrade.length - upgraded }, 'Upgraded sidecars in place');
+    await this.#writeUpgradable(context, set, [...plan.notUpgradable.map((pod) => ({ pod, upgradable: false })), ...patched.map((pod) => ({ pod, upgradable: true }))]);
+  }
+
+  /**
+   * The pods' SidecarSetUpgradable condition, through their status subresource as OpenKruise writes
+   * it: false for pods this SidecarSet cannot upgrade in place, true for those it just upgraded; no
+   * write when the cached pod already says so. A pod gone meanwhile is skipped.
+   */
+  async #writeUpgradable(context: ReconcileContext, set: DeepReadonly<SidecarSet>, pods: readonly { readonly pod: DeepReadonly<Pod>; readonly upgradable: boolean }[]): Promise<void> {
+    const client = resourceClient(this.#deps.api, podResource, context.signal);
+    const now = new Date(this.#deps.clock.now());
+    const work = pods.flatMap(({ pod, upgradable }) => {
+      const condition = upgradableCondition(pod, { name: set.metadata.name ?? '', upgradable }, now);
+      return condition === undefined ? [] : [{ pod, condition }];
+    });
+    const outcomes = await settleWithConcurrency(work, POD_WRITE_CONCURRENCY, async ({ pod, condition }) => {
+      await client.patchStatus(keyOf(pod), { type: 'strategic', body: upgradableConditionPatch(condition) });
+    });
+    const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && !isNotFound(outcome.reason) ? [outcome.reason as unknown] : []));
+    if (failed.length > 0) throw failed[0] instanceof Error ? failed[0] : new Error(String(failed[0]));
   }
 
   /**

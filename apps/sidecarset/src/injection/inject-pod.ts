@@ -10,11 +10,12 @@ import {
   SIDECARSET_INJECTED_LIST_ANNOTATION,
   SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION,
 } from '@kruise-ts/api';
-import type { Pod, SidecarSet } from '@kruise-ts/api';
+import type { Pod, SidecarContainer, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
 import { formatWorkingContainers, hotUpgradePair, injectedPairAnnotations, isHotUpgrade, workingContainers } from '../hotupgrade/hot-upgrade.ts';
+import { policyResources } from '../resources/resources-policy.ts';
 import { buildSidecar, mountedVolumes } from './build-sidecars.ts';
 import type { InjectedContainer } from './build-sidecars.ts';
 import { mergeSidecarContainers } from './merge-containers.ts';
@@ -32,10 +33,17 @@ interface SetInjection {
   readonly volumes: NonNullable<PodSpec['volumes']>;
 }
 
-function setInjection(pod: DeepReadonly<Pod>, set: ReadonlySidecarSet): SetInjection {
-  const initContainers = [...(set.spec.initContainers ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((sidecar) => buildSidecar(pod, sidecar));
+/** The sidecar with the resources its resourcesPolicy computes from the pod, if it has one. */
+function withPolicyResources(pod: DeepReadonly<Pod>, sidecar: DeepReadonly<SidecarContainer>, sidecarNames: ReadonlySet<string>): DeepReadonly<SidecarContainer> {
+  const policy = sidecar.resourcesPolicy;
+  return policy === undefined ? sidecar : { ...sidecar, resources: policyResources(pod, policy, sidecarNames) };
+}
+
+function setInjection(pod: DeepReadonly<Pod>, set: ReadonlySidecarSet, sidecarNames: ReadonlySet<string>): SetInjection {
+  const build = (sidecar: DeepReadonly<SidecarContainer>) => buildSidecar(pod, withPolicyResources(pod, sidecar, sidecarNames));
+  const initContainers = [...(set.spec.initContainers ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(build);
   const containers = (set.spec.containers ?? []).flatMap((sidecar) => {
-    const built = buildSidecar(pod, sidecar);
+    const built = build(sidecar);
     return isHotUpgrade(sidecar) ? hotUpgradePair(built.container, sidecar).map((container) => ({ container, policy: built.policy })) : [built];
   });
   return { set, initContainers, containers, volumes: mountedVolumes(set, [...initContainers, ...containers]) };
@@ -81,11 +89,16 @@ function recordInjections(annotations: Record<string, string>, injections: reado
   annotations[SIDECARSET_INJECTED_LIST_ANNOTATION] = injectedList(annotations[SIDECARSET_INJECTED_LIST_ANNOTATION], injections.map(({ set }) => set.metadata.name ?? ''));
 }
 
-/** The pod with the SidecarSets' sidecars (`sets`: the injecting ones, in order); the input is not changed. */
+/**
+ * The pod with the SidecarSets' sidecars (`sets`: the injecting ones, in order); the input is not
+ * changed. Throws a ResourcesPolicyError when a sidecar's resourcesPolicy cannot be carried out.
+ */
 export function injectSidecars(pod: DeepReadonly<Pod>, sets: readonly ReadonlySidecarSet[], now: Date): Pod {
   const result = structuredClone(pod) as Pod;
   const annotations = patchPodAnnotations(result.metadata?.annotations ?? {}, sets.flatMap((set) => set.spec.patchPodMetadata ?? []));
-  const injections = sets.map((set) => setInjection(pod, set)).filter((injection) => injection.containers.length + injection.initContainers.length > 0);
+  // resourcesPolicy targets the pod's own containers: no sidecar of these SidecarSets counts.
+  const sidecarNames = new Set(sets.flatMap((set) => [...(set.spec.initContainers ?? []), ...(set.spec.containers ?? [])].map((sidecar) => sidecar.name)));
+  const injections = sets.map((set) => setInjection(pod, set, sidecarNames)).filter((injection) => injection.containers.length + injection.initContainers.length > 0);
   const spec: PodSpec = result.spec ?? { containers: [] };
   if (injections.length > 0) {
     applyInjections(spec, injections);

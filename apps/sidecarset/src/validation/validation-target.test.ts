@@ -17,7 +17,7 @@ const SIDECAR_ONLY = {
   shareVolumePolicy: { type: 'enabled' },
   shareVolumeDevicePolicy: { type: 'enabled' },
   transferEnv: [{ sourceContainerName: 'app', envName: 'TZ' }],
-  resourcesPolicy: { targetContainerMode: 'sum' },
+  resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu' } } },
 };
 
 describe('podContainerOf', () => {

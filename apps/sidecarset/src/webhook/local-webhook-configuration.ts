@@ -46,8 +46,13 @@ export function localPodWebhookConfiguration(options: LocalPodWebhookOptions & L
   };
 }
 
-/** Adds the local configuration of `server`'s pod webhook to the manager (runs on every replica, like the server). */
+/**
+ * Adds the local configuration of `server`'s pod webhook to the manager (runs on every replica, like
+ * the server). None when the server has no pod handler (PodWebhook=false): the API server must not
+ * call a path that answers 404.
+ */
 export function addLocalPodWebhookConfiguration(manager: Manager, server: WebhookServer, options: LocalPodWebhookOptions): void {
+  if (!server.paths().includes(POD_WEBHOOK_PATH)) return;
   addLocalWebhookConfiguration(manager, server, {
     kind: 'MutatingWebhookConfiguration',
     name: options.name,

@@ -1,17 +1,19 @@
 /**
  * The pod mutating webhook's handler (`/mutate-pod`, pods CREATE): the sidecars of every SidecarSet
- * that matches the new pod, as a JSON patch. It never blocks a pod: a request it cannot read, a pod it
- * cannot parse, or an injection that fails is admitted unchanged with a warning (and the controller
- * reports the pod as created without its sidecars).
+ * that matches the new pod, as a JSON patch. It blocks a pod only as OpenKruise does when a sidecar's
+ * resourcesPolicy finds no target container in it; a request it cannot read, a pod it cannot parse, or
+ * an injection that fails is admitted unchanged with a warning (and the controller reports the pod as
+ * created without its sidecars).
  */
 import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
-import { allowedResponse, patchResponseFromObjects } from '@kruise-ts/controller-runtime';
+import { allowedResponse, deniedResponse, patchResponseFromObjects } from '@kruise-ts/controller-runtime';
 import type { AdmissionHandler, AdmissionRequest, AdmissionResponse, DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import { resolveInjectionConflicts } from '../conflict/sidecarset-conflicts.ts';
 import { injectSidecars } from '../injection/inject-pod.ts';
 import { injectingSidecarSets } from '../injection/pod-match.ts';
+import { ResourcesPolicyError } from '../resources/resources-policy.ts';
 import { injectionVersion } from '../revision/pinned-revision.ts';
 import { parseSidecarSet } from '../sidecarset-resource.ts';
 
@@ -90,6 +92,8 @@ export function podInjectionHandler(deps: PodInjectionDeps): AdmissionHandler {
       return inject(request, deps);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // A resourcesPolicy the pod cannot satisfy is a refusal, as OpenKruise's (its API documents it), not a failure.
+      if (error instanceof ResourcesPolicyError) return deniedResponse(`kruise-ts sidecarset webhook: resourcesPolicy: ${message}`, { code: 400, reason: 'BadRequest' });
       return allowedResponse({ warnings: [`kruise-ts sidecarset webhook: injection failed (${message}); admitted without sidecars`] });
     }
   };

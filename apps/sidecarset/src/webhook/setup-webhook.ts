@@ -11,14 +11,25 @@ export const POD_WEBHOOK_PATH = '/mutate-pod';
 export interface SidecarSetWebhookOptions {
   /** Where the SidecarSets' revisions live (for a pinned `injectionStrategy.revision`). */
   readonly revisionNamespace: string;
+  /** The PodWebhook gate (default on): off, no pod handler is registered and no sidecar is injected, as in OpenKruise. */
+  readonly podWebhook?: boolean | undefined;
+  /**
+   * The SidecarSetPatchPodMetadataDefaultsAllowed gate (default off): on, the validation webhook admits
+   * patchPodMetadata when the `kruise-configuration` ConfigMap has no whitelist for the SidecarSet.
+   */
+  readonly patchPodMetadataDefaultsAllowed?: boolean | undefined;
 }
 
 /**
  * Registers the pod injection handler on the process's webhook server, with the manager's caches of
- * SidecarSets and namespaces (shared with the controller). Fail-open: a handler that throws or runs out
+ * SidecarSets and namespaces (shared with the controller); nothing with PodWebhook=false. Fail-open: a handler that throws or runs out
  * of time admits the pod unchanged, and the controller reports it.
  */
 export function setupSidecarSetWebhook(manager: Manager, server: WebhookServer, options: SidecarSetWebhookOptions): void {
+  if (options.podWebhook === false) {
+    manager.logger.info('PodWebhook=false: the pod webhook is not served, new pods get no sidecars');
+    return;
+  }
   const sets = manager.informers.informerFor({ resource: sidecarSetResource });
   const namespaces = manager.informers.informerFor({ resource: namespaceResource });
   const revisions = sidecarSetRevisionInformer(manager, options.revisionNamespace);

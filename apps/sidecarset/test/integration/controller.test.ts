@@ -15,7 +15,7 @@ import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { eventResource } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
-import { injectingSidecarSets, injectSidecars, MISSED_INJECTION, SIDECAR_INJECTION_MISSED_REASON, sidecarSetResource } from '../../src/index.ts';
+import { injectingSidecarSets, injectSidecars, MISSED_INJECTION, SIDECAR_INJECTION_MISSED_REASON, sidecarSetHash, sidecarSetHashWithoutImage, sidecarSetResource } from '../../src/index.ts';
 import { createPod, createSidecarSet, webPod, waitForSidecarSet, withController } from '../support/harness.ts';
 
 const client = testClient(testKubeConfig());
@@ -79,5 +79,35 @@ describe('SidecarSet controller', () => {
       expect(after.status).toMatchObject({ matchedPods: 1, updatedPods: 0, readyPods: 1, updatedReadyPods: 0 });
     });
   });
-});
 
+  // OpenKruise e2e apps/v1alpha1/sidecarset.go:859, :959: the SidecarSet carries both hashes, as OpenKruise's webhook stamps them.
+  it('writes both hash annotations on the SidecarSet, and new ones when its containers change', async () => {
+    await withController('sidecarset-hash-annotations', async (namespace) => {
+      await using set = await createSidecarSet(client, namespace);
+      const name = set.metadata.name ?? '';
+      const hashed = (current: SidecarSet): boolean =>
+        current.metadata.annotations?.['kruise.io/sidecarset-hash'] === sidecarSetHash(current.spec) && current.metadata.annotations['kruise.io/sidecarset-hash-without-image'] === sidecarSetHashWithoutImage(current.spec);
+      const first = await waitForSidecarSet(client, { name, description: 'both hashes on the SidecarSet' }, hashed);
+      await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } });
+      const second = await waitForSidecarSet(client, { name, description: 'the new image hashed' }, (current) => current.metadata.generation === 2 && hashed(current));
+      expect(second.metadata.annotations?.['kruise.io/sidecarset-hash']).not.toBe(first.metadata.annotations?.['kruise.io/sidecarset-hash']);
+      expect(second.metadata.annotations?.['kruise.io/sidecarset-hash-without-image']).toBe(first.metadata.annotations?.['kruise.io/sidecarset-hash-without-image']);
+    });
+  });
+
+  it('reports no missed injection with PodWebhook=false (nothing injects then)', async () => {
+    await withController(
+      'sidecarset-no-pod-webhook',
+      async (namespace) => {
+        await using set = await createSidecarSet(client, namespace);
+        const name = set.metadata.name ?? '';
+        await createPod(client, namespace, webPod('not-injected'));
+        // Created after the pod above: once it is counted, the controller has seen both.
+        await createPod(client, namespace, injected(webPod('with-sidecars'), set, namespace));
+        const counted = await waitForSidecarSet(client, { name, description: 'the injected pod counted' }, (current) => current.status?.matchedPods === 1);
+        expect(counted.status?.conditions ?? []).toEqual([]);
+      },
+      { podWebhook: false },
+    );
+  });
+});

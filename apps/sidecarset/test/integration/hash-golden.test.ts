@@ -67,6 +67,27 @@ const CASES: readonly { readonly name: string; readonly spec: Spec }[] = [
   },
 ];
 
+/** Containers with every default of OpenKruise's SidecarSet webhook explicit (its defaulting is checked above). */
+const defaulted = { imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' } as const;
+
+/** SidecarSets with OpenKruise 1.9's resourcesPolicy, hashed by test/golden-go (1.9's field order and shape). */
+const RESOURCES_POLICY_CASES: readonly { readonly name: string; readonly spec: Spec }[] = [
+  {
+    name: 'rp-sum-default-regex',
+    spec: containers({ name: 's', image: 'agent:1', ...defaulted, resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu*50%', memory: 'memory' }, requests: { cpu: 'max(cpu*10%, 50m)', memory: 'memory + 32Mi' } } } }),
+  },
+  { name: 'rp-max-requests', spec: containers({ name: 's', image: 'agent:1', ...defaulted, resourcesPolicy: { targetContainersMode: 'max', targetContainersNameRegex: '^app', resourcesExpr: { requests: { memory: '128Mi' } } } }) },
+  {
+    name: 'rp-native-sidecar',
+    spec: {
+      containers: [{ name: 's', image: 'agent:1', ...defaulted }],
+      initContainers: [{ name: 'proxy', image: 'proxy:1', restartPolicy: 'Always', ...defaulted, resourcesPolicy: { targetContainersMode: 'sum', targetContainersNameRegex: '.*', resourcesExpr: { limits: { memory: 'memory/2' } } } }],
+      updateStrategy: { type: 'NotUpdate' },
+    },
+  },
+  { name: 'rp-empty-expressions', spec: containers({ name: 's', image: 'agent:1', ...defaulted, resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: {} } }) },
+];
+
 interface GoVector {
   readonly encoded?: string;
   readonly hash?: string;
@@ -77,21 +98,30 @@ interface GoVector {
 
 let stored: SidecarSet[] = [];
 let vectors: GoVector[] = [];
+let storedWithPolicy: SidecarSet[] = [];
+let policyVectors: GoVector[] = [];
 
-beforeAll(async () => {
-  await applyCrdFiles(testKubeConfig(), [CRD_FILE]);
-  stored = await Promise.all(
-    CASES.map(async ({ name, spec }) => {
+function storeAll(cases: readonly { readonly name: string; readonly spec: Spec }[]): Promise<SidecarSet[]> {
+  return Promise.all(
+    cases.map(async ({ name, spec }) => {
       const body = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: `golden-${name}-${RUN}` }, spec: { selector: { matchLabels: { golden: RUN } }, ...spec } };
       return sidecarSetSchema.parse(await client.create(sidecarSetResource, body as SidecarSet));
     }),
   );
+}
+
+beforeAll(async () => {
+  await applyCrdFiles(testKubeConfig(), [CRD_FILE]);
+  stored = await storeAll(CASES);
+  storedWithPolicy = await storeAll(RESOURCES_POLICY_CASES);
   const binary = await buildGoProgram({ name: 'revision-golden-go', moduleDir: fileURLToPath(new URL('../../../../packages/revision/test/golden-go/', import.meta.url)), binary: 'golden-go', logPrefix: 'revision' });
   vectors = JSON.parse(await runGoProgram(binary, JSON.stringify(stored), ['sidecarset'])) as GoVector[];
+  const policyBinary = await buildGoProgram({ name: 'sidecarset-golden-go', moduleDir: fileURLToPath(new URL('../golden-go/', import.meta.url)), binary: 'sidecarset-golden-go', logPrefix: 'sidecarset' });
+  policyVectors = JSON.parse(await runGoProgram(policyBinary, JSON.stringify(storedWithPolicy))) as GoVector[];
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all(stored.map((set) => client.delete(sidecarSetResource, { name: set.metadata.name ?? '' }).catch(() => undefined)));
+  await Promise.all([...stored, ...storedWithPolicy].map((set) => client.delete(sidecarSetResource, { name: set.metadata.name ?? '' }).catch(() => undefined)));
 });
 
 describe('SidecarSet hashes match OpenKruise byte for byte', () => {
@@ -112,5 +142,18 @@ describe('SidecarSet hashes match OpenKruise byte for byte', () => {
     const spec = { ...first.spec, containers: (first.spec.containers ?? []).map((container) => ({ ...container, image: 'centos:7' })) };
     expect(sidecarSetHash(spec)).not.toBe(sidecarSetHash(first.spec));
     expect(sidecarSetHashWithoutImage(spec)).toBe(sidecarSetHashWithoutImage(first.spec));
+  });
+});
+
+describe('SidecarSet hashes with a resourcesPolicy match OpenKruise 1.9 byte for byte', () => {
+  it.each(RESOURCES_POLICY_CASES.map((testCase, index) => ({ ...testCase, index })))('$name', ({ index }) => {
+    const set = storedWithPolicy[index];
+    const vector = policyVectors[index];
+    if (set === undefined || vector === undefined) throw new Error(`no stored set or vector ${String(index)}`);
+    expect(vector.error).toBeUndefined();
+    expect(vector.encoded).toContain('"resourcesPolicy":');
+    expect(sidecarSetHashInput(set.spec)).toBe(vector.encoded);
+    expect(sidecarSetHash(set.spec)).toBe(vector.hash);
+    expect(sidecarSetHashWithoutImage(set.spec)).toBe(vector.hashWithoutImage);
   });
 });

@@ -86,4 +86,34 @@ describe('SidecarSet in-place upgrade', () => {
       await waitForSidecarSet(client, { name, description: 'both pods upgraded' }, (current) => current.status?.updatedReadyPods === 2);
     });
   });
+
+  // OpenKruise e2e apps/v1alpha1/sidecarset.go:777, :1049: the SidecarSetUpgradable pod condition.
+  it('marks upgraded pods SidecarSetUpgradable True, and False once more than the image changed', async () => {
+    await withController('sidecarset-upgradable', async (namespace) => {
+      await using set = await createSidecarSet(client, namespace, { updateStrategy: { maxUnavailable: '100%' } });
+      const name = set.metadata.name ?? '';
+      await injectedPods(namespace, set, 2);
+      const upgradable = (pod: Pod) => pod.status?.conditions?.find((condition) => condition.type === 'SidecarSetUpgradable');
+      const podsWith = (description: string, check: (pod: Pod) => boolean) =>
+        waitFor(
+          async () => {
+            const pods = (await client.list(podResource, { namespace, labelSelector: 'app=web' })).items;
+            return pods.length === 2 && pods.every(check) ? pods : undefined;
+          },
+          { description },
+        );
+      await setImage(name, 'busybox:1.37');
+      const upgraded = await podsWith('both pods upgraded and marked upgradable', (pod) => imageOf(pod, 'logger') === 'busybox:1.37' && upgradable(pod)?.status === 'True');
+      for (const pod of upgraded) expect(upgradable(pod)).toMatchObject({ status: 'True', reason: 'AllSidecarsetUpgradable', message: `{"${name}":true}` });
+      await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37', env: [{ name: 'version', value: 'v2' }] }] } } });
+      const refused = await podsWith('both pods marked not upgradable', (pod) => upgradable(pod)?.status === 'False');
+      for (const pod of refused) {
+        expect(upgradable(pod)).toMatchObject({ status: 'False', reason: 'UpdateImmutableField', message: `{"${name}":false}` });
+        // Not upgraded: the env change is not in the pod.
+        expect((pod.spec?.containers.find((container) => container.name === 'logger')?.env ?? []).map((env) => env.name)).toEqual(['IS_INJECTED']);
+      }
+      const status = await waitForSidecarSet(client, { name, description: 'no pod updated' }, (current) => current.status?.observedGeneration === current.metadata.generation);
+      expect(status.status).toMatchObject({ matchedPods: 2, updatedPods: 0 });
+    });
+  });
 });

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { SidecarSet } from '@kruise-ts/api';
-import { ApiError, createLogger } from '@kruise-ts/controller-runtime';
-import type { LogLevel } from '@kruise-ts/controller-runtime';
+import { ApiError, createLogger, defineResource } from '@kruise-ts/controller-runtime';
+import type { KubeObject, LogLevel } from '@kruise-ts/controller-runtime';
 import { testClient, startTestManager } from '@kruise-ts/controller-runtime/testing';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { TestValidationWebhook } from '@kruise-ts/template-validation/testing';
@@ -19,6 +19,7 @@ import { installSidecarSetCrd } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
+const configMaps = defineResource<KubeObject & { readonly data?: Record<string, string> }>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
 const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
 
 function sidecarSet(name: string, label: string, spec: Record<string, unknown>): SidecarSet {
@@ -65,6 +66,32 @@ describe('SidecarSet validation webhook', () => {
         updateStrategy: { type: 'NotUpdate' },
       });
       expect(await refusal(client.create(sidecarSetResource, mounting, { dryRun: true }))).toBeUndefined();
+    } finally {
+      await manager.stop();
+    }
+  });
+
+  // OpenKruise refuses patchPodMetadata keys outside the kruise-configuration whitelist (pkg/webhook/sidecarset/validating).
+  it('refuses patchPodMetadata keys outside the kruise-configuration whitelist of the controllers\' namespace', async () => {
+    await installSidecarSetCrd(kubeConfig);
+    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-whitelist');
+    const label = ns.name;
+    await using webhook = new TestValidationWebhook({ client, id: ns.name, objectLabels: { 'kruise-ts.io/test': label }, webhooks: [SIDECARSET_VALIDATION_WEBHOOK], logger });
+    const manager = startTestManager({ kubeConfig, namespace: ns.name, setup: (m) => {
+      setupSidecarSetValidationWebhook(m, webhook.server, { revisionNamespace: ns.name });
+    } });
+    try {
+      await webhook.start(() => client.create(sidecarSetResource, sidecarSet(`${label}-probe`, label, { containers: [{ name: 'probe', image: 'busybox:1.36' }] }), { dryRun: true }));
+      const patching = (key: string): SidecarSet => sidecarSet(`${label}-p`, label, { containers: [{ name: 'logger', image: 'busybox:1.36' }], patchPodMetadata: [{ annotations: { [key]: 'true' }, patchPolicy: 'Overwrite' }] });
+
+      const noWhitelist = await refusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true }));
+      expect(noWhitelist?.code).toBe(422);
+      expect(noWhitelist?.message).toContain('spec.patchPodMetadata: Required value: SidecarSet patch metadata whitelist not found');
+
+      await client.create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace: ns.name }, data: { SidecarSet_PatchPodMetadata_WhiteList: JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['^mesh\\.io/.*'] }] }) } });
+      expect(await refusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true }))).toBeUndefined();
+      const outside = await refusal(client.create(sidecarSetResource, patching('other.io/x'), { dryRun: true }));
+      expect(outside?.message).toContain('spec.patchPodMetadata: Required value: sidecarSet patch metadata annotation(other.io/x) is not allowed');
     } finally {
       await manager.stop();
     }

@@ -25,13 +25,13 @@ export async function installSidecarSetCrd(kubeConfig: KubeConfig): Promise<void
 }
 
 /** Starts a manager with the SidecarSet controller for `namespace`. */
-export function startController(kubeConfig: KubeConfig, namespace: string): TestManager {
-  return startTestManager({ kubeConfig, namespace, setup: (manager) => setupSidecarSetController(manager, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace }) });
+export function startController(kubeConfig: KubeConfig, namespace: string, options: { readonly podWebhook?: boolean } = {}): TestManager {
+  return startTestManager({ kubeConfig, namespace, setup: (manager) => setupSidecarSetController(manager, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace, ...options }) });
 }
 
 /** Runs `run` in a fresh namespace with the CRD installed and a controller scoped to it. */
-export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>): Promise<T> {
-  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController(testKubeConfig(), namespace) }, run);
+export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: { readonly podWebhook?: boolean } = {}): Promise<T> {
+  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController(testKubeConfig(), namespace, options) }, run);
 }
 
 /** A SidecarSet scoped to `namespace` for pods labelled app=web, with a unique name; dispose to delete it. */

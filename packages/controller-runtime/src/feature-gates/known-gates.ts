@@ -58,7 +58,7 @@ const BETA_OFF = { default: false, stage: 'Beta' } as const;
 /** OpenKruise's gates (spec §13), keyed by their exact, case-sensitive names. */
 const OPENKRUISE_GATES = {
   KruiseDaemon: openkruise(BETA_ON, [CS, ASTS], 'Features relying on kruise-daemon (image pulling, container restart, runtime metadata).'),
-  PodWebhook: openkruise(BETA_ON, [SS, CS, ASTS], 'The Pod admission webhook (sidecar injection, readiness gate, PUB, WorkloadSpread).'),
+  PodWebhook: implemented(openkruise(BETA_ON, [SS, CS, ASTS], 'The Pod admission webhook (sidecar injection, readiness gate, PUB, WorkloadSpread).')),
   DaemonWatchingPod: openkruise(BETA_ON, [], 'kruise-daemon watches the pods on its node.'),
   CloneSetShortHash: implemented(openkruise(ALPHA_OFF, [CS], 'The pod controller-revision-hash label holds only the short hash.')),
   KruisePodReadinessGate: openkruise(ALPHA_OFF, [CS, ASTS], 'Inject the KruisePodReady readiness gate into all pods, not only Kruise-owned ones.'),
@@ -71,7 +71,7 @@ const OPENKRUISE_GATES = {
   TemplateNoDefaults: openkruise(ALPHA_OFF, [CS, ASTS, BJ], 'Webhooks do not inject pod and PVC template defaults.'),
   InPlaceUpdateEnvFromMetadata: implemented(openkruise(BETA_ON, [CS, ASTS], 'In-place update of containers whose env comes from changed labels/annotations.')),
   StatefulSetAutoDeletePVC: implemented(openkruise(BETA_ON, [ASTS], 'PVC retention policy for StatefulSets.')),
-  SidecarSetPatchPodMetadataDefaultsAllowed: openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.'),
+  SidecarSetPatchPodMetadataDefaultsAllowed: implemented(openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.')),
   SidecarTerminator: openkruise(ALPHA_OFF, [BJ], 'Stop sidecars when the main containers of Never/OnFailure pods exit.'),
   PodProbeMarkerGate: openkruise(BETA_ON, [], 'PodProbeMarker custom probes.'),
   PreDownloadImageForDaemonSetUpdate: openkruise(ALPHA_OFF, [], 'Pre-download images for Advanced DaemonSet updates.'),

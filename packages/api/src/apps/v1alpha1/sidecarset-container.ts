@@ -67,6 +67,30 @@ const transferEnvSchema = withCrdMeta(
   },
 );
 
+/** How resourcesPolicy aggregates the target containers' resources. */
+export const TargetContainersMode = { sum: 'sum', max: 'max' } as const;
+/** A target containers mode. */
+export type TargetContainersMode = (typeof TargetContainersMode)[keyof typeof TargetContainersMode];
+
+const resourceExpressionsSchema = (what: string) =>
+  z.looseObject({
+    cpu: withDescription(z.string(), `Expression of the sidecar's cpu ${what} (+ - * /, max(), min(), the variable cpu: the targets' aggregated ${what}).`).optional(),
+    memory: withDescription(z.string(), `Expression of the sidecar's memory ${what} (the variable memory: the targets' aggregated ${what}).`).optional(),
+  });
+
+/** OpenKruise 1.9's resourcesPolicy: the sidecar's resources computed at injection from the pod's containers. */
+const resourcesPolicySchema = z.looseObject({
+  targetContainersMode: withDescription(z.enum(TargetContainersMode), 'sum or max of the target containers\' resources.'),
+  targetContainersNameRegex: withDescription(z.string(), 'Regular expression of the target container names (native sidecars and containers, not SidecarSet sidecars); default .*').default('.*'),
+  resourcesExpr: withDescription(
+    z.looseObject({
+      limits: withDescription(resourceExpressionsSchema('limits'), 'Limits; a target without a limit makes it unlimited (not set).').optional(),
+      requests: withDescription(resourceExpressionsSchema('requests'), 'Requests; a target without a request counts 0.').optional(),
+    }),
+    'The expressions of the sidecar resources.',
+  ),
+});
+
 /** Most transferEnv entries of one sidecar: a bound for the API server's CEL cost estimate. */
 export const MAX_TRANSFER_ENV = 32;
 
@@ -88,6 +112,7 @@ function sidecarContainerSchema(defaultPolicy: PodInjectPolicy) {
       shareVolumePolicy: withDescription(shareVolumePolicySchema, "Whether it gets the pod containers' volume mounts.").prefault({}),
       shareVolumeDevicePolicy: withDescription(shareVolumePolicySchema, "Whether it gets the pod containers' volume devices.").optional(),
       transferEnv: withDescription(z.array(transferEnvSchema).max(MAX_TRANSFER_ENV), 'Env vars copied from pod containers.').optional(),
+      resourcesPolicy: withDescription(resourcesPolicySchema, "The sidecar's resources computed at injection from the pod's containers (replaces resources).").optional(),
     }),
     {
       description: 'A core/v1 Container plus how it is injected and upgraded.',
