@@ -56,8 +56,7 @@ Every problem fails the render with a message naming the gate, so a bad string n
 
 {{/*
 The apps to deploy, as JSON: a list of the entries of files/apps.yaml whose gate is on, each with its
-`gate`, in the order of their names. Enabling the gate of an app that does not exist yet fails, and so
-does SidecarSet=true with PodWebhook=false.
+`gate`, in the order of their names. Enabling the gate of an app that does not exist yet fails.
 */}}
 {{- define "kruise-ts.enabledApps" -}}
 {{- $gates := include "kruise-ts.featureGates" . | fromJson -}}
@@ -71,10 +70,6 @@ does SidecarSet=true with PodWebhook=false.
 {{- end -}}
 {{- $enabled = append $enabled (merge (dict "gate" $gate) $app) -}}
 {{- end -}}
-{{- end -}}
-{{- /* The runtime would start the app and its webhook server anyway; refused so that no install leaves every new pod without its sidecars. */ -}}
-{{- if and $gates.SidecarSet (not $gates.PodWebhook) -}}
-{{- fail "featureGates: SidecarSet=true needs the pod webhook, which PodWebhook=false turns off: sidecars are injected only by that webhook, so every new pod would miss them. Remove PodWebhook=false, or set SidecarSet=false" -}}
 {{- end -}}
 {{- toJson (dict "apps" $enabled) -}}
 {{- end -}}

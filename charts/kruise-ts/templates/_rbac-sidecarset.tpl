@@ -4,14 +4,17 @@ the controller-runtime webhook code it runs), no wildcards, no Secrets. Call wit
 (dict "root" $ "gates" $gates "app" $app). Its Secret access (get/update of its webhook certificates
 Secret, not with cert-manager) is a Role of its own in the release namespace (templates/webhook.yaml).
 
-- sidecarsets list/watch: the informer shared by the controller and the pod webhook. No get: the
-  reconciler and the webhook read only the cache; no update: nothing writes a SidecarSet's spec.
+- sidecarsets list/watch/patch: the informer shared by the controller and the pod webhook, and one
+  merge patch of the SidecarSet's kruise.io/sidecarset-hash and -hash-without-image annotations when
+  they change (OpenKruise writes them; tools read them). No get: the reconciler and the webhook read
+  only the cache; no update: nothing writes a SidecarSet's spec.
 - sidecarsets/status patch: one merge patch of the changed status fields.
 - sidecarsets/finalizers update: the SidecarSet's ControllerRevisions get a controller reference with
   blockOwnerDeletion, which the OwnerReferencesPermissionEnforcement admission plugin (when enabled)
   allows only to who may update the owner's finalizers.
 - pods list/watch/patch: the informer (status, missed-injection report, upgrade candidates), and the
-  in-place sidecar upgrade (one JSON patch per pod, guarded by its resourceVersion). No get, create or
+  in-place sidecar upgrade (one JSON patch per pod, guarded by its resourceVersion).
+- pods/status patch: the SidecarSetUpgradable condition (OpenKruise's), written when it changes. No get, create or
   update cluster-wide: the pod webhook gets the pod in the AdmissionReview and answers with a patch
   the API server applies (the validation webhook's `create` is in the release namespace only, below).
 - namespaces list/watch: the informer behind `namespaceSelector`.
@@ -19,7 +22,8 @@ Secret, not with cert-manager) is a Role of its own in the release namespace (te
   cluster-scoped); patch counts a repeated Event.
 - mutatingwebhookconfigurations get/patch, only the chart's own configuration (resourceNames): the
   CA-bundle injector reads it and JSON-patches `caBundle`. It never lists, watches or updates, so no
-  unrestricted rule is needed. Not rendered with webhook.certManager.enabled: cert-manager injects then.
+  unrestricted rule is needed. Not rendered with webhook.certManager.enabled (cert-manager injects
+  then) or PodWebhook=false (no pod webhook, no configuration: as in OpenKruise, nothing injects).
 - validatingwebhookconfigurations get/patch, only the app's own configuration
   `<fullname>-sidecarset-validation` (resourceNames; kruise-ts.webhook.validatingConfigurationRule in
   templates/_webhook.tpl): the same injector, for the SidecarSet validation webhook. Not rendered with
@@ -44,11 +48,13 @@ In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespa
   apps' pods in the release namespace; and pods there are held to the namespace's Pod Security level
   (README's install enforces `restricted`). Install the chart in a namespace of its own, so that the
   release namespace holds nothing but the chart's objects.
+- configmaps get, only `kruise-configuration` (resourceNames; with webhook.validation.enabled): the
+  validation webhook reads OpenKruise's SidecarSet_PatchPodMetadata_WhiteList from it.
 */}}
 {{- define "kruise-ts.rbac.sidecarset.rules" -}}
 - apiGroups: [apps.kruise.io]
   resources: [sidecarsets]
-  verbs: [list, watch]
+  verbs: [list, watch, patch]
 - apiGroups: [apps.kruise.io]
   resources: [sidecarsets/status]
   verbs: [patch]
@@ -59,12 +65,15 @@ In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespa
   resources: [pods]
   verbs: [list, watch, patch]
 - apiGroups: [""]
+  resources: [pods/status]
+  verbs: [patch]
+- apiGroups: [""]
   resources: [namespaces]
   verbs: [list, watch]
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
-{{- if not .root.Values.webhook.certManager.enabled }}
+{{- if and (not .root.Values.webhook.certManager.enabled) (include "kruise-ts.webhook.hasPodWebhook" .) }}
 - apiGroups: [admissionregistration.k8s.io]
   resources: [mutatingwebhookconfigurations]
   resourceNames: [{{ include "kruise-ts.sidecarset.webhookConfiguration" .root }}]
@@ -83,6 +92,10 @@ In the release namespace only (a Role, `kruise-ts.rbac.sidecarset.releaseNamespa
 - apiGroups: [""]
   resources: [pods]
   verbs: [create]
+- apiGroups: [""]
+  resources: [configmaps]
+  resourceNames: [kruise-configuration]
+  verbs: [get]
 {{- end }}
 {{- end -}}
 

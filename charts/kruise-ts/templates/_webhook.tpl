@@ -10,7 +10,8 @@ versions, made per app.
 
 {{/* "true" when the app serves the SidecarSet pod webhook (the only mutating one), else empty. */}}
 {{- define "kruise-ts.webhook.hasPodWebhook" -}}
-{{- if eq .app.name "sidecarset" -}}true{{- end -}}
+{{- $gates := include "kruise-ts.featureGates" .root | fromJson -}}
+{{- if and (eq .app.name "sidecarset") $gates.PodWebhook -}}true{{- end -}}
 {{- end -}}
 
 {{/* "true" when the chart renders the app's validation webhook: the app has one and webhook.validation.enabled. */}}

@@ -44,10 +44,11 @@ const SIDECARSET_OBJECTS = [
 
 /** The app's cluster-wide rules, as derived from its code (templates/_rbac-sidecarset.tpl says why). */
 const SIDECARSET_RULES = [
-  { apiGroups: ['apps.kruise.io'], resources: ['sidecarsets'], verbs: ['list', 'watch'] },
+  { apiGroups: ['apps.kruise.io'], resources: ['sidecarsets'], verbs: ['list', 'watch', 'patch'] },
   { apiGroups: ['apps.kruise.io'], resources: ['sidecarsets/status'], verbs: ['patch'] },
   { apiGroups: ['apps.kruise.io'], resources: ['sidecarsets/finalizers'], verbs: ['update'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
@@ -55,6 +56,8 @@ const SIDECARSET_RULES = [
 const CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations'], resourceNames: ['kruise-ts-sidecarset'], verbs: ['get', 'patch'] };
 /** The same for its SidecarSet validation webhook's configuration. */
 const VALIDATING_CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['kruise-ts-sidecarset-validation'], verbs: ['get', 'patch'] };
+/** The CA-bundle injector of its conversion webhook, on the SidecarSet CRD only. */
+const CONVERSION_CRD_RULE = { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ['sidecarsets.apps.kruise.io'], verbs: ['get', 'patch'] };
 
 /** The flags the chart adds for the webhook, with the app's own certificates, in release namespace `kruise-system`. */
 const SELF_MANAGED_WEBHOOK_FLAGS = [
@@ -65,6 +68,7 @@ const SELF_MANAGED_WEBHOOK_FLAGS = [
   '--webhook-certs-secret=kruise-ts-sidecarset-webhook-certs',
   '--webhook-mutating-configurations=kruise-ts-sidecarset',
   '--webhook-validating-configurations=kruise-ts-sidecarset-validation',
+  '--webhook-conversion-crds=sidecarsets.apps.kruise.io',
 ];
 
 /** The one object of `objects` called `name`. */
@@ -229,12 +233,16 @@ describe('helm template: the SidecarSet app', () => {
     expect(await renderChartFailure({ apps: { sidecarset: { replicas: -1 } } })).toContain("at '/apps/sidecarset/replicas': minimum: got -1, want 0");
   });
 
-  it('refuses SidecarSet=true with PodWebhook=false, naming both (the app would run without its only way to inject), and accepts PodWebhook=false alone', async () => {
-    const error = await renderChartFailure({ featureGates: 'SidecarSet=true,PodWebhook=false' });
-    expect(error).toContain('featureGates: SidecarSet=true needs the pod webhook, which PodWebhook=false turns off');
-    const { manifests } = await renderChart({ featureGates: 'PodWebhook=false' });
+  it('with PodWebhook=false deploys the SidecarSet app without its pod webhook (as OpenKruise): no MutatingWebhookConfiguration, no rule on one, the gate passed on', async () => {
+    const { manifests } = await renderChart({ featureGates: 'SidecarSet=true,PodWebhook=false' });
     expect(inventory(manifests).filter((entry) => entry.startsWith('MutatingWebhookConfiguration/'))).toEqual([]);
-    expect(ofKind(manifests, 'Deployment')).toHaveLength(2);
+    expect(JSON.stringify(ofKind(manifests, 'ClusterRole'))).not.toContain('mutatingwebhookconfigurations');
+    expect(sidecarSetContainer(manifests).args).toContain('--feature-gates=SidecarSet=true,PodWebhook=false');
+    // Its validation and conversion webhooks stay, behind the app's Service.
+    expect(inventory(manifests)).toContain('ValidatingWebhookConfiguration/kruise-ts-sidecarset-validation');
+    const alone = await renderChart({ featureGates: 'PodWebhook=false' });
+    expect(inventory(alone.manifests).filter((entry) => entry.startsWith('MutatingWebhookConfiguration/'))).toEqual([]);
+    expect(ofKind(alone.manifests, 'Deployment')).toHaveLength(2);
   });
 
   it('refuses a webhook port equal to the metrics or health port', async () => {
@@ -255,7 +263,7 @@ describe('helm template: the SidecarSet app', () => {
 describe('helm template: the SidecarSet app RBAC', () => {
   it('grants exactly the cluster-wide rules its code needs, and its own webhook configuration only by name (get and patch: list and watch could not be limited to a name)', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_SIDECARSET });
-    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-sidecarset').rules).toEqual([...SIDECARSET_RULES, CONFIGURATION_RULE, VALIDATING_CONFIGURATION_RULE]);
+    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-sidecarset').rules).toEqual([...SIDECARSET_RULES, CONFIGURATION_RULE, VALIDATING_CONFIGURATION_RULE, CONVERSION_CRD_RULE]);
     const configurationRules = allRules(manifests).filter(({ rule }) => rule.resources?.some((resource) => resource.includes('webhookconfigurations')) === true);
     expect(configurationRules.map(({ rule }) => rule)).toEqual([CONFIGURATION_RULE, VALIDATING_CONFIGURATION_RULE]);
     expect(allRules(manifests).flatMap(({ rule }) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);

@@ -152,6 +152,8 @@ describe('helm template: the validation webhook of every app', () => {
       `--webhook-certs-secret=kruise-ts-${app}-webhook-certs`,
       ...(app === 'sidecarset' ? ['--webhook-mutating-configurations=kruise-ts-sidecarset'] : []),
       `--webhook-validating-configurations=kruise-ts-${app}-validation`,
+      // The apps whose CRD has a conversion webhook (issue 29) keep its caBundle.
+      ...(app === 'sidecarset' ? ['--webhook-conversion-crds=sidecarsets.apps.kruise.io'] : app === 'advanced-statefulset' ? ['--webhook-conversion-crds=statefulsets.apps.kruise.io'] : []),
     ]);
     // After the common flags (the app's own --workers) and before extraArgs.
     const args = container.args ?? [];
@@ -272,13 +274,15 @@ describe('helm template: webhook.validation.enabled=false', () => {
   it('renders no ValidatingWebhookConfiguration, and no webhook object, port, flag or rule for the apps that have no other webhook', async () => {
     const { manifests } = await renderChart({ featureGates: ALL_APPS, webhook: { validation: { enabled: false } } });
     expect(inventory(manifests).filter((entry) => entry.startsWith('ValidatingWebhookConfiguration/'))).toEqual([]);
-    for (const app of ['advanced-statefulset', 'broadcastjob', 'cloneset']) {
+    // The Advanced StatefulSet app keeps its webhook server for its CRD's conversion webhook.
+    expect(webhookFlags(containerOf(manifests, 'advanced-statefulset'))).toContain('--webhook-conversion-crds=statefulsets.apps.kruise.io');
+    for (const app of ['broadcastjob', 'cloneset']) {
       expect(webhookObjectsOf(manifests, app), app).toEqual([]);
       const container = containerOf(manifests, app);
       expect(webhookFlags(container), app).toEqual([]);
       expect(container.ports?.map((port) => port.name), app).toEqual(['metrics', 'health']);
     }
-    expect(appRules(manifests).filter(({ rule }) => rule.resources?.some((resource) => resource === 'secrets' || resource === 'validatingwebhookconfigurations') === true).map(({ where }) => where)).toEqual(['kruise-system/kruise-ts-sidecarset-webhook-certs']);
+    expect(appRules(manifests).filter(({ rule }) => rule.resources?.some((resource) => resource === 'secrets' || resource === 'validatingwebhookconfigurations') === true).map(({ where }) => where)).toEqual(['kruise-system/kruise-ts-advanced-statefulset-webhook-certs', 'kruise-system/kruise-ts-sidecarset-webhook-certs']);
   });
 
   it('keeps the SidecarSet pod webhook exactly as it is, without the validation configuration, its flag, its rule or the dry-run pods', async () => {
@@ -296,6 +300,7 @@ describe('helm template: webhook.validation.enabled=false', () => {
       '--webhook-service-namespace=kruise-system',
       '--webhook-certs-secret=kruise-ts-sidecarset-webhook-certs',
       '--webhook-mutating-configurations=kruise-ts-sidecarset',
+      '--webhook-conversion-crds=sidecarsets.apps.kruise.io',
     ]);
     const sidecarSetRules = appRules(manifests).filter(({ where }) => where.includes('kruise-ts-sidecarset'));
     expect(sidecarSetRules.filter(({ rule }) => rule.resources?.includes('validatingwebhookconfigurations') === true)).toEqual([]);
@@ -306,9 +311,14 @@ describe('helm template: webhook.validation.enabled=false', () => {
     expect(mutating(manifests)).toEqual(mutating(withValidation.manifests));
   });
 
-  it('with cert-manager, renders an Issuer and a Certificate for the SidecarSet app only', async () => {
+  it('with cert-manager, renders an Issuer and a Certificate for the apps with another webhook (SidecarSet; Advanced StatefulSet for its conversion)', async () => {
     const { manifests } = await renderChart({ featureGates: ALL_APPS, webhook: { validation: { enabled: false }, certManager: { enabled: true } } });
-    expect(inventory(manifests).filter((entry) => entry.startsWith('Certificate/') || entry.startsWith('Issuer/'))).toEqual(['Certificate/kruise-ts-sidecarset-webhook', 'Issuer/kruise-ts-sidecarset-webhook-selfsigned']);
+    expect(inventory(manifests).filter((entry) => entry.startsWith('Certificate/') || entry.startsWith('Issuer/'))).toEqual([
+      'Certificate/kruise-ts-advanced-statefulset-webhook',
+      'Certificate/kruise-ts-sidecarset-webhook',
+      'Issuer/kruise-ts-advanced-statefulset-webhook-selfsigned',
+      'Issuer/kruise-ts-sidecarset-webhook-selfsigned',
+    ]);
     expect(deploymentOf(manifests, 'cloneset').spec?.template.spec?.volumes?.map((volume) => volume.name)).toEqual(['tmp']);
   });
 });

@@ -80,8 +80,8 @@ const v1beta1Fields = z.looseObject({
     'How fast pods are created and deleted.',
   ).optional(),
   volumeClaimUpdateStrategy: withDescription(
-    z.looseObject({ type: withDescription(z.enum(['OnPodRollingUpdate', 'OnDelete']), 'OnDelete (kruise-ts does not resize PVCs).').optional() }),
-    'When PVCs follow template changes. Stored only: kruise-ts does not resize PVCs.',
+    z.looseObject({ type: withDescription(z.enum(['OnPodRollingUpdate', 'OnDelete']), "OnPodRollingUpdate: a larger storage request is applied to each pod's claims before the pod is updated (gate StatefulSetAutoResizePVCGate). OnDelete (default): claims follow only when recreated.").optional() }),
+    'When PVCs follow volumeClaimTemplates changes.',
   ).optional(),
   persistentVolumeClaimRetentionPolicy: withDescription(
     z.looseObject({
