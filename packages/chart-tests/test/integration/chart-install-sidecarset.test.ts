@@ -36,7 +36,7 @@ import { CHART_DIRECTORY } from '../../src/index.ts';
 import { statusCode } from '../support/status-code.ts';
 import { freePort, outOfClusterFlags, startApp, withFlag } from '../support/app-process.ts';
 import type { AppProcess } from '../support/app-process.ts';
-import { runHelm } from '../support/helm.ts';
+import { CHART_TEST_CRD_ARGS, runHelm } from '../support/helm.ts';
 import type { HelmResult } from '../support/helm.ts';
 
 const admin = testKubeConfig();
@@ -150,7 +150,7 @@ describe('the chart with SidecarSet=true', () => {
       '--wait',
       '--timeout',
       '3m',
-      '--take-ownership',
+      ...CHART_TEST_CRD_ARGS,
     ]);
     expect(result.code, result.stderr).toBe(0);
     installed = true;

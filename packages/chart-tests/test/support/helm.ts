@@ -118,13 +118,19 @@ export function inventory(manifests: readonly Manifest[]): string[] {
   return manifests.map((manifest) => `${manifest.kind}/${manifest.metadata.name}`).sort();
 }
 
+/** The chart tests' helm flags for the CRDs: see installChart. */
+export const CHART_TEST_CRD_ARGS: readonly string[] = ['--set', 'crds.install=false'];
+
 /**
  * `helm install <release>` of the chart with `featureGates` (commas escaped for --set), waiting up
- * to 3 minutes for the Deployments; --take-ownership because other test files applied the CRDs.
+ * to 3 minutes for the Deployments, without the CRDs: the test run installs them once and points
+ * their conversion webhooks at its own converter (packages/launcher/src/testing), which a chart's
+ * CRD would replace for every test file at once; installs with CRDs run on a control plane of their
+ * own (packages/launcher/test/integration/openkruise-crds.test.ts).
  */
 export function installChart(input: { readonly release: string; readonly namespace: string; readonly gates: string; readonly kubeconfig: string }): Promise<HelmResult> {
   return runHelm(
-    ['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--set', `featureGates=${input.gates.replaceAll(',', '\\,')}`, '--wait', '--timeout', '3m', '--take-ownership'],
+    ['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--set', `featureGates=${input.gates.replaceAll(',', '\\,')}`, '--wait', '--timeout', '3m', ...CHART_TEST_CRD_ARGS],
     { kubeconfig: input.kubeconfig },
   );
 }

@@ -201,6 +201,8 @@ describe('over OpenKruise 1.9 CRDs (storedVersions [v1beta1])', () => {
     const gates = 'AdvancedStatefulSet=true\\,SidecarSet=true\\,BroadcastJob=true';
     const install = await run(helm, ['install', 'kts', CHART, '--namespace', 'kruise-system', '--create-namespace', '--set', `featureGates=${gates}`, '--take-ownership', '--force-conflicts']);
     expect(install.code, install.output).toBe(0);
+    const cloneSets = await kubeConfig.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name: 'clonesets.apps.kruise.io' });
+    expect(cloneSets.metadata?.annotations).toMatchObject({ 'helm.sh/resource-policy': 'keep', 'meta.helm.sh/release-name': 'kts' });
     // The chart's apps run no pod here: the launcher serves the conversions (as `npm run controllers`).
     let controllers = startLauncher();
     try {
