@@ -42,7 +42,7 @@ export const OPENKRUISE_MANAGER_FLAGS: FlagCompat = {
   'sync-period': ignored('value', 'kruise-ts has no periodic resync; reconcilers ask to be requeued when time matters', GO_DURATION.or(z.literal(''))),
   'enable-pprof': ignored('boolean', 'kruise-ts serves no pprof endpoint (use node --inspect or --cpu-prof)'),
   'pprof-addr': ignored('value', 'kruise-ts serves no pprof endpoint (use node --inspect or --cpu-prof)'),
-  'webhook-initialize-timeout': ignored('value', 'kruise-ts has no admission webhook yet', GO_DURATION),
+  'webhook-initialize-timeout': ignored('value', 'kruise-ts apps serve their webhooks as soon as the server listens; nothing waits for webhook configurations', GO_DURATION),
   'allow-privileged': ignored('boolean', 'kruise-ts runs no privileged ImagePullJob pods'),
   'default-ttlseconds-for-always-nodeimage': ignored('value', 'kruise-ts has no NodeImage controller', z.string().regex(/^\d+$/, 'expected a number of seconds')),
   'disable-no-deepcopy': ignored('boolean', 'kruise-ts caches hand out read-only objects and never copy them'),
