@@ -18,6 +18,7 @@ import { Backoff } from '../util/backoff.ts';
 import { CaBundleInjector, customResourceDefinitionResource } from './ca-bundle-injector.ts';
 import type { CustomResourceDefinitionLike } from './ca-bundle-injector.ts';
 import type { CertificateSource } from './certificate-source.ts';
+import { sleepUnlessAborted, untilAborted } from './local-webhook-configuration.ts';
 import type { WebhookServer } from './webhook-server.ts';
 
 export interface LocalConversionWebhookOptions {
@@ -42,10 +43,7 @@ export class LocalConversionWebhook implements Runnable {
   }
 
   async start(signal: AbortSignal): Promise<void> {
-    const aborted = new Promise<undefined>((resolve) => {
-      signal.addEventListener('abort', () => { resolve(undefined); }, { once: true });
-    });
-    const port = await Promise.race([this.#options.port(), aborted]);
+    const port = await untilAborted(this.#options.port(), signal);
     if (port === undefined) return;
     const url = `https://127.0.0.1:${String(port)}${CONVERSION_WEBHOOK_PATH}`;
     const previous = new Map<string, Conversion | undefined>();
@@ -74,7 +72,7 @@ export class LocalConversionWebhook implements Runnable {
         return crd.spec?.conversion;
       } catch (error) {
         logger[isNotFound(error) ? 'debug' : 'warn']({ err: error }, 'Registering the local conversion webhook failed; retrying');
-        await new Promise<void>((resolve) => setTimeout(resolve, backoff.next()).unref());
+        await sleepUnlessAborted(backoff.next(), signal);
       }
     }
     return undefined;

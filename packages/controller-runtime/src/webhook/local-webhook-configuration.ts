@@ -155,7 +155,7 @@ export function addLocalWebhookConfiguration(manager: Manager, server: WebhookSe
 }
 
 /** The promise's value, or undefined once the signal aborts first. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+export async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
   if (signal.aborted) {
     return undefined;
   }
@@ -171,6 +171,7 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
   }
 }
 
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when the signal aborts. */
+export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   return untilAborted(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), signal).then(() => undefined);
 }
