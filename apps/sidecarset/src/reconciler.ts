@@ -7,7 +7,7 @@
  */
 import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
 import { isConflict, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly, EventReporter, KubeObject, Lister, ReconcileContext, Reconciler, Request, Result, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, EventReporter, KubeObject, Lister, ObjectApi, ReconcileContext, Reconciler, Request, Result, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { podResource, removeCondition, setCondition, updateStatus } from '@kruise-ts/workload';
 
@@ -56,7 +56,7 @@ export const SIDECAR_INJECTION_MISSED_REASON = 'SidecarInjectionMissed';
 
 /** What the reconciler reads and writes with. */
 export interface SidecarSetReconcilerDeps {
-  readonly api: Client;
+  readonly api: ObjectApi;
   readonly recorder: EventReporter;
   readonly clock: { now(): number };
   readonly sidecarSets: Lister<SidecarSet>;
@@ -75,6 +75,8 @@ export interface SidecarSetReconcilerDeps {
   readonly namespace: string;
   /** False with PodWebhook=false: no pod is injected, so none is reported as created without its sidecars. */
   readonly reportMissed?: boolean | undefined;
+  /** What was reported with Events (a test passes its own to look at it). */
+  readonly reportMemory?: ReportMemory | undefined;
 }
 
 type Conditions = NonNullable<SidecarSetStatus['conditions']>;
@@ -82,10 +84,11 @@ type Conditions = NonNullable<SidecarSetStatus['conditions']>;
 export class SidecarSetReconciler implements Reconciler {
   readonly #deps: SidecarSetReconcilerDeps;
   /** Pods and conflicts already reported with Events. */
-  readonly #reported = new ReportMemory();
+  readonly #reported: ReportMemory;
 
   constructor(deps: SidecarSetReconcilerDeps) {
     this.#deps = deps;
+    this.#reported = deps.reportMemory ?? new ReportMemory();
   }
 
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {

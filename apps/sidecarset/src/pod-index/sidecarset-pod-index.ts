@@ -59,7 +59,7 @@ export class SidecarSetPodIndex {
   /** A pod added or changed; returns the SidecarSets it concerned before or concerns now. */
   podChanged(pod: ReadonlyPod): string[] {
     const key = objectKey(pod);
-    const before = this.#setsOfPod.get(key) ?? new Set<string>();
+    const before = new Set(this.#setsOfPod.get(key));
     const injected = injectedList(pod);
     const after = new Set(this.#sources.sets.list().flatMap((set) => (this.#concerns(set, pod, injected) ? [set.metadata.name ?? ''] : [])));
     for (const name of before) if (!after.has(name)) this.#unlink(name, key);
