@@ -92,7 +92,7 @@ export class SidecarSetPodIndex {
   namespaceChanged(old: DeepReadonly<KubeObject> | undefined, namespace: DeepReadonly<KubeObject>): void {
     if (old !== undefined && labelsOf(old) === labelsOf(namespace)) return;
     for (const set of this.#sources.sets.list()) {
-      if ((set.spec as Partial<ReadonlySidecarSet['spec']>).namespaceSelector !== undefined) this.#markDirty(set.metadata.name ?? '');
+      if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.namespaceSelector !== undefined) this.#markDirty(set.metadata.name ?? '');
     }
   }
 
