@@ -23,6 +23,8 @@ export interface SidecarSetControllerOptions {
   readonly namespace: string;
   /** Where the SidecarSets' ControllerRevisions live: the controllers' own namespace (OpenKruise's kruise-system). */
   readonly revisionNamespace: string;
+  /** `--expectation-timeout`: how long a pod our write changed may stay older in the cache before the upgrade goes on without it (default 5 min). */
+  readonly expectationTimeoutMs?: number | undefined;
   /** The PodWebhook gate (default on); off, nothing injects, so no pod is reported as missed. */
   readonly podWebhook?: boolean | undefined;
 }
@@ -58,7 +60,7 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
   const pods = manager.informers.informerFor({ resource: podResource });
   const namespaces = manager.informers.informerFor({ resource: namespaceResource });
   const podIndex = new SidecarSetPodIndex({ sets: sets.lister(), pods: pods.lister(), namespaces: namespaces.lister() });
-  const expectations = manager.resourceVersionExpectations(SIDECARSET_CONTROLLER_NAME);
+  const expectations = manager.resourceVersionExpectations(SIDECARSET_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
   const reconciler = new SidecarSetReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(SIDECARSET_EVENT_COMPONENT),
