@@ -1,12 +1,11 @@
-import { SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
-import type { Controller, DeepReadonly, KubeObject, Lister, Manager, Request, RequestMapper } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, Informer, KubeObject, Lister, Manager, Request, RequestMapper, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
 import { podResource, trimPodForCache } from '@kruise-ts/workload';
 
 import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
 
 import { sidecarSetsMayOverlap } from './conflict/sidecarset-conflicts.ts';
-import { sidecarSetMatchesPod } from './injection/pod-match.ts';
+import { SidecarSetPodIndex } from './pod-index/sidecarset-pod-index.ts';
 import { SidecarSetReconciler } from './reconciler.ts';
 import { namespaceResource, sidecarSetResource } from './sidecarset-resource.ts';
 
@@ -24,6 +23,8 @@ export interface SidecarSetControllerOptions {
   readonly namespace: string;
   /** Where the SidecarSets' ControllerRevisions live: the controllers' own namespace (OpenKruise's kruise-system). */
   readonly revisionNamespace: string;
+  /** `--expectation-timeout`: how long a pod our write changed may stay older in the cache before the upgrade goes on without it (default 5 min). */
+  readonly expectationTimeoutMs?: number | undefined;
   /** The PodWebhook gate (default on); off, nothing injects, so no pod is reported as missed. */
   readonly podWebhook?: boolean | undefined;
 }
@@ -32,19 +33,6 @@ export interface SidecarSetControllerOptions {
 export const SIDECARSET_CONTROLLER_NAME = 'sidecarset';
 /** The component name of its Events, as OpenKruise's. */
 export const SIDECARSET_EVENT_COMPONENT = 'sidecarset-controller';
-
-/** The SidecarSets a pod concerns: those that match it and those it records as injected. */
-function setsOfPod(sets: Lister<SidecarSet>, namespaces: Lister<KubeObject>): RequestMapper<Pod> {
-  return (pod: DeepReadonly<Pod>): Request[] => {
-    const namespace = pod.metadata?.namespace ?? '';
-    const labels = namespaces.get('', namespace)?.metadata?.labels;
-    const injected = new Set((pod.metadata?.annotations?.[SIDECARSET_INJECTED_LIST_ANNOTATION] ?? '').split(','));
-    return sets
-      .list()
-      .filter((set) => injected.has(set.metadata.name ?? '') || sidecarSetMatchesPod(set, pod, { name: namespace, labels: labels ?? undefined }))
-      .map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
-  };
-}
 
 /**
  * The SidecarSet itself and every other one that may select the same pods: a change of one can start
@@ -71,12 +59,15 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
   const sets = manager.informers.informerFor({ resource: sidecarSetResource });
   const pods = manager.informers.informerFor({ resource: podResource });
   const namespaces = manager.informers.informerFor({ resource: namespaceResource });
+  const podIndex = new SidecarSetPodIndex({ sets: sets.lister(), pods: pods.lister(), namespaces: namespaces.lister() });
+  const expectations = manager.resourceVersionExpectations(SIDECARSET_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
   const reconciler = new SidecarSetReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(SIDECARSET_EVENT_COMPONENT),
     clock: { now: () => Date.now() },
     sidecarSets: sets.lister(),
-    pods: pods.lister(),
+    podIndex,
+    expectations,
     namespaces: namespaces.lister(),
     revisions: sidecarSetRevisionInformer(manager, options.revisionNamespace).lister(),
     revisionNamespace: options.revisionNamespace,
@@ -85,8 +76,42 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     reportMissed: options.podWebhook !== false,
   });
   const controller = manager.newController({ name: SIDECARSET_CONTROLLER_NAME, reconciler, workers: options.workers });
+  sets.addEventHandler({
+    onAdd: (set) => { podIndex.setChanged(undefined, set); },
+    onUpdate: (old, set) => { podIndex.setChanged(old, set); },
+    onDelete: (set) => { podIndex.setDeleted(set); },
+  });
+  namespaces.addEventHandler({
+    onAdd: (namespace) => { podIndex.namespaceChanged(undefined, namespace); },
+    onUpdate: (old, namespace) => { podIndex.namespaceChanged(old, namespace); },
+  });
   controller.watch(sets, setAndOverlapping(sets.lister()));
-  controller.watch(pods, setsOfPod(sets.lister(), namespaces.lister()));
+  watchPods(controller, pods, { podIndex, expectations });
   controller.watch(namespaces, setsWithNamespaceSelector(sets.lister()));
   return controller;
+}
+
+/**
+ * Pod events keep the index and the expectations, and queue the SidecarSets the pod concerned before
+ * or concerns now (those that select it, and those it records as injected).
+ */
+function watchPods(controller: Controller, pods: Informer<Pod>, input: { readonly podIndex: SidecarSetPodIndex; readonly expectations: ResourceVersionExpectations }): void {
+  const enqueue = (names: readonly string[]): void => {
+    for (const name of names) controller.enqueue({ namespace: '', name });
+  };
+  controller.addSource(pods);
+  pods.addEventHandler({
+    onAdd: (pod) => {
+      input.expectations.observe(pod);
+      enqueue(input.podIndex.podChanged(pod));
+    },
+    onUpdate: (_old, pod) => {
+      input.expectations.observe(pod);
+      enqueue(input.podIndex.podChanged(pod));
+    },
+    onDelete: (pod) => {
+      input.expectations.delete(pod);
+      enqueue(input.podIndex.podDeleted(pod));
+    },
+  });
 }

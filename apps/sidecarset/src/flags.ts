@@ -30,6 +30,7 @@ export interface SidecarSetFlags {
   readonly 'sidecarset-revision-namespace': string;
   readonly 'sidecarset-validation-webhook': boolean;
   readonly 'leader-election-namespace': string;
+  readonly 'expectation-timeout': number;
   readonly 'feature-gates': Pick<FeatureGates, 'enabled'>;
 }
 
@@ -41,6 +42,7 @@ export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetCo
     excludedNamespaces: flags['sidecarset-excluded-namespaces'],
     namespace: flags.namespace,
     revisionNamespace,
+    expectationTimeoutMs: flags['expectation-timeout'],
     // OpenKruise's PodWebhook=false registers no pod webhook: no sidecar is injected.
     podWebhook: flags['feature-gates'].enabled('PodWebhook'),
     patchPodMetadataDefaultsAllowed: flags['feature-gates'].enabled('SidecarSetPatchPodMetadataDefaultsAllowed'),

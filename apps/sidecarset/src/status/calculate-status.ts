@@ -20,7 +20,7 @@ type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
 /** What the status calculation reads. */
 export interface StatusInput {
   readonly set: ReadonlySidecarSet;
-  /** Every pod in the cache. */
+  /** The SidecarSet's pods (the pod index's: those it selects and those that record it); others are ignored anyway. */
   readonly pods: readonly ReadonlyPod[];
   /** Namespace labels by name (undefined: not in the cache). */
   readonly namespaceLabels: (namespace: string) => Readonly<Record<string, string>> | undefined;

@@ -23,7 +23,7 @@ function idleManager(): Manager {
 function register(gates: Record<string, boolean>): { paths: string[]; localConfigurations: number } {
   const manager = idleManager();
   const server = new WebhookServer({ certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }), logger, host: '127.0.0.1', port: 0 });
-  const options = sidecarSetOptionsFromFlags({ workers: 1, namespace: '', 'sidecarset-excluded-namespaces': [], 'sidecarset-revision-namespace': 'kruise-system', 'sidecarset-validation-webhook': true, 'leader-election-namespace': 'kruise-system', 'feature-gates': new FeatureGates(gates) });
+  const options = sidecarSetOptionsFromFlags({ workers: 1, namespace: '', 'sidecarset-excluded-namespaces': [], 'sidecarset-revision-namespace': 'kruise-system', 'sidecarset-validation-webhook': true, 'leader-election-namespace': 'kruise-system', 'expectation-timeout': 300_000, 'feature-gates': new FeatureGates(gates) });
   setupSidecarSetWebhook(manager, server, options);
   const add = vi.spyOn(manager, 'add');
   addLocalPodWebhookConfiguration(manager, server, { name: 'local' });

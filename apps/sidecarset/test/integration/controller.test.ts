@@ -95,6 +95,29 @@ describe('SidecarSet controller', () => {
     });
   });
 
+  // The reconcile reads its pods from the pod index (src/pod-index/): it must follow label and selector changes.
+  it("follows a pod's new labels and the SidecarSet's new selector", async () => {
+    await withController('sidecarset-pod-index', async (namespace) => {
+      await using set = await createSidecarSet(client, namespace, { updateStrategy: { type: 'NotUpdate' } });
+      const name = set.metadata.name ?? '';
+      await createPod(client, namespace, injected(webPod('a'), set, namespace));
+      await createPod(client, namespace, webPod('m', { metadata: { name: 'm', labels: { app: 'db' } } }));
+      await waitForSidecarSet(client, { name, description: 'the injected pod counted' }, (current) => current.status?.matchedPods === 1);
+      const missed = (current: SidecarSet): string | undefined => current.status?.conditions?.find((c) => c.type === MISSED_INJECTION)?.message;
+
+      // The selector moves to the pod created without sidecars: it is reported, and the injected one leaves the count.
+      await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { spec: { selector: { matchLabels: { app: 'db' } } } } });
+      const moved = await waitForSidecarSet(client, { name, description: 'the bare pod reported, the other one not counted' }, (current) => current.status?.matchedPods === 0 && (missed(current) ?? '').includes(`${namespace}/m`));
+      expect(moved.status?.observedGeneration).toBe(moved.metadata.generation);
+
+      // The pods' labels change: the bare pod leaves the selector, the injected one joins it.
+      await client.patch(podResource, { namespace, name: 'm' }, { type: 'merge', body: { metadata: { labels: { app: 'none' } } } });
+      await waitForSidecarSet(client, { name, description: 'the bare pod no longer reported' }, (current) => missed(current) === undefined);
+      await client.patch(podResource, { namespace, name: 'a' }, { type: 'merge', body: { metadata: { labels: { app: 'db' } } } });
+      await waitForSidecarSet(client, { name, description: 'the injected pod counted again' }, (current) => current.status?.matchedPods === 1);
+    });
+  });
+
   it('reports no missed injection with PodWebhook=false (nothing injects then)', async () => {
     await withController(
       'sidecarset-no-pod-webhook',

@@ -36,18 +36,29 @@ async function refusal(write: Promise<unknown>): Promise<ApiError | undefined> {
   );
 }
 
+/**
+ * Runs `body` with the validation webhook registered for the SidecarSets labelled with a new test
+ * namespace's name (`label`), the controllers' namespace being that one, and answering already.
+ */
+async function withValidationWebhook(prefix: string, body: (label: string) => Promise<void>): Promise<void> {
+  await installSidecarSetCrd(kubeConfig);
+  await using ns = await createTestNamespace(kubeConfig, prefix);
+  const label = ns.name;
+  await using webhook = new TestValidationWebhook({ client, id: ns.name, objectLabels: { 'kruise-ts.io/test': label }, webhooks: [SIDECARSET_VALIDATION_WEBHOOK], logger });
+  const manager = startTestManager({ kubeConfig, namespace: ns.name, setup: (m) => {
+    setupSidecarSetValidationWebhook(m, webhook.server, { revisionNamespace: ns.name });
+  } });
+  try {
+    await webhook.start(() => client.create(sidecarSetResource, sidecarSet(`${label}-probe`, label, { containers: [{ name: 'probe', image: 'busybox:1.36' }] }), { dryRun: true }));
+    await body(label);
+  } finally {
+    await manager.stop();
+  }
+}
+
 describe('SidecarSet validation webhook', () => {
   it('refuses sidecars a pod could not have, naming the SidecarSet field, and accepts mounts of the pod volumes', async () => {
-    await installSidecarSetCrd(kubeConfig);
-    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-validation');
-    const label = ns.name;
-    await using webhook = new TestValidationWebhook({ client, id: ns.name, objectLabels: { 'kruise-ts.io/test': label }, webhooks: [SIDECARSET_VALIDATION_WEBHOOK], logger });
-    const manager = startTestManager({ kubeConfig, namespace: ns.name, setup: (m) => {
-      setupSidecarSetValidationWebhook(m, webhook.server, { revisionNamespace: ns.name });
-    } });
-    try {
-      await webhook.start(() => client.create(sidecarSetResource, sidecarSet(`${label}-probe`, label, { containers: [{ name: 'probe', image: 'busybox:1.36' }] }), { dryRun: true }));
-
+    await withValidationWebhook('sidecarset-validation', async (label) => {
       const capital = await refusal(client.create(sidecarSetResource, sidecarSet(`${label}-a`, label, { containers: [{ name: 'Logger', image: 'busybox:1.36' }] }), { dryRun: true }));
       expect(capital?.code).toBe(422);
       expect(capital?.message).toContain('admission webhook "vsidecarset.kruise-ts.io" denied the request');
@@ -66,34 +77,22 @@ describe('SidecarSet validation webhook', () => {
         updateStrategy: { type: 'NotUpdate' },
       });
       expect(await refusal(client.create(sidecarSetResource, mounting, { dryRun: true }))).toBeUndefined();
-    } finally {
-      await manager.stop();
-    }
+    });
   });
 
   // OpenKruise refuses patchPodMetadata keys outside the kruise-configuration whitelist (pkg/webhook/sidecarset/validating).
   it('refuses patchPodMetadata keys outside the kruise-configuration whitelist of the controllers\' namespace', async () => {
-    await installSidecarSetCrd(kubeConfig);
-    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-whitelist');
-    const label = ns.name;
-    await using webhook = new TestValidationWebhook({ client, id: ns.name, objectLabels: { 'kruise-ts.io/test': label }, webhooks: [SIDECARSET_VALIDATION_WEBHOOK], logger });
-    const manager = startTestManager({ kubeConfig, namespace: ns.name, setup: (m) => {
-      setupSidecarSetValidationWebhook(m, webhook.server, { revisionNamespace: ns.name });
-    } });
-    try {
-      await webhook.start(() => client.create(sidecarSetResource, sidecarSet(`${label}-probe`, label, { containers: [{ name: 'probe', image: 'busybox:1.36' }] }), { dryRun: true }));
+    await withValidationWebhook('sidecarset-whitelist', async (label) => {
       const patching = (key: string): SidecarSet => sidecarSet(`${label}-p`, label, { containers: [{ name: 'logger', image: 'busybox:1.36' }], patchPodMetadata: [{ annotations: { [key]: 'true' }, patchPolicy: 'Overwrite' }] });
 
       const noWhitelist = await refusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true }));
       expect(noWhitelist?.code).toBe(422);
       expect(noWhitelist?.message).toContain('spec.patchPodMetadata: Required value: SidecarSet patch metadata whitelist not found');
 
-      await client.create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace: ns.name }, data: { SidecarSet_PatchPodMetadata_WhiteList: JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['^mesh\\.io/.*'] }] }) } });
+      await client.create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace: label }, data: { SidecarSet_PatchPodMetadata_WhiteList: JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['^mesh\\.io/.*'] }] }) } });
       expect(await refusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true }))).toBeUndefined();
       const outside = await refusal(client.create(sidecarSetResource, patching('other.io/x'), { dryRun: true }));
       expect(outside?.message).toContain('spec.patchPodMetadata: Required value: sidecarSet patch metadata annotation(other.io/x) is not allowed');
-    } finally {
-      await manager.stop();
-    }
+    });
   });
 });
