@@ -20,7 +20,7 @@ const HOOK_LABEL = 'example.com/hold-update';
 interface Update {
   readonly fixture: PodControlFixture;
   readonly recreated: string[];
-  run(target?: DeepReadonly<typeof FROM>): Promise<PodUpdateOutcome>;
+  readonly run: (target?: DeepReadonly<typeof FROM>) => Promise<PodUpdateOutcome>;
 }
 
 /** The pod `web-0` at revision FROM (running, with the InPlaceUpdateReady gate unless `gate` is false), and an update of it. */
