@@ -58,6 +58,24 @@ describe('scale: creating pods (over the in-memory API)', () => {
     expect(creations(fixture)).toEqual(['web-1']);
   });
 
+  it('OrderedReady waits out minReadySeconds of the last pod and asks to come back when it is over', async () => {
+    const rolling = { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { minReadySeconds: 10 } } } as const;
+    const fixture = syncFixture([statefulSet({ spec: webSpec(2, rolling) })]);
+    await fixture.reconcile();
+    await runPods(fixture);
+    const readySince = new Date(fixture.clock.now() - 4000).toISOString();
+    await fixture.fake.patchStatus(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'strategic', body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: readySince }] } } });
+    fixture.fake.clearActions();
+    const ctx = fixture.context();
+    expect(await scale(ctx, await fixture.state())).toEqual({ changed: false, stop: true });
+    // Available once Ready for more than minReadySeconds.
+    expect(ctx.requeue.toResult()).toEqual({ requeueAfterMs: 6001 });
+
+    fixture.clock.advance(6001);
+    await scaleOnce(fixture);
+    expect(creations(fixture)).toEqual(['web-1']);
+  });
+
   it('Parallel creates every missing ordinal at once and goes on', async () => {
     const fixture = syncFixture([statefulSet({ spec: webSpec(3, { podManagementPolicy: 'Parallel' }) })]);
     expect(await scaleOnce(fixture)).toEqual({ changed: true, stop: false });
@@ -104,6 +122,12 @@ describe('scale: creating pods (over the in-memory API)', () => {
     const ungated = syncFixture([statefulSet({ spec })]);
     await scaleOnce(ungated);
     expect(podNames(ungated)).toEqual(['web-0', 'web-1']);
+  });
+
+  it('skips reserved ordinals from ordinals.start on', async () => {
+    const fixture = syncFixture([statefulSet({ spec: webSpec(3, { podManagementPolicy: 'Parallel', ordinals: { start: 5 }, reserveOrdinals: [1, 6] }) })], { featureGates: 'StatefulSetStartOrdinal=true' });
+    await scaleOnce(fixture);
+    expect(podNames(fixture)).toEqual(['web-5', 'web-7', 'web-8']);
   });
 
   it('creates a pod below the partition at the current revision and one above at the update revision', async () => {

@@ -92,6 +92,15 @@ describe('rollingUpdate (over the in-memory API)', () => {
     expect(podNames(fixture).map((name) => storedPod(fixture.fake, name).spec?.containers[0]?.image)).toEqual(['nginx:1.26', 'nginx:1.26', 'nginx:1.26']);
   });
 
+  it('unorderedUpdate: updates by priority (weight of matching labels), not by ordinal', async () => {
+    const unorderedUpdate = { priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { tier: 'first' } } }] } };
+    const { fixture } = await rollout(spec(3), spec(3, { image: 'nginx:1.26', rolling: { unorderedUpdate } }));
+    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'merge', body: { metadata: { labels: { tier: 'first' } } } });
+    fixture.fake.clearActions();
+    await updateOnce(fixture);
+    expect(deletions(fixture)).toEqual(['web-0']);
+  });
+
   it('deletes a pod labelled specified-delete whatever the partition', async () => {
     const { fixture } = await rollout(spec(3), spec(3, { image: 'nginx:1.26', rolling: { partition: 3 } }));
     await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'merge', body: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } } });
