@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { StatefulSetInput } from '@kruise-ts/api';
+import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { editSpec, NAMESPACE, podNames, revisionOf, runPods, settle, statefulSet, storedPod, syncFixture, webSpec, writes } from '../../test/fixtures/sync-fixture.ts';
@@ -174,6 +175,19 @@ describe('rollingUpdate in the reconcile', () => {
     await fixture.reconcile();
     expect(podWrites(fixture)).toEqual([]);
     expect(fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedUpdatePod')).toMatchObject({ status: 'True', reason: 'InPlaceOnlyNotPossible' });
+  });
+
+  it('reports a refresh write that failed as FailedUpdatePod, writes the status, and goes to the backoff', async () => {
+    const fixture = syncFixture([statefulSet({ spec: spec(2) })]);
+    await settle(fixture);
+    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'merge', body: { metadata: { labels: { 'lifecycle.apps.kruise.io/state': 'Updated' } } } });
+    fixture.fake.prependReactor({ verb: 'patch', resource: 'pods', name: 'web-0' }, () => {
+      throw fakeApiError({ code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' });
+    });
+    fixture.fake.clearActions();
+    await expect(fixture.reconcile()).rejects.toThrow('etcdserver: request timed out');
+    expect(writes(fixture.fake)).toContain('patch/status statefulsets web');
+    expect(fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedUpdatePod')).toMatchObject({ status: 'True', message: 'refreshing pods failed: etcdserver: request timed out' });
   });
 
   it('waits for the scale step: no update in a round that created a pod', async () => {
