@@ -224,6 +224,24 @@ describe('scale: deleting pods (over the in-memory API)', () => {
     expect(storedPod(fixture.fake, 'web-1').metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe('PreparingDelete');
   });
 
+  it('deletes a pod in PreparingDelete once the preDelete hook lets it go', async () => {
+    const spec = webSpec(2, { lifecycle: { preDelete: { finalizersHandler: [HOLD] } } });
+    const held = { ...spec, template: { ...spec.template, metadata: { labels: { app: 'web' }, finalizers: [HOLD] } } };
+    const fixture = syncFixture([statefulSet({ spec: held })]);
+    await settle(fixture);
+    await editSpec(fixture, { ...held, replicas: 1 });
+    await scaleOnce(fixture);
+    fixture.fake.clearActions();
+    // Held: nothing written, and OrderedReady goes no further while it waits (as OpenKruise).
+    expect(await scaleOnce(fixture)).toEqual({ changed: false, stop: true });
+    expect(fixture.fake.writes()).toEqual([]);
+
+    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-1' }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+    fixture.fake.clearActions();
+    await scaleOnce(fixture);
+    expect(deletions(fixture)).toEqual(['web-1']);
+  });
+
   it('recreates a failed pod: a Warning, the deletion, and the creation in a later round', async () => {
     const fixture = syncFixture([statefulSet({ spec: webSpec(2) })]);
     await settle(fixture);

@@ -123,6 +123,28 @@ describe('rollingUpdate: podUpdatePolicy', () => {
     expect(fixture.recorder.reasons()).toEqual(['SuccessfulUpdatePodInPlace']);
   });
 
+  it('InPlaceIfPossible holds a pod in PreparingUpdate while the inPlaceUpdate hook holds it, then updates it in place', async () => {
+    const hooked = (input: Parameters<typeof spec>[1]): Spec => {
+      const base = spec(2, { gate: true, ...input, extra: { lifecycle: { inPlaceUpdate: { labelsHandler: { 'example.com/hold': 'true' } } } } });
+      return { ...base, template: { ...base.template, metadata: { labels: { app: 'web', 'example.com/hold': 'true' } } } };
+    };
+    const { fixture } = await rollout(hooked({}), hooked({ image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }));
+    expect(await updateOnce(fixture)).toEqual({ changed: true });
+    expect(podWrites(fixture)).toEqual(['patch pods web-1']);
+    expect(storedPod(fixture.fake, 'web-1').metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe('PreparingUpdate');
+    expect(storedPod(fixture.fake, 'web-1').spec?.containers[0]?.image).toBe('nginx:1.25');
+
+    fixture.fake.clearActions();
+    expect(await updateOnce(fixture)).toEqual({ changed: false });
+    expect(podWrites(fixture)).toEqual([]);
+
+    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-1' }, { type: 'merge', body: { metadata: { labels: { 'example.com/hold': null } } } });
+    fixture.fake.clearActions();
+    await updateOnce(fixture);
+    expect(podWrites(fixture)).toEqual(['patch/status pods web-1', 'patch pods web-1']);
+    expect(storedPod(fixture.fake, 'web-1').spec?.containers[0]?.image).toBe('nginx:1.26');
+  });
+
   it('InPlaceIfPossible finishes the rollout in place once the kubelet runs the new images', async () => {
     const { fixture } = await rollout(spec(2, { gate: true }), spec(2, { gate: true, image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }));
     const uids = podNames(fixture).map((name) => storedPod(fixture.fake, name).metadata?.uid);
