@@ -11,8 +11,8 @@ import { StatefulSetConditionType, StatefulSetEventReason } from '@kruise-ts/api
 import type { ControllerRevision, StatefulSet, StatefulSetCondition } from '@kruise-ts/api';
 import { requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
-import { initializeReadinessGates, podControlContext, refreshPods } from '@kruise-ts/pod-control';
-import type { PodControlDeps } from '@kruise-ts/pod-control';
+import { initializeReadinessGates, podControlContext, RefreshError, refreshPods } from '@kruise-ts/pod-control';
+import type { PodControlDeps, RefreshResult } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
 import { errorMessage, isBeingDeleted, laggingOwnedObject, removeCondition, setCondition, updateStatus, warnOnce } from '@kruise-ts/workload';
@@ -195,7 +195,11 @@ export class StatefulSetReconciler implements Reconciler {
     if (await initializeReadinessGates(ctx, read.pods)) {
       return { conditions };
     }
-    const state = await this.#refresh(ctx, read);
+    const refreshed = await this.#refresh(ctx, read, conditions);
+    if (refreshed.failure !== undefined) {
+      return refreshed;
+    }
+    const { state } = refreshed;
     try {
       const scaled = await scale(ctx, state);
       conditions = removeCondition(conditions, StatefulSetConditionType.FailedCreatePod);
@@ -218,12 +222,23 @@ export class StatefulSetReconciler implements Reconciler {
    * in waves of seconds at 1,000 pods). The refresh never makes a pod available that the kubelet has
    * not, so scaling and updating go on with the pods as the API server returned them, as CloneSet does.
    */
-  async #refresh(ctx: SyncContext, state: SyncState): Promise<SyncState> {
-    const refreshed = await refreshPods(ctx, { owner: state.owner, pods: state.pods, updateRevision: revisionNameOf(state.updateRevision), podTemplateHashLabel: false });
-    for (const skipped of refreshed.skipped) {
-      ctx.recorder.warning(state.owner.ref, StatefulSetEventReason.FailedUpdatePodInPlace, `pod ${skipped.name}: ${skipped.reason}; skipped until the annotation is fixed or removed`);
+  async #refresh(ctx: SyncContext, read: SyncState, conditions: Conditions): Promise<SyncOutcome & { readonly state: SyncState }> {
+    let refreshed: RefreshResult;
+    try {
+      refreshed = await refreshPods(ctx, { owner: read.owner, pods: read.pods, updateRevision: revisionNameOf(read.updateRevision), podTemplateHashLabel: false });
+    } catch (error) {
+      // A failed write of the pods' update: reported as such, the status written with the pods as
+      // the refresh left them, and retried with the queue's backoff.
+      if (!ctx.signal.aborted) {
+        ctx.logger.error({ err: error }, 'Refreshing pods failed');
+      }
+      const state = error instanceof RefreshError ? withPods(read, error.result.pods) : read;
+      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), state, failure: asError(error) };
     }
-    return refreshed.written === 0 ? state : withPods(state, refreshed.pods);
+    for (const skipped of refreshed.skipped) {
+      ctx.recorder.warning(read.owner.ref, StatefulSetEventReason.FailedUpdatePodInPlace, `pod ${skipped.name}: ${skipped.reason}; skipped until the annotation is fixed or removed`);
+    }
+    return { conditions, state: refreshed.written === 0 ? read : withPods(read, refreshed.pods) };
   }
 
   async #update(ctx: SyncContext, state: SyncState, conditions: Conditions): Promise<SyncOutcome> {

@@ -3,7 +3,7 @@
  * claims, deletions through the preDelete hook), fixes the identity labels and claims of the pods it
  * checked, and re-owns the claims of condemned pods as the retention policy says.
  */
-import { StatefulSetEventReason } from '@kruise-ts/api';
+import { CONTROLLER_REVISION_HASH_LABEL, StatefulSetEventReason } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
 import { keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
@@ -30,25 +30,43 @@ export function scaleBudget(state: SyncState): number | undefined {
 }
 
 
-/** The new pods of the planned ordinals, each at the revision OpenKruise's isCurrentRevisionNeeded gives it. */
+/** Whether a new pod at slot `index` gets the current revision, with `slots` as filled so far. */
+function currentRevisionNeeded(state: SyncState, input: { readonly index: number; readonly slots: readonly (DeepReadonly<Pod> | undefined)[] }): boolean {
+  const rolling = rollingUpdateOf(state.set);
+  return isCurrentRevisionNeeded({
+    onDelete: state.set.spec.updateStrategy.type === 'OnDelete',
+    strategy: { partition: rolling.partition, unorderedUpdate: rolling.unorderedUpdate },
+    updateRevision: revisionNameOf(state.updateRevision),
+    index: input.index,
+    slots: input.slots,
+  });
+}
+
+/**
+ * The new pods of the planned ordinals, each at the revision OpenKruise's isCurrentRevisionNeeded
+ * gives it. As upstream, which fills every missing ordinal in ascending order before it scales, a
+ * missing ordinal below counts at the revision it would get: a pod missing below (Parallel, a
+ * deleted pod) must not move a higher one to the current revision.
+ */
 function newPods(ctx: SyncContext, state: SyncState, ordinals: readonly number[]): Pod[] {
   const slots = slotsOf(state);
-  const rolling = rollingUpdateOf(state.set);
-  return ordinals.map((ordinal) => {
-    const current = isCurrentRevisionNeeded({
-      onDelete: state.set.spec.updateStrategy.type === 'OnDelete',
-      strategy: { partition: rolling.partition, unorderedUpdate: rolling.unorderedUpdate },
-      updateRevision: revisionNameOf(state.updateRevision),
-      index: ordinal - state.range.start,
-      slots,
-    });
-    return newStatefulPod(state.source, {
-      ordinal,
-      template: current ? state.currentTemplate : state.updateTemplate,
-      revision: revisionNameOf(current ? state.currentRevision : state.updateRevision),
-      now: ctx.clock.now(),
-    });
-  });
+  const planned = new Set(ordinals);
+  const last = Math.max(...ordinals);
+  const pods: Pod[] = [];
+  for (const { ordinal } of state.replicas.filter((slot) => slot.pod === undefined && slot.ordinal <= last)) {
+    const index = ordinal - state.range.start;
+    const current = currentRevisionNeeded(state, { index, slots });
+    const revision = revisionNameOf(current ? state.currentRevision : state.updateRevision);
+    if (!planned.has(ordinal)) {
+      // Only its revision label counts for the ordinals above.
+      slots[index] = { metadata: { labels: { [CONTROLLER_REVISION_HASH_LABEL]: revision } } };
+      continue;
+    }
+    const pod = newStatefulPod(state.source, { ordinal, template: current ? state.currentTemplate : state.updateTemplate, revision, now: ctx.clock.now() });
+    slots[index] = pod;
+    pods.push(pod);
+  }
+  return pods;
 }
 
 /** What the scale step did. */

@@ -1,6 +1,7 @@
 /**
  * Per-ordinal PVCs of an Advanced StatefulSet on the real control plane, and the retention policy:
- * whenScaled Delete hands the claims of scaled-in ordinals to their pods (collected with them),
+ * whenScaled Delete hands the claims of scaled-in ordinals to their pods (collected with them, with or
+ * without other owners),
  * Retain keeps them and a scale-out reuses them, whenDeleted Delete makes the set their owner.
  */
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,22 @@ describe('Advanced StatefulSet claims', () => {
       await scaleTo(namespace, 2);
       await waitForSet(client, { namespace, name: 'db', description: '2 pods again' }, settled);
       expect((await claimsOf(namespace)).map(uidOf)).toEqual(claims.map(uidOf));
+    });
+  });
+
+  it('whenScaled Delete with whenDeleted Retain: a claim without owners is handed to its scaled-in pod and goes with it', async () => {
+    await withController('asts-scaled', async (namespace) => {
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate], persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Retain' } }),
+      );
+      await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
+      // No owner at all: the hand-over's JSON patch replaces an absent member, which the API server accepts.
+      expect((await claimsOf(namespace)).map(ownerKinds)).toEqual([[], []]);
+      await scaleTo(namespace, 1);
+      await expect.poll(async () => (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf), { timeout: 60_000 }).toEqual(['data-db-0']);
+      expect((await claimsOf(namespace)).map(ownerKinds)).toEqual([[]]);
     });
   });
 

@@ -16,6 +16,7 @@ describe('applyJsonPatch (RFC 6902 examples)', () => {
     ['escapes ~1 and ~0', { 'a/b': 1, 'm~n': 2 }, [{ op: 'replace', path: '/a~1b', value: 3 }, { op: 'remove', path: '/m~0n' }], { 'a/b': 3 }],
     ['passes a test of an equal value', { a: [1, { b: 2 }] }, [{ op: 'test', path: '/a', value: [1, { b: 2 }] }], { a: [1, { b: 2 }] }],
     ['passes a test of an absent member with null (as the API server does)', { a: 1 }, [{ op: 'test', path: '/metadata/ownerReferences', value: null }], { a: 1 }],
+    ['replaces an absent object member by adding it (as the API server does)', { metadata: { uid: 'u' } }, [{ op: 'replace', path: '/metadata/ownerReferences', value: [] }], { metadata: { uid: 'u', ownerReferences: [] } }],
   ])('%s', (...[, document, operations, expected]) => {
     expect(applyJsonPatch(document as never, operations)).toEqual(expected);
   });
@@ -24,6 +25,7 @@ describe('applyJsonPatch (RFC 6902 examples)', () => {
     ['a failed test', { a: 1 }, [{ op: 'test', path: '/a', value: 2 }]],
     ['removing what is absent', { a: 1 }, [{ op: 'remove', path: '/b' }]],
     ['an index out of range', { a: [1] }, [{ op: 'add', path: '/a/5', value: 2 }]],
+    ['replacing an array element that is absent', { a: [1] }, [{ op: 'replace', path: '/a/1', value: 2 }]],
     ['a missing parent', { a: 1 }, [{ op: 'add', path: '/b/c', value: 2 }]],
   ])('rejects %s, leaving the document alone', (_name, document, operations) => {
     const before = JSON.stringify(document);

@@ -1,7 +1,8 @@
 /**
  * RFC 6902 JSON patch as the API server applies it (evanphx/json-patch): add, remove, replace, move,
- * copy and test, `-` appends to an array, and a `test` of an absent member with the value `null`
- * passes (the API server accepts it, and the claim code relies on it). A failing operation throws a
+ * copy and test, `-` appends to an array, a `test` of an absent member with the value `null`
+ * passes and a `replace` of an absent object member adds it (the API server accepts both, and the
+ * claim code relies on them). A failing operation throws a
  * JsonPatchError, which the fake answers with 422 Invalid, as the API server does.
  */
 import type { JsonPatchOperation } from '../client/client.ts';
@@ -107,7 +108,12 @@ const OPERATIONS: Readonly<Record<JsonPatchOperation['op'], (document: JsonValue
     remove(document, operation.path);
   },
   replace: (document, operation) => {
-    remove(document, operation.path);
+    const { parent, key } = parentOf(document, operation.path);
+    // The API server (evanphx/json-patch v4) replaces an absent object member as if added; only an
+    // array index must exist. A claim's ownerReferences, absent under Retain, are replaced so.
+    if (Array.isArray(parent) || Object.hasOwn(parent, key)) {
+      remove(document, operation.path);
+    }
     add(document, operation.path, valueOf(operation));
   },
   move: (document, operation) => {
