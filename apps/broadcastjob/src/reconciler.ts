@@ -94,6 +94,14 @@ export class BroadcastJobReconciler implements Reconciler {
   /** The last NoEligibleNode message reported per job, so that the Warning is sent once per change. */
   readonly #reportedUnfit = new Map<string, string>();
   readonly #fits: NodeFitCache;
+  /** The node of each cached pod object (cached objects never change: a new version is a new object). */
+  readonly #podNodes = new WeakMap<ReadonlyPod, string | undefined>();
+  readonly #nodeOf = (pod: ReadonlyPod): string | undefined => {
+    if (this.#podNodes.has(pod)) return this.#podNodes.get(pod);
+    const node = this.#deps.nodeOf(pod);
+    this.#podNodes.set(pod, node);
+    return node;
+  };
 
   constructor(deps: BroadcastJobReconcilerDeps) {
     this.#deps = deps;
@@ -162,7 +170,7 @@ export class BroadcastJobReconciler implements Reconciler {
       .list({ namespace: job.metadata.namespace ?? '', labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: uid } } })
       .filter((pod) => controllerRef(pod)?.uid === uid);
     const nodes = this.#deps.nodes.list();
-    const plan = planNodes({ pods, nodes, fit: this.#fits.fitOf(job), nodeOf: this.#deps.nodeOf });
+    const plan = planNodes({ pods, nodes, fit: this.#fits.fitOf(job), nodeOf: this.#nodeOf });
     this.#fits.retainNodes(job, nodes);
     const key = requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' });
     return { context, writes: this.#writeContext(context), job, key, now, startTime: job.status?.startTime ?? metaTime(now), pods, plan, nodeCount: nodes.length };

@@ -62,9 +62,11 @@ function podsByNode(input: NodePlanInput): Map<string, ReadonlyPod[]> {
   for (const pod of input.pods) {
     const node = input.nodeOf(pod);
     if (node === undefined) continue;
-    map.set(node, [...(map.get(node) ?? []), pod]);
+    const list = map.get(node);
+    if (list === undefined) map.set(node, [pod]);
+    else list.push(pod);
   }
-  for (const list of map.values()) list.sort(byAge);
+  for (const list of map.values()) if (list.length > 1) list.sort(byAge);
   return map;
 }
 
