@@ -6,7 +6,7 @@ import { templateValidatorFor } from '@kruise-ts/template-validation';
 import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
-import { checkNodeFitness } from './nodes/node-fitness.ts';
+import { fitnessOf } from './nodes/node-fitness.ts';
 import { assignedNode, pinnedToNode } from './nodes/pod-node.ts';
 import { BroadcastJobReconciler } from './reconciler.ts';
 
@@ -95,7 +95,8 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     pods: pods.lister(),
     nodes: nodes.lister(),
     expectations,
-    fits: checkNodeFitness,
+    resourceVersionExpectations: manager.resourceVersionExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs }),
+    fitnessOf,
     nodeOf: assignedNode,
     binding: { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode },
     templateValidator: templateValidatorFor(manager),

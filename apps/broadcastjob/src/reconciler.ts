@@ -2,35 +2,42 @@
  * The BroadcastJob reconcile (§C.4): a finished job waits for its TTL and is deleted with its pods;
  * a running one counts its pods, plans its nodes, decides (paused, failed, running), deletes the pods
  * the plan or the decision says, creates pods on the nodes still without one within `parallelism`
- * (slow-start batches, a create expectation per node, so that no node ever gets a second pod while
- * the cache lags) once a dry run says the API server accepts the template, and writes the status.
+ * (through pod-control: slow-start batches, bounded concurrency, a create expectation per node, so
+ * that no node ever gets a second pod while the cache lags) once a dry run says the API server
+ * accepts the template, and writes the status. A failed creation or deletion is reported in the
+ * status (FailedCreatePod / FailedDeletePod naming the API server's answer) and Events, and then
+ * thrown, so that the work queue retries the job with its exponential backoff, as CloneSet's
+ * FailedScale: a job whose creations a quota or a webhook refuses resumes once they are accepted,
+ * without waiting for an unrelated event.
  */
 import { BROADCASTJOB_CONTROLLER_UID_LABEL, BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
-import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
-import { controllerRef, isNotFound, objectReference, requestKey, resourceClient } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type { BroadcastJob, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import { controllerRef, isNotFound, objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceVersionExpectations, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, metaTime, podResource, slowStartBatch, updateStatus, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, metaTime, podResource, pvcResource, updateStatus, warnOnce } from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
 import { decideJob, isJobComplete, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
 import type { JobDecision, JobEvent } from './job/job-decision.ts';
-import { mockJobPod, newJobPod } from './job/job-pod.ts';
 import type { PodBinding } from './job/job-pod.ts';
 import { countJobPods, isPodRunning, jobPodState } from './job/job-pods.ts';
 import type { JobPodCounts } from './job/job-pods.ts';
+import { NodeFitCache } from './job/node-fit-cache.ts';
+import type { FitnessOf } from './job/node-fit-cache.ts';
 import { planNodes } from './job/node-plan.ts';
-import type { FitResult, NodePlan } from './job/node-plan.ts';
-import { FAILED_CREATE_POD, INVALID_TEMPLATE, nextJobStatus } from './job/job-status.ts';
-import type { StatusUpdate } from './job/job-status.ts';
+import type { NodePlan } from './job/node-plan.ts';
+import { CREATE_ERROR, DELETE_ERROR, FAILED_CREATE_POD, INVALID_TEMPLATE, nextJobStatus } from './job/job-status.ts';
+import type { StatusUpdate, WriteProblem } from './job/job-status.ts';
+import { createJobPods, deleteJobPods } from './job/pod-writes.ts';
+import type { PodWriteContext } from './job/pod-writes.ts';
+import { reportUnreadableJob } from './job/unreadable-job.ts';
 import { noEligibleNodeMessage } from './job/unfit-message.ts';
 import { templateProblem } from './validation/template-check.ts';
 
 type ReadonlyJob = DeepReadonly<BroadcastJob>;
 type ReadonlyPod = DeepReadonly<Pod>;
-
-/** Largest batch of pod creates in flight (the ReplicaSet controller's cap). */
-const MAX_CREATE_BATCH = 500;
 
 /** What the reconciler reads and writes with. */
 export interface BroadcastJobReconcilerDeps {
@@ -43,22 +50,29 @@ export interface BroadcastJobReconcilerDeps {
   readonly nodes: Lister<Node>;
   /** Create and delete expectations, keyed by node name. */
   readonly expectations: ScaleExpectations;
-  readonly fits: (pod: ReadonlyPod, node: DeepReadonly<Node>) => FitResult;
+  /** The pods' status writes of pod-control (readiness gates a template declares). */
+  readonly resourceVersionExpectations: ResourceVersionExpectations;
+  /** A template pod's fit as a function of the node (the checks of checkNodeFitness, requests parsed once). */
+  readonly fitnessOf: FitnessOf;
   readonly nodeOf: (pod: ReadonlyPod) => string | undefined;
   readonly binding: PodBinding;
   /** Dry-runs the template before pods are made from it (the process's shared validator). */
   readonly templateValidator: Pick<TemplateValidator, 'validate'>;
 }
 
-/** What the create step did: the pods it created, or why it created none (a template the API server refuses). */
-interface CreateOutcome {
-  readonly created: number;
-  readonly invalidTemplate?: string | undefined;
+/** What a write step did: how many pods it wrote, why it wrote none or too few, and the failure to retry. */
+interface WriteOutcome {
+  readonly written: number;
+  readonly problem?: WriteProblem | undefined;
+  readonly failure?: Error | undefined;
 }
+
+const NOTHING: WriteOutcome = { written: 0 };
 
 /** One reconcile's view of a running job. */
 interface Round {
   readonly context: ReconcileContext;
+  readonly writes: PodWriteContext;
   readonly job: ReadonlyJob;
   readonly key: string;
   readonly now: number;
@@ -68,13 +82,35 @@ interface Round {
   readonly nodeCount: number;
 }
 
+/** A status update of a round: the phase, the counts, and what the write steps report. */
+type RoundStatus = Pick<StatusUpdate, 'phase' | 'finish'> & { readonly counts: JobPodCounts; readonly created?: WriteOutcome; readonly deleted?: WriteOutcome };
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(errorMessage(error));
+}
+
 export class BroadcastJobReconciler implements Reconciler {
   readonly #deps: BroadcastJobReconcilerDeps;
   /** The last NoEligibleNode message reported per job, so that the Warning is sent once per change. */
   readonly #reportedUnfit = new Map<string, string>();
+  readonly #fits: NodeFitCache;
+  /** The node of each cached pod object (cached objects never change: a new version is a new object). */
+  readonly #podNodes = new WeakMap<ReadonlyPod, string | undefined>();
+  readonly #nodeOf = (pod: ReadonlyPod): string | undefined => {
+    if (this.#podNodes.has(pod)) return this.#podNodes.get(pod);
+    const node = this.#deps.nodeOf(pod);
+    this.#podNodes.set(pod, node);
+    return node;
+  };
 
   constructor(deps: BroadcastJobReconcilerDeps) {
     this.#deps = deps;
+    this.#fits = new NodeFitCache(deps.fitnessOf);
+  }
+
+  /** The template fits the reconciler keeps between rounds (for tests). */
+  get nodeFits(): NodeFitCache {
+    return this.#fits;
   }
 
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
@@ -83,19 +119,35 @@ export class BroadcastJobReconciler implements Reconciler {
     if (cached === undefined) {
       this.#deps.expectations.delete(key);
       this.#reportedUnfit.delete(key);
+      this.#fits.forget(key);
       return undefined;
     }
     const parsed = parseBroadcastJob(cached);
-    if (parsed.kind === 'invalid') {
-      context.logger.error({ message: parsed.message }, 'BroadcastJob cannot be read');
-      return undefined;
-    }
+    if (parsed.kind === 'invalid') return this.#reportUnreadable(context, cached, parsed.message);
     const satisfied = this.#deps.expectations.satisfied(key);
     if (!satisfied.satisfied) return { requeueAfterMs: satisfied.remainingMs };
     const job = parsed.object;
     const now = this.#deps.clock.now();
-    if (isJobFinished(job)) return this.#finished(context, job, now);
+    if (isJobFinished(job)) {
+      this.#fits.forget(key);
+      return this.#finished(context, job, now);
+    }
     return this.#run(this.#round(context, job, now));
+  }
+
+  /**
+   * A job this version cannot read: reported (Event and condition, as CloneSet's), and a TerminalError
+   * ends the reconcile: retrying cannot help, the user's next edit reconciles it again.
+   */
+  async #reportUnreadable(context: ReconcileContext, job: ReadonlyJob, message: string): Promise<never> {
+    context.logger.error({ message }, 'BroadcastJob cannot be read');
+    const jobs = resourceClient(this.#deps.api, broadcastJobResource, context.signal);
+    try {
+      await reportUnreadableJob({ jobs, recorder: this.#deps.recorder, now: this.#deps.clock.now() }, { job, message });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    throw new TerminalError(message);
   }
 
   /** A finished job: deleted (with its pods, by the garbage collector) once its TTL passed. */
@@ -118,8 +170,27 @@ export class BroadcastJobReconciler implements Reconciler {
       .list({ namespace: job.metadata.namespace ?? '', labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: uid } } })
       .filter((pod) => controllerRef(pod)?.uid === uid);
     const nodes = this.#deps.nodes.list();
-    const plan = planNodes({ pods, nodes, fits: this.#deps.fits, nodeOf: this.#deps.nodeOf, mockPod: (node) => mockJobPod(job, node) });
-    return { context, job, key: requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' }), now, startTime: job.status?.startTime ?? metaTime(now), pods, plan, nodeCount: nodes.length };
+    const plan = planNodes({ pods, nodes, fit: this.#fits.fitOf(job), nodeOf: this.#nodeOf });
+    this.#fits.retainNodes(job, nodes);
+    const key = requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' });
+    return { context, writes: this.#writeContext(context), job, key, now, startTime: job.status?.startTime ?? metaTime(now), pods, plan, nodeCount: nodes.length };
+  }
+
+  /** pod-control's capabilities for this reconcile: every client carries its abort signal. */
+  #writeContext(context: ReconcileContext): PodWriteContext {
+    const deps = this.#deps;
+    return {
+      signal: context.signal,
+      pods: resourceClient<Pod>(deps.api, podResource, context.signal),
+      claims: resourceClient<PersistentVolumeClaim>(deps.api, pvcResource, context.signal),
+      recorder: deps.recorder,
+      clock: deps.clock,
+      logger: context.logger,
+      scaleExpectations: deps.expectations,
+      resourceVersionExpectations: deps.resourceVersionExpectations,
+      nodeOf: deps.nodeOf,
+      binding: deps.binding,
+    };
   }
 
   async #run(round: Round): Promise<Result | undefined> {
@@ -146,8 +217,10 @@ export class BroadcastJobReconciler implements Reconciler {
   async #fail(round: Round, counts: JobPodCounts, decision: Extract<JobDecision, { kind: 'fail' }>): Promise<Result | undefined> {
     const running = round.pods.filter(isPodRunning);
     const deleted = await this.#deletePods(round, running);
+    // Not finished while its pods run: the next round decides again and deletes them.
+    if (deleted.failure !== undefined) return this.#failedRound(round, { counts, phase: BroadcastJobPhase.Running, deleted });
     // Each deleted pod that counted as active now counts as failed (one over its restart limit already did).
-    const stopped = deleted === running.length ? running.filter((pod) => jobPodState(round.job, pod) === 'active').length : Math.min(deleted, counts.active);
+    const stopped = running.filter((pod) => jobPodState(round.job, pod) === 'active').length;
     const after = { ...counts, active: Math.max(0, counts.active - stopped), failed: counts.failed + stopped };
     this.#event(round.job, { type: 'Warning', reason: decision.reason, message: `${decision.message}: ${String(after.succeeded)} pods succeeded, ${String(after.failed)} pods failed` });
     await this.#writeStatus(round, { counts: after, phase: BroadcastJobPhase.Failed, finish: { type: 'Failed', message: decision.message } });
@@ -158,33 +231,47 @@ export class BroadcastJobReconciler implements Reconciler {
   async #progress(round: Round, counts: JobPodCounts): Promise<Result | undefined> {
     const { job, plan } = round;
     const deleted = await this.#deletePods(round, plan.podsToDelete.map((entry) => entry.pod));
-    const create = job.metadata.deletionTimestamp === undefined ? await this.#createPods(round, counts.active - deleted) : { created: 0 };
-    const active = counts.active - deleted + create.created;
+    const created = job.metadata.deletionTimestamp === undefined ? await this.#createPods(round, counts.active - deleted.written) : NOTHING;
+    const running = { ...counts, active: counts.active - deleted.written + created.written };
+    if (created.failure !== undefined || deleted.failure !== undefined) return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, created, deleted });
     if (!isJobComplete(job, plan.desired)) {
-      await this.#writeStatus(round, { counts: { ...counts, active }, phase: BroadcastJobPhase.Running, invalidTemplate: create.invalidTemplate });
+      await this.#writeStatus(round, { counts: running, phase: BroadcastJobPhase.Running, created });
       return this.#deadlineRequeue(round);
     }
     // OnFailure pods over their restart limit count as failed but still run: the finished job stops them.
-    await this.#deletePods(round, round.pods.filter(isPodRunning));
+    const stopped = await this.#deletePods(round, round.pods.filter(isPodRunning));
+    if (stopped.failure !== undefined) return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, deleted: stopped });
     const message = `Job completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed`;
     this.#event(job, { type: 'Normal', reason: 'JobComplete', message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} is completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed` });
     await this.#writeStatus(round, { counts: { ...counts, active: 0 }, phase: BroadcastJobPhase.Completed, finish: { type: 'Complete', message } });
     return this.#ttlRequeue(job);
   }
 
+  /** A round whose writes failed: the status says why, then the failure goes to the queue's backoff. */
+  async #failedRound(round: Round, status: RoundStatus): Promise<never> {
+    await this.#writeStatus(round, status);
+    throw status.created?.failure ?? status.deleted?.failure ?? new Error('pod writes failed');
+  }
+
   /** Creates pods on the nodes without one, within parallelism, once the API server would accept them. */
-  async #createPods(round: Round, active: number): Promise<CreateOutcome> {
+  async #createPods(round: Round, active: number): Promise<WriteOutcome> {
     const { job, plan } = round;
     const parallelism = scaledValueFromIntOrPercent({ value: job.spec.parallelism, total: plan.desired.size, roundUp: true });
     if (active > parallelism) {
       this.#event(job, { type: 'Warning', reason: 'TooManyActivePods', message: 'Number of active pods exceed parallelism limit' });
-      return { created: 0 };
+      return NOTHING;
     }
     const nodes = plan.restNodes.slice(0, Math.max(0, parallelism - active));
-    if (nodes.length === 0) return { created: 0 };
+    if (nodes.length === 0) return NOTHING;
     const invalidTemplate = await this.#checkTemplate(round);
-    if (invalidTemplate !== undefined) return { created: 0, invalidTemplate };
-    return { created: await this.#createOnNodes(round, nodes) };
+    if (invalidTemplate !== undefined) return { written: 0, problem: { reason: INVALID_TEMPLATE, message: invalidTemplate } };
+    try {
+      return { written: await createJobPods(round.writes, job, nodes) };
+    } catch (error) {
+      round.context.logger.warn({ err: error, nodes: nodes.length }, 'Creating pods failed; retrying with backoff');
+      const created = error instanceof CreatePodsError ? error.created.length : 0;
+      return { written: created, problem: { reason: CREATE_ERROR, message: errorMessage(error) }, failure: asError(error) };
+    }
   }
 
   /**
@@ -202,60 +289,27 @@ export class BroadcastJobReconciler implements Reconciler {
     return problem;
   }
 
-  /** Creates a pod on each node (slow-start batches); returns how many were created. */
-  async #createOnNodes(round: Round, nodes: readonly string[]): Promise<number> {
-    const { job } = round;
-    const pods = resourceClient(this.#deps.api, podResource, round.context.signal);
-    const result = await slowStartBatch({
-      count: nodes.length,
-      initialBatchSize: 1,
-      maxBatchSize: MAX_CREATE_BATCH,
-      run: async (index) => {
-        const node = nodes[index] ?? '';
-        this.#deps.expectations.expect(round.key, 'create', node);
-        try {
-          const created = await pods.create(newJobPod(job, node, this.#deps.binding));
-          this.#event(job, { type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${created.metadata?.name ?? ''}` });
-        } catch (error) {
-          this.#deps.expectations.observe(round.key, 'create', node);
-          this.#event(job, { type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${errorMessage(error)}` });
-          throw error;
-        }
-      },
-    });
-    if (result.errors.length > 0) round.context.logger.warn({ failed: result.errors.length, skipped: result.skipped, err: result.errors[0] }, 'Creating pods failed; the next reconcile tries again');
-    return result.succeeded;
+  /** Deletes pods; on a failure none is counted as deleted (the next round counts them again). */
+  async #deletePods(round: Round, doomed: readonly ReadonlyPod[]): Promise<WriteOutcome> {
+    try {
+      await deleteJobPods(round.writes, round.job, doomed);
+      return { written: doomed.length };
+    } catch (error) {
+      round.context.logger.warn({ err: error, pods: doomed.length }, 'Deleting pods failed; retrying with backoff');
+      return { written: 0, problem: { reason: DELETE_ERROR, message: errorMessage(error) }, failure: asError(error) };
+    }
   }
 
-  /** Deletes pods (a delete expectation per node); returns how many were deleted. */
-  async #deletePods(round: Round, doomed: readonly ReadonlyPod[]): Promise<number> {
-    const pods = resourceClient(this.#deps.api, podResource, round.context.signal);
-    const outcomes = await Promise.allSettled(
-      doomed.map(async (pod) => {
-        const name = pod.metadata?.name ?? '';
-        const node = this.#deps.nodeOf(pod) ?? name;
-        this.#deps.expectations.expect(round.key, 'delete', node);
-        try {
-          await pods.delete({ namespace: round.job.metadata.namespace ?? '', name }, { preconditions: { uid: pod.metadata?.uid ?? '' } });
-          this.#event(round.job, { type: 'Normal', reason: 'SuccessfulDelete', message: `Delete pod: ${name}` });
-        } catch (error) {
-          this.#deps.expectations.observe(round.key, 'delete', node);
-          if (!isNotFound(error)) throw error;
-        }
-      }),
-    );
-    const failures = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    if (failures.length > 0) round.context.logger.warn({ failed: failures.length, err: failures[0]?.reason as unknown }, 'Deleting pods failed; the next reconcile tries again');
-    return outcomes.length - failures.length;
-  }
-
-  async #writeStatus(round: Round, update: Pick<StatusUpdate, 'phase' | 'finish' | 'invalidTemplate'> & { readonly counts: JobPodCounts }): Promise<void> {
+  async #writeStatus(round: Round, update: RoundStatus): Promise<void> {
     const noEligibleNode = round.nodeCount > 0 && round.plan.desired.size === 0 ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount) : undefined;
     const status = nextJobStatus(round.job, {
-      ...update,
+      phase: update.phase,
+      ...(update.finish === undefined ? {} : { finish: update.finish }),
       counts: { ...update.counts, desired: round.plan.desired.size },
       startTime: round.startTime,
       ...(noEligibleNode === undefined ? {} : { noEligibleNode }),
+      createProblem: update.created?.problem,
+      deleteProblem: update.deleted?.problem,
       now: round.now,
     });
     try {

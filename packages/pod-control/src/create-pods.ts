@@ -24,6 +24,11 @@ export interface CreatePodsRequest {
   readonly claimsFor: (pod: Pod) => readonly PersistentVolumeClaim[];
   /** Where the owner's next slow start begins (CloneSet keeps it across reconciles); 1 when absent. */
   readonly batchSizes?: SlowStartMemory;
+  /**
+   * The name the owner's scale expectations track a pod under; its name when absent. A pod named by
+   * the API server (`generateName`) has no name before it exists: BroadcastJob tracks its node.
+   */
+  readonly expectationName?: (pod: Pod) => string;
 }
 
 /**
@@ -56,10 +61,12 @@ export class CreatePodsError extends Error {
  */
 export async function createPods(ctx: CreateContext, owner: PodOwner, request: CreatePodsRequest): Promise<DeepReadonly<Pod>[]> {
   const { pods } = request;
+  const expectationName = request.expectationName ?? podName;
   for (const pod of pods) {
-    ctx.scaleExpectations.expect(owner.key, 'create', pod.metadata?.name ?? '');
+    ctx.scaleExpectations.expect(owner.key, 'create', expectationName(pod));
   }
-  const created = new Map<string, DeepReadonly<Pod>>();
+  // By position: pods named by the API server all have the name '' until they exist.
+  const created = new Map<number, DeepReadonly<Pod>>();
   const initializing: Promise<void>[] = [];
   const result = await slowStartBatch({
     count: pods.length,
@@ -70,19 +77,18 @@ export async function createPods(ctx: CreateContext, owner: PodOwner, request: C
       if (pod === undefined) {
         return;
       }
-      const name = pod.metadata?.name ?? '';
       const createdPod = await createOnePod(ctx, owner, { pod, claims: request.claimsFor(pod) });
-      created.set(name, createdPod);
+      created.set(index, createdPod);
       initializing.push(
         initializeCreatedPod(ctx, createdPod).then((initialized) => {
-          created.set(name, initialized);
+          created.set(index, initialized);
         }),
       );
     },
   });
   await Promise.all(initializing);
   request.batchSizes?.record(owner.key, result);
-  forgetUncreated(ctx, owner.key, pods.filter((pod) => !created.has(pod.metadata?.name ?? '')));
+  forgetUncreated(ctx, owner.key, pods.filter((_pod, index) => !created.has(index)).map(expectationName));
   const [firstError] = result.errors;
   if (firstError !== undefined) {
     throw creationFailure(owner, { error: firstError, failed: pods.length - created.size, created: [...created.values()] });
@@ -94,18 +100,41 @@ function creationFailure(owner: PodOwner, input: { error: unknown; failed: numbe
   const { error } = input;
   const name = error instanceof PodCreateError ? error.podName : '';
   const cause = error instanceof PodCreateError ? error.cause : error;
-  const detail = stableMessage(errorMessage(cause), { name, prefix: `${owner.name}-` });
+  const generateName = error instanceof PodCreateError ? error.generateName : '';
+  const detail = withoutGeneratedName(stableMessage(errorMessage(cause), { name, prefix: `${owner.name}-` }), generateName);
   return new CreatePodsError(`failed to create ${String(input.failed)} of ${String(input.failed + input.created.length)} pods: ${detail}`, { cause, created: input.created });
 }
 
-/** A failed creation of one pod (or of its PVCs), naming the pod. */
+/** The characters of the API server's generated name suffixes (apimachinery's `utilrand.String`). */
+const GENERATED_SUFFIX = '[bcdfghjklmnpqrstvwxz2456789]{5}';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The message with `<generateName><5 random characters>` cut to the generateName: the API server
+ * names such a pod only after admission, so each refused attempt would name another pod, and a
+ * condition naming it would change (and be written) on every retry.
+ */
+function withoutGeneratedName(message: string, generateName: string): string {
+  if (generateName === '') {
+    return message;
+  }
+  return message.replace(new RegExp(`${escapeRegExp(generateName)}${GENERATED_SUFFIX}\\b`, 'g'), generateName);
+}
+
+/** A failed creation of one pod (or of its PVCs), naming the pod (or its generateName). */
 class PodCreateError extends Error {
   readonly podName: string;
+  readonly generateName: string;
 
-  constructor(podName: string, cause: unknown) {
-    super(`pod ${podName}: ${errorMessage(cause)}`, { cause });
+  constructor(pod: Pod, cause: unknown) {
+    const podName = pod.metadata?.name ?? '';
+    super(`pod ${podName === '' ? (pod.metadata?.generateName ?? '') : podName}: ${errorMessage(cause)}`, { cause });
     this.name = 'PodCreateError';
     this.podName = podName;
+    this.generateName = podName === '' ? (pod.metadata?.generateName ?? '') : '';
   }
 }
 
@@ -119,18 +148,21 @@ async function initializeCreatedPod(ctx: CreateContext, pod: DeepReadonly<Pod>):
   }
 }
 
+function podName(pod: Pod): string {
+  return pod.metadata?.name ?? '';
+}
+
 /** Checks off the create expectations of pods that were never created, so the next sync is not blocked. */
-function forgetUncreated(ctx: CreateContext, key: string, uncreated: readonly Pod[]): void {
-  for (const pod of uncreated) {
-    ctx.scaleExpectations.observe(key, 'create', pod.metadata?.name ?? '');
+function forgetUncreated(ctx: CreateContext, key: string, uncreated: readonly string[]): void {
+  for (const name of uncreated) {
+    ctx.scaleExpectations.observe(key, 'create', name);
   }
 }
 
 async function createOnePod(ctx: CreateContext, owner: PodOwner, input: { pod: Pod; claims: readonly PersistentVolumeClaim[] }): Promise<DeepReadonly<Pod>> {
   const { pod } = input;
-  const podName = pod.metadata?.name ?? '';
   for (const claim of input.claims) {
-    await createClaim(ctx, owner, { claim, podName });
+    await createClaim(ctx, owner, { claim, pod });
   }
   let created: Pod;
   try {
@@ -140,13 +172,14 @@ async function createOnePod(ctx: CreateContext, owner: PodOwner, input: { pod: P
     if (!ctx.signal.aborted) {
       ctx.recorder.warning(owner.ref, PodEventReason.FailedCreate, `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`);
     }
-    throw new PodCreateError(podName, error);
+    throw new PodCreateError(pod, error);
   }
-  ctx.recorder.normal(owner.ref, PodEventReason.SuccessfulCreate, `succeed to create pod ${podName}`);
+  // The created pod's name: a pod named by the API server has none before.
+  ctx.recorder.normal(owner.ref, PodEventReason.SuccessfulCreate, `succeed to create pod ${created.metadata?.name ?? podName(pod)}`);
   return created;
 }
 
-async function createClaim(ctx: CreateContext, owner: PodOwner, input: { claim: PersistentVolumeClaim; podName: string }): Promise<void> {
+async function createClaim(ctx: CreateContext, owner: PodOwner, input: { claim: PersistentVolumeClaim; pod: Pod }): Promise<void> {
   const { claim } = input;
   const name = claim.metadata?.name ?? '';
   ctx.scaleExpectations.expect(owner.key, 'create', name);
@@ -161,6 +194,6 @@ async function createClaim(ctx: CreateContext, owner: PodOwner, input: { claim: 
     if (!ctx.signal.aborted) {
       ctx.recorder.warning(owner.ref, PodEventReason.FailedCreate, `failed to create pvc: ${errorMessage(error)}, pvc: ${JSON.stringify(claim)}`);
     }
-    throw new PodCreateError(input.podName, error);
+    throw new PodCreateError(input.pod, error);
   }
 }

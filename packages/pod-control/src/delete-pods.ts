@@ -21,6 +21,8 @@ export interface DeletePodsRequest {
   readonly pods: readonly DeepReadonly<Pod>[];
   /** Runs after each pod was deleted (not after a move to PreparingDelete): CloneSet deletes the pod's PVCs. */
   readonly afterDelete?: (pod: DeepReadonly<Pod>) => Promise<void>;
+  /** The name the owner's scale expectations track a pod under; its name when absent (BroadcastJob: its node). */
+  readonly expectationName?: (pod: DeepReadonly<Pod>) => string;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function deletePods(ctx: DeleteContext, owner: PodOwner, request: D
     if (preDelete !== undefined && isPodHooked(preDelete, pod)) {
       return prepareDelete(ctx, pod, preDelete.markPodNotReady === true);
     }
-    await deletePod(ctx, owner, pod);
+    await deletePodAs(ctx, owner, { pod, expectationName: request.expectationName?.(pod) ?? pod.metadata?.name ?? '' });
     await request.afterDelete?.(pod);
     return true;
   });
@@ -51,13 +53,19 @@ async function prepareDelete(ctx: DeleteContext, pod: DeepReadonly<Pod>, markPod
 }
 
 /** Deletes one pod now (no hook), with expectations, the uid precondition and Events; a pod already gone is fine. */
-export async function deletePod(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>, owner: PodOwner, pod: DeepReadonly<Pod>): Promise<void> {
+export function deletePod(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>, owner: PodOwner, pod: DeepReadonly<Pod>): Promise<void> {
+  return deletePodAs(ctx, owner, { pod, expectationName: pod.metadata?.name ?? '' });
+}
+
+/** {@link deletePod} with the delete expectation under `expectationName`. */
+async function deletePodAs(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>, owner: PodOwner, target: { readonly pod: DeepReadonly<Pod>; readonly expectationName: string }): Promise<void> {
+  const { pod, expectationName } = target;
   const name = pod.metadata?.name ?? '';
-  ctx.scaleExpectations.expect(owner.key, 'delete', name);
+  ctx.scaleExpectations.expect(owner.key, 'delete', expectationName);
   try {
     await ctx.pods.delete(keyOf(pod), { preconditions: { uid: pod.metadata?.uid ?? '' } });
   } catch (error) {
-    ctx.scaleExpectations.observe(owner.key, 'delete', name);
+    ctx.scaleExpectations.observe(owner.key, 'delete', expectationName);
     if (isNotFound(error)) {
       return;
     }

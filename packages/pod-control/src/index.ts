@@ -1,8 +1,9 @@
 /**
  * @kruise-ts/pod-control: what a workload controller does to its pods, shared by CloneSet and
- * Advanced StatefulSet. Create them with their PVCs, delete them through the preDelete hook, update
- * them to a revision in place or by recreation, refresh their in-place and lifecycle state every
- * reconcile, and give new pods their readiness-gate conditions.
+ * Advanced StatefulSet (BroadcastJob creates and deletes through it). Create them with their PVCs,
+ * delete them through the preDelete hook, update them to a revision in place or by recreation,
+ * refresh their in-place and lifecycle state every reconcile, and give new pods their readiness-gate
+ * conditions.
  *
  * STOP: this file is the public API of @kruise-ts/pod-control. Add explicit named exports only (no `export *`).
  */

@@ -23,10 +23,14 @@ export interface PodBinding {
   readonly pin: (spec: DeepReadonly<PodSpec>, node: string) => PodSpec;
 }
 
-/** The template's pod for a node, as the fitness check sees it (OpenKruise's mock pod: the template and the node's name). */
-export function mockJobPod(job: DeepReadonly<BroadcastJob>, node: string): Pod {
-  const spec = structuredClone(job.spec.template.spec ?? { containers: [] }) as PodSpec;
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: job.metadata.namespace ?? '', labels: { ...job.spec.template.metadata?.labels, ...jobLabels(job) } }, spec: { ...spec, nodeName: node } };
+/**
+ * The template's pod as the fitness check sees it, one for every node (OpenKruise's mock pod is the
+ * template with the node's name; an empty `nodeName` matches every node the same way). Not a copy:
+ * it shares the template's read-only parts, as the check only reads.
+ */
+export function templatePod(job: DeepReadonly<BroadcastJob>): DeepReadonly<Pod> {
+  const spec = job.spec.template.spec ?? { containers: [] };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: job.metadata.namespace ?? '', labels: { ...job.spec.template.metadata?.labels, ...jobLabels(job) } }, spec: { ...spec, nodeName: '' } };
 }
 
 /** The pod to create for a node. */

@@ -2,7 +2,8 @@
  * The status a reconcile writes (§C.3): the counts, the phase, the start and completion times, the
  * Complete or Failed condition once (OpenKruise's JobCondition: reason = type), and kruise-ts's
  * conditions that tell why the job does not progress instead of waiting: `NoEligibleNode` while no
- * node fits the template, `FailedCreatePod` while the API server refuses it.
+ * node fits the template, `FailedCreatePod` while the API server refuses its template or its pod
+ * creations (a quota, a webhook, an error), `FailedDeletePod` while it refuses deletions.
  */
 import type { BroadcastJob, BroadcastJobCondition, BroadcastJobStatus } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
@@ -18,8 +19,19 @@ export const NO_ELIGIBLE_NODE = 'NoEligibleNode';
  * is the Advanced StatefulSet's condition for a pod creation that fails.
  */
 export const FAILED_CREATE_POD = 'FailedCreatePod';
-/** The reason of the FailedCreatePod condition for a refused template. */
+/** The reason of the FailedCreatePod condition for a refused template (or a job that cannot be read). */
 export const INVALID_TEMPLATE = 'InvalidTemplate';
+/** The reason of the FailedCreatePod condition while creations fail (the message names the API server's answer). */
+export const CREATE_ERROR = 'CreateError';
+/** The condition of a job whose pod deletions fail (reason {@link DELETE_ERROR}). */
+export const FAILED_DELETE_POD = 'FailedDeletePod';
+export const DELETE_ERROR = 'DeleteError';
+
+/** Why a condition is True: its reason and message. */
+export interface WriteProblem {
+  readonly reason: string;
+  readonly message: string;
+}
 
 /** What goes into the status. */
 export interface StatusUpdate {
@@ -30,8 +42,10 @@ export interface StatusUpdate {
   readonly finish?: { readonly type: 'Complete' | 'Failed'; readonly message: string };
   /** Why no node fits, when none does (nodes exist but the template fits none). */
   readonly noEligibleNode?: string;
-  /** Why no pod is created from the template (the API server refuses it), when so. */
-  readonly invalidTemplate?: string | undefined;
+  /** Why pods were not created (a template the API server refuses, or failed creations), when so. */
+  readonly createProblem?: WriteProblem | undefined;
+  /** Why pods were not deleted, when so. */
+  readonly deleteProblem?: WriteProblem | undefined;
   readonly now: number;
 }
 
@@ -43,20 +57,26 @@ function eligibilityConditions(current: readonly BroadcastJobCondition[], update
   return [...others, { type: NO_ELIGIBLE_NODE, status: 'True', reason: 'NoNodeFits', message: update.noEligibleNode, lastProbeTime: metaTime(update.now), lastTransitionTime: since }];
 }
 
-/** The unchanged condition is kept as it is (no timestamp moves): a status write would reconcile the job again, and it would find the same. */
-function templateConditions(current: BroadcastJobCondition[], update: StatusUpdate): BroadcastJobCondition[] {
-  const others = current.filter((condition) => condition.type !== FAILED_CREATE_POD);
-  if (update.invalidTemplate === undefined) return others;
-  const previous = current.find((condition) => condition.type === FAILED_CREATE_POD);
-  if (previous?.status === 'True' && previous.reason === INVALID_TEMPLATE && previous.message === update.invalidTemplate) return current;
-  const at = metaTime(update.now);
-  return [...others, { type: FAILED_CREATE_POD, status: 'True', reason: INVALID_TEMPLATE, message: update.invalidTemplate, lastProbeTime: at, lastTransitionTime: at }];
+/**
+ * The condition of `type` True while `problem` lasts, gone once it does not. An unchanged condition
+ * is kept as it is (no timestamp moves): a status write would reconcile the job again at once, past
+ * the queue's backoff, and it would find the same.
+ */
+export function problemConditions(current: BroadcastJobCondition[], input: { readonly type: string; readonly problem: WriteProblem | undefined; readonly now: number }): BroadcastJobCondition[] {
+  const others = current.filter((condition) => condition.type !== input.type);
+  const { problem } = input;
+  if (problem === undefined) return others;
+  const previous = current.find((condition) => condition.type === input.type);
+  if (previous?.status === 'True' && previous.reason === problem.reason && previous.message === problem.message) return current;
+  const at = metaTime(input.now);
+  return [...others, { type: input.type, status: 'True', reason: problem.reason, message: problem.message, lastProbeTime: at, lastTransitionTime: at }];
 }
 
 /** The next status of the job. */
 export function nextJobStatus(job: DeepReadonly<BroadcastJob>, update: StatusUpdate): BroadcastJobStatus {
   const current = structuredClone(job.status?.conditions ?? []) as BroadcastJobCondition[];
-  const conditions = templateConditions(eligibilityConditions(current, update), update);
+  const created = problemConditions(eligibilityConditions(current, update), { type: FAILED_CREATE_POD, problem: update.createProblem, now: update.now });
+  const conditions = problemConditions(created, { type: FAILED_DELETE_POD, problem: update.deleteProblem, now: update.now });
   if (update.finish !== undefined) {
     const at = metaTime(update.now);
     conditions.push({ type: update.finish.type, status: 'True', lastProbeTime: at, lastTransitionTime: at, reason: update.finish.type, message: update.finish.message });

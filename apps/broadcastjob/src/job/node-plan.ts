@@ -25,11 +25,10 @@ export interface NodePlanInput {
   /** The job's pods (owned), any order. */
   readonly pods: readonly ReadonlyPod[];
   readonly nodes: readonly ReadonlyNode[];
-  readonly fits: (pod: ReadonlyPod, node: ReadonlyNode) => FitResult;
+  /** Whether the job's template fits the node (a lookup while neither changed: NodeFitCache). */
+  readonly fit: (node: ReadonlyNode) => FitResult;
   /** The node a pod is on or for (spec.nodeName or its pinned node affinity). */
   readonly nodeOf: (pod: ReadonlyPod) => string | undefined;
-  /** A pod of the template for the node, to check a node that has none. */
-  readonly mockPod: (node: string) => ReadonlyPod;
 }
 
 /** Why pods are deleted. */
@@ -37,12 +36,12 @@ export type DeleteReason = 'NodeUnfit' | 'DuplicatePod' | 'NodeGone';
 
 /** The plan. */
 export interface NodePlan {
-  /** Desired node → its pod (undefined: none yet), in node name order. */
+  /** Desired node → its pod (undefined: none yet), in the order the nodes came. */
   readonly desired: ReadonlyMap<string, ReadonlyPod | undefined>;
-  /** Desired nodes without a pod, in name order. */
+  /** Desired nodes without a pod, in name order (which get a pod first under parallelism). */
   readonly restNodes: readonly string[];
   readonly podsToDelete: readonly { readonly pod: ReadonlyPod; readonly reason: DeleteReason }[];
-  /** Nodes that had more than one pod of the job. */
+  /** Nodes that had more than one pod of the job, in name order. */
   readonly duplicateNodes: readonly string[];
   /** For nodes without a pod that do not fit: each reason and how many nodes gave it. */
   readonly unfitReasons: ReadonlyMap<string, number>;
@@ -63,9 +62,11 @@ function podsByNode(input: NodePlanInput): Map<string, ReadonlyPod[]> {
   for (const pod of input.pods) {
     const node = input.nodeOf(pod);
     if (node === undefined) continue;
-    map.set(node, [...(map.get(node) ?? []), pod]);
+    const list = map.get(node);
+    if (list === undefined) map.set(node, [pod]);
+    else list.push(pod);
   }
-  for (const list of map.values()) list.sort(byAge);
+  for (const list of map.values()) if (list.length > 1) list.sort(byAge);
   return map;
 }
 
@@ -77,7 +78,7 @@ function podsByNode(input: NodePlanInput): Map<string, ReadonlyPod[]> {
 function planNodeWithPod(input: NodePlanInput, target: { readonly node: ReadonlyNode; readonly pod: ReadonlyPod }, into: Accumulator): void {
   const { node, pod } = target;
   const name = node.metadata?.name ?? '';
-  if (!input.fits(input.mockPod(name), node).fits && pod.metadata?.deletionTimestamp === undefined) into.podsToDelete.push({ pod, reason: 'NodeUnfit' });
+  if (!input.fit(node).fits && pod.metadata?.deletionTimestamp === undefined) into.podsToDelete.push({ pod, reason: 'NodeUnfit' });
   else into.desired.set(name, pod);
 }
 
@@ -95,7 +96,7 @@ function planNode(input: NodePlanInput, target: { readonly node: ReadonlyNode; r
     planNodeWithPod(input, { node, pod }, into);
     return;
   }
-  const fit = input.fits(input.mockPod(name), node);
+  const fit = input.fit(node);
   if (!fit.fits) {
     for (const reason of fit.reasons) into.unfitReasons.set(reason, (into.unfitReasons.get(reason) ?? 0) + 1);
     return;
@@ -104,21 +105,25 @@ function planNode(input: NodePlanInput, target: { readonly node: ReadonlyNode; r
   into.desired.set(name, undefined);
 }
 
-/** The plan of the job's nodes (see the file's comment). */
+/**
+ * The plan of the job's nodes (see the file's comment). Linear in nodes and pods: only the nodes
+ * still without a pod (and nodes with duplicates) are sorted, not every node on every round.
+ */
 export function planNodes(input: NodePlanInput): NodePlan {
   const byNode = podsByNode(input);
   const into: Accumulator = { desired: new Map(), restNodes: [], podsToDelete: [], unfitReasons: new Map() };
   const duplicateNodes: string[] = [];
-  const nameOf = (node: ReadonlyNode): string => node.metadata?.name ?? '';
-  const nodes = [...input.nodes].sort((a, b) => compareText(nameOf(a), nameOf(b)));
-  for (const node of nodes) {
-    const [kept, ...extra] = byNode.get(nameOf(node)) ?? [];
-    if (extra.length > 0) duplicateNodes.push(nameOf(node));
+  const present = new Set<string>();
+  for (const node of input.nodes) {
+    const name = node.metadata?.name ?? '';
+    present.add(name);
+    const [kept, ...extra] = byNode.get(name) ?? [];
+    if (extra.length > 0) duplicateNodes.push(name);
     into.podsToDelete.push(...extra.filter(isPodRunning).map((pod) => ({ pod, reason: 'DuplicatePod' as const })));
     planNode(input, { node, pod: kept }, into);
   }
-  const present = new Set(nodes.map(nameOf));
   const gone = [...byNode].filter(([node]) => !present.has(node)).flatMap(([, pods]) => pods.filter(isPodRunning));
   into.podsToDelete.push(...gone.map((pod) => ({ pod, reason: 'NodeGone' as const })));
-  return { ...into, duplicateNodes };
+  into.restNodes.sort(compareText);
+  return { ...into, duplicateNodes: duplicateNodes.sort(compareText) };
 }

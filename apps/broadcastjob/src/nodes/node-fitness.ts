@@ -54,16 +54,28 @@ const PREDICATES: readonly Predicate[] = [
 
 const FITS: FitResult = Object.freeze({ fits: true, reasons: Object.freeze([]) });
 
+/** A pod's fit on any node: its requests parsed once, for every node it is checked against. */
+export type PodFitness = (node: ReadonlyNode) => FitResult;
+
 /**
- * Whether the pod (a job's pod on the node, or the template's mock pod with `spec.nodeName` set to
- * the node) fits the node, and why not. Resources are checked against an otherwise empty node, as
- * OpenKruise does: other pods' requests are not subtracted.
+ * Whether the pod (the template's mock pod, whose `spec.nodeName` is empty or the node's) fits a
+ * node, and why not, as a function of the node: the requests are parsed once, not once per node.
+ * Resources are checked against an otherwise empty node, as OpenKruise does: other pods' requests
+ * are not subtracted.
  */
+export function fitnessOf(pod: ReadonlyPod): PodFitness {
+  const requests = podRequests(pod);
+  return (node) => {
+    for (const predicate of PREDICATES) {
+      const reason = predicate(pod, node);
+      if (reason !== undefined) return { fits: false, reasons: [reason] };
+    }
+    const reasons = insufficientResources(requests, node);
+    return reasons.length === 0 ? FITS : { fits: false, reasons };
+  };
+}
+
+/** {@link fitnessOf} for one node. */
 export function checkNodeFitness(pod: ReadonlyPod, node: ReadonlyNode): FitResult {
-  for (const predicate of PREDICATES) {
-    const reason = predicate(pod, node);
-    if (reason !== undefined) return { fits: false, reasons: [reason] };
-  }
-  const reasons = insufficientResources(podRequests(pod), node);
-  return reasons.length === 0 ? FITS : { fits: false, reasons };
+  return fitnessOf(pod)(node);
 }

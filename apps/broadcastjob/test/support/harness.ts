@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import { broadcastJobSchema } from '@kruise-ts/api';
 import type { BroadcastJob, BroadcastJobInput, Pod } from '@kruise-ts/api';
-import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, RequestObserver } from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
 import { createFakeNodes, TEST_NODE_TOLERATION, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
@@ -22,14 +22,24 @@ const CRD_FILE = fileURLToPath(new URL('../../../../crds/apps.kruise.io_broadcas
 /** The label of a test's nodes (its value: the namespace). */
 export const TEST_NODE_LABEL = 'bcj.kruise-ts.io/test';
 
+/** What a test may add to the controller's manager: observers of every request it sends. */
+export interface ControllerOptions {
+  readonly requestObservers?: readonly RequestObserver[];
+}
+
 /** Starts a manager with the BroadcastJob controller for `namespace`. */
-export function startController(kubeConfig: KubeConfig, namespace: string): TestManager {
-  return startTestManager({ kubeConfig, namespace, setup: (manager) => setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }) });
+export function startController(kubeConfig: KubeConfig, namespace: string, options: ControllerOptions = {}): TestManager {
+  return startTestManager({
+    kubeConfig,
+    namespace,
+    requestObservers: options.requestObservers,
+    setup: (manager) => setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
+  });
 }
 
 /** Runs `run` in a fresh namespace with the CRD installed and a controller scoped to it. */
-export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>): Promise<T> {
-  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController(testKubeConfig(), namespace) }, run);
+export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: ControllerOptions = {}): Promise<T> {
+  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController(testKubeConfig(), namespace, options) }, run);
 }
 
 /** A controller a test can restart (a new process would start from the API server's state, as this one does). */

@@ -112,7 +112,7 @@ const APP_GATES = {
   CloneSet: app(CS, { enabled: true, exists: true }, 'Run the CloneSet controller.'),
   AdvancedStatefulSet: app(ASTS, { enabled: true, exists: true }, 'Run the Advanced StatefulSet controller.'),
   SidecarSet: app(SS, { enabled: false, exists: true }, 'Run the SidecarSet app: the pod injection webhook and the controller (off by default: a pod webhook is something a cluster opts into).'),
-  BroadcastJob: app(BJ, { enabled: false, exists: true }, 'Run the BroadcastJob controller (off by default while the app is being finished: chart and benchmark to come).'),
+  BroadcastJob: app(BJ, { enabled: false, exists: true }, 'Run the BroadcastJob controller (off by default: a kruise-ts gate, OpenKruise has none and always runs it; the chart deploys it with BroadcastJob=true, docs/benchmarks.md measures it).'),
 } satisfies Record<string, FeatureGateSpec>;
 
 /** Every known gate with its spec. */

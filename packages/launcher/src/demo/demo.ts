@@ -32,7 +32,7 @@ const SAMPLE = new URL('../../demo/sample-cloneset.yaml', import.meta.url);
 const NEW_IMAGE = 'nginx:mainline';
 const PARTITION = 3;
 const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
-/** BroadcastJob is off by default (an OpenKruise gate); the demo's process turns it on for its job. */
+/** BroadcastJob is off by default (kruise-ts's gate: OpenKruise has none and always runs it); the demo's process turns it on for its job. */
 const DEMO_FEATURE_GATES = 'BroadcastJob=true';
 
 export interface DemoOptions {
