@@ -49,7 +49,8 @@ function enqueueOwnerOrCandidates(deps: OwnedObjectHandlerDeps, pod: DeepReadonl
 
 /**
  * Pod events (OpenKruise's pod event handler): a created pod checks off its owner's create
- * expectation, a deleted one the delete expectation and its resourceVersion expectation; any change
+ * expectation, a changed one its resourceVersion expectation once at the version we wrote, a deleted
+ * one the delete expectation and its resourceVersion expectation; any change
  * enqueues the owner, and when the controller reference changed, the previous owner too. Orphans
  * enqueue the owners whose selector matches them. No event is filtered out: filters are
  * optimisations with a history of lost events (kruise#2473), so the reconcile decides.
@@ -64,6 +65,9 @@ export function watchOwnedPods(informer: Informer<Pod>, deps: OwnedObjectHandler
       enqueueOwnerOrCandidates(deps, pod);
     },
     onUpdate: (oldPod, newPod) => {
+      // Settled as soon as the cache shows our write, not at the next check: what the expectation
+      // gauges show is then what really waits.
+      deps.resourceVersionExpectations.observe(newPod);
       // A graceful delete first sets deletionTimestamp; the pod leaves the cache only when the kubelet
       // is done with it. The pod stopped counting at the first moment (as in OpenKruise and the
       // ReplicaSet controller), so that is when its deletion is observed and its replacement may come.

@@ -87,11 +87,7 @@ function hasAllLabelsOf(pod: { metadata?: { labels?: Record<string, string> | un
   return entries.length > 0 && entries.every(([key, value]) => pod.metadata?.labels?.[key] === value);
 }
 
-// One retry: on CI's loaded 2-core machine a test of this file timed out twice in a row (2ace54f:
-// "scatterStrategy one pod at a time" waiting 60 s for the pods to be ready; a30bdc1: "weightPriority"
-// after 120 s), each passing on its own and in the runs before. The cause is not found yet (see the
-// issue-19 session note); a retry keeps the order checks without letting that hang fail every run.
-describe('CloneSet update order', { retry: 1 }, () => {
+describe('CloneSet update order', () => {
   it('weightPriority (the seed example): test-key=foo (50) first, then bar (30), then the rest', async () => {
     const strategy: UpdateStrategy = {
       priorityStrategy: {

@@ -1,4 +1,5 @@
 import type { Clock } from '../util/clock.ts';
+import type { ExpectationMetrics } from './expectation-metrics.ts';
 
 /** Default expectation timeout: 5 minutes, OpenKruise's `--expectation-timeout` default. */
 export const DEFAULT_EXPECTATION_TIMEOUT_MS = 5 * 60 * 1000;
@@ -10,6 +11,8 @@ export interface ExpectationsOptions<E> {
   readonly clock?: Clock | undefined;
   /** Called once per dropped expectation, so the caller can log it and count it in `kruise_ts_expectations_timeouts_total`. */
   readonly onTimeout?: ((event: E) => void) | undefined;
+  /** Where the store reports how many keys wait and how long each waited; none when absent. */
+  readonly metrics?: ExpectationMetrics | undefined;
 }
 
 /**

@@ -10,6 +10,8 @@
  */
 import { realClock } from '../util/clock.ts';
 import type { Clock } from '../util/clock.ts';
+import { backlogOf } from './expectation-metrics.ts';
+import type { ExpectationBacklog, ExpectationMetrics } from './expectation-metrics.ts';
 import { resolveExpectationTimeout } from './expectation-timeout.ts';
 import type { ExpectationsOptions } from './expectation-timeout.ts';
 
@@ -51,6 +53,8 @@ export interface ResourceVersionSatisfaction {
 interface ExpectedVersion {
   readonly key: string;
   version: string;
+  /** When the first write still unobserved was recorded: how long the object has waited, for the metrics. */
+  readonly since: number;
   firstUnsatisfiedAt: number | undefined;
 }
 
@@ -79,12 +83,15 @@ export class ResourceVersionExpectations {
   readonly #timeoutMs: number;
   readonly #clock: Clock;
   readonly #onTimeout: ((event: ResourceVersionExpectationTimeout) => void) | undefined;
+  readonly #metrics: ExpectationMetrics | undefined;
   readonly #expected = new Map<string, ExpectedVersion>();
 
   constructor(options: ExpectationsOptions<ResourceVersionExpectationTimeout> = {}) {
     this.#timeoutMs = resolveExpectationTimeout(options.timeoutMs);
     this.#clock = options.clock ?? realClock;
     this.#onTimeout = options.onTimeout;
+    this.#metrics = options.metrics;
+    this.#metrics?.bindBacklog(() => this.backlog());
   }
 
   /**
@@ -99,7 +106,7 @@ export class ResourceVersionExpectations {
     }
     const existing = this.#expected.get(uid);
     if (existing === undefined) {
-      this.#expected.set(uid, { key: objectKey(obj, uid), version, firstUnsatisfiedAt: undefined });
+      this.#expected.set(uid, { key: objectKey(obj, uid), version, since: this.#clock.now(), firstUnsatisfiedAt: undefined });
     } else if (!isOlderNumeric(version, existing.version)) {
       existing.version = version;
     }
@@ -119,7 +126,7 @@ export class ResourceVersionExpectations {
     const entry = this.#expected.get(uid);
     const version = obj.metadata?.resourceVersion;
     if (entry !== undefined && version !== undefined && isResourceVersionAtLeast(version, entry.version)) {
-      this.#expected.delete(uid);
+      this.#settle(uid, entry);
     }
   }
 
@@ -141,7 +148,7 @@ export class ResourceVersionExpectations {
     }
     const observed = obj.metadata?.resourceVersion;
     if (observed !== undefined && isResourceVersionAtLeast(observed, entry.version)) {
-      this.#expected.delete(uid);
+      this.#settle(uid, entry);
       return SATISFIED;
     }
     const now = this.#clock.now();
@@ -150,7 +157,7 @@ export class ResourceVersionExpectations {
     if (ageMs < this.#timeoutMs) {
       return { satisfied: false, unsatisfiedForMs: ageMs, remainingMs: this.#timeoutMs - ageMs, timedOut: false };
     }
-    this.#expected.delete(uid);
+    this.#settle(uid, entry);
     this.#onTimeout?.({ key: entry.key, uid, expectedResourceVersion: entry.version, observedResourceVersion: observed, ageMs });
     return { satisfied: true, unsatisfiedForMs: ageMs, remainingMs: 0, timedOut: true };
   }
@@ -161,6 +168,16 @@ export class ResourceVersionExpectations {
     if (uid !== undefined) {
       this.#expected.delete(uid);
     }
+  }
+
+  /** How many objects wait for the cache to show our write, and how long the oldest has waited. */
+  backlog(): ExpectationBacklog {
+    return backlogOf(this.#expected.values(), this.#clock.now());
+  }
+
+  #settle(uid: string, entry: ExpectedVersion): void {
+    this.#expected.delete(uid);
+    this.#metrics?.settled((this.#clock.now() - entry.since) / 1000);
   }
 }
 

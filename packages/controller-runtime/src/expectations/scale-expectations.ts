@@ -19,6 +19,8 @@
  */
 import { realClock } from '../util/clock.ts';
 import type { Clock } from '../util/clock.ts';
+import { backlogOf } from './expectation-metrics.ts';
+import type { ExpectationBacklog, ExpectationMetrics } from './expectation-metrics.ts';
 import { resolveExpectationTimeout } from './expectation-timeout.ts';
 import type { ExpectationsOptions } from './expectation-timeout.ts';
 
@@ -61,6 +63,8 @@ export interface ScaleSatisfaction {
 interface OwnerExpectations {
   readonly create: Set<string>;
   readonly delete: Set<string>;
+  /** When the first of the names now pending was expected: how long the owner has waited, for the metrics. */
+  readonly since: number;
   /** Set by the first `satisfied()` call that finds the owner unsatisfied, as OpenKruise does. */
   firstUnsatisfiedAt: number | undefined;
 }
@@ -84,19 +88,22 @@ export class ScaleExpectations {
   readonly #timeoutMs: number;
   readonly #clock: Clock;
   readonly #onTimeout: ((event: ScaleExpectationTimeout) => void) | undefined;
+  readonly #metrics: ExpectationMetrics | undefined;
   readonly #owners = new Map<string, OwnerExpectations>();
 
   constructor(options: ExpectationsOptions<ScaleExpectationTimeout> = {}) {
     this.#timeoutMs = resolveExpectationTimeout(options.timeoutMs);
     this.#clock = options.clock ?? realClock;
     this.#onTimeout = options.onTimeout;
+    this.#metrics = options.metrics;
+    this.#metrics?.bindBacklog(() => this.backlog());
   }
 
   /** Records that `name` is about to be created/deleted for `ownerKey`; call it before the API call. */
   expect(ownerKey: string, action: ScaleAction, name: string): void {
     let owner = this.#owners.get(ownerKey);
     if (owner === undefined) {
-      owner = { create: new Set(), delete: new Set(), firstUnsatisfiedAt: undefined };
+      owner = { create: new Set(), delete: new Set(), since: this.#clock.now(), firstUnsatisfiedAt: undefined };
       this.#owners.set(ownerKey, owner);
     }
     owner[action].add(name);
@@ -114,6 +121,7 @@ export class ScaleExpectations {
     owner[action].delete(name);
     if (owner.create.size === 0 && owner.delete.size === 0) {
       this.#owners.delete(ownerKey);
+      this.#settled(owner);
     }
   }
 
@@ -137,6 +145,7 @@ export class ScaleExpectations {
     }
     // Drop before reporting, so a throwing callback cannot leave the owner blocked.
     this.#owners.delete(ownerKey);
+    this.#settled(owner);
     this.#reportTimeout(ownerKey, names, ageMs);
     return { satisfied: true, pending: NO_NAMES, unsatisfiedForMs: ageMs, remainingMs: 0, timedOut: true, dropped: names };
   }
@@ -144,6 +153,15 @@ export class ScaleExpectations {
   /** Forgets everything about `ownerKey`; call it when the owner is deleted. */
   delete(ownerKey: string): void {
     this.#owners.delete(ownerKey);
+  }
+
+  /** How many owners wait on a creation or deletion, and how long the oldest has waited. */
+  backlog(): ExpectationBacklog {
+    return backlogOf(this.#owners.values(), this.#clock.now());
+  }
+
+  #settled(owner: OwnerExpectations): void {
+    this.#metrics?.settled((this.#clock.now() - owner.since) / 1000);
   }
 
   #reportTimeout(ownerKey: string, names: ScaleNames, ageMs: number): void {

@@ -41,7 +41,27 @@ describe('Manager expectations', () => {
     const metrics = await manager.metrics.registry.metrics();
     expect(metrics).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="scale"} 1');
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', controller: 'cloneset', owner: 'ns/cs', pods: ['cs-abcde'] }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 'warn', controller: 'cloneset', owner: 'ns/cs', action: 'create', pods: ['cs-abcde'], msg: expect.stringContaining('never showed 1 creations of ns/cs') as unknown }),
+    );
+  });
+
+  it('exports the owners waiting on expectations, the oldest wait and how long waits took, per controller and kind', async () => {
+    const manager = offlineManager([]);
+    const clock = new FakeClock();
+    const scale = manager.scaleExpectations('cloneset', { timeoutMs: 60_000, clock });
+    const versions = manager.resourceVersionExpectations('cloneset', { timeoutMs: 60_000, clock });
+    scale.expect('ns/cs', 'create', 'cs-abcde');
+    scale.expect('ns/other', 'delete', 'other-xyz12');
+    versions.expect({ metadata: { uid: 'u1', namespace: 'ns', name: 'cs-fghij', resourceVersion: '10' } });
+    clock.advance(2500);
+    scale.observe('ns/other', 'delete', 'other-xyz12');
+    const metrics = await manager.metrics.registry.metrics();
+    expect(metrics).toContain('kruise_ts_expectations_unsatisfied{controller="cloneset",kind="scale"} 1');
+    expect(metrics).toContain('kruise_ts_expectations_oldest_unsatisfied_seconds{controller="cloneset",kind="scale"} 2.5');
+    expect(metrics).toContain('kruise_ts_expectations_unsatisfied{controller="cloneset",kind="resource_version"} 1');
+    expect(metrics).toContain('kruise_ts_expectations_oldest_unsatisfied_seconds{controller="cloneset",kind="resource_version"} 2.5');
+    expect(metrics).toContain('kruise_ts_expectations_wait_duration_seconds_bucket{le="5",controller="cloneset",kind="scale"} 1');
   });
 
   it('logs and counts a resource-version expectation that times out', async () => {
@@ -55,6 +75,8 @@ describe('Manager expectations', () => {
     clock.advance(500);
     expect(expectations.isSatisfied({ metadata: { uid: 'u1', resourceVersion: '9' } })).toBe(true);
     expect(await manager.metrics.registry.metrics()).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="resource_version"} 1');
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', controller: 'cloneset', object: 'u1', expected: '10', observed: '9' }));
   });
 });
 

@@ -129,26 +129,37 @@ export class Manager {
   }
 
   /**
-   * Scale expectations of a controller whose timeouts are logged and counted in
-   * `kruise_ts_expectations_timeouts_total{controller, kind="scale"}`.
+   * Scale expectations of a controller: the owners waiting and the longest wait are exported
+   * (`kruise_ts_expectations_unsatisfied`, `..._oldest_unsatisfied_seconds`, `..._wait_duration_seconds`
+   * with `kind="scale"`), and a timeout is logged as a warning naming the owner and the pods whose
+   * creation or deletion never showed in the cache, and counted in `kruise_ts_expectations_timeouts_total`.
    */
-  scaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout'> = {}): ScaleExpectations {
+  scaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'> = {}): ScaleExpectations {
     return new ScaleExpectations({
       ...options,
+      metrics: this.metrics.expectationMetrics(controller, 'scale'),
       onTimeout: (event) => {
         this.metrics.expectationsTimeouts.inc({ controller, kind: 'scale' });
-        this.logger.warn({ controller, owner: event.ownerKey, action: event.action, pods: event.names, ageMs: event.ageMs }, 'Scale expectation timed out; dropped it and reconciling from the cache');
+        const outstanding = event.action === 'create' ? 'creations' : 'deletions';
+        this.logger.warn(
+          { controller, owner: event.ownerKey, action: event.action, pods: event.names, ageMs: event.ageMs },
+          `Scale expectation timed out: the cache never showed ${String(event.names.length)} ${outstanding} of ${event.ownerKey}; dropped it and reconciling from the cache`,
+        );
       },
     });
   }
 
-  /** Resource-version expectations of a controller, with timeouts logged and counted like scale ones. */
-  resourceVersionExpectations(controller: string, options: Omit<ExpectationsOptions<ResourceVersionExpectationTimeout>, 'onTimeout'> = {}): ResourceVersionExpectations {
+  /** Resource-version expectations of a controller, exported, logged and counted like scale ones (`kind="resource_version"`). */
+  resourceVersionExpectations(controller: string, options: Omit<ExpectationsOptions<ResourceVersionExpectationTimeout>, 'onTimeout' | 'metrics'> = {}): ResourceVersionExpectations {
     return new ResourceVersionExpectations({
       ...options,
+      metrics: this.metrics.expectationMetrics(controller, 'resource_version'),
       onTimeout: (event) => {
         this.metrics.expectationsTimeouts.inc({ controller, kind: 'resource_version' });
-        this.logger.warn({ controller, object: event.key, expected: event.expectedResourceVersion, ageMs: event.ageMs }, 'Resource version expectation timed out; dropped it');
+        this.logger.warn(
+          { controller, object: event.key, expected: event.expectedResourceVersion, observed: event.observedResourceVersion, ageMs: event.ageMs },
+          `Resource version expectation timed out: the cache never showed our write of ${event.key} (resourceVersion ${event.expectedResourceVersion}); dropped it`,
+        );
       },
     });
   }

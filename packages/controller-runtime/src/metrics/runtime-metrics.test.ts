@@ -5,7 +5,7 @@ import { RECONCILE_TIME_BUCKETS, REST_CLIENT_DURATION_BUCKETS, createRuntimeMetr
 import type { RuntimeMetrics } from './runtime-metrics.ts';
 import { WORKQUEUE_DURATION_BUCKETS } from './workqueue-metrics.ts';
 
-type MetricMember = Exclude<keyof RuntimeMetrics, 'registry' | 'workQueueMetrics'>;
+type MetricMember = Exclude<keyof RuntimeMetrics, 'registry' | 'workQueueMetrics' | 'expectationMetrics'>;
 
 interface Expected {
   readonly member: MetricMember;
@@ -104,6 +104,28 @@ const EXPECTED: readonly Expected[] = [
     type: 'counter',
     labels: ['controller', 'kind'],
     help: 'Total number of expectations that stayed unsatisfied longer than the expectation timeout and were dropped, per controller and kind',
+  },
+  {
+    member: 'expectationsUnsatisfied',
+    name: 'kruise_ts_expectations_unsatisfied',
+    type: 'gauge',
+    labels: ['controller', 'kind'],
+    help: 'Number of keys (owners for scale expectations, objects for resource_version ones) waiting for the cache to show a change the controller made',
+  },
+  {
+    member: 'expectationsOldestUnsatisfied',
+    name: 'kruise_ts_expectations_oldest_unsatisfied_seconds',
+    type: 'gauge',
+    labels: ['controller', 'kind'],
+    help: 'How many seconds the key waiting longest has waited for the cache to show a change the controller made. Large values indicate a stuck key.',
+  },
+  {
+    member: 'expectationsWaitDuration',
+    name: 'kruise_ts_expectations_wait_duration_seconds',
+    type: 'histogram',
+    labels: ['controller', 'kind'],
+    help: 'How long in seconds a key waited from raising an expectation until the cache showed every expected change (or the expectation timed out)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
   },
 ];
 

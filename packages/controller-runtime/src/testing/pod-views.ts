@@ -60,6 +60,9 @@ export function podSummary(pod: ReadonlyPod): Record<string, unknown> {
 
 function podSpecAndStatus(pod: ReadonlyPod): Record<string, unknown> {
   return {
+    // A pod bound to a node no simulated kubelet serves (another test's deleted node) never moves:
+    // the node says so in a wait's timeout message.
+    node: pod.spec?.nodeName,
     images: pod.spec?.containers.map((container) => container.image),
     statuses: pod.status?.containerStatuses?.map((status) => [status.name, status.image, status.restartCount]),
     conditions: pod.status?.conditions?.map((condition) => `${condition.type}=${condition.status}`),
