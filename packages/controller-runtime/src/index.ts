@@ -100,7 +100,8 @@ export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './fe
 export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
 export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
 export { unimplementedGateWarnings } from './feature-gates/unimplemented-gates.ts';
-export { booleanFlag, countFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
+export { durationSchema, goDurationSchema } from './flags/duration-flag.ts';
+export { booleanFlag, countFlag, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
 export { compatibilityNotes, OPENKRUISE_MANAGER_FLAGS } from './flags/openkruise-flags.ts';
 export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/openkruise-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
@@ -178,4 +179,5 @@ export { isEmptyLabelSelector, labelSelectorToString, matchesLabelSelector } fro
 export type { LabelSelector, LabelSelectorRequirement } from './util/label-selector.ts';
 export { Backoff } from './util/backoff.ts';
 export { deepEqual } from './util/deep-equal.ts';
+export { GoDurationError, parseGoDuration } from './util/go-duration.ts';
 export type { BackoffOptions } from './util/backoff.ts';
