@@ -180,4 +180,7 @@ export type { LabelSelector, LabelSelectorRequirement } from './util/label-selec
 export { Backoff } from './util/backoff.ts';
 export { deepEqual } from './util/deep-equal.ts';
 export { GoDurationError, parseGoDuration } from './util/go-duration.ts';
+export { isJsonObject } from './util/json-value.ts';
+export type { JsonObject, JsonValue } from './util/json-value.ts';
+export { applyMergePatch } from './util/merge-patch.ts';
 export type { BackoffOptions } from './util/backoff.ts';

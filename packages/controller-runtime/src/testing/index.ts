@@ -14,7 +14,7 @@ export { fakeLister } from './fake-lister.ts';
 export { fakeReconcileFixture } from './fake-reconcile.ts';
 export type { FakeReconcileFixture, FakeReconcileOptions, FakeReconcileParts } from './fake-reconcile.ts';
 export { applyJsonPatch, JsonPatchError } from './json-patch.ts';
-export { applyMergePatch } from './merge-patch.ts';
+export { applyMergePatch } from '../util/merge-patch.ts';
 export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 export { observeObjects, RequestLog, testClient } from './live-cluster.ts';
 export type { ObjectObserver, SentRequest } from './live-cluster.ts';
