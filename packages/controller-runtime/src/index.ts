@@ -114,6 +114,11 @@ export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './m
 export { loadKubeConfigOrExit, runAppMain } from './manager/app-main.ts';
 export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';
+export type { CurrentContext } from './client/kubeconfig-loader.ts';
+export { readKubeConfigFile } from './client/kubeconfig-file.ts';
+export type { ClusterEntry, ContextEntry, KubeConfigEntries, UserEntry } from './client/kubeconfig-file.ts';
+export { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } from './client/kubeconfig-files.ts';
+export type { SelectedContext } from './client/kubeconfig-files.ts';
 export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
