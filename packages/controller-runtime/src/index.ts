@@ -180,7 +180,7 @@ export type { LocalWebhookBuildInput, LocalWebhookConfigurationOptions, LocalWeb
 // Utilities
 export { deepFreeze } from './util/deep-readonly.ts';
 export type { DeepReadonly } from './util/deep-readonly.ts';
-export { isEmptyLabelSelector, labelSelectorToString, matchesLabelSelector } from './util/label-selector.ts';
+export { isEmptyLabelSelector, labelSelectorToString, matchesLabelRequirement, matchesLabelSelector } from './util/label-selector.ts';
 export type { LabelSelector, LabelSelectorRequirement } from './util/label-selector.ts';
 export { Backoff } from './util/backoff.ts';
 export { deepEqual } from './util/deep-equal.ts';

@@ -25,5 +25,7 @@ export { TestWebhookRegistration } from './test-webhook-registration.ts';
 export type { TestWebhookRegistrationOptions } from './test-webhook-registration.ts';
 export { pick, seededRandom } from './seeded-random.ts';
 export type { Random } from './seeded-random.ts';
+export { admissionRequest } from './admission-request.ts';
+export type { AdmissionRequestInput } from './admission-request.ts';
 export { corruptJson, fuzzAdmissionBody, isJsonError, postAdmissionReview } from './admission-fuzz.ts';
 export type { AdmissionAnswer, AdmissionTarget } from './admission-fuzz.ts';
