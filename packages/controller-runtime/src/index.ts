@@ -112,6 +112,7 @@ export type { WorkloadControllerFlags, WorkloadControllerOptions } from './flags
 export { Manager } from './manager/manager.ts';
 export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
 export { loadKubeConfigOrExit, runAppMain } from './manager/app-main.ts';
+export { currentServer } from './client/cluster-config.ts';
 export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';
 export type { CurrentContext } from './client/kubeconfig-loader.ts';
