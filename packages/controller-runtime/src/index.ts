@@ -100,7 +100,8 @@ export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './fe
 export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
 export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
 export { unimplementedGateWarnings } from './feature-gates/unimplemented-gates.ts';
-export { booleanFlag, countFlag, durationSchema, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
+export { durationSchema, goDurationSchema } from './flags/duration-flag.ts';
+export { booleanFlag, countFlag, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
 export { compatibilityNotes, OPENKRUISE_MANAGER_FLAGS } from './flags/openkruise-flags.ts';
 export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/openkruise-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
@@ -111,8 +112,14 @@ export type { WorkloadControllerFlags, WorkloadControllerOptions } from './flags
 export { Manager } from './manager/manager.ts';
 export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
 export { loadKubeConfigOrExit, runAppMain } from './manager/app-main.ts';
+export { currentServer } from './client/cluster-config.ts';
 export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';
+export type { CurrentContext } from './client/kubeconfig-loader.ts';
+export { readKubeConfigFile } from './client/kubeconfig-file.ts';
+export type { ClusterEntry, ContextEntry, KubeConfigEntries, UserEntry } from './client/kubeconfig-file.ts';
+export { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } from './client/kubeconfig-files.ts';
+export type { SelectedContext } from './client/kubeconfig-files.ts';
 export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
@@ -174,8 +181,12 @@ export type { LocalWebhookBuildInput, LocalWebhookConfigurationOptions, LocalWeb
 // Utilities
 export { deepFreeze } from './util/deep-readonly.ts';
 export type { DeepReadonly } from './util/deep-readonly.ts';
-export { isEmptyLabelSelector, labelSelectorToString, matchesLabelSelector } from './util/label-selector.ts';
+export { isEmptyLabelSelector, labelSelectorToString, matchesLabelRequirement, matchesLabelSelector } from './util/label-selector.ts';
 export type { LabelSelector, LabelSelectorRequirement } from './util/label-selector.ts';
 export { Backoff } from './util/backoff.ts';
 export { deepEqual } from './util/deep-equal.ts';
+export { GoDurationError, parseGoDuration } from './util/go-duration.ts';
+export { isJsonObject } from './util/json-value.ts';
+export type { JsonObject, JsonValue } from './util/json-value.ts';
+export { applyMergePatch } from './util/merge-patch.ts';
 export type { BackoffOptions } from './util/backoff.ts';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { PersistentVolumeClaim, Pod, StatefulSetInput } from '@kruise-ts/api';
 import { parseFeatureGates } from '@kruise-ts/controller-runtime';
-import type { AdmissionRequest, AdmissionResponse } from '@kruise-ts/controller-runtime';
-import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionResponse } from '@kruise-ts/controller-runtime';
+import { admissionRequest, fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
 import { statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';
@@ -33,16 +33,7 @@ function setup(): { dryRun: MemoryDryRun; handle: (operation: 'CREATE' | 'UPDATE
   const validator = new TemplateValidator({ dryRun });
   const handler = validationHandler(statefulSetValidation(podShapeOf(parseFeatureGates(''))), validator);
   const handle = (operation: 'CREATE' | 'UPDATE', objects: { object: unknown; oldObject?: unknown }): Promise<AdmissionResponse> => {
-    const request: AdmissionRequest = {
-      uid: 'review-1',
-      kind: { group: 'apps.kruise.io', version: 'v1beta1', kind: 'StatefulSet' },
-      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'statefulsets' },
-      name: 'web',
-      namespace: 'ns',
-      operation,
-      userInfo: {},
-      ...objects,
-    };
+    const request = admissionRequest({ kind: { group: 'apps.kruise.io', version: 'v1beta1', kind: 'StatefulSet' }, resource: 'statefulsets', name: 'web', namespace: 'ns', operation, ...objects });
     return handler(request, new AbortController().signal);
   };
   return { dryRun, handle };

@@ -8,6 +8,7 @@
  */
 import { labelKeySchema, labelValueSchema } from '@kruise-ts/api';
 import type { Node, Pod } from '@kruise-ts/api';
+import { matchesLabelRequirement } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 type PodSpec = NonNullable<Pod['spec']>;
@@ -57,21 +58,10 @@ function comparesInteger(requirement: NodeSelectorRequirement, label: string | u
   return requirement.operator === 'Gt' ? actual > bound : actual < bound;
 }
 
-function matchesLabelRequirement(requirement: NodeSelectorRequirement, labels: Labels): boolean {
-  const label = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
-  const listed = label !== undefined && (requirement.values ?? []).includes(label);
-  switch (requirement.operator) {
-    case 'In':
-      return listed;
-    case 'NotIn':
-      return !listed;
-    case 'Exists':
-      return label !== undefined;
-    case 'DoesNotExist':
-      return label === undefined;
-    default:
-      return comparesInteger(requirement, label);
-  }
+/** A node selector requirement: the label selector's set operators, plus Gt and Lt. */
+function matchesNodeLabelRequirement(requirement: NodeSelectorRequirement, labels: Labels): boolean {
+  if (requirement.operator !== 'Gt' && requirement.operator !== 'Lt') return matchesLabelRequirement(requirement, labels);
+  return comparesInteger(requirement, Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined);
 }
 
 /** Field requirements: In or NotIn with exactly one value (any other key reads as the empty string). */
@@ -95,7 +85,7 @@ function parsableTerm(term: NodeSelectorTerm): boolean {
 export function matchesNodeSelectorTerm(term: NodeSelectorTerm, node: DeepReadonly<Node>): boolean {
   if (!parsableTerm(term)) return false;
   const labels = node.metadata?.labels ?? {};
-  if (!(term.matchExpressions ?? []).every((requirement) => matchesLabelRequirement(requirement, labels))) return false;
+  if (!(term.matchExpressions ?? []).every((requirement) => matchesNodeLabelRequirement(requirement, labels))) return false;
   // Upstream extracts no fields from a node without a name, and then does not apply the field selector.
   const name = node.metadata?.name ?? '';
   return name === '' || (term.matchFields ?? []).every((requirement) => matchesFieldRequirement(requirement, name));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { BroadcastJob, Pod } from '@kruise-ts/api';
-import type { AdmissionRequest, AdmissionResponse } from '@kruise-ts/controller-runtime';
-import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionResponse } from '@kruise-ts/controller-runtime';
+import { admissionRequest, fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
 import { broadcastJob } from '../../test/fixtures/reconcile-fixture.ts';
@@ -19,16 +19,7 @@ function setup(): Setup {
     pods: [],
     refuse: undefined,
     handle: (operation, objects) => {
-      const request: AdmissionRequest = {
-        uid: 'review-1',
-        kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'BroadcastJob' },
-        resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'broadcastjobs' },
-        name: 'job',
-        namespace: 'ns',
-        operation,
-        userInfo: {},
-        ...objects,
-      };
+      const request = admissionRequest({ kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'BroadcastJob' }, resource: 'broadcastjobs', name: 'job', namespace: 'ns', operation, ...objects });
       return handler(request, new AbortController().signal);
     },
   };

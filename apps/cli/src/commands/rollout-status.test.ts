@@ -71,7 +71,7 @@ describe('rollout status', () => {
 
   it.each([
     [['rollout', 'status', 'deploy/web'], 'error: rollout status does not work on deployments.apps'],
-    [['rollout', 'status', 'clone/web', '--timeout', '5'], 'it must be a duration such as 30s, 10m or 1h30m.'],
+    [['rollout', 'status', 'clone/web', '--timeout', '5'], 'it must be a duration such as 30s, 10m or 1h30m (time: missing unit in duration "5").'],
     [['rollout', 'status', 'clone/web', '--progress', 'fancy'], "Allowed choices are auto, bars, lines."],
   ])('%j is a usage error', async (argv, message) => {
     const cluster = new FakeCluster();

@@ -6,13 +6,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 
-import { createRestClient, loadKubeConfig, StaticKubeConfig } from '@kruise-ts/controller-runtime';
+import { createRestClient, kubeConfigFiles, loadKubeConfig, needsClientNode, readKubeConfigFiles, selectContext, StaticKubeConfig } from '@kruise-ts/controller-runtime';
 import type { KubeConfigLike, Reader, RequestSender, Writer } from '@kruise-ts/controller-runtime';
 
 import { HttpsTransport } from './https-transport.ts';
-
-import { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } from './kubeconfig-files.ts';
-import type { SelectedContext } from './kubeconfig-files.ts';
 
 export interface ConnectionFlags {
   readonly kubeconfig?: string | undefined;
@@ -68,13 +65,8 @@ async function resolveKubeConfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv)
     return inCluster(flags, env);
   }
   const selected = selectContext(readKubeConfigFiles(files), flags.context);
-  const kubeConfig = needsClientNode(selected) ? await clientNodeKubeConfig(files, selected.name) : new StaticKubeConfig(staticContext(selected));
+  const kubeConfig = needsClientNode(selected) ? await clientNodeKubeConfig(files, selected.name) : new StaticKubeConfig(selected);
   return { kubeConfig, contextNamespace: selected.context.namespace };
-}
-
-/** Paths are already absolute (see kubeconfig-file.ts), so no folder is needed to resolve them. */
-function staticContext(selected: SelectedContext): ConstructorParameters<typeof StaticKubeConfig>[0] {
-  return { cluster: selected.cluster, user: selected.user, directory: '/' };
 }
 
 async function inCluster(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<ResolvedKubeConfig> {

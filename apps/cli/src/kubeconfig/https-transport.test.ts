@@ -32,7 +32,7 @@ describe('HttpsTransport', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const kubeConfig = new StaticKubeConfig({ cluster: { server: `http://127.0.0.1:${String(port)}/prefix/` }, user: { token: 'secret' }, directory: '/' });
+    const kubeConfig = new StaticKubeConfig({ cluster: { server: `http://127.0.0.1:${String(port)}/prefix/` }, user: { token: 'secret' } });
     transport = new HttpsTransport({ kubeConfig, userAgent: 'test', requestTimeoutMs: 1_000 });
   });
 

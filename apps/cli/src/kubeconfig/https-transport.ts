@@ -6,7 +6,7 @@
  */
 import type https from 'node:https';
 
-import { apiErrorFromAnswer, credentialHeaders, requestUrl } from '@kruise-ts/controller-runtime';
+import { apiErrorFromAnswer, credentialHeaders, currentServer, requestUrl } from '@kruise-ts/controller-runtime';
 import type { HttpRequest, KubeConfigLike, RequestSender } from '@kruise-ts/controller-runtime';
 
 // Through getBuiltinModule, not `import`: the ESM view of node:http reads every export once, and one
@@ -34,12 +34,8 @@ export class HttpsTransport implements RequestSender {
   readonly #agents = { https: new httpsModule.Agent({ keepAlive: true }), http: new httpModule.Agent({ keepAlive: true }) };
 
   constructor(options: HttpsTransportOptions) {
-    const cluster = options.kubeConfig.getCurrentCluster();
-    if (cluster === null) {
-      throw new Error('the kubeconfig has no current cluster');
-    }
     this.#options = options;
-    this.#server = new URL(cluster.server);
+    this.#server = currentServer(options.kubeConfig);
   }
 
   async request(request: HttpRequest): Promise<unknown> {

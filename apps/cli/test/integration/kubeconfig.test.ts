@@ -4,8 +4,6 @@
  * makes, which the installed executables run.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -14,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 import { temporaryBundles } from '@kruise-ts/bundle';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { freeLoopbackPort } from '@kruise-ts/local-cluster';
 import { applyCrdFiles, createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
 import { resolveKind } from '../../src/resources/kinds.ts';
@@ -31,7 +30,7 @@ async function twoContexts(namespace: string): Promise<string> {
   if (cluster === null || user === null) throw new Error('the test kubeconfig has no current cluster or user');
   const config = new KubeConfig();
   config.loadFromOptions({
-    clusters: [cluster, { name: 'nowhere', server: `https://127.0.0.1:${String(await closedPort())}`, skipTLSVerify: true }],
+    clusters: [cluster, { name: 'nowhere', server: `https://127.0.0.1:${String(await freeLoopbackPort())}`, skipTLSVerify: true }],
     users: [user],
     contexts: [
       { name: 'broken', cluster: 'nowhere', user: user.name },
@@ -42,14 +41,6 @@ async function twoContexts(namespace: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'kruise-ts-cli-')), 'config');
   await writeFile(file, config.exportConfig());
   return file;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('kubeconfig rules', () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { cloneSetSchema } from '@kruise-ts/api';
 import { ApiError } from '@kruise-ts/controller-runtime';
 import type { AdmissionRequest, AdmissionResponse } from '@kruise-ts/controller-runtime';
-import { pick, seededRandom } from '@kruise-ts/controller-runtime/testing';
+import { admissionRequest, pick, seededRandom } from '@kruise-ts/controller-runtime/testing';
 import type { Random } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
@@ -93,17 +93,15 @@ function randomDryRun(random: Random): Promise<void> {
 }
 
 function request(random: Random, object: unknown, oldObject?: unknown): AdmissionRequest {
-  return {
-    uid: 'u',
+  return admissionRequest({
     kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
-    resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets' },
+    resource: 'clonesets',
     name: 'web',
     namespace: 'ns',
     operation: oldObject === undefined ? 'CREATE' : pick(random, ['UPDATE', 'UPDATE', 'DELETE'] as const),
-    userInfo: {},
     object,
     oldObject,
-  };
+  });
 }
 
 function wellFormed(response: AdmissionResponse): boolean {

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '@kruise-ts/api';
 import { ApiError } from '@kruise-ts/controller-runtime';
 import type { AdmissionRequest, StatusCause } from '@kruise-ts/controller-runtime';
+import { admissionRequest } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionRequestInput } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 import type { DryRunWriter } from '@kruise-ts/template-validation';
 
@@ -52,17 +54,8 @@ function sidecarSetObject(spec: Record<string, unknown>): Record<string, unknown
   return { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'logs' }, spec: { selector: { matchLabels: { app: 'web' } }, ...spec } };
 }
 
-function request(object: unknown, extra: Partial<AdmissionRequest> = {}): AdmissionRequest {
-  return {
-    uid: 'u1',
-    kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'SidecarSet' },
-    resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'sidecarsets' },
-    name: 'logs',
-    operation: 'CREATE',
-    userInfo: { username: 'alice' },
-    object,
-    ...extra,
-  };
+function request(object: unknown, extra: Partial<AdmissionRequestInput> = {}): AdmissionRequest {
+  return admissionRequest({ kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'SidecarSet' }, resource: 'sidecarsets', name: 'logs', userInfo: { username: 'alice' }, object, ...extra });
 }
 
 function setup(failure?: Error) {

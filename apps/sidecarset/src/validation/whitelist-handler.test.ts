@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { allowedResponse } from '@kruise-ts/controller-runtime';
 import type { AdmissionRequest } from '@kruise-ts/controller-runtime';
+import { admissionRequest } from '@kruise-ts/controller-runtime/testing';
 
 import { sidecarSetValidation } from './sidecarset-validation.ts';
 import { withPatchMetadataWhitelist } from './whitelist-handler.ts';
@@ -10,7 +11,7 @@ const parse = sidecarSetValidation({ namespace: 'kruise-system' }).parse;
 
 function request(patchPodMetadata?: unknown[]): AdmissionRequest {
   const object = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'mesh' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'c', image: 'busybox' }], ...(patchPodMetadata === undefined ? {} : { patchPodMetadata }) } };
-  return { uid: 'u', kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'SidecarSet' }, resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'sidecarsets' }, operation: 'CREATE', name: 'mesh', object, userInfo: {} };
+  return admissionRequest({ kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'SidecarSet' }, resource: 'sidecarsets', name: 'mesh', object });
 }
 
 describe('withPatchMetadataWhitelist', () => {

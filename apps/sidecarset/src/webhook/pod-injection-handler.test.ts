@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sidecarSetSchema } from '@kruise-ts/api';
 import type { SidecarSet } from '@kruise-ts/api';
 import type { AdmissionRequest, KubeObject } from '@kruise-ts/controller-runtime';
-import { fakeLister } from '@kruise-ts/controller-runtime/testing';
+import { admissionRequest, fakeLister } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionRequestInput } from '@kruise-ts/controller-runtime/testing';
 
 import { podInjectionHandler } from './pod-injection-handler.ts';
 
@@ -19,17 +20,8 @@ function handler(sets: SidecarSet[] = [SET]) {
   return podInjectionHandler({ sidecarSets: fakeLister(() => sets), namespaces: fakeLister(() => NAMESPACES), revisions: () => [], clock: { now: () => Date.parse('2026-11-25T00:00:00Z') }, random: () => 0, synced: () => Promise.resolve() });
 }
 
-function request(object: unknown, extra: Partial<AdmissionRequest> = {}): AdmissionRequest {
-  return {
-    uid: 'u1',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    namespace: 'team-a',
-    operation: 'CREATE',
-    userInfo: { username: 'system:serviceaccount:kube-system:replicaset-controller' },
-    object,
-    ...extra,
-  };
+function request(object: unknown, extra: Partial<AdmissionRequestInput> = {}): AdmissionRequest {
+  return admissionRequest({ kind: { group: '', version: 'v1', kind: 'Pod' }, resource: 'pods', namespace: 'team-a', userInfo: { username: 'system:serviceaccount:kube-system:replicaset-controller' }, object, ...extra });
 }
 
 const webPod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
@@ -55,7 +47,7 @@ describe('podInjectionHandler', () => {
     { name: 'another label', req: request({ ...webPod, metadata: { labels: { app: 'db' } } }) },
     { name: 'an UPDATE', req: request(webPod, { operation: 'UPDATE' }) },
     { name: 'a subresource', req: request(webPod, { subResource: 'status' }) },
-    { name: 'another resource', req: request(webPod, { resource: { group: '', version: 'v1', resource: 'configmaps' } }) },
+    { name: 'another resource', req: request(webPod, { resource: 'configmaps' }) },
     { name: 'a terminal pod', req: request({ ...webPod, status: { phase: 'Succeeded' } }) },
   ])('admits $name unchanged', async ({ req }) => {
     expect(await handler()(req, new AbortController().signal)).toEqual({ allowed: true });

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { load as parse } from 'js-yaml';
 
 import { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, GENERATE_COMMAND, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd-files.ts';
 

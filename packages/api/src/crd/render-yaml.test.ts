@@ -12,7 +12,8 @@ describe('renderManifestYaml', () => {
         '---',
         'a:',
         '  x: true',
-        `  y: ${'long text '.repeat(20).trim()}`,
+        // Quoted: YAML 1.1 readers (Go's yaml.v2, under sigs.k8s.io/yaml) take a bare y for true.
+        `  "y": ${'long text '.repeat(20).trim()}`,
         'z:',
         '  - a: 2',
         '    b: 1',

@@ -11,7 +11,7 @@ import { ApiextensionsV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { load as parse } from 'js-yaml';
 
 import { cloneSetSchema } from '../../src/index.ts';
 import type { JsonObject } from '../support/cloneset-api.ts';

@@ -11,7 +11,7 @@ import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { load as parse } from 'js-yaml';
 
 import type { Json, JsonObject } from '../support/cloneset-api.ts';
 import { CLONESETS, installCloneSetCrd } from '../support/cloneset-api.ts';
@@ -44,7 +44,8 @@ async function readExample(fileName: string): Promise<JsonObject> {
     .split('\n')
     .filter((line) => line.trim() !== '...')
     .join('\n');
-  return parse(withoutElisions, { uniqueKeys: false }) as JsonObject;
+  // json: a repeated key overrides (the docs' examples repeat some), as JSON.parse does.
+  return parse(withoutElisions, { json: true }) as JsonObject;
 }
 
 /** The object to create: whole examples as they are, fragments over the base sample, spec fragments into spec. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import type { V1ClusterRole, V1Container, V1Deployment, V1PodDisruptionBudget, V1Role, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { dump as stringify, load as parse } from 'js-yaml';
 
 import { managerFlagsSchema, parseFeatureGates, parseFlags, parseManagerFlags, webhookFlagsShape } from '@kruise-ts/controller-runtime';
 

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { parseAllDocuments } from 'yaml';
+import { loadAll } from 'js-yaml';
 
 import { toolBinary } from '@kruise-ts/local-cluster/testing';
 
@@ -93,8 +93,8 @@ export async function renderChart(values: object = {}, options: RenderOptions = 
   if (result.code !== 0) {
     throw new Error(`helm template failed (exit ${String(result.code)}): ${result.stderr}`);
   }
-  const manifests = parseAllDocuments(result.stdout)
-    .map((document) => document.toJS() as Manifest | null)
+  const manifests = loadAll(result.stdout)
+    .map((document) => document as Manifest | null)
     .filter((manifest): manifest is Manifest => manifest !== null);
   return { text: result.stdout, manifests };
 }

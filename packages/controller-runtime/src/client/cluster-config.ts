@@ -15,3 +15,12 @@ export interface KubeConfigLike {
    */
   applyToHTTPSOptions(options: https.RequestOptions): Promise<void>;
 }
+
+/** The API server of the kubeconfig's current cluster; an error when it has none. */
+export function currentServer(kubeConfig: KubeConfigLike): URL {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (cluster === null) {
+    throw new Error('the kubeconfig has no current cluster');
+  }
+  return new URL(cluster.server);
+}

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { dump } from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { defaultKubeConfigSource, inClusterContext, needsClientNode, readCurrentContext, StaticKubeConfig } from './kubeconfig-loader.ts';
+import { needsClientNode } from './kubeconfig-files.ts';
+import { defaultKubeConfigSource, inClusterContext, readCurrentContext, StaticKubeConfig } from './kubeconfig-loader.ts';
 import type { CurrentContext } from './kubeconfig-loader.ts';
 
 let dir = '';
@@ -165,7 +166,7 @@ describe('readCurrentContext', () => {
         ],
       }),
     );
-    expect(readCurrentContext(file)).toEqual({ cluster: { server: 'https://b', 'insecure-skip-tls-verify': true }, user: { token: 'tb' }, directory: path.join(dir, 'kube') });
+    expect(readCurrentContext(file)).toEqual({ cluster: { server: 'https://b', 'insecure-skip-tls-verify': true }, user: { token: 'tb' } });
   });
 
   it.each([
@@ -184,10 +185,10 @@ describe('readCurrentContext', () => {
   const clusters = [{ name: 'c', cluster: { server: 'https://c' } }];
   const contexts = [{ name: 'ctx', context: { cluster: 'c' } }];
   it.each([
-    ['the current context is not among the contexts', dump({ 'current-context': 'other', clusters, contexts }), 'the current context "other" is not among its contexts'],
-    ['no current context', dump({ clusters, contexts }), 'the current context "" is not among its contexts'],
-    ['no contexts at all', dump({ 'current-context': 'ctx', clusters }), 'the current context "ctx" is not among its contexts'],
-    ['the context names an undefined cluster', dump({ 'current-context': 'ctx', clusters, contexts: [{ name: 'ctx', context: { cluster: 'gone' } }] }), 'context "ctx" names cluster "gone", which it does not define'],
+    ['the current context is not among the contexts', dump({ 'current-context': 'other', clusters, contexts }), 'context "other" does not exist in the kubeconfig'],
+    ['no current context', dump({ clusters, contexts }), 'the kubeconfig has no current context'],
+    ['no contexts at all', dump({ 'current-context': 'ctx', clusters }), 'context "ctx" does not exist in the kubeconfig'],
+    ['the context names an undefined cluster', dump({ 'current-context': 'ctx', clusters, contexts: [{ name: 'ctx', context: { cluster: 'gone' } }] }), 'context "ctx" names cluster "gone", which the kubeconfig does not define'],
     ['a cluster without server', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: {} }], contexts }), 'clusters.0.cluster.server: '],
     ['a cluster with an empty server', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: { server: '' } }], contexts }), 'clusters.0.cluster.server: '],
     ['a string where a boolean belongs', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: { server: 'https://c', 'insecure-skip-tls-verify': 'yes' } }], contexts }), 'clusters.0.cluster.insecure-skip-tls-verify: '],
@@ -217,7 +218,6 @@ describe('needsClientNode', () => {
   const context = (cluster: Partial<CurrentContext['cluster']>, user: CurrentContext['user']): CurrentContext => ({
     cluster: { server: 'https://c', ...cluster },
     user,
-    directory: '/',
   });
   it.each([
     ['an exec plugin', context({}, { exec: { command: 'aws', apiVersion: 'client.authentication.k8s.io/v1' } }), true],
@@ -259,7 +259,6 @@ describe('inClusterContext', () => {
     expect(context).toEqual({
       cluster: { server, 'certificate-authority': path.join(account, 'ca.crt') },
       user: { tokenFile: path.join(account, 'token') },
-      directory: account,
     });
     if (context === undefined) {
       return;
@@ -285,12 +284,13 @@ describe('inClusterContext', () => {
 describe('defaultKubeConfigSource', () => {
   it.each([
     {
-      name: 'KUBECONFIG with several files, empty entries dropped',
-      env: (home: string) => ({ HOME: home, KUBECONFIG: ['/a/config', '', '/b/config', ''].join(path.delimiter), KUBERNETES_SERVICE_HOST: '10.96.0.1' }),
+      name: 'KUBECONFIG with several files, empty entries and missing files dropped (as kubectl)',
+      env: (home: string) => ({ HOME: home, KUBECONFIG: [path.join(home, 'a'), '', path.join(home, 'missing'), path.join(home, 'b'), ''].join(path.delimiter), KUBERNETES_SERVICE_HOST: '10.96.0.1' }),
       homeConfig: true,
-      expected: (): unknown => ({ files: ['/a/config', '/b/config'] }),
+      expected: (home: string): unknown => ({ files: [path.join(home, 'a'), path.join(home, 'b')] }),
     },
-    { name: 'KUBECONFIG with one file', env: (home: string) => ({ HOME: home, KUBECONFIG: '/a/config' }), homeConfig: true, expected: (): unknown => ({ files: ['/a/config'] }) },
+    { name: 'KUBECONFIG with one file', env: (home: string) => ({ HOME: home, KUBECONFIG: path.join(home, 'a') }), homeConfig: true, expected: (home: string): unknown => ({ files: [path.join(home, 'a')] }) },
+    { name: 'KUBECONFIG with only missing files, in-cluster', env: (home: string) => ({ HOME: home, KUBECONFIG: path.join(home, 'missing'), KUBERNETES_SERVICE_HOST: '10.96.0.1' }), homeConfig: true, expected: (): unknown => 'in-cluster' },
     { name: 'HOME/.kube/config when it exists', env: (home: string) => ({ HOME: home, KUBERNETES_SERVICE_HOST: '10.96.0.1' }), homeConfig: true, expected: (home: string): unknown => ({ files: [path.join(home, '.kube', 'config')] }) },
     { name: 'an empty KUBECONFIG counts as unset', env: (home: string) => ({ HOME: home, KUBECONFIG: path.delimiter }), homeConfig: true, expected: (home: string): unknown => ({ files: [path.join(home, '.kube', 'config')] }) },
     { name: 'in-cluster when only KUBERNETES_SERVICE_HOST is set', env: (home: string) => ({ HOME: home, KUBERNETES_SERVICE_HOST: '10.96.0.1' }), homeConfig: false, expected: (): unknown => 'in-cluster' },
@@ -298,6 +298,8 @@ describe('defaultKubeConfigSource', () => {
   ])('$name', ({ env, homeConfig, expected }) => {
     const home = path.join(dir, 'home');
     mkdirSync(home);
+    write('home/a', kubeconfigYaml({}, {}));
+    write('home/b', kubeconfigYaml({}, {}));
     if (homeConfig) {
       write('home/.kube/config', kubeconfigYaml({}, {}));
     }

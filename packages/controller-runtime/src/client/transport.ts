@@ -7,6 +7,7 @@ import type { Dispatcher, Response } from 'undici';
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { apiErrorFromAnswer } from './api-error.ts';
 import type { ApiError } from './api-error.ts';
+import { currentServer } from './cluster-config.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
 import { credentialHeaders } from './credential-headers.ts';
 import { requestUrl } from './request-url.ts';
@@ -80,12 +81,8 @@ export class Transport {
   readonly #closed = new AbortController();
 
   constructor(options: TransportOptions) {
-    const cluster = options.kubeConfig.getCurrentCluster();
-    if (cluster === null) {
-      throw new Error('the kubeconfig has no current cluster');
-    }
     this.#options = options;
-    this.#server = new URL(cluster.server);
+    this.#server = currentServer(options.kubeConfig);
     this.#limiter = new TokenBucket({ qps: options.qps, burst: options.burst });
   }
 

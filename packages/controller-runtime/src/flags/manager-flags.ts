@@ -3,21 +3,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 import { featureGatesSchema } from '../feature-gates/parse-feature-gates.ts';
+import { durationSchema } from './duration-flag.ts';
 import { flagName, OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 import type { FlagCompat, IgnoredFlag } from './openkruise-flags.ts';
-
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
-const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A Go-style duration (`500ms`, `15s`, `2m`, `1h`) as milliseconds. */
-export const durationSchema = z.string().transform((text, context) => {
-  const match = DURATION.exec(text.trim());
-  if (match === null) {
-    context.addIssue({ code: 'custom', message: `expected a duration such as 15s, 2m or 500ms, got ${JSON.stringify(text)}` });
-    return z.NEVER;
-  }
-  return Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000);
-});
 
 const BOOLEAN_FLAG_SCHEMAS = new WeakSet<z.ZodType>();
 

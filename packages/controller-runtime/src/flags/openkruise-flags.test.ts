@@ -47,7 +47,9 @@ describe('rate-limiter flags (OpenKruise names and defaults)', () => {
     expect(parseManagerFlags([])).toMatchObject({ 'rate-limiter-base-delay': 5, 'rate-limiter-max-delay': 1_000_000, 'rate-limiter-qps': 10, 'rate-limiter-bucket-size': 100 });
   });
 
-  it('parses Go durations and numbers', () => {
+  it('parses Go durations (1h30m, 1.5s, 300ms as in Go) and numbers', () => {
+    expect(parseManagerFlags(['--rate-limiter-max-delay=1h30m', '--rate-limiter-base-delay=1.5s'])).toMatchObject({ 'rate-limiter-max-delay': 5_400_000, 'rate-limiter-base-delay': 1_500 });
+    expect(parseManagerFlags(['--leader-election-lease-duration=1m30s', '--graceful-shutdown-timeout=300ms'])).toMatchObject({ 'leader-election-lease-duration': 90_000, 'graceful-shutdown-timeout': 300 });
     const flags = parseManagerFlags(['--rate-limiter-base-delay=50ms', '--rate-limiter-max-delay=5m', '--rate-limiter-qps=2.5', '--rate-limiter-bucket-size=20']);
     expect(flags).toMatchObject({ 'rate-limiter-base-delay': 50, 'rate-limiter-max-delay': 300_000, 'rate-limiter-qps': 2.5, 'rate-limiter-bucket-size': 20 });
   });

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 
+import { goDurationSchema } from './duration-flag.ts';
+
 /** An OpenKruise flag that sets one of ours. */
 export interface FlagAlias {
   readonly kind: 'alias';
@@ -28,7 +30,6 @@ export type FlagCompat = Readonly<Record<string, FlagAlias | IgnoredFlag>>;
 
 const alias = (to: string): FlagAlias => ({ kind: 'alias', to });
 const ignored = (takes: IgnoredFlag['takes'], instead: string, schema?: z.ZodType): IgnoredFlag => ({ kind: 'ignored', takes, instead, ...(schema === undefined ? {} : { schema }) });
-const GO_DURATION = z.string().regex(/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$|^0$/, 'expected a Go duration such as 30s or 10m');
 
 /** OpenKruise v1.9 `main.go` flags (and the klog flags its chart passes) and what they become here. */
 export const OPENKRUISE_MANAGER_FLAGS: FlagCompat = {
@@ -39,10 +40,10 @@ export const OPENKRUISE_MANAGER_FLAGS: FlagCompat = {
   'rest-config-burst': alias('kube-api-burst'),
   'controller-cache-sync-timeout': alias('cache-sync-timeout'),
   'leader-election-resource-lock': ignored('value', 'kruise-ts always uses a Lease', z.literal('leases', { error: 'kruise-ts supports only leases' })),
-  'sync-period': ignored('value', 'kruise-ts has no periodic resync; reconcilers ask to be requeued when time matters', GO_DURATION.or(z.literal(''))),
+  'sync-period': ignored('value', 'kruise-ts has no periodic resync; reconcilers ask to be requeued when time matters', goDurationSchema.or(z.literal(''))),
   'enable-pprof': ignored('boolean', 'kruise-ts serves no pprof endpoint (use node --inspect or --cpu-prof)'),
   'pprof-addr': ignored('value', 'kruise-ts serves no pprof endpoint (use node --inspect or --cpu-prof)'),
-  'webhook-initialize-timeout': ignored('value', 'kruise-ts apps serve their webhooks as soon as the server listens; nothing waits for webhook configurations', GO_DURATION),
+  'webhook-initialize-timeout': ignored('value', 'kruise-ts apps serve their webhooks as soon as the server listens; nothing waits for webhook configurations', goDurationSchema),
   'allow-privileged': ignored('boolean', 'kruise-ts runs no privileged ImagePullJob pods'),
   'default-ttlseconds-for-always-nodeimage': ignored('value', 'kruise-ts has no NodeImage controller', z.string().regex(/^\d+$/, 'expected a number of seconds')),
   'disable-no-deepcopy': ignored('boolean', 'kruise-ts caches hand out read-only objects and never copy them'),

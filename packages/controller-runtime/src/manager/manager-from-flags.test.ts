@@ -123,6 +123,6 @@ describe('loadKubeConfig', () => {
   it('names the file of a broken kubeconfig', async () => {
     const file = path.join(dir, 'broken');
     writeFileSync(file, dump({ 'current-context': 'missing', contexts: [] }));
-    await expect(loadKubeConfig(file, { HOME: dir })).rejects.toThrow(`kubeconfig ${file}: the current context "missing" is not among its contexts`);
+    await expect(loadKubeConfig(file, { HOME: dir })).rejects.toThrow(`kubeconfig ${file}: context "missing" does not exist in the kubeconfig`);
   });
 });

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 
 import type { KubeConfigLike } from '../client/cluster-config.ts';
-import { defaultKubeConfigSource, inClusterContext, needsClientNode, readCurrentContext, StaticKubeConfig } from '../client/kubeconfig-loader.ts';
+import { needsClientNode } from '../client/kubeconfig-files.ts';
+import { defaultKubeConfigSource, inClusterContext, readCurrentContext, StaticKubeConfig } from '../client/kubeconfig-loader.ts';
 
 import type { FeatureGates } from '../feature-gates/feature-gates.ts';
 import { unimplementedGateWarnings } from '../feature-gates/unimplemented-gates.ts';

@@ -18,7 +18,7 @@ import { applyJsonPatch, JsonPatchError } from './json-patch.ts';
 import { isJsonObject, jsonCopy } from './json-value.ts';
 import type { JsonValue } from './json-value.ts';
 import { fakeLister } from './fake-lister.ts';
-import { applyMergePatch } from './merge-patch.ts';
+import { applyMergePatch } from '../util/merge-patch.ts';
 import { matchesSelectorString } from './selector-string.ts';
 import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 

@@ -17,7 +17,11 @@ function requirements(selector: LabelSelector): LabelSelectorRequirement[] {
   return [...fromLabels, ...(selector.matchExpressions ?? [])];
 }
 
-function matchesRequirement(requirement: LabelSelectorRequirement, labels: Readonly<Record<string, string>>): boolean {
+/**
+ * Whether labels match one requirement of the set operators (`In`, `NotIn`, `Exists`, `DoesNotExist`);
+ * any other operator matches nothing (a node selector adds `Gt` and `Lt` on top of these).
+ */
+export function matchesLabelRequirement(requirement: LabelSelectorRequirement, labels: Readonly<Record<string, string>>): boolean {
   const value = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
   const has = value !== undefined;
   const listed = has && (requirement.values ?? []).includes(value);
@@ -42,7 +46,7 @@ function matchesRequirement(requirement: LabelSelectorRequirement, labels: Reado
  */
 export function matchesLabelSelector(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
   const actual = labels ?? {};
-  return compiledRequirements(selector).every((requirement) => matchesRequirement(requirement, actual));
+  return compiledRequirements(selector).every((requirement) => matchesLabelRequirement(requirement, actual));
 }
 
 /**

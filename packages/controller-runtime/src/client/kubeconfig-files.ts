@@ -1,3 +1,7 @@
+/**
+ * The kubeconfig as kubectl reads it, for the controllers and the CLI alike: which files, merged how,
+ * and the context a process talks to.
+ */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -52,11 +56,11 @@ export interface SelectedContext {
   readonly context: ContextEntry;
 }
 
-/** `--context` when given, else the current context; an error says which name is missing. */
+/** The context named by `override` (kubectl's `--context`) when given, else the current one; an error says which name is missing. */
 export function selectContext(config: KubeConfigEntries, override: string | undefined): SelectedContext {
   const name = override ?? config.currentContext;
   if (name === undefined) {
-    throw new Error('the kubeconfig has no current context: pass --context NAME or run kubectl config use-context NAME');
+    throw new Error('the kubeconfig has no current context (kubectl config use-context NAME sets one)');
   }
   const context = config.contexts.get(name);
   if (context === undefined) {
@@ -70,6 +74,6 @@ export function selectContext(config: KubeConfigEntries, override: string | unde
 }
 
 /** Whether the context needs what only @kubernetes/client-node implements (it is heavy: loaded only then). */
-export function needsClientNode(selected: SelectedContext): boolean {
-  return selected.user.exec !== undefined || selected.user['auth-provider'] !== undefined || selected.cluster['proxy-url'] !== undefined;
+export function needsClientNode(selected: Pick<SelectedContext, 'cluster' | 'user'>): boolean {
+  return selected.user.exec != null || selected.user['auth-provider'] != null || selected.cluster['proxy-url'] !== undefined;
 }
