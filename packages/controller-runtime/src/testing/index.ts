@@ -11,6 +11,8 @@ export type { FakeApiErrorOptions } from './fake-api-error.ts';
 export { FakeEventRecorder } from './fake-event-recorder.ts';
 export type { RecordedFakeEvent } from './fake-event-recorder.ts';
 export { fakeLister } from './fake-lister.ts';
+export { observeScaleActions, runFakePods, settleReconciles } from './fake-kubelet.ts';
+export type { RunFakePodsOptions, SettleInput } from './fake-kubelet.ts';
 export { fakeReconcileFixture } from './fake-reconcile.ts';
 export type { FakeReconcileFixture, FakeReconcileOptions, FakeReconcileParts } from './fake-reconcile.ts';
 export { applyJsonPatch, JsonPatchError } from './json-patch.ts';

@@ -70,6 +70,21 @@ describe('the local control plane', () => {
     expect((await core.readNamespacedPod({ namespace: ns.name, name: 'intruder' })).spec?.nodeName).toBeUndefined();
   });
 
+  it('deletes a pod whose node was deleted (the pod garbage collector), as a real cluster does', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'pod-gc');
+    await using nodes = await createFakeNodes(kubeConfig, { prefix: 'gone', count: 1, labels: { 'gone.kruise-ts.io/test': ns.name } });
+    const [name = ''] = nodes.names;
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: { metadata: { name: 'stranded' }, spec: { containers: [{ name: 'main', image: 'busybox:1.36' }], nodeSelector: { 'gone.kruise-ts.io/test': ns.name }, tolerations: [{ ...TEST_NODE_TOLERATION }] } },
+    });
+    await waitFor(async () => (await core.readNamespacedPod({ namespace: ns.name, name: 'stranded' })).status?.phase === 'Running', { description: 'the pod running on the test node' });
+    await core.deleteNode({ name });
+    // The collector's quarantine is 40 s and it looks every 20 s.
+    const gone = await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name })).items.length === 0, { description: 'the stranded pod deleted', timeoutMs: 100_000 });
+    expect(gone).toBe(true);
+  }, 150_000);
+
   it('authorizes with RBAC: a ServiceAccount can do only what its Role grants', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'rbac');
     const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);

@@ -49,7 +49,7 @@ describe('component command lines', () => {
   });
 
   it('kube-controller-manager runs GC, namespace and the native workload controllers by default', () => {
-    expect(DEFAULT_CONTROLLERS).toEqual(expect.arrayContaining(['garbage-collector-controller', 'namespace-controller', 'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'daemonset-controller']));
+    expect(DEFAULT_CONTROLLERS).toEqual(expect.arrayContaining(['garbage-collector-controller', 'namespace-controller', 'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'daemonset-controller', 'pod-garbage-collector-controller']));
     const args = kubeControllerManagerArgs({ kubeconfig: '/k', port: 4, caFile: '/ca', controllers: ['a', 'b'] });
     expect(args).toContain('--controllers=a,b');
     expect(args).toContain('--leader-elect=false');

@@ -3,8 +3,11 @@
  * deletion, Deployments (for `helm install --wait` and the native baseline in benchmarks), native
  * StatefulSets (the baseline of the Advanced StatefulSet benchmark), native DaemonSets (the baseline
  * of the BroadcastJob benchmark), service
- * accounts, and PVCs (binding to the PVs our fake provisioner creates, protection while in use) need.
- * Node lifecycle and IPAM stay off: kwok plays the kubelet and nodes never go stale.
+ * accounts, and PVCs (binding to the PVs our fake provisioner creates, protection while in use) need,
+ * and the pod garbage collector: as in a real cluster, a pod bound to a node that was deleted is
+ * deleted (after its 40 s quarantine) instead of waiting for ever for a kubelet no one plays, so a
+ * workload whose pod was stranded that way replaces it. Node lifecycle and IPAM stay off: kwok plays
+ * the kubelet and nodes never go stale.
  */
 export const DEFAULT_CONTROLLERS: readonly string[] = [
   'garbage-collector-controller',
@@ -19,6 +22,7 @@ export const DEFAULT_CONTROLLERS: readonly string[] = [
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
   'persistentvolume-binder-controller',
+  'pod-garbage-collector-controller',
 ];
 
 export interface ControllerManagerArgsOptions {
