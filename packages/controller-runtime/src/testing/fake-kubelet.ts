@@ -7,8 +7,31 @@
 import type { Pod } from '@kruise-ts/api';
 
 import type { ResourceType } from '../client/resource-type.ts';
-import type { ScaleExpectations } from '../expectations/scale-expectations.ts';
-import type { FakeAction, FakeClient } from './fake-client.ts';
+import { ResourceVersionExpectations } from '../expectations/resource-version-expectations.ts';
+import { ScaleExpectations } from '../expectations/scale-expectations.ts';
+import { parseFeatureGates } from '../feature-gates/parse-feature-gates.ts';
+import type { FeatureGates } from '../feature-gates/feature-gates.ts';
+import { FakeClient } from './fake-client.ts';
+import { FakeClock } from './fake-clock.ts';
+import { FakeEventRecorder } from './fake-event-recorder.ts';
+import type { ReconcileContext, Reconciler, Result } from '../reconcile/reconcile.ts';
+import type { FakeAction } from './fake-client.ts';
+
+/** The in-memory parts a workload controller's sync fixture starts from. */
+export interface FakeWorkloadParts {
+  readonly fake: FakeClient;
+  readonly recorder: FakeEventRecorder;
+  readonly clock: FakeClock;
+  readonly gates: FeatureGates;
+  readonly scaleExpectations: ScaleExpectations;
+  readonly resourceVersionExpectations: ResourceVersionExpectations;
+}
+
+/** An empty API, a recorder, a clock that moves only when told, `featureGates` (`--feature-gates` text) and both expectations on that clock. */
+export function fakeWorkloadParts(featureGates = ''): FakeWorkloadParts {
+  const clock = new FakeClock();
+  return { fake: new FakeClient(), recorder: new FakeEventRecorder(), clock, gates: parseFeatureGates(featureGates), scaleExpectations: new ScaleExpectations({ clock }), resourceVersionExpectations: new ResourceVersionExpectations({ clock }) };
+}
 
 /** How the fake kubelet runs pods. */
 export interface RunFakePodsOptions {
@@ -64,6 +87,16 @@ export function observeScaleActions(actions: readonly FakeAction[], input: { rea
   }
 }
 
+/** One reconcile of `namespace/name`, whose pod and PVC creations and deletions the fixture's informers then see. */
+export async function reconcileObservingScale(fake: FakeClient, reconciler: Reconciler, input: { readonly namespace: string; readonly name: string; readonly expectations: ScaleExpectations; readonly context: ReconcileContext }): Promise<Result | undefined> {
+  const before = fake.actions.length;
+  try {
+    return await reconciler.reconcile(input.context, { namespace: input.namespace, name: input.name });
+  } finally {
+    observeScaleActions(fake.actions.slice(before), { key: `${input.namespace}/${input.name}`, expectations: input.expectations });
+  }
+}
+
 /** A fixture that reconciles one owner and runs its pods. */
 export interface SettleInput {
   readonly fake: FakeClient;
@@ -72,8 +105,8 @@ export interface SettleInput {
   readonly runPods: () => Promise<void>;
   /** The owner's plural (its own status writes do not count as work). */
   readonly owner: string;
-  /** Called once nothing was written (e.g. to clear recorded Events). */
-  readonly settled?: () => void;
+  /** Its Events are cleared once the owner settled. */
+  readonly recorder?: FakeEventRecorder;
 }
 
 /** Reconciles until a round writes nothing but Events and the owner's status (at most `rounds` times). */
@@ -85,7 +118,7 @@ export async function settleReconciles(input: SettleInput, rounds: number): Prom
     await input.runPods();
     if (!wrote) {
       input.fake.clearActions();
-      input.settled?.();
+      if (input.recorder !== undefined) input.recorder.events.length = 0;
       return;
     }
   }
