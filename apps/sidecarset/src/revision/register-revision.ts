@@ -9,9 +9,9 @@
 import { SIDECARSET_CUSTOM_VERSION_LABEL, SIDECARSET_HASH_ANNOTATION } from '@kruise-ts/api';
 import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
 import { isNotFound, keyOf } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { ensureUpdateRevision, revisionsToTruncate } from '@kruise-ts/revision';
-import type { RevisionOwner } from '@kruise-ts/revision';
+import type { RevisionOwner, RevisionStore } from '@kruise-ts/revision';
 
 import { parseUpgradeSpecs } from '../injection/pod-hash-annotations.ts';
 import { pinnedRevision, revisionsOfSidecarSet } from './pinned-revision.ts';
@@ -20,12 +20,9 @@ import { customVersionOf, sidecarSetRevisionAnnotations, sidecarSetRevisionCandi
 type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
 type ReadonlyRevision = DeepReadonly<ControllerRevision>;
 
-/** The revision calls (bound to the reconcile's signal). */
-export type SidecarSetRevisionStore = Pick<ResourceClient<ControllerRevision>, 'get' | 'create' | 'patch' | 'delete'>;
-
 /** Inputs of {@link registerLatestRevision}. */
 export interface RegisterRevisionInput {
-  readonly store: SidecarSetRevisionStore;
+  readonly store: RevisionStore;
   readonly set: ReadonlySidecarSet;
   /** Where the revisions live. */
   readonly namespace: string;
@@ -65,7 +62,7 @@ function ownerOf(set: ReadonlySidecarSet, namespace: string): RevisionOwner {
 }
 
 /** OpenKruise moves the set's custom version label onto its latest revision (the newest one with it wins a customVersion pin). */
-async function labelCustomVersion(store: SidecarSetRevisionStore, set: ReadonlySidecarSet, latest: ReadonlyRevision): Promise<void> {
+async function labelCustomVersion(store: RevisionStore, set: ReadonlySidecarSet, latest: ReadonlyRevision): Promise<void> {
   const customVersion = customVersionOf(set);
   if (customVersion === '' || latest.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion) return;
   await store.patch(keyOf(latest), { type: 'merge', body: { metadata: { labels: { [SIDECARSET_CUSTOM_VERSION_LABEL]: customVersion } } } });
