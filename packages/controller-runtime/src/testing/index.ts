@@ -11,6 +11,7 @@ export type { FakeApiErrorOptions } from './fake-api-error.ts';
 export { FakeEventRecorder } from './fake-event-recorder.ts';
 export type { RecordedFakeEvent } from './fake-event-recorder.ts';
 export { fakeLister } from './fake-lister.ts';
+export { storeLister } from './store-lister.ts';
 export { fakeWorkloadParts, observeScaleActions, reconcileObservingScale, runFakePods, settleReconciles } from './fake-kubelet.ts';
 export type { FakeWorkloadParts, RunFakePodsOptions, SettleInput } from './fake-kubelet.ts';
 export { fakeReconcileFixture } from './fake-reconcile.ts';
