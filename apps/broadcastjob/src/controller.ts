@@ -8,6 +8,7 @@ import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCach
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { fitnessOf } from './nodes/node-fitness.ts';
 import { assignedNode, pinnedToNode } from './nodes/pod-node.ts';
+import { nodeChangesHandler, PlanFeed, podChangesHandler } from './job/plan-feed.ts';
 import { BroadcastJobReconciler } from './reconciler.ts';
 
 /** Options of the controller, decided by the app's main (flags). */
@@ -87,6 +88,10 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   const pods = manager.informers.informerFor({ resource: podResource });
   const nodes = manager.informers.informerFor({ resource: nodeResource });
   const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
+  // Registered before the handlers that enqueue: a reconcile never runs before its changes are recorded.
+  const planFeed = new PlanFeed();
+  pods.addEventHandler(podChangesHandler(planFeed));
+  nodes.addEventHandler(nodeChangesHandler(planFeed));
   const reconciler = new BroadcastJobReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(BROADCASTJOB_EVENT_COMPONENT),
@@ -100,6 +105,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     nodeOf: assignedNode,
     binding: { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode },
     templateValidator: templateValidatorFor(manager),
+    planFeed,
   });
   const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(jobs, requestForObject());
