@@ -1,4 +1,4 @@
-import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_KIND } from '@kruise-ts/api';
+import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_CONTROLLER_UID_LABEL, BROADCASTJOB_KIND } from '@kruise-ts/api';
 import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
 import { requestForObject, requestKey } from '@kruise-ts/controller-runtime';
 import type { Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
@@ -8,6 +8,8 @@ import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCach
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { fitnessOf } from './nodes/node-fitness.ts';
 import { assignedNode, pinnedToNode } from './nodes/pod-node.ts';
+import { nodeChangesHandler, PlanFeed, podChangesHandler } from './job/plan-feed.ts';
+import type { NodeFitCache } from './job/node-fit-cache.ts';
 import { BroadcastJobReconciler } from './reconciler.ts';
 
 /** Options of the controller, decided by the app's main (flags). */
@@ -58,20 +60,53 @@ function fitnessFields(node: DeepReadonly<Node>): string {
   return JSON.stringify([node.metadata?.labels, node.spec?.taints, node.spec?.unschedulable, node.status?.allocatable]);
 }
 
-/** Node events: every unfinished job looks again when a node comes, goes, or changes what fits it (status heartbeats do not count). */
-function watchNodes(controller: Controller, nodes: Informer<Node>, jobs: Lister<BroadcastJob>): void {
-  const enqueueJobs = (): void => {
-    for (const job of jobs.list()) {
-      const finished = (job.status?.conditions ?? []).some((condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'));
-      if (!finished) controller.queue.add(requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' }));
+/** What the node handler reads: the jobs, their pods, and the templates' kept fits. */
+interface NodeWatch {
+  readonly jobs: Lister<BroadcastJob>;
+  readonly pods: Lister<Pod>;
+  readonly fits: NodeFitCache;
+}
+
+function isFinished(job: DeepReadonly<BroadcastJob>): boolean {
+  return (job.status?.conditions ?? []).some((condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'));
+}
+
+/**
+ * Whether a change of these nodes (a node before and after) can matter to a job: its template fits one
+ * of them, or one of its pods is there. Another job's nodes (a taint the template does not tolerate, a
+ * selector it does not match) then never reconcile it: in a cluster where nodes come and go that was a
+ * reconcile of every job per node event, and for a job whose creations fail, one more step of its
+ * backoff each time.
+ */
+function concernsJob(watch: NodeWatch, job: DeepReadonly<BroadcastJob>, nodes: readonly DeepReadonly<Node>[]): boolean {
+  try {
+    const fit = watch.fits.fitOf(job);
+    if (nodes.some((node) => fit(node).fits)) return true;
+  } catch {
+    return true;
+  }
+  const names = new Set(nodes.map((node) => node.metadata?.name ?? ''));
+  const selector = { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: job.metadata.uid ?? '' } };
+  return watch.pods.list({ namespace: job.metadata.namespace ?? '', labelSelector: selector }).some((pod) => names.has(assignedNode(pod) ?? ''));
+}
+
+/** Node events: every unfinished job it concerns looks again when a node comes, goes, or changes what fits it (status heartbeats do not count). */
+function watchNodes(controller: Controller, nodes: Informer<Node>, watch: NodeWatch): void {
+  const enqueueJobs = (...changed: DeepReadonly<Node>[]): void => {
+    for (const job of watch.jobs.list()) {
+      if (!isFinished(job) && concernsJob(watch, job, changed)) controller.queue.add(requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' }));
     }
   };
   nodes.addEventHandler({
-    onAdd: enqueueJobs,
-    onUpdate: (oldNode, newNode) => {
-      if (fitnessFields(oldNode) !== fitnessFields(newNode)) enqueueJobs();
+    onAdd: (node) => {
+      enqueueJobs(node);
     },
-    onDelete: enqueueJobs,
+    onUpdate: (oldNode, newNode) => {
+      if (fitnessFields(oldNode) !== fitnessFields(newNode)) enqueueJobs(oldNode, newNode);
+    },
+    onDelete: (node) => {
+      enqueueJobs(node);
+    },
   });
   controller.addSource(nodes);
 }
@@ -87,6 +122,10 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   const pods = manager.informers.informerFor({ resource: podResource });
   const nodes = manager.informers.informerFor({ resource: nodeResource });
   const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
+  // Registered before the handlers that enqueue: a reconcile never runs before its changes are recorded.
+  const planFeed = new PlanFeed();
+  pods.addEventHandler(podChangesHandler(planFeed));
+  nodes.addEventHandler(nodeChangesHandler(planFeed));
   const reconciler = new BroadcastJobReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(BROADCASTJOB_EVENT_COMPONENT),
@@ -100,10 +139,11 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     nodeOf: assignedNode,
     binding: { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode },
     templateValidator: templateValidatorFor(manager),
+    planFeed,
   });
   const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers });
   controller.watch(jobs, requestForObject());
   watchJobPods(controller, pods, expectations);
-  watchNodes(controller, nodes, jobs.lister());
+  watchNodes(controller, nodes, { jobs: jobs.lister(), pods: pods.lister(), fits: reconciler.nodeFits });
   return controller;
 }

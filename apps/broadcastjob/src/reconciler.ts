@@ -10,24 +10,25 @@
  * FailedScale: a job whose creations a quota or a webhook refuses resumes once they are accepted,
  * without waiting for an unrelated event.
  */
-import { BROADCASTJOB_CONTROLLER_UID_LABEL, BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
+import { BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
 import type { BroadcastJob, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { controllerRef, isNotFound, objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
+import { isNotFound, objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceVersionExpectations, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
 import { errorMessage, metaTime, podResource, pvcResource, updateStatus, warnOnce } from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
-import { decideJob, isJobComplete, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
+import { decideJob, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
 import type { JobDecision, JobEvent } from './job/job-decision.ts';
 import type { PodBinding } from './job/job-pod.ts';
-import { countJobPods, isPodRunning, jobPodState } from './job/job-pods.ts';
+import { isPodRunning, jobPodState } from './job/job-pods.ts';
+import { JobPlans } from './job/job-plans.ts';
 import type { JobPodCounts } from './job/job-pods.ts';
 import { NodeFitCache } from './job/node-fit-cache.ts';
 import type { FitnessOf } from './job/node-fit-cache.ts';
-import { planNodes } from './job/node-plan.ts';
 import type { NodePlan } from './job/node-plan.ts';
+import type { PlanFeed } from './job/plan-feed.ts';
 import { CREATE_ERROR, DELETE_ERROR, FAILED_CREATE_POD, INVALID_TEMPLATE, nextJobStatus } from './job/job-status.ts';
 import type { StatusUpdate, WriteProblem } from './job/job-status.ts';
 import { createJobPods, deleteJobPods } from './job/pod-writes.ts';
@@ -58,6 +59,11 @@ export interface BroadcastJobReconcilerDeps {
   readonly binding: PodBinding;
   /** Dry-runs the template before pods are made from it (the process's shared validator). */
   readonly templateValidator: Pick<TemplateValidator, 'validate'>;
+  /**
+   * The pod and node changes the controller's events record, so that a reconcile re-plans only what
+   * changed; without it every reconcile plans every node from the cache.
+   */
+  readonly planFeed?: PlanFeed | undefined;
 }
 
 /** What a write step did: how many pods it wrote, why it wrote none or too few, and the failure to retry. */
@@ -77,8 +83,12 @@ interface Round {
   readonly key: string;
   readonly now: number;
   readonly startTime: string;
-  readonly pods: readonly ReadonlyPod[];
+  /** The job's pods (listed only by the rounds that stop them all). */
+  readonly pods: () => readonly ReadonlyPod[];
   readonly plan: NodePlan;
+  readonly counts: JobPodCounts;
+  /** Every desired node has a pod that is no longer active (isJobComplete). */
+  readonly complete: boolean;
   readonly nodeCount: number;
 }
 
@@ -94,6 +104,7 @@ export class BroadcastJobReconciler implements Reconciler {
   /** The last NoEligibleNode message reported per job, so that the Warning is sent once per change. */
   readonly #reportedUnfit = new Map<string, string>();
   readonly #fits: NodeFitCache;
+  readonly #plans: JobPlans;
   /** The node of each cached pod object (cached objects never change: a new version is a new object). */
   readonly #podNodes = new WeakMap<ReadonlyPod, string | undefined>();
   readonly #nodeOf = (pod: ReadonlyPod): string | undefined => {
@@ -106,6 +117,12 @@ export class BroadcastJobReconciler implements Reconciler {
   constructor(deps: BroadcastJobReconcilerDeps) {
     this.#deps = deps;
     this.#fits = new NodeFitCache(deps.fitnessOf);
+    this.#plans = new JobPlans({ pods: deps.pods, nodes: deps.nodes, nodeOf: this.#nodeOf, feed: deps.planFeed });
+  }
+
+  /** The plan views kept between rounds (for tests). */
+  get jobPlans(): JobPlans {
+    return this.#plans;
   }
 
   /** The template fits the reconciler keeps between rounds (for tests). */
@@ -120,6 +137,7 @@ export class BroadcastJobReconciler implements Reconciler {
       this.#deps.expectations.delete(key);
       this.#reportedUnfit.delete(key);
       this.#fits.forget(key);
+      this.#plans.forget(key);
       return undefined;
     }
     const parsed = parseBroadcastJob(cached);
@@ -130,6 +148,7 @@ export class BroadcastJobReconciler implements Reconciler {
     const now = this.#deps.clock.now();
     if (isJobFinished(job)) {
       this.#fits.forget(key);
+      this.#plans.forget(key);
       return this.#finished(context, job, now);
     }
     return this.#run(this.#round(context, job, now));
@@ -165,15 +184,11 @@ export class BroadcastJobReconciler implements Reconciler {
   }
 
   #round(context: ReconcileContext, job: ReadonlyJob, now: number): Round {
-    const uid = job.metadata.uid ?? '';
-    const pods = this.#deps.pods
-      .list({ namespace: job.metadata.namespace ?? '', labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: uid } } })
-      .filter((pod) => controllerRef(pod)?.uid === uid);
-    const nodes = this.#deps.nodes.list();
-    const plan = planNodes({ pods, nodes, fit: this.#fits.fitOf(job), nodeOf: this.#nodeOf });
-    this.#fits.retainNodes(job, nodes);
+    const view = this.#plans.viewOf(job, this.#fits.fitOf(job));
+    this.#fits.retainNodes(job, { count: view.nodeCount, has: (name) => view.hasNode(name) });
     const key = requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' });
-    return { context, writes: this.#writeContext(context), job, key, now, startTime: job.status?.startTime ?? metaTime(now), pods, plan, nodeCount: nodes.length };
+    const round = { context, writes: this.#writeContext(context), job, key, now, startTime: job.status?.startTime ?? metaTime(now) };
+    return { ...round, pods: () => view.pods(), plan: view.plan(), counts: view.counts(), complete: view.complete(job), nodeCount: view.nodeCount };
   }
 
   /** pod-control's capabilities for this reconcile: every client carries its abort signal. */
@@ -196,7 +211,7 @@ export class BroadcastJobReconciler implements Reconciler {
   async #run(round: Round): Promise<Result | undefined> {
     const { job } = round;
     this.#reportPlan(round);
-    const counts = countJobPods(job, round.pods);
+    const { counts } = round;
     const decision = decideJob({ job, counts, startTime: Date.parse(round.startTime), now: round.now });
     this.#event(job, decisionEvent(decision));
     switch (decision.kind) {
@@ -215,7 +230,7 @@ export class BroadcastJobReconciler implements Reconciler {
 
   /** The job failed: its running pods are deleted (each counts as failed), the Failed condition set. */
   async #fail(round: Round, counts: JobPodCounts, decision: Extract<JobDecision, { kind: 'fail' }>): Promise<Result | undefined> {
-    const running = round.pods.filter(isPodRunning);
+    const running = round.pods().filter(isPodRunning);
     const deleted = await this.#deletePods(round, running);
     // Not finished while its pods run: the next round decides again and deletes them.
     if (deleted.failure !== undefined) return this.#failedRound(round, { counts, phase: BroadcastJobPhase.Running, deleted });
@@ -234,12 +249,12 @@ export class BroadcastJobReconciler implements Reconciler {
     const created = job.metadata.deletionTimestamp === undefined ? await this.#createPods(round, counts.active - deleted.written) : NOTHING;
     const running = { ...counts, active: counts.active - deleted.written + created.written };
     if (created.failure !== undefined || deleted.failure !== undefined) return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, created, deleted });
-    if (!isJobComplete(job, plan.desired)) {
+    if (!round.complete) {
       await this.#writeStatus(round, { counts: running, phase: BroadcastJobPhase.Running, created });
       return this.#deadlineRequeue(round);
     }
     // OnFailure pods over their restart limit count as failed but still run: the finished job stops them.
-    const stopped = await this.#deletePods(round, round.pods.filter(isPodRunning));
+    const stopped = await this.#deletePods(round, round.pods().filter(isPodRunning));
     if (stopped.failure !== undefined) return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, deleted: stopped });
     const message = `Job completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed`;
     this.#event(job, { type: 'Normal', reason: 'JobComplete', message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} is completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed` });

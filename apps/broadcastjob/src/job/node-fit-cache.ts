@@ -66,12 +66,11 @@ export class NodeFitCache {
   }
 
   /** Drops the fits of nodes that are gone (only when some are: the common round costs nothing). */
-  retainNodes(job: DeepReadonly<BroadcastJob>, nodes: readonly ReadonlyNode[]): void {
+  retainNodes(job: DeepReadonly<BroadcastJob>, nodes: { readonly count: number; readonly has: (name: string) => boolean }): void {
     const entry = this.#jobs.get(jobKey(job));
-    if (entry === undefined || entry.nodes.size <= nodes.length) return;
-    const present = new Set(nodes.map((node) => node.metadata?.name ?? ''));
+    if (entry === undefined || entry.nodes.size <= nodes.count) return;
     for (const name of entry.nodes.keys()) {
-      if (!present.has(name)) entry.nodes.delete(name);
+      if (!nodes.has(name)) entry.nodes.delete(name);
     }
   }
 

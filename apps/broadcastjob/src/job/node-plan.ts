@@ -47,12 +47,12 @@ export interface NodePlan {
   readonly unfitReasons: ReadonlyMap<string, number>;
 }
 
-function compareText(a: string, b: string): number {
+export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Older first (creationTimestamp, then name). */
-function byAge(a: ReadonlyPod, b: ReadonlyPod): number {
+export function byAge(a: ReadonlyPod, b: ReadonlyPod): number {
   return compareText(a.metadata?.creationTimestamp ?? '', b.metadata?.creationTimestamp ?? '') || compareText(a.metadata?.name ?? '', b.metadata?.name ?? '');
 }
 
