@@ -115,6 +115,9 @@ describe('Advanced StatefulSet ordinals.start', () => {
       await client.patch(statefulSetResource, { namespace: ns.name, name: 'db' }, { type: 'merge', body: { spec: then } });
       const set = await waitForSet(client, { namespace: ns.name, name: 'db', description: `pods ${after.join(', ')} ready` }, settled);
       await expect.poll(async () => [...(await livePods(ns.name)).keys()].sort(), { timeout: 30_000 }).toEqual(after);
+      // The list above reads the API server; the watch behind the checker may still be behind it on a
+      // loaded machine (a full run once stopped it before the last deletion arrived).
+      await expect.poll(() => checker.record.deleted.length, { timeout: 30_000 }).toBe(deleted.length);
       observer.stop();
 
       expect(checker.record.violations).toEqual([]);
