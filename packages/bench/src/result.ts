@@ -225,6 +225,8 @@ export interface InjectionStats {
    * the call as the API server saw it (connection, TLS, the request and the answer). Absent when it could not be read.
    */
   readonly apiServerAdmission?: WindowHistogram;
+  /** The same for the reference webhook (a no-op in a process of its own, called for the same pods): what any webhook costs here. */
+  readonly referenceAdmission?: WindowHistogram;
   /** The contender's pod creates in the audit log (received → response complete), the webhook call included. */
   readonly podCreateLatency: LatencySummary;
 }

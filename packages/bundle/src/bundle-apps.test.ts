@@ -7,12 +7,12 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PROCESS_ENTRIES, temporaryBundles, TOOL_ENTRIES } from './bundle-apps.ts';
+import { PROCESS_ENTRIES, temporaryBundles, THREAD_ENTRIES, TOOL_ENTRIES } from './bundle-apps.ts';
 
 describe('temporaryBundles', () => {
   it('builds a module for every process entry, tool (and the extra ones) once per process, outside the repository', async () => {
     const files = await temporaryBundles({ extra: 'packages/bundle/src/index.ts' });
-    expect(Object.keys(files).sort()).toEqual([...Object.keys(PROCESS_ENTRIES), ...Object.keys(TOOL_ENTRIES), 'extra'].sort());
+    expect(Object.keys(files).sort()).toEqual([...Object.keys(PROCESS_ENTRIES), ...Object.keys(THREAD_ENTRIES), ...Object.keys(TOOL_ENTRIES), 'extra'].sort());
     for (const file of Object.values(files)) {
       expect(existsSync(file), file).toBe(true);
     }

@@ -25,6 +25,16 @@ export const PROCESS_ENTRIES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Modules that a process starts on a thread of its own, by output name (`dist/<name>.mjs`, next to
+ * the processes' bundles, where `threadModuleUrl` of controller-runtime looks for them): the
+ * admission thread of the webhook server and the handler modules it imports.
+ */
+export const THREAD_ENTRIES: Readonly<Record<string, string>> = {
+  'admission-thread': 'packages/controller-runtime/src/webhook/thread/admission-thread-main.ts',
+  'sidecarset-pod-injection': 'apps/sidecarset/src/webhook/pod-injection-thread.ts',
+};
+
+/**
  * Command-line tools, by output name: not in the image; `npx kruise-ts` and the kubectl plugin run
  * this bundle when it exists (apps/cli/bin/kruise-ts.mjs).
  */
@@ -61,7 +71,7 @@ export interface BundleOptions {
 /** Bundles every process entry and tool into `outDir`; returns the files written, by entry name. */
 export async function bundleApps(options: BundleOptions = {}): Promise<Record<string, string>> {
   const outDir = path.resolve(REPOSITORY_ROOT, options.outDir ?? 'dist');
-  const entries = { ...PROCESS_ENTRIES, ...options.extraEntries };
+  const entries = { ...PROCESS_ENTRIES, ...THREAD_ENTRIES, ...options.extraEntries };
   await bundle(entries, outDir, true);
   await bundle(TOOL_ENTRIES, outDir, hasSideEffects);
   await writeLaunchers(outDir);

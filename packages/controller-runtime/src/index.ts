@@ -152,6 +152,8 @@ export { WebhookServer } from './webhook/webhook-server.ts';
 export { webhookFlagsShape, webhookServerFromFlags } from './webhook/webhook-flags.ts';
 export type { WebhookFlags } from './webhook/webhook-flags.ts';
 export type { WebhookOptions, WebhookServerOptions } from './webhook/webhook-server.ts';
+export { threadModuleUrl } from './webhook/thread/thread-handler.ts';
+export type { MirroredInformer, ThreadedWebhook, ThreadHandlerContext, ThreadHandlerModule } from './webhook/thread/thread-handler.ts';
 export type { FailurePolicy } from './webhook/invoke-handler.ts';
 export type { CertificateSource, CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './webhook/certificate-source.ts';
 export {

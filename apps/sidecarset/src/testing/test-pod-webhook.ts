@@ -24,6 +24,8 @@ export interface TestPodWebhookOptions {
   readonly failurePolicy?: 'Fail' | 'Ignore' | undefined;
   /** How long `start` waits for the API server to call the webhook (30 s). */
   readonly timeoutMs?: number | undefined;
+  /** Serve from an admission thread, as the app does by default (`--webhook-thread`); on the test's main thread otherwise. */
+  readonly admissionThread?: boolean | undefined;
 }
 
 const PROBE_LABEL = 'kruise-ts.io/webhook-probe';
@@ -53,6 +55,7 @@ export class TestPodWebhook implements AsyncDisposable {
       paths: [POD_WEBHOOK_PATH],
       logger: options.logger,
       timeoutMs: options.timeoutMs,
+      admissionThread: options.admissionThread,
     });
     this.server = this.#registration.server;
   }

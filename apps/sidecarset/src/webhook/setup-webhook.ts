@@ -1,8 +1,11 @@
-import type { Manager, WebhookServer } from '@kruise-ts/controller-runtime';
+import { threadModuleUrl } from '@kruise-ts/controller-runtime';
+import type { Manager, MirroredInformer, WebhookServer } from '@kruise-ts/controller-runtime';
+import type { z } from 'zod';
 
 import { sidecarSetRevisionInformer } from '../revision/revision-informer.ts';
 import { namespaceResource, sidecarSetResource } from '../sidecarset-resource.ts';
-import { podInjectionHandler } from './pod-injection-handler.ts';
+import { POD_INJECTION_STORES } from './pod-injection-thread.ts';
+import type { podInjectionThreadOptionsSchema } from './pod-injection-thread.ts';
 
 /** OpenKruise's path of the pod mutating webhook. */
 export const POD_WEBHOOK_PATH = '/mutate-pod';
@@ -20,28 +23,25 @@ export interface SidecarSetWebhookOptions {
   readonly patchPodMetadataDefaultsAllowed?: boolean | undefined;
 }
 
+/** The handler's module (pod-injection-thread.ts), for the admission thread; `dist/sidecarset-pod-injection.mjs` in the bundles. */
+const POD_INJECTION_MODULE = threadModuleUrl(import.meta.url, './pod-injection-thread.ts', 'sidecarset-pod-injection.mjs');
+
 /**
- * Registers the pod injection handler on the process's webhook server, with the manager's caches of
- * SidecarSets and namespaces (shared with the controller); nothing with PodWebhook=false. Fail-open: a handler that throws or runs out
- * of time admits the pod unchanged, and the controller reports it.
+ * Registers the pod injection handler on the process's webhook server, threaded: on the admission
+ * thread, with mirrors of the manager's caches of SidecarSets, namespaces and revisions (shared
+ * with the controller), when the server has one; nothing with PodWebhook=false. Fail-open: a
+ * handler that throws or runs out of time admits the pod unchanged, and the controller reports it.
  */
 export function setupSidecarSetWebhook(manager: Manager, server: WebhookServer, options: SidecarSetWebhookOptions): void {
   if (options.podWebhook === false) {
     manager.logger.info('PodWebhook=false: the pod webhook is not served, new pods get no sidecars');
     return;
   }
-  const sets = manager.informers.informerFor({ resource: sidecarSetResource });
-  const namespaces = manager.informers.informerFor({ resource: namespaceResource });
-  const revisions = sidecarSetRevisionInformer(manager, options.revisionNamespace);
-  const handler = podInjectionHandler({
-    sidecarSets: sets.lister(),
-    namespaces: namespaces.lister(),
-    revisions: () => revisions.lister().list({ namespace: options.revisionNamespace }),
-    clock: { now: () => Date.now() },
-    random: Math.random,
-    synced: async (signal) => {
-      await Promise.all([sets.waitForSync(signal), namespaces.waitForSync(signal), revisions.waitForSync(signal)]);
-    },
-  });
-  server.register(POD_WEBHOOK_PATH, handler, { failurePolicy: 'allow' });
+  const stores: Record<string, MirroredInformer> = {
+    [POD_INJECTION_STORES.sidecarSets]: manager.informers.informerFor({ resource: sidecarSetResource }),
+    [POD_INJECTION_STORES.namespaces]: manager.informers.informerFor({ resource: namespaceResource }),
+    [POD_INJECTION_STORES.revisions]: sidecarSetRevisionInformer(manager, options.revisionNamespace),
+  };
+  const threadOptions: z.input<typeof podInjectionThreadOptionsSchema> = { revisionNamespace: options.revisionNamespace };
+  server.registerThreaded(POD_WEBHOOK_PATH, { module: POD_INJECTION_MODULE, options: threadOptions, stores }, { failurePolicy: 'allow' });
 }

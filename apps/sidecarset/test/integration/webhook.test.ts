@@ -29,12 +29,13 @@ function containerNames(pod: Pod): string[] {
 }
 
 describe('SidecarSet pod webhook', () => {
-  it("injects the sidecars into a Deployment's and a plain pod through the API server, and fails open when stopped", async () => {
+  // Both ways the server can run the handler: on the admission thread (the apps' default) and on the main thread (--webhook-thread=false).
+  it.each([true, false])("injects the sidecars into a Deployment's and a plain pod through the API server, and fails open when stopped (admission thread: %s)", async (admissionThread) => {
     await installSidecarSetCrd(kubeConfig);
-    await using ns = await createTestNamespace(kubeConfig, 'sidecarset-webhook');
+    await using ns = await createTestNamespace(kubeConfig, admissionThread ? 'sidecarset-webhook-thread' : 'sidecarset-webhook');
     const namespace = ns.name;
     // Fail-open, as in production: the test stops the server and keeps the controller and the configuration.
-    const webhook = new TestPodWebhook({ client, namespace, logger, failurePolicy: 'Ignore' });
+    const webhook = new TestPodWebhook({ client, namespace, logger, failurePolicy: 'Ignore', admissionThread });
     const manager = webhook.startManager(kubeConfig);
     try {
       await using set = await createSidecarSet(client, namespace, {

@@ -37,11 +37,22 @@ export async function apiServerMetricsText(source: ProfileSource): Promise<strin
 }
 
 /** The buckets of the pod webhook's admission duration in kube-apiserver; undefined when they cannot be read. */
-async function admissionBuckets(source: ProfileSource, probe: InjectionProbe): Promise<HistogramBucket[] | undefined> {
+async function admissionBuckets(source: ProfileSource, probe: InjectionProbe): Promise<{ readonly webhook: HistogramBucket[]; readonly reference: HistogramBucket[] | undefined } | undefined> {
   return apiServerMetricsText(source).then(
-    (text) => histogramBuckets(parsePrometheusText(text), ADMISSION_DURATION, { name: probe.webhookName }),
+    (text) => {
+      const samples = parsePrometheusText(text);
+      const reference = probe.referenceWebhookName === undefined ? undefined : histogramBuckets(samples, ADMISSION_DURATION, { name: probe.referenceWebhookName });
+      return { webhook: histogramBuckets(samples, ADMISSION_DURATION, { name: probe.webhookName }), reference };
+    },
     () => undefined,
   );
+}
+
+/** The window's admission durations of the contender's webhook and of the reference webhook. */
+function admissionWindow(before: Awaited<ReturnType<typeof admissionBuckets>>, after: Awaited<ReturnType<typeof admissionBuckets>>): Pick<InjectionStats, 'apiServerAdmission' | 'referenceAdmission'> {
+  if (before === undefined || after === undefined) return {};
+  const reference = before.reference === undefined || after.reference === undefined ? {} : { referenceAdmission: windowHistogram(subtractBuckets(after.reference, before.reference)) };
+  return { apiServerAdmission: windowHistogram(subtractBuckets(after.webhook, before.webhook)), ...reference };
 }
 
 /** A window's histogram: its count, PromQL's p50 and p99 and the buckets (none when nothing was observed). */
@@ -86,7 +97,7 @@ export async function startInjectionWindow(input: InjectionWindowInput): Promise
         podsWithSidecar: pods.withSidecar,
         podsWithoutSidecar: pods.withoutSidecar,
         webhookLatency: windowHistogram(webhook),
-        ...(admissionBefore === undefined || admissionAfter === undefined ? {} : { apiServerAdmission: windowHistogram(subtractBuckets(admissionAfter, admissionBefore)) }),
+        ...admissionWindow(admissionBefore, admissionAfter),
         podCreateLatency: creates.mutatingLatency,
       };
     },

@@ -65,6 +65,8 @@ export interface InjectionProbe {
   readonly webhookPath: string;
   /** The webhook's name in its configuration (the `name` label of kube-apiserver's admission metrics). */
   readonly webhookName: string;
+  /** A no-op webhook in a process of its own called for the same pods (measure/reference-webhook.ts): the floor of the API server's admission duration. */
+  readonly referenceWebhookName?: string | undefined;
 }
 
 export interface Scenario {

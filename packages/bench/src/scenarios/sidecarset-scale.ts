@@ -11,6 +11,8 @@ import { defineResource } from '@kruise-ts/controller-runtime';
 import type { KubeObject } from '@kruise-ts/controller-runtime';
 
 import { counterSum, parsePrometheusText } from '../collect/index.ts';
+import { REFERENCE_WEBHOOK_NAME, startReferenceWebhook } from '../measure/reference-webhook.ts';
+import type { ReferenceWebhook } from '../measure/reference-webhook.ts';
 import { isSettled, podResource, resourceOf } from '../measure/workloads.ts';
 import type { InjectionProbe, Scenario, ScenarioContext } from './scenario.ts';
 import { IMAGE_BEFORE } from './manifests.ts';
@@ -21,7 +23,7 @@ export const BENCH_SIDECAR = 'bench-sidecar';
 /** The configuration the contender writes for its pod webhook (deleted when it stops). */
 export const BENCH_WEBHOOK_CONFIGURATION = 'kruise-ts-bench';
 
-const INJECTION: InjectionProbe = { container: BENCH_SIDECAR, webhookPath: '/mutate-pod', webhookName: 'mpod.kruise-ts.io' };
+const INJECTION: InjectionProbe = { container: BENCH_SIDECAR, webhookPath: '/mutate-pod', webhookName: 'mpod.kruise-ts.io', referenceWebhookName: REFERENCE_WEBHOOK_NAME };
 const SIDECARSET = 'bench';
 const POLL_MS = 250;
 const WEBHOOK_TIMEOUT_MS = 60_000;
@@ -51,7 +53,7 @@ async function webhookRequests(metricsUrls: readonly string[]): Promise<number> 
  * Creates and deletes probe pods (which no SidecarSet selects and no CloneSet owns) until the
  * contender's webhook counts a request: its configuration is written and in the API server's cache.
  */
-async function waitForWebhook(context: ScenarioContext): Promise<void> {
+async function waitForWebhook(context: ScenarioContext, reference: ReferenceWebhook): Promise<void> {
   if (context.metricsUrls.length === 0) throw new Error('sidecarset-scale reads the contender\'s /metrics to know that its webhook is called; this contender serves none');
   const probePod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'webhook-probe-', namespace: context.namespace, labels: { 'bench-probe': 'true' } }, spec: { containers: [{ name: 'main', image: IMAGE_BEFORE }], terminationGracePeriodSeconds: 0 } };
   await pollUntil('the API server calling the contender\'s pod webhook', WEBHOOK_TIMEOUT_MS, async () => {
@@ -60,7 +62,12 @@ async function waitForWebhook(context: ScenarioContext): Promise<void> {
     await context.client.delete(podResource, { namespace: context.namespace, name: probe.metadata?.name ?? '' }, { gracePeriodSeconds: 0 });
     return before >= 0 && (await webhookRequests(context.metricsUrls)) > before;
   });
+  // The reference webhook's configuration went in first, so the probe pods have called it too.
+  await reference.called;
 }
+
+/** The reference webhook of the contender being measured (each contender has a control plane of its own). */
+let reference: ReferenceWebhook | undefined;
 
 /** Back to 0 pods (every one gone, not only terminating), then a SidecarSet for the CloneSet's pods, known to the contender. */
 async function addSidecarSet(context: ScenarioContext): Promise<void> {
@@ -94,7 +101,9 @@ export const sidecarSetScaleScenario: Scenario = {
   preparedPods: () => 0,
   async prepare(context) {
     await createWorkloads(context, { replicas: 0, updateType: 'ReCreate' });
-    await waitForWebhook(context);
+    await reference?.stop();
+    reference = await startReferenceWebhook(context.client, context.namespace);
+    await waitForWebhook(context, reference);
   },
   change: scaleOut,
   phases: [

@@ -29,6 +29,8 @@ export interface TestWebhookRegistrationOptions {
   readonly logger: Logger;
   /** How long `start` waits for the API server to call the webhooks (30 s). */
   readonly timeoutMs?: number | undefined;
+  /** Serve from an admission thread, as the apps do by default (`--webhook-thread`). */
+  readonly admissionThread?: boolean | undefined;
 }
 
 const POLL_MS = 200;
@@ -54,7 +56,7 @@ export class TestWebhookRegistration implements AsyncDisposable {
     this.#options = options;
     this.configurationName = options.name;
     this.#certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger: options.logger });
-    this.server = new WebhookServer({ certificates: this.#certificates, logger: options.logger, host: '127.0.0.1', port: 0, registry: this.#metrics });
+    this.server = new WebhookServer({ certificates: this.#certificates, logger: options.logger, host: '127.0.0.1', port: 0, registry: this.#metrics, admissionThread: options.admissionThread });
   }
 
   /**

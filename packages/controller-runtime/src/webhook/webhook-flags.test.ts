@@ -10,6 +10,7 @@ describe('webhookFlagsShape', () => {
     expect(schema.parse({})).toEqual({
       'webhook-port': 9876,
       'webhook-host': '',
+      'webhook-thread': true,
       'webhook-cert-dir': '',
       'webhook-service-name': 'kruise-ts-webhook',
       'webhook-service-namespace': 'kruise-system',

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-import { countFlag } from '../flags/manager-flags.ts';
+import { booleanFlag, countFlag } from '../flags/manager-flags.ts';
 import type { Manager } from '../manager/manager.ts';
 import { CaBundleInjector } from './ca-bundle-injector.ts';
 import type { CaBundleTarget } from './ca-bundle-injector.ts';
@@ -26,6 +26,8 @@ export const webhookFlagsShape = {
   // OpenKruise's webhook port (its WEBHOOK_PORT): the chart's Service targets it.
   'webhook-port': countFlag('a port', 'non-negative').pipe(z.number().int().max(65_535)).default(9876),
   'webhook-host': z.string().default(''),
+  // Serve from an admission thread of its own (the SidecarSet pod webhook's answers then never wait behind reconciles).
+  'webhook-thread': booleanFlag().default(true),
   // A directory with tls.crt, tls.key and ca.crt (cert-manager); empty: the app makes its own.
   'webhook-cert-dir': z.string().default(''),
   // The Service the API server calls: the names the serving certificate is for.
@@ -45,6 +47,7 @@ export const webhookFlagsShape = {
 export interface WebhookFlags {
   readonly 'webhook-port': number;
   readonly 'webhook-host': string;
+  readonly 'webhook-thread': boolean;
   readonly 'webhook-cert-dir': string;
   readonly 'webhook-service-name': string;
   readonly 'webhook-service-namespace': string;
@@ -82,6 +85,7 @@ export function webhookServerFromFlags(manager: Manager, flags: WebhookFlags, ex
     host: flags['webhook-host'] === '' ? undefined : flags['webhook-host'],
     port: flags['webhook-port'],
     registry: manager.metrics.registry,
+    admissionThread: flags['webhook-thread'],
   });
   manager.add(server);
   manager.addReadyzCheck('webhook', server.startedChecker());

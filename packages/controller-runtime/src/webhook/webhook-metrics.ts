@@ -6,6 +6,8 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
+import type { RequestObserver } from './https-webhook-listener.ts';
+
 export interface WebhookMetrics {
   /** `controller_runtime_webhook_requests_total{webhook,code}`. */
   readonly requests: Counter<'webhook' | 'code'>;
@@ -38,5 +40,20 @@ export function createWebhookMetrics(registry: Registry): WebhookMetrics {
       labelNames: ['webhook'] as const,
       registers,
     }),
+  };
+}
+
+/** Keeps the metrics of every request the listener reports. */
+export function metricsObserver(metrics: WebhookMetrics): RequestObserver {
+  return {
+    started: (path) => {
+      metrics.inFlight.inc({ webhook: path });
+    },
+    finished: (path, code, seconds) => {
+      const labels = { webhook: path, code: String(code) };
+      metrics.inFlight.dec({ webhook: path });
+      metrics.requests.inc(labels);
+      metrics.latency.observe(labels, seconds);
+    },
   };
 }

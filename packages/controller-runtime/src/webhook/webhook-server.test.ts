@@ -227,6 +227,22 @@ describe('WebhookServer', () => {
     expect(serials.size).toBe(rotations + 1);
   });
 
+  // The API server keeps idle webhook connections for 90 s; Node's 5 s default made it pay a TLS handshake after every pause.
+  it('keeps an idle connection open longer than Node.js does by default, so a client reuses it after a pause', async () => {
+    const target = await serve({ '/ok': [() => Promise.resolve(allowedResponse()), allow] });
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const sockets = new Set<unknown>();
+      agent.on('free', (socket) => sockets.add(socket));
+      expect((await call(target, { path: '/ok', body: review('1'), agent })).status).toBe(200);
+      await sleep(7_000);
+      expect((await call(target, { path: '/ok', body: review('2'), agent })).status).toBe(200);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  }, 20_000);
+
   it('lets a request in flight finish when stopped', async () => {
     const target = await serve({
       '/slow': [
