@@ -20,7 +20,7 @@ import type { Contender, ContenderContext, RunningContender } from '../contender
 import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
 import { idleFigures, measureIdleWindow } from '../measure/idle-window.ts';
 import type { IdleFigures, IdleWindow } from '../measure/idle-window.ts';
-import { injectionFailure, startInjectionWindow } from '../measure/injection.ts';
+import { injectionFailure, probeOfContender, startInjectionWindow } from '../measure/injection.ts';
 import { startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { perNodeFailure, startPerNodePodWatch } from '../measure/per-node-pods.ts';
 import type { PerNodePodWatch } from '../measure/per-node-pods.ts';
@@ -34,7 +34,7 @@ import type { WorkloadKind } from '../measure/workloads.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
 import type { ContenderResult, InjectionStats, PerNodeStats, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
-import type { InjectionProbe, RunScenarioOptions, Scenario, ScenarioContext, ScenarioPhase } from '../scenarios/scenario.ts';
+import type { RunScenarioOptions, Scenario, ScenarioContext, ScenarioPhase } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
 import { readinessTarget, waitUntilReady } from './readiness.ts';
 
@@ -396,7 +396,7 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
   const quiet = await waitForQuiet(measurement.auditLogPath, preparedFrom, options);
   const idle = await idleBeforeChange(input);
   options.log(`${name}: measuring ${scenario.name}`);
-  const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: injectionProbe(scenario.injection, input.contender), context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
+  const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: probeOfContender(scenario.injection, input.contender), context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
   const outcome = await measuredChange({ scenario, change: phase.change }, context, measurement);
   const idleStats = await phaseIdleFigures(input, idle.window, outcome.pods);
   options.log(`${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
@@ -410,11 +410,6 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
     ...(idle.steady === undefined ? {} : { steady: { ...idle.steady, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
     ...scenarioFigures({ label: phase.label, injected, perNode: perNode.stats }),
   };
-}
-
-/** The scenario's pod webhook as the contender names it in its configuration. */
-function injectionProbe(probe: InjectionProbe, contender: Contender): InjectionProbe {
-  return contender.podWebhookName === undefined ? probe : { ...probe, webhookName: contender.podWebhookName };
 }
 
 /** The figures only some scenarios have: the phase's name, the SidecarSet injection, the pods of every node. */
