@@ -113,11 +113,11 @@ describe('parseBenchCommand', () => {
   it.each([
     [[], 'want a scenario first'],
     [['rollout'], 'want a scenario first: one of scale, inplace, recreate, steady, asts-inplace, asts-recreate, sidecarset-scale, bcj-nodes (got "rollout")'],
-    [['sidecarset-scale', '--contender', 'native'], 'sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it'],
+    [['sidecarset-scale', '--contender', 'native'], 'sidecarset-scale measures a SidecarSet webhook that registers itself; only --contender kruise-ts and --contender openkruise run it'],
     [['scale', '--pods', 'many'], '--pods'],
     [['scale', '--max-unavailable', '20'], '--max-unavailable: must be a percentage like 20%'],
     [['inplace', '--contender', 'native'], 'a native Deployment cannot update pods in place'],
-    [['scale', '--contender', 'Bad Name=x'], 'want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, or <name>=<command>'],
+    [['scale', '--contender', 'Bad Name=x'], 'want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, openkruise, or <name>=<command>'],
     [['scale', '--pods', '1000', '--nodes', '1', '--pods-per-node', '10'], '--pods-per-node: 1 nodes × 10 cannot hold 1000 pods'],
     [['steady', '--pods', '10'], '--pods: the steady scenario has --workloads × --pods-per-workload pods'],
     [['scale', '--unknown'], "Unknown option '--unknown'"],

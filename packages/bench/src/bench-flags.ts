@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { expandPlaceholders, externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
 import type { Contender } from './contenders/contender.ts';
 import { nativeContender } from './contenders/native-contender.ts';
+import { openKruiseContender } from './contenders/openkruise-contender.ts';
+import { fileUsable, missingOpenKruisePaths, resolveOpenKruisePaths } from './contenders/openkruise-paths.ts';
+import type { OpenKruisePaths } from './contenders/openkruise-paths.ts';
 import type { WorkloadFamily } from './measure/workloads.ts';
 import { SCENARIO_NAMES } from './result.ts';
 import type { RunSettings, ScenarioName } from './result.ts';
@@ -55,6 +58,8 @@ const flagsSchema = z.strictObject({
   contender: z.array(z.string().min(1)).default([]),
   'contender-ready': z.array(readyFlag).default([]),
   out: z.string().min(1).default('bench-results'),
+  'openkruise-manager': z.string().min(1).optional(),
+  'openkruise-source': z.string().min(1).optional(),
 });
 
 /**
@@ -82,19 +87,34 @@ const APP_ENTRYPOINTS: Readonly<Record<WorkloadFamily, readonly string[]>> = {
 
 export class BenchFlagError extends Error {}
 
-/**
- * A contender from its flag: `kruise-ts`, `kruise-ts-source`, `kruise-ts-per-app`, `native`, or
- * `<name>=<command>` for an external controller (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`,
- * `{burst}`).
- */
-export function contenderFromFlag(flag: string, scenario: ScenarioName): Contender {
+/** OpenKruise's kruise-manager, once its binary and checkout are known to be there. */
+function openKruiseFromPaths(paths: OpenKruisePaths): Contender {
+  const missing = missingOpenKruisePaths(paths, fileUsable);
+  if (missing !== undefined) throw new BenchFlagError(`--contender openkruise: ${missing}`);
+  return openKruiseContender(paths);
+}
+
+/** The contenders that run every scenario (sidecarset-scale too: their pod webhooks register themselves); undefined for the others. */
+function contenderOfEveryScenario(flag: string, openKruise: OpenKruisePaths): Contender | undefined {
   if (flag === 'kruise-ts') return kruiseTsContender();
   // The same launcher from the TypeScript sources with Node.js's memory defaults: what the image's
   // bundle and the chart's memory settings save (docs/benchmarks.md, "Memory and idle CPU").
   if (flag === 'kruise-ts-source') return kruiseTsContender('kruise-ts-source', 'source');
+  if (flag === 'openkruise') return openKruiseFromPaths(openKruise);
+  return undefined;
+}
+
+/**
+ * A contender from its flag: `kruise-ts`, `kruise-ts-source`, `kruise-ts-per-app`, `native`,
+ * `openkruise` (kruise-manager from `openKruise`), or `<name>=<command>` for an external controller
+ * (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`).
+ */
+export function contenderFromFlag(flag: string, scenario: ScenarioName, openKruise: OpenKruisePaths = resolveOpenKruisePaths({}, process.env)): Contender {
+  const everywhere = contenderOfEveryScenario(flag, openKruise);
+  if (everywhere !== undefined) return everywhere;
   if (scenario === 'sidecarset-scale') {
-    // The scenario drives our launcher's own webhook registration (--webhook-local-configuration).
-    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures our SidecarSet webhook in the all-in-one process; only --contender kruise-ts runs it`);
+    // The scenario drives a pod webhook that registers itself: our launcher's (--webhook-local-configuration) or kruise-manager's.
+    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures a SidecarSet webhook that registers itself; only --contender kruise-ts and --contender openkruise run it`);
   }
   if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS[SCENARIOS[scenario].family]);
   if (flag === 'native') {
@@ -103,7 +123,7 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName): Contend
   }
   const match = new RegExp(`^(${CONTENDER_NAME})=(.+)$`, 's').exec(flag);
   if (match?.[1] === undefined || match[2] === undefined) {
-    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, or <name>=<command> (name: lower-case letters, digits, dashes)`);
+    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, openkruise, or <name>=<command> (name: lower-case letters, digits, dashes)`);
   }
   return externalContender(match[1], match[2]);
 }
@@ -197,6 +217,7 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
   if (podsPerNode * nodes < pods) throw new BenchFlagError(`--pods-per-node: ${String(nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`);
   const timeoutSeconds = flags['timeout-seconds'] ?? Math.max(300, Math.ceil(pods * 0.3));
   const contenderFlags = flags.contender.length > 0 ? flags.contender : DEFAULT_CONTENDERS[scenarioName];
+  const openKruise = resolveOpenKruisePaths({ manager: flags['openkruise-manager'], source: flags['openkruise-source'] }, process.env);
   return {
     settings: {
       scenario: scenarioName,
@@ -231,7 +252,7 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       idleWindowSeconds: flags['idle-window-seconds'],
     },
     contenders: withReadyUrls(
-      contenderFlags.map((flag) => contenderFromFlag(flag, scenarioName)),
+      contenderFlags.map((flag) => contenderFromFlag(flag, scenarioName, openKruise)),
       flags['contender-ready'],
     ),
     outDir: flags.out,

@@ -1,5 +1,6 @@
 /**
- * npm run bench -- <scale|inplace|recreate|steady|asts-inplace|asts-recreate|sidecarset-scale|bcj-nodes> [--pods N | --nodes N] [--contender kruise-ts|kruise-ts-per-app|native|<name>=<command>]...
+ * npm run bench -- <scale|inplace|recreate|steady|asts-inplace|asts-recreate|sidecarset-scale|bcj-nodes> [--pods N | --nodes N] [--contender kruise-ts|kruise-ts-per-app|native|openkruise|<name>=<command>]...
+ *   [--openkruise-manager PATH] [--openkruise-source DIR]   (kruise-manager and its checkout for --contender openkruise)
  * npm run bench -- admission [--creates N] [--out FILE.json]   (the CloneSet webhook's admission latency: src/admission/)
  *
  * Every contender runs on a fresh local control plane with the same settings; the result is written

@@ -80,7 +80,7 @@ export interface ControllerMetrics {
 export interface ContenderInfo {
   readonly name: string;
   /** `kruise-ts` (one process), `kruise-ts-per-app`, `native` (kube-controller-manager's Deployment or StatefulSet controller) or `external`. */
-  readonly kind: 'kruise-ts' | 'kruise-ts-per-app' | 'native' | 'external';
+  readonly kind: 'kruise-ts' | 'kruise-ts-per-app' | 'native' | 'external' | 'openkruise';
   /** The command line that ran it (for `native`: the kube-controller-manager of the local control plane). */
   readonly command: string;
 }

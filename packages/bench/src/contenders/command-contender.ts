@@ -47,7 +47,8 @@ function kruiseTsFlags(context: ContenderContext, metricsPort: number): string {
   ].join(' ');
 }
 
-async function startShell(script: string, context: ContenderContext): Promise<{ pid: number; stop: () => Promise<void> }> {
+/** Runs `script` under `sh -c` in a process group of its own, its output to the context's log file. */
+export async function startShell(script: string, context: Pick<ContenderContext, 'logFile' | 'kubeconfigPath'>): Promise<{ pid: number; stop: () => Promise<void> }> {
   const log = createWriteStream(context.logFile, { flags: 'a' });
   await once(log, 'open');
   const child = spawn('sh', ['-c', script], { cwd: REPOSITORY_ROOT, stdio: ['ignore', log, log], env: { ...process.env, KUBECONFIG: context.kubeconfigPath }, detached: true });

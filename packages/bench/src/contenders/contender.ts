@@ -4,6 +4,8 @@
  * Deployment or StatefulSet controller of kube-controller-manager as the baseline (which serves the
  * native kinds: see workloadKindFor).
  */
+import type { KubeConfig } from '@kubernetes/client-node';
+
 import type { AuditEvent } from '../collect/index.ts';
 import type { ContenderInfo } from '../result.ts';
 
@@ -37,6 +39,11 @@ export interface RunningContender {
   readonly select: (event: AuditEvent) => boolean;
   /** Whether its Node.js processes run a full GC on SIGUSR2 (ours, with measure/gc-on-signal.ts). */
   readonly collectsGarbageOnSignal: boolean;
+  /**
+   * A readiness URL known only once it started (ports it picked itself); a `--contender-ready` URL
+   * comes first. A 2xx answer counts.
+   */
+  readonly readyUrl?: string;
   /** Stops what `start` started (nothing for the native baseline). */
   stop(): Promise<void>;
 }
@@ -52,5 +59,14 @@ export interface Contender {
    * endpoints answering at all is what counts (see run/readiness.ts).
    */
   readonly readyUrl?: string;
+  /**
+   * The CRD files (absolute paths) its cluster gets before it starts; ours (the repository's crds/)
+   * when absent. Another implementation brings its own, as its installation would.
+   */
+  readonly crdFiles?: readonly string[];
+  /** What its installation writes to the cluster besides the CRDs (webhook configurations, its namespace), as the admin, before it starts. */
+  readonly setUpCluster?: (admin: KubeConfig) => Promise<void>;
+  /** The name of its pod mutating webhook in its configuration (kube-apiserver's admission metrics' `name`), when not ours. */
+  readonly podWebhookName?: string;
   start(context: ContenderContext): Promise<RunningContender>;
 }

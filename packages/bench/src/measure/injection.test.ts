@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { InjectionStats } from '../result.ts';
-import { injectionFailure, windowHistogram } from './injection.ts';
+import { injectionFailure, probeOfContender, windowHistogram } from './injection.ts';
 
 const stats = (sidecarSet: boolean, podsWithSidecar: number, podsWithoutSidecar: number): InjectionStats => ({
   sidecarSet,
@@ -42,5 +42,14 @@ describe('windowHistogram', () => {
   it('has no quantiles when nothing was observed', () => {
     expect(windowHistogram([])).toEqual({ count: 0, buckets: [] });
     expect(windowHistogram([{ le: 0.005, count: 0 }, { le: Infinity, count: 0 }])).toEqual({ count: 0, buckets: [{ le: 0.005, count: 0 }, { le: Infinity, count: 0 }] });
+  });
+});
+
+describe('probeOfContender', () => {
+  const probe = { container: 'bench-sidecar', webhookPath: '/mutate-pod', webhookName: 'mpod.kruise-ts.io' };
+
+  it("reads kube-apiserver's admission metrics under the name the contender's configuration gives its pod webhook", () => {
+    expect(probeOfContender(probe, { podWebhookName: 'mpod.kb.io' })).toEqual({ ...probe, webhookName: 'mpod.kb.io' });
+    expect(probeOfContender(probe, {})).toEqual(probe);
   });
 });

@@ -55,6 +55,11 @@ function admissionWindow(before: Awaited<ReturnType<typeof admissionBuckets>>, a
   return { apiServerAdmission: windowHistogram(subtractBuckets(after.webhook, before.webhook)), ...reference };
 }
 
+/** The scenario's probe with the pod webhook's name the contender gives it in its configuration (OpenKruise's `mpod.kb.io`); ours by default. */
+export function probeOfContender(probe: InjectionProbe, contender: { readonly podWebhookName?: string }): InjectionProbe {
+  return contender.podWebhookName === undefined ? probe : { ...probe, webhookName: contender.podWebhookName };
+}
+
 /** A window's histogram: its count, PromQL's p50 and p99 and the buckets (none when nothing was observed). */
 export function windowHistogram(buckets: readonly HistogramBucket[]): WindowHistogram {
   const count = buckets.at(-1)?.count ?? 0;

@@ -45,6 +45,12 @@ describe('readinessTarget', () => {
     expect(readinessTarget({ readyUrl: 'https://127.0.0.1:{metricsPort2}/readyz' }, { metricsUrls: ['http://127.0.0.1:9100/metrics'] }, context)).toEqual({ urls: ['https://127.0.0.1:9101/readyz'], want: '2xx' });
   });
 
+  it('else the ready URL the started contender knows (ports it picked itself: kruise-manager\'s health probes), which must answer 2xx', () => {
+    const running = { metricsUrls: ['http://127.0.0.1:9100/metrics'], readyUrl: 'http://127.0.0.1:18081/readyz' };
+    expect(readinessTarget({}, running, context)).toEqual({ urls: ['http://127.0.0.1:18081/readyz'], want: '2xx' });
+    expect(readinessTarget({ readyUrl: 'http://127.0.0.1:{metricsPort}/readyz' }, running, context)).toEqual({ urls: ['http://127.0.0.1:9100/readyz'], want: '2xx' });
+  });
+
   it('else every /metrics endpoint, which must answer at all', () => {
     const metricsUrls = ['http://127.0.0.1:9100/metrics', 'http://127.0.0.1:9101/metrics'];
     expect(readinessTarget({}, { metricsUrls }, context)).toEqual({ urls: metricsUrls, want: 'answer' });

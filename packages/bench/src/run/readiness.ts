@@ -40,11 +40,12 @@ const MIN_PROBE_TIMEOUT_MS = 250;
 
 /**
  * What tells that `running` is ready: its declared URL (placeholders expanded with the ports it was
- * given), else its /metrics endpoints; undefined when it has neither (the native baseline runs with
+ * given), else the one it knows once started, else its /metrics endpoints; undefined when it has neither (the native baseline runs with
  * the cluster; an external command without `{metricsPort}` says nothing).
  */
-export function readinessTarget(contender: Pick<Contender, 'readyUrl'>, running: Pick<RunningContender, 'metricsUrls'>, context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>): ReadinessTarget | undefined {
+export function readinessTarget(contender: Pick<Contender, 'readyUrl'>, running: Pick<RunningContender, 'metricsUrls' | 'readyUrl'>, context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>): ReadinessTarget | undefined {
   if (contender.readyUrl !== undefined) return { urls: [expandPlaceholders(contender.readyUrl, context)], want: '2xx' };
+  if (running.readyUrl !== undefined) return { urls: [running.readyUrl], want: '2xx' };
   return running.metricsUrls.length > 0 ? { urls: running.metricsUrls, want: 'answer' } : undefined;
 }
 

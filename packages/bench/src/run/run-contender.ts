@@ -20,7 +20,7 @@ import type { Contender, ContenderContext, RunningContender } from '../contender
 import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
 import { idleFigures, measureIdleWindow } from '../measure/idle-window.ts';
 import type { IdleFigures, IdleWindow } from '../measure/idle-window.ts';
-import { injectionFailure, startInjectionWindow } from '../measure/injection.ts';
+import { injectionFailure, probeOfContender, startInjectionWindow } from '../measure/injection.ts';
 import { startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { perNodeFailure, startPerNodePodWatch } from '../measure/per-node-pods.ts';
 import type { PerNodePodWatch } from '../measure/per-node-pods.ts';
@@ -241,13 +241,12 @@ function failedResult(contender: Contender, options: ContenderRunOptions, error:
   };
 }
 
-async function adminSetup(cluster: LocalCluster): Promise<{ admin: KubeConfig; client: Client }> {
+/** The contender's installation (its CRDs, ours by default, and whatever else it writes) and the benchmark's namespace. */
+async function adminSetup(cluster: LocalCluster, contender: Contender): Promise<{ admin: KubeConfig; client: Client }> {
   const admin = new KubeConfig();
   admin.loadFromFile(cluster.kubeconfigPath);
-  await applyCrdFiles(
-    admin,
-    CRD_FILES.map((file) => path.join(REPOSITORY_ROOT, 'crds', file)),
-  );
+  await applyCrdFiles(admin, contender.crdFiles ?? CRD_FILES.map((file) => path.join(REPOSITORY_ROOT, 'crds', file)));
+  await contender.setUpCluster?.(admin);
   await admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NAMESPACE } } });
   // The driver is not measured and must never be the bottleneck: no client-side rate limit.
   return { admin, client: createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: 'kruise-ts-bench' })) };
@@ -350,7 +349,7 @@ async function measureScenario({ contender, running, client, cluster, options, c
   const context: ScenarioContext = { client, namespace: NAMESPACE, kind, options: options.scenario, recorder: measurement.recorder, metricsUrls: running.metricsUrls };
   const results: ContenderResult[] = [];
   for (const phase of plannedPhases(scenario)) {
-    results.push(await measurePhase({ scenario, phase, context, measurement, running, options }));
+    results.push(await measurePhase({ contender, scenario, phase, context, measurement, running, options }));
   }
   return results;
 }
@@ -378,6 +377,7 @@ function plannedPhases(scenario: Scenario): PlannedPhase[] {
 }
 
 interface PhaseInput {
+  readonly contender: Contender;
   readonly scenario: Scenario;
   readonly phase: PlannedPhase;
   readonly context: ScenarioContext;
@@ -396,7 +396,7 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
   const quiet = await waitForQuiet(measurement.auditLogPath, preparedFrom, options);
   const idle = await idleBeforeChange(input);
   options.log(`${name}: measuring ${scenario.name}`);
-  const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: scenario.injection, context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
+  const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: probeOfContender(scenario.injection, input.contender), context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
   const outcome = await measuredChange({ scenario, change: phase.change }, context, measurement);
   const idleStats = await phaseIdleFigures(input, idle.window, outcome.pods);
   options.log(`${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
@@ -481,7 +481,7 @@ export async function runContender(contender: Contender, index: number, options:
   const cluster = await startCluster(options, index);
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
-    const { admin, client } = await adminSetup(cluster);
+    const { admin, client } = await adminSetup(cluster, contender);
     const started = await startContender(contender, { cluster, admin }, options);
     const { running } = started;
     cleanups.push(() => running.stop());
