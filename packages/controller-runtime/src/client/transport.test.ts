@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import type { TLSSocket } from 'node:tls';
 
 import { dump } from 'js-yaml';
@@ -46,6 +47,7 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
   let dir = '';
   let ca: CertificateKeyPair;
   let client: CertificateKeyPair;
+  let serving: CertificateKeyPair;
   let server: https.Server;
   let port = 0;
   const seen: Seen[] = [];
@@ -54,7 +56,7 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'transport-tls-'));
     const now = Date.now();
     ca = await generateCertificateAuthority({ commonName: 'test-ca', now });
-    const serving = await generateServingCertificate({ ca, dnsNames: ['kube.test'], now });
+    serving = await generateServingCertificate({ ca, dnsNames: ['kube.test'], now });
     client = await generateServingCertificate({ ca, dnsNames: ['client.test'], now });
     server = https.createServer({ cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false }, (request, response) => {
       const peer = (request.socket as TLSSocket).getPeerCertificate();
@@ -73,18 +75,22 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
 
   const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
 
-  async function get(cluster: Record<string, unknown>, user: Record<string, unknown>): Promise<{ readonly body: unknown; readonly seen: Seen | undefined }> {
+  function transportFor(cluster: Record<string, unknown>, user: Record<string, unknown>, serverPort = port): Transport {
     const file = path.join(dir, `config-${String(seen.length)}-${String(Math.random()).slice(2)}`);
     writeFileSync(
       file,
       dump({
         'current-context': 'ctx',
-        clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${port}`, ...cluster } }],
+        clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${serverPort}`, ...cluster } }],
         users: [{ name: 'u', user }],
         contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
       }),
     );
-    const transport = new Transport({ kubeConfig: new StaticKubeConfig(readCurrentContext(file)), qps: 0, burst: 0, userAgent: 'transport-test', requestTimeoutMs: 5_000 });
+    return new Transport({ kubeConfig: new StaticKubeConfig(readCurrentContext(file)), qps: 0, burst: 0, userAgent: 'transport-test', requestTimeoutMs: 5_000 });
+  }
+
+  async function get(cluster: Record<string, unknown>, user: Record<string, unknown>): Promise<{ readonly body: unknown; readonly seen: Seen | undefined }> {
+    const transport = transportFor(cluster, user);
     const before = seen.length;
     try {
       const body = await transport.request({ verb: 'get', method: 'GET', path: '/api' });
@@ -106,6 +112,35 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     const result = await get({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'kube.test' }, user());
     expect(result).toEqual({ body: { path: '/api' }, seen: expected });
   });
+
+  // undici's default (4 s) closed the pool between a controller's bursts; every burst paid its TLS handshakes again.
+  it('keeps its connections through a pause of several seconds, as long as the server does', async () => {
+    // As kube-apiserver (Go): idle connections kept 90 s, and no Keep-Alive header that would tell the client so.
+    let connections = 0;
+    const goLike = tls.createServer({ cert: serving.certPem, key: serving.keyPem }, (socket) => {
+      connections++;
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        for (let end = received.indexOf('\r\n\r\n'); end >= 0; end = received.indexOf('\r\n\r\n')) {
+          received = received.slice(end + 4);
+          socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => goLike.listen(0, '127.0.0.1', resolve));
+    const transport = transportFor({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'kube.test' }, { token: 't' }, (goLike.address() as AddressInfo).port);
+    try {
+      await Promise.all(Array.from({ length: 4 }, () => transport.request({ verb: 'get', method: 'GET', path: '/api' })));
+      const opened = connections;
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      await Promise.all(Array.from({ length: 4 }, () => transport.request({ verb: 'get', method: 'GET', path: '/api' })));
+      expect([opened > 0, connections]).toEqual([true, opened]);
+    } finally {
+      transport.close();
+      await new Promise((resolve) => goLike.close(resolve));
+    }
+  }, 20_000);
 
   it('skips verification with insecure-skip-tls-verify', async () => {
     const result = await get({ 'insecure-skip-tls-verify': true }, { token: 'x' });

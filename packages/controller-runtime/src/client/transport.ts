@@ -1,5 +1,7 @@
 import type https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createSecureContext } from 'node:tls';
+import type { SecureContext } from 'node:tls';
 
 import { Agent, fetch, ProxyAgent } from 'undici';
 import type { Dispatcher, Response } from 'undici';
@@ -180,11 +182,7 @@ export class Transport {
  */
 function http1Dispatcher(proxyUrl: string | undefined, tls: https.RequestOptions): Dispatcher {
   const connect = {
-    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-    ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-    ...(tls.key === undefined ? {} : { key: tls.key }),
-    ...(tls.pfx === undefined ? {} : { pfx: tls.pfx }),
-    ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+    secureContext: secureContextOf(tls),
     ...(tls.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: tls.rejectUnauthorized }),
     ...(tls.servername === undefined ? {} : { servername: tls.servername }),
     // client-node's (and client-go's) TCP keep-alive, under cloud load balancers' idle timeouts.
@@ -192,9 +190,32 @@ function http1Dispatcher(proxyUrl: string | undefined, tls: https.RequestOptions
     keepAliveInitialDelay: 30_000,
   };
   if (proxyUrl !== undefined) {
-    return new ProxyAgent({ uri: proxyUrl, requestTls: connect, allowH2: false });
+    return new ProxyAgent({ uri: proxyUrl, requestTls: connect, allowH2: false, ...IDLE_CONNECTIONS });
   }
-  return new Agent({ connect, allowH2: false });
+  return new Agent({ connect, allowH2: false, ...IDLE_CONNECTIONS });
+}
+
+/**
+ * How long an idle connection is kept: undici's default of 4 s closed the pool between a
+ * controller's bursts of writes, and each burst opened its connections again, a TLS handshake each
+ * for the API server and for us. kube-apiserver keeps idle connections for 90 s, so the client
+ * still closes first.
+ */
+const IDLE_CONNECTIONS = { keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 } as const;
+
+/**
+ * The kubeconfig's CA and client certificate as one TLS context for every connection: given as
+ * PEM options, Node.js builds a context (parsing the CA and key) for each new connection, which cost
+ * 1.6 s of a 1,000-pod scale-out's CPU (docs/benchmarks.md, SidecarSet).
+ */
+function secureContextOf(tls: https.RequestOptions): SecureContext {
+  return createSecureContext({
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+    ...(tls.key === undefined ? {} : { key: tls.key }),
+    ...(tls.pfx === undefined ? {} : { pfx: tls.pfx }),
+    ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+  });
 }
 
 /** The reason of every request after `Transport.close`. */
