@@ -71,11 +71,14 @@ export interface BundleOptions {
 /** Bundles every process entry and tool into `outDir`; returns the files written, by entry name. */
 export async function bundleApps(options: BundleOptions = {}): Promise<Record<string, string>> {
   const outDir = path.resolve(REPOSITORY_ROOT, options.outDir ?? 'dist');
-  const entries = { ...PROCESS_ENTRIES, ...THREAD_ENTRIES, ...options.extraEntries };
+  const entries = { ...PROCESS_ENTRIES, ...options.extraEntries };
   await bundle(entries, outDir, true);
+  // A thread loads only what its module uses, as a tool does: the whole API package's schemas in the
+  // admission thread cost its isolate about 10 MiB (docs/benchmarks.md, issue 31).
+  await bundle(THREAD_ENTRIES, outDir, hasSideEffects);
   await bundle(TOOL_ENTRIES, outDir, hasSideEffects);
   await writeLaunchers(outDir);
-  return Object.fromEntries([...Object.keys(entries), ...Object.keys(TOOL_ENTRIES)].map((name) => [name, path.join(outDir, `${name}.mjs`)]));
+  return Object.fromEntries([...Object.keys(entries), ...Object.keys(THREAD_ENTRIES), ...Object.keys(TOOL_ENTRIES)].map((name) => [name, path.join(outDir, `${name}.mjs`)]));
 }
 
 async function bundle(entries: Readonly<Record<string, string>>, outDir: string, moduleSideEffects: boolean | ((id: string) => boolean)): Promise<void> {
