@@ -72,6 +72,15 @@ describe('parseBenchCommand', () => {
     expect(() => parseBenchCommand(['scale', '--idle-window-seconds', '601'])).toThrow(/--idle-window-seconds/);
   });
 
+  it('runs <name>=kruise-ts <flags> as our launcher with more flags, and any other command as an external contender', () => {
+    const command = parseBenchCommand(['recreate', '--contender', 'without-gates=kruise-ts --cloneset-recreate-without-readiness-gates', '--contender', 'mine=kruise-ts-fork --x', '--contender', 'plain=kruise-ts']);
+    expect(command.contenders.map((contender) => [contender.name, contender.kind])).toEqual([
+      ['without-gates', 'kruise-ts'],
+      ['mine', 'external'],
+      ['plain', 'kruise-ts'],
+    ]);
+  });
+
   it('gives a contender the ready URL of --contender-ready <name>=<URL>, placeholders left for its start', () => {
     const command = parseBenchCommand([
       'inplace',

@@ -121,10 +121,17 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName, openKrui
     if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
     return nativeContender(SCENARIOS[scenario].family);
   }
+  return namedContender(flag);
+}
+
+/** `<name>=<command>`; `<name>=kruise-ts <flags>` is our launcher as the kruise-ts contender runs it, with more flags. */
+function namedContender(flag: string): Contender {
   const match = new RegExp(`^(${CONTENDER_NAME})=(.+)$`, 's').exec(flag);
   if (match?.[1] === undefined || match[2] === undefined) {
     throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, openkruise, or <name>=<command> (name: lower-case letters, digits, dashes)`);
   }
+  const ours = /^kruise-ts(?:\s+(.*))?$/s.exec(match[2]);
+  if (ours !== null) return kruiseTsContender(match[1], 'bundle', (ours[1] ?? '').trim());
   return externalContender(match[1], match[2]);
 }
 

@@ -84,14 +84,14 @@ export async function startShell(script: string, context: Pick<ContenderContext,
  * Our controllers, every enabled app in one process (packages/launcher), as the image runs it (the
  * bundle with the chart's memory settings) or from the TypeScript sources (`runtime: 'source'`).
  */
-export function kruiseTsContender(name = 'kruise-ts', runtime: OurRuntime = 'bundle'): Contender {
+export function kruiseTsContender(name = 'kruise-ts', runtime: OurRuntime = 'bundle', extraFlags = ''): Contender {
   return {
     name,
     kind: 'kruise-ts',
     processes: 1,
     async start(context): Promise<RunningContender> {
       const port = context.metricsPorts[0] ?? 0;
-      const script = `exec ${await ourNodeCommand(runtime, 'packages/launcher/src/cli.ts')} ${kruiseTsFlags(context, port)}`;
+      const script = `exec ${await ourNodeCommand(runtime, 'packages/launcher/src/cli.ts')} ${kruiseTsFlags(context, port)}${extraFlags === '' ? '' : ` ${extraFlags}`}`;
       const started = await startShell(script, context);
       return {
         info: { name, kind: 'kruise-ts', command: script },
