@@ -192,6 +192,13 @@ describe('Informer', () => {
     stop.abort();
   });
 
+  it('stripManagedFields keeps every other field, and the input as it was', () => {
+    const input = { metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, managedFields: [{ manager: 'kubectl' }], resourceVersion: '5' }, spec: { replicas: 1 } };
+    const stripped = stripManagedFields(input);
+    expect(stripped).toEqual({ metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, resourceVersion: '5' }, spec: { replicas: 1 } });
+    expect(input.metadata.managedFields).toEqual([{ manager: 'kubectl' }]);
+  });
+
   it('waitForSync resolves false when aborted before the first list', async () => {
     const lw = new ScriptedListWatcher();
     const informer = new Informer({ listWatcher: lw, description: 'test', logger });
