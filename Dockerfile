@@ -36,5 +36,5 @@ WORKDIR /app
 COPY --from=build /app/dist /app/dist
 # The chart runs the pods as this user too (securityContext.runAsUser/runAsGroup).
 USER 65532:65532
-ENTRYPOINT ["node", "--max-semi-space-size=2", "--heap-growing-percent=50"]
+ENTRYPOINT ["node", "--max-semi-space-size=2", "--heap-growing-percent=50", "--expose-gc"]
 CMD ["dist/cloneset.mjs"]

@@ -58,6 +58,17 @@ describe('trimPodForCache', () => {
     expect(JSON.stringify(trimmed).length).toBeLessThan(0.7 * JSON.stringify(pod).length);
   });
 
+  it('keeps every condition field but lastProbeTime, and the readiness gates and owners as they were', () => {
+    const withReasons = structuredClone(pod);
+    const conditions = (withReasons.status?.conditions ?? []).map((condition) => ({ ...condition, reason: 'Because', message: 'it is so' }));
+    const result = trimPodForCache({ ...withReasons, status: { ...withReasons.status, conditions } });
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped field
+    expect(result.status?.conditions).toEqual(conditions.map(({ lastProbeTime, ...kept }) => kept));
+    expect(result.spec?.readinessGates).toEqual(pod.spec?.readinessGates);
+    expect(result.metadata?.ownerReferences).toEqual(pod.metadata?.ownerReferences);
+    expect(result.status?.containerStatuses?.[0]?.state).toEqual(pod.status?.containerStatuses?.[0]?.state);
+  });
+
   it('does not change its input and handles a pod without spec or status', () => {
     const input = structuredClone(pod);
     trimPodForCache(input);

@@ -16,9 +16,18 @@
  *
  * A controller that needs one of these must read the pod from the API server or stop dropping it
  * here; `CACHE_DROPPED_POD_FIELDS` lists them for that check.
+ *
+ * What is kept shares its repeated strings (`intern.ts`): label and annotation values, owners,
+ * condition types and times, images, node names. With the managedFields dropped without `delete`
+ * (controller-runtime), a cached pod of the benchmark takes 2.1 KB of heap instead of 3.8 KB
+ * (`test/pod-cache-heap.ts`).
  */
 import type { Node, Pod } from '@kruise-ts/api';
 
+import { intern, internValues } from './intern.ts';
+
+type PodMetadata = NonNullable<Pod['metadata']>;
+type OwnerReference = NonNullable<PodMetadata['ownerReferences']>[number];
 type PodSpec = NonNullable<Pod['spec']>;
 type PodStatus = NonNullable<Pod['status']>;
 type Container = PodSpec['containers'][number];
@@ -65,7 +74,8 @@ function isTokenVolume(volume: { readonly name: string }): boolean {
 
 function trimContainer(container: Container): Container {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped fields
-  const { terminationMessagePath, terminationMessagePolicy, imagePullPolicy, volumeMounts, ...kept } = container;
+  const { terminationMessagePath, terminationMessagePolicy, imagePullPolicy, volumeMounts, ...rest } = container;
+  const kept = rest.image === undefined ? rest : { ...rest, image: intern(rest.image) };
   const mounts = volumeMounts?.filter((mount) => !isTokenVolume(mount));
   return mounts === undefined || mounts.length === 0 ? kept : { ...kept, volumeMounts: mounts };
 }
@@ -86,12 +96,16 @@ function trimSpec(spec: PodSpec): PodSpec {
     volumes,
     containers,
     initContainers,
+    nodeName,
+    readinessGates,
     ...kept
   } = spec;
   /* eslint-enable @typescript-eslint/no-unused-vars */
   const userVolumes = volumes?.filter((volume) => !isTokenVolume(volume));
   return {
     ...kept,
+    ...(nodeName === undefined ? {} : { nodeName: intern(nodeName) }),
+    ...(readinessGates === undefined ? {} : { readinessGates: readinessGates.map((gate) => ({ ...gate, conditionType: intern(gate.conditionType) })) }),
     containers: containers.map(trimContainer),
     ...(initContainers === undefined ? {} : { initContainers: initContainers.map(trimContainer) }),
     ...(userVolumes === undefined || userVolumes.length === 0 ? {} : { volumes: userVolumes }),
@@ -100,8 +114,23 @@ function trimSpec(spec: PodSpec): PodSpec {
 
 function trimContainerStatus(status: ContainerStatus): ContainerStatus {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped fields
-  const { lastState, volumeMounts, allocatedResources, allocatedResourcesStatus, user, stopSignal, ...kept } = status;
-  return kept;
+  const { lastState, volumeMounts, allocatedResources, allocatedResourcesStatus, user, stopSignal, image, imageID, state, ...kept } = status;
+  return { ...kept, image: intern(image), imageID: intern(imageID), ...(state === undefined ? {} : { state: internState(state) }) };
+}
+
+/** The state's timestamps: pods started in the same second share them. */
+function internState(state: NonNullable<ContainerStatus['state']>): NonNullable<ContainerStatus['state']> {
+  const { running, ...kept } = state;
+  if (running?.startedAt === undefined) {
+    return running === undefined ? kept : { ...kept, running };
+  }
+  return { ...kept, running: { ...running, startedAt: intern(running.startedAt) } };
+}
+
+function trimCondition(condition: NonNullable<PodStatus['conditions']>[number]): NonNullable<PodStatus['conditions']>[number] {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped field
+  const { lastProbeTime, type, status, lastTransitionTime, ...kept } = condition;
+  return { type: intern(type), status: intern(status), ...(lastTransitionTime === undefined ? {} : { lastTransitionTime: intern(lastTransitionTime) }), ...kept };
 }
 
 function trimStatus(status: PodStatus): PodStatus {
@@ -109,10 +138,28 @@ function trimStatus(status: PodStatus): PodStatus {
   const { hostIP, hostIPs, podIP, podIPs, qosClass, startTime, conditions, containerStatuses, initContainerStatuses, ...kept } = status;
   return {
     ...kept,
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped field
-    ...(conditions === undefined ? {} : { conditions: conditions.map(({ lastProbeTime, ...condition }) => condition) }),
+    ...(conditions === undefined ? {} : { conditions: conditions.map(trimCondition) }),
     ...(containerStatuses === undefined ? {} : { containerStatuses: containerStatuses.map(trimContainerStatus) }),
     ...(initContainerStatuses === undefined ? {} : { initContainerStatuses: initContainerStatuses.map(trimContainerStatus) }),
+  };
+}
+
+function internOwner(owner: OwnerReference): OwnerReference {
+  return { ...owner, apiVersion: intern(owner.apiVersion), kind: intern(owner.kind), name: intern(owner.name), uid: intern(owner.uid) };
+}
+
+/** Metadata whole, its repeated values shared: labels and annotations, owners, the creation second. */
+function internMetadata(metadata: PodMetadata): PodMetadata {
+  const { labels, annotations, ownerReferences, creationTimestamp, generateName, ...kept } = metadata;
+  const labelValues = internValues(labels);
+  const annotationValues = internValues(annotations);
+  return {
+    ...kept,
+    ...(labelValues === undefined ? {} : { labels: labelValues }),
+    ...(annotationValues === undefined ? {} : { annotations: annotationValues }),
+    ...(ownerReferences === undefined ? {} : { ownerReferences: ownerReferences.map(internOwner) }),
+    ...(creationTimestamp === undefined ? {} : { creationTimestamp: intern(creationTimestamp) }),
+    ...(generateName === undefined ? {} : { generateName: intern(generateName) }),
   };
 }
 
@@ -123,6 +170,7 @@ function trimStatus(status: PodStatus): PodStatus {
 export function trimPodForCache(pod: Pod): Pod {
   return {
     ...pod,
+    ...(pod.metadata === undefined ? {} : { metadata: internMetadata(pod.metadata) }),
     ...(pod.spec === undefined ? {} : { spec: trimSpec(pod.spec) }),
     ...(pod.status === undefined ? {} : { status: trimStatus(pod.status) }),
   };

@@ -83,7 +83,7 @@ const NO_APP = 'CloneSet=false,AdvancedStatefulSet=false';
 
 /** The chart's default memory settings, from docs/benchmarks.md ("Memory"). */
 const MEASURED_RESOURCES = { requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '384Mi' } };
-const MEASURED_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=50'];
+const MEASURED_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=50', '--expose-gc'];
 
 /** Values that set every key of the chart to something other than its default. */
 const EVERY_VALUE = {

@@ -22,6 +22,8 @@ export interface InformerFactoryOptions {
   readonly transform?: (<T extends KubeObject>(object: T) => T) | undefined;
   readonly freeze?: boolean | undefined;
   readonly pageSize?: number | undefined;
+  /** Told about every list and watch event of every informer (see `InformerOptions.onActivity`). */
+  readonly onActivity?: (() => void) | undefined;
 }
 
 /**
@@ -74,6 +76,7 @@ export class InformerFactory {
         transform: this.#transformFor(scope.resource),
         freeze: this.#options.freeze,
         pageSize: this.#options.pageSize,
+        onActivity: this.#options.onActivity,
       });
       this.#informers.set(key, informer as unknown as Informer<KubeObject>);
       this.#run(informer);

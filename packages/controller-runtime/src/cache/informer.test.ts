@@ -92,7 +92,7 @@ function recorder(informer: Informer<KubeObject>): string[] {
   return log;
 }
 
-function start(listWatcher: ListWatcher<KubeObject>, extra: { freeze?: boolean } = {}): { informer: Informer<KubeObject>; log: string[]; stop: AbortController } {
+function start(listWatcher: ListWatcher<KubeObject>, extra: { freeze?: boolean; onActivity?: () => void } = {}): { informer: Informer<KubeObject>; log: string[]; stop: AbortController } {
   const informer = new Informer({ listWatcher, description: 'test', logger, backoff: { initialMs: 1, maxMs: 2 }, transform: stripManagedFields, ...extra });
   const log = recorder(informer);
   const stop = new AbortController();
@@ -190,6 +190,27 @@ describe('Informer', () => {
       (cached?.metadata as { name?: string }).name = 'changed';
     }).toThrow(TypeError);
     stop.abort();
+  });
+
+  it('tells onActivity about each list and object event, not about bookmarks', async () => {
+    const lw = new ScriptedListWatcher();
+    lw.lists.push([page([obj('a', '5')], '10')]);
+    let activity = 0;
+    const { informer, stop } = start(lw, { onActivity: () => activity++ });
+    await until(() => lw.streams.length === 1);
+    expect(activity).toBe(1);
+    lw.streams[0]?.push({ type: 'ADDED', object: obj('b', '11'), resourceVersion: '11' });
+    lw.streams[0]?.push({ type: 'BOOKMARK', resourceVersion: '20' });
+    await until(() => informer.lastSyncResourceVersion() === '20');
+    expect(activity).toBe(2);
+    stop.abort();
+  });
+
+  it('stripManagedFields keeps every other field, and the input as it was', () => {
+    const input = { metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, managedFields: [{ manager: 'kubectl' }], resourceVersion: '5' }, spec: { replicas: 1 } };
+    const stripped = stripManagedFields(input);
+    expect(stripped).toEqual({ metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, resourceVersion: '5' }, spec: { replicas: 1 } });
+    expect(input.metadata.managedFields).toEqual([{ manager: 'kubectl' }]);
   });
 
   it('waitForSync resolves false when aborted before the first list', async () => {

@@ -25,6 +25,7 @@ import { LeaderElector } from '../leader-election/leader-elector.ts';
 import { createRuntimeMetrics } from '../metrics/runtime-metrics.ts';
 import type { RuntimeMetrics } from '../metrics/runtime-metrics.ts';
 import { controllerObserver, requestObserver } from './metrics-adapters.ts';
+import { IdleMemoryReducer } from './idle-memory-reducer.ts';
 import { startProbeServers } from './probe-servers.ts';
 import type { BoundPorts } from './probe-servers.ts';
 import type { Runnable } from './runnable.ts';
@@ -93,10 +94,12 @@ export class Manager {
   readonly #readyz = new Map<string, HealthCheck>();
   readonly #recorders = new Map<string, EventRecorder>();
   #ports: BoundPorts = {};
+  readonly #memoryReducer: IdleMemoryReducer;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.logger = options.logger;
+    this.#memoryReducer = new IdleMemoryReducer({ gc: IdleMemoryReducer.exposedGc(), logger: options.logger.child({ component: 'idle-memory-reducer' }) });
     this.metrics = createRuntimeMetrics(options.registry);
     const transport = new Transport({
       kubeConfig: options.kubeConfig,
@@ -106,7 +109,16 @@ export class Manager {
       observer: fanOut([requestObserver(this.metrics), ...(options.requestObservers ?? [])]),
     });
     this.client = createClient(transport);
-    this.informers = new InformerFactory({ client: this.client, logger: options.logger, namespace: options.namespace, freeze: options.freezeCache });
+    const reducer = this.#memoryReducer;
+    this.informers = new InformerFactory({
+      client: this.client,
+      logger: options.logger,
+      namespace: options.namespace,
+      freeze: options.freezeCache,
+      onActivity: () => {
+        reducer.notifyActivity();
+      },
+    });
     this.#readyz.set('informers', () => this.informers.hasSynced());
   }
 
@@ -212,6 +224,7 @@ export class Manager {
       },
     });
     await group.stopped();
+    this.#memoryReducer.stop();
     this.logger.info('Stopping the manager');
     await this.#drain(Promise.all([background, elected]));
     await servers.close();
