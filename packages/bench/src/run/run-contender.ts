@@ -175,7 +175,7 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   const { idleSeconds, running } = input;
   // Let the last status writes and events of the preparation pass.
   await sleep(3_000);
-  const window = await measureIdleWindow(measurement.sampler, idleSeconds);
+  const window = await measurement.scraper.withoutScrapes(() => measureIdleWindow(measurement.sampler, idleSeconds));
   // Heap used counts garbage until a collection; an idle process does not collect. Ours collect on
   // SIGUSR2 (gc-on-signal.ts), so the figure is the live heap; others report what they report.
   // Ours serve one /metrics per Node.js process, so every one of them must have got the signal.
@@ -206,7 +206,7 @@ async function idleBeforeChange(input: PhaseInput): Promise<{ window: IdleWindow
   const { scenario, context, measurement, running, options } = input;
   if (scenario.name === 'steady') return idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running });
   options.log(`  idle for ${String(options.scenario.idleWindowSeconds)} s`);
-  return { window: await measureIdleWindow(measurement.sampler, options.scenario.idleWindowSeconds) };
+  return { window: await measurement.scraper.withoutScrapes(() => measureIdleWindow(measurement.sampler, options.scenario.idleWindowSeconds)) };
 }
 
 /**
