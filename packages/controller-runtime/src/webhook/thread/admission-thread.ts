@@ -17,7 +17,7 @@ import type { WebhookMetrics } from '../webhook-metrics.ts';
 import { mirrorInformer } from './informer-mirror.ts';
 import { threadModuleUrl } from './thread-handler.ts';
 import type { MirroredInformer } from './thread-handler.ts';
-import type { AdmissionThreadData, FromThread, ThreadRoute, ToThread } from './thread-messages.ts';
+import type { AdmissionThreadData, FromThread, ToThread } from './thread-messages.ts';
 
 export interface AdmissionThreadOptions {
   readonly data: Omit<AdmissionThreadData, 'marker'>;
@@ -129,4 +129,3 @@ function convert(message: Extract<FromThread, { type: 'convert' }>, context: Mes
   context.post({ type: 'converted', id: message.id, response });
 }
 
-export type { ThreadRoute };
