@@ -252,6 +252,12 @@ export interface PerNodeStats {
   readonly nodesWithSeveralPods: number;
 }
 
+/** A control-plane process with nothing to do: CPU per second over an idle window, and its RSS at the end. */
+export interface ComponentIdleFigures {
+  readonly cpuCores: number;
+  readonly rssBytes: number;
+}
+
 /** The steady-state scenario's own figures. */
 export interface SteadyStateStats {
   readonly workloads: number;
@@ -268,6 +274,8 @@ export interface SteadyStateStats {
   readonly heapAfterFullGc: boolean;
   /** RSS per 1,000 cached pods. */
   readonly rssBytesPer1000Pods: number;
+  /** Each control-plane process over the same idle window (absent in older results). */
+  readonly controlPlane?: Readonly<Record<string, ComponentIdleFigures>>;
   /** Pods deleted to simulate churn. */
   readonly churnedPods: number;
   /** Seconds from the churn to every workload ready again. */

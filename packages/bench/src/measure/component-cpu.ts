@@ -3,7 +3,8 @@
  * window. On a machine where they share the cores with the contender, where the CPU went tells
  * whether a rollout waited for the API server or for something else.
  */
-import { processCpuSeconds } from './process-sampler.ts';
+import type { ComponentIdleFigures } from '../result.ts';
+import { processCpuSeconds, processRssBytes } from './process-sampler.ts';
 
 export interface NamedProcess {
   readonly name: string;
@@ -30,4 +31,23 @@ export async function startComponentCpuWindow(processes: readonly NamedProcess[]
       return used;
     },
   };
+}
+
+/**
+ * Each process's figures over an idle window of `seconds` that `idle` spans: how the control plane's
+ * memory and idle CPU grow with the pods stored is part of what one controller process costs a cluster.
+ */
+export async function componentIdleFigures<T>(processes: readonly NamedProcess[], seconds: number, idle: () => Promise<T>): Promise<{ result: T; components: Record<string, ComponentIdleFigures> }> {
+  const window = await startComponentCpuWindow(processes);
+  const result = await idle();
+  const used = await window.end();
+  const components: Record<string, ComponentIdleFigures> = {};
+  for (const process of processes) {
+    const cpuSeconds = used[process.name];
+    const rssBytes = await processRssBytes(process.pid);
+    if (cpuSeconds !== undefined && rssBytes !== undefined) {
+      components[process.name] = { cpuCores: Number((cpuSeconds / seconds).toFixed(4)), rssBytes };
+    }
+  }
+  return { result, components };
 }

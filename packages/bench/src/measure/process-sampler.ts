@@ -37,6 +37,11 @@ export async function processCpuSeconds(pid: number): Promise<number | undefined
   return stat === undefined ? undefined : stat.cpuTicks / TICKS_PER_SECOND;
 }
 
+/** A process's resident memory now (its own, not its children's); undefined when it is gone. */
+export async function processRssBytes(pid: number): Promise<number | undefined> {
+  return (await readStat(pid))?.rssBytes;
+}
+
 async function readStat(pid: number): Promise<ProcStat | undefined> {
   try {
     return parseProcStat(pid, await readFile(`/proc/${String(pid)}/stat`, 'utf8'));

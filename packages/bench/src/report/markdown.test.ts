@@ -117,6 +117,28 @@ describe('renderMarkdown', () => {
     )).toBe(true);
   });
 
+  it('adds the control plane at rest to steady runs, with a dash where a process was not measured', () => {
+    const steady = { workloads: 10, podsPerWorkload: 10, idleCpuCoresUsed: 0.01, idleSeconds: 30, heapAfterFullGc: true, rssBytesPer1000Pods: 5 * MIB, churnedPods: 10, convergeSeconds: 1 };
+    const markdown = renderMarkdown({
+      ...FIXTURE,
+      settings: { ...FIXTURE.settings, scenario: 'steady', pods: 100 },
+      results: [
+        { ...contender(0), steady: { ...steady, controlPlane: { 'kube-apiserver': { cpuCores: 0.0312, rssBytes: 900 * MIB }, etcd: { cpuCores: 0.004, rssBytes: 120 * MIB } } } },
+        { ...contender(1), steady: { ...steady, controlPlane: { 'kube-apiserver': { cpuCores: 0.05, rssBytes: 1000 * MIB } } } },
+      ],
+    });
+    expect(markdown).toContain(
+      [
+        '### The control plane at rest',
+        '',
+        '| contender | etcd | kube-apiserver |',
+        '| --- | ---: | ---: |',
+        '| kruise-ts | 0.004 · 120 MiB | 0.031 · 900 MiB |',
+        '| native-deployment | – | 0.050 · 1,000 MiB |',
+      ].join('\n'),
+    );
+  });
+
   it('adds the control plane CPU per contender, with a dash where a process was not measured', () => {
     const markdown = renderMarkdown({
       ...FIXTURE,

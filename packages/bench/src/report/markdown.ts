@@ -38,6 +38,7 @@ export function renderMarkdown(result: BenchResult): string {
     '### Requests by verb and resource',
     requestsTable(result.results),
     ...(settings.scenario === 'steady' ? ['### Steady state', steadyTable(result.results)] : []),
+    ...(settings.scenario === 'steady' ? idleControlPlaneSection(result.results) : []),
     ...injectionSection(result.results),
     ...perNodeSection(result.results),
     ...controlPlaneSection(result.results),
@@ -325,6 +326,24 @@ function perNodeSection(results: readonly ContenderResult[]): string[] {
     'succeeded: the last node\'s pod seen Succeeded (a DaemonSet\'s pods never end). Done: the wall time, when the status said so ' +
     '(BroadcastJob: the Complete condition; DaemonSet: every scheduled pod updated, ready and available).';
   return ['### A pod on every node', markdownTable(PER_NODE_COLUMNS, rows), note];
+}
+
+/** steady: the control plane's idle CPU and RSS next to each contender's (results written before it was recorded have none). */
+function idleControlPlaneSection(results: readonly ContenderResult[]): string[] {
+  const names = [...new Set(results.flatMap((result) => Object.keys(result.steady?.controlPlane ?? {})))].sort();
+  if (names.length === 0) {
+    return [];
+  }
+  const columns: TableColumn[] = [{ title: 'contender', align: 'left' }, ...names.map((name): TableColumn => ({ title: name, align: 'right' }))];
+  const rows = results.map((result) => [
+    result.contender.name,
+    ...names.map((name) => {
+      const figures = result.steady?.controlPlane?.[name];
+      return figures === undefined ? MISSING : `${formatCores(figures.cpuCores)} · ${formatMiB(figures.rssBytes)}`;
+    }),
+  ]);
+  const note = 'Each control-plane process over the same idle window as the steady table: CPU cores · RSS at the window\'s end.';
+  return ['### The control plane at rest', markdownTable(columns, rows), note];
 }
 
 /** The control plane's CPU in each contender's window (results written before it was recorded have none). */

@@ -21,7 +21,7 @@ import { captureApiServerProfile } from '../measure/apiserver-profile.ts';
 import { idleFigures, measureIdleWindow } from '../measure/idle-window.ts';
 import type { IdleFigures, IdleWindow } from '../measure/idle-window.ts';
 import { injectionFailure, probeOfContender, startInjectionWindow } from '../measure/injection.ts';
-import { startComponentCpuWindow } from '../measure/component-cpu.ts';
+import { componentIdleFigures, startComponentCpuWindow } from '../measure/component-cpu.ts';
 import { perNodeFailure, startPerNodePodWatch } from '../measure/per-node-pods.ts';
 import type { PerNodePodWatch } from '../measure/per-node-pods.ts';
 import { startMetricsScraper } from '../measure/metrics-scraper.ts';
@@ -175,7 +175,8 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   const { idleSeconds, running } = input;
   // Let the last status writes and events of the preparation pass.
   await sleep(3_000);
-  const window = await measurement.scraper.withoutScrapes(() => measureIdleWindow(measurement.sampler, idleSeconds));
+  const idle = () => measurement.scraper.withoutScrapes(() => measureIdleWindow(measurement.sampler, idleSeconds));
+  const { result: window, components } = await componentIdleFigures(measurement.cluster.components, idleSeconds, idle);
   // Heap used counts garbage until a collection; an idle process does not collect. Ours collect on
   // SIGUSR2 (gc-on-signal.ts), so the figure is the live heap; others report what they report.
   // Ours serve one /metrics per Node.js process, so every one of them must have got the signal.
@@ -194,6 +195,7 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
     ...(heap === undefined ? {} : { heapBytesPer1000Pods: perThousand(heap) }),
     heapAfterFullGc: collected,
     rssBytesPer1000Pods: perThousand(window.rssBytes),
+    controlPlane: components,
   };
   return { window, steady };
 }
