@@ -47,9 +47,10 @@ function cloneSetInformers(manager: Manager) {
   manager.informers.setTransform(nodeResource, trimNodeForCache);
   return {
     cloneSets: manager.informers.informerFor({ resource: cloneSetResource }),
-    pods: manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex }),
-    pvcs: manager.informers.informerFor({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex }),
-    revisions: manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex }),
+    // Sharded (docs/sharding.md): a replica caches only the pods, claims and revisions of its buckets.
+    pods: manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex, sharded: true }),
+    pvcs: manager.informers.informerFor({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex, sharded: true }),
+    revisions: manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex, sharded: true }),
     nodes: manager.informers.informerFor({ resource: nodeResource }),
   };
 }
@@ -57,10 +58,14 @@ function cloneSetInformers(manager: Manager) {
 /**
  * Registers the CloneSet controller with a manager: informers (pods and PVCs only those with a
  * CloneSet instance id, so the cache does not hold every pod of the cluster), event handlers, the
- * reconciler and its expectations. The manager runs it while it holds the leader lease.
+ * reconciler and its expectations. The manager runs it while it holds the leader lease, or, sharded,
+ * on every replica for the CloneSets of the buckets the replica holds.
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
   const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
+  manager.labelForSharding({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND });
+  manager.labelForSharding({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND });
+  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: CLONESET_KIND });
   const deps = podControlDeps(manager, { controllerName: CLONESET_CONTROLLER_NAME, eventComponent: CLONESET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const reconciler = new CloneSetReconciler({
     ...deps,
@@ -76,7 +81,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
     },
     templateValidator: templateValidatorFor(manager),
   });
-  const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers });
+  const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers, shardedBy: cloneSets });
   controller.watch(cloneSets, requestForObject());
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND }, queue: controller.queue, owners: cloneSets.lister() };
   watchOwnedPods(pods, handlerDeps);

@@ -122,7 +122,16 @@ export { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } 
 export type { SelectedContext } from './client/kubeconfig-files.ts';
 export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
-export type { LeaderElectionOptions, ManagerOptions } from './manager/manager.ts';
+export type { LeaderElectionOptions, ManagerOptions, NewControllerOptions } from './manager/manager.ts';
+export type { ShardingOptions } from './manager/manager-shards.ts';
+export { bucketLabels, bucketLabelValue, bucketOf, bucketOfKey, bucketSelector, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS, SHARD_RING_LABEL, shardHash, withBucketLabel } from './sharding/bucket.ts';
+export { BucketGate } from './sharding/bucket-gate.ts';
+export type { LabelledKind } from './sharding/bucket-labeller.ts';
+export type { Admission, ReconcileGate } from './sharding/bucket-gate.ts';
+export { assignBuckets, bucketsOf } from './sharding/ring.ts';
+export { bucketLeaseName, memberLeaseName } from './sharding/shard-leases.ts';
+export { DEFAULT_SHARD_TIMING } from './sharding/shard-coordinator.ts';
+export type { ShardTiming } from './sharding/shard-coordinator.ts';
 export type { Runnable } from './manager/runnable.ts';
 export type { BoundPorts } from './manager/probe-servers.ts';
 

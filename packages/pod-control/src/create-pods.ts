@@ -4,7 +4,7 @@
  * readiness-gate conditions written right after each creation.
  */
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { isAlreadyExists } from '@kruise-ts/controller-runtime';
+import { isAlreadyExists, withBucketLabel } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { errorMessage, POD_WRITE_CONCURRENCY, slowStartBatch, stableMessage } from '@kruise-ts/workload';
 import type { SlowStartMemory } from '@kruise-ts/workload';
@@ -166,7 +166,7 @@ async function createOnePod(ctx: CreateContext, owner: PodOwner, input: { pod: P
   }
   let created: Pod;
   try {
-    created = await ctx.pods.create(pod);
+    created = await ctx.pods.create(withBucketLabel(pod, owner.key));
   } catch (error) {
     // A cancelled reconcile (shutdown, timeout) failed nothing worth an Event.
     if (!ctx.signal.aborted) {
@@ -184,7 +184,7 @@ async function createClaim(ctx: CreateContext, owner: PodOwner, input: { claim: 
   const name = claim.metadata?.name ?? '';
   ctx.scaleExpectations.expect(owner.key, 'create', name);
   try {
-    await ctx.claims.create(claim);
+    await ctx.claims.create(withBucketLabel(claim, owner.key));
   } catch (error) {
     ctx.scaleExpectations.observe(owner.key, 'create', name);
     // A claim left by a deleted pod of the same identity is exactly what reuse wants.

@@ -11,6 +11,18 @@ import type { IndexFunc } from './store.ts';
 
 export interface InformerRequest<T extends KubeObject> extends WatchScope<T> {
   readonly indexers?: Readonly<Record<string, IndexFunc<T>>> | undefined;
+  /**
+   * Caches only the objects of the buckets this replica holds, when the process is sharded
+   * (docs/sharding.md): for objects a controller creates with its owner's bucket label. Ignored
+   * when it is not.
+   */
+  readonly sharded?: boolean | undefined;
+}
+
+/** The buckets a sharded replica caches: their selector, and who relists the sharded informers when they change. */
+export interface ShardedCache {
+  readonly selector: () => string;
+  register(informer: Informer<KubeObject>): void;
 }
 
 export interface InformerFactoryOptions {
@@ -24,6 +36,8 @@ export interface InformerFactoryOptions {
   readonly pageSize?: number | undefined;
   /** Told about every list and watch event of every informer (see `InformerOptions.onActivity`). */
   readonly onActivity?: (() => void) | undefined;
+  /** Set when the process is sharded: informers requested `sharded` select on its buckets. */
+  readonly shard?: ShardedCache | undefined;
 }
 
 /**
@@ -79,6 +93,9 @@ export class InformerFactory {
         onActivity: this.#options.onActivity,
       });
       this.#informers.set(key, informer as unknown as Informer<KubeObject>);
+      if (scope.dynamicLabelSelector !== undefined) {
+        this.#options.shard?.register(informer as unknown as Informer<KubeObject>);
+      }
       this.#run(informer);
     }
     if (request.indexers !== undefined) {
@@ -127,7 +144,8 @@ export class InformerFactory {
 
   #scoped<T extends KubeObject>(request: InformerRequest<T>): InformerRequest<T> {
     const namespace = request.resource.namespaced ? (request.namespace ?? this.#options.namespace) : undefined;
-    return { ...request, namespace: namespace === '' ? undefined : namespace };
+    const shard = request.sharded === true ? this.#options.shard : undefined;
+    return { ...request, namespace: namespace === '' ? undefined : namespace, dynamicLabelSelector: shard?.selector };
   }
 }
 
@@ -136,5 +154,5 @@ function resourceKey(resource: Pick<ResourceType, 'group' | 'version' | 'plural'
 }
 
 function scopeKey(scope: WatchScope<KubeObject>): string {
-  return [resourceKey(scope.resource), scope.namespace ?? '*', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
+  return [resourceKey(scope.resource), scope.namespace ?? '*', scope.labelSelector ?? '', scope.fieldSelector ?? '', scope.dynamicLabelSelector === undefined ? '' : 'sharded'].join('|');
 }

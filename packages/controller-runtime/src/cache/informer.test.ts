@@ -63,10 +63,14 @@ class ScriptedListWatcher implements ListWatcher<KubeObject> {
     return 'error' in page ? Promise.reject(page.error) : Promise.resolve(page);
   }
 
-  watch(options: { resourceVersion: string }): AsyncIterable<WatchEvent<KubeObject>> {
+  watch(options: { resourceVersion: string; signal: AbortSignal }): AsyncIterable<WatchEvent<KubeObject>> {
     this.watchVersions.push(options.resourceVersion);
     const stream = new Stream();
     this.streams.push(stream);
+    // Like a real watch, an aborted signal ends the stream with the abort's reason.
+    options.signal.addEventListener('abort', () => {
+      stream.push({ error: options.signal.reason });
+    }, { once: true });
     return stream;
   }
 }
@@ -145,6 +149,38 @@ describe('Informer', () => {
     expect(log.slice(3)).toEqual(['update b 6->30', 'add d@31', 'delete c@7']);
     expect(lw.watchVersions).toEqual(['10', '40']);
     expect(informer.stats()).toMatchObject({ lists: 2, relistsAfterGone: 1 });
+    stop.abort();
+  });
+
+  it('relists on request, without backoff, and resolves once a list started after the request replaced the cache', async () => {
+    const lw = new ScriptedListWatcher();
+    lw.lists.push([page([obj('a', '5'), obj('b', '6')], '10')]);
+    // The selection grew by one bucket and lost another: c is new, b left it, a is unchanged.
+    lw.lists.push([page([obj('a', '5'), obj('c', '7')], '20')]);
+    const { informer, log, stop } = start(lw);
+    await until(() => lw.streams.length === 1);
+    let done = false;
+    const relisted = informer.relist().then(() => {
+      done = true;
+    });
+    await relisted;
+    expect(done).toBe(true);
+    expect(log.slice(2)).toEqual(['add c@7', 'delete b@6']);
+    await until(() => lw.streams.length === 2);
+    expect(lw.watchVersions).toEqual(['10', '20']);
+    expect(informer.stats()).toMatchObject({ lists: 2, failures: 0 });
+    stop.abort();
+  });
+
+  it('a relist requested before the first list is answered by that list', async () => {
+    const lw = new ScriptedListWatcher();
+    lw.lists.push([page([obj('a', '5')], '10')]);
+    const informer = new Informer({ listWatcher: lw, description: 'test', logger });
+    const relisted = informer.relist();
+    const stop = new AbortController();
+    void informer.run(stop.signal);
+    await relisted;
+    expect(informer.stats().lists).toBe(1);
     stop.abort();
   });
 

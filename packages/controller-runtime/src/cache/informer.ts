@@ -68,6 +68,12 @@ export class Informer<T extends KubeObject> {
   readonly #backoff: Backoff;
   readonly #stats: InformerStats = { lists: 0, watches: 0, relistsAfterGone: 0, failures: 0, events: 0 };
   readonly #syncWaiters: (() => void)[] = [];
+  /** Relist requests, each resolved by the first list that starts after it. */
+  readonly #relistWaiters: { readonly after: number; readonly resolve: () => void }[] = [];
+  /** Lists started so far. */
+  #listsStarted = 0;
+  /** Aborts the current list or watch, not the informer: a requested relist. */
+  #interrupt: AbortController | undefined;
   #synced = false;
   #resourceVersion = '';
   #started = false;
@@ -110,6 +116,16 @@ export class Informer<T extends KubeObject> {
     return this.#resourceVersion;
   }
 
+  /** What is watched (resource, namespace, selectors), as in logs. */
+  get description(): string {
+    return this.#options.description;
+  }
+
+  /** Objects in the cache now. */
+  cachedCount(): number {
+    return this.#store.size;
+  }
+
   stats(): Readonly<InformerStats> {
     return { ...this.#stats };
   }
@@ -131,26 +147,42 @@ export class Informer<T extends KubeObject> {
     });
   }
 
+  /**
+   * Ends the current watch and lists again, for a list-watcher whose selection changed (a sharded
+   * cache that took buckets). Resolves once a list that started after this call has replaced the
+   * cache; handlers see only what changed.
+   */
+  relist(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#relistWaiters.push({ after: this.#listsStarted, resolve });
+      this.#interrupt?.abort();
+    });
+  }
+
   /** Lists and watches until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
     this.#started = true;
     let needList = true;
     while (!signal.aborted) {
+      const interrupt = new AbortController();
+      this.#interrupt = interrupt;
+      const attempt = AbortSignal.any([signal, interrupt.signal]);
+      needList ||= this.#relistWaiters.length > 0;
       let phase: 'list' | 'watch' = needList ? 'list' : 'watch';
       const started = Date.now();
       try {
         if (needList) {
-          await this.#listAndReplace(signal);
+          await this.#listAndReplace(attempt);
           needList = false;
           phase = 'watch';
         }
-        await this.#watch(signal);
+        await this.#watch(attempt);
         this.#backoff.reset();
       } catch (error) {
         if (isAborted(signal)) {
           break;
         }
-        needList = await this.#recover({ error, phase, started, signal });
+        needList = interrupt.signal.aborted || (await this.#recover({ error, phase, started, signal }));
       }
     }
   }
@@ -176,6 +208,7 @@ export class Informer<T extends KubeObject> {
 
   async #listAndReplace(signal: AbortSignal): Promise<void> {
     this.#stats.lists++;
+    const listNumber = ++this.#listsStarted;
     const items: T[] = [];
     let continueToken: string | undefined;
     let resourceVersion = '';
@@ -189,6 +222,10 @@ export class Informer<T extends KubeObject> {
     this.#replace(items);
     this.#resourceVersion = resourceVersion;
     this.#markSynced();
+    for (const waiter of this.#relistWaiters.filter((w) => w.after < listNumber)) {
+      this.#relistWaiters.splice(this.#relistWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   }
 
   #replace(items: readonly T[]): void {

@@ -17,13 +17,28 @@ export interface WatchScope<T extends KubeObject> {
   readonly namespace?: string | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  /**
+   * A label selector read at every list and watch and joined to `labelSelector`: a sharded cache's
+   * buckets, which change while the informer runs (the informer relists when they do).
+   */
+  readonly dynamicLabelSelector?: (() => string) | undefined;
 }
 
 /** Lists and watches a scope through the API. */
 export function apiListWatcher<T extends KubeObject>(reader: Reader & { readonly transport: Transport }, scope: WatchScope<T>): ListWatcher<T> {
-  const selectors = { namespace: scope.namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector };
+  const selectors = (): { namespace: string | undefined; labelSelector: string | undefined; fieldSelector: string | undefined } => ({
+    namespace: scope.namespace,
+    labelSelector: joinSelectors(scope.labelSelector, scope.dynamicLabelSelector?.()),
+    fieldSelector: scope.fieldSelector,
+  });
   return {
-    list: (options) => reader.list(scope.resource, { ...selectors, ...options }),
-    watch: (options) => watchResource(reader.transport, scope.resource, { ...selectors, ...options }),
+    list: (options) => reader.list(scope.resource, { ...selectors(), ...options }),
+    watch: (options) => watchResource(reader.transport, scope.resource, { ...selectors(), ...options }),
   };
+}
+
+/** Two label selectors that must both match, as one (the API server ANDs comma-separated requirements). */
+export function joinSelectors(first: string | undefined, second: string | undefined): string | undefined {
+  const parts = [first, second].filter((part): part is string => part !== undefined && part !== '');
+  return parts.length === 0 ? undefined : parts.join(',');
 }

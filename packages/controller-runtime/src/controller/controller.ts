@@ -12,6 +12,7 @@ import type { WorkQueue } from '../queue/work-queue.ts';
 import type { WorkQueueMetrics } from '../queue/work-queue-metrics.ts';
 import { requestFromKey, requestKey, TerminalError } from '../reconcile/reconcile.ts';
 import type { Reconciler, Request, Result } from '../reconcile/reconcile.ts';
+import type { ReconcileGate } from '../sharding/bucket-gate.ts';
 import type { RequestMapper } from './event-mappers.ts';
 
 /** How a reconcile ended, with controller-runtime's `result` label values. */
@@ -37,7 +38,15 @@ export interface ControllerOptions {
   readonly cacheSyncTimeoutMs?: number | undefined;
   readonly observer?: ControllerObserver | undefined;
   readonly queueMetrics?: WorkQueueMetrics | undefined;
+  /**
+   * Asked before each reconcile in a sharded process: only keys of buckets this replica works on
+   * run. A gated controller runs on every replica, without the leader Lease.
+   */
+  readonly gate?: ReconcileGate | undefined;
 }
+
+/** How long a key the gate holds back waits before it is asked again. */
+const GATE_RETRY_MS = 1000;
 
 const DEFAULT_WORKERS = 3;
 const DEFAULT_RECONCILE_TIMEOUT_MS = 5 * 60_000;
@@ -50,7 +59,7 @@ const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 2 * 60_000;
  * next run. This is the only code that talks to the queue.
  */
 export class Controller implements Runnable {
-  readonly needLeaderElection = true;
+  readonly needLeaderElection: boolean;
   readonly name: string;
   readonly queue: WorkQueue<string>;
   readonly #options: ControllerOptions;
@@ -60,6 +69,7 @@ export class Controller implements Runnable {
   constructor(options: ControllerOptions) {
     this.name = options.name;
     this.#options = options;
+    this.needLeaderElection = options.gate === undefined;
     this.queue = createWorkQueue<string>({
       name: options.name,
       rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter<string>(),
@@ -142,9 +152,19 @@ export class Controller implements Runnable {
       if (key === undefined) {
         return;
       }
+      const admission = this.#options.gate?.admit(key) ?? 'run';
       try {
-        await this.#reconcileHandler(key, signal);
+        if (admission === 'run') {
+          await this.#reconcileHandler(key, signal);
+        } else if (admission === 'later') {
+          this.queue.addAfter(key, GATE_RETRY_MS);
+        } else {
+          this.queue.forget(key);
+        }
       } finally {
+        if (admission === 'run') {
+          this.#options.gate?.finished(key);
+        }
         this.queue.done(key);
       }
     }

@@ -155,6 +155,18 @@ export class ScaleExpectations {
     this.#owners.delete(ownerKey);
   }
 
+  /**
+   * Forgets every owner `matches` selects: a sharded replica that takes a bucket over starts its
+   * workloads from the cache alone, not from what it expected when it last held them.
+   */
+  deleteWhere(matches: (ownerKey: string) => boolean): void {
+    for (const ownerKey of [...this.#owners.keys()]) {
+      if (matches(ownerKey)) {
+        this.#owners.delete(ownerKey);
+      }
+    }
+  }
+
   /** How many owners wait on a creation or deletion, and how long the oldest has waited. */
   backlog(): ExpectationBacklog {
     return backlogOf(this.#owners.values(), this.#clock.now());

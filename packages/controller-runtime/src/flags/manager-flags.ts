@@ -40,6 +40,10 @@ export const managerFlagsSchema = z.strictObject({
   'leader-election-lease-duration': durationSchema.default(15_000),
   'leader-election-renew-deadline': durationSchema.default(10_000),
   'leader-election-retry-period': durationSchema.default(2_000),
+  // Replicas share the sharded controllers' work through the ring's Leases (docs/sharding.md)
+  // instead of one leader doing all of it; the Lease flags above name the ring and time it.
+  sharding: booleanFlag().default(false),
+  'shard-label-qps': countFlag('a number').default(20),
   'metrics-bind-address': address.default(':8080'),
   'health-probe-bind-address': address.default(':8000'),
   'feature-gates': featureGatesSchema.prefault(''),

@@ -10,6 +10,7 @@ import type { ManagerFlags } from '../flags/manager-flags.ts';
 import { compatibilityNotes } from '../flags/openkruise-flags.ts';
 import type { FlagCompat } from '../flags/openkruise-flags.ts';
 import type { ManagerOptions } from './manager.ts';
+import type { ShardingOptions } from './manager-shards.ts';
 
 /**
  * The kubeconfig a process runs with: the file given by `--kubeconfig`, else kubectl's order
@@ -76,6 +77,7 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
       renewDeadlineMs: flags['leader-election-renew-deadline'],
       retryPeriodMs: flags['leader-election-retry-period'],
     },
+    ...(flags.sharding ? { sharding: shardingFromFlags(flags, process) } : {}),
     metricsAddress: flags['metrics-bind-address'],
     healthProbeAddress: flags['health-probe-bind-address'],
     gracefulShutdownTimeoutMs: flags['graceful-shutdown-timeout'],
@@ -86,6 +88,18 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
       qps: flags['rate-limiter-qps'],
       burst: flags['rate-limiter-bucket-size'],
     },
+  };
+}
+
+/** The ring of a sharded process: named and placed like its leader Lease, with the same duration and deadline. */
+function shardingFromFlags(flags: ManagerFlags, process: ManagerProcess): ShardingOptions {
+  const leaseDurationMs = flags['leader-election-lease-duration'];
+  return {
+    ring: flags['leader-election-id'] ?? process.defaultLeaseName,
+    namespace: flags['leader-election-namespace'],
+    // A member renews three times per Lease duration: one missed renewal is not an expiry.
+    timing: { leaseDurationMs, renewDeadlineMs: flags['leader-election-renew-deadline'], renewPeriodMs: Math.floor(leaseDurationMs / 3) },
+    labelQps: flags['shard-label-qps'],
   };
 }
 

@@ -7,6 +7,7 @@ import { collectDefaultMetrics } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 import { InformerFactory } from '../cache/informer-factory.ts';
+import type { KubeObject } from '../client/kube-object.ts';
 import { createClient } from '../client/client.ts';
 import type { KubeConfigLike } from '../client/cluster-config.ts';
 import type { Client } from '../client/client.ts';
@@ -30,6 +31,10 @@ import { startProbeServers } from './probe-servers.ts';
 import type { BoundPorts } from './probe-servers.ts';
 import type { Runnable } from './runnable.ts';
 import { defaultControllerRateLimiter } from '../queue/rate-limiters.ts';
+import { BucketGate } from '../sharding/bucket-gate.ts';
+import type { LabelledKind } from '../sharding/bucket-labeller.ts';
+import { ManagerShards } from './manager-shards.ts';
+import type { ShardedOwners, ShardingOptions } from './manager-shards.ts';
 import type { ControllerRateLimiterOptions } from '../queue/rate-limiters.ts';
 
 /** Lease-based leader election of one manager. */
@@ -71,6 +76,18 @@ export interface ManagerOptions {
   readonly requestObservers?: readonly RequestObserver[] | undefined;
   /** The retry backoff of every controller's queue (OpenKruise's `--rate-limiter-*`); client-go's defaults when absent. */
   readonly rateLimiter?: ControllerRateLimiterOptions | undefined;
+  /** Set: controllers made `sharded` share their work with the other replicas; the others still need the leader Lease. */
+  readonly sharding?: ShardingOptions | undefined;
+}
+
+/** What `newController` adds to a controller's options. */
+export interface NewControllerOptions extends Omit<ControllerOptions, 'observer' | 'queueMetrics' | 'logger' | 'gate'> {
+  readonly logger?: Logger;
+  /**
+   * The controller's own objects (CloneSets, ...): in a sharded manager, the controller reconciles
+   * only those of the buckets this replica holds, and queues them all when it takes their bucket.
+   */
+  readonly shardedBy?: ShardedOwners | undefined;
 }
 
 const DEFAULT_GRACEFUL_SHUTDOWN_MS = 30_000;
@@ -95,6 +112,7 @@ export class Manager {
   readonly #recorders = new Map<string, EventRecorder>();
   #ports: BoundPorts = {};
   readonly #memoryReducer: IdleMemoryReducer;
+  readonly #shards: ManagerShards | undefined;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
@@ -110,6 +128,7 @@ export class Manager {
     });
     this.client = createClient(transport);
     const reducer = this.#memoryReducer;
+    const gate = options.sharding === undefined ? undefined : new BucketGate();
     this.informers = new InformerFactory({
       client: this.client,
       logger: options.logger,
@@ -118,8 +137,27 @@ export class Manager {
       onActivity: () => {
         reducer.notifyActivity();
       },
+      shard: gate,
     });
     this.#readyz.set('informers', () => this.informers.hasSynced());
+    this.#shards = gate === undefined || options.sharding === undefined
+      ? undefined
+      : new ManagerShards({ options: options.sharding, gate, client: this.client, informers: this.informers, logger: this.logger, registry: this.metrics.registry, namespace: options.namespace, add: (runnable) => {
+        this.add(runnable);
+      } });
+  }
+
+  /**
+   * In a sharded manager, labels the objects of a kind made before sharding with their owner's
+   * bucket, and holds back their owners' reconciles until they are (docs/sharding.md); nothing otherwise.
+   */
+  labelForSharding<T extends KubeObject>(kind: LabelledKind<T>): void {
+    this.#shards?.labelKind(kind);
+  }
+
+  /** The buckets this replica holds, when the manager is sharded. */
+  get shardGate(): BucketGate | undefined {
+    return this.#shards?.gate;
   }
 
   /** Adds a runnable; controllers made with `newController` are added already. */
@@ -128,14 +166,20 @@ export class Manager {
   }
 
   /** A controller wired to this manager's metrics and logger, added to the manager. */
-  newController(options: Omit<ControllerOptions, 'observer' | 'queueMetrics' | 'logger'> & { readonly logger?: Logger }): Controller {
+  newController(options: NewControllerOptions): Controller {
+    const { shardedBy, ...rest } = options;
+    const shards = shardedBy === undefined ? undefined : this.#shards;
     const controller = new Controller({
-      ...options,
+      ...rest,
       rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter<string>(this.#options.rateLimiter),
       logger: options.logger ?? this.logger,
       observer: controllerObserver(this.metrics),
       queueMetrics: this.metrics.workQueueMetrics(options.name),
+      gate: shards?.gate,
     });
+    if (shards !== undefined && shardedBy !== undefined) {
+      shards.shardController(controller, shardedBy);
+    }
     this.add(controller);
     return controller;
   }
@@ -147,6 +191,12 @@ export class Manager {
    * creation or deletion never showed in the cache, and counted in `kruise_ts_expectations_timeouts_total`.
    */
   scaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'> = {}): ScaleExpectations {
+    const expectations = this.#newScaleExpectations(controller, options);
+    this.#shards?.trackScaleExpectations(controller, expectations);
+    return expectations;
+  }
+
+  #newScaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'>): ScaleExpectations {
     return new ScaleExpectations({
       ...options,
       metrics: this.metrics.expectationMetrics(controller, 'scale'),
@@ -216,7 +266,8 @@ export class Manager {
     this.informers.start(group.signal);
     const background = group.run(this.#runnables.filter((r) => r.needLeaderElection !== true), group.signal);
     const leaderRunnables = this.#runnables.filter((r) => r.needLeaderElection === true);
-    const elected = this.#runElected({
+    // A sharded app's controllers need no leader: it takes the Lease only for what still does.
+    const elected = leaderRunnables.length === 0 && this.#shards !== undefined ? Promise.resolve('shutdown' as const) : this.#runElected({
       stop: group.signal,
       run: (leading) => group.run(leaderRunnables, leading),
       onLost: () => {

@@ -5,7 +5,7 @@
  * Everything is bounded; OpenKruise's collision loop is not.
  */
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
-import { isAlreadyExists, isConflict } from '@kruise-ts/controller-runtime';
+import { isAlreadyExists, isConflict, withBucketLabel } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 
 import { controllerRevisionFromCandidate, templateCandidate } from './controller-revision.ts';
@@ -90,7 +90,8 @@ async function createRevision(options: EnsureUpdateRevisionOptions, input: { can
     const revision = controllerRevisionFromCandidate({ owner, candidate: input.candidate, ownerAnnotations, collisionCount, revision: input.next });
     try {
       // The data goes out in Go's exact bytes: the API server keeps them, and OpenKruise compares them.
-      const created = await client.create({ ...revision, data: goWireValue(revision.data) });
+      // With its owner's bucket label, so that a sharded replica caches it with its owner (docs/sharding.md).
+      const created = await client.create(withBucketLabel({ ...revision, data: goWireValue(revision.data) }, `${owner.namespace}/${owner.name}`));
       return { updateRevision: created, collisionCount };
     } catch (error) {
       if (!isAlreadyExists(error)) {

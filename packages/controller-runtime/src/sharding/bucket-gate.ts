@@ -1,0 +1,123 @@
+/**
+ * What a sharded replica holds, as the rest of the process sees it: which buckets it may work on
+ * (the controllers' queue asks before each reconcile), which it caches (the sharded informers'
+ * selector), and how many reconciles of each bucket are running (a release waits for them).
+ */
+import type { KubeObject } from '../client/kube-object.ts';
+import type { Informer } from '../cache/informer.ts';
+import { bucketOf, bucketOfKey, bucketSelector } from './bucket.ts';
+import type { LocalBucketState } from './shard-round.ts';
+
+/** What the queue does with a key: reconcile it now, drop it (another replica's), or try again later. */
+export type Admission = 'run' | 'drop' | 'later';
+
+/** Asked by a controller's worker before each reconcile, and told when it ends. */
+export interface ReconcileGate {
+  admit(key: string): Admission;
+  /** Called once for every key admitted with 'run', when its reconcile ended. */
+  finished(key: string): void;
+}
+
+export class BucketGate implements ReconcileGate {
+  readonly #bucketCount: number | undefined;
+  readonly #states = new Map<number, LocalBucketState>();
+  readonly #inFlight = new Map<number, number>();
+  readonly #idleWaiters = new Map<number, (() => void)[]>();
+  readonly #deferrals: ((key: string) => boolean)[] = [];
+  readonly #informers: Informer<KubeObject>[] = [];
+
+  constructor(bucketCount?: number) {
+    this.#bucketCount = bucketCount;
+  }
+
+  admit(key: string): Admission {
+    const bucket = bucketOfKey(key, this.#bucketCount);
+    const state = this.#states.get(bucket);
+    if (state === 'acquiring') {
+      return 'later';
+    }
+    if (state !== 'active') {
+      return 'drop';
+    }
+    if (this.#deferrals.some((defer) => defer(key))) {
+      return 'later';
+    }
+    this.#inFlight.set(bucket, (this.#inFlight.get(bucket) ?? 0) + 1);
+    return 'run';
+  }
+
+  finished(key: string): void {
+    const bucket = bucketOfKey(key, this.#bucketCount);
+    const left = (this.#inFlight.get(bucket) ?? 1) - 1;
+    if (left > 0) {
+      this.#inFlight.set(bucket, left);
+      return;
+    }
+    this.#inFlight.delete(bucket);
+    for (const resolve of this.#idleWaiters.get(bucket) ?? []) {
+      resolve();
+    }
+    this.#idleWaiters.delete(bucket);
+  }
+
+  /** Resolves once no reconcile of the bucket runs (at once if none does). */
+  whenIdle(bucket: number): Promise<void> {
+    if ((this.#inFlight.get(bucket) ?? 0) === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.#idleWaiters.set(bucket, [...(this.#idleWaiters.get(bucket) ?? []), resolve]);
+    });
+  }
+
+  /** Keeps a held bucket's keys for later while `defer` says so (a workload whose pods are not all labelled yet). */
+  addDeferral(defer: (key: string) => boolean): void {
+    this.#deferrals.push(defer);
+  }
+
+  state(bucket: number): LocalBucketState | undefined {
+    return this.#states.get(bucket);
+  }
+
+  states(): ReadonlyMap<number, LocalBucketState> {
+    return this.#states;
+  }
+
+  set(bucket: number, state: LocalBucketState): void {
+    this.#states.set(bucket, state);
+  }
+
+  delete(bucket: number): void {
+    this.#states.delete(bucket);
+  }
+
+  /** Drops every bucket at once: this replica fenced itself. */
+  clear(): void {
+    this.#states.clear();
+  }
+
+  /** Whether a workload's bucket is one this replica works on now. */
+  isActive(namespace: string, name: string): boolean {
+    return this.#states.get(bucketOf(namespace, name, this.#bucketCount)) === 'active';
+  }
+
+  /**
+   * The buckets the sharded caches select: every bucket held, draining ones included, because a
+   * reconcile still running on a draining bucket must not see its pods vanish (it could create more).
+   */
+  cachedBuckets(): number[] {
+    return [...this.#states.keys()];
+  }
+
+  /** The sharded informers' label selector, read at each of their lists and watches. */
+  readonly selector = (): string => bucketSelector(this.cachedBuckets());
+
+  /** Told about every sharded informer, so that taking buckets relists them. */
+  register(informer: Informer<KubeObject>): void {
+    this.#informers.push(informer);
+  }
+
+  shardedInformers(): readonly Informer<KubeObject>[] {
+    return this.#informers;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Objects made before sharding (by OpenKruise, or an older kruise-ts) have no bucket label, so a
+ * sharded cache never sees them (docs/sharding.md, "Pods from before sharding"). Each replica watches
+ * the unlabelled ones of its app, labels those whose owner's bucket it holds at a bounded rate, and
+ * holds back the reconciles of their owners until none is left: a controller that saw only part of
+ * its pods could create too many.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { Logger } from 'pino';
+
+import { Informer } from '../cache/informer.ts';
+import { apiListWatcher, joinSelectors } from '../cache/list-watcher.ts';
+import { isNotFound } from '../client/api-error.ts';
+import type { Client } from '../client/client.ts';
+import { controllerRef, objectKey } from '../client/kube-object.ts';
+import type { KubeObject } from '../client/kube-object.ts';
+import type { ResourceType } from '../client/resource-type.ts';
+import { TokenBucket } from '../flowcontrol/token-bucket.ts';
+import type { Runnable } from '../manager/runnable.ts';
+import { isAborted } from '../util/aborted.ts';
+import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL } from './bucket.ts';
+import type { BucketGate } from './bucket-gate.ts';
+
+/** Objects of one kind that an app's controller creates for its workloads. */
+export interface LabelledKind<T extends KubeObject = KubeObject> {
+  readonly resource: ResourceType<T>;
+  /** The app's own selector for them (a CloneSet's pods: those with an instance id), if any. */
+  readonly labelSelector?: string | undefined;
+  /** The workload kind whose controller reference marks them as the app's (`CloneSet`). */
+  readonly ownerKind: string;
+}
+
+export interface BucketLabellerOptions {
+  readonly client: Client;
+  readonly gate: BucketGate;
+  readonly logger: Logger;
+  /** Only this namespace, when the process is restricted to one. */
+  readonly namespace?: string | undefined;
+  /** Label patches per second at most. */
+  readonly qps: number;
+}
+
+const OWNER_INDEX = 'owner';
+/** How often the labeller looks for work when nothing woke it. */
+const SCAN_INTERVAL_MS = 500;
+
+export class BucketLabeller implements Runnable {
+  readonly needLeaderElection = false;
+  readonly #options: BucketLabellerOptions;
+  readonly #informers: { readonly kind: LabelledKind; readonly informer: Informer<KubeObject> }[] = [];
+  readonly #limiter: TokenBucket;
+  #started = false;
+
+  constructor(options: BucketLabellerOptions) {
+    this.#options = options;
+    this.#limiter = new TokenBucket({ qps: options.qps, burst: Math.max(1, Math.ceil(options.qps)) });
+    options.gate.addDeferral((key) => this.blocks(key));
+  }
+
+  /** Watches the unlabelled objects of a kind; before `start`. */
+  add<T extends KubeObject>(typed: LabelledKind<T>): void {
+    // Only metadata is read, whatever the kind.
+    const kind = typed as unknown as LabelledKind;
+    if (this.#started) {
+      throw new Error('the bucket labeller takes kinds before it starts');
+    }
+    const scope = { resource: kind.resource, namespace: kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined, labelSelector: joinSelectors(kind.labelSelector, `!${SHARD_BUCKET_LABEL}`) };
+    const informer = new Informer<KubeObject>({
+      listWatcher: apiListWatcher(this.#options.client, scope),
+      description: `unlabelled ${kind.resource.plural}`,
+      logger: this.#options.logger,
+      // Only whose they are matters here: a migration's worth of revisions' data would be wasted memory.
+      transform: ownershipOnly,
+      indexers: { [OWNER_INDEX]: (object) => {
+        const owner = ownerKeyOf(object, kind);
+        return owner === undefined ? [] : [owner];
+      } },
+    });
+    this.#informers.push({ kind, informer });
+  }
+
+  /** Whether the workload `key` still has unlabelled objects (or they are not known yet). */
+  blocks(key: string): boolean {
+    return this.#informers.some(({ informer }) => !informer.hasSynced() || informer.lister().byIndex(OWNER_INDEX, key).length > 0);
+  }
+
+  /** Objects still without a bucket label, across kinds. */
+  pending(): number {
+    return this.#informers.reduce((sum, { informer }) => sum + informer.cachedCount(), 0);
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    this.#started = true;
+    const running = this.#informers.map(({ informer }) => informer.run(signal));
+    while (!signal.aborted) {
+      await this.#labelSome(signal);
+      // Ends at once on abort: an unreferenced timer here would let the process exit in the middle of a shutdown.
+      await sleep(SCAN_INTERVAL_MS, undefined, { signal }).catch(() => undefined);
+    }
+    await Promise.all(running);
+  }
+
+  /** Labels what the rate allows of the unlabelled objects whose owner's bucket this replica holds. */
+  async #labelSome(signal: AbortSignal): Promise<void> {
+    for (const { kind, informer } of this.#informers) {
+      for (const object of informer.lister().list()) {
+        const owner = ownerKeyOf(object, kind);
+        if (owner === undefined || this.#options.gate.state(bucketOfKey(owner)) === undefined || !this.#limiter.tryAccept()) {
+          continue;
+        }
+        await this.#label({ kind, object, owner }, signal);
+      }
+    }
+  }
+
+  async #label(input: { kind: LabelledKind; object: KubeObject; owner: string }, signal: AbortSignal): Promise<void> {
+    const { kind, object, owner } = input;
+    const key = { namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '' };
+    try {
+      await this.#options.client.patch(kind.resource, key, { type: 'merge', body: { metadata: { labels: { [SHARD_BUCKET_LABEL]: bucketLabelValue(bucketOfKey(owner)) } } }, signal });
+    } catch (error) {
+      if (!isAborted(signal) && !isNotFound(error)) {
+        this.#options.logger.warn({ err: error, object: objectKey(object), resource: kind.resource.plural }, 'Could not add the bucket label; retrying');
+      }
+    }
+  }
+}
+
+/** The object's name, namespace and owners: all the labeller reads. */
+function ownershipOnly(object: KubeObject): KubeObject {
+  const { name, namespace, ownerReferences } = object.metadata ?? {};
+  return { metadata: { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }), ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
+}
+
+/** `namespace/name` of the object's controller when it is of the kind, else undefined (orphans and others' objects). */
+function ownerKeyOf(object: KubeObject, kind: LabelledKind): string | undefined {
+  const ref = controllerRef(object);
+  if (ref?.kind !== kind.ownerKind) {
+    return undefined;
+  }
+  const namespace = object.metadata?.namespace ?? '';
+  return namespace === '' ? ref.name : `${namespace}/${ref.name}`;
+}

@@ -1,0 +1,194 @@
+/**
+ * Sharding on the real control plane (docs/sharding.md): replicas of a sharded manager split the
+ * buckets as the ring says, take over a killed replica's buckets after its Lease expired, hand
+ * buckets over at once on a graceful stop and to a newcomer, cache only their buckets' objects, and
+ * never reconcile one key in two replicas at once (every reconcile's interval is printed).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { describe, expect, inject, it } from 'vitest';
+
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+
+import { assignBuckets, bucketLabels, bucketLeaseName, SHARD_BUCKETS, SHARD_RING_LABEL } from '../../src/index.ts';
+
+const kubeConfig = testKubeConfig();
+const core = kubeConfig.makeApiClient(CoreV1Api);
+const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
+const fixture = fileURLToPath(new URL('../fixtures/sharded-manager.ts', import.meta.url));
+const RING = 'test-ring';
+/** As in the fixture. */
+const LEASE_DURATION_MS = 6000;
+const RENEW_PERIOD_MS = 1000;
+/** Scheduling slack on a loaded 2-core machine: how long a handover may take beyond the protocol's bound, not a speed target. */
+const SLACK_MS = 5000;
+const PARENTS = 12;
+
+interface Member {
+  readonly identity: string;
+  readonly process: ChildProcessByStdio<null, Readable, null>;
+  readonly output: () => string;
+  /** When it was killed (SIGKILL): its unfinished reconciles end there. */
+  killedAt?: number;
+}
+
+interface Interval {
+  readonly member: string;
+  readonly key: string;
+  readonly start: number;
+  readonly end: number;
+  readonly children: number;
+  readonly cached: number;
+}
+
+function startMember(namespace: string, name: string): Member {
+  const identity = `${name}_${String(process.pid)}`;
+  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', fixture, inject('kubeconfigPath'), namespace, RING, identity], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { identity, process: child, output: () => output };
+}
+
+function intervals(member: Member): Interval[] {
+  const lines = [...member.output().matchAll(/^RECONCILE (\S+) (\d+) (\d+) (\d+) (\d+)$/gm)];
+  return lines.map((m) => ({ member: member.identity, key: m[1] ?? '', start: Number(m[2]), end: Number(m[3]), children: Number(m[4]), cached: Number(m[5]) }));
+}
+
+async function holders(namespace: string): Promise<Map<number, string>> {
+  const leases = await coordination.listNamespacedLease({ namespace, labelSelector: `${SHARD_RING_LABEL}=${RING}` });
+  const byBucket = new Map<number, string>();
+  for (let bucket = 0; bucket < SHARD_BUCKETS; bucket++) {
+    const lease = leases.items.find((item) => item.metadata?.name === bucketLeaseName(RING, bucket));
+    byBucket.set(bucket, lease?.spec?.holderIdentity ?? '');
+  }
+  return byBucket;
+}
+
+/** Waits until every bucket Lease names the owner the ring gives it among `members`; returns when. */
+async function converged(namespace: string, members: readonly Member[], description: string): Promise<number> {
+  const owners = assignBuckets(members.map((m) => m.identity));
+  return waitFor(
+    async () => {
+      const held = await holders(namespace);
+      return owners.every((owner, bucket) => held.get(bucket) === owner) ? Date.now() : undefined;
+    },
+    { description, timeoutMs: 60_000, state: async () => Object.fromEntries(await holders(namespace)) },
+  );
+}
+
+/** Waits until every parent has been reconciled by one of `members` after `since`. */
+async function allReconciledSince(members: readonly Member[], since: number): Promise<void> {
+  await waitFor(
+    () => {
+      const keys = new Set(members.flatMap(intervals).filter((i) => i.start > since).map((i) => i.key));
+      return Promise.resolve(keys.size === PARENTS);
+    },
+    { description: `every parent reconciled again after ${String(since)}`, timeoutMs: 30_000 },
+  );
+}
+
+/**
+ * For each key, no two members' reconciles overlap. A reconcile begun and not finished ran until its
+ * member was killed, or is still running.
+ */
+function overlaps(members: readonly Member[], now: number): string[] {
+  const all = members.flatMap((member) => {
+    const done = intervals(member);
+    const finished = new Set(done.map((i) => `${i.key} ${String(i.start)}`));
+    const unfinished = [...member.output().matchAll(/^BEGIN (\S+) (\d+)$/gm)]
+      .filter((m) => !finished.has(`${m[1] ?? ''} ${m[2] ?? ''}`))
+      .map((m) => ({ member: member.identity, key: m[1] ?? '', start: Number(m[2]), end: member.killedAt ?? now, children: 2, cached: 0 }));
+    return [...done, ...unfinished];
+  });
+  const problems: string[] = [];
+  for (const key of new Set(all.map((i) => i.key))) {
+    const mine = all.filter((i) => i.key === key).sort((x, y) => x.start - y.start);
+    mine.forEach((interval, index) => {
+      for (const later of mine.slice(index + 1)) {
+        if (later.member !== interval.member && later.start < interval.end) {
+          problems.push(`${key}: ${interval.member} [${String(interval.start)}, ${String(interval.end)}] overlaps ${later.member} from ${String(later.start)}`);
+        }
+      }
+    });
+  }
+  return problems;
+}
+
+async function createParentsAndChildren(namespace: string): Promise<void> {
+  for (let i = 0; i < PARENTS; i++) {
+    const parent = `parent-${String(i)}`;
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: parent, labels: { role: 'parent' } } } });
+    for (const n of [0, 1]) {
+      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-${String(n)}`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } } } });
+    }
+  }
+}
+
+async function exited(member: Member): Promise<void> {
+  if (member.process.exitCode === null && member.process.signalCode === null) {
+    await new Promise((resolve) => member.process.once('exit', resolve));
+  }
+}
+
+describe('sharding', () => {
+  it('splits buckets by the ring, hands them over on kill, stop and join, and never reconciles a key twice at once', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'shards');
+    await createParentsAndChildren(ns.name);
+    const a = startMember(ns.name, 'member-a');
+    const b = startMember(ns.name, 'member-b');
+    const c = startMember(ns.name, 'member-c');
+    const members: Member[] = [a, b, c];
+    try {
+      // Three replicas: the Leases name the ring's owners, and every parent is reconciled.
+      const split = await converged(ns.name, [a, b, c], 'the buckets split among three members');
+      await allReconciledSince(members, split);
+
+      // Each replica caches its buckets' children only, once the releases of the startup are relisted.
+      await waitFor(
+        () => {
+          const latest = [a, b, c].map((m) => intervals(m).at(-1)?.cached);
+          return Promise.resolve(latest.every((cached) => cached !== undefined && cached < 2 * PARENTS) && latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === 2 * PARENTS);
+        },
+        { description: 'each member to cache only its share of the 24 children', timeoutMs: 30_000, state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)) },
+      );
+
+      // SIGKILL: the survivors take c's buckets once its Lease stood still for its duration.
+      c.killedAt = Date.now();
+      c.process.kill('SIGKILL');
+      const takenOver = await converged(ns.name, [a, b], 'c\'s buckets taken over by a and b');
+      expect(takenOver - c.killedAt).toBeGreaterThanOrEqual(LEASE_DURATION_MS - RENEW_PERIOD_MS);
+      expect(takenOver - c.killedAt).toBeLessThan(LEASE_DURATION_MS + 2 * RENEW_PERIOD_MS + SLACK_MS);
+      await allReconciledSince([a, b], takenOver);
+
+      // A newcomer takes its share over from live members, which drain and release first.
+      const d = startMember(ns.name, 'member-d');
+      members.push(d);
+      const joined = await converged(ns.name, [a, b, d], 'd to take its share');
+      await allReconciledSince([a, b, d], joined);
+
+      // SIGTERM: a releases its buckets and deletes its member Lease, so b and d take them at once.
+      const stoppedAt = Date.now();
+      a.process.kill('SIGTERM');
+      const handedOver = await converged(ns.name, [b, d], 'a\'s buckets handed to b and d');
+      expect(handedOver - stoppedAt).toBeLessThan(2 * RENEW_PERIOD_MS + SLACK_MS);
+      await exited(a);
+      expect(a.output()).toContain(`STOPPED ${a.identity}`);
+      await allReconciledSince([b, d], handedOver);
+
+      // Every reconcile saw both children of its parent: a bucket is worked on only once its objects are cached.
+      const all = members.flatMap(intervals);
+      expect(all.length).toBeGreaterThan(PARENTS * 4);
+      expect(all.filter((i) => i.children !== 2)).toEqual([]);
+      expect(overlaps(members, Date.now())).toEqual([]);
+    } finally {
+      for (const member of members) {
+        member.process.kill('SIGKILL');
+      }
+      await Promise.all(members.map(exited));
+    }
+  });
+});
