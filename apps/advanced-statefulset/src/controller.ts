@@ -69,18 +69,24 @@ function watchExpandedClaims(pvcs: Informer<PersistentVolumeClaim>, controller: 
 /**
  * Registers the Advanced StatefulSet controller with a manager: informers (pods only those with the
  * pod-name label every StatefulSet pod carries), event handlers, the reconciler and its
- * expectations. The manager runs it while it holds the leader lease.
+ * expectations. The manager runs it while it holds the leader lease, or, sharded, on every replica
+ * for the sets of the buckets the replica holds.
  */
 export function setupStatefulSetController(manager: Manager, options: StatefulSetControllerOptions): Controller {
   const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
   manager.informers.setTransform(podResource, trimPodForCache);
   const sets = manager.informers.informerFor({ resource: statefulSetResource });
-  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, indexers: uidIndex });
+  // Sharded (docs/sharding.md): a replica caches only the pods and revisions of its buckets. Claims are
+  // not: a StatefulSet's claims need not have an owner reference, so one made before sharding could
+  // not be given its bucket, and a sharded cache would miss it.
+  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, indexers: uidIndex, sharded: true });
   const pvcs = manager.informers.informerFor({ resource: pvcResource });
-  const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex });
+  const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex, sharded: true });
+  manager.labelForSharding({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
   const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
-  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false }, templateValidator: templateValidatorFor(manager) }), workers: options.workers });
+  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false }, templateValidator: templateValidatorFor(manager) }), workers: options.workers, shardedBy: sets });
   controller.watch(sets, requestForObject());
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
   watchOwnedPods(pods, handlerDeps);

@@ -119,7 +119,10 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   manager.informers.setTransform(podResource, trimPodForCache);
   manager.informers.setTransform(nodeResource, trimNodeForCache);
   const jobs = manager.informers.informerFor({ resource: broadcastJobResource });
-  const pods = manager.informers.informerFor({ resource: podResource });
+  // Only BroadcastJob pods (the reconciler reads no other); sharded (docs/sharding.md), only those of
+  // the buckets this replica holds.
+  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL, sharded: true });
+  manager.labelForSharding({ resource: podResource, labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL, ownerKind: BROADCASTJOB_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
   const nodes = manager.informers.informerFor({ resource: nodeResource });
   const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
   // Registered before the handlers that enqueue: a reconcile never runs before its changes are recorded.
@@ -141,7 +144,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     templateValidator: templateValidatorFor(manager),
     planFeed,
   });
-  const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers });
+  const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers, shardedBy: jobs });
   controller.watch(jobs, requestForObject());
   watchJobPods(controller, pods, expectations);
   watchNodes(controller, nodes, { jobs: jobs.lister(), pods: pods.lister(), fits: reconciler.nodeFits });

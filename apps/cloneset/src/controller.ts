@@ -63,9 +63,9 @@ function cloneSetInformers(manager: Manager) {
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
   const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
-  manager.labelForSharding({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND });
-  manager.labelForSharding({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND });
-  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: CLONESET_KIND });
+  manager.labelForSharding({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  manager.labelForSharding({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
   const deps = podControlDeps(manager, { controllerName: CLONESET_CONTROLLER_NAME, eventComponent: CLONESET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const reconciler = new CloneSetReconciler({
     ...deps,

@@ -54,11 +54,29 @@ needs a second server while one restarts), else the global `replicas`. Call with
 */}}
 {{- define "kruise-ts.appReplicas" -}}
 {{- $appValues := get .root.Values.apps .app.name | default dict -}}
-{{- if hasKey $appValues "replicas" -}}
+{{- if gt (int (include "kruise-ts.appShards" .)) 0 -}}
+{{- int (include "kruise-ts.appShards" .) -}}
+{{- else if hasKey $appValues "replicas" -}}
 {{- int $appValues.replicas -}}
 {{- else -}}
 {{- int .root.Values.replicas -}}
 {{- end -}}
+{{- end -}}
+
+{{/*
+The replicas of one app that share its workloads (`apps.<app>.shards`, docs/sharding.md); 0 when the
+app runs one leader with standbys. Fails for an app that cannot be sharded. Call with (dict "root" $ "app" $app).
+*/}}
+{{- define "kruise-ts.appShards" -}}
+{{- $appValues := get .root.Values.apps .app.name | default dict -}}
+{{- $shards := int ($appValues.shards | default 0) -}}
+{{- if lt $shards 0 -}}
+{{- fail (printf "apps.%s.shards must be 0 (one leader) or more, got %d" .app.name $shards) -}}
+{{- end -}}
+{{- if and (gt $shards 0) (not .app.shardable) -}}
+{{- fail (printf "apps.%s.shards: the %s app cannot be sharded (its status and updates cross workloads; docs/sharding.md); use apps.%s.replicas" .app.name .app.title .app.name) -}}
+{{- end -}}
+{{- $shards -}}
 {{- end -}}
 
 {{/* The name of one app's Lease (`--leader-election-id`). Call with (dict "root" $ "app" $app). */}}

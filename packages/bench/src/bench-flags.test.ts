@@ -65,6 +65,13 @@ describe('parseBenchCommand', () => {
     ]);
   });
 
+  it('runs kruise-ts-shards-<N> as N sharded replicas of the CloneSet app, for CloneSet scenarios only', () => {
+    const [sharded] = parseBenchCommand(['steady', '--contender', 'kruise-ts-shards-4']).contenders;
+    expect(sharded).toMatchObject({ name: 'kruise-ts-shards-4', kind: 'kruise-ts-per-app', processes: 4 });
+    expect(() => parseBenchCommand(['asts-inplace', '--contender', 'kruise-ts-shards-2'])).toThrow('sharded replicas of the CloneSet app serve CloneSet scenarios only');
+    expect(() => parseBenchCommand(['steady', '--contender', 'kruise-ts-shards-0'])).toThrow(BenchFlagError);
+  });
+
   it('idles every scenario 10 s before the change by default (--idle-window-seconds), steady keeping its own --idle-seconds', () => {
     expect(parseBenchCommand(['scale']).scenario).toMatchObject({ idleWindowSeconds: 10, idleSeconds: 30 });
     expect(parseBenchCommand(['recreate', '--idle-window-seconds', '3']).scenario.idleWindowSeconds).toBe(3);

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 
 import { z } from 'zod';
 
-import { expandPlaceholders, externalContender, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
+import { expandPlaceholders, externalContender, kruiseTsContender, kruiseTsPerAppContender, kruiseTsShardedContender } from './contenders/command-contender.ts';
 import type { Contender } from './contenders/contender.ts';
 import { nativeContender } from './contenders/native-contender.ts';
 import { openKruiseContender } from './contenders/openkruise-contender.ts';
@@ -105,7 +105,8 @@ function contenderOfEveryScenario(flag: string, openKruise: OpenKruisePaths): Co
 }
 
 /**
- * A contender from its flag: `kruise-ts`, `kruise-ts-source`, `kruise-ts-per-app`, `native`,
+ * A contender from its flag: `kruise-ts`, `kruise-ts-source`, `kruise-ts-per-app`, `kruise-ts-shards-<N>`
+ * (N sharded CloneSet replicas), `native`,
  * `openkruise` (kruise-manager from `openKruise`), or `<name>=<command>` for an external controller
  * (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`).
  */
@@ -117,6 +118,11 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName, openKrui
     throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures a SidecarSet webhook that registers itself; only --contender kruise-ts and --contender openkruise run it`);
   }
   if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS[SCENARIOS[scenario].family]);
+  const sharded = /^kruise-ts-shards-([1-9]\d?)$/.exec(flag);
+  if (sharded !== null) {
+    if (SCENARIOS[scenario].family !== 'cloneset') throw new BenchFlagError(`--contender ${flag}: sharded replicas of the CloneSet app serve CloneSet scenarios only`);
+    return kruiseTsShardedContender(Number(sharded[1]));
+  }
   if (flag === 'native') {
     if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
     return nativeContender(SCENARIOS[scenario].family);

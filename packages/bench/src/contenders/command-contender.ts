@@ -129,6 +129,33 @@ export function kruiseTsPerAppContender(entrypoints: readonly string[], name = '
 }
 
 /**
+ * `replicas` processes of the CloneSet app that share the CloneSets (`--sharding`, docs/sharding.md),
+ * from the image's bundle, their ring's Leases in `default`. The tree's figures are the sum over the
+ * replicas; the report divides by none of them.
+ */
+export function kruiseTsShardedContender(replicas: number, name = `kruise-ts-shards-${String(replicas)}`): Contender {
+  return {
+    name,
+    kind: 'kruise-ts-per-app',
+    processes: replicas,
+    async start(context): Promise<RunningContender> {
+      const command = await ourNodeCommand('bundle', 'apps/cloneset/src/main.ts');
+      const lines = Array.from({ length: replicas }, (_unused, index) => `${command} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} --sharding --leader-election-namespace=default &`);
+      const script = [...lines, 'wait'].join('\n');
+      const started = await startShell(script, context);
+      return {
+        info: { name, kind: 'kruise-ts-per-app', command: lines.map((line) => line.slice(0, -2)).join(' ; ') },
+        pid: started.pid,
+        metricsUrls: context.metricsPorts.slice(0, replicas).map((port) => `http://127.0.0.1:${String(port)}/metrics`),
+        select: byUsername(context.username),
+        collectsGarbageOnSignal: true,
+        stop: started.stop,
+      };
+    },
+  };
+}
+
+/**
  * Any controller that serves `apps.kruise.io` workloads, given as a command line with placeholders
  * (`{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`); `$KUBECONFIG` is set too. Its /metrics is
  * scraped when the command uses `{metricsPort}`.

@@ -119,16 +119,17 @@ export class Manager {
     this.logger = options.logger;
     this.#memoryReducer = new IdleMemoryReducer({ gc: IdleMemoryReducer.exposedGc(), logger: options.logger.child({ component: 'idle-memory-reducer' }) });
     this.metrics = createRuntimeMetrics(options.registry);
+    const sharding = withIdentity(options.sharding);
     const transport = new Transport({
       kubeConfig: options.kubeConfig,
       qps: options.qps ?? 30,
       burst: options.burst ?? 50,
-      userAgent: options.userAgent ?? 'kruise-ts',
+      userAgent: userAgentOf(options.userAgent, sharding),
       observer: fanOut([requestObserver(this.metrics), ...(options.requestObservers ?? [])]),
     });
     this.client = createClient(transport);
     const reducer = this.#memoryReducer;
-    const gate = options.sharding === undefined ? undefined : new BucketGate();
+    const gate = sharding === undefined ? undefined : new BucketGate();
     this.informers = new InformerFactory({
       client: this.client,
       logger: options.logger,
@@ -140,11 +141,14 @@ export class Manager {
       shard: gate,
     });
     this.#readyz.set('informers', () => this.informers.hasSynced());
-    this.#shards = gate === undefined || options.sharding === undefined
-      ? undefined
-      : new ManagerShards({ options: options.sharding, gate, client: this.client, informers: this.informers, logger: this.logger, registry: this.metrics.registry, namespace: options.namespace, add: (runnable) => {
-        this.add(runnable);
-      } });
+    this.#shards = gate === undefined || sharding === undefined ? undefined : this.#managerShards(sharding, gate);
+  }
+
+  #managerShards(sharding: ShardingOptions, gate: BucketGate): ManagerShards {
+    const add = (runnable: Runnable): void => {
+      this.add(runnable);
+    };
+    return new ManagerShards({ options: sharding, gate, client: this.client, informers: this.informers, logger: this.logger, registry: this.metrics.registry, namespace: this.#options.namespace, add });
   }
 
   /**
@@ -369,6 +373,17 @@ class RunGroup {
       throw first instanceof Error ? first : new Error(JSON.stringify(first));
     }
   }
+}
+
+/** The sharding options with the process's identity decided: the user agent names it too. */
+function withIdentity(sharding: ShardingOptions | undefined): (ShardingOptions & { readonly identity: string }) | undefined {
+  return sharding === undefined ? undefined : { ...sharding, identity: sharding.identity ?? `${os.hostname()}_${randomUUID()}` };
+}
+
+/** A sharded replica names itself in its user agent, so that the API server's audit log tells the replicas' writes apart. */
+function userAgentOf(userAgent: string | undefined, sharding: { readonly identity: string } | undefined): string {
+  const base = userAgent ?? 'kruise-ts';
+  return sharding === undefined ? base : `${base} shard/${sharding.identity}`;
 }
 
 function fanOut(observers: readonly RequestObserver[]): RequestObserver {

@@ -27,8 +27,9 @@ export interface LabelledKind<T extends KubeObject = KubeObject> {
   readonly resource: ResourceType<T>;
   /** The app's own selector for them (a CloneSet's pods: those with an instance id), if any. */
   readonly labelSelector?: string | undefined;
-  /** The workload kind whose controller reference marks them as the app's (`CloneSet`). */
+  /** The workload kind and API group whose controller reference marks them as the app's (`CloneSet`, `apps.kruise.io`). */
   readonly ownerKind: string;
+  readonly ownerGroup: string;
 }
 
 export interface BucketLabellerOptions {
@@ -127,6 +128,12 @@ export class BucketLabeller implements Runnable {
   }
 }
 
+/** The API group of an apiVersion: `apps.kruise.io/v1alpha1` → `apps.kruise.io`, `v1` → '' (core). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
 /** The object's name, namespace and owners: all the labeller reads. */
 function ownershipOnly(object: KubeObject): KubeObject {
   const { name, namespace, ownerReferences } = object.metadata ?? {};
@@ -136,7 +143,8 @@ function ownershipOnly(object: KubeObject): KubeObject {
 /** `namespace/name` of the object's controller when it is of the kind, else undefined (orphans and others' objects). */
 function ownerKeyOf(object: KubeObject, kind: LabelledKind): string | undefined {
   const ref = controllerRef(object);
-  if (ref?.kind !== kind.ownerKind) {
+  // The group too: a native StatefulSet's pods and revisions are not ours to label.
+  if (ref?.kind !== kind.ownerKind || groupOf(ref.apiVersion) !== kind.ownerGroup) {
     return undefined;
   }
   const namespace = object.metadata?.namespace ?? '';

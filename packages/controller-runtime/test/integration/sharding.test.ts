@@ -1,8 +1,9 @@
 /**
  * Sharding on the real control plane (docs/sharding.md): replicas of a sharded manager split the
  * buckets as the ring says, take over a killed replica's buckets after its Lease expired, hand
- * buckets over at once on a graceful stop and to a newcomer, cache only their buckets' objects, and
- * never reconcile one key in two replicas at once (every reconcile's interval is printed).
+ * buckets over at once on a graceful stop and to a newcomer, cache only their buckets' objects, label
+ * objects made before sharding before their owners are reconciled, and never reconcile one key in
+ * two replicas at once (every reconcile's interval is printed).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
@@ -14,7 +15,7 @@ import { describe, expect, inject, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import { assignBuckets, bucketLabels, bucketLeaseName, SHARD_BUCKETS, SHARD_RING_LABEL } from '../../src/index.ts';
+import { assignBuckets, bucketLabels, bucketLeaseName, SHARD_BUCKET_LABEL, SHARD_BUCKETS, SHARD_RING_LABEL } from '../../src/index.ts';
 
 const kubeConfig = testKubeConfig();
 const core = kubeConfig.makeApiClient(CoreV1Api);
@@ -118,13 +119,17 @@ function overlaps(members: readonly Member[], now: number): string[] {
   return problems;
 }
 
+/**
+ * Parents with two children each. The first child carries its parent's bucket label, as a sharded
+ * controller makes it; the second has only a controller reference, as an object made before sharding.
+ */
 async function createParentsAndChildren(namespace: string): Promise<void> {
   for (let i = 0; i < PARENTS; i++) {
     const parent = `parent-${String(i)}`;
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: parent, labels: { role: 'parent' } } } });
-    for (const n of [0, 1]) {
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-${String(n)}`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } } } });
-    }
+    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: parent, labels: { role: 'parent' } } } });
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-0`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } } } });
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: parent, uid: created.metadata?.uid ?? '', controller: true }];
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-1`, labels: { role: 'child', parent }, ownerReferences } } });
   }
 }
 
@@ -179,7 +184,11 @@ describe('sharding', () => {
       expect(a.output()).toContain(`STOPPED ${a.identity}`);
       await allReconciledSince([b, d], handedOver);
 
-      // Every reconcile saw both children of its parent: a bucket is worked on only once its objects are cached.
+      // The children made without a label got their parent's, once each.
+      const children = await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'role=child' });
+      expect(children.items.filter((child) => child.metadata?.labels?.[SHARD_BUCKET_LABEL] !== bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL])).toEqual([]);
+      // Every reconcile saw both children of its parent: a bucket is worked on only once its objects
+      // are cached, and a parent only once its children are labelled.
       const all = members.flatMap(intervals);
       expect(all.length).toBeGreaterThan(PARENTS * 4);
       expect(all.filter((i) => i.children !== 2)).toEqual([]);
