@@ -204,17 +204,19 @@ function writesOutsideOwnership(events: readonly AuditEvent[]): string[] {
   return problems;
 }
 
-/** Pods given more than one in-place update (`patch`, no subresource) by the replicas between `from` and `to`. */
+/** Pods given more than one in-place update (a successful `patch`, no subresource) by the replicas between `from` and `to`. */
 function podsUpdatedTwice(events: readonly AuditEvent[], from: number, to: number): string[] {
-  const counts = new Map<string, number>();
+  const updates = new Map<string, string[]>();
   for (const event of events) {
     const at = Date.parse(event.requestReceivedTimestamp);
     const ref = event.objectRef;
-    if (event.verb === 'patch' && ref?.resource === 'pods' && ref.subresource === undefined && (event.userAgent ?? '').includes(' shard/') && at >= from && at <= to) {
-      counts.set(ref.name ?? '', (counts.get(ref.name ?? '') ?? 0) + 1);
+    const code = event.responseStatus?.code ?? 0;
+    const agent = event.userAgent ?? '';
+    if (event.verb === 'patch' && ref?.resource === 'pods' && ref.subresource === undefined && agent.includes(' shard/') && code >= 200 && code < 300 && at >= from && at <= to) {
+      updates.set(ref.name ?? '', [...(updates.get(ref.name ?? '') ?? []), `${agent.split(' shard/')[1] ?? ''} at ${event.requestReceivedTimestamp}`]);
     }
   }
-  return [...counts].filter(([, count]) => count > 1).map(([pod, count]) => `${pod}: ${String(count)} updates`);
+  return [...updates].filter(([, list]) => list.length > 1).map(([pod, list]) => `${pod}: ${list.join(', ')}`);
 }
 
 async function auditEvents(): Promise<AuditEvent[]> {
@@ -257,7 +259,8 @@ describe('sharded CloneSet replicas', () => {
           metadata: { name: cloneSetName(i) },
           spec: {
             replicas: 2,
-            minReadySeconds: 1,
+            // Each rollout (two pods, one at a time) lasts seconds: long enough for a handover inside it.
+            minReadySeconds: 2,
             selector: { matchLabels: { app: cloneSetName(i) } },
             template: { metadata: { labels: { app: cloneSetName(i) } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
             updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
@@ -291,12 +294,13 @@ describe('sharded CloneSet replicas', () => {
       const firstTo = Date.now();
 
       // A fourth replica joins in the middle of a rollout and takes its share over from live replicas,
-      // which let go of a bucket only once their reconciles of it ended.
-      const secondFrom = Date.now();
-      await setImage('nginx:1.27');
+      // which let go of a bucket only once their reconciles of it ended. The rollout starts once d is
+      // about to join (it has read the ring's Leases), so that the handover falls inside it.
       const d = startReplica('d');
       replicas.push(d);
       const [dIdentity] = await identities([d]);
+      const secondFrom = Date.now();
+      await setImage('nginx:1.27');
       await converged([a, b, dIdentity ?? ''], 'd to take its share');
       await allRolledOut('nginx:1.27');
       const secondTo = Date.now();

@@ -74,6 +74,9 @@ export class ShardCoordinator implements Runnable {
   #self: LeaseLike | undefined;
   #selfRenewedAt: number | undefined;
   #wake: (() => void) | undefined;
+  /** A change came while no round was waiting for one: the next wait returns at once. */
+  #woken = false;
+  #stopLoops: AbortController | undefined;
   #fenced: Error | undefined;
   #relistTimer: NodeJS.Timeout | undefined;
 
@@ -87,7 +90,7 @@ export class ShardCoordinator implements Runnable {
     this.#view = new MemberView(options.ring, this.#timing.leaseDurationMs);
     this.#leases = options.informers.informerFor({ resource: leaseResource, namespace: options.namespace, labelSelector: `${SHARD_RING_LABEL}=${options.ring}` });
     const wake = (): void => {
-      this.#wake?.();
+      this.#poke();
     };
     this.#leases.addEventHandler({ onAdd: wake, onUpdate: wake, onDelete: wake });
   }
@@ -106,6 +109,7 @@ export class ShardCoordinator implements Runnable {
     }
     this.#options.logger.info({ ring: this.#options.ring, identity: this.#options.identity }, 'Joining the shard ring');
     const stop = new AbortController();
+    this.#stopLoops = stop;
     const work = AbortSignal.any([signal, stop.signal]);
     const loops = Promise.all([this.#renewLoop(work), this.#roundLoop(work)]);
     await loops.finally(() => {
@@ -126,7 +130,7 @@ export class ShardCoordinator implements Runnable {
         const first = this.#selfRenewedAt === undefined;
         this.#selfRenewedAt = sent;
         if (first) {
-          this.#wake?.();
+          this.#poke();
         }
       } catch (error) {
         if (isAborted(signal)) {
@@ -155,7 +159,20 @@ export class ShardCoordinator implements Runnable {
     }
   }
 
+  /** Wakes the round loop, or makes its next wait return at once when it is in a round. */
+  #poke(): void {
+    if (this.#wake === undefined) {
+      this.#woken = true;
+    } else {
+      this.#wake();
+    }
+  }
+
   #sleepUntilWoken(signal: AbortSignal, ms: number): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -319,7 +336,7 @@ export class ShardCoordinator implements Runnable {
     this.#held.clear();
     this.#fenced = new Error(`shard ring ${this.#options.ring}: the member Lease was not renewed within ${String(this.#timing.renewDeadlineMs)} ms; stopped all work so that other replicas may take the buckets`);
     this.#options.logger.error({ ring: this.#options.ring }, this.#fenced.message);
-    this.#wake?.();
+    this.#stopLoops?.abort();
   }
 
   /** On shutdown: drains and releases every bucket, then deletes the member Lease, so others take over at once. */

@@ -11,6 +11,7 @@ import type { ResourceType } from '../client/resource-type.ts';
 import type { RequestObserver } from '../client/transport.ts';
 import { createLogger } from '../log/logger.ts';
 import { Manager } from '../manager/manager.ts';
+import type { ShardingOptions } from '../manager/manager-shards.ts';
 
 /** How the test manager runs. */
 export interface TestManagerOptions {
@@ -22,6 +23,8 @@ export interface TestManagerOptions {
   readonly requestObservers?: readonly RequestObserver[] | undefined;
   /** The graceful-shutdown budget (default 5 s). */
   readonly gracefulShutdownTimeoutMs?: number | undefined;
+  /** Shares the sharded controllers' work with the other test managers of the ring (docs/sharding.md). */
+  readonly sharding?: ShardingOptions | undefined;
 }
 
 /** A running test manager. */
@@ -41,6 +44,7 @@ export function startTestManager(options: TestManagerOptions): TestManager {
     freezeCache: true,
     gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs ?? 5000,
     requestObservers: options.requestObservers,
+    sharding: options.sharding,
   });
   options.setup(manager);
   const stop = new AbortController();

@@ -95,14 +95,18 @@ describe('the admission thread', () => {
     expect((await post(target, '/threaded', review('1'))).response).toMatchObject({ uid: '1', allowed: true, warnings: ['seen on admission: a,b'] });
     target.things.remove('a');
     target.things.add('c');
-    expect((await post(target, '/threaded', review('2'))).response?.warnings).toEqual(['seen on admission: b,c']);
+    // The mirror follows by message, the request comes by socket: on a busy machine the thread may
+    // answer one request before it has read the changes, as a cache lags its watch.
+    await vi.waitFor(async () => {
+      expect((await post(target, '/threaded', review('2'))).response?.warnings).toEqual(['seen on admission: b,c']);
+    });
     expect((await post(target, '/main', review('3'))).response).toMatchObject({ uid: '3', allowed: true, warnings: ['answered by the main thread'] });
     const conversion = await post(target, '/convert', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: '4', desiredAPIVersion: 'v2', objects: [{ a: 1 }] } });
     expect(conversion).toMatchObject({ response: { uid: '4', convertedObjects: [{ a: 1, converted: true }], result: { status: 'Success' } } });
     // The thread reports a request after answering it, so its count may arrive a moment after the answer.
     await vi.waitFor(async () => {
       const metrics = await target.registry.getSingleMetricAsString('controller_runtime_webhook_requests_total');
-      expect(metrics).toContain('controller_runtime_webhook_requests_total{webhook="/threaded",code="200"} 2');
+      expect(metrics).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/threaded",code="200"\} [2-9]/);
       expect(metrics).toContain('controller_runtime_webhook_requests_total{webhook="/convert",code="200"} 1');
     });
   }, 30_000);
