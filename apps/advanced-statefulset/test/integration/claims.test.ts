@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { PersistentVolumeClaim } from '@kruise-ts/api';
+import { bucketLabels } from '@kruise-ts/controller-runtime';
 import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { pvcResource } from '@kruise-ts/workload';
@@ -40,7 +41,8 @@ describe('Advanced StatefulSet claims', () => {
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       const claims = await claimsOf(namespace);
       expect(claims.map(nameOf)).toEqual(['data-db-0', 'data-db-1']);
-      expect(claims[0]?.metadata?.labels).toEqual({ tier: 'storage', app: 'db' });
+      // With the set's bucket (docs/sharding.md): a sharded replica caches a claim with its owner.
+      expect(claims[0]?.metadata?.labels).toEqual({ tier: 'storage', app: 'db', ...bucketLabels(namespace, 'db') });
       expect(claims.map(ownerKinds)).toEqual([[], []]);
       await scaleTo(namespace, 1);
       await waitForSet(client, { namespace, name: 'db', description: '1 pod' }, (set) => set.status?.replicas === 1);

@@ -3,7 +3,7 @@
  * bytes the API server stores (and serves to OpenKruise) for `data`.
  */
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
-import { ApiError, createClient, defineResource, isInvalid, resourceClient, resourcePath, Transport } from '@kruise-ts/controller-runtime';
+import { ApiError, bucketLabels, createClient, defineResource, isInvalid, resourceClient, resourcePath, Transport } from '@kruise-ts/controller-runtime';
 import type { Client, KubeObject, ResourceClient } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { describe, expect, it } from 'vitest';
@@ -59,7 +59,8 @@ describe('ensureUpdateRevision on a real API server', () => {
 
     expect(result.collisionCount).toBe(0);
     expect(result.updateRevision.metadata?.name).toBe(`owner-${hash}`);
-    expect(result.updateRevision.metadata?.labels).toEqual({ app: 'rev', '10': 'ten', '9': 'nine', 'controller.kubernetes.io/hash': hash });
+    // The candidate's labels, the hash, and the owner's bucket (docs/sharding.md).
+    expect(result.updateRevision.metadata?.labels).toEqual({ app: 'rev', '10': 'ten', '9': 'nine', 'controller.kubernetes.io/hash': hash, ...bucketLabels(owner.namespace, owner.name) });
     expect(result.updateRevision.metadata?.annotations).toEqual({ 'example.com/a': 'b' });
     expect(result.updateRevision.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.uid, controller: true, blockOwnerDeletion: true }]);
     expect(result.updateRevision.revision).toBe(1);
