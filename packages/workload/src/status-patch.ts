@@ -9,23 +9,19 @@ import type { DeepReadonly, ObjectKeyRef, Patch } from '@kruise-ts/controller-ru
 
 /**
  * The JSON merge patch that turns the cached status into the new one, or undefined when they are
- * equal. It carries every field of the new status, not only the changed ones: the cache may not show
- * our previous write yet, and a field that write changed but that equals the cached value now would
- * otherwise be left at the written value (a status of 4 replicas and 5 ready, seen in a test). Fields
- * the new status lacks are set to null; lists (conditions) are replaced whole.
+ * equal. Fields the new status lacks are set to null; lists (conditions) are replaced whole.
  */
 export function statusPatch<S extends object>(current: DeepReadonly<S> | undefined, next: S): Record<string, unknown> | undefined {
-  const before = (current ?? {}) as Record<string, unknown>;
-  const after = next as Record<string, unknown>;
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  if ([...keys].every((key) => deepEqual(before[key], after[key]))) {
-    return undefined;
-  }
   const patch: Record<string, unknown> = {};
+  const keys = new Set([...Object.keys(current ?? {}), ...Object.keys(next)]);
   for (const key of keys) {
-    patch[key] = after[key] ?? null;
+    const before = (current as Record<string, unknown> | undefined)?.[key];
+    const after = (next as Record<string, unknown>)[key];
+    if (!deepEqual(before, after)) {
+      patch[key] = after ?? null;
+    }
   }
-  return patch;
+  return Object.keys(patch).length === 0 ? undefined : patch;
 }
 
 /** What writes a status. */
