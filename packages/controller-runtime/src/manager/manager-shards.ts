@@ -54,6 +54,8 @@ export class ManagerShards {
   constructor(input: { options: ShardingOptions; gate: BucketGate; client: Client; informers: InformerFactory; logger: Logger; registry: Registry; namespace: string | undefined; add: (runnable: Runnable) => void }) {
     const { options, gate, client, logger } = input;
     this.gate = gate;
+    this.#labeller = new BucketLabeller({ client, gate, logger: logger.child({ component: 'bucket-labeller' }), namespace: input.namespace, qps: options.labelQps ?? 20 });
+    const labeller = this.#labeller;
     this.#coordinator = new ShardCoordinator({
       client,
       informers: input.informers,
@@ -63,9 +65,8 @@ export class ManagerShards {
       identity: options.identity ?? `${os.hostname()}_${randomUUID()}`,
       logger: logger.child({ component: 'shard-coordinator' }),
       timing: options.timing,
-      observer: registerShardMetrics(input.registry, { ring: options.ring, gate }),
+      observer: registerShardMetrics(input.registry, { ring: options.ring, gate, unlabelled: () => labeller.pending() }),
     });
-    this.#labeller = new BucketLabeller({ client, gate, logger: logger.child({ component: 'bucket-labeller' }), namespace: input.namespace, qps: options.labelQps ?? 20 });
     input.add(this.#coordinator);
     input.add(this.#labeller);
   }

@@ -9,8 +9,17 @@ import type { BucketGate } from './bucket-gate.ts';
 import type { ShardObserver } from './shard-coordinator.ts';
 
 /** Registers the metrics of one ring on `registry`; returns the coordinator's observer. */
-export function registerShardMetrics(registry: Registry, input: { ring: string; gate: BucketGate }): ShardObserver {
-  const { ring, gate } = input;
+export function registerShardMetrics(registry: Registry, input: { ring: string; gate: BucketGate; unlabelled?: () => number }): ShardObserver {
+  const { ring, gate, unlabelled } = input;
+  new Gauge({
+    name: 'kruise_ts_shard_unlabelled_objects',
+    help: 'Objects made before sharding that still wait for their bucket label (their owners are not reconciled until they have it).',
+    labelNames: ['ring'],
+    registers: [registry],
+    collect() {
+      this.set({ ring }, unlabelled?.() ?? 0);
+    },
+  });
   const members = new Gauge({ name: 'kruise_ts_shard_members', help: 'Live members of the shard ring, as this replica sees them.', labelNames: ['ring'], registers: [registry] });
   const handovers = new Counter({
     name: 'kruise_ts_shard_handovers_total',
