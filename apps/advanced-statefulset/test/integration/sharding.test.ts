@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { STATEFULSET_POD_NAME_LABEL } from '@kruise-ts/api';
 import { assignBuckets, bucketLabels, bucketOf, parseFeatureGates, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
-import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
+import { startShardedTestManagers, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { podResource } from '@kruise-ts/workload';
@@ -18,20 +18,18 @@ import { createStatefulSet, dbStatefulSet, settled, statefulSetNamespace, waitFo
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 const SETS = 6;
-const TIMING = { leaseDurationMs: 6000, renewDeadlineMs: 4000, renewPeriodMs: 1000 };
 
 describe('sharded Advanced StatefulSet replicas', () => {
   it('share six sets: each settles, its pods and revisions carry its bucket, each replica caches exactly its sets\' pods', async () => {
     await using ns = await statefulSetNamespace(kubeConfig, 'asts-shards');
     const identities = ['replica-a', 'replica-b'];
-    const replicas = identities.map((identity) =>
-      startTestManager({
-        kubeConfig,
-        namespace: ns.name,
-        sharding: { ring: 'asts-ring', namespace: ns.name, identity, timing: TIMING },
-        setup: (manager) => setupStatefulSetController(manager, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, stripPodManagedFields: true }),
-      }),
-    );
+    const replicas = startShardedTestManagers({
+      kubeConfig,
+      namespace: ns.name,
+      ring: 'asts-ring',
+      identities,
+      setup: (manager) => setupStatefulSetController(manager, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, stripPodManagedFields: true }),
+    });
     try {
       const names = Array.from({ length: SETS }, (_, i) => `db-${String(i)}`);
       for (const name of names) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 import { BROADCASTJOB_CONTROLLER_UID_LABEL } from '@kruise-ts/api';
 import { assignBuckets, bucketLabels, bucketOf, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
-import { startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
+import { startShardedTestManagers, testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
@@ -20,7 +20,6 @@ const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 const JOBS = 4;
 const NODES = 2;
-const TIMING = { leaseDurationMs: 6000, renewDeadlineMs: 4000, renewPeriodMs: 1000 };
 const CRD_FILE = fileURLToPath(new URL('../../../../crds/apps.kruise.io_broadcastjobs.yaml', import.meta.url));
 
 describe('sharded BroadcastJob replicas', () => {
@@ -30,14 +29,13 @@ describe('sharded BroadcastJob replicas', () => {
     await using nodes = await testNodes(ns.name, NODES);
     expect(nodes.names).toHaveLength(NODES);
     const identities = ['replica-a', 'replica-b'];
-    const replicas = identities.map((identity) =>
-      startTestManager({
-        kubeConfig,
-        namespace: ns.name,
-        sharding: { ring: 'bcj-ring', namespace: ns.name, identity, timing: TIMING },
-        setup: (manager) => setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
-      }),
-    );
+    const replicas = startShardedTestManagers({
+      kubeConfig,
+      namespace: ns.name,
+      ring: 'bcj-ring',
+      identities,
+      setup: (manager) => setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
+    });
     try {
       const names = Array.from({ length: JOBS }, (_, i) => `job-${String(i)}`);
       for (const name of names) {

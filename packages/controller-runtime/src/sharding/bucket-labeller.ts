@@ -13,11 +13,13 @@ import { Informer } from '../cache/informer.ts';
 import { apiListWatcher, joinSelectors } from '../cache/list-watcher.ts';
 import { isNotFound } from '../client/api-error.ts';
 import type { Client } from '../client/client.ts';
-import { controllerRef, objectKey } from '../client/kube-object.ts';
+import { objectKey } from '../client/kube-object.ts';
 import type { KubeObject } from '../client/kube-object.ts';
 import type { ResourceType } from '../client/resource-type.ts';
+import { requestForControllerOwner } from '../controller/event-mappers.ts';
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import type { Runnable } from '../manager/runnable.ts';
+import { requestKey } from '../reconcile/reconcile.ts';
 import { isAborted } from '../util/aborted.ts';
 import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
@@ -128,25 +130,14 @@ export class BucketLabeller implements Runnable {
   }
 }
 
-/** The API group of an apiVersion: `apps.kruise.io/v1alpha1` → `apps.kruise.io`, `v1` → '' (core). */
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 /** The object's name, namespace and owners: all the labeller reads. */
 function ownershipOnly(object: KubeObject): KubeObject {
   const { name, namespace, ownerReferences } = object.metadata ?? {};
   return { metadata: { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }), ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
 }
 
-/** `namespace/name` of the object's controller when it is of the kind, else undefined (orphans and others' objects). */
+/** `namespace/name` of the object's controller when it is of the kind (a native StatefulSet's pods are not ours to label); undefined for orphans and others' objects. */
 function ownerKeyOf(object: KubeObject, kind: LabelledKind): string | undefined {
-  const ref = controllerRef(object);
-  // The group too: a native StatefulSet's pods and revisions are not ours to label.
-  if (ref?.kind !== kind.ownerKind || groupOf(ref.apiVersion) !== kind.ownerGroup) {
-    return undefined;
-  }
-  const namespace = object.metadata?.namespace ?? '';
-  return namespace === '' ? ref.name : `${namespace}/${ref.name}`;
+  const [owner] = requestForControllerOwner({ group: kind.ownerGroup, kind: kind.ownerKind })(object);
+  return owner === undefined ? undefined : requestKey(owner);
 }

@@ -3,6 +3,7 @@
  * workload's bucket is a hash of its namespace and name; the pods, claims and revisions a controller
  * creates carry their owner's bucket as a label, so a replica's caches select only its buckets.
  */
+import { splitObjectKey } from '../client/kube-object.ts';
 
 /**
  * How many buckets there are. Fixed in the code, not a flag: the bucket is written into the label of
@@ -52,8 +53,8 @@ export function bucketOf(namespace: string, name: string, buckets: number = SHAR
 
 /** The bucket of a request key (`namespace/name`, or `name` for a cluster-scoped object). */
 export function bucketOfKey(key: string, buckets?: number): number {
-  const slash = key.indexOf('/');
-  return slash < 0 ? bucketOf('', key, buckets) : bucketOf(key.slice(0, slash), key.slice(slash + 1), buckets);
+  const { namespace, name } = splitObjectKey(key);
+  return bucketOf(namespace, name, buckets);
 }
 
 /**

@@ -22,7 +22,7 @@ export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 export { observeObjects, RequestLog, testClient } from './live-cluster.ts';
 export type { ObjectObserver, SentRequest } from './live-cluster.ts';
 export { conditionOf, imageOf, isActive, isAvailableNow, nameOf, podSummary, restartsOf, revisionOf, uidOf } from './pod-views.ts';
-export { replicaCountsReached, startTestManager, waitForObject } from './test-manager.ts';
+export { replicaCountsReached, startShardedTestManagers, startTestManager, waitForObject } from './test-manager.ts';
 export type { ReplicatedObject, TestManager, TestManagerOptions, WaitFor } from './test-manager.ts';
 export { TestWebhookRegistration } from './test-webhook-registration.ts';
 export type { TestWebhookRegistrationOptions } from './test-webhook-registration.ts';
