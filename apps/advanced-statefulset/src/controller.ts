@@ -5,7 +5,7 @@ import type { Controller, DeepReadonly, FeatureGates, Informer, Lister, Manager 
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { podResource, pvcResource, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
+import { podResource, pvcResource, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
 
 import { podOrdinal } from './ordinals.ts';
 import { StatefulSetReconciler } from './reconciler.ts';
@@ -66,6 +66,12 @@ function watchExpandedClaims(pvcs: Informer<PersistentVolumeClaim>, controller: 
   });
 }
 
+/** Sharded, the pods and revisions made before sharding was turned on are given their set's bucket. */
+function labelForSharding(manager: Manager): void {
+  manager.labelForSharding({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+}
+
 /**
  * Registers the Advanced StatefulSet controller with a manager: informers (pods only those with the
  * pod-name label every StatefulSet pod carries), event handlers, the reconciler and its
@@ -82,11 +88,11 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
   const pods = manager.informers.informerFor({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, indexers: uidIndex, sharded: true });
   const pvcs = manager.informers.informerFor({ resource: pvcResource });
   const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex, sharded: true });
-  manager.labelForSharding({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
-  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  labelForSharding(manager);
   const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
   const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false }, templateValidator: templateValidatorFor(manager) }), workers: options.workers, shardedBy: sets });
+  watchOwnWrites(sets, deps.resourceVersionExpectations);
   controller.watch(sets, requestForObject());
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
   watchOwnedPods(pods, handlerDeps);

@@ -15,7 +15,7 @@ import { initializeReadinessGates, podControlContext, RefreshError, refreshPods 
 import type { PodControlDeps, RefreshResult } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, isBeingDeleted, laggingOwnedObject, removeCondition, setCondition, updateStatus, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, removeCondition, setCondition, updateStatus, waitForOwnWrite, warnOnce } from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { readState } from './read-state.ts';
@@ -93,6 +93,11 @@ export class StatefulSetReconciler implements Reconciler {
       this.#deps.scaleExpectations.delete(key);
       return undefined;
     }
+    // Everything below reads the cached set, its status included: it must show our last write.
+    const ownWrite = waitForOwnWrite(this.#deps.resourceVersionExpectations, cached);
+    if (ownWrite !== undefined) {
+      return { requeueAfterMs: ownWrite };
+    }
     const ctx = this.#context(context);
     const parsed = parseStatefulSet(cached);
     if (parsed.kind === 'invalid') {
@@ -149,7 +154,7 @@ export class StatefulSetReconciler implements Reconciler {
     return {
       ...podControlContext(this.#deps, context),
       revisions: resourceClient<ControllerRevision>(api, controllerRevisionResource, context.signal),
-      statefulSets: resourceClient(api, statefulSetResource, context.signal),
+      statefulSets: expectingOwnWrites(resourceClient(api, statefulSetResource, context.signal), this.#deps.resourceVersionExpectations),
       options: this.#deps.options,
     };
   }

@@ -3,7 +3,7 @@ import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
 import { requestForObject, requestKey } from '@kruise-ts/controller-runtime';
 import type { Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache } from '@kruise-ts/workload';
+import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { fitnessOf } from './nodes/node-fitness.ts';
@@ -129,6 +129,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   const planFeed = new PlanFeed();
   pods.addEventHandler(podChangesHandler(planFeed));
   nodes.addEventHandler(nodeChangesHandler(planFeed));
+  const resourceVersionExpectations = manager.resourceVersionExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
   const reconciler = new BroadcastJobReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(BROADCASTJOB_EVENT_COMPONENT),
@@ -137,7 +138,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     pods: pods.lister(),
     nodes: nodes.lister(),
     expectations,
-    resourceVersionExpectations: manager.resourceVersionExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs }),
+    resourceVersionExpectations,
     fitnessOf,
     nodeOf: assignedNode,
     binding: { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode },
@@ -145,6 +146,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     planFeed,
   });
   const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers, shardedBy: jobs });
+  watchOwnWrites(jobs, resourceVersionExpectations);
   controller.watch(jobs, requestForObject());
   watchJobPods(controller, pods, expectations);
   watchNodes(controller, nodes, { jobs: jobs.lister(), pods: pods.lister(), fits: reconciler.nodeFits });

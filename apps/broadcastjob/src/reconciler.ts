@@ -13,10 +13,10 @@
 import { BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
 import type { BroadcastJob, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { isNotFound, objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceVersionExpectations, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceClient, ResourceVersionExpectations, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, metaTime, podResource, pvcResource, updateStatus, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, expectingOwnWrites, metaTime, podResource, pvcResource, updateStatus, waitForOwnWrite, warnOnce } from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
 import { decideJob, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
@@ -133,13 +133,10 @@ export class BroadcastJobReconciler implements Reconciler {
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const key = requestKey(request);
     const cached = this.#deps.jobs.get(request.namespace, request.name);
-    if (cached === undefined) {
-      this.#deps.expectations.delete(key);
-      this.#reportedUnfit.delete(key);
-      this.#fits.forget(key);
-      this.#plans.forget(key);
-      return undefined;
-    }
+    if (cached === undefined) return this.#forget(key);
+    // Everything below reads the cached job, its status included: it must show our last write.
+    const ownWrite = waitForOwnWrite(this.#deps.resourceVersionExpectations, cached);
+    if (ownWrite !== undefined) return { requeueAfterMs: ownWrite };
     const parsed = parseBroadcastJob(cached);
     if (parsed.kind === 'invalid') return this.#reportUnreadable(context, cached, parsed.message);
     const satisfied = this.#deps.expectations.satisfied(key);
@@ -154,13 +151,22 @@ export class BroadcastJobReconciler implements Reconciler {
     return this.#run(this.#round(context, job, now));
   }
 
+  /** A deleted job: what was kept for it goes too. */
+  #forget(key: string): Result | undefined {
+    this.#deps.expectations.delete(key);
+    this.#reportedUnfit.delete(key);
+    this.#fits.forget(key);
+    this.#plans.forget(key);
+    return undefined;
+  }
+
   /**
    * A job this version cannot read: reported (Event and condition, as CloneSet's), and a TerminalError
    * ends the reconcile: retrying cannot help, the user's next edit reconciles it again.
    */
   async #reportUnreadable(context: ReconcileContext, job: ReadonlyJob, message: string): Promise<never> {
     context.logger.error({ message }, 'BroadcastJob cannot be read');
-    const jobs = resourceClient(this.#deps.api, broadcastJobResource, context.signal);
+    const jobs = this.#jobClient(context.signal);
     try {
       await reportUnreadableJob({ jobs, recorder: this.#deps.recorder, now: this.#deps.clock.now() }, { job, message });
     } catch (error) {
@@ -189,6 +195,11 @@ export class BroadcastJobReconciler implements Reconciler {
     const key = requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' });
     const round = { context, writes: this.#writeContext(context), job, key, now, startTime: job.status?.startTime ?? metaTime(now) };
     return { ...round, pods: () => view.pods(), plan: view.plan(), counts: view.counts(), complete: view.complete(job), nodeCount: view.nodeCount };
+  }
+
+  /** Writes to the job itself, recorded so that the next reconcile waits until the cache shows them. */
+  #jobClient(signal: AbortSignal): ResourceClient<BroadcastJob> {
+    return expectingOwnWrites(resourceClient(this.#deps.api, broadcastJobResource, signal), this.#deps.resourceVersionExpectations);
   }
 
   /** pod-control's capabilities for this reconcile: every client carries its abort signal. */
@@ -328,7 +339,7 @@ export class BroadcastJobReconciler implements Reconciler {
       now: round.now,
     });
     try {
-      await updateStatus(resourceClient(this.#deps.api, broadcastJobResource, round.context.signal), round.job, status);
+      await updateStatus(this.#jobClient(round.context.signal), round.job, status);
     } catch (error) {
       // Deleted since the cache saw it: its delete event ends the work.
       if (!isNotFound(error)) throw error;

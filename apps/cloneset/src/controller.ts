@@ -4,7 +4,7 @@ import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-ru
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods } from '@kruise-ts/workload';
+import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
 import { CloneSetReconciler } from './reconciler.ts';
@@ -82,6 +82,7 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
     templateValidator: templateValidatorFor(manager),
   });
   const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers, shardedBy: cloneSets });
+  watchOwnWrites(cloneSets, deps.resourceVersionExpectations);
   controller.watch(cloneSets, requestForObject());
   const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND }, queue: controller.queue, owners: cloneSets.lister() };
   watchOwnedPods(pods, handlerDeps);

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import type { CloneSet } from '@kruise-ts/api';
 import { TerminalError } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { controllerRevisionResource, newControllerRevision } from '@kruise-ts/revision';
 import { podResource } from '@kruise-ts/workload';
 
-import { cloneSet, editSpec, NAMESPACE, podNames, settle, syncFixture, webSpec } from '../test/fixtures/sync-fixture.ts';
+import { cloneSet, editSpec, NAMESPACE, podNames, runPods, settle, syncFixture, webSpec } from '../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../test/fixtures/sync-fixture.ts';
 import { cloneSetResource } from './cloneset-resource.ts';
 
@@ -128,6 +129,31 @@ describe('CloneSetReconciler (over the in-memory API)', () => {
     expect(warnings()).toBe(1);
     await fixture.reconcile();
     expect(warnings()).toBe(1);
+  });
+
+  it('waits while the cache shows the CloneSet from before its own status write, and goes on once it shows it', async () => {
+    // The cache as a test makes it lag: `frozen`, while set, is what it returns for the CloneSet.
+    const cache: { frozen?: DeepReadonly<CloneSet> } = {};
+    const fixture = syncFixture([cloneSet({ spec: webSpec(2) })], {
+      cloneSetCache: (live) => ({ ...live, get: (namespace, name) => cache.frozen ?? live.get(namespace, name) }),
+    });
+    cache.frozen = structuredClone(stored(fixture));
+    await fixture.reconcile();
+    expect(podNames(fixture)).toHaveLength(2);
+    expect(statusWrites(fixture)).toBe(1);
+
+    // A status computed from the copy before that write would be diffed against a status it no
+    // longer has: nothing is read or written until the cache shows the write.
+    fixture.fake.clearActions();
+    expect(await fixture.reconcile()).toEqual({ requeueAfterMs: 1000 });
+    expect(fixture.fake.writes()).toEqual([]);
+
+    delete cache.frozen;
+    await runPods(fixture);
+    fixture.fake.clearActions();
+    await fixture.reconcile();
+    expect(statusWrites(fixture)).toBe(1);
+    expect(stored(fixture).status?.readyReplicas).toBe(2);
   });
 
   it('cancelled: a reconcile whose signal aborted writes nothing', async () => {

@@ -13,7 +13,7 @@ import { initializeReadinessGates, podControlContext } from '@kruise-ts/pod-cont
 import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, isBeingDeleted, laggingOwnedObject, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, SlowStartMemory, updateStatus, waitForOwnWrite, warnOnce } from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { parseCloneSet } from './cloneset-parse.ts';
@@ -106,9 +106,12 @@ export class CloneSetReconciler implements Reconciler {
     const key = requestKey(request);
     const cached = deps.cloneSets.get(request.namespace, request.name);
     if (cached === undefined) {
-      deps.scaleExpectations.delete(key);
-      this.#createBatchSizes.forget(key);
-      return undefined;
+      return this.#forget(key);
+    }
+    // Everything below reads the cached CloneSet, its status included: it must show our last write.
+    const ownWrite = waitForOwnWrite(deps.resourceVersionExpectations, cached);
+    if (ownWrite !== undefined) {
+      return { requeueAfterMs: ownWrite };
     }
     const ctx = this.#context(context);
     const cs = await this.#usable(ctx, cached);
@@ -123,6 +126,13 @@ export class CloneSetReconciler implements Reconciler {
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
     }
     return this.#syncAndFinish(ctx, read);
+  }
+
+  /** A deleted CloneSet: what was kept for it goes too. */
+  #forget(key: string): Result | undefined {
+    this.#deps.scaleExpectations.delete(key);
+    this.#createBatchSizes.forget(key);
+    return undefined;
   }
 
   /** The sync steps, then the status whatever they did; a failure is thrown only after the status says it. */
@@ -178,7 +188,7 @@ export class CloneSetReconciler implements Reconciler {
     return {
       ...podControlContext(deps, context),
       revisions: resourceClient<ControllerRevision>(deps.api, controllerRevisionResource, context.signal),
-      cloneSets: resourceClient(deps.api, cloneSetResource, context.signal),
+      cloneSets: expectingOwnWrites(resourceClient(deps.api, cloneSetResource, context.signal), deps.resourceVersionExpectations),
       nodes: deps.nodes,
       options: deps.options,
       createBatchSizes: this.#createBatchSizes,

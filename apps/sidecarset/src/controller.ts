@@ -1,6 +1,6 @@
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import type { Controller, DeepReadonly, Informer, KubeObject, Lister, Manager, Request, RequestMapper, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
-import { podResource, trimPodForCache } from '@kruise-ts/workload';
+import { podResource, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
 
 import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
 
@@ -85,6 +85,7 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     onAdd: (namespace) => { podIndex.namespaceChanged(undefined, namespace); },
     onUpdate: (old, namespace) => { podIndex.namespaceChanged(old, namespace); },
   });
+  watchOwnWrites(sets, expectations);
   controller.watch(sets, setAndOverlapping(sets.lister()));
   watchPods(controller, pods, { podIndex, expectations });
   controller.watch(namespaces, setsWithNamespaceSelector(sets.lister()));

@@ -7,9 +7,9 @@
  */
 import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
 import { isConflict, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, EventReporter, KubeObject, Lister, ObjectApi, ReconcileContext, Reconciler, Request, Result, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, EventReporter, KubeObject, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceClient, Result, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
-import { podResource, removeCondition, setCondition, updateStatus } from '@kruise-ts/workload';
+import { expectingOwnWrites, podResource, removeCondition, setCondition, updateStatus, waitForOwnWrite } from '@kruise-ts/workload';
 
 import { hashAnnotationsPatch } from './hash/set-hash-annotations.ts';
 import { registerLatestRevision } from './revision/register-revision.ts';
@@ -92,6 +92,8 @@ export class SidecarSetReconciler implements Reconciler {
   }
 
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    const lag = this.#ownWriteLag(request.name);
+    if (lag !== undefined) return lag;
     const cachedSet = await this.#readSet(context, request.name);
     if (cachedSet === undefined) {
       // Gone, or not this manager's: what was reported of it goes too.
@@ -150,6 +152,18 @@ export class SidecarSetReconciler implements Reconciler {
     return conflicts.length === 0 && this.#deps.reportMissed !== false ? missed : [];
   }
 
+  /** A retry while the cache does not show our last write to the SidecarSet: its status is computed from the cached copy. */
+  #ownWriteLag(name: string): Result | undefined {
+    const cached = this.#deps.sidecarSets.get('', name);
+    const wait = cached === undefined ? undefined : waitForOwnWrite(this.#deps.expectations, cached);
+    return wait === undefined ? undefined : { requeueAfterMs: wait };
+  }
+
+  /** Writes to the SidecarSet itself, recorded so that the next reconcile waits until the cache shows them. */
+  #setClient(signal: AbortSignal): ResourceClient<SidecarSet> {
+    return expectingOwnWrites(resourceClient(this.#deps.api, sidecarSetResource, signal), this.#deps.expectations);
+  }
+
   /**
    * The cached SidecarSet this reconcile is for, if it exists and is in this manager's scope; one that
    * cannot be read is reported (Event, InvalidSpec condition) and ends the reconcile.
@@ -160,7 +174,7 @@ export class SidecarSetReconciler implements Reconciler {
     const parsed = parseSidecarSet(cached);
     if (parsed.kind === 'valid') return parsed.object;
     context.logger.error({ message: parsed.message }, 'SidecarSet cannot be read');
-    const ctx = { sets: resourceClient(this.#deps.api, sidecarSetResource, context.signal), recorder: this.#deps.recorder, clock: this.#deps.clock };
+    const ctx = { sets: this.#setClient(context.signal), recorder: this.#deps.recorder, clock: this.#deps.clock };
     try {
       return await reportInvalidSpec(ctx, cached, parsed.message);
     } catch (error) {
@@ -185,7 +199,7 @@ export class SidecarSetReconciler implements Reconciler {
     const patch = hashAnnotationsPatch(set);
     if (patch === undefined) return 'written';
     try {
-      await resourceClient(this.#deps.api, sidecarSetResource, context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
+      await this.#setClient(context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
       return 'written';
     } catch (error) {
       if (isConflict(error) || isNotFound(error)) return 'stale';
@@ -197,7 +211,7 @@ export class SidecarSetReconciler implements Reconciler {
   /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */
   async #writeStatus(context: ReconcileContext, set: DeepReadonly<SidecarSet>, next: SidecarSetStatus): Promise<boolean> {
     try {
-      await updateStatus(resourceClient(this.#deps.api, sidecarSetResource, context.signal), set, next);
+      await updateStatus(this.#setClient(context.signal), set, next);
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;

@@ -79,13 +79,29 @@ async function readCloneSet(namespace: string, name: string): Promise<CloneSetVi
   return (await custom.getNamespacedCustomObject({ ...CLONESET, namespace, name })) as CloneSetView;
 }
 
+/** The app whose CloneSet a test waits for: its log goes into a timeout's message. */
+let runningApp: AppProcess | undefined;
+
+/** Where a wait stopped: the CloneSet's status, its pods and claims, the app's last log lines. */
+async function cloneSetState(namespace: string): Promise<unknown> {
+  const cs = await readCloneSet(namespace, 'sample-data').catch((error: unknown) => String(error));
+  const pods = (await activePods(namespace)).map((pod) => ({
+    name: pod.metadata?.name,
+    phase: pod.status?.phase,
+    conditions: pod.status?.conditions?.map((condition) => `${condition.type}=${condition.status}`),
+    lifecycle: pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'],
+  }));
+  const claims = (await core.listNamespacedPersistentVolumeClaim({ namespace })).items.map((claim) => claim.metadata?.name);
+  return { cloneSet: cs, pods, claims, appLog: runningApp?.output().split('\n').slice(-40) };
+}
+
 async function waitForCloneSet(namespace: string, description: string, check: (cs: CloneSetView) => boolean): Promise<CloneSetView> {
   return waitFor(
     async () => {
       const cs = await readCloneSet(namespace, 'sample-data');
       return check(cs) ? cs : undefined;
     },
-    { description, timeoutMs: 90_000 },
+    { description, timeoutMs: 90_000, state: () => cloneSetState(namespace) },
   );
 }
 
@@ -191,6 +207,7 @@ describe('the kruise-ts chart on the local control plane', () => {
     expect(node).toBe('node');
     expect(nodeFlags.length).toBeGreaterThan(0);
     const app: AppProcess = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`], nodeFlags);
+    runningApp = app;
     try {
       const leaseName = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
       const lease = await waitFor(

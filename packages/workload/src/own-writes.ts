@@ -1,0 +1,57 @@
+/**
+ * A workload controller's writes to the workload itself (its status, a patch such as the podsToDelete
+ * trim) recorded as resourceVersion expectations, and the check that the cache shows them before the
+ * next reconcile computes anything from the cached workload.
+ *
+ * Why: a status is a merge patch of the fields that differ from the cached status. Computed while the
+ * cache still held the copy before our previous status write, a field that write changed and that now
+ * equals the stale copy was left out, and the server kept the written value (a CloneSet with 4
+ * replicas and 5 ready). Sending the whole status instead let a status counted from the stale copy
+ * overwrite what the previous write had counted (a BroadcastJob's `failed` went back to 0). Waiting
+ * for our own write, as for pod writes, removes both: every status is computed from a copy that
+ * includes the last one we wrote.
+ */
+import type { Informer, KubeObject, ResourceClient, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+
+/** `client` whose patches of the object and of its status record the version the API server returned. */
+export function expectingOwnWrites<T extends KubeObject>(client: ResourceClient<T>, expectations: Pick<ResourceVersionExpectations, 'expect'>): ResourceClient<T> {
+  return {
+    ...client,
+    patch: async (key, patch) => {
+      const written = await client.patch(key, patch);
+      expectations.expect(written);
+      return written;
+    },
+    patchStatus: async (key, patch) => {
+      const written = await client.patchStatus(key, patch);
+      expectations.expect(written);
+      return written;
+    },
+  };
+}
+
+/** Retry soon while the cache lags behind our write to the workload; its watch event usually comes first. */
+export const OWN_WRITE_RETRY_MS = 1000;
+
+/**
+ * How long to wait before reconciling `cached`, or undefined when the cache shows our last write to it
+ * (or the expectation timed out: a stuck wait is dropped, never held forever).
+ */
+export function waitForOwnWrite(expectations: Pick<ResourceVersionExpectations, 'check'>, cached: KubeObject): number | undefined {
+  return expectations.check(cached).satisfied ? undefined : OWN_WRITE_RETRY_MS;
+}
+
+/**
+ * Settles the expectation as soon as the workload's watch event shows our write (the expectation
+ * gauges then show only what really waits), and forgets it when the workload is deleted.
+ */
+export function watchOwnWrites<T extends KubeObject>(informer: Pick<Informer<T>, 'addEventHandler'>, expectations: Pick<ResourceVersionExpectations, 'observe' | 'delete'>): void {
+  informer.addEventHandler({
+    onUpdate: (_old, object) => {
+      expectations.observe(object);
+    },
+    onDelete: (object) => {
+      expectations.delete(object);
+    },
+  });
+}
