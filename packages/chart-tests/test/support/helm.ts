@@ -126,11 +126,12 @@ export const CHART_TEST_CRD_ARGS: readonly string[] = ['--set', 'crds.install=fa
  * to 3 minutes for the Deployments, without the CRDs: the test run installs them once and points
  * their conversion webhooks at its own converter (packages/launcher/src/testing), which a chart's
  * CRD would replace for every test file at once; installs with CRDs run on a control plane of their
- * own (packages/launcher/test/integration/openkruise-crds.test.ts).
+ * own (packages/launcher/test/integration/openkruise-crds.test.ts). `set`: more `--set` values.
  */
-export function installChart(input: { readonly release: string; readonly namespace: string; readonly gates: string; readonly kubeconfig: string }): Promise<HelmResult> {
+export function installChart(input: { readonly release: string; readonly namespace: string; readonly gates: string; readonly kubeconfig: string; readonly set?: readonly string[] }): Promise<HelmResult> {
+  const values = (input.set ?? []).flatMap((value) => ['--set', value]);
   return runHelm(
-    ['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--set', `featureGates=${input.gates.replaceAll(',', '\\,')}`, '--wait', '--timeout', '3m', ...CHART_TEST_CRD_ARGS],
+    ['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--set', `featureGates=${input.gates.replaceAll(',', '\\,')}`, ...values, '--wait', '--timeout', '3m', ...CHART_TEST_CRD_ARGS],
     { kubeconfig: input.kubeconfig },
   );
 }
