@@ -35,7 +35,14 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const NAMESPACE = 'shards';
 const RING = 'kruise-ts-cloneset';
 const CLONESETS = 30;
-const LEASE_DURATION_MS = 6000;
+/**
+ * The member and bucket Leases' duration and the renew deadline. A replica that cannot renew within
+ * the deadline fences itself and exits (a pod would be restarted; nothing restarts it here), so the
+ * deadline leaves room for a loaded 2-core machine: at 4 s, a CI-like run under extra load lost a
+ * replica that way and the test waited for a split that could no longer come.
+ */
+const LEASE_DURATION_MS = 10_000;
+const RENEW_DEADLINE_MS = 8000;
 /** Scheduling slack on a loaded 2-core machine: how long a takeover may take beyond the protocol's bound, not a speed target. */
 const SLACK_MS = 8000;
 
@@ -82,8 +89,8 @@ function startReplica(name: string): Replica {
     `--namespace=${NAMESPACE}`,
     `--leader-election-namespace=${NAMESPACE}`,
     '--sharding',
-    '--leader-election-lease-duration=6s',
-    '--leader-election-renew-deadline=4s',
+    `--leader-election-lease-duration=${String(LEASE_DURATION_MS / 1000)}s`,
+    `--leader-election-renew-deadline=${String(RENEW_DEADLINE_MS / 1000)}s`,
     '--metrics-bind-address=0',
     '--health-probe-bind-address=0',
     '--webhook-port=0',
@@ -124,9 +131,14 @@ async function holders(): Promise<string[]> {
 }
 
 /** Waits until every bucket Lease names the owner the ring gives it among `members`; returns when. */
-async function converged(members: readonly string[], description: string): Promise<number> {
+async function converged(members: readonly string[], description: string, replicas: readonly Replica[]): Promise<number> {
   const owners = assignBuckets(members);
-  return waitFor(async () => ((await holders()).every((holder, bucket) => holder === owners[bucket]) ? Date.now() : undefined), { description, timeoutMs: 90_000, state: holders });
+  // On a timeout: who holds what, and whether a replica exited (fenced) and why.
+  const state = async (): Promise<unknown> => ({
+    holders: await holders(),
+    replicas: replicas.map((replica) => ({ name: replica.name, exitCode: replica.child.exitCode, signal: replica.child.signalCode, log: replica.output().split('\n').slice(-5) })),
+  });
+  return waitFor(async () => ((await holders()).every((holder, bucket) => holder === owners[bucket]) ? Date.now() : undefined), { description, timeoutMs: 90_000, state });
 }
 
 function cloneSetName(i: number): string {
@@ -253,7 +265,7 @@ describe('sharded CloneSet replicas', () => {
     try {
       const [a, b, c] = await identities(replicas);
       if (a === undefined || b === undefined || c === undefined) throw new Error('three identities expected');
-      await converged([a, b, c], 'the buckets split among three replicas');
+      await converged([a, b, c], 'the buckets split among three replicas', replicas);
       for (let i = 0; i < CLONESETS; i++) {
         await createCloneSet(client, NAMESPACE, {
           metadata: { name: cloneSetName(i) },
@@ -288,7 +300,7 @@ describe('sharded CloneSet replicas', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const killedAt = Date.now();
       replicas[2]?.child.kill('SIGKILL');
-      const takenOver = await converged([a, b], 'c\'s buckets taken over by a and b');
+      const takenOver = await converged([a, b], 'c\'s buckets taken over by a and b', replicas);
       expect(takenOver - killedAt).toBeLessThan(LEASE_DURATION_MS + SLACK_MS);
       await allRolledOut('nginx:1.26');
       const firstTo = Date.now();
@@ -301,7 +313,7 @@ describe('sharded CloneSet replicas', () => {
       const [dIdentity] = await identities([d]);
       const secondFrom = Date.now();
       await setImage('nginx:1.27');
-      await converged([a, b, dIdentity ?? ''], 'd to take its share');
+      await converged([a, b, dIdentity ?? ''], 'd to take its share', replicas);
       await allRolledOut('nginx:1.27');
       const secondTo = Date.now();
 
