@@ -39,9 +39,11 @@ const CLONESETS = 30;
  * The member and bucket Leases' duration and the renew deadline. A replica that cannot renew within
  * the deadline fences itself and exits (a pod would be restarted; nothing restarts it here), so the
  * deadline leaves room for a loaded 2-core machine: at 4 s, a CI-like run under extra load lost a
- * replica that way and the test waited for a split that could no longer come.
+ * replica that way and the test waited for a split that could no longer come. A replica fences at the
+ * first failed renewal past the deadline, up to one retry period (2 s) later; the Lease outlasts that
+ * by 2 s more, so a fenced replica has stopped before anyone takes its buckets.
  */
-const LEASE_DURATION_MS = 10_000;
+const LEASE_DURATION_MS = 12_000;
 const RENEW_DEADLINE_MS = 8000;
 /** Scheduling slack on a loaded 2-core machine: how long a takeover may take beyond the protocol's bound, not a speed target. */
 const SLACK_MS = 8000;
