@@ -5,7 +5,8 @@ import type { Controller, DeepReadonly, FeatureGates, Informer, Lister, Manager 
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { podResource, pvcResource, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
+import { podResource, pvcResource, soleSelectingOwner, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
+import type { SelectingOwner } from '@kruise-ts/workload';
 
 import { podOrdinal } from './ordinals.ts';
 import { StatefulSetReconciler } from './reconciler.ts';
@@ -66,9 +67,9 @@ function watchExpandedClaims(pvcs: Informer<PersistentVolumeClaim>, controller: 
   });
 }
 
-/** Sharded, the pods and revisions made before sharding was turned on are given their set's bucket. */
-function labelForSharding(manager: Manager): void {
-  manager.labelForSharding({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+/** Sharded, the pods and revisions made before sharding was turned on are given their set's bucket, and orphan pods the bucket of the one set that would adopt them. */
+function labelForSharding(manager: Manager, sets: Lister<SelectingOwner>): void {
+  manager.labelForSharding({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP, orphanOwner: soleSelectingOwner(sets) });
   manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
 }
 
@@ -88,7 +89,7 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
   const pods = manager.informers.informerFor({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, indexers: uidIndex, sharded: true });
   const pvcs = manager.informers.informerFor({ resource: pvcResource });
   const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex, sharded: true });
-  labelForSharding(manager);
+  labelForSharding(manager, sets.lister());
   const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
   const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
   const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false }, templateValidator: templateValidatorFor(manager) }), workers: options.workers, shardedBy: sets });

@@ -4,7 +4,7 @@ import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-ru
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { nodeResource, podResource, pvcResource, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
+import { nodeResource, podResource, pvcResource, trimNodeForCache, soleSelectingOwner, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
 import { CloneSetReconciler } from './reconciler.ts';
@@ -63,7 +63,7 @@ function cloneSetInformers(manager: Manager) {
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
   const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
-  manager.labelForSharding({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  manager.labelForSharding({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP, orphanOwner: soleSelectingOwner(cloneSets.lister()) });
   manager.labelForSharding({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
   manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
   const deps = podControlDeps(manager, { controllerName: CLONESET_CONTROLLER_NAME, eventComponent: CLONESET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });

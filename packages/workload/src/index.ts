@@ -70,7 +70,7 @@ export { limitUpdateCandidates } from './update-limit.ts';
 export type { LimitUpdateCandidatesOptions } from './update-limit.ts';
 
 // Event handlers of owned pods and PVCs.
-export { ownerKeyOf, watchOwnedClaims, watchOwnedPods } from './owned-object-events.ts';
+export { ownerKeyOf, soleSelectingOwner, watchOwnedClaims, watchOwnedPods } from './owned-object-events.ts';
 export type { OwnedObjectHandlerDeps, SelectingOwner } from './owned-object-events.ts';
 export { claimCandidates, claimOwnerOf, freshOwnerCheck, staleObject } from './claim-candidates.ts';
 export { statusPatch, updateStatus } from './status-patch.ts';

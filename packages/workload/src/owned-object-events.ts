@@ -32,17 +32,30 @@ export function ownerKeyOf(owner: OwnedObjectHandlerDeps['owner'], object: DeepR
   return requestKey({ namespace: object.metadata?.namespace ?? '', name: ref.name });
 }
 
-/** Owners in the pod's namespace whose (non-empty) selector matches it: candidates to adopt an orphan. */
-function matchingOwners(deps: OwnedObjectHandlerDeps, pod: DeepReadonly<Pod>): string[] {
-  return deps.owners
-    .list({ namespace: pod.metadata?.namespace ?? '' })
-    .filter((owner) => !isEmptyLabelSelector(owner.spec.selector) && matchesLabelSelector(owner.spec.selector, pod.metadata?.labels))
+/** Owners in the object's namespace whose (non-empty) selector matches it: candidates to adopt an orphan. */
+function matchingOwners(owners: Lister<SelectingOwner>, object: DeepReadonly<KubeObject>): string[] {
+  return owners
+    .list({ namespace: object.metadata?.namespace ?? '' })
+    .filter((owner) => !isEmptyLabelSelector(owner.spec.selector) && matchesLabelSelector(owner.spec.selector, object.metadata?.labels))
     .map((owner) => requestKey({ namespace: owner.metadata.namespace ?? '', name: owner.metadata.name ?? '' }));
+}
+
+/**
+ * The key of the one owner whose selector matches an orphan, or undefined for none or several: the
+ * workload a sharded app labels the orphan for (the bucket labeller's `orphanOwner`), so that the
+ * replica holding it sees the orphan and adopts it. Several candidates race for it unsharded too;
+ * sharded, it is left alone.
+ */
+export function soleSelectingOwner(owners: Lister<SelectingOwner>): (object: DeepReadonly<KubeObject>) => string | undefined {
+  return (object) => {
+    const candidates = matchingOwners(owners, object);
+    return candidates.length === 1 ? candidates[0] : undefined;
+  };
 }
 
 function enqueueOwnerOrCandidates(deps: OwnedObjectHandlerDeps, pod: DeepReadonly<Pod>): void {
   const owner = ownerKeyOf(deps.owner, pod);
-  for (const key of owner === undefined ? matchingOwners(deps, pod) : [owner]) {
+  for (const key of owner === undefined ? matchingOwners(deps.owners, pod) : [owner]) {
     deps.queue.add(key);
   }
 }

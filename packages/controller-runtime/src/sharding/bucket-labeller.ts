@@ -13,7 +13,7 @@ import { Informer } from '../cache/informer.ts';
 import { apiListWatcher, joinSelectors } from '../cache/list-watcher.ts';
 import { isNotFound } from '../client/api-error.ts';
 import type { Client } from '../client/client.ts';
-import { objectKey } from '../client/kube-object.ts';
+import { controllerRef, objectKey } from '../client/kube-object.ts';
 import type { KubeObject } from '../client/kube-object.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import { requestForControllerOwner } from '../controller/event-mappers.ts';
@@ -21,6 +21,7 @@ import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import type { Runnable } from '../manager/runnable.ts';
 import { requestKey } from '../reconcile/reconcile.ts';
 import { isAborted } from '../util/aborted.ts';
+import type { DeepReadonly } from '../util/deep-readonly.ts';
 import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
 
@@ -32,6 +33,12 @@ export interface LabelledKind<T extends KubeObject = KubeObject> {
   /** The workload kind and API group whose controller reference marks them as the app's (`CloneSet`, `apps.kruise.io`). */
   readonly ownerKind: string;
   readonly ownerGroup: string;
+  /**
+   * For an object without a controller (an orphan its app would adopt): the `namespace/name` of the
+   * one workload that would adopt it, or undefined (none, or more than one). It is labelled with that
+   * workload's bucket, so that the holder's cache sees and adopts it, as a single leader would.
+   */
+  readonly orphanOwner?: ((object: DeepReadonly<KubeObject>) => string | undefined) | undefined;
 }
 
 export interface BucketLabellerOptions {
@@ -45,6 +52,8 @@ export interface BucketLabellerOptions {
 }
 
 const OWNER_INDEX = 'owner';
+/** Orphans, under one key: their owner is looked up when asked, as workloads come and change selectors. */
+const ORPHAN_INDEX = 'orphan';
 /** How often the labeller looks for work when nothing woke it. */
 const SCAN_INTERVAL_MS = 500;
 
@@ -73,19 +82,26 @@ export class BucketLabeller implements Runnable {
       listWatcher: apiListWatcher(this.#options.client, scope),
       description: `unlabelled ${kind.resource.plural}`,
       logger: this.#options.logger,
-      // Only whose they are matters here: a migration's worth of revisions' data would be wasted memory.
-      transform: ownershipOnly,
-      indexers: { [OWNER_INDEX]: (object) => {
-        const owner = ownerKeyOf(object, kind);
-        return owner === undefined ? [] : [owner];
-      } },
+      // Only whose they are matters here (and an orphan's labels, which say who would adopt it): a
+      // migration's worth of revisions' data would be wasted memory.
+      transform: kind.orphanOwner === undefined ? ownershipOnly : ownershipAndLabels,
+      indexers: {
+        [OWNER_INDEX]: (object) => {
+          const owner = ownerKeyOf(object, kind);
+          return owner === undefined ? [] : [owner];
+        },
+        [ORPHAN_INDEX]: (object) => (kind.orphanOwner !== undefined && controllerRef(object) === undefined ? [''] : []),
+      },
     });
     this.#informers.push({ kind, informer });
   }
 
   /** Whether the workload `key` still has unlabelled objects (or they are not known yet). */
   blocks(key: string): boolean {
-    return this.#informers.some(({ informer }) => !informer.hasSynced() || informer.lister().byIndex(OWNER_INDEX, key).length > 0);
+    return this.#informers.some(({ kind, informer }) => {
+      const lister = informer.lister();
+      return !informer.hasSynced() || lister.byIndex(OWNER_INDEX, key).length > 0 || lister.byIndex(ORPHAN_INDEX, '').some((orphan) => kind.orphanOwner?.(orphan) === key);
+    });
   }
 
   /** Objects still without a bucket label, across kinds. */
@@ -108,7 +124,7 @@ export class BucketLabeller implements Runnable {
   async #labelSome(signal: AbortSignal): Promise<void> {
     for (const { kind, informer } of this.#informers) {
       for (const object of informer.lister().list()) {
-        const owner = ownerKeyOf(object, kind);
+        const owner = ownerKeyOf(object, kind) ?? (controllerRef(object) === undefined ? kind.orphanOwner?.(object) : undefined);
         if (owner === undefined || this.#options.gate.state(bucketOfKey(owner)) === undefined || !this.#limiter.tryAccept()) {
           continue;
         }
@@ -134,6 +150,13 @@ export class BucketLabeller implements Runnable {
 function ownershipOnly(object: KubeObject): KubeObject {
   const { name, namespace, ownerReferences } = object.metadata ?? {};
   return { metadata: { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }), ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
+}
+
+/** Ownership, and the labels an orphan's would-be owner is found by. */
+function ownershipAndLabels(object: KubeObject): KubeObject {
+  const labels = object.metadata?.labels;
+  const kept = ownershipOnly(object);
+  return labels === undefined ? kept : { metadata: { ...kept.metadata, labels } };
 }
 
 /** `namespace/name` of the object's controller when it is of the kind (a native StatefulSet's pods are not ours to label); undefined for orphans and others' objects. */

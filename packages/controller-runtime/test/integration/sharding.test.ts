@@ -119,9 +119,13 @@ function overlaps(members: readonly Member[], now: number): string[] {
   return problems;
 }
 
+/** Children per parent. */
+const CHILDREN = 3;
+
 /**
- * Parents with two children each. The first child carries its parent's bucket label, as a sharded
- * controller makes it; the second has only a controller reference, as an object made before sharding.
+ * Parents with three children each. The first child carries its parent's bucket label, as a sharded
+ * controller makes it; the second has only a controller reference, as an object made before sharding;
+ * the third is an orphan its parent would adopt (the fixture finds the parent by its `parent` label).
  */
 async function createParentsAndChildren(namespace: string): Promise<void> {
   for (let i = 0; i < PARENTS; i++) {
@@ -130,6 +134,7 @@ async function createParentsAndChildren(namespace: string): Promise<void> {
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-0`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } } } });
     const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: parent, uid: created.metadata?.uid ?? '', controller: true }];
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-1`, labels: { role: 'child', parent }, ownerReferences } } });
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-orphan`, labels: { role: 'child', parent } } } });
   }
 }
 
@@ -156,9 +161,9 @@ describe('sharding', () => {
       await waitFor(
         () => {
           const latest = [a, b, c].map((m) => intervals(m).at(-1)?.cached);
-          return Promise.resolve(latest.every((cached) => cached !== undefined && cached < 2 * PARENTS) && latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === 2 * PARENTS);
+          return Promise.resolve(latest.every((cached) => cached !== undefined && cached < CHILDREN * PARENTS) && latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === CHILDREN * PARENTS);
         },
-        { description: 'each member to cache only its share of the 24 children', timeoutMs: 30_000, state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)) },
+        { description: 'each member to cache only its share of the 36 children', timeoutMs: 30_000, state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)) },
       );
 
       // SIGKILL: the survivors take c's buckets once its Lease stood still for its duration.
@@ -184,14 +189,14 @@ describe('sharding', () => {
       expect(a.output()).toContain(`STOPPED ${a.identity}`);
       await allReconciledSince([b, d], handedOver);
 
-      // The children made without a label got their parent's, once each.
+      // The children made without a label, and the orphans, got their parent's, once each.
       const children = await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'role=child' });
       expect(children.items.filter((child) => child.metadata?.labels?.[SHARD_BUCKET_LABEL] !== bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL])).toEqual([]);
-      // Every reconcile saw both children of its parent: a bucket is worked on only once its objects
-      // are cached, and a parent only once its children are labelled.
+      // Every reconcile saw all three children of its parent: a bucket is worked on only once its
+      // objects are cached, and a parent only once its children (and its orphans) are labelled.
       const all = members.flatMap(intervals);
       expect(all.length).toBeGreaterThan(PARENTS * 4);
-      expect(all.filter((i) => i.children !== 2)).toEqual([]);
+      expect(all.filter((i) => i.children !== CHILDREN)).toEqual([]);
       expect(overlaps(members, Date.now())).toEqual([]);
     } finally {
       for (const member of members) {
