@@ -45,20 +45,23 @@ describe('sharded CloneSet replicas and orphans', () => {
         setupCloneSetController(manager, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, scalingExcludePreparingDelete: false, stripPodManagedFields: true }),
     });
     try {
-      const cloneSet = await createCloneSet(client, ns.name, webCloneSet(2));
+      // partition 2: the adopted orphans, which carry no revision, stay as they are (ReCreate would
+      // replace them right after adopting them, and the test could no longer see them adopted).
+      const cloneSet = await createCloneSet(client, ns.name, webCloneSet(2, { updateStrategy: { partition: 2 } }));
       const adopted = await waitFor(
         async () => {
           const pods = await activePods(client, ns.name, 'app=web');
           const owned = pods.filter((pod) => pod.metadata?.ownerReferences?.some((ref) => ref.controller === true && ref.uid === cloneSet.metadata.uid) === true);
           return orphans.every((name) => owned.some((pod) => pod.metadata?.name === name)) ? pods : undefined;
         },
-        { description: 'both orphans adopted by the CloneSet', timeoutMs: 60_000, state: async () => (await activePods(client, ns.name)).map((pod) => ({ name: pod.metadata?.name, labels: pod.metadata?.labels, owners: pod.metadata?.ownerReferences?.map((ref) => ref.name) })) },
+        { description: 'both orphans adopted by the CloneSet', timeoutMs: 60_000, state: async () => (await client.list(podResource, { namespace: ns.name })).items.map((pod) => ({ name: pod.metadata?.name, deleting: pod.metadata?.deletionTimestamp, labels: pod.metadata?.labels, owners: pod.metadata?.ownerReferences?.map((ref) => ref.name) })) },
       );
       for (const name of orphans) {
         expect(adopted.find((pod) => pod.metadata?.name === name)?.metadata?.labels?.[SHARD_BUCKET_LABEL]).toBe(bucketLabels(ns.name, 'web')[SHARD_BUCKET_LABEL]);
       }
       // Adopted, not replaced: the CloneSet of two pods made none of its own while it waited for them.
       expect(adopted.map((pod) => pod.metadata?.name).sort()).toEqual(orphans);
+      expect((await activePods(client, ns.name, 'app=web')).map((pod) => pod.metadata?.name).sort()).toEqual(orphans);
     } finally {
       await Promise.all(replicas.map((replica) => replica.stop()));
     }
