@@ -15,7 +15,7 @@ import { initializeReadinessGates, podControlContext, RefreshError, refreshPods 
 import type { PodControlDeps, RefreshResult } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, removeCondition, setCondition, updateStatus, waitForOwnWrite, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, ownWriteRequeue, removeCondition, setCondition, updateStatus, warnOnce } from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { readState } from './read-state.ts';
@@ -94,9 +94,9 @@ export class StatefulSetReconciler implements Reconciler {
       return undefined;
     }
     // Everything below reads the cached set, its status included: it must show our last write.
-    const ownWrite = waitForOwnWrite(this.#deps.resourceVersionExpectations, cached);
+    const ownWrite = ownWriteRequeue(this.#deps.resourceVersionExpectations, cached);
     if (ownWrite !== undefined) {
-      return { requeueAfterMs: ownWrite };
+      return ownWrite;
     }
     const ctx = this.#context(context);
     const parsed = parseStatefulSet(cached);

@@ -16,7 +16,7 @@ import { isNotFound, objectReference, requestKey, resourceClient, TerminalError 
 import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceClient, ResourceVersionExpectations, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, expectingOwnWrites, metaTime, podResource, pvcResource, updateStatus, waitForOwnWrite, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, expectingOwnWrites, metaTime, ownWriteRequeue, podResource, pvcResource, updateStatus, warnOnce } from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
 import { decideJob, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
@@ -135,8 +135,8 @@ export class BroadcastJobReconciler implements Reconciler {
     const cached = this.#deps.jobs.get(request.namespace, request.name);
     if (cached === undefined) return this.#forget(key);
     // Everything below reads the cached job, its status included: it must show our last write.
-    const ownWrite = waitForOwnWrite(this.#deps.resourceVersionExpectations, cached);
-    if (ownWrite !== undefined) return { requeueAfterMs: ownWrite };
+    const ownWrite = ownWriteRequeue(this.#deps.resourceVersionExpectations, cached);
+    if (ownWrite !== undefined) return ownWrite;
     const parsed = parseBroadcastJob(cached);
     if (parsed.kind === 'invalid') return this.#reportUnreadable(context, cached, parsed.message);
     const satisfied = this.#deps.expectations.satisfied(key);

@@ -4,7 +4,7 @@ import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-ru
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { nodeResource, podResource, pvcResource, trimNodeForCache, soleSelectingOwner, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
+import { nodeResource, podResource, pvcResource, soleSelectingOwner, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
 import { CloneSetReconciler } from './reconciler.ts';

@@ -13,7 +13,7 @@ import { initializeReadinessGates, podControlContext } from '@kruise-ts/pod-cont
 import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, SlowStartMemory, updateStatus, waitForOwnWrite, warnOnce } from '@kruise-ts/workload';
+import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, ownWriteRequeue, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { parseCloneSet } from './cloneset-parse.ts';
@@ -109,9 +109,9 @@ export class CloneSetReconciler implements Reconciler {
       return this.#forget(key);
     }
     // Everything below reads the cached CloneSet, its status included: it must show our last write.
-    const ownWrite = waitForOwnWrite(deps.resourceVersionExpectations, cached);
+    const ownWrite = ownWriteRequeue(deps.resourceVersionExpectations, cached);
     if (ownWrite !== undefined) {
-      return { requeueAfterMs: ownWrite };
+      return ownWrite;
     }
     const ctx = this.#context(context);
     const cs = await this.#usable(ctx, cached);

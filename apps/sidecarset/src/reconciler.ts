@@ -9,7 +9,7 @@ import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kru
 import { isConflict, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, EventReporter, KubeObject, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceClient, Result, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
-import { expectingOwnWrites, podResource, removeCondition, setCondition, updateStatus, waitForOwnWrite } from '@kruise-ts/workload';
+import { expectingOwnWrites, ownWriteRequeue, podResource, removeCondition, setCondition, updateStatus } from '@kruise-ts/workload';
 
 import { hashAnnotationsPatch } from './hash/set-hash-annotations.ts';
 import { registerLatestRevision } from './revision/register-revision.ts';
@@ -155,8 +155,7 @@ export class SidecarSetReconciler implements Reconciler {
   /** A retry while the cache does not show our last write to the SidecarSet: its status is computed from the cached copy. */
   #ownWriteLag(name: string): Result | undefined {
     const cached = this.#deps.sidecarSets.get('', name);
-    const wait = cached === undefined ? undefined : waitForOwnWrite(this.#deps.expectations, cached);
-    return wait === undefined ? undefined : { requeueAfterMs: wait };
+    return cached === undefined ? undefined : ownWriteRequeue(this.#deps.expectations, cached);
   }
 
   /** Writes to the SidecarSet itself, recorded so that the next reconcile waits until the cache shows them. */

@@ -45,7 +45,7 @@ export { slowStartBatch } from './slow-start.ts';
 export { SlowStartMemory } from './slow-start-memory.ts';
 export { mapWithConcurrency, POD_WRITE_CONCURRENCY, settleWithConcurrency } from './bounded-concurrency.ts';
 export { laggingOwnedObject } from './cache-lag.ts';
-export { expectingOwnWrites, OWN_WRITE_RETRY_MS, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
+export { expectingOwnWrites, OWN_WRITE_RETRY_MS, ownWriteRequeue, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
 export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';
 export { RequeueAfter } from './requeue.ts';
 export { errorMessage, stableMessage } from './failure-message.ts';

@@ -11,7 +11,7 @@
  * for our own write, as for pod writes, removes both: every status is computed from a copy that
  * includes the last one we wrote.
  */
-import type { Informer, KubeObject, ResourceClient, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type { Informer, KubeObject, ResourceClient, ResourceVersionExpectations, Result } from '@kruise-ts/controller-runtime';
 
 /** `client` whose patches of the object and of its status record the version the API server returned. */
 export function expectingOwnWrites<T extends KubeObject>(client: ResourceClient<T>, expectations: Pick<ResourceVersionExpectations, 'expect'>): ResourceClient<T> {
@@ -39,6 +39,12 @@ export const OWN_WRITE_RETRY_MS = 1000;
  */
 export function waitForOwnWrite(expectations: Pick<ResourceVersionExpectations, 'check'>, cached: KubeObject): number | undefined {
   return expectations.check(cached).satisfied ? undefined : OWN_WRITE_RETRY_MS;
+}
+
+/** `waitForOwnWrite` as a reconcile's result: the retry to return, or undefined to go on. */
+export function ownWriteRequeue(expectations: Pick<ResourceVersionExpectations, 'check'>, cached: KubeObject): Result | undefined {
+  const wait = waitForOwnWrite(expectations, cached);
+  return wait === undefined ? undefined : { requeueAfterMs: wait };
 }
 
 /**

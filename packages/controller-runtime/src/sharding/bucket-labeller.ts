@@ -60,7 +60,7 @@ const SCAN_INTERVAL_MS = 500;
 export class BucketLabeller implements Runnable {
   readonly needLeaderElection = false;
   readonly #options: BucketLabellerOptions;
-  readonly #informers: { readonly kind: LabelledKind; readonly informer: Informer<KubeObject> }[] = [];
+  readonly #informers: { readonly kind: LabelledKind; readonly informer: Informer<KubeObject>; readonly ownerOf: OwnerOf }[] = [];
   readonly #limiter: TokenBucket;
   #started = false;
 
@@ -77,6 +77,7 @@ export class BucketLabeller implements Runnable {
     if (this.#started) {
       throw new Error('the bucket labeller takes kinds before it starts');
     }
+    const ownerOf = ownerFinder(kind);
     const scope = { resource: kind.resource, namespace: kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined, labelSelector: joinSelectors(kind.labelSelector, `!${SHARD_BUCKET_LABEL}`) };
     const informer = new Informer<KubeObject>({
       listWatcher: apiListWatcher(this.#options.client, scope),
@@ -87,20 +88,20 @@ export class BucketLabeller implements Runnable {
       transform: kind.orphanOwner === undefined ? ownershipOnly : ownershipAndLabels,
       indexers: {
         [OWNER_INDEX]: (object) => {
-          const owner = ownerKeyOf(object, kind);
+          const owner = ownerOf.controller(object);
           return owner === undefined ? [] : [owner];
         },
         [ORPHAN_INDEX]: (object) => (kind.orphanOwner !== undefined && controllerRef(object) === undefined ? [''] : []),
       },
     });
-    this.#informers.push({ kind, informer });
+    this.#informers.push({ kind, informer, ownerOf });
   }
 
   /** Whether the workload `key` still has unlabelled objects (or they are not known yet). */
   blocks(key: string): boolean {
-    return this.#informers.some(({ kind, informer }) => {
+    return this.#informers.some(({ informer, ownerOf }) => {
       const lister = informer.lister();
-      return !informer.hasSynced() || lister.byIndex(OWNER_INDEX, key).length > 0 || lister.byIndex(ORPHAN_INDEX, '').some((orphan) => kind.orphanOwner?.(orphan) === key);
+      return !informer.hasSynced() || lister.byIndex(OWNER_INDEX, key).length > 0 || lister.byIndex(ORPHAN_INDEX, '').some((orphan) => ownerOf.labelFor(orphan) === key);
     });
   }
 
@@ -122,9 +123,9 @@ export class BucketLabeller implements Runnable {
 
   /** Labels what the rate allows of the unlabelled objects whose owner's bucket this replica holds. */
   async #labelSome(signal: AbortSignal): Promise<void> {
-    for (const { kind, informer } of this.#informers) {
+    for (const { kind, informer, ownerOf } of this.#informers) {
       for (const object of informer.lister().list()) {
-        const owner = ownerKeyOf(object, kind) ?? (controllerRef(object) === undefined ? kind.orphanOwner?.(object) : undefined);
+        const owner = ownerOf.labelFor(object);
         if (owner === undefined || this.#options.gate.state(bucketOfKey(owner)) === undefined || !this.#limiter.tryAccept()) {
           continue;
         }
@@ -159,8 +160,22 @@ function ownershipAndLabels(object: KubeObject): KubeObject {
   return labels === undefined ? kept : { metadata: { ...kept.metadata, labels } };
 }
 
-/** `namespace/name` of the object's controller when it is of the kind (a native StatefulSet's pods are not ours to label); undefined for orphans and others' objects. */
-function ownerKeyOf(object: KubeObject, kind: LabelledKind): string | undefined {
-  const [owner] = requestForControllerOwner({ group: kind.ownerGroup, kind: kind.ownerKind })(object);
-  return owner === undefined ? undefined : requestKey(owner);
+/** Whose bucket an unlabelled object of one kind gets. */
+interface OwnerOf {
+  /** `namespace/name` of its controller when it is of the kind (a native StatefulSet's pods are not ours to label). */
+  controller(object: KubeObject): string | undefined;
+  /** The workload whose bucket it gets: its controller of the kind, or, for an orphan, the one that would adopt it. */
+  labelFor(object: DeepReadonly<KubeObject>): string | undefined;
+}
+
+function ownerFinder(kind: LabelledKind): OwnerOf {
+  const mapper = requestForControllerOwner({ group: kind.ownerGroup, kind: kind.ownerKind });
+  const controller = (object: KubeObject): string | undefined => {
+    const [owner] = mapper(object);
+    return owner === undefined ? undefined : requestKey(owner);
+  };
+  return {
+    controller,
+    labelFor: (object) => controller(object) ?? (controllerRef(object) === undefined ? kind.orphanOwner?.(object) : undefined),
+  };
 }
