@@ -130,8 +130,9 @@ export type { LabelledKind } from './sharding/bucket-labeller.ts';
 export type { Admission, ReconcileGate } from './sharding/bucket-gate.ts';
 export { assignBuckets, bucketsOf } from './sharding/ring.ts';
 export { bucketLeaseName, memberLeaseName } from './sharding/shard-leases.ts';
-export { DEFAULT_SHARD_TIMING } from './sharding/shard-coordinator.ts';
-export type { ShardTiming } from './sharding/shard-coordinator.ts';
+export { DEFAULT_SHARD_TIMING } from './sharding/shard-timing.ts';
+export { FencedError } from './sharding/member-fence.ts';
+export type { ShardTiming } from './sharding/shard-timing.ts';
 export type { Runnable } from './manager/runnable.ts';
 export type { BoundPorts } from './manager/probe-servers.ts';
 

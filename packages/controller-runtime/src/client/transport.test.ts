@@ -75,7 +75,7 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
 
   const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
 
-  function transportFor(cluster: Record<string, unknown>, user: Record<string, unknown>, serverPort = port): Transport {
+  function kubeConfigFor(cluster: Record<string, unknown>, user: Record<string, unknown>, serverPort = port): StaticKubeConfig {
     const file = path.join(dir, `config-${String(seen.length)}-${String(Math.random()).slice(2)}`);
     writeFileSync(
       file,
@@ -86,7 +86,11 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
         contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
       }),
     );
-    return new Transport({ kubeConfig: new StaticKubeConfig(readCurrentContext(file)), qps: 0, burst: 0, userAgent: 'transport-test', requestTimeoutMs: 5_000 });
+    return new StaticKubeConfig(readCurrentContext(file));
+  }
+
+  function transportFor(cluster: Record<string, unknown>, user: Record<string, unknown>, serverPort = port): Transport {
+    return new Transport({ kubeConfig: kubeConfigFor(cluster, user, serverPort), qps: 0, burst: 0, userAgent: 'transport-test', requestTimeoutMs: 5_000 });
   }
 
   async function get(cluster: Record<string, unknown>, user: Record<string, unknown>): Promise<{ readonly body: unknown; readonly seen: Seen | undefined }> {
@@ -141,6 +145,37 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
       await new Promise((resolve) => goLike.close(resolve));
     }
   }, 20_000);
+
+  it('gives a sharded replica\'s renewals their own rate limit: never queued behind the process\'s other requests', async () => {
+    const slow = new Transport({ kubeConfig: kubeConfigFor({ 'insecure-skip-tls-verify': true }, { token: 't' }), qps: 1, burst: 1, userAgent: 'busy', requestTimeoutMs: 5000 });
+    const ring = slow.withOwnRateLimit({ qps: 20, burst: 20 });
+    try {
+      const order: string[] = [];
+      const queued = Array.from({ length: 3 }, (_, i) => slow.request({ verb: 'get', method: 'GET', path: `/busy/${String(i)}` }).then(() => order.push(`busy-${String(i)}`)));
+      await ring.request({ verb: 'update', method: 'PUT', path: '/renew', body: {} }).then(() => order.push('renewal'));
+      await Promise.all(queued);
+      expect(order.indexOf('renewal')).toBeLessThan(2);
+    } finally {
+      slow.close();
+    }
+  });
+
+  it('refuses every write a write guard refuses, right before sending it, and lets reads and the ring\'s own transport through', async () => {
+    const transport = transportFor({ 'insecure-skip-tls-verify': true }, { token: 't' });
+    const ring = transport.withOwnRateLimit({ qps: 0, burst: 0 });
+    transport.guardWrites(() => {
+      throw new Error('fenced');
+    });
+    const before = seen.length;
+    try {
+      await expect(transport.request({ verb: 'patch', method: 'PATCH', path: '/api/v1/namespaces/n/pods/p', body: {} })).rejects.toThrow('fenced');
+      expect(seen.length).toBe(before);
+      await expect(transport.request({ verb: 'get', method: 'GET', path: '/api' })).resolves.toEqual({ path: '/api' });
+      await expect(ring.request({ verb: 'update', method: 'PUT', path: '/renew', body: {} })).resolves.toEqual({ path: '/renew' });
+    } finally {
+      transport.close();
+    }
+  });
 
   it('skips verification with insecure-skip-tls-verify', async () => {
     const result = await get({ 'insecure-skip-tls-verify': true }, { token: 'x' });

@@ -58,6 +58,23 @@ export interface HttpRequest {
   readonly signal?: AbortSignal | undefined;
 }
 
+/**
+ * What transports made by `withOwnRateLimit` share with the one they came from. client-node builds a
+ * new undici Agent (TLS context and connection pool) for every request it authenticates; used per
+ * request, that means a TLS handshake per request, which cost most of the controller's CPU at 1,000
+ * pods. One dispatcher is built for the transport's life instead, so connections are pooled and kept
+ * alive. (The TLS material of a kubeconfig does not change while a process runs; tokens, which can,
+ * are still read per request.)
+ */
+interface SharedConnections {
+  dispatcher: Dispatcher | undefined;
+  /** Aborted by `close`: every request in flight or waiting for a token ends with it. */
+  readonly closed: AbortController;
+}
+
+/** client-go's verbs that change nothing. */
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
+
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_THROTTLE_RETRIES = 5;
 const MAX_RETRY_AFTER_MS = 10_000;
@@ -71,21 +88,33 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #limiter: TokenBucket;
   readonly #server: URL;
-  /**
-   * client-node builds a new undici Agent (TLS context and connection pool) for every request it
-   * authenticates; used per request, that means a TLS handshake per request, which cost most of the
-   * controller's CPU at 1,000 pods. One dispatcher is built for the transport's life instead, so
-   * connections are pooled and kept alive. (The TLS material of a kubeconfig does not change while a
-   * process runs; tokens, which can, are still read per request.)
-   */
-  #dispatcher: Dispatcher | undefined;
-  /** Aborted by `close`: every request in flight or waiting for a token ends with it. */
-  readonly #closed = new AbortController();
+  readonly #shared: SharedConnections;
+  /** Asked right before a write is sent (after the rate limiter): throwing refuses it. */
+  #writeGuard: (() => void) | undefined;
 
-  constructor(options: TransportOptions) {
+  constructor(options: TransportOptions, shared?: SharedConnections) {
     this.#options = options;
     this.#server = currentServer(options.kubeConfig);
     this.#limiter = new TokenBucket({ qps: options.qps, burst: options.burst });
+    this.#shared = shared ?? { dispatcher: undefined, closed: new AbortController() };
+  }
+
+  /**
+   * A transport over the same connections, credentials and `close` whose requests wait for a rate
+   * limit of their own, and which no write guard of this one applies to: a sharded replica's Lease
+   * renewals must never queue behind its reconciles' writes (docs/sharding.md, "Fencing").
+   */
+  withOwnRateLimit(limit: { readonly qps: number; readonly burst: number }): Transport {
+    return new Transport({ ...this.#options, ...limit }, this.#shared);
+  }
+
+  /**
+   * Installs a check every later write (any verb but get, list and watch) must pass right before it
+   * is sent, after waiting for the rate limiter: a fenced shard member refuses its own writes there,
+   * so that none queued before its fence reaches the API server after it.
+   */
+  guardWrites(guard: () => void): void {
+    this.#writeGuard = guard;
   }
 
   /** Sends a request and returns its parsed JSON body (undefined for an empty body). */
@@ -112,8 +141,8 @@ export class Transport {
    * queued). Idempotent.
    */
   close(): void {
-    this.#closed.abort(new TransportClosedError());
-    void this.#dispatcher?.destroy().catch(() => undefined);
+    this.#shared.closed.abort(new TransportClosedError());
+    void this.#shared.dispatcher?.destroy().catch(() => undefined);
   }
 
   /** Opens a streaming GET (watch). The caller reads the body; a non-2xx answer throws ApiError. */
@@ -126,11 +155,15 @@ export class Transport {
   }
 
   async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
-    this.#closed.signal.throwIfAborted();
+    const closed = this.#shared.closed.signal;
+    closed.throwIfAborted();
     const url = requestUrl(this.#server, request);
     const limiterStart = performance.now();
-    const cancel = request.signal === undefined ? this.#closed.signal : AbortSignal.any([request.signal, this.#closed.signal]);
+    const cancel = request.signal === undefined ? closed : AbortSignal.any([request.signal, closed]);
     await this.#limiter.wait(cancel);
+    if (!READ_VERBS.has(request.verb)) {
+      this.#writeGuard?.();
+    }
     const started = performance.now();
     const { headers, dispatcher } = await this.#authenticate(request);
     cancel.throwIfAborted();
@@ -167,8 +200,8 @@ export class Transport {
     if (request.body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
     }
-    this.#dispatcher ??= http1Dispatcher(this.#options.kubeConfig.getCurrentCluster()?.proxyUrl, options);
-    return { headers, dispatcher: this.#dispatcher };
+    this.#shared.dispatcher ??= http1Dispatcher(this.#options.kubeConfig.getCurrentCluster()?.proxyUrl, options);
+    return { headers, dispatcher: this.#shared.dispatcher };
   }
 }
 

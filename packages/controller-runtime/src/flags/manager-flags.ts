@@ -6,6 +6,7 @@ import { featureGatesSchema } from '../feature-gates/parse-feature-gates.ts';
 import { durationSchema } from './duration-flag.ts';
 import { flagName, OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 import type { FlagCompat, IgnoredFlag } from './openkruise-flags.ts';
+import { crossFlagProblems } from './sharding-flags.ts';
 
 const BOOLEAN_FLAG_SCHEMAS = new WeakSet<z.ZodType>();
 
@@ -101,6 +102,10 @@ export function parseFlags<S extends z.ZodObject>(argv: readonly string[], schem
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`);
     throw new FlagError(`invalid flags:\n${lines.join('\n')}`);
+  }
+  const problems = crossFlagProblems(parsed.data);
+  if (problems.length > 0) {
+    throw new FlagError(`invalid flags:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   }
   return parsed.data;
 }

@@ -11,6 +11,7 @@ import { compatibilityNotes } from '../flags/openkruise-flags.ts';
 import type { FlagCompat } from '../flags/openkruise-flags.ts';
 import type { ManagerOptions } from './manager.ts';
 import type { ShardingOptions } from './manager-shards.ts';
+import { shardTimingFromFlags } from '../flags/sharding-flags.ts';
 
 /**
  * The kubeconfig a process runs with: the file given by `--kubeconfig`, else kubectl's order
@@ -93,12 +94,10 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
 
 /** The ring of a sharded process: named and placed like its leader Lease, with the same duration and deadline. */
 function shardingFromFlags(flags: ManagerFlags, process: ManagerProcess): ShardingOptions {
-  const leaseDurationMs = flags['leader-election-lease-duration'];
   return {
     ring: flags['leader-election-id'] ?? process.defaultLeaseName,
     namespace: flags['leader-election-namespace'],
-    // A member renews three times per Lease duration: one missed renewal is not an expiry.
-    timing: { leaseDurationMs, renewDeadlineMs: flags['leader-election-renew-deadline'], renewPeriodMs: Math.floor(leaseDurationMs / 3) },
+    timing: shardTimingFromFlags(flags),
     labelQps: flags['shard-label-qps'],
   };
 }

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 
 import type { InformerFactory } from '../cache/informer-factory.ts';
+import { createClient } from '../client/client.ts';
 import type { Client } from '../client/client.ts';
 import { objectKey } from '../client/kube-object.ts';
 import type { KubeObject } from '../client/kube-object.ts';
@@ -21,7 +22,8 @@ import type { BucketGate } from '../sharding/bucket-gate.ts';
 import { BucketLabeller } from '../sharding/bucket-labeller.ts';
 import type { LabelledKind } from '../sharding/bucket-labeller.ts';
 import { ShardCoordinator } from '../sharding/shard-coordinator.ts';
-import type { ShardTiming } from '../sharding/shard-coordinator.ts';
+import { ringLeasesFrom } from '../sharding/ring-leases.ts';
+import type { ShardTiming } from '../sharding/shard-timing.ts';
 import { registerShardMetrics } from '../sharding/shard-metrics.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
 import type { Runnable } from './runnable.ts';
@@ -38,6 +40,13 @@ export interface ShardingOptions {
   /** Bucket labels added per second at most to objects made before sharding (default 20). */
   readonly labelQps?: number | undefined;
 }
+
+/**
+ * The ring's own rate limit: a replica's renewal must never wait behind its reconciles' and the
+ * labeller's writes, or a busy replica would fence itself. A member writes about one Lease per renew
+ * period, and one per bucket when taking many at once.
+ */
+const RING_QPS = { qps: 20, burst: 64 } as const;
 
 /** A sharded controller's own objects: an informer of any kind, read through its lister. */
 export interface ShardedOwners {
@@ -56,9 +65,10 @@ export class ManagerShards {
     this.gate = gate;
     this.#labeller = new BucketLabeller({ client, gate, logger: logger.child({ component: 'bucket-labeller' }), namespace: input.namespace, qps: options.labelQps ?? 20 });
     const labeller = this.#labeller;
+    const ring = { ring: options.ring, namespace: options.namespace };
     this.#coordinator = new ShardCoordinator({
-      client,
-      informers: input.informers,
+      client: createClient(client.transport.withOwnRateLimit(RING_QPS)),
+      leases: ringLeasesFrom(input.informers, ring),
       gate,
       ring: options.ring,
       namespace: options.namespace,
@@ -66,6 +76,10 @@ export class ManagerShards {
       logger: logger.child({ component: 'shard-coordinator' }),
       timing: options.timing,
       observer: registerShardMetrics(input.registry, { ring: options.ring, gate, unlabelled: () => labeller.pending() }),
+    });
+    const coordinator = this.#coordinator;
+    client.transport.guardWrites(() => {
+      coordinator.assertMayWrite();
     });
     input.add(this.#coordinator);
     input.add(this.#labeller);

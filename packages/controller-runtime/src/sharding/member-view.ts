@@ -1,10 +1,13 @@
 /**
  * The ring's Leases as one member sees them: which members renewed recently on this member's own
- * clock (client-go's rule: a record that stopped changing for its duration is expired, whatever the
- * timestamps written in it say), and who holds each bucket.
+ * monotonic clock (client-go's rule: a record that stopped changing for its duration is expired,
+ * whatever the timestamps written in it say), and who holds each bucket. A member Lease is written
+ * only by its member's renewals, so its resourceVersion is the renewal marker: unlike the wall-clock
+ * `renewTime` in it, two renewals never share one.
  */
-import type { LeaseLike, LeaseSpecLike } from '../leader-election/lease-decision.ts';
+import type { LeaseLike } from '../leader-election/lease-decision.ts';
 import { bucketOfLeaseName, isMemberLeaseName } from './shard-leases.ts';
+import { isNewerVersion } from './shard-round.ts';
 import type { ObservedBucket, ObservedMember } from './shard-round.ts';
 
 /** A bucket Lease with the object a conditional write needs. */
@@ -17,18 +20,25 @@ export interface RingSnapshot {
   readonly buckets: Map<number, SeenBucket>;
 }
 
+interface SeenRenewal {
+  readonly identity: string;
+  readonly resourceVersion: string;
+  /** When this member first saw this renewal, on its monotonic clock. */
+  readonly at: number;
+}
+
 export class MemberView {
   readonly #ring: string;
   readonly #defaultDurationMs: number;
-  /** Per member Lease name: the renewal last seen, and when this member first saw it. */
-  readonly #seen = new Map<string, { readonly record: string; readonly at: number }>();
+  /** Per member Lease name: the newest renewal seen (from the cache or a live read), and when. */
+  readonly #seen = new Map<string, SeenRenewal>();
 
   constructor(ring: string, defaultDurationMs: number) {
     this.#ring = ring;
     this.#defaultDurationMs = defaultDurationMs;
   }
 
-  /** Reads the Leases at `now`; members seen for the first time count from now. */
+  /** Reads the cached Leases at `now`; members seen for the first time count from now. */
   observe(leases: Iterable<LeaseLike>, now: number): RingSnapshot {
     const members: ObservedMember[] = [];
     const buckets = new Map<number, SeenBucket>();
@@ -39,6 +49,21 @@ export class MemberView {
     return { members, buckets };
   }
 
+  /**
+   * Before a takeover: whether the member Lease `leaseName`, as the API server has it now (`live`,
+   * undefined when it is gone), still shows the renewal this view saw at least its duration ago. A
+   * newer renewal is recorded as seen now, so the member counts as live again from this read on: a
+   * watch that stalled without breaking makes a member look expired here, and only here.
+   */
+  confirmExpired(leaseName: string, live: LeaseLike | undefined, now: number): boolean {
+    const identity = live?.spec?.holderIdentity ?? '';
+    if (live === undefined || identity === '') {
+      return true;
+    }
+    const seen = this.#renewal(leaseName, { identity, resourceVersion: live.metadata?.resourceVersion ?? '', at: now });
+    return seen.at !== now && now - seen.at >= durationOf(live.spec?.leaseDurationSeconds, this.#defaultDurationMs);
+  }
+
   #read(lease: LeaseLike, now: number, into: RingSnapshot): void {
     const { name = '', resourceVersion = '' } = lease.metadata ?? {};
     const spec = lease.spec ?? {};
@@ -47,8 +72,19 @@ export class MemberView {
     if (bucket !== undefined) {
       into.buckets.set(bucket, { holder, resourceVersion, lease });
     } else if (holder !== '' && isMemberLeaseName(this.#ring, name)) {
-      into.members.push(this.#member(name, spec, now));
+      const seen = this.#renewal(name, { identity: holder, resourceVersion, at: now });
+      into.members.push({ leaseName: name, identity: seen.identity, observedAt: seen.at, leaseDurationMs: durationOf(spec.leaseDurationSeconds, this.#defaultDurationMs) });
     }
+  }
+
+  /** The renewal to count from: the cached one if it is newer than what was seen, else what was seen (a live read may be ahead of the cache). */
+  #renewal(name: string, cached: SeenRenewal): SeenRenewal {
+    const seen = this.#seen.get(name);
+    if (seen !== undefined && !isNewerVersion(cached.resourceVersion, seen.resourceVersion)) {
+      return seen;
+    }
+    this.#seen.set(name, cached);
+    return cached;
   }
 
   #forgetAllBut(present: ReadonlySet<string>): void {
@@ -58,18 +94,8 @@ export class MemberView {
       }
     }
   }
+}
 
-  #member(name: string, spec: LeaseSpecLike, now: number): ObservedMember {
-    const identity = spec.holderIdentity ?? '';
-    const record = `${identity}|${spec.renewTime ?? ''}`;
-    const seen = this.#seen.get(name);
-    let at = now;
-    if (seen?.record === record) {
-      at = seen.at;
-    } else {
-      this.#seen.set(name, { record, at });
-    }
-    const durationMs = spec.leaseDurationSeconds === undefined ? this.#defaultDurationMs : spec.leaseDurationSeconds * 1000;
-    return { leaseName: name, identity, observedAt: at, leaseDurationMs: durationMs };
-  }
+function durationOf(seconds: number | undefined, defaultMs: number): number {
+  return seconds === undefined ? defaultMs : seconds * 1000;
 }

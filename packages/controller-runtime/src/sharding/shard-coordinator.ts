@@ -2,37 +2,29 @@
  * One replica's side of a sharded app (docs/sharding.md): renews its member Lease, and in rounds
  * woken by the ring's Leases and a tick, lets go of the buckets the ring gives to others and takes
  * the ones it gives to this replica, filling its caches before working on them. Fences itself (the
- * manager then exits) when it cannot renew within the deadline.
+ * manager then exits) when it cannot renew within the deadline. Every interval is measured on the
+ * monotonic `clock`; wall time is only written into Leases, for people and other tools to read.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-
 import type { Logger } from 'pino';
 
-import type { InformerFactory } from '../cache/informer-factory.ts';
-import type { Informer } from '../cache/informer.ts';
 import { isAlreadyExists, isConflict } from '../client/api-error.ts';
-import type { Client } from '../client/client.ts';
-import { leaseResource } from '../leader-election/leader-elector.ts';
 import type { LeaseLike } from '../leader-election/lease-decision.ts';
 import type { Runnable } from '../manager/runnable.ts';
 import { isAborted } from '../util/aborted.ts';
-import { SHARD_BUCKETS, SHARD_RING_LABEL } from './bucket.ts';
+import { realClock, sleepOn, timeoutOn } from '../util/clock.ts';
+import type { Clock } from '../util/clock.ts';
+import { SHARD_BUCKETS } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
+import { MemberFence } from './member-fence.ts';
 import { MemberView } from './member-view.ts';
 import type { SeenBucket } from './member-view.ts';
-import { claimBucketLease, deleteMemberLease, releaseBucketLease, renewMemberLease } from './shard-leases.ts';
-import type { RingRef } from './shard-leases.ts';
+import type { RingLeases } from './ring-leases.ts';
+import { claimBucketLease, deleteMemberLease, memberLeaseName, readLease, releaseHeldBucket, renewMemberLease } from './shard-leases.ts';
+import type { LeaseApi, RingRef } from './shard-leases.ts';
 import { decideShardRound } from './shard-round.ts';
 import type { Acquisition } from './shard-round.ts';
-
-export interface ShardTiming {
-  readonly leaseDurationMs: number;
-  /** A member that has not renewed for this long stops all work; must be below leaseDurationMs. */
-  readonly renewDeadlineMs: number;
-  readonly renewPeriodMs: number;
-}
-
-export const DEFAULT_SHARD_TIMING: ShardTiming = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, renewPeriodMs: 5_000 };
+import { DEFAULT_SHARD_TIMING, shardTimingProblems } from './shard-timing.ts';
+import type { ShardTiming } from './shard-timing.ts';
 
 /** What the coordinator tells the metrics. */
 export interface ShardObserver {
@@ -41,9 +33,12 @@ export interface ShardObserver {
 }
 
 export interface ShardCoordinatorOptions extends RingRef {
-  readonly client: Client;
-  readonly informers: InformerFactory;
+  /** The ring's own client: its requests wait for no other part of the process (renewals above all). */
+  readonly client: LeaseApi;
+  readonly leases: RingLeases;
   readonly gate: BucketGate;
+  /** Monotonic time and timers; `realClock` by default. */
+  readonly clock?: Clock | undefined;
   readonly identity: string;
   readonly logger: Logger;
   readonly timing?: ShardTiming | undefined;
@@ -62,37 +57,60 @@ const SHUTDOWN_DRAIN_MS = 10_000;
  * buckets' objects leave memory, and releases of one rebalance share one relist.
  */
 const RELIST_AFTER_RELEASE_MS = 2000;
+/** A failed renewal is tried again this soon (or at the renew period, if shorter). */
+const RENEW_RETRY_MS = 1000;
+/** A failed release is tried again after this long. */
+const RELEASE_RETRY_MS = 1000;
 
 export class ShardCoordinator implements Runnable {
   readonly needLeaderElection = false;
   readonly #options: ShardCoordinatorOptions;
   readonly #timing: ShardTiming;
+  readonly #clock: Clock;
   readonly #view: MemberView;
-  readonly #leases: Informer<LeaseLike>;
+  readonly #fence: MemberFence;
   readonly #activations: ((buckets: ReadonlySet<number>) => void)[] = [];
+  /** Each bucket this member holds, as the copy it last wrote: the only copy a release swaps against. */
   readonly #held = new Map<number, LeaseLike>();
   #self: LeaseLike | undefined;
-  #selfRenewedAt: number | undefined;
   #wake: (() => void) | undefined;
   /** A change came while no round was waiting for one: the next wait returns at once. */
   #woken = false;
   #stopLoops: AbortController | undefined;
-  #fenced: Error | undefined;
   #relistTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ShardCoordinatorOptions) {
     this.#options = options;
     this.#timing = options.timing ?? DEFAULT_SHARD_TIMING;
-    if (this.#timing.renewDeadlineMs >= this.#timing.leaseDurationMs) {
+    const problems = shardTimingProblems(this.#timing);
+    if (problems.length > 0) {
       // The safety of a takeover rests on a member stopping before others may count it gone.
-      throw new Error(`sharding needs the renew deadline (${String(this.#timing.renewDeadlineMs)} ms) below the Lease duration (${String(this.#timing.leaseDurationMs)} ms)`);
+      throw new Error(`sharding cannot keep a bucket's owner unique with this timing: ${problems.join('; ')}`);
     }
+    this.#clock = options.clock ?? realClock;
     this.#view = new MemberView(options.ring, this.#timing.leaseDurationMs);
-    this.#leases = options.informers.informerFor({ resource: leaseResource, namespace: options.namespace, labelSelector: `${SHARD_RING_LABEL}=${options.ring}` });
-    const wake = (): void => {
+    this.#fence = new MemberFence({
+      clock: this.#clock,
+      renewDeadlineMs: this.#timing.renewDeadlineMs,
+      describe: `shard ring ${options.ring}`,
+      onFence: (error) => {
+        options.gate.clear();
+        this.#held.clear();
+        options.logger.error({ ring: options.ring }, error.message);
+        this.#stopLoops?.abort();
+      },
+    });
+    options.leases.onChange(() => {
       this.#poke();
-    };
-    this.#leases.addEventHandler({ onAdd: wake, onUpdate: wake, onDelete: wake });
+    });
+  }
+
+  /**
+   * Throws once this member is fenced (or past its deadline, which fences it): the process's writes
+   * ask this right before they are sent, so none leaves after the fence.
+   */
+  assertMayWrite(): void {
+    this.#fence.assertMayWrite();
   }
 
   /**
@@ -104,7 +122,7 @@ export class ShardCoordinator implements Runnable {
   }
 
   async start(signal: AbortSignal): Promise<void> {
-    if (!(await this.#leases.waitForSync(signal))) {
+    if (!(await this.#options.leases.waitForSync(signal))) {
       return;
     }
     this.#options.logger.info({ ring: this.#options.ring, identity: this.#options.identity }, 'Joining the shard ring');
@@ -115,38 +133,47 @@ export class ShardCoordinator implements Runnable {
     await loops.finally(() => {
       stop.abort();
     });
-    if (this.#fenced !== undefined) {
-      throw this.#fenced;
+    if (this.#fence.fenced !== undefined) {
+      throw this.#fence.fenced;
     }
     await this.#leave();
   }
 
   async #renewLoop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && this.#fenced === undefined) {
-      const sent = Date.now();
-      try {
-        const attempt = AbortSignal.any([signal, AbortSignal.timeout(this.#timing.renewDeadlineMs)]);
-        this.#self = await renewMemberLease(this.#options.client, { ...this.#ringRef(), identity: this.#options.identity, leaseDurationMs: this.#timing.leaseDurationMs, current: this.#self, now: sent, signal: attempt });
-        const first = this.#selfRenewedAt === undefined;
-        this.#selfRenewedAt = sent;
-        if (first) {
-          this.#poke();
-        }
-      } catch (error) {
-        if (isAborted(signal)) {
-          return;
-        }
+    while (!signal.aborted && this.#fence.fenced === undefined) {
+      const renewed = await this.#renewOnce(signal);
+      await sleepOn(this.#clock, renewed ? this.#timing.renewPeriodMs : Math.min(RENEW_RETRY_MS, this.#timing.renewPeriodMs), signal);
+    }
+  }
+
+  /** One renewal, bounded by what is left of the deadline (the fence fires then anyway). */
+  async #renewOnce(signal: AbortSignal): Promise<boolean> {
+    const sent = this.#clock.now();
+    const renewedAt = this.#fence.renewedAt;
+    const timeout = timeoutOn(this.#clock, renewedAt === undefined ? this.#timing.renewDeadlineMs : renewedAt + this.#timing.renewDeadlineMs - sent);
+    try {
+      const attempt = AbortSignal.any([signal, timeout.signal]);
+      this.#self = await renewMemberLease(this.#options.client, { ...this.#ringRef(), identity: this.#options.identity, leaseDurationMs: this.#timing.leaseDurationMs, current: this.#self, now: Date.now(), signal: attempt });
+      const first = this.#fence.renewedAt === undefined;
+      this.#fence.renewed(sent);
+      if (first) {
+        this.#poke();
+      }
+      return true;
+    } catch (error) {
+      if (!isAborted(signal)) {
         // A conflict means our copy is stale: read it again next time.
         this.#self = isConflict(error) ? undefined : this.#self;
         this.#options.logger.warn({ err: error, ring: this.#options.ring }, 'Could not renew the shard member Lease');
-        this.#checkDeadline();
       }
-      await sleep(this.#timing.renewPeriodMs, undefined, { signal }).catch(() => undefined);
+      return false;
+    } finally {
+      timeout.cancel();
     }
   }
 
   async #roundLoop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && this.#fenced === undefined) {
+    while (!signal.aborted && this.#fence.fenced === undefined) {
       try {
         await this.#round(signal);
       } catch (error) {
@@ -175,24 +202,24 @@ export class ShardCoordinator implements Runnable {
     }
     return new Promise((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         signal.removeEventListener('abort', done);
         this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = this.#clock.setTimeout(done, ms);
       signal.addEventListener('abort', done, { once: true });
       this.#wake = done;
     });
   }
 
   async #round(signal: AbortSignal): Promise<void> {
-    const now = Date.now();
-    const snapshot = this.#view.observe(this.#leases.lister().list() as LeaseLike[], now);
+    const now = this.#clock.now();
+    const snapshot = this.#view.observe(this.#options.leases.list(), now);
     const round = decideShardRound({
       identity: this.#options.identity,
       now,
-      selfRenewedAt: this.#selfRenewedAt,
+      selfRenewedAt: this.#fence.renewedAt,
       renewDeadlineMs: this.#timing.renewDeadlineMs,
       memberGcAfterMs: MEMBER_GC_AFTER_MS,
       bucketCount: this.#bucketCount(),
@@ -202,7 +229,7 @@ export class ShardCoordinator implements Runnable {
       written: new Map([...this.#held].map(([bucket, lease]) => [bucket, lease.metadata?.resourceVersion ?? ''])),
     });
     if (round.fence) {
-      this.#fence();
+      this.#fence.fence();
       return;
     }
     this.#options.observer?.members(round.live.length);
@@ -211,7 +238,7 @@ export class ShardCoordinator implements Runnable {
       this.#options.gate.set(bucket, 'draining');
       void this.#release(bucket, signal);
     }
-    const acquired = await this.#claim(round.acquire, snapshot.buckets, signal);
+    const acquired = await this.#claim(await this.#confirmTakeovers(round.acquire, signal), snapshot.buckets, signal);
     if (acquired.length > 0) {
       void this.#activate(acquired, signal);
     }
@@ -230,13 +257,43 @@ export class ShardCoordinator implements Runnable {
   /** Deletes member Leases expired long ago (crashed replicas'), on condition of the version seen. */
   async #collect(leaseNames: readonly string[], signal: AbortSignal): Promise<void> {
     for (const leaseName of leaseNames) {
-      const lease = this.#leases.lister().get(this.#options.namespace, leaseName);
+      const lease = this.#options.leases.get(leaseName);
       if (lease !== undefined) {
         await deleteMemberLease(this.#options.client, { lease, signal }).catch((error: unknown) => {
           this.#options.logger.debug({ err: error, lease: leaseName }, 'Could not delete an expired member Lease');
         });
       }
     }
+  }
+
+  /**
+   * Keeps the takeovers whose holder's member Lease, read from the API server now, still shows the
+   * renewal this member saw a whole Lease duration ago (or is gone): the cache's view alone is not
+   * enough, since a watch can stall without breaking and make every other member look expired.
+   */
+  async #confirmTakeovers(acquisitions: readonly Acquisition[], signal: AbortSignal): Promise<Acquisition[]> {
+    const holders = new Map<string, boolean>();
+    const confirmed: Acquisition[] = [];
+    for (const acquisition of acquisitions) {
+      const holder = acquisition.lease?.holder ?? '';
+      if (acquisition.takeover && !holders.has(holder)) {
+        holders.set(holder, await this.#holderExpired(holder, signal));
+      }
+      if (!acquisition.takeover || holders.get(holder) === true) {
+        confirmed.push(acquisition);
+      }
+    }
+    return confirmed;
+  }
+
+  async #holderExpired(holder: string, signal: AbortSignal): Promise<boolean> {
+    const name = memberLeaseName(this.#options.ring, holder);
+    const live = await readLease(this.#options.client, { namespace: this.#options.namespace, name, signal });
+    const expired = this.#view.confirmExpired(name, live, this.#clock.now());
+    if (!expired) {
+      this.#options.logger.info({ ring: this.#options.ring, holder }, 'A member that looked expired renewed its Lease on the API server; not taking its buckets');
+    }
+    return expired;
   }
 
   /** Writes this replica as holder of each bucket to take, a few at a time; returns those it got. */
@@ -247,6 +304,9 @@ export class ShardCoordinator implements Runnable {
       await Promise.all(batch.map(async (acquisition) => {
         try {
           const lease = await claimBucketLease(this.#options.client, { ...this.#ringRef(), identity: this.#options.identity, bucket: acquisition.bucket, leaseDurationMs: this.#timing.leaseDurationMs, lease: seen.get(acquisition.bucket)?.lease, now: Date.now(), signal });
+          if (this.#fence.fenced !== undefined) {
+            return;
+          }
           this.#held.set(acquisition.bucket, lease);
           this.#options.gate.set(acquisition.bucket, 'acquiring');
           this.#options.observer?.handover(acquisition.takeover ? 'taken_over' : 'acquired', acquisition.bucket);
@@ -286,28 +346,41 @@ export class ShardCoordinator implements Runnable {
     }
   }
 
-  /** Waits for the bucket's reconciles to end, then empties its Lease's holder. */
+  /** Waits for the bucket's reconciles to end, then empties its Lease's holder (by compare-and-swap on the copy this member wrote). */
   async #release(bucket: number, signal: AbortSignal): Promise<void> {
     await this.#options.gate.whenIdle(bucket);
     const lease = this.#held.get(bucket);
-    if (lease === undefined || this.#options.gate.state(bucket) !== 'draining') {
+    if (lease === undefined || this.#options.gate.state(bucket) !== 'draining' || signal.aborted) {
       return;
     }
-    try {
-      await releaseBucketLease(this.#options.client, { lease, now: Date.now(), signal });
-      this.#held.delete(bucket);
-      this.#options.gate.delete(bucket);
-      this.#options.observer?.handover('released', bucket);
-      this.#options.logger.info({ ring: this.#options.ring, bucket }, 'Released a bucket');
-      this.#relistSoon(signal);
-    } catch (error) {
-      // Stay draining: the next round sees the Lease again and either retries or finds it lost.
-      this.#held.set(bucket, (this.#leases.lister().get(this.#options.namespace, lease.metadata?.name ?? '') as LeaseLike | undefined) ?? lease);
-      this.#options.logger.warn({ err: error, bucket }, 'Could not release a bucket; retrying');
-      await sleep(1000, undefined, { signal }).catch(() => undefined);
-      if (!signal.aborted) {
-        void this.#release(bucket, signal);
-      }
+    const outcome = await releaseHeldBucket(this.#options.client, { lease, identity: this.#options.identity, now: Date.now(), signal }).catch((error: unknown) => ({ kind: 'retry' as const, lease, error }));
+    if (outcome.kind === 'retry') {
+      await this.#retryRelease(bucket, outcome, signal);
+      return;
+    }
+    this.#held.delete(bucket);
+    this.#options.gate.delete(bucket);
+    this.#options.observer?.handover(outcome.kind, bucket);
+    if (outcome.kind === 'lost') {
+      this.#options.logger.error({ ring: this.#options.ring, bucket, holder: outcome.holder }, 'A bucket this replica was releasing is held by another replica; wrote nothing');
+      return;
+    }
+    this.#options.logger.info({ ring: this.#options.ring, bucket }, 'Released a bucket');
+    this.#relistSoon(signal);
+  }
+
+  async #retryRelease(bucket: number, outcome: { readonly lease: LeaseLike; readonly error: unknown }, signal: AbortSignal): Promise<void> {
+    if (this.#options.gate.state(bucket) !== 'draining') {
+      // A round found it lost meanwhile (or the member fenced): nothing of it is ours to release.
+      return;
+    }
+    this.#held.set(bucket, outcome.lease);
+    if (!isAborted(signal)) {
+      this.#options.logger.warn({ err: outcome.error, bucket }, 'Could not release a bucket; retrying');
+    }
+    await sleepOn(this.#clock, RELEASE_RETRY_MS, signal);
+    if (!signal.aborted) {
+      void this.#release(bucket, signal);
     }
   }
 
@@ -322,23 +395,6 @@ export class ShardCoordinator implements Runnable {
     this.#relistTimer.unref();
   }
 
-  #checkDeadline(): void {
-    if (this.#selfRenewedAt !== undefined && Date.now() - this.#selfRenewedAt >= this.#timing.renewDeadlineMs) {
-      this.#fence();
-    }
-  }
-
-  #fence(): void {
-    if (this.#fenced !== undefined) {
-      return;
-    }
-    this.#options.gate.clear();
-    this.#held.clear();
-    this.#fenced = new Error(`shard ring ${this.#options.ring}: the member Lease was not renewed within ${String(this.#timing.renewDeadlineMs)} ms; stopped all work so that other replicas may take the buckets`);
-    this.#options.logger.error({ ring: this.#options.ring }, this.#fenced.message);
-    this.#stopLoops?.abort();
-  }
-
   /** On shutdown: drains and releases every bucket, then deletes the member Lease, so others take over at once. */
   async #leave(): Promise<void> {
     const { gate } = this.#options;
@@ -346,9 +402,12 @@ export class ShardCoordinator implements Runnable {
     for (const bucket of held) {
       gate.set(bucket, 'draining');
     }
-    await Promise.race([Promise.all(held.map((bucket) => gate.whenIdle(bucket))), sleep(SHUTDOWN_DRAIN_MS, undefined, { ref: false })]);
+    const drained = new AbortController();
+    await Promise.race([Promise.all(held.map((bucket) => gate.whenIdle(bucket))), sleepOn(this.#clock, SHUTDOWN_DRAIN_MS, drained.signal)]);
+    drained.abort();
     const signal = AbortSignal.timeout(5000);
-    await Promise.all([...this.#held.values()].map((lease) => releaseBucketLease(this.#options.client, { lease, now: Date.now(), signal }).catch(() => undefined)));
+    // Never by a copy read from the cache: one that lags could empty a Lease another member took meanwhile.
+    await Promise.all([...this.#held.values()].map((lease) => releaseHeldBucket(this.#options.client, { lease, identity: this.#options.identity, now: Date.now(), signal }).catch(() => undefined)));
     gate.clear();
     this.#held.clear();
     if (this.#self !== undefined) {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { isNotFound } from '../client/api-error.ts';
+import { isConflict, isNotFound } from '../client/api-error.ts';
 import type { Reader, Writer } from '../client/client.ts';
 import { leaseResource } from '../leader-election/leader-elector.ts';
 import { microTime } from '../leader-election/lease-decision.ts';
@@ -41,7 +41,8 @@ export function isMemberLeaseName(ring: string, name: string): boolean {
   return name.startsWith(`${ring}-member-`);
 }
 
-type LeaseApi = Pick<Reader, 'get'> & Pick<Writer, 'create' | 'update' | 'delete'>;
+/** The Lease calls a ring member makes: on a client of its own, with its own rate limit. */
+export type LeaseApi = Pick<Reader, 'get'> & Pick<Writer, 'create' | 'update' | 'delete'>;
 
 function ringMetadata(ref: RingRef, name: string): NonNullable<LeaseLike['metadata']> {
   return { name, namespace: ref.namespace, labels: { [SHARD_RING_LABEL]: ref.ring } };
@@ -73,6 +74,42 @@ export async function claimBucketLease(api: LeaseApi, input: RingRef & { identit
   }
   const transitions = (input.lease.spec?.leaseTransitions ?? 0) + (input.lease.spec?.holderIdentity === input.identity ? 0 : 1);
   return api.update(leaseResource, { ...input.lease, spec: { ...input.lease.spec, ...spec, leaseTransitions: transitions } }, { signal: input.signal });
+}
+
+/** A Lease as the API server has it now (a quorum read, not the cache); undefined when there is none. */
+export async function readLease(api: LeaseApi, input: { namespace: string; name: string; signal: AbortSignal }): Promise<LeaseLike | undefined> {
+  return api.get(leaseResource, { namespace: input.namespace, name: input.name }, input.signal).catch(orUndefinedIfNotFound);
+}
+
+/** How a release ended: done, or the bucket is another member's (nothing written), or try again with `lease`. */
+export type ReleaseOutcome = { readonly kind: 'released' } | { readonly kind: 'lost'; readonly holder: string } | { readonly kind: 'retry'; readonly lease: LeaseLike; readonly error: unknown };
+
+/**
+ * Empties the holder of a bucket Lease this member holds, by compare-and-swap on `lease`, the copy
+ * this member wrote. On a conflict it reads the Lease from the API server: empty (an earlier attempt
+ * committed though its answer was lost) is done; another holder means the bucket was taken, and
+ * nothing is written; this member still as holder is retried on that copy, which can only empty this
+ * member's own hold. Any other failure is retried on the copy this member wrote.
+ */
+export async function releaseHeldBucket(api: LeaseApi, input: { lease: LeaseLike; identity: string; now: number; signal: AbortSignal }): Promise<ReleaseOutcome> {
+  try {
+    await releaseBucketLease(api, input);
+    return { kind: 'released' };
+  } catch (error) {
+    if (!isConflict(error)) {
+      return { kind: 'retry', lease: input.lease, error };
+    }
+    const { namespace = '', name = '' } = input.lease.metadata ?? {};
+    return afterConflict(await readLease(api, { namespace, name, signal: input.signal }), { identity: input.identity, error });
+  }
+}
+
+function afterConflict(live: LeaseLike | undefined, input: { identity: string; error: unknown }): ReleaseOutcome {
+  const holder = live?.spec?.holderIdentity ?? '';
+  if (live === undefined || holder === '') {
+    return { kind: 'released' };
+  }
+  return holder === input.identity ? { kind: 'retry', lease: live, error: input.error } : { kind: 'lost', holder };
 }
 
 /** Empties a bucket Lease's holder, on condition of the version this member holds. */

@@ -41,3 +41,33 @@ export const realClock: Clock = {
     clearTimeout(handle as unknown as NodeJS.Timeout);
   },
 };
+
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts (never rejects). */
+export function sleepOn(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clock.clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A signal that aborts after `ms` on `clock` (AbortSignal.timeout on a clock tests can drive); `cancel` clears its timer. */
+export function timeoutOn(clock: Clock, ms: number): { readonly signal: AbortSignal; cancel(): void } {
+  const controller = new AbortController();
+  const timer = clock.setTimeout(() => {
+    controller.abort(new DOMException(`timed out after ${String(ms)} ms`, 'TimeoutError'));
+  }, ms);
+  return {
+    signal: controller.signal,
+    cancel: () => {
+      clock.clearTimeout(timer);
+    },
+  };
+}
