@@ -16,3 +16,5 @@ export type { Stoppable } from './with-controller.ts';
 export { kwokLogOf } from './kwok-log.ts';
 export { createFakeNodes, TEST_NODE_TAINT, TEST_NODE_TOLERATION } from './fake-nodes.ts';
 export type { CreateFakeNodesOptions, FakeNodes } from './fake-nodes.ts';
+export { startWatchHoldingProxy } from './watch-holding-proxy.ts';
+export type { WatchHoldingProxy } from './watch-holding-proxy.ts';
