@@ -79,15 +79,16 @@ export class LeaderElector {
   }
 
   async #renewUntilLost(signal: AbortSignal): Promise<ElectionEnd> {
-    let lastRenew = Date.now();
+    // Monotonic: a wall-clock step must neither end nor prolong a leadership.
+    let lastRenew = performance.now();
     while (!signal.aborted) {
       await sleep(this.#options.retryPeriodMs, undefined, { signal }).catch(() => undefined);
       if (isAborted(signal)) {
         return 'shutdown';
       }
       if (await this.#tryAcquireOrRenew(AbortSignal.any([signal, AbortSignal.timeout(this.#options.renewDeadlineMs)]))) {
-        lastRenew = Date.now();
-      } else if (Date.now() - lastRenew >= this.#options.renewDeadlineMs) {
+        lastRenew = performance.now();
+      } else if (performance.now() - lastRenew >= this.#options.renewDeadlineMs) {
         this.#options.logger.error({ lease: this.#leaseName() }, 'Failed to renew the leader lease before the renew deadline; leadership lost');
         return 'lost';
       }
@@ -104,9 +105,10 @@ export class LeaderElector {
         }
         throw error;
       });
-      const now = Date.now();
+      // Another holder's age on the monotonic clock (client-go's rule); wall time only goes into the Lease.
+      const now = performance.now();
       this.#observe(current, now);
-      const decision = decideLease({ current, identity: this.#options.identity, now, observedAt: this.#observed?.at ?? now, timing: this.#options });
+      const decision = decideLease({ current, identity: this.#options.identity, now, wallNow: Date.now(), observedAt: this.#observed?.at ?? now, timing: this.#options });
       if (decision.kind === 'wait') {
         return false;
       }

@@ -30,6 +30,12 @@ describe('decideLease', () => {
     expect(decision).toMatchObject({ kind: 'write', spec: { holderIdentity: 'a', leaseTransitions: 3, acquireTime: microTime(t(0)), renewTime: microTime(t(5)) } });
   });
 
+  it('measures the holder\'s age on the monotonic clock and writes wall-clock time: a wall clock a minute ahead takes over nothing', () => {
+    expect(decideLease({ current: lease('b'), identity: 'a', now: 110_000, wallNow: t(170), observedAt: 100_000, timing })).toEqual({ kind: 'wait' });
+    const renewal = decideLease({ current: lease('a'), identity: 'a', now: 110_000, wallNow: t(170), observedAt: 100_000, timing });
+    expect(renewal).toMatchObject({ kind: 'write', spec: { renewTime: microTime(t(170)) } });
+  });
+
   it('takes a released lease (empty holder) at once', () => {
     const decision = decideLease({ current: lease(''), identity: 'a', now: t(1), observedAt: t(1), timing });
     expect(decision).toMatchObject({ kind: 'write', spec: { holderIdentity: 'a', leaseTransitions: 4 } });

@@ -26,9 +26,12 @@ export interface LeaseDecisionInput {
   /** The lease as read now; undefined when it does not exist. */
   readonly current: LeaseLike | undefined;
   readonly identity: string;
+  /** This process's clock, monotonic (compared with observedAt only). */
   readonly now: number;
   /** When this process last saw the lease's record change (its own clock). */
   readonly observedAt: number;
+  /** Wall-clock time to write into the Lease (acquireTime, renewTime); `now` when absent. */
+  readonly wallNow?: number | undefined;
   readonly timing: LeaseTiming;
 }
 
@@ -47,7 +50,7 @@ export function decideLease(input: LeaseDecisionInput): LeaseDecision {
     return { kind: 'wait' };
   }
   const renewing = spec.holderIdentity === identity;
-  const nowTime = microTime(now);
+  const nowTime = microTime(input.wallNow ?? now);
   return {
     kind: 'write',
     spec: {
