@@ -23,7 +23,7 @@ describe('chart: networkPolicy', () => {
     expect(policies.map((policy) => policy.metadata?.name).sort()).toEqual(['kruise-ts-advanced-statefulset', 'kruise-ts-broadcastjob', 'kruise-ts-cloneset', 'kruise-ts-sidecarset']);
     for (const policy of policies) {
       expect(policy.spec?.policyTypes).toEqual(['Ingress']);
-      expect(policy.spec?.podSelector.matchLabels?.['app.kubernetes.io/component']).toBe(policy.metadata?.name?.replace('kruise-ts-', ''));
+      expect(policy.spec?.podSelector?.matchLabels?.['app.kubernetes.io/component']).toBe(policy.metadata?.name?.replace('kruise-ts-', ''));
       expect(policy.spec?.ingress).toEqual([
         { from: [{ ipBlock: { cidr: '10.0.0.10/32' } }, { ipBlock: { cidr: '10.0.0.11/32' } }], ports: [{ protocol: 'TCP', port: 'webhook' }] },
         { from: [{ namespaceSelector: MONITORING }], ports: [{ protocol: 'TCP', port: 'metrics' }] },
