@@ -96,7 +96,7 @@ function recorder(informer: Informer<KubeObject>): string[] {
   return log;
 }
 
-function start(listWatcher: ListWatcher<KubeObject>, extra: { freeze?: boolean; onActivity?: () => void } = {}): { informer: Informer<KubeObject>; log: string[]; stop: AbortController } {
+function start(listWatcher: ListWatcher<KubeObject>, extra: { freeze?: boolean; onActivity?: () => void; keep?: (object: KubeObject) => boolean } = {}): { informer: Informer<KubeObject>; log: string[]; stop: AbortController } {
   const informer = new Informer({ listWatcher, description: 'test', logger, backoff: { initialMs: 1, maxMs: 2 }, transform: stripManagedFields, ...extra });
   const log = recorder(informer);
   const stop = new AbortController();
@@ -135,6 +135,22 @@ describe('Informer', () => {
     await until(() => lw.streams.length === 2);
     expect(lw.watchVersions).toEqual(['10', '20']);
     expect(informer.stats().lists).toBe(1);
+    stop.abort();
+  });
+
+  it('caches only what `keep` accepts: others are never added, and one that stops passing is deleted', async () => {
+    const lw = new ScriptedListWatcher();
+    lw.lists.push([page([obj('a', '5', { labels: { ours: 'yes' } }), obj('x', '6')], '10')]);
+    const { informer, log, stop } = start(lw, { keep: (object) => object.metadata?.labels?.['ours'] === 'yes' });
+    await until(() => lw.streams.length === 1);
+    const stream = lw.streams[0];
+    stream?.push({ type: 'ADDED', object: obj('y', '11'), resourceVersion: '11' });
+    stream?.push({ type: 'MODIFIED', object: obj('a', '12'), resourceVersion: '12' });
+    stream?.push({ type: 'DELETED', object: obj('y', '13'), resourceVersion: '13' });
+    stream?.push({ type: 'BOOKMARK', resourceVersion: '20' });
+    await until(() => informer.lastSyncResourceVersion() === '20');
+    expect(log).toEqual(['add a@5 initial', 'delete a@5', 'delete y@13']);
+    expect(informer.cachedCount()).toBe(0);
     stop.abort();
   });
 

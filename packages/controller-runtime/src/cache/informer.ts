@@ -31,6 +31,11 @@ export interface InformerOptions<T extends KubeObject> {
   readonly logger: Logger;
   /** Applied to every object before it is cached, e.g. to drop `metadata.managedFields`. */
   readonly transform?: ((object: T) => T) | undefined;
+  /**
+   * Which objects the cache holds at all (asked before the transform): one that fails is treated as
+   * absent, and one that stops passing is deleted. For what a label selector cannot exclude.
+   */
+  readonly keep?: ((object: T) => boolean) | undefined;
   readonly indexers?: Readonly<Record<string, IndexFunc<T>>> | undefined;
   /** Objects per list page. */
   readonly pageSize?: number | undefined;
@@ -231,7 +236,7 @@ export class Informer<T extends KubeObject> {
   #replace(items: readonly T[]): void {
     const seen = new Set<string>();
     const initial = !this.#synced;
-    for (const raw of items) {
+    for (const raw of this.#kept(items)) {
       const object = this.#prepare(raw);
       const key = objectKey(object);
       seen.add(key);
@@ -279,12 +284,25 @@ export class Informer<T extends KubeObject> {
       this.#emit((h) => h.onDelete?.((old ?? object) as DeepReadonly<T>));
       return;
     }
+    if (this.#options.keep?.(raw) === false) {
+      // Never held, or no longer one to hold: gone from the cache's point of view.
+      const old = this.#store.delete(objectKey(object));
+      if (old !== undefined) {
+        this.#emit((h) => h.onDelete?.(old as DeepReadonly<T>));
+      }
+      return;
+    }
     const old = this.#store.upsert(object);
     if (old === undefined) {
       this.#emit((h) => h.onAdd?.(object as DeepReadonly<T>, false));
     } else {
       this.#emit((h) => h.onUpdate?.(old as DeepReadonly<T>, object as DeepReadonly<T>));
     }
+  }
+
+  #kept(items: readonly T[]): readonly T[] {
+    const keep = this.#options.keep;
+    return keep === undefined ? items : items.filter((item) => keep(item));
   }
 
   #prepare(raw: T): T {

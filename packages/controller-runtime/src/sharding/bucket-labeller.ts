@@ -22,7 +22,7 @@ import type { Runnable } from '../manager/runnable.ts';
 import { requestKey } from '../reconcile/reconcile.ts';
 import { isAborted } from '../util/aborted.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
-import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL } from './bucket.ts';
+import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
 
 /** Objects of one kind that an app's controller creates for its workloads. */
@@ -54,6 +54,12 @@ export interface BucketLabellerOptions {
 const OWNER_INDEX = 'owner';
 /** Orphans, under one key: their owner is looked up when asked, as workloads come and change selectors. */
 const ORPHAN_INDEX = 'orphan';
+/**
+ * Objects whose bucket label is missing or not a bucket (`notin` also selects objects without the
+ * label): a malformed value (`x`, `64`, `07`) hides an object from every replica's sharded cache as
+ * surely as a missing one, so both are repaired alike.
+ */
+const WITHOUT_A_VALID_BUCKET = `${SHARD_BUCKET_LABEL} notin (${Array.from({ length: SHARD_BUCKETS }, (_, bucket) => bucketLabelValue(bucket)).join(',')})`;
 /** How often the labeller looks for work when nothing woke it. */
 const SCAN_INTERVAL_MS = 500;
 
@@ -78,11 +84,15 @@ export class BucketLabeller implements Runnable {
       throw new Error('the bucket labeller takes kinds before it starts');
     }
     const ownerOf = ownerFinder(kind);
-    const scope = { resource: kind.resource, namespace: kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined, labelSelector: joinSelectors(kind.labelSelector, `!${SHARD_BUCKET_LABEL}`) };
+    const scope = { resource: kind.resource, namespace: kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined, labelSelector: joinSelectors(kind.labelSelector, WITHOUT_A_VALID_BUCKET) };
     const informer = new Informer<KubeObject>({
       listWatcher: apiListWatcher(this.#options.client, scope),
       description: `unlabelled ${kind.resource.plural}`,
       logger: this.#options.logger,
+      // Only candidates: what the app's controller owns, and orphans it could adopt. A native
+      // StatefulSet's pods (same pod-name label) or another kind's revisions are never ours to label,
+      // and cached they would be scanned for ever and never leave the backlog.
+      keep: (object) => ownerOf.controller(object) !== undefined || (kind.orphanOwner !== undefined && controllerRef(object) === undefined),
       // Only whose they are matters here (and an orphan's labels, which say who would adopt it): a
       // migration's worth of revisions' data would be wasted memory.
       transform: kind.orphanOwner === undefined ? ownershipOnly : ownershipAndLabels,
@@ -105,9 +115,9 @@ export class BucketLabeller implements Runnable {
     });
   }
 
-  /** Objects still without a bucket label, across kinds. */
+  /** Objects still waiting for their bucket label (missing or malformed), across kinds: those with an owner to take it from. */
   pending(): number {
-    return this.#informers.reduce((sum, { informer }) => sum + informer.cachedCount(), 0);
+    return this.#informers.reduce((sum, { informer, ownerOf }) => sum + informer.lister().list().filter((object) => ownerOf.labelFor(object) !== undefined).length, 0);
   }
 
   async start(signal: AbortSignal): Promise<void> {

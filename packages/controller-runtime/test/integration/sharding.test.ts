@@ -119,6 +119,16 @@ function overlaps(members: readonly Member[], now: number): string[] {
   return problems;
 }
 
+/** A `role=child` ConfigMap that a Secret controls: the labeller must neither cache nor label it. */
+const NEVER_OURS = 'foreign-child';
+
+/** The last backlog of the bucket labeller (`kruise_ts_shard_unlabelled_objects`) a member printed. */
+function lastUnlabelled(member: Member): number | undefined {
+  const values = [...member.output().matchAll(/^UNLABELLED (-?\d+)$/gm)];
+  const last = values.at(-1)?.[1];
+  return last === undefined ? undefined : Number(last);
+}
+
 /** Children per parent. */
 const CHILDREN = 3;
 
@@ -133,9 +143,16 @@ async function createParentsAndChildren(namespace: string): Promise<void> {
     const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: parent, labels: { role: 'parent' } } } });
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-0`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } } } });
     const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: parent, uid: created.metadata?.uid ?? '', controller: true }];
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-1`, labels: { role: 'child', parent }, ownerReferences } } });
+    // Every other one with a malformed bucket label, which hides it from every replica as a missing one would.
+    const malformed = i % 2 === 0 ? { [SHARD_BUCKET_LABEL]: 'x' } : {};
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-1`, labels: { role: 'child', parent, ...malformed }, ownerReferences } } });
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-orphan`, labels: { role: 'child', parent } } } });
   }
+  // Never ours: a child-looking object another kind controls (as a native StatefulSet's pods carry an
+  // Advanced StatefulSet's pod-name label).
+  const secret = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'foreign-owner' } } });
+  const foreignOwner = [{ apiVersion: 'v1', kind: 'Secret', name: 'foreign-owner', uid: secret.metadata?.uid ?? '', controller: true }];
+  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: NEVER_OURS, labels: { role: 'child' }, ownerReferences: foreignOwner } } });
 }
 
 async function exited(member: Member): Promise<void> {
@@ -145,7 +162,7 @@ async function exited(member: Member): Promise<void> {
 }
 
 describe('sharding', () => {
-  it('splits buckets by the ring, hands them over on kill, stop and join, and never reconciles a key twice at once', async () => {
+  it('splits buckets by the ring, hands them over on kill, stop and join, never reconciles a key twice at once, repairs missing and malformed bucket labels, and caches no object that is never ours', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'shards');
     await createParentsAndChildren(ns.name);
     const a = startMember(ns.name, 'member-a');
@@ -189,9 +206,13 @@ describe('sharding', () => {
       expect(a.output()).toContain(`STOPPED ${a.identity}`);
       await allReconciledSince([b, d], handedOver);
 
-      // The children made without a label, and the orphans, got their parent's, once each.
+      // The children made without a label or with a malformed one, and the orphans, got their parent's.
       const children = await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'role=child' });
-      expect(children.items.filter((child) => child.metadata?.labels?.[SHARD_BUCKET_LABEL] !== bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL])).toEqual([]);
+      const ours = children.items.filter((child) => child.metadata?.name !== NEVER_OURS);
+      expect(ours.filter((child) => child.metadata?.labels?.[SHARD_BUCKET_LABEL] !== bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL])).toEqual([]);
+      // What is never ours is left alone, and the backlog metric empties: it counted only candidates.
+      expect(children.items.find((child) => child.metadata?.name === NEVER_OURS)?.metadata?.labels?.[SHARD_BUCKET_LABEL]).toBeUndefined();
+      await waitFor(() => Promise.resolve([b, d].every((member) => lastUnlabelled(member) === 0)), { description: 'the unlabelled-objects metric of b and d to reach 0', timeoutMs: 15_000, state: () => Promise.resolve([b, d].map(lastUnlabelled)) });
       // Every reconcile saw all three children of its parent: a bucket is worked on only once its
       // objects are cached, and a parent only once its children (and its orphans) are labelled.
       const all = members.flatMap(intervals);
