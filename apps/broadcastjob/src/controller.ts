@@ -1,7 +1,7 @@
 import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_CONTROLLER_UID_LABEL, BROADCASTJOB_KIND } from '@kruise-ts/api';
 import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
-import { requestForObject, requestKey } from '@kruise-ts/controller-runtime';
-import type { Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import { bucketOfKey, objectKey, requestForObject, requestKey } from '@kruise-ts/controller-runtime';
+import type { BucketGate, Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
 import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
 
@@ -112,6 +112,23 @@ function watchNodes(controller: Controller, nodes: Informer<Node>, watch: NodeWa
 }
 
 /**
+ * Frees what the reconciler keeps per job when the job is deleted (whoever reconciled it: this replica
+ * may have let its bucket go before) and when this replica stops holding the job's bucket, so that a
+ * replica keeps entries only for the jobs it reconciles.
+ */
+export function freeJobCaches(reconciler: Pick<BroadcastJobReconciler, 'forgetJobs'>, sources: { readonly jobs: Pick<Informer<BroadcastJob>, 'addEventHandler'>; readonly gate: Pick<BucketGate, 'onLeave'> | undefined }): void {
+  sources.jobs.addEventHandler({
+    onDelete: (job) => {
+      const key = objectKey(job);
+      reconciler.forgetJobs((candidate) => candidate === key);
+    },
+  });
+  sources.gate?.onLeave((bucket) => {
+    reconciler.forgetJobs((key) => bucketOfKey(key) === bucket);
+  });
+}
+
+/**
  * Registers the BroadcastJob controller with a manager: informers (BroadcastJobs, pods, nodes), event
  * handlers and the reconciler. The manager runs it while it holds the leader lease.
  */
@@ -150,5 +167,6 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   controller.watch(jobs, requestForObject());
   watchJobPods(controller, pods, expectations);
   watchNodes(controller, nodes, { jobs: jobs.lister(), pods: pods.lister(), fits: reconciler.nodeFits });
+  freeJobCaches(reconciler, { jobs, gate: manager.shardGate });
   return controller;
 }

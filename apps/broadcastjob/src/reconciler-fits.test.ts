@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 
 import type { BroadcastJob, Node } from '@kruise-ts/api';
-import { TerminalError } from '@kruise-ts/controller-runtime';
+import { BucketGate, bucketOf, TerminalError } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, ResourceEventHandler } from '@kruise-ts/controller-runtime';
 import { nodeResource } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { broadcastJob, NAMESPACE, reconcileFixture } from '../test/fixtures/reconcile-fixture.ts';
 import type { ReconcileFixture } from '../test/fixtures/reconcile-fixture.ts';
 import type { FitnessOf } from './job/node-fit-cache.ts';
+import { PlanFeed } from './job/plan-feed.ts';
+import { freeJobCaches } from './controller.ts';
 
 const KEY = `${NAMESPACE}/job`;
 
@@ -105,5 +108,31 @@ describe('BroadcastJobReconciler: a job it cannot read', () => {
     await fixture.reconcileError();
     expect(fixture.recorder.events).toHaveLength(1);
     expect(fixture.fake.writes()).toEqual([]);
+  });
+});
+
+describe('BroadcastJob caches freed (issue 38)', () => {
+  it('keeps no fits or plan views for jobs that moved to another replica or were deleted, whatever the replica reconciled', async () => {
+    // Two jobs in different buckets.
+    const names = Array.from({ length: 40 }, (_unused, index) => `job-${String(index)}`);
+    const [first = '', second = ''] = [names[0], names.find((name) => bucketOf(NAMESPACE, name) !== bucketOf(NAMESPACE, names[0] ?? ''))];
+    const fixture = reconcileFixture([broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })], { nodes: nodes(10), planFeed: new PlanFeed() });
+    const gate = new BucketGate();
+    const handlers: ResourceEventHandler<BroadcastJob>[] = [];
+    freeJobCaches(fixture.reconciler, { jobs: { addEventHandler: (handler) => void handlers.push(handler) }, gate });
+    for (const name of [first, second]) {
+      gate.set(bucketOf(NAMESPACE, name), 'active');
+      await fixture.reconcile(name);
+    }
+    const kept = (): string[] => [...new Set([...fixture.reconciler.nodeFits.jobKeys(), ...fixture.reconciler.jobPlans.jobKeys()])].sort();
+    expect(kept()).toEqual([`${NAMESPACE}/${first}`, `${NAMESPACE}/${second}`].sort());
+    // The first job's bucket goes to another replica: nothing of it stays here.
+    gate.delete(bucketOf(NAMESPACE, first));
+    expect(kept()).toEqual([`${NAMESPACE}/${second}`]);
+    // The second job is deleted (its delete event reaches every replica).
+    const deleted = fixture.stored(second) as DeepReadonly<BroadcastJob>;
+    for (const handler of handlers) handler.onDelete?.(deleted);
+    expect(kept()).toEqual([]);
+    expect(fixture.reconciler.nodeFits.size(`${NAMESPACE}/${second}`)).toBe(0);
   });
 });

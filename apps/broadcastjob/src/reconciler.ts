@@ -151,6 +151,22 @@ export class BroadcastJobReconciler implements Reconciler {
     return this.#run(this.#round(context, job, now));
   }
 
+  /**
+   * Frees what is kept between rounds (fits, plan views, reported unfitness) for the jobs `matches`
+   * selects: jobs deleted, or no longer this replica's to reconcile (a bucket it let go), whatever
+   * reconciles this replica still runs; a job it reconciles again is planned from the cache afresh.
+   */
+  forgetJobs(matches: (key: string) => boolean): void {
+    const keys = new Set([...this.#fits.jobKeys(), ...this.#plans.jobKeys(), ...this.#reportedUnfit.keys()]);
+    for (const key of keys) {
+      if (matches(key)) {
+        this.#reportedUnfit.delete(key);
+        this.#fits.forget(key);
+        this.#plans.forget(key);
+      }
+    }
+  }
+
   /** A deleted job: what was kept for it goes too. */
   #forget(key: string): Result | undefined {
     this.#deps.expectations.delete(key);

@@ -71,6 +71,11 @@ export class JobPlans {
     this.#deps.feed?.untrack(key);
   }
 
+  /** The keys of the jobs with a view kept. */
+  jobKeys(): string[] {
+    return [...this.#views.keys()];
+  }
+
   get builds(): number {
     return this.#builds;
   }

@@ -79,6 +79,11 @@ export class NodeFitCache {
     this.#jobs.delete(key);
   }
 
+  /** The keys of the jobs with fits kept. */
+  jobKeys(): string[] {
+    return [...this.#jobs.keys()];
+  }
+
   /** How many fits were computed rather than looked up, since the cache was made (for tests and metrics). */
   get computed(): number {
     return this.#computed;

@@ -25,6 +25,7 @@ export class BucketGate implements ReconcileGate {
   readonly #idleWaiters = new Map<number, (() => void)[]>();
   readonly #deferrals: ((key: string) => boolean)[] = [];
   readonly #informers: Informer<KubeObject>[] = [];
+  readonly #leaveHandlers: ((bucket: number) => void)[] = [];
 
   constructor(bucketCount?: number) {
     this.#bucketCount = bucketCount;
@@ -88,12 +89,29 @@ export class BucketGate implements ReconcileGate {
   }
 
   delete(bucket: number): void {
-    this.#states.delete(bucket);
+    if (this.#states.delete(bucket)) {
+      this.#left(bucket);
+    }
   }
 
   /** Drops every bucket at once: this replica fenced itself. */
   clear(): void {
+    const held = [...this.#states.keys()];
     this.#states.clear();
+    for (const bucket of held) {
+      this.#left(bucket);
+    }
+  }
+
+  /** Calls `handler` with each bucket this replica stops holding (released, lost or fenced), to free what it kept for it. */
+  onLeave(handler: (bucket: number) => void): void {
+    this.#leaveHandlers.push(handler);
+  }
+
+  #left(bucket: number): void {
+    for (const handler of this.#leaveHandlers) {
+      handler(bucket);
+    }
   }
 
   /** Whether a workload's bucket is one this replica works on now. */
