@@ -22,7 +22,7 @@ export interface InformerRequest<T extends KubeObject> extends WatchScope<T> {
 /** The buckets a sharded replica caches: their selector, and who relists the sharded informers when they change. */
 export interface ShardedCache {
   readonly selector: () => string;
-  register(informer: Informer<KubeObject>): void;
+  register(informer: Informer<KubeObject>, resource: ResourceType): void;
 }
 
 export interface InformerFactoryOptions {
@@ -94,7 +94,7 @@ export class InformerFactory {
       });
       this.#informers.set(key, informer as unknown as Informer<KubeObject>);
       if (scope.dynamicLabelSelector !== undefined) {
-        this.#options.shard?.register(informer as unknown as Informer<KubeObject>);
+        this.#options.shard?.register(informer as unknown as Informer<KubeObject>, scope.resource);
       }
       this.#run(informer);
     }

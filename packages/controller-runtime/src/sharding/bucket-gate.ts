@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../client/kube-object.ts';
 import type { Informer } from '../cache/informer.ts';
+import type { ResourceType } from '../client/resource-type.ts';
 import { bucketOf, bucketOfKey, bucketSelector } from './bucket.ts';
 import type { LocalBucketState } from './shard-round.ts';
 
@@ -24,7 +25,7 @@ export class BucketGate implements ReconcileGate {
   readonly #inFlight = new Map<number, number>();
   readonly #idleWaiters = new Map<number, (() => void)[]>();
   readonly #deferrals: ((key: string) => boolean)[] = [];
-  readonly #informers: Informer<KubeObject>[] = [];
+  readonly #informers: { readonly informer: Informer<KubeObject>; readonly resource: ResourceType | undefined }[] = [];
   readonly #leaveHandlers: ((bucket: number) => void)[] = [];
 
   constructor(bucketCount?: number) {
@@ -131,11 +132,20 @@ export class BucketGate implements ReconcileGate {
   readonly selector = (): string => bucketSelector(this.cachedBuckets());
 
   /** Told about every sharded informer, so that taking buckets relists them. */
-  register(informer: Informer<KubeObject>): void {
-    this.#informers.push(informer);
+  register(informer: Informer<KubeObject>, resource?: ResourceType): void {
+    this.#informers.push({ informer, resource });
   }
 
   shardedInformers(): readonly Informer<KubeObject>[] {
-    return this.#informers;
+    return this.#informers.map(({ informer }) => informer);
   }
+
+  /** The sharded caches of `resource` (the labeller repairs wrong bucket labels it finds there). */
+  shardedCachesOf(resource: ResourceType): readonly Informer<KubeObject>[] {
+    return this.#informers.filter((entry) => entry.resource !== undefined && resourceId(entry.resource) === resourceId(resource)).map(({ informer }) => informer);
+  }
+}
+
+function resourceId(resource: ResourceType): string {
+  return `${resource.group}/${resource.plural}`;
 }

@@ -22,7 +22,7 @@ import type { Runnable } from '../manager/runnable.ts';
 import { requestKey } from '../reconcile/reconcile.ts';
 import { isAborted } from '../util/aborted.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
-import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
+import { bucketLabelValue, bucketOfKey, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
 
 /** Objects of one kind that an app's controller creates for its workloads. */
@@ -68,6 +68,8 @@ export class BucketLabeller implements Runnable {
   readonly #options: BucketLabellerOptions;
   readonly #informers: { readonly kind: LabelledKind; readonly informer: Informer<KubeObject>; readonly ownerOf: OwnerOf }[] = [];
   readonly #limiter: TokenBucket;
+  /** Objects in this replica's sharded caches whose bucket label names a bucket other than their owner's, by key. */
+  readonly #misplaced = new Map<string, { readonly kind: LabelledKind; readonly object: KubeObject; readonly owner: string }>();
   #started = false;
 
   constructor(options: BucketLabellerOptions) {
@@ -122,13 +124,50 @@ export class BucketLabeller implements Runnable {
 
   async start(signal: AbortSignal): Promise<void> {
     this.#started = true;
+    this.#watchMisplaced();
     const running = this.#informers.map(({ informer }) => informer.run(signal));
     while (!signal.aborted) {
+      await this.#relabelMisplaced(signal);
       await this.#labelSome(signal);
       // Ends at once on abort: an unreferenced timer here would let the process exit in the middle of a shutdown.
       await sleep(SCAN_INTERVAL_MS, undefined, { signal }).catch(() => undefined);
     }
     await Promise.all(running);
+  }
+
+  /**
+   * A well-formed label naming the wrong bucket hides an object from its owner's replica, and shows it
+   * to the holder of the bucket it names: that replica, this one when it holds it, repairs it. Checked
+   * per event of the sharded caches, so an idle replica scans nothing.
+   */
+  #watchMisplaced(): void {
+    for (const { kind, ownerOf } of this.#informers) {
+      for (const cache of this.#options.gate.shardedCachesOf(kind.resource)) {
+        const check = (object: DeepReadonly<KubeObject>): void => {
+          const owner = ownerOf.labelFor(object);
+          const key = `${kind.resource.plural}:${objectKey(object)}`;
+          if (owner !== undefined && parseBucketLabel(object.metadata?.labels?.[SHARD_BUCKET_LABEL]) !== bucketOfKey(owner)) {
+            this.#misplaced.set(key, { kind, object: object, owner });
+          } else {
+            this.#misplaced.delete(key);
+          }
+        };
+        cache.addEventHandler({ onAdd: check, onUpdate: (_old, object) => {
+          check(object);
+        } });
+      }
+    }
+  }
+
+  /** Relabels what the rate allows of the misplaced objects (the patch sets the owner's bucket). */
+  async #relabelMisplaced(signal: AbortSignal): Promise<void> {
+    for (const [key, entry] of [...this.#misplaced]) {
+      if (!this.#limiter.tryAccept()) {
+        return;
+      }
+      this.#misplaced.delete(key);
+      await this.#label(entry, signal);
+    }
   }
 
   /** Labels what the rate allows of the unlabelled objects whose owner's bucket this replica holds. */
