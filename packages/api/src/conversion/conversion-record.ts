@@ -6,20 +6,22 @@
  * still holds what was produced (all or nothing: a field edited in the other version since wins), and
  * removes the annotation. Only labels and annotations change in metadata, as the API server requires
  * of a conversion webhook.
+ *
+ * The annotation is user-writable, so a restore trusts nothing in it: only the fields its rule lists
+ * (restorable-fields.ts), each value checked against its field's schema (record-reader.ts), and only
+ * from a record that is not stale for the object (record-origin.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 
-import { z } from 'zod';
+import { isJsonObject, setValueAt, valueAt } from './json-path.ts';
+import type { JsonObject } from './json-path.ts';
+import { isStale, originOf } from './record-origin.ts';
+import { readRecord } from './record-reader.ts';
+import type { FieldChange } from './record-reader.ts';
+import type { RestoreRule } from './restorable-fields.ts';
 
-/** A JSON object as conversions handle it. */
-export type JsonObject = Record<string, unknown>;
-
-/** One field a conversion changed: its path from the object root, its value before and after (absent: undefined). */
-export interface FieldChange {
-  readonly path: readonly string[];
-  readonly original?: unknown;
-  readonly produced?: unknown;
-}
+export type { JsonObject } from './json-path.ts';
+export type { FieldChange } from './record-reader.ts';
 
 /** The annotation prefix; the annotation of version X is `conversion.kruise-ts.io/<X>`. */
 export const CONVERSION_ANNOTATION_PREFIX = 'conversion.kruise-ts.io/';
@@ -27,69 +29,6 @@ export const CONVERSION_ANNOTATION_PREFIX = 'conversion.kruise-ts.io/';
 /** The annotation holding what converting from `version` changed. */
 export function conversionAnnotation(version: string): string {
   return `${CONVERSION_ANNOTATION_PREFIX}${version}`;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The value at `path`, undefined when a step is missing. */
-export function valueAt(object: JsonObject, path: readonly string[]): unknown {
-  let current: unknown = object;
-  for (const key of path) {
-    if (!isObject(current) || !Object.hasOwn(current, key)) return undefined;
-    current = current[key];
-  }
-  return current;
-}
-
-/**
- * Sets (or, with undefined, removes) the value at `path` of an object the caller owns, creating the
- * objects on the way; labels or annotations left empty by a removal are removed too (the API server
- * does not keep an empty map there).
- */
-export function setValueAt(object: JsonObject, path: readonly string[], value: unknown): void {
-  const pruneEmpty = path[0] === 'metadata';
-  const set = (at: JsonObject, rest: readonly string[]): void => {
-    const [head, ...tail] = rest;
-    if (head === undefined) return;
-    if (tail.length === 0) {
-      if (value === undefined) Reflect.deleteProperty(at, head);
-      else at[head] = value;
-      return;
-    }
-    let child = at[head];
-    if (!isObject(child)) {
-      if (value === undefined) return;
-      child = {};
-      at[head] = child;
-    }
-    set(child as JsonObject, tail);
-    if (pruneEmpty && value === undefined && Object.keys(child as JsonObject).length === 0) Reflect.deleteProperty(at, head);
-  };
-  set(object, path);
-}
-
-function annotationsOf(object: JsonObject): JsonObject | undefined {
-  const annotations = valueAt(object, ['metadata', 'annotations']);
-  return isObject(annotations) ? annotations : undefined;
-}
-
-const recordSchema = z.object({
-  changes: z.array(z.object({ path: z.array(z.string()).min(1), original: z.unknown().optional(), produced: z.unknown().optional() })),
-});
-
-function parseChanges(text: unknown): FieldChange[] | undefined {
-  if (typeof text !== 'string') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const record = recordSchema.safeParse(parsed);
-  // undefined and absent are the same here: a change recorded without `original` put back a removal.
-  return record.success ? record.data.changes.map(({ path, original, produced }) => ({ path, ...(original === undefined ? {} : { original }), ...(produced === undefined ? {} : { produced }) })) : undefined;
 }
 
 /** The paths a restore put back, to be left alone by the rest of the conversion. */
@@ -110,30 +49,43 @@ function pathKey(path: readonly string[]): string {
   return JSON.stringify(path);
 }
 
-/**
- * Puts back, into an object the caller owns, the values recorded when it was converted from
- * `targetVersion`, if every recorded field still holds what that conversion produced; removes the
- * record either way. A record that cannot be read is dropped: a conversion never fails on it.
- */
-export function restoreRecordedFields(object: JsonObject, targetVersion: string): RestoredPaths {
-  const key = conversionAnnotation(targetVersion);
-  const annotations = annotationsOf(object);
-  if (annotations === undefined || !Object.hasOwn(annotations, key)) return new RestoredPaths([]);
-  const changes = parseChanges(annotations[key]);
-  setValueAt(object, ['metadata', 'annotations', key], undefined);
-  if (changes === undefined || !changes.every((change) => isDeepStrictEqual(valueAt(object, change.path), change.produced))) return new RestoredPaths([]);
-  for (const change of changes) setValueAt(object, change.path, change.original);
-  return new RestoredPaths(changes.map((change) => change.path));
+/** What a restore put back, and how many entries of the record it ignored (not allowed, invalid, stale, or an unreadable record as one). */
+export interface Restored {
+  readonly paths: RestoredPaths;
+  readonly ignored: number;
 }
 
-/** Records `changes` made converting from `sourceVersion` in the object's annotation (replacing an older record), or removes it when there are none. */
-export function recordChangedFields(object: JsonObject, sourceVersion: string, changes: readonly FieldChange[]): void {
-  const key = conversionAnnotation(sourceVersion);
+const NONE = new RestoredPaths([]);
+
+/**
+ * Puts back, into an object the caller owns, the values recorded when it was converted from the
+ * rule's version, if the record is not stale and every recorded field still holds what that
+ * conversion produced; removes the record either way. What the rule does not allow is ignored and
+ * counted: a conversion never fails on a record.
+ */
+export function restoreRecordedFields(object: JsonObject, rule: RestoreRule): Restored {
+  const key = conversionAnnotation(rule.version);
+  const annotations = valueAt(object, ['metadata', 'annotations']);
+  if (!isJsonObject(annotations) || !Object.hasOwn(annotations, key)) return { paths: NONE, ignored: 0 };
+  const record = readRecord(annotations[key], rule);
+  setValueAt(object, ['metadata', 'annotations', key], undefined);
+  if (isStale(record.origin, object)) return { paths: NONE, ignored: record.ignored + record.changes.length };
+  if (!record.changes.every((change) => isDeepStrictEqual(valueAt(object, change.path), change.produced))) return { paths: NONE, ignored: record.ignored };
+  for (const change of record.changes) setValueAt(object, change.path, change.original);
+  return { paths: new RestoredPaths(record.changes.map((change) => change.path)), ignored: record.ignored };
+}
+
+/**
+ * Records `changes` made converting from the rule's version in the object's annotation (replacing an
+ * older record), stamped as the rule says, or removes it when there are none.
+ */
+export function recordChangedFields(object: JsonObject, rule: RestoreRule, changes: readonly FieldChange[]): void {
+  const key = conversionAnnotation(rule.version);
   if (changes.length === 0) {
     setValueAt(object, ['metadata', 'annotations', key], undefined);
     return;
   }
-  setValueAt(object, ['metadata', 'annotations', key], JSON.stringify({ changes }));
+  setValueAt(object, ['metadata', 'annotations', key], JSON.stringify({ changes, ...originOf(object, rule.stamp) }));
 }
 
 /**

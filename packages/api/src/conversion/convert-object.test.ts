@@ -24,7 +24,9 @@ function converted(object: JsonObject, to: string): JsonObject {
 
 function metadata(gen: Gen, extraLabels: Record<string, string> = {}): JsonObject {
   const labels = { ...(gen.chance(0.5) ? { app: gen.word() } : {}), ...extraLabels };
-  return { name: 'n', uid: 'u', ...(Object.keys(labels).length > 0 ? { labels } : {}), ...(gen.chance(0.3) ? { annotations: { note: gen.word() } } : {}) };
+  // A generation (on most stored objects) is what a record written toward v1alpha1 is stamped with.
+  const generation = gen.chance(0.7) ? { generation: 1 + gen.int(3) } : {};
+  return { name: 'n', uid: 'u', ...generation, ...(Object.keys(labels).length > 0 ? { labels } : {}), ...(gen.chance(0.3) ? { annotations: { note: gen.word() } } : {}) };
 }
 
 function selector(gen: Gen): JsonObject {

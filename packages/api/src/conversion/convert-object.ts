@@ -3,28 +3,42 @@
  * ConversionReview. Pure: the input is never changed; the answer is a new object.
  */
 import { APPS_KRUISE_IO_GROUP } from '../apps/v1alpha1/group-version.ts';
+import { isJsonObject, jsonShapeProblem } from './json-path.ts';
+import type { JsonObject } from './json-path.ts';
 import { sidecarSetToV1alpha1, sidecarSetToV1beta1 } from './sidecarset-conversion.ts';
 import { statefulSetToV1alpha1, statefulSetToV1beta1 } from './statefulset-conversion.ts';
-import type { JsonObject } from './conversion-record.ts';
 
-/** The outcome for one object. */
-export type ConversionResult = { readonly ok: true; readonly object: JsonObject } | { readonly ok: false; readonly message: string };
+/**
+ * The outcome for one object; `ignoredRecordEntries` counts the entries of its conversion record that
+ * were not restored for being unreadable, not restorable, invalid or stale (a webhook's metric).
+ */
+export type ConversionResult = { readonly ok: true; readonly object: JsonObject; readonly ignoredRecordEntries: number } | { readonly ok: false; readonly message: string };
 
-type Converter = (object: JsonObject) => void;
+/** Converts a copy the caller owns in place; returns the record entries it ignored. */
+type Converter = (object: JsonObject) => number;
+
+/**
+ * The deepest object converted. Far deeper than any Kubernetes object of these kinds (a pod template
+ * is about 12 levels), and well below where Node's recursive copies and comparisons exhaust the stack
+ * (structuredClone about 1,600 levels of objects, isDeepStrictEqual about 900, JSON.stringify about
+ * 4,400): a deeper object is refused by name instead of thrown on.
+ */
+export const MAX_OBJECT_DEPTH = 512;
 
 /** Converters into a version, by kind (apps.kruise.io); a kind listed converts between exactly these versions. */
 const CONVERTERS: Readonly<Record<string, Readonly<Record<string, Converter>>>> = {
   StatefulSet: { v1alpha1: statefulSetToV1alpha1, v1beta1: statefulSetToV1beta1 },
   SidecarSet: { v1alpha1: sidecarSetToV1alpha1, v1beta1: sidecarSetToV1beta1 },
   // Same schema in both versions (the CRD converts with None); here for a webhook asked anyway.
-  BroadcastJob: { v1alpha1: () => undefined, v1beta1: () => undefined },
+  BroadcastJob: { v1alpha1: () => 0, v1beta1: () => 0 },
 };
 
 /** The kinds this package converts (for the webhook's registration and tests). */
 export const CONVERTIBLE_KINDS: readonly string[] = Object.keys(CONVERTERS);
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `record[key]` when it is the record's own (a kind or version named `constructor` finds nothing). */
+function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** The kind and the two versions of a conversion, or why it is not one of ours. */
@@ -41,16 +55,18 @@ function conversionOf(object: JsonObject, desiredAPIVersion: string): { readonly
 
 /** `object` as `desiredAPIVersion` (`apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`). */
 export function convertObject(object: unknown, desiredAPIVersion: string): ConversionResult {
-  if (!isObject(object)) return { ok: false, message: 'an object to convert is not a JSON object' };
+  if (!isJsonObject(object)) return { ok: false, message: 'an object to convert is not a JSON object' };
   const conversion = conversionOf(object, desiredAPIVersion);
   if (typeof conversion === 'string') return { ok: false, message: conversion };
-  const converters = CONVERTERS[conversion.kind];
-  const into = converters?.[conversion.desiredVersion];
-  if (into === undefined || converters?.[conversion.version] === undefined) {
+  const converters = own(CONVERTERS, conversion.kind);
+  const into = own(converters, conversion.desiredVersion);
+  if (into === undefined || own(converters, conversion.version) === undefined) {
     return { ok: false, message: `cannot convert ${conversion.kind} from ${String(object['apiVersion'])} to ${desiredAPIVersion}: no such version of the kind` };
   }
+  const tooDeep = jsonShapeProblem(object, { maxDepth: MAX_OBJECT_DEPTH, refusePrototypeKeys: false });
+  if (tooDeep !== undefined) return { ok: false, message: `cannot convert ${conversion.kind}: the object is ${tooDeep}` };
   const converted = structuredClone(object);
-  if (conversion.version !== conversion.desiredVersion) into(converted);
+  const ignoredRecordEntries = conversion.version === conversion.desiredVersion ? 0 : into(converted);
   converted['apiVersion'] = desiredAPIVersion;
-  return { ok: true, object: converted };
+  return { ok: true, object: converted, ignoredRecordEntries };
 }

@@ -7,11 +7,10 @@
  * and put back when the object returns unchanged in those fields, so a round trip loses nothing.
  */
 import { SIDECARSET_CUSTOM_VERSION_LABEL } from '../apps/v1alpha1/sidecarset-names.ts';
-import { change, recordChangedFields, restoreRecordedFields, valueAt } from './conversion-record.ts';
+import { change, recordChangedFields, restoreRecordedFields } from './conversion-record.ts';
 import type { FieldChange, JsonObject } from './conversion-record.ts';
-
-const V1ALPHA1 = 'v1alpha1';
-const V1BETA1 = 'v1beta1';
+import { valueAt } from './json-path.ts';
+import { SIDECARSET_INTO_V1ALPHA1, SIDECARSET_INTO_V1BETA1 } from './restorable-fields.ts';
 /** The label every namespace carries with its own name (Kubernetes 1.21+). */
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 const LABEL_PATH = ['metadata', 'labels', SIDECARSET_CUSTOM_VERSION_LABEL] as const;
@@ -23,9 +22,9 @@ function defined(changes: readonly (FieldChange | undefined)[]): FieldChange[] {
   return changes.filter((made): made is FieldChange => made !== undefined);
 }
 
-/** A v1alpha1 SidecarSet (a copy the caller owns) as v1beta1. */
-export function sidecarSetToV1beta1(object: JsonObject): void {
-  const restored = restoreRecordedFields(object, V1BETA1);
+/** A v1alpha1 SidecarSet (a copy the caller owns) as v1beta1; returns the record entries it ignored. */
+export function sidecarSetToV1beta1(object: JsonObject): number {
+  const { paths: restored, ignored } = restoreRecordedFields(object, SIDECARSET_INTO_V1BETA1);
   const changes: (FieldChange | undefined)[] = [];
   const namespace = valueAt(object, NAMESPACE_PATH);
   if (namespace !== undefined && !restored.includesAny(NAMESPACE_PATH, NAMESPACE_SELECTOR_PATH)) {
@@ -40,12 +39,13 @@ export function sidecarSetToV1beta1(object: JsonObject): void {
     changes.push(change(object, CUSTOM_VERSION_PATH, label));
     changes.push(change(object, LABEL_PATH, undefined));
   }
-  recordChangedFields(object, V1ALPHA1, defined(changes));
+  recordChangedFields(object, SIDECARSET_INTO_V1ALPHA1, defined(changes));
+  return ignored;
 }
 
-/** A v1beta1 SidecarSet (a copy the caller owns) as v1alpha1. */
-export function sidecarSetToV1alpha1(object: JsonObject): void {
-  const restored = restoreRecordedFields(object, V1ALPHA1);
+/** A v1beta1 SidecarSet (a copy the caller owns) as v1alpha1; returns the record entries it ignored. */
+export function sidecarSetToV1alpha1(object: JsonObject): number {
+  const { paths: restored, ignored } = restoreRecordedFields(object, SIDECARSET_INTO_V1ALPHA1);
   const changes: (FieldChange | undefined)[] = [];
   const customVersion = valueAt(object, CUSTOM_VERSION_PATH);
   if (!restored.includesAny(LABEL_PATH, CUSTOM_VERSION_PATH)) {
@@ -58,5 +58,6 @@ export function sidecarSetToV1alpha1(object: JsonObject): void {
       changes.push(change(object, LABEL_PATH, valueAt(object, LABEL_PATH)));
     }
   }
-  recordChangedFields(object, V1BETA1, defined(changes));
+  recordChangedFields(object, SIDECARSET_INTO_V1BETA1, defined(changes));
+  return ignored;
 }

@@ -9,13 +9,11 @@ import { STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS } from '../apps/v1beta1/statefulse
 import { STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS } from '../apps/v1beta1/statefulset-status.ts';
 import { change, recordChangedFields, restoreRecordedFields } from './conversion-record.ts';
 import type { FieldChange, JsonObject } from './conversion-record.ts';
+import { STATEFULSET_INTO_V1ALPHA1, STATEFULSET_INTO_V1BETA1 } from './restorable-fields.ts';
 
-const V1ALPHA1 = 'v1alpha1';
-const V1BETA1 = 'v1beta1';
-
-/** A v1beta1 StatefulSet (a copy the caller owns) as v1alpha1. */
-export function statefulSetToV1alpha1(object: JsonObject): void {
-  restoreRecordedFields(object, V1ALPHA1);
+/** A v1beta1 StatefulSet (a copy the caller owns) as v1alpha1; returns the record entries it ignored. */
+export function statefulSetToV1alpha1(object: JsonObject): number {
+  const { ignored } = restoreRecordedFields(object, STATEFULSET_INTO_V1ALPHA1);
   const changes: FieldChange[] = [];
   for (const field of STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS) {
     const made = change(object, ['spec', field], undefined);
@@ -25,12 +23,14 @@ export function statefulSetToV1alpha1(object: JsonObject): void {
     const made = change(object, ['status', field], undefined);
     if (made !== undefined) changes.push(made);
   }
-  recordChangedFields(object, V1BETA1, changes);
+  recordChangedFields(object, STATEFULSET_INTO_V1BETA1, changes);
+  return ignored;
 }
 
-/** A v1alpha1 StatefulSet (a copy the caller owns) as v1beta1: the fields kept from an earlier v1beta1 come back. */
-export function statefulSetToV1beta1(object: JsonObject): void {
-  restoreRecordedFields(object, V1BETA1);
+/** A v1alpha1 StatefulSet (a copy the caller owns) as v1beta1: the fields kept from an earlier v1beta1 come back; returns the record entries it ignored. */
+export function statefulSetToV1beta1(object: JsonObject): number {
+  const { ignored } = restoreRecordedFields(object, STATEFULSET_INTO_V1BETA1);
   // Nothing of v1alpha1 is missing from v1beta1: no record, and none left from an older conversion.
-  recordChangedFields(object, V1ALPHA1, []);
+  recordChangedFields(object, STATEFULSET_INTO_V1ALPHA1, []);
+  return ignored;
 }

@@ -79,6 +79,21 @@ describe('Advanced StatefulSet in v1alpha1 and v1beta1', () => {
     expect(beta.spec).toMatchObject({ ...only, replicas: 4 });
     expect(beta.metadata?.annotations).toBeUndefined();
   });
+
+  it('the stale annotation that restores ordinals.start (issue 38): an old copy of the v1alpha1 annotation written back does not put back what v1beta1 removed since', async () => {
+    await using namespace = await createTestNamespace(kubeConfig, 'versions-sts');
+    const spec = { replicas: 2, selector: { matchLabels: { app: 'db' } }, template: podTemplate, ordinals: { start: 3 } };
+    await objects(sts, 'v1beta1', namespace.name).create({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata: { name: 'stale' }, spec });
+    const copy = await objects(sts, 'v1alpha1', namespace.name).get('stale');
+    // Generation 2: ordinals removed in v1beta1 (the v1alpha1 view does not change).
+    const beta = await objects(sts, 'v1beta1', namespace.name).get('stale');
+    const withoutOrdinals = Object.fromEntries(Object.entries(beta.spec ?? {}).filter(([field]) => field !== 'ordinals'));
+    await objects(sts, 'v1beta1', namespace.name).update({ ...beta, spec: withoutOrdinals });
+    // The old copy's annotation written back (as an apply of a saved file does) with the current object.
+    const current = await objects(sts, 'v1alpha1', namespace.name).get('stale');
+    await objects(sts, 'v1alpha1', namespace.name).update({ ...current, metadata: { ...current.metadata, annotations: copy.metadata?.annotations ?? {} } });
+    expect((await objects(sts, 'v1beta1', namespace.name).get('stale')).spec?.['ordinals']).toBeUndefined();
+  });
 });
 
 describe('SidecarSet in v1alpha1 and v1beta1', () => {
