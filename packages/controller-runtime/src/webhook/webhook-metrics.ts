@@ -2,10 +2,12 @@
  * controller-runtime's webhook metrics (pkg/webhook/internal/metrics), same names, help, labels and
  * (Prometheus' default) buckets, so that dashboards of controller-runtime webhooks work unchanged.
  * `webhook` is the path the handler is registered at, `code` the HTTP status code of the answer.
+ * And kruise-ts' own count of what conversions ignored in the objects' conversion records.
  */
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
+import type { ConversionObserver } from './conversion-review.ts';
 import type { RequestObserver } from './https-webhook-listener.ts';
 
 export interface WebhookMetrics {
@@ -15,6 +17,12 @@ export interface WebhookMetrics {
   readonly latency: Histogram<'webhook' | 'code'>;
   /** `controller_runtime_webhook_requests_in_flight{webhook}`. */
   readonly inFlight: Gauge<'webhook'>;
+  /**
+   * `kruise_ts_conversion_ignored_record_entries_total{kind}`: entries of conversion records (the
+   * user-writable `conversion.kruise-ts.io/<version>` annotation) not restored: not a field the kind
+   * restores, a value its schema refuses, a stale record, or an unreadable one (one entry).
+   */
+  readonly conversionIgnoredRecordEntries: Counter<'kind'>;
 }
 
 /** Registers the webhook metrics on `registry` (once per registry: names registered twice throw). */
@@ -40,6 +48,19 @@ export function createWebhookMetrics(registry: Registry): WebhookMetrics {
       labelNames: ['webhook'] as const,
       registers,
     }),
+    conversionIgnoredRecordEntries: new Counter({
+      name: 'kruise_ts_conversion_ignored_record_entries_total',
+      help: 'Entries of conversion records (the conversion.kruise-ts.io/<version> annotation) a conversion did not restore: not restorable, invalid, stale or unreadable.',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+  };
+}
+
+/** Counts what conversions ignored in the objects' conversion records. */
+export function conversionMetricsObserver(metrics: WebhookMetrics): ConversionObserver {
+  return (kind, ignoredRecordEntries) => {
+    metrics.conversionIgnoredRecordEntries.inc({ kind }, ignoredRecordEntries);
   };
 }
 

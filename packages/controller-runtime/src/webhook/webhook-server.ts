@@ -14,7 +14,7 @@ import { runAdmissionThread } from './thread/admission-thread.ts';
 import { importThreadHandler } from './thread/thread-handler.ts';
 import type { MirroredInformer, ThreadedWebhook } from './thread/thread-handler.ts';
 import type { ThreadRoute } from './thread/thread-messages.ts';
-import { createWebhookMetrics, metricsObserver } from './webhook-metrics.ts';
+import { conversionMetricsObserver, createWebhookMetrics, metricsObserver } from './webhook-metrics.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
 
 export interface WebhookServerOptions {
@@ -197,7 +197,7 @@ export class WebhookServer implements Runnable {
     const logger = this.#options.logger.child({ webhook: route.path });
     switch (route.kind) {
       case 'conversion':
-        return { kind: 'conversion', path: route.path, logger, answer: (request) => answerConversionReview(request, route.convert) };
+        return { kind: 'conversion', path: route.path, logger, answer: (request) => answerConversionReview(request, route.convert, conversionMetricsObserver(this.#metrics)) };
       case 'admission':
         return { kind: 'admission', path: route.path, handler: route.handler, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, logger };
       case 'threaded': {

@@ -11,12 +11,15 @@ import pino from 'pino';
 import type { Logger } from 'pino';
 
 import type { KubeObject } from '../../client/kube-object.ts';
+import { nestsDeeperThan } from '../../util/json-value.ts';
 import type { AdmissionHandler, AdmissionResponse } from '../admission-review.ts';
-import type { ConversionReviewResponse } from '../conversion-review.ts';
+import { conversionFailure, describeObject } from '../conversion-review.ts';
+import type { ConversionRequest, ConversionReviewResponse } from '../conversion-review.ts';
 import { HttpsWebhookListener } from '../https-webhook-listener.ts';
 import type { ListenerRoute } from '../https-webhook-listener.ts';
 import { MirroredStores } from './mirrored-stores.ts';
 import { importThreadHandler } from './thread-handler.ts';
+import { MAX_MESSAGE_DEPTH } from './thread-messages.ts';
 import type { AdmissionThreadData, FromThread, ThreadRoute, ToThread } from './thread-messages.ts';
 
 type Pending = { readonly resolve: (value: AdmissionResponse | ConversionReviewResponse) => void; readonly reject: (error: Error) => void };
@@ -36,7 +39,13 @@ class MainThreadCalls {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       signal?.addEventListener('abort', () => this.#pending.delete(id), { once: true });
-      this.#port.postMessage(message(id));
+      try {
+        this.#port.postMessage(message(id));
+      } catch (error) {
+        // Not cloneable (an object too deep): nothing will answer this id.
+        this.#pending.delete(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   }
 
@@ -49,10 +58,25 @@ class MainThreadCalls {
   }
 }
 
+/**
+ * A ConversionReview handed to the main thread, where the converter runs; one that cannot be handed
+ * over (an object too deep for a message, see MAX_MESSAGE_DEPTH) is this review's Failure, naming the
+ * object, as the main thread answers a conversion that fails there.
+ */
+async function forwardConversion(request: ConversionRequest, to: { readonly path: string; readonly calls: MainThreadCalls }): Promise<ConversionReviewResponse> {
+  const tooDeep = request.objects.find((object) => nestsDeeperThan(object, MAX_MESSAGE_DEPTH));
+  if (tooDeep !== undefined) return conversionFailure(request.uid, `${describeObject(tooDeep)}: nested deeper than ${String(MAX_MESSAGE_DEPTH)} levels: not converted`);
+  try {
+    return (await to.calls.call((id) => ({ type: 'convert', id, path: to.path, request }))) as ConversionReviewResponse;
+  } catch (error) {
+    return conversionFailure(request.uid, `the conversion request could not be handed to the converter: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function listenerRoute(route: ThreadRoute, parts: { readonly stores: MirroredStores; readonly calls: MainThreadCalls; readonly logger: Logger }): Promise<ListenerRoute> {
   const logger = parts.logger.child({ webhook: route.path });
   if (route.kind === 'forwarded-conversion') {
-    return { kind: 'conversion', path: route.path, logger, answer: async (request) => (await parts.calls.call((id) => ({ type: 'convert', id, path: route.path, request }))) as ConversionReviewResponse };
+    return { kind: 'conversion', path: route.path, logger, answer: (request) => forwardConversion(request, { path: route.path, calls: parts.calls }) };
   }
   let handler: AdmissionHandler;
   if (route.kind === 'threaded') {
@@ -109,6 +133,9 @@ async function runAdmissionThread(port: MessagePort, data: AdmissionThreadData):
   });
   const firstCertificate = Promise.withResolvers<{ certPem: string; keyPem: string } | undefined>();
   const stopped = Promise.withResolvers<undefined>();
+  port.on('messageerror', (error) => {
+    logger.error({ err: error }, 'A message from the main thread could not be read');
+  });
   port.on('message', (message: ToThread) => {
     onMessage(message, {
       stores,

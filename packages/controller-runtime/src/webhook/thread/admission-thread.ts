@@ -7,16 +7,18 @@ import { Worker } from 'node:worker_threads';
 
 import type { Logger } from 'pino';
 
+import { nestsDeeperThan } from '../../util/json-value.ts';
 import type { AdmissionHandler } from '../admission-review.ts';
 import type { CertificateSource } from '../certificate-source.ts';
-import { answerConversionReview } from '../conversion-review.ts';
+import { answerConversionReview, conversionFailure, describeObject } from '../conversion-review.ts';
 import type { ObjectConverter } from '../conversion-review.ts';
 import type { RequestObserver } from '../https-webhook-listener.ts';
-import { metricsObserver } from '../webhook-metrics.ts';
+import { conversionMetricsObserver, metricsObserver } from '../webhook-metrics.ts';
 import type { WebhookMetrics } from '../webhook-metrics.ts';
 import { mirrorInformer } from './informer-mirror.ts';
 import { threadModuleUrl } from './thread-handler.ts';
 import type { MirroredInformer } from './thread-handler.ts';
+import { MAX_MESSAGE_DEPTH } from './thread-messages.ts';
 import type { AdmissionThreadData, FromThread, ToThread } from './thread-messages.ts';
 
 export interface AdmissionThreadOptions {
@@ -53,6 +55,10 @@ export async function runAdmissionThread(options: AdmissionThreadOptions, signal
   const context: MessageContext = { options, post, ended, signal, observer: metricsObserver(options.metrics) };
   worker.on('message', (message: FromThread) => {
     onThreadMessage(message, context);
+  });
+  worker.on('messageerror', (error) => {
+    // A message that could not be read is lost, and a request waiting for it with it: say so.
+    options.logger.error({ err: error }, 'A message from the admission thread could not be read');
   });
   worker.on('error', ended.reject);
   worker.on('exit', (code) => {
@@ -121,11 +127,23 @@ async function admit(message: Extract<FromThread, { type: 'admit' }>, context: M
   }
 }
 
+/**
+ * A ConversionReview the thread handed back: converted here, where the converter and the metrics are.
+ * This runs in the worker's message listener, where a throw would end the process: a converter's
+ * throw is the review's Failure (answerConversionReview), and an answer that cannot be posted back
+ * (not cloneable) is replaced by a Failure that can.
+ */
 function convert(message: Extract<FromThread, { type: 'convert' }>, context: MessageContext): void {
+  const { uid } = message.request;
   const converter = context.options.converters.get(message.path);
-  const response = converter === undefined
-    ? { apiVersion: 'apiextensions.k8s.io/v1' as const, kind: 'ConversionReview' as const, response: { uid: message.request.uid, convertedObjects: [], result: { status: 'Failure' as const, message: `no converter is registered at ${message.path}` } } }
-    : answerConversionReview(message.request, converter);
-  context.post({ type: 'converted', id: message.id, response });
+  const answer = converter === undefined ? conversionFailure(uid, `no converter is registered at ${message.path}`) : answerConversionReview(message.request, converter, conversionMetricsObserver(context.options.metrics));
+  const tooDeep = answer.response.convertedObjects.find((object) => nestsDeeperThan(object, MAX_MESSAGE_DEPTH));
+  const response = tooDeep === undefined ? answer : conversionFailure(uid, `${describeObject(tooDeep)}: converted into an object nested deeper than ${String(MAX_MESSAGE_DEPTH)} levels`);
+  try {
+    context.post({ type: 'converted', id: message.id, response });
+  } catch (error) {
+    context.options.logger.error({ err: error, webhook: message.path, uid }, 'A conversion answer could not be handed to the admission thread');
+    context.post({ type: 'converted', id: message.id, response: conversionFailure(uid, `the conversion answer could not be sent: ${error instanceof Error ? error.message : String(error)}`) });
+  }
 }
 

@@ -3,6 +3,13 @@ import type { AdmissionRequest, AdmissionResponse } from '../admission-review.ts
 import type { ConversionRequest, ConversionReviewResponse } from '../conversion-review.ts';
 import type { FailurePolicy } from '../invoke-handler.ts';
 
+/**
+ * The deepest object a request or an answer hands across: a structured clone about 1,600 levels
+ * deep is written but cannot be read on the other side, which drops the message (a `messageerror`)
+ * and leaves its request waiting for ever; a deeper object is answered where it is instead.
+ */
+export const MAX_MESSAGE_DEPTH = 1000;
+
 /** A route as the admission thread serves it. */
 export type ThreadRoute =
   | { readonly kind: 'threaded'; readonly path: string; readonly module: string; readonly options: unknown; readonly stores: readonly string[]; readonly failurePolicy: FailurePolicy; readonly timeoutMs?: number | undefined }
