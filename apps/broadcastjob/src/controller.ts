@@ -1,7 +1,7 @@
 import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_CONTROLLER_UID_LABEL, BROADCASTJOB_KIND } from '@kruise-ts/api';
-import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
-import { bucketOfKey, objectKey, requestForObject, requestKey } from '@kruise-ts/controller-runtime';
-import type { BucketGate, Controller, DeepReadonly, Informer, Lister, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type { BroadcastJob, Pod } from '@kruise-ts/api';
+import { bucketOfKey, objectKey, requestForObject } from '@kruise-ts/controller-runtime';
+import type { BucketGate, Controller, DeepReadonly, Informer, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
 import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
 
@@ -9,7 +9,7 @@ import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { fitnessOf } from './nodes/node-fitness.ts';
 import { assignedNode, pinnedToNode } from './nodes/pod-node.ts';
 import { nodeChangesHandler, PlanFeed, podChangesHandler } from './job/plan-feed.ts';
-import type { NodeFitCache } from './job/node-fit-cache.ts';
+import { reconcilesHere, watchNodes } from './node-events.ts';
 import { BroadcastJobReconciler } from './reconciler.ts';
 
 /** Options of the controller, decided by the app's main (flags). */
@@ -53,62 +53,6 @@ function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations:
     },
   });
   controller.addSource(pods);
-}
-
-/** What of a node decides whether a pod fits it. */
-function fitnessFields(node: DeepReadonly<Node>): string {
-  return JSON.stringify([node.metadata?.labels, node.spec?.taints, node.spec?.unschedulable, node.status?.allocatable]);
-}
-
-/** What the node handler reads: the jobs, their pods, and the templates' kept fits. */
-interface NodeWatch {
-  readonly jobs: Lister<BroadcastJob>;
-  readonly pods: Lister<Pod>;
-  readonly fits: NodeFitCache;
-}
-
-function isFinished(job: DeepReadonly<BroadcastJob>): boolean {
-  return (job.status?.conditions ?? []).some((condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'));
-}
-
-/**
- * Whether a change of these nodes (a node before and after) can matter to a job: its template fits one
- * of them, or one of its pods is there. Another job's nodes (a taint the template does not tolerate, a
- * selector it does not match) then never reconcile it: in a cluster where nodes come and go that was a
- * reconcile of every job per node event, and for a job whose creations fail, one more step of its
- * backoff each time.
- */
-function concernsJob(watch: NodeWatch, job: DeepReadonly<BroadcastJob>, nodes: readonly DeepReadonly<Node>[]): boolean {
-  try {
-    const fit = watch.fits.fitOf(job);
-    if (nodes.some((node) => fit(node).fits)) return true;
-  } catch {
-    return true;
-  }
-  const names = new Set(nodes.map((node) => node.metadata?.name ?? ''));
-  const selector = { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: job.metadata.uid ?? '' } };
-  return watch.pods.list({ namespace: job.metadata.namespace ?? '', labelSelector: selector }).some((pod) => names.has(assignedNode(pod) ?? ''));
-}
-
-/** Node events: every unfinished job it concerns looks again when a node comes, goes, or changes what fits it (status heartbeats do not count). */
-function watchNodes(controller: Controller, nodes: Informer<Node>, watch: NodeWatch): void {
-  const enqueueJobs = (...changed: DeepReadonly<Node>[]): void => {
-    for (const job of watch.jobs.list()) {
-      if (!isFinished(job) && concernsJob(watch, job, changed)) controller.queue.add(requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' }));
-    }
-  };
-  nodes.addEventHandler({
-    onAdd: (node) => {
-      enqueueJobs(node);
-    },
-    onUpdate: (oldNode, newNode) => {
-      if (fitnessFields(oldNode) !== fitnessFields(newNode)) enqueueJobs(oldNode, newNode);
-    },
-    onDelete: (node) => {
-      enqueueJobs(node);
-    },
-  });
-  controller.addSource(nodes);
 }
 
 /**
@@ -166,7 +110,16 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   watchOwnWrites(jobs, resourceVersionExpectations);
   controller.watch(jobs, requestForObject());
   watchJobPods(controller, pods, expectations);
-  watchNodes(controller, nodes, { jobs: jobs.lister(), pods: pods.lister(), fits: reconciler.nodeFits });
+  watchNodes(nodes, {
+    jobs: jobs.lister(),
+    pods: pods.lister(),
+    fits: reconciler.nodeFits,
+    reconcilesHere: reconcilesHere(controller, manager.shardGate),
+    enqueue: (key) => {
+      controller.queue.add(key);
+    },
+  });
+  controller.addSource(nodes);
   freeJobCaches(reconciler, { jobs, gate: manager.shardGate });
   return controller;
 }

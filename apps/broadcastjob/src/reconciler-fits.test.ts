@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BroadcastJob, Node } from '@kruise-ts/api';
 import { BucketGate, bucketOf, TerminalError } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, ResourceEventHandler } from '@kruise-ts/controller-runtime';
-import { nodeResource } from '@kruise-ts/workload';
+import { nodeResource, podResource } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { broadcastJob, NAMESPACE, reconcileFixture } from '../test/fixtures/reconcile-fixture.ts';
@@ -11,6 +11,7 @@ import type { ReconcileFixture } from '../test/fixtures/reconcile-fixture.ts';
 import type { FitnessOf } from './job/node-fit-cache.ts';
 import { PlanFeed } from './job/plan-feed.ts';
 import { freeJobCaches } from './controller.ts';
+import { reconcilesHere, watchNodes } from './node-events.ts';
 
 const KEY = `${NAMESPACE}/job`;
 
@@ -111,11 +112,16 @@ describe('BroadcastJobReconciler: a job it cannot read', () => {
   });
 });
 
+/** The names of two jobs in different buckets. */
+function inTwoBuckets(): [string, string] {
+  const names = Array.from({ length: 40 }, (_unused, index) => `job-${String(index)}`);
+  const [first = '', second = ''] = [names[0], names.find((name) => bucketOf(NAMESPACE, name) !== bucketOf(NAMESPACE, names[0] ?? ''))];
+  return [first, second];
+}
+
 describe('BroadcastJob caches freed (issue 38)', () => {
   it('keeps no fits or plan views for jobs that moved to another replica or were deleted, whatever the replica reconciled', async () => {
-    // Two jobs in different buckets.
-    const names = Array.from({ length: 40 }, (_unused, index) => `job-${String(index)}`);
-    const [first = '', second = ''] = [names[0], names.find((name) => bucketOf(NAMESPACE, name) !== bucketOf(NAMESPACE, names[0] ?? ''))];
+    const [first, second] = inTwoBuckets();
     const fixture = reconcileFixture([broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })], { nodes: nodes(10), planFeed: new PlanFeed() });
     const gate = new BucketGate();
     const handlers: ResourceEventHandler<BroadcastJob>[] = [];
@@ -134,5 +140,41 @@ describe('BroadcastJob caches freed (issue 38)', () => {
     for (const handler of handlers) handler.onDelete?.(deleted);
     expect(kept()).toEqual([]);
     expect(fixture.reconciler.nodeFits.size(`${NAMESPACE}/${second}`)).toBe(0);
+  });
+
+  it('keeps no template fits for jobs a replica never reconciles: node events on a standby, or on a sharded replica for other buckets\' jobs, compute and keep nothing', () => {
+    const [first, second] = inTwoBuckets();
+    const keys = [`${NAMESPACE}/${first}`, `${NAMESPACE}/${second}`].sort();
+    const fixture = reconcileFixture([broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })], { nodes: nodes(10), planFeed: new PlanFeed() });
+    const controller = { running: false };
+    const replica = (gate: BucketGate | undefined): { readonly queued: string[]; readonly nodeEvents: () => void } => {
+      const handlers: ResourceEventHandler<Node>[] = [];
+      const queued: string[] = [];
+      watchNodes({ addEventHandler: (handler) => void handlers.push(handler) }, { jobs: fixture.fake.lister(broadcastJobResource), pods: fixture.fake.lister(podResource), fits: fixture.reconciler.nodeFits, reconcilesHere: reconcilesHere(controller, gate), enqueue: (key) => void queued.push(key) });
+      const nodeEvents = (): void => {
+        for (const node of fixture.fake.objects<Node>(nodeResource)) for (const handler of handlers) handler.onAdd?.(node, false);
+      };
+      return { queued, nodeEvents };
+    };
+    // A standby (leader election, not elected): its controller's workers do not run.
+    const standby = replica(undefined);
+    standby.nodeEvents();
+    expect([fixture.reconciler.nodeFits.jobKeys(), standby.queued]).toEqual([[], []]);
+    // Elected, it looks at every job again.
+    controller.running = true;
+    standby.nodeEvents();
+    expect(fixture.reconciler.nodeFits.jobKeys().sort()).toEqual(keys);
+    expect([...new Set(standby.queued)].sort()).toEqual(keys);
+    fixture.reconciler.forgetJobs(() => true);
+    // A sharded replica holding the second job's bucket only; then that bucket goes elsewhere too.
+    const gate = new BucketGate();
+    gate.set(bucketOf(NAMESPACE, second), 'active');
+    freeJobCaches(fixture.reconciler, { jobs: { addEventHandler: () => undefined }, gate });
+    const sharded = replica(gate);
+    sharded.nodeEvents();
+    expect([fixture.reconciler.nodeFits.jobKeys(), [...new Set(sharded.queued)]]).toEqual([[`${NAMESPACE}/${second}`], [`${NAMESPACE}/${second}`]]);
+    gate.delete(bucketOf(NAMESPACE, second));
+    sharded.nodeEvents();
+    expect(fixture.reconciler.nodeFits.jobKeys()).toEqual([]);
   });
 });

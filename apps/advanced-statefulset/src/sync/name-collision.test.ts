@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { OwnerReference, Pod } from '@kruise-ts/api';
+import { bucketLabelValue, bucketOf, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
 import { reconcileFixture, statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';
@@ -18,8 +19,8 @@ function hiddenPod(input: { readonly labels?: Record<string, string>; readonly o
   };
 }
 
-function fixtureWith(pod: Pod): ReconcileFixture {
-  const fixture = reconcileFixture([statefulSet({ spec: webSpec(1, { podManagementPolicy: 'Parallel' }) })]);
+function fixtureWith(pod: Pod, options: { readonly cachedBucket?: string } = {}): ReconcileFixture {
+  const fixture = reconcileFixture([statefulSet({ spec: webSpec(1, { podManagementPolicy: 'Parallel' }) })], options);
   fixture.fake.seed(podResource, [pod]);
   return fixture;
 }
@@ -65,5 +66,32 @@ describe('a pod name taken by a pod outside the cache', () => {
       expect(storedPod(fixture)).toMatchObject(pod);
       expect(fixture.fake.writes().filter((action) => action.resource === 'pods' && action.verb === 'patch')).toEqual([]);
     }
+  });
+
+  it('a bucket label with a wrong or malformed value hides the object from every replica: our pod under another bucket\'s label or a malformed one gets its set\'s bucket back at once, on condition of the version read', async () => {
+    const bucket = bucketLabelValue(bucketOf('ns', 'web'));
+    const identity = { app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-0', 'apps.kubernetes.io/pod-index': '0' };
+    for (const wrong of ['x', bucketLabelValue((bucketOf('ns', 'web') + 1) % SHARD_BUCKETS)]) {
+      // The replica holding web's bucket caches only pods labelled with it: web-0 is out of its sight.
+      const fixture = fixtureWith(hiddenPod({ labels: { ...identity, [SHARD_BUCKET_LABEL]: wrong }, owners: [SET_REF] }), { cachedBucket: bucket });
+      const read = storedPod(fixture)?.metadata?.resourceVersion;
+      await expect(fixture.reconcile()).rejects.toThrow(/already exists/);
+      expect(storedPod(fixture)?.metadata?.labels).toEqual({ ...identity, [SHARD_BUCKET_LABEL]: bucket });
+      const patches = fixture.fake.writes().filter((action) => action.verb === 'patch' && action.resource === 'pods');
+      expect(JSON.stringify(patches)).toContain(`"resourceVersion":"${read ?? ''}"`);
+      // Back in sight, the pod is the set's: the next round creates nothing.
+      fixture.fake.clearActions();
+      await fixture.reconcile();
+      expect(fixture.fake.writes().filter((action) => action.verb === 'create' && action.resource === 'pods')).toEqual([]);
+    }
+  });
+
+  it("leaves another controller's pod under a wrong bucket label as it is", async () => {
+    const other = { ...SET_REF, name: 'other', uid: 'sts-other' };
+    const pod = hiddenPod({ labels: { app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-0', [SHARD_BUCKET_LABEL]: 'x' }, owners: [other] });
+    const fixture = fixtureWith(pod, { cachedBucket: bucketLabelValue(bucketOf('ns', 'web')) });
+    await expect(fixture.reconcile()).rejects.toThrow(/already exists/);
+    expect(storedPod(fixture)).toMatchObject(pod);
+    expect(fixture.fake.writes().filter((action) => action.resource === 'pods' && action.verb === 'patch')).toEqual([]);
   });
 });

@@ -5,12 +5,13 @@
  * controller. Upstream's controller sees every pod and claims it like the ReplicaSet controller
  * (ClaimPods); here the colliding pod is read once and claimed the same way: ours and no longer
  * matching → released (its owner reference removed by a patch guarded on its uid); ours or an orphan,
- * and matching → kept or adopted, and its identity labels restored, which brings it back into the
- * cache; anyone else's → left alone. The creation still failed: as upstream, the set waits (and
+ * and matching → kept or adopted, and its identity and bucket labels restored, which brings it back
+ * into the cache (the cache of the replica holding its set's bucket, when sharded); anyone else's →
+ * left alone. The creation still failed: as upstream, the set waits (and
  * retries with the queue's backoff) while a pod of that name exists that is not its own.
  */
 import type { Pod } from '@kruise-ts/api';
-import { ApiError, isAlreadyExists, isNotFound, keyOf } from '@kruise-ts/controller-runtime';
+import { ApiError, bucketLabelValue, bucketOfKey, isAlreadyExists, isNotFound, keyOf, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import { claimDecision, claimObjects, claimOwnerOf, freshOwnerCheck } from '@kruise-ts/workload';
@@ -62,8 +63,26 @@ export async function claimCollidingPod(ctx: SyncContext, state: SyncState, name
     ctx.logger.info({ pod: name }, 'Released a pod whose labels no longer match the selector');
     return 'released';
   }
-  if (claimed !== undefined && !identityMatches(state.source, claimed, ordinal)) {
-    ctx.resourceVersionExpectations.expect(await ctx.pods.patch(keyOf(claimed), { type: 'merge', body: identityPatch(state.source, ordinal) }));
+  if (claimed !== undefined) {
+    await restoreLabels(ctx, state, { pod: claimed, ordinal });
   }
   return 'reclaimed';
+}
+
+/**
+ * Gives our pod back the labels that put it in our cache: its identity (the pod-name label every
+ * cache selects on) and its set's bucket. A bucket label that is missing, malformed or names another
+ * bucket hides the pod from the replica holding the set's bucket, which then fails to create it for
+ * ever; the pod was read live and is ours by its controller reference, so the bucket written is the
+ * set's, whatever the label said. Conditioned on the version read: a pod changed since is left for
+ * the next attempt.
+ */
+async function restoreLabels(ctx: SyncContext, state: SyncState, input: { readonly pod: DeepReadonly<Pod>; readonly ordinal: number }): Promise<void> {
+  const bucket = bucketLabelValue(bucketOfKey(state.key));
+  if (identityMatches(state.source, input.pod, input.ordinal) && input.pod.metadata?.labels?.[SHARD_BUCKET_LABEL] === bucket) {
+    return;
+  }
+  const resourceVersion = input.pod.metadata?.resourceVersion;
+  const metadata = { labels: { ...identityPatch(state.source, input.ordinal).metadata.labels, [SHARD_BUCKET_LABEL]: bucket }, ...(resourceVersion === undefined ? {} : { resourceVersion }) };
+  ctx.resourceVersionExpectations.expect(await ctx.pods.patch(keyOf(input.pod), { type: 'merge', body: { metadata } }));
 }

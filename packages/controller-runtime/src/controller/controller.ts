@@ -65,6 +65,7 @@ export class Controller implements Runnable {
   readonly #options: ControllerOptions;
   readonly #informers: Informer<KubeObject>[] = [];
   #active = 0;
+  #running = false;
 
   constructor(options: ControllerOptions) {
     this.name = options.name;
@@ -110,6 +111,15 @@ export class Controller implements Runnable {
     this.#informers.push(informer as unknown as Informer<KubeObject>);
   }
 
+  /**
+   * Whether its workers run: on the elected leader, or on every replica when gated (the gate then says
+   * which keys). A standby's informers still deliver events; what a handler would keep per key for the
+   * reconciler is wasted there.
+   */
+  get running(): boolean {
+    return this.#running;
+  }
+
   /** Queues a request from outside the informers (for example a periodic check). */
   enqueue(request: Request, afterMs = 0): void {
     this.queue.addAfter(requestKey(request), afterMs);
@@ -134,6 +144,7 @@ export class Controller implements Runnable {
     const workers = this.#options.workers ?? DEFAULT_WORKERS;
     this.#options.logger.info({ controller: this.name, workers }, 'Starting workers');
     this.#reportWorkers();
+    this.#running = true;
     const running = Array.from({ length: workers }, () => this.#work(signal));
     signal.addEventListener(
       'abort',
@@ -143,6 +154,7 @@ export class Controller implements Runnable {
       { once: true },
     );
     await Promise.all(running);
+    this.#running = false;
     this.#options.logger.info({ controller: this.name }, 'All workers finished');
   }
 

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 
 import type { InformerFactory } from '../cache/informer-factory.ts';
+import { apiListWatcher } from '../cache/list-watcher.ts';
 import { createClient } from '../client/client.ts';
 import type { Client } from '../client/client.ts';
 import { objectKey } from '../client/kube-object.ts';
@@ -63,7 +64,7 @@ export class ManagerShards {
   constructor(input: { options: ShardingOptions; gate: BucketGate; client: Client; informers: InformerFactory; logger: Logger; registry: Registry; namespace: string | undefined; add: (runnable: Runnable) => void }) {
     const { options, gate, client, logger } = input;
     this.gate = gate;
-    this.#labeller = new BucketLabeller({ client, gate, logger: logger.child({ component: 'bucket-labeller' }), namespace: input.namespace, qps: options.labelQps ?? 20 });
+    this.#labeller = new BucketLabeller({ client, listWatcher: (scope) => apiListWatcher(client, scope), gate, logger: logger.child({ component: 'bucket-labeller' }), namespace: input.namespace, qps: options.labelQps ?? 20 });
     const labeller = this.#labeller;
     const ring = { ring: options.ring, namespace: options.namespace };
     this.#coordinator = new ShardCoordinator({

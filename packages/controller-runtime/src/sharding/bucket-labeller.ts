@@ -1,48 +1,39 @@
 /**
  * Objects made before sharding (by OpenKruise, or an older kruise-ts) have no bucket label, so a
- * sharded cache never sees them (docs/sharding.md, "Pods from before sharding"). Each replica watches
- * the unlabelled ones of its app, labels those whose owner's bucket it holds at a bounded rate, and
- * holds back the reconciles of their owners until none is left: a controller that saw only part of
- * its pods could create too many.
+ * sharded cache never sees them (docs/sharding.md, "Pods from before sharding"); nor does it see one
+ * whose label is malformed, and one whose label names another bucket is seen by that bucket's holder
+ * instead of its owner's. Each replica watches the app's objects without a valid bucket label, labels
+ * those whose owner's bucket it holds at a bounded rate, and holds back the reconciles of their owners
+ * until none is left: a controller that saw only part of its pods could create too many. It also
+ * relabels the objects of its sharded caches whose label names the wrong bucket.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Logger } from 'pino';
 
 import { Informer } from '../cache/informer.ts';
-import { apiListWatcher, joinSelectors } from '../cache/list-watcher.ts';
-import { isNotFound } from '../client/api-error.ts';
-import type { Client } from '../client/client.ts';
+import { joinSelectors } from '../cache/list-watcher.ts';
+import type { ListWatcher, WatchScope } from '../cache/list-watcher.ts';
+import { isConflict, isNotFound } from '../client/api-error.ts';
+import type { Writer } from '../client/client.ts';
 import { controllerRef, objectKey } from '../client/kube-object.ts';
 import type { KubeObject } from '../client/kube-object.ts';
-import type { ResourceType } from '../client/resource-type.ts';
-import { requestForControllerOwner } from '../controller/event-mappers.ts';
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import type { Runnable } from '../manager/runnable.ts';
-import { requestKey } from '../reconcile/reconcile.ts';
 import { isAborted } from '../util/aborted.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
-import { bucketLabelValue, bucketOfKey, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
+import { bucketOfKey } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
+import { labelPatch, labelRepair, ownerFinder, WITHOUT_A_VALID_BUCKET } from './bucket-label-repair.ts';
+import type { LabelledKind, LabelRepair, OwnerOf } from './bucket-label-repair.ts';
 
-/** Objects of one kind that an app's controller creates for its workloads. */
-export interface LabelledKind<T extends KubeObject = KubeObject> {
-  readonly resource: ResourceType<T>;
-  /** The app's own selector for them (a CloneSet's pods: those with an instance id), if any. */
-  readonly labelSelector?: string | undefined;
-  /** The workload kind and API group whose controller reference marks them as the app's (`CloneSet`, `apps.kruise.io`). */
-  readonly ownerKind: string;
-  readonly ownerGroup: string;
-  /**
-   * For an object without a controller (an orphan its app would adopt): the `namespace/name` of the
-   * one workload that would adopt it, or undefined (none, or more than one). It is labelled with that
-   * workload's bucket, so that the holder's cache sees and adopts it, as a single leader would.
-   */
-  readonly orphanOwner?: ((object: DeepReadonly<KubeObject>) => string | undefined) | undefined;
-}
+export type { LabelledKind } from './bucket-label-repair.ts';
 
 export interface BucketLabellerOptions {
-  readonly client: Client;
+  /** Writes the labels (the process's client, under the guard of its fence). */
+  readonly client: Pick<Writer, 'patch'>;
+  /** Lists and watches a scope (the API's; a test's own). */
+  readonly listWatcher: (scope: WatchScope<KubeObject>) => ListWatcher<KubeObject>;
   readonly gate: BucketGate;
   readonly logger: Logger;
   /** Only this namespace, when the process is restricted to one. */
@@ -54,14 +45,15 @@ export interface BucketLabellerOptions {
 const OWNER_INDEX = 'owner';
 /** Orphans, under one key: their owner is looked up when asked, as workloads come and change selectors. */
 const ORPHAN_INDEX = 'orphan';
-/**
- * Objects whose bucket label is missing or not a bucket (`notin` also selects objects without the
- * label): a malformed value (`x`, `64`, `07`) hides an object from every replica's sharded cache as
- * surely as a missing one, so both are repaired alike.
- */
-const WITHOUT_A_VALID_BUCKET = `${SHARD_BUCKET_LABEL} notin (${Array.from({ length: SHARD_BUCKETS }, (_, bucket) => bucketLabelValue(bucket)).join(',')})`;
 /** How often the labeller looks for work when nothing woke it. */
 const SCAN_INTERVAL_MS = 500;
+
+/** An object to relabel, as it was judged (its resourceVersion conditions the patch). */
+interface Relabel {
+  readonly kind: LabelledKind;
+  readonly object: DeepReadonly<KubeObject>;
+  readonly repair: LabelRepair;
+}
 
 export class BucketLabeller implements Runnable {
   readonly needLeaderElection = false;
@@ -69,7 +61,7 @@ export class BucketLabeller implements Runnable {
   readonly #informers: { readonly kind: LabelledKind; readonly informer: Informer<KubeObject>; readonly ownerOf: OwnerOf }[] = [];
   readonly #limiter: TokenBucket;
   /** Objects in this replica's sharded caches whose bucket label names a bucket other than their owner's, by key. */
-  readonly #misplaced = new Map<string, { readonly kind: LabelledKind; readonly object: KubeObject; readonly owner: string }>();
+  readonly #misplaced = new Map<string, Relabel>();
   #started = false;
 
   constructor(options: BucketLabellerOptions) {
@@ -78,7 +70,7 @@ export class BucketLabeller implements Runnable {
     options.gate.addDeferral((key) => this.blocks(key));
   }
 
-  /** Watches the unlabelled objects of a kind; before `start`. */
+  /** Watches the objects of a kind without a valid bucket label; before `start`. */
   add<T extends KubeObject>(typed: LabelledKind<T>): void {
     // Only metadata is read, whatever the kind.
     const kind = typed as unknown as LabelledKind;
@@ -86,15 +78,14 @@ export class BucketLabeller implements Runnable {
       throw new Error('the bucket labeller takes kinds before it starts');
     }
     const ownerOf = ownerFinder(kind);
-    const scope = { resource: kind.resource, namespace: kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined, labelSelector: joinSelectors(kind.labelSelector, WITHOUT_A_VALID_BUCKET) };
+    const namespace = kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined;
     const informer = new Informer<KubeObject>({
-      listWatcher: apiListWatcher(this.#options.client, scope),
+      listWatcher: this.#options.listWatcher({ resource: kind.resource, namespace, labelSelector: joinSelectors(kind.labelSelector, WITHOUT_A_VALID_BUCKET) }),
       description: `unlabelled ${kind.resource.plural}`,
       logger: this.#options.logger,
-      // Only candidates: what the app's controller owns, and orphans it could adopt. A native
-      // StatefulSet's pods (same pod-name label) or another kind's revisions are never ours to label,
-      // and cached they would be scanned for ever and never leave the backlog.
-      keep: (object) => ownerOf.controller(object) !== undefined || (kind.orphanOwner !== undefined && controllerRef(object) === undefined),
+      // Only candidates: a native StatefulSet's pods (same pod-name label) or another kind's revisions
+      // never enter the cache, so they are never scanned and never counted.
+      keep: (object) => ownerOf.isCandidate(object),
       // Only whose they are matters here (and an orphan's labels, which say who would adopt it): a
       // migration's worth of revisions' data would be wasted memory.
       transform: kind.orphanOwner === undefined ? ownershipOnly : ownershipAndLabels,
@@ -109,7 +100,7 @@ export class BucketLabeller implements Runnable {
     this.#informers.push({ kind, informer, ownerOf });
   }
 
-  /** Whether the workload `key` still has unlabelled objects (or they are not known yet). */
+  /** Whether the workload `key` still has objects without a valid bucket label (or they are not known yet). */
   blocks(key: string): boolean {
     return this.#informers.some(({ informer, ownerOf }) => {
       const lister = informer.lister();
@@ -120,6 +111,11 @@ export class BucketLabeller implements Runnable {
   /** Objects still waiting for their bucket label (missing or malformed), across kinds: those with an owner to take it from. */
   pending(): number {
     return this.#informers.reduce((sum, { informer, ownerOf }) => sum + informer.lister().list().filter((object) => ownerOf.labelFor(object) !== undefined).length, 0);
+  }
+
+  /** Objects its informers hold, across kinds: candidates only, with or without an owner to label them from yet. */
+  cachedCount(): number {
+    return this.#informers.reduce((sum, { informer }) => sum + informer.cachedCount(), 0);
   }
 
   async start(signal: AbortSignal): Promise<void> {
@@ -144,29 +140,38 @@ export class BucketLabeller implements Runnable {
     for (const { kind, ownerOf } of this.#informers) {
       for (const cache of this.#options.gate.shardedCachesOf(kind.resource)) {
         const check = (object: DeepReadonly<KubeObject>): void => {
-          const owner = ownerOf.labelFor(object);
           const key = `${kind.resource.plural}:${objectKey(object)}`;
-          if (owner !== undefined && parseBucketLabel(object.metadata?.labels?.[SHARD_BUCKET_LABEL]) !== bucketOfKey(owner)) {
-            this.#misplaced.set(key, { kind, object: object, owner });
-          } else {
+          const repair = labelRepair(ownerOf, object);
+          if (repair === undefined) {
             this.#misplaced.delete(key);
+          } else {
+            this.#misplaced.set(key, { kind, object, repair });
           }
         };
-        cache.addEventHandler({ onAdd: check, onUpdate: (_old, object) => {
-          check(object);
-        } });
+        cache.addEventHandler({
+          onAdd: check,
+          onUpdate: (_old, object) => {
+            check(object);
+          },
+          onDelete: (object) => {
+            this.#misplaced.delete(`${kind.resource.plural}:${objectKey(object)}`);
+          },
+        });
       }
     }
   }
 
-  /** Relabels what the rate allows of the misplaced objects (the patch sets the owner's bucket). */
+  /** Relabels what the rate allows of the misplaced objects; one whose patch failed for a passing reason is tried again. */
   async #relabelMisplaced(signal: AbortSignal): Promise<void> {
     for (const [key, entry] of [...this.#misplaced]) {
       if (!this.#limiter.tryAccept()) {
         return;
       }
       this.#misplaced.delete(key);
-      await this.#label(entry, signal);
+      // A conflict means the object changed: its update event judges it again.
+      if ((await this.#label(entry, signal)) === 'retry' && !this.#misplaced.has(key)) {
+        this.#misplaced.set(key, entry);
+      }
     }
   }
 
@@ -174,32 +179,40 @@ export class BucketLabeller implements Runnable {
   async #labelSome(signal: AbortSignal): Promise<void> {
     for (const { kind, informer, ownerOf } of this.#informers) {
       for (const object of informer.lister().list()) {
-        const owner = ownerOf.labelFor(object);
-        if (owner === undefined || this.#options.gate.state(bucketOfKey(owner)) === undefined || !this.#limiter.tryAccept()) {
+        const repair = labelRepair(ownerOf, object);
+        if (repair === undefined || this.#options.gate.state(bucketOfKey(repair.owner)) === undefined || !this.#limiter.tryAccept()) {
           continue;
         }
-        await this.#label({ kind, object, owner }, signal);
+        await this.#label({ kind, object, repair }, signal);
       }
     }
   }
 
-  async #label(input: { kind: LabelledKind; object: KubeObject; owner: string }, signal: AbortSignal): Promise<void> {
-    const { kind, object, owner } = input;
+  /** Patches the label; what became of it: done (or gone), changed meanwhile, or worth another try. */
+  async #label(input: Relabel, signal: AbortSignal): Promise<'done' | 'changed' | 'retry'> {
+    const { kind, object, repair } = input;
     const key = { namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '' };
     try {
-      await this.#options.client.patch(kind.resource, key, { type: 'merge', body: { metadata: { labels: { [SHARD_BUCKET_LABEL]: bucketLabelValue(bucketOfKey(owner)) } } }, signal });
+      await this.#options.client.patch(kind.resource, key, { ...labelPatch(repair, object.metadata?.resourceVersion), signal });
+      return 'done';
     } catch (error) {
-      if (!isAborted(signal) && !isNotFound(error)) {
-        this.#options.logger.warn({ err: error, object: objectKey(object), resource: kind.resource.plural }, 'Could not add the bucket label; retrying');
+      if (isAborted(signal) || isNotFound(error)) {
+        return 'done';
       }
+      if (isConflict(error)) {
+        this.#options.logger.debug({ object: objectKey(object), resource: kind.resource.plural }, 'The object changed before its bucket label was written; judging it again');
+        return 'changed';
+      }
+      this.#options.logger.warn({ err: error, object: objectKey(object), resource: kind.resource.plural }, 'Could not write the bucket label; retrying');
+      return 'retry';
     }
   }
 }
 
-/** The object's name, namespace and owners: all the labeller reads. */
+/** The object's name, namespace, version and owners: all the labeller reads of it. */
 function ownershipOnly(object: KubeObject): KubeObject {
-  const { name, namespace, ownerReferences } = object.metadata ?? {};
-  return { metadata: { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }), ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
+  const { name, namespace, resourceVersion, ownerReferences } = object.metadata ?? {};
+  return { metadata: { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }), ...(resourceVersion === undefined ? {} : { resourceVersion }), ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
 }
 
 /** Ownership, and the labels an orphan's would-be owner is found by. */
@@ -207,24 +220,4 @@ function ownershipAndLabels(object: KubeObject): KubeObject {
   const labels = object.metadata?.labels;
   const kept = ownershipOnly(object);
   return labels === undefined ? kept : { metadata: { ...kept.metadata, labels } };
-}
-
-/** Whose bucket an unlabelled object of one kind gets. */
-interface OwnerOf {
-  /** `namespace/name` of its controller when it is of the kind (a native StatefulSet's pods are not ours to label). */
-  controller(object: KubeObject): string | undefined;
-  /** The workload whose bucket it gets: its controller of the kind, or, for an orphan, the one that would adopt it. */
-  labelFor(object: DeepReadonly<KubeObject>): string | undefined;
-}
-
-function ownerFinder(kind: LabelledKind): OwnerOf {
-  const mapper = requestForControllerOwner({ group: kind.ownerGroup, kind: kind.ownerKind });
-  const controller = (object: KubeObject): string | undefined => {
-    const [owner] = mapper(object);
-    return owner === undefined ? undefined : requestKey(owner);
-  };
-  return {
-    controller,
-    labelFor: (object) => controller(object) ?? (controllerRef(object) === undefined ? kind.orphanOwner?.(object) : undefined),
-  };
 }

@@ -119,8 +119,11 @@ function overlaps(members: readonly Member[], now: number): string[] {
   return problems;
 }
 
-/** A `role=child` ConfigMap that a Secret controls: the labeller must neither cache nor label it. */
-const NEVER_OURS = 'foreign-child';
+/**
+ * `role=child` ConfigMaps that a Secret controls, without a bucket label, with a malformed one and
+ * with a well-formed one: the labeller must neither cache nor write them.
+ */
+const NEVER_OURS: Readonly<Record<string, Record<string, string>>> = { 'foreign-child': {}, 'foreign-child-malformed': { [SHARD_BUCKET_LABEL]: 'x' }, 'foreign-child-bucket': { [SHARD_BUCKET_LABEL]: '5' } };
 
 /** The last backlog of the bucket labeller (`kruise_ts_shard_unlabelled_objects`) a member printed. */
 function lastUnlabelled(member: Member): number | undefined {
@@ -137,7 +140,7 @@ const CHILDREN = 3;
  * controller makes it; the second has only a controller reference, as an object made before sharding;
  * the third is an orphan its parent would adopt (the fixture finds the parent by its `parent` label).
  */
-async function createParentsAndChildren(namespace: string): Promise<void> {
+async function createParentsAndChildren(namespace: string): Promise<Map<string, string | undefined>> {
   for (let i = 0; i < PARENTS; i++) {
     const parent = `parent-${String(i)}`;
     const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: parent, labels: { role: 'parent' } } } });
@@ -154,7 +157,12 @@ async function createParentsAndChildren(namespace: string): Promise<void> {
   // Advanced StatefulSet's pod-name label).
   const secret = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'foreign-owner' } } });
   const foreignOwner = [{ apiVersion: 'v1', kind: 'Secret', name: 'foreign-owner', uid: secret.metadata?.uid ?? '', controller: true }];
-  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: NEVER_OURS, labels: { role: 'child' }, ownerReferences: foreignOwner } } });
+  const versions = new Map<string, string | undefined>();
+  for (const [name, labels] of Object.entries(NEVER_OURS)) {
+    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name, labels: { role: 'child', ...labels }, ownerReferences: foreignOwner } } });
+    versions.set(name, created.metadata?.resourceVersion);
+  }
+  return versions;
 }
 
 async function exited(member: Member): Promise<void> {
@@ -164,9 +172,9 @@ async function exited(member: Member): Promise<void> {
 }
 
 describe('sharding', () => {
-  it('splits buckets by the ring, hands them over on kill, stop and join, never reconciles a key twice at once, repairs missing, malformed and wrong bucket labels, and caches no object that is never ours', async () => {
+  it('splits buckets by the ring, hands them over on kill, stop and join, never reconciles a key twice at once, repairs missing, malformed and wrong bucket labels, caches and writes no object that is never ours, and empties the unlabelled-objects metric', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'shards');
-    await createParentsAndChildren(ns.name);
+    const neverOurs = await createParentsAndChildren(ns.name);
     const a = startMember(ns.name, 'member-a');
     const b = startMember(ns.name, 'member-b');
     const c = startMember(ns.name, 'member-c');
@@ -176,13 +184,15 @@ describe('sharding', () => {
       const split = await converged(ns.name, [a, b, c], 'the buckets split among three members');
       await allReconciledSince(members, split);
 
-      // Each replica caches its buckets' children only, once the releases of the startup are relisted.
+      // Each replica caches its buckets' children only, once the releases of the startup are relisted
+      // (and the holder of bucket 5 the foreign child labelled with it, which is never written).
+      const cachedInAll = CHILDREN * PARENTS + 1;
       await waitFor(
         () => {
           const latest = [a, b, c].map((m) => intervals(m).at(-1)?.cached);
-          return Promise.resolve(latest.every((cached) => cached !== undefined && cached < CHILDREN * PARENTS) && latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === CHILDREN * PARENTS);
+          return Promise.resolve(latest.every((cached) => cached !== undefined && cached < CHILDREN * PARENTS) && latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === cachedInAll);
         },
-        { description: 'each member to cache only its share of the 36 children', timeoutMs: 30_000, state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)) },
+        { description: 'each member to cache only its share of the 36 children and the foreign one of bucket 5', timeoutMs: 30_000, state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)) },
       );
 
       // SIGKILL: the survivors take c's buckets once its Lease stood still for its duration.
@@ -210,10 +220,12 @@ describe('sharding', () => {
 
       // The children made without a label or with a malformed one, and the orphans, got their parent's.
       const children = await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'role=child' });
-      const ours = children.items.filter((child) => child.metadata?.name !== NEVER_OURS);
+      const ours = children.items.filter((child) => !neverOurs.has(child.metadata?.name ?? ''));
       expect(ours.filter((child) => child.metadata?.labels?.[SHARD_BUCKET_LABEL] !== bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL])).toEqual([]);
-      // What is never ours is left alone, and the backlog metric empties: it counted only candidates.
-      expect(children.items.find((child) => child.metadata?.name === NEVER_OURS)?.metadata?.labels?.[SHARD_BUCKET_LABEL]).toBeUndefined();
+      // What is never ours is left alone (never written: the version it was made at), and the backlog
+      // metric empties: it counted only candidates.
+      const foreign = children.items.filter((child) => neverOurs.has(child.metadata?.name ?? ''));
+      expect(new Map(foreign.map((child) => [child.metadata?.name ?? '', child.metadata?.resourceVersion]))).toEqual(neverOurs);
       await waitFor(() => Promise.resolve([b, d].every((member) => lastUnlabelled(member) === 0)), { description: 'the unlabelled-objects metric of b and d to reach 0', timeoutMs: 15_000, state: () => Promise.resolve([b, d].map(lastUnlabelled)) });
       // Every reconcile saw all three children of its parent: a bucket is worked on only once its
       // objects are cached, and a parent only once its children (and its orphans) are labelled.
