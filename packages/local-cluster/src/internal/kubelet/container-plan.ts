@@ -1,0 +1,42 @@
+/**
+ * What to run for a container: the image's mapping resolved to a command, the container's ports
+ * mapped to host ports, its mounts to the pod's volume directories, all handed to the pod shim.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { V1Container } from '@kubernetes/client-node';
+
+import { ContainerStartError } from './container-worker.ts';
+import type { ImageMapping } from './image-mapping.ts';
+import { POD_SHIM_ENV } from './pod-shim-config.ts';
+
+export const POD_SHIM_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pod-shim.ts');
+
+export interface CommandLine {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** The container's command line as a container runtime builds it from the image and the pod spec. */
+export function commandLine(container: V1Container, image: ImageMapping): CommandLine {
+  const command = container.command ?? image.entrypoint;
+  const args = container.args ?? (container.command === undefined ? image.cmd : []);
+  const [executable, ...rest] = [...command, ...args];
+  if (executable === undefined) {
+    throw new ContainerStartError('no command specified');
+  }
+  const resolved = image.executables[executable];
+  if (resolved === undefined) {
+    throw new ContainerStartError(`exec: "${executable}": executable file not found in $PATH (the image ${image.repository} maps: ${Object.keys(image.executables).join(', ') || 'nothing'})`);
+  }
+  // The shim only loads into Node.js; any other executable runs without port or mount mapping.
+  const isNode = path.basename(resolved).startsWith('node');
+  return { command: resolved, args: isNode ? [`--import=${POD_SHIM_PATH}`, ...rest] : rest };
+}
+
+/** The environment variable that configures the pod shim. */
+export function shimEnvironment(ports: ReadonlyMap<number, number>, mounts: readonly (readonly [string, string])[]): Record<string, string> {
+  const config = { ports: Object.fromEntries([...ports].map(([container, host]) => [String(container), host])), mounts };
+  return { [POD_SHIM_ENV]: JSON.stringify(config) };
+}
