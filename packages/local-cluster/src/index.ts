@@ -25,7 +25,7 @@ export { serviceAccountKubeConfig } from './internal/service-account-kubeconfig.
 export type { ServiceAccountKubeConfig } from './internal/service-account-kubeconfig.ts';
 export { freeLoopbackPort } from './internal/ports.ts';
 export { startProcessKubelet } from './internal/kubelet/process-kubelet.ts';
-export type { ContainerLogReference, ProcessKubelet, ProcessKubeletOptions } from './internal/kubelet/process-kubelet.ts';
+export type { ContainerLogReference, HostPortReference, ProcessKubelet, ProcessKubeletOptions } from './internal/kubelet/process-kubelet.ts';
 export { repositoryImage, imageRepository, parseDockerfileRuntime } from './internal/kubelet/image-mapping.ts';
 export type { ImageMapping, DockerfileRuntime } from './internal/kubelet/image-mapping.ts';
 export { PROCESS_NODE_NAME, PROCESS_NODE_LABEL, processNodePlacement } from './internal/kubelet/process-node.ts';

@@ -9,6 +9,7 @@ import type { V1Container } from '@kubernetes/client-node';
 
 import { ContainerStartError } from './container-worker.ts';
 import type { ImageMapping } from './image-mapping.ts';
+import { expandReferences } from './pod-env.ts';
 import { POD_SHIM_ENV } from './pod-shim-config.ts';
 
 export const POD_SHIM_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pod-shim.ts');
@@ -18,10 +19,14 @@ export interface CommandLine {
   readonly args: readonly string[];
 }
 
-/** The container's command line as a container runtime builds it from the image and the pod spec. */
-export function commandLine(container: V1Container, image: ImageMapping): CommandLine {
-  const command = container.command ?? image.entrypoint;
-  const args = container.args ?? (container.command === undefined ? image.cmd : []);
+/**
+ * The container's command line as a container runtime builds it from the image and the pod spec;
+ * `$(VAR)` in the pod's command and args expands from the container's environment, as the kubelet does.
+ */
+export function commandLine(container: V1Container, image: ImageMapping, env: Readonly<Record<string, string>> = {}): CommandLine {
+  const expand = (parts: readonly string[]): string[] => parts.map((part) => expandReferences(part, env));
+  const command = container.command === undefined ? image.entrypoint : expand(container.command);
+  const args = container.args === undefined ? (container.command === undefined ? image.cmd : []) : expand(container.args);
   const [executable, ...rest] = [...command, ...args];
   if (executable === undefined) {
     throw new ContainerStartError('no command specified');

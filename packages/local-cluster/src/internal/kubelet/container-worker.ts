@@ -47,6 +47,16 @@ function exitReason(exit: ContainerExit): string {
   return exit.exitCode === 0 ? 'Completed' : 'Error';
 }
 
+function terminatedOf(running: ContainerProcess, exit: ContainerExit): TerminatedState {
+  const signal = exit.signal === null ? {} : { signal: exit.exitCode - 128 };
+  return { exitCode: exit.exitCode, reason: exitReason(exit), startedAt: running.startedAt, finishedAt: exit.finishedAt, containerID: `process://${String(running.pid)}`, ...signal };
+}
+
+function withoutKind(state: ContainerState & { readonly kind: 'terminated' }): TerminatedState {
+  const { exitCode, reason, message, signal, startedAt, finishedAt, containerID } = state;
+  return { exitCode, reason, startedAt, finishedAt, containerID, ...(message === undefined ? {} : { message }), ...(signal === undefined ? {} : { signal }) };
+}
+
 export class ContainerWorker {
   readonly #options: ContainerWorkerOptions;
   readonly #backoff: CrashLoopBackoff;
@@ -92,17 +102,24 @@ export class ContainerWorker {
   async #run(): Promise<void> {
     while (!this.#isTerminating()) {
       const exit = await this.#runOnce();
-      // terminate() may have been called while the process ran.
-      if (this.#isTerminating() || !this.#restarts(exit)) {
+      // terminate() may have been called while the process ran; a container that waited (image,
+      // config) never ran: it is tried again, neither restarted nor backed off.
+      if (this.#isTerminating() || (exit !== undefined && !this.#restarts(exit))) {
         return;
       }
-      const delay = this.#backoff.next(this.#lastState?.startedAt.getTime() ?? Date.now(), Date.now());
-      if (delay > 0) {
-        const { container } = this.#options;
-        this.#set({ kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${String(Math.round(delay / 1000))}s restarting failed container=${container.name}` });
-        await this.#sleep(delay);
+      if (exit !== undefined) {
+        await this.#backOff(exit);
+        this.#restartCount += 1;
       }
-      this.#restartCount += 1;
+    }
+  }
+
+  async #backOff(exit: TerminatedState): Promise<void> {
+    const delay = this.#backoff.next(exit.startedAt.getTime(), exit.finishedAt.getTime());
+    if (delay > 0) {
+      const { container } = this.#options;
+      this.#set({ kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${String(Math.round(delay / 1000))}s restarting failed container=${container.name}` });
+      await this.#sleep(delay);
     }
   }
 
@@ -110,79 +127,82 @@ export class ContainerWorker {
     return this.#terminating !== undefined;
   }
 
-  #restarts(exit: ContainerExit | undefined): boolean {
-    if (exit === undefined) {
-      return true;
-    }
+  #restarts(exit: TerminatedState): boolean {
     const policy = this.#options.restartPolicy;
-    const restarts = policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0);
-    if (!restarts && this.#lastState !== undefined) {
-      this.#set({ kind: 'terminated', ...this.#lastState });
-      this.#lastState = undefined;
-    }
-    return restarts;
+    return policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0);
   }
 
-  /** One start; undefined when it waits (image, config) and should simply be tried again. */
-  async #runOnce(): Promise<ContainerExit | undefined> {
-    let spec: ContainerProcessSpec;
+  /** One start; its termination, or undefined when it waited (image, config) and should simply be tried again. */
+  async #runOnce(): Promise<TerminatedState | undefined> {
+    let running: ContainerProcess;
     try {
-      spec = await this.#options.plan(this.#restartCount);
-      this.#process = await ContainerProcess.start(spec);
+      const spec = await this.#options.plan(this.#restartCount);
+      running = await ContainerProcess.start(spec);
     } catch (error) {
       return this.#failedStart(error);
     }
-    const running = this.#process;
+    this.#process = running;
+    // Deleted while it was being started: it still gets its grace period.
+    if (this.#terminating !== undefined) {
+      void running.stop(this.#terminating.graceMs);
+    }
     this.#everStarted = true;
     this.#set({ kind: 'running', startedAt: running.startedAt, containerID: `process://${String(running.pid)}` });
-    this.#startProbes();
+    this.#startProbes(running.startedAt);
     const exit = await running.exited;
     this.#stopProbes();
     this.#started = false;
     this.#ready = false;
-    this.#lastState = { exitCode: exit.exitCode, reason: exitReason(exit), startedAt: running.startedAt, finishedAt: exit.finishedAt, containerID: `process://${String(running.pid)}`, ...(exit.signal === null ? {} : { signal: exit.exitCode - 128 }) };
-    this.#options.log(`container ${this.#options.container.name} exited: code ${String(exit.exitCode)} (${this.#lastState.reason})`);
-    this.#set({ kind: 'terminated', ...this.#lastState });
-    return exit;
+    const terminated = terminatedOf(running, exit);
+    this.#options.log(`container ${this.#options.container.name} exited: code ${String(exit.exitCode)} (${terminated.reason})`);
+    this.#set({ kind: 'terminated', ...terminated });
+    return terminated;
   }
 
-  async #failedStart(error: unknown): Promise<ContainerExit | undefined> {
+  async #failedStart(error: unknown): Promise<TerminatedState | undefined> {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof ContainerWaitError) {
-      this.#set({ kind: 'waiting', reason: error.reason, message });
-      await this.#sleep(WAIT_RETRY_MS);
-      if (error.reason === 'ErrImagePull') {
-        this.#set({ kind: 'waiting', reason: 'ImagePullBackOff', message });
-      }
+      await this.#wait(error.reason, message);
       return undefined;
     }
     const now = new Date();
-    this.#lastState = { exitCode: 128, reason: 'StartError', message, startedAt: now, finishedAt: now, containerID: '' };
+    const terminated: TerminatedState = { exitCode: 128, reason: 'StartError', message, startedAt: now, finishedAt: now, containerID: '' };
     this.#options.log(`container ${this.#options.container.name} could not start: ${message}`);
-    this.#set({ kind: 'terminated', ...this.#lastState });
-    return { exitCode: 128, signal: null, oomKilled: false, finishedAt: now };
+    this.#set({ kind: 'terminated', ...terminated });
+    return terminated;
   }
 
-  #startProbes(): void {
+  /** Waits with `reason` before the next try; an image that cannot be pulled shows ImagePullBackOff in between, as the kubelet's does. */
+  async #wait(reason: string, message: string): Promise<void> {
+    this.#set({ kind: 'waiting', reason, message });
+    await this.#sleep(WAIT_RETRY_MS);
+    if (reason === 'ErrImagePull' && !this.#isTerminating()) {
+      this.#set({ kind: 'waiting', reason: 'ImagePullBackOff', message: `Back-off pulling image: ${message}` });
+      await this.#sleep(WAIT_RETRY_MS);
+    }
+  }
+
+  #startProbes(startedAt: Date): void {
     const { container } = this.#options;
     if (container.startupProbe === undefined) {
-      this.#onStarted();
+      this.#onStarted(startedAt);
       return;
     }
-    this.#addProbe(container.startupProbe, (success) => {
+    this.#addProbe(container.startupProbe, startedAt, (success) => {
       if (success) {
-        this.#onStarted();
+        this.#onStarted(startedAt);
       } else {
         this.#restartForProbe('startup');
       }
     });
   }
 
-  #onStarted(): void {
+  /** Liveness and readiness probes run once the startup probe succeeded; their initial delays count from the container's start. */
+  #onStarted(startedAt: Date): void {
     const { container } = this.#options;
     this.#started = true;
     if (container.livenessProbe !== undefined) {
-      this.#addProbe(container.livenessProbe, (success) => {
+      this.#addProbe(container.livenessProbe, startedAt, (success) => {
         if (!success) {
           this.#restartForProbe('liveness');
         }
@@ -191,19 +211,18 @@ export class ContainerWorker {
     if (container.readinessProbe === undefined) {
       this.#ready = true;
     } else {
-      this.#addProbe(container.readinessProbe, (success) => {
+      this.#addProbe(container.readinessProbe, startedAt, (success) => {
         this.#ready = success;
         this.#options.onChange();
-      }).probeNow();
+      });
     }
     this.#options.onChange();
   }
 
-  #addProbe(probe: V1Probe, onResult: (success: boolean) => void): ProbeWorker {
-    const worker = new ProbeWorker(probe, this.#options.probeTarget, onResult);
+  #addProbe(probe: V1Probe, startedAt: Date, onResult: (success: boolean) => void): void {
+    const worker = new ProbeWorker({ probe, target: this.#options.probeTarget, startedAt, onResult });
     this.#probes.push(worker);
     worker.start();
-    return worker;
   }
 
   #restartForProbe(kind: string): void {
@@ -219,7 +238,11 @@ export class ContainerWorker {
     this.#probes = [];
   }
 
+  /** The termination the container leaves becomes its lastState, as the kubelet reports the previous instance. */
   #set(state: ContainerState): void {
+    if (this.#state.kind === 'terminated' && state !== this.#state) {
+      this.#lastState = withoutKind(this.#state);
+    }
     this.#state = state;
     this.#options.onChange();
   }

@@ -2,7 +2,7 @@
 import type { DiscoveryV1Api, V1EndpointSlice, V1Service } from '@kubernetes/client-node';
 
 import { isNotFound } from './api-errors.ts';
-import { desiredSlices, ENDPOINT_SLICE_MANAGER, MANAGED_BY_LABEL, sameSlice } from './endpoint-slices.ts';
+import { desiredSlices, ENDPOINT_SLICE_MANAGER, MANAGED_BY_LABEL, sameSlice, SLICE_NODE_LABEL } from './endpoint-slices.ts';
 import type { EndpointPod } from './endpoint-slices.ts';
 
 function ignoreNotFound(error: unknown): void {
@@ -30,9 +30,18 @@ async function reconcileExisting(discovery: DiscoveryV1Api, slice: V1EndpointSli
   await discovery.replaceNamespacedEndpointSlice({ namespace, name, body: wanted });
 }
 
-export async function syncEndpointSlices(discovery: DiscoveryV1Api, services: readonly V1Service[], pods: readonly EndpointPod[]): Promise<void> {
-  const desired = desiredSlices(services, pods);
-  const existing = await discovery.listEndpointSliceForAllNamespaces({ labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINT_SLICE_MANAGER}` });
+export interface EndpointSliceSync {
+  readonly discovery: DiscoveryV1Api;
+  /** The kubelet's node: only its slices are listed (and deleted when unwanted). */
+  readonly nodeName: string;
+  readonly services: readonly V1Service[];
+  readonly pods: readonly EndpointPod[];
+}
+
+export async function syncEndpointSlices(sync: EndpointSliceSync): Promise<void> {
+  const { discovery } = sync;
+  const desired = desiredSlices(sync.services, sync.pods);
+  const existing = await discovery.listEndpointSliceForAllNamespaces({ labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINT_SLICE_MANAGER},${SLICE_NODE_LABEL}=${sync.nodeName}` });
   const seen = new Set<string>();
   for (const slice of existing.items) {
     seen.add(keyOf(slice));

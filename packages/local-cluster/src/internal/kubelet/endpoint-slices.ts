@@ -2,14 +2,16 @@
  * EndpointSlices for the Services that select the process kubelet's pods, as kube-controller-manager's
  * endpointslice controller would write them from the pods' IPs and readiness: one slice per Service and
  * pod (each pod's container ports map to host ports of its own, and a slice has one port list), owned by
- * the Service, `ready` following the pod's readiness (always, with `publishNotReadyAddresses`), and
- * `terminating` while the pod is deleted.
+ * the Service, `serving` following the pod's readiness, `terminating` while the pod is deleted, and
+ * `ready` serving and not terminating (always, with `publishNotReadyAddresses`).
  */
 import type { DiscoveryV1EndpointPort, V1EndpointSlice, V1Service } from '@kubernetes/client-node';
 
 export const ENDPOINT_SLICE_MANAGER = 'process-kubelet.kruise-ts.io';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+/** The node whose kubelet wrote the slice: each process kubelet of a cluster keeps only its own. */
+export const SLICE_NODE_LABEL = 'process-kubelet.kruise-ts.io/node';
 
 /** What the slices need of one pod. */
 export interface EndpointPod {
@@ -17,6 +19,7 @@ export interface EndpointPod {
   readonly name: string;
   readonly uid: string;
   readonly labels: Readonly<Record<string, string>>;
+  /** The pod's Ready condition. */
   readonly ready: boolean;
   readonly terminating: boolean;
   readonly address: string;
@@ -46,7 +49,8 @@ function slicePorts(service: V1Service, pod: EndpointPod): DiscoveryV1EndpointPo
 
 function sliceFor(service: V1Service, pod: EndpointPod): V1EndpointSlice {
   const serviceName = service.metadata?.name ?? '';
-  const ready = !pod.terminating && (pod.ready || service.spec?.publishNotReadyAddresses === true);
+  // As kube-controller-manager's endpointslice controller decides it.
+  const ready = service.spec?.publishNotReadyAddresses === true || (pod.ready && !pod.terminating);
   const ports = slicePorts(service, pod);
   return {
     apiVersion: 'discovery.k8s.io/v1',
@@ -54,13 +58,13 @@ function sliceFor(service: V1Service, pod: EndpointPod): V1EndpointSlice {
     metadata: {
       name: sliceName(serviceName, pod.uid),
       namespace: pod.namespace,
-      labels: { [SERVICE_NAME_LABEL]: serviceName, [MANAGED_BY_LABEL]: ENDPOINT_SLICE_MANAGER },
+      labels: { [SERVICE_NAME_LABEL]: serviceName, [MANAGED_BY_LABEL]: ENDPOINT_SLICE_MANAGER, [SLICE_NODE_LABEL]: pod.nodeName },
       ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: serviceName, uid: service.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     addressType: 'IPv4',
     endpoints: [{
       addresses: [pod.address],
-      conditions: { ready, serving: !pod.terminating && pod.ready, terminating: pod.terminating },
+      conditions: { ready, serving: pod.ready, terminating: pod.terminating },
       nodeName: pod.nodeName,
       targetRef: { kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid },
     }],

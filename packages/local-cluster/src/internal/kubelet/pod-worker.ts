@@ -106,13 +106,17 @@ export class PodWorker {
     return this.#terminating !== undefined || this.#pod.metadata?.deletionTimestamp !== undefined;
   }
 
-  /** Ready as the pod's Ready condition would say. */
+  /** Ready as the pod's Ready condition would say (a terminating pod's containers stay ready until they stop). */
   get ready(): boolean {
-    return !this.terminating && this.#views().every((view) => view.ready);
+    return this.#views().every((view) => view.ready);
   }
 
   pid(container: string): number | undefined {
     return this.#containers.get(container)?.pid;
+  }
+
+  restartCount(container: string): number | undefined {
+    return this.#containers.get(container)?.view().restartCount;
   }
 
   /** The host port of a container port given by number or name. */
@@ -226,10 +230,10 @@ export class PodWorker {
     const volumes = await this.#volumesOnce().catch((error: unknown) => {
       throw error instanceof VolumeError ? new ContainerWaitError('ContainerCreating', `MountVolume.SetUp failed: ${error.message}`) : error;
     });
-    const line = commandLine(container, image);
-    const env = await containerEnvironment({ pod: this.#pod, container, sources: this.#context.sources }, image.env, this.#context.apiServer).catch((error: unknown) => {
+    const env = await containerEnvironment({ pod: this.#pod, container, sources: this.#context.sources, address: this.#context.address }, image.env, this.#context.apiServer).catch((error: unknown) => {
       throw error instanceof ContainerConfigError ? new ContainerWaitError('CreateContainerConfigError', error.message) : error;
     });
+    const line = commandLine(container, image, env);
     const logFile = containerLogFile({ directory: this.#context.directory, pod: this.#pod, container: name, restartCount });
     await mkdir(path.dirname(logFile), { recursive: true });
     const limit = container.resources?.limits?.['memory'];

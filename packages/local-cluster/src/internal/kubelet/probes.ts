@@ -63,29 +63,39 @@ export function probeOnce(probe: V1Probe, target: ProbeTarget): Promise<boolean>
   return Promise.resolve(false);
 }
 
+export interface ProbeWorkerOptions {
+  readonly probe: V1Probe;
+  readonly target: ProbeTarget;
+  /** When the container started: `initialDelaySeconds` counts from then. */
+  readonly startedAt: Date;
+  readonly onResult: (success: boolean) => void;
+}
+
 /** Runs one probe of one container on its period until stopped; reports each change of its result. */
 export class ProbeWorker {
   readonly #probe: V1Probe;
   readonly #target: ProbeTarget;
+  readonly #startedAt: Date;
   readonly #onResult: (success: boolean) => void;
   #result: boolean | undefined;
   #streak = 0;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
 
-  constructor(probe: V1Probe, target: ProbeTarget, onResult: (success: boolean) => void) {
-    this.#probe = probe;
-    this.#target = target;
-    this.#onResult = onResult;
+  constructor(options: ProbeWorkerOptions) {
+    this.#probe = options.probe;
+    this.#target = options.target;
+    this.#startedAt = options.startedAt;
+    this.#onResult = options.onResult;
   }
 
+  /**
+   * The first probe once the initial delay has passed since the container started: at once for a
+   * readiness probe added when the startup probe succeeded late, as the kubelet triggers one then.
+   */
   start(): void {
-    this.#schedule((this.#probe.initialDelaySeconds ?? 0) * 1000);
-  }
-
-  /** Probes now instead of at the next period (readiness right after startup succeeded). */
-  probeNow(): void {
-    this.#schedule(0);
+    const dueAt = this.#startedAt.getTime() + (this.#probe.initialDelaySeconds ?? 0) * 1000;
+    this.#schedule(Math.max(0, dueAt - Date.now()));
   }
 
   stop(): void {

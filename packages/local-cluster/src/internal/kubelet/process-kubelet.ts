@@ -42,6 +42,12 @@ export interface ContainerLogReference {
   readonly previous?: boolean;
 }
 
+export interface HostPortReference {
+  readonly namespace: string;
+  readonly pod: string;
+  readonly port: number | string;
+}
+
 export interface ProcessKubelet {
   readonly nodeName: string;
   /** The pods' IP: this machine's address. */
@@ -50,6 +56,8 @@ export interface ProcessKubelet {
   readonly placement: ProcessNodePlacement;
   /** The pid of a running container's process, to signal it from a test. */
   pid(namespace: string, pod: string, container: string): number | undefined;
+  /** The host port a pod's container port (by number or name) is mapped to, to reach it at `address` from a test. */
+  hostPort(reference: HostPortReference): number | undefined;
   /** What `kubectl logs` shows (`previous`: the run before the current one, as `kubectl logs --previous`). */
   containerLog(reference: ContainerLogReference): Promise<string>;
   /** Stops watching and kills every container (SIGKILL); pods stay bound, as after a kubelet's crash. */
@@ -123,14 +131,19 @@ class Kubelet implements ProcessKubelet {
     return this.#workers.get(`${namespace}/${pod}`)?.pid(container);
   }
 
+  hostPort(reference: HostPortReference): number | undefined {
+    return this.#workers.get(`${reference.namespace}/${reference.pod}`)?.hostPort(reference.port);
+  }
+
   async containerLog(reference: ContainerLogReference): Promise<string> {
     const { namespace, pod, container } = reference;
     const worker = this.#workers.get(`${namespace}/${pod}`);
-    const status = worker?.pod.status?.containerStatuses?.find((entry) => entry.name === container);
-    if (worker === undefined || status === undefined) {
+    // The kubelet's own count, not the last status written: that may lag a restart.
+    const restartCount = worker?.restartCount(container);
+    if (worker === undefined || restartCount === undefined) {
       throw new Error(`no container ${container} of pod ${namespace}/${pod} on ${this.nodeName}`);
     }
-    const run = status.restartCount - (reference.previous === true ? 1 : 0);
+    const run = restartCount - (reference.previous === true ? 1 : 0);
     return readFile(containerLogFile({ directory: this.#options.directory, pod: worker.pod, container, restartCount: run }), 'utf8');
   }
 
@@ -311,7 +324,7 @@ class Kubelet implements ProcessKubelet {
       hostPort: (port) => worker.hostPort(port),
     }));
     try {
-      await syncEndpointSlices(this.#discovery, [...this.#services.values()], pods);
+      await syncEndpointSlices({ discovery: this.#discovery, nodeName: this.nodeName, services: [...this.#services.values()], pods });
     } catch (error) {
       this.#log(`EndpointSlices: ${errorText(error)}; trying again`);
       this.#sliceTimer = setTimeout(() => { this.#slicesChanged(); }, 1000);
