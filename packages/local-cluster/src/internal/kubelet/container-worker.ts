@@ -57,6 +57,18 @@ function withoutKind(state: ContainerState & { readonly kind: 'terminated' }): T
   return { exitCode, reason, startedAt, finishedAt, containerID, ...(message === undefined ? {} : { message }), ...(signal === undefined ? {} : { signal }) };
 }
 
+/**
+ * A plan that failed for a reason of the moment (the API server unreachable while a token or a
+ * Secret is read) leaves the container waiting to be tried again, as a kubelet's failed volume mount
+ * does; only a command that cannot run is a StartError (an exit, with back-off).
+ */
+function asWaitUnlessStartError(error: unknown): never {
+  if (error instanceof ContainerStartError || error instanceof ContainerWaitError) {
+    throw error;
+  }
+  throw new ContainerWaitError('ContainerCreating', error instanceof Error ? error.message : String(error));
+}
+
 export class ContainerWorker {
   readonly #options: ContainerWorkerOptions;
   readonly #backoff: CrashLoopBackoff;
@@ -136,7 +148,7 @@ export class ContainerWorker {
   async #runOnce(): Promise<TerminatedState | undefined> {
     let running: ContainerProcess;
     try {
-      const spec = await this.#options.plan(this.#restartCount);
+      const spec = await this.#options.plan(this.#restartCount).catch(asWaitUnlessStartError);
       running = await ContainerProcess.start(spec);
     } catch (error) {
       return this.#failedStart(error);
