@@ -15,8 +15,10 @@ cert-manager or webhook.validation.enabled=false).
   allows only to who may update the owner's finalizers.
 - pods list/watch/create/delete: informer, one pod per eligible node, deletion (a pod whose node no
   longer fits, a second pod on one node, the running pods of a node that left and of a failed or
-  finished job) with a uid precondition. No get, patch or update: pods are read from the cache and
-  never changed, and a pod bound by spec.nodeName (--assign-bcj-pods-by-scheduler=false) is created
+  finished job) with a uid precondition. No get or update, and no patch unsharded: pods are read from the cache and
+  never changed (except with `apps.broadcastjob.shards` > 0: `patch`, by which the bucket labeller
+  labels the pods it finds without their job's bucket label, such as OpenKruise's; without it every
+  such pod got a 403 and its job was held back for ever), and a pod bound by spec.nodeName (--assign-bcj-pods-by-scheduler=false) is created
   bound, which needs no pods/binding. `create` also covers the template validation
   (packages/template-validation): the validation webhook creates the pod the job's template
   describes as a server-side dry run (dryRun=All: admitted and validated like a real create, which
@@ -42,7 +44,11 @@ cert-manager or webhook.validation.enabled=false).
   verbs: [update]
 - apiGroups: [""]
   resources: [pods]
+  {{- if gt (int (include "kruise-ts.appShards" (dict "root" .root "app" .app))) 0 }}
+  verbs: [list, watch, create, delete, patch]
+  {{- else }}
   verbs: [list, watch, create, delete]
+  {{- end }}
 - apiGroups: [""]
   resources: [nodes]
   verbs: [list, watch]

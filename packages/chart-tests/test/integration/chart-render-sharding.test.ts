@@ -3,7 +3,7 @@
  * many replicas with `--sharding`, gets a PodDisruptionBudget and may work with the release
  * namespace's Leases; the other apps are unchanged; the SidecarSet app and negative counts are refused.
  */
-import type { V1Deployment, V1PodDisruptionBudget, V1Role } from '@kubernetes/client-node';
+import type { V1ClusterRole, V1Deployment, V1PodDisruptionBudget, V1Role } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
 import { ofKind, renderChart, renderChartFailure } from '../support/helm.ts';
@@ -39,6 +39,17 @@ describe('chart: sharded apps', () => {
       expect(argsOf(deployment(manifests, `kruise-ts-${other}`))).not.toContain('--sharding');
       expect(leaderRole(manifests, other)?.rules).not.toContainEqual(RING_RULE);
     }
+  });
+
+  it('lets every sharded app patch pods, by which its bucket labeller labels pods made before sharding (BroadcastJob only when sharded)', async () => {
+    const podVerbs = (manifests: Parameters<typeof ofKind>[0], app: string): string[] =>
+      ofKind<V1ClusterRole>(manifests, 'ClusterRole').find((role) => role.metadata?.name === `kruise-ts-${app}`)?.rules?.find((rule) => rule.resources?.includes('pods') === true && rule.apiGroups?.includes('') === true)?.verbs ?? [];
+    for (const app of ['cloneset', 'advanced-statefulset', 'broadcastjob']) {
+      const { manifests } = await renderChart({ featureGates: ALL_APPS, apps: { [app]: { shards: 3 } } });
+      expect(podVerbs(manifests, app), app).toContain('patch');
+    }
+    const { manifests } = await renderChart({ featureGates: ALL_APPS });
+    expect(podVerbs(manifests, 'broadcastjob')).not.toContain('patch');
   });
 
   it('keeps one leader and no ring rule by default', async () => {
