@@ -1,5 +1,6 @@
 /**
- * The demo on a cluster it is given: CRDs, the controllers in this process, the document's sample
+ * The demo on a cluster it is given: CRDs, the controllers in this process (or the chart's apps
+ * installed beforehand, `npm run demo -- --chart`), the document's sample
  * CloneSet scaling out, then an in-place image update held at partition 3 and released, an Advanced
  * StatefulSet with per-ordinal PVCs updated in place next to it, a BroadcastJob running one pod on
  * each of the demo's nodes to completion, and a summary.
@@ -19,12 +20,12 @@ import { applyCrdFiles } from '@kruise-ts/local-cluster';
 import { launcherFlagsSchema } from '../apps.ts';
 import { startControllers } from '../controllers.ts';
 import { playBroadcastJob } from './broadcastjob-steps.ts';
-import type { BroadcastJobDemoResult } from './broadcastjob-steps.ts';
 import { applyFresh, CloneSetWatch, follow, podsOf, sampleCloneSet, settled } from './cloneset-steps.ts';
 import type { StepContext } from './cloneset-steps.ts';
 import { playStatefulSet } from './statefulset-steps.ts';
-import type { StatefulSetDemoResult } from './statefulset-steps.ts';
 import type { Output } from './status-line.ts';
+import { summaryLines } from './summary.ts';
+import type { ControllerWrites, DemoSummary } from './summary.ts';
 import { WriteTally } from './write-tally.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -34,6 +35,13 @@ const PARTITION = 3;
 const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
 /** BroadcastJob is off by default (kruise-ts's gate: OpenKruise has none and always runs it); the demo's process turns it on for its job. */
 const DEMO_FEATURE_GATES = 'BroadcastJob=true';
+
+/**
+ * Who reconciles the demo's workloads: `in-process` (the default) applies the CRDs and runs the
+ * controllers in this process; `installed` uses the apps the chart installed on the cluster
+ * (`--chart`: the chart brings the CRDs), whose API writes this process cannot count.
+ */
+export type DemoControllers = 'in-process' | 'installed';
 
 export interface DemoOptions {
   readonly kubeConfig: KubeConfig;
@@ -45,23 +53,10 @@ export interface DemoOptions {
   readonly stepTimeoutMs?: number | undefined;
   /** Leave the controllers running after the summary, until the signal aborts. */
   readonly keepRunning?: boolean | undefined;
+  readonly controllers?: DemoControllers | undefined;
 }
 
-export interface DemoSummary {
-  readonly scaleOutMs: number;
-  readonly partitionMs: number;
-  readonly finishMs: number;
-  readonly podsKept: number;
-  readonly pods: number;
-  readonly restarts: number;
-  readonly podWrites: number;
-  /** Controller writes to pods during the in-place update, per pod. */
-  readonly updateWritesPerPod: number;
-  readonly writes: string;
-  /** The Advanced StatefulSet next to the CloneSet. */
-  readonly statefulSet: StatefulSetDemoResult;
-  readonly broadcastJob: BroadcastJobDemoResult;
-}
+export type { DemoSummary } from './summary.ts';
 
 async function ensureNamespace(kubeConfig: KubeConfig, name: string): Promise<void> {
   await kubeConfig
@@ -103,24 +98,11 @@ async function inPlaceUpdate(ctx: StepContext, watch: CloneSetWatch, cs: DeepRea
 
 function printSummary(out: Output, summary: DemoSummary): void {
   heading(out, 'Summary');
-  out.write(
-    [
-      `  scale out 0 → ${String(summary.pods)} pods, all available:        ${(summary.scaleOutMs / 1000).toFixed(1)}s`,
-      `  in-place update up to the partition:       ${(summary.partitionMs / 1000).toFixed(1)}s`,
-      `  the remaining pods after partition 0:      ${(summary.finishMs / 1000).toFixed(1)}s`,
-      `  pods kept through the update (same UID):   ${String(summary.podsKept)}/${String(summary.pods)}, container restarts ${String(summary.restarts)}`,
-      `  controller writes per pod for the update:  ${summary.updateWritesPerPod.toFixed(1)} (OpenKruise: 4)`,
-      `  controller writes to pods in all:          ${String(summary.podWrites)}`,
-      `  all controller writes:                     ${summary.writes}`,
-      `  Advanced StatefulSet demo-db: ${String(summary.statefulSet.pods)} pods with a PVC each in ${(summary.statefulSet.createdMs / 1000).toFixed(1)}s, updated in place in ${(summary.statefulSet.updatedMs / 1000).toFixed(1)}s, pods kept ${String(summary.statefulSet.podsKept)}/${String(summary.statefulSet.pods)}, PVCs kept ${String(summary.statefulSet.claimsKept)}/${String(summary.statefulSet.pods)}`,
-      `  BroadcastJob ${summary.broadcastJob.name}: ${String(summary.broadcastJob.nodes)} nodes, ${String(summary.broadcastJob.parallelism)} pods at a time, completed in ${(summary.broadcastJob.completedMs / 1000).toFixed(1)}s, ${String(summary.broadcastJob.succeeded)} succeeded, ${String(summary.broadcastJob.failed)} failed`,
-      '',
-    ].join('\n'),
-  );
+  out.write([...summaryLines(summary), ''].join('\n'));
 }
 
-/** The scale-out and the in-place update, measured; the controllers are running. */
-async function playSample(ctx: StepContext, tally: WriteTally): Promise<Omit<DemoSummary, 'statefulSet' | 'broadcastJob'>> {
+/** The scale-out and the in-place update, measured; the controllers are running (`tally` counts their writes when they run here). */
+async function playSample(ctx: StepContext, tally: WriteTally | undefined): Promise<Omit<DemoSummary, 'statefulSet' | 'broadcastJob'>> {
   const sample = sampleCloneSet(await readFile(SAMPLE, 'utf8'), ctx.namespace);
   const name = sample.metadata.name ?? '';
   const selector = Object.entries(sample.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
@@ -130,13 +112,22 @@ async function playSample(ctx: StepContext, tally: WriteTally): Promise<Omit<Dem
   try {
     const scaled = await follow(ctx, watch, { name, goal: settled });
     const before = await uidsOf(ctx, selector);
-    const writesBefore = tally.total('pods');
+    const writesBefore = tally?.total('pods') ?? 0;
     const update = await inPlaceUpdate(ctx, watch, scaled.cs);
     const after = await podsOf(ctx, selector);
-    return summaryOf({ scaledMs: scaled.elapsedMs, update, before, after, podWritesForUpdate: tally.total('pods') - writesBefore, tally });
+    return summaryOf({ scaledMs: scaled.elapsedMs, update, before, after, writes: writesOf(tally, writesBefore, after.length) });
   } finally {
     watch.stop();
   }
+}
+
+/** The writes `tally` counted, those to pods since `podWritesBefore` per pod of `pods`. */
+function writesOf(tally: WriteTally | undefined, podWritesBefore: number, pods: number): ControllerWrites | undefined {
+  if (tally === undefined) {
+    return undefined;
+  }
+  const podWrites = tally.total('pods');
+  return { pods: podWrites, updatePerPod: (podWrites - podWritesBefore) / Math.max(pods, 1), all: tally.describe() };
 }
 
 function summaryOf(input: {
@@ -144,10 +135,9 @@ function summaryOf(input: {
   update: { partitionMs: number; finishMs: number };
   before: readonly string[];
   after: readonly Pod[];
-  podWritesForUpdate: number;
-  tally: WriteTally;
+  writes: ControllerWrites | undefined;
 }): Omit<DemoSummary, 'statefulSet' | 'broadcastJob'> {
-  const { update, before, after, tally } = input;
+  const { update, before, after } = input;
   return {
     scaleOutMs: input.scaledMs,
     partitionMs: update.partitionMs,
@@ -155,14 +145,12 @@ function summaryOf(input: {
     pods: after.length,
     podsKept: after.filter((pod) => before.includes(pod.metadata?.uid ?? '')).length,
     restarts: after.reduce((sum, pod) => sum + (pod.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0), 0),
-    podWrites: tally.total('pods'),
-    updateWritesPerPod: input.podWritesForUpdate / Math.max(after.length, 1),
-    writes: tally.describe(),
+    writes: input.writes,
   };
 }
 
 /** Every step, one after another; the controllers are running. */
-async function playAll(ctx: StepContext, tally: WriteTally): Promise<DemoSummary> {
+async function playAll(ctx: StepContext, tally: WriteTally | undefined): Promise<DemoSummary> {
   const cloneSet = await playSample(ctx, tally);
   heading(ctx.out, 'An Advanced StatefulSet next to it: 3 pods with a PVC each, then an in-place update');
   const statefulSet = await playStatefulSet(ctx, { from: 'nginx:alpine', to: NEW_IMAGE });
@@ -178,8 +166,16 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Runs the demo; the caller owns the cluster. Stops the controllers it started before returning. */
-export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
+/** The controllers the demo's steps run against; `tally` counts their writes when they run in this process. */
+interface DemoControllersHandle {
+  readonly tally: WriteTally | undefined;
+  /** What `--keep` leaves running, for its message. */
+  readonly running: string;
+  stop(): Promise<void>;
+}
+
+/** The CRDs applied and the enabled controllers started in this process. */
+async function startInProcess(options: DemoOptions): Promise<DemoControllersHandle> {
   const { out, namespace } = options;
   heading(out, 'Installing the CRDs');
   await applyCrdFiles(options.kubeConfig, CRD_FILES.map((file) => path.join(REPO_ROOT, 'crds', file)));
@@ -194,13 +190,27 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     requestObservers: [tally],
   });
   out.write(`Controllers running in this process: ${controllers.apps.map((app) => app.name).join(', ')} (watching namespace ${namespace})\n`);
+  return { tally, running: 'The controllers keep running', stop: () => controllers.stop() };
+}
+
+/** The chart's apps, installed by the caller: nothing to start or stop here, and their writes are not this process's. */
+async function useInstalledApps(options: DemoOptions): Promise<DemoControllersHandle> {
+  await ensureNamespace(options.kubeConfig, options.namespace);
+  options.out.write("Controllers: the chart's apps, each in its own pod (this process runs none)\n");
+  return { tally: undefined, running: "The chart's apps keep running", stop: () => Promise.resolve() };
+}
+
+/** Runs the demo; the caller owns the cluster (and the chart's apps, `installed`). Stops the controllers it started before returning. */
+export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
+  const { out, namespace } = options;
+  const controllers = options.controllers === 'installed' ? await useInstalledApps(options) : await startInProcess(options);
   try {
     const client = createClient(new Transport({ kubeConfig: options.kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-demo' }));
     const ctx: StepContext = { client, namespace, out, signal: options.signal, stepTimeoutMs: options.stepTimeoutMs ?? 180_000 };
-    const summary = await playAll(ctx, tally);
+    const summary = await playAll(ctx, controllers.tally);
     printSummary(out, summary);
     if (options.keepRunning === true) {
-      out.write(`The controllers keep running; try: kubectl -n ${namespace} get clone,asts,bcj,pods,pvc. Ctrl-C stops everything the demo started.\n`);
+      out.write(`${controllers.running}; try: kubectl -n ${namespace} get clone,asts,bcj,pods,pvc. Ctrl-C stops everything the demo started.\n`);
       await untilAborted(options.signal);
     }
     return summary;
