@@ -165,6 +165,7 @@ export type { WebhookOptions, WebhookServerOptions } from './webhook/webhook-ser
 export { threadModuleUrl } from './webhook/thread/thread-handler.ts';
 export type { MirroredInformer, ThreadedWebhook, ThreadHandlerContext, ThreadHandlerModule } from './webhook/thread/thread-handler.ts';
 export type { FailurePolicy } from './webhook/invoke-handler.ts';
+export { isWebhookUnavailable, WebhookUnavailableError } from './webhook/webhook-unavailable.ts';
 export type { CertificateSource, CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './webhook/certificate-source.ts';
 export {
   CA_VALIDITY_MS,

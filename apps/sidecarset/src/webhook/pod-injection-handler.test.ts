@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { sidecarSetSchema } from '@kruise-ts/api';
 import type { SidecarSet } from '@kruise-ts/api';
+import { isWebhookUnavailable } from '@kruise-ts/controller-runtime';
 import type { AdmissionRequest, KubeObject } from '@kruise-ts/controller-runtime';
 import { admissionRequest, fakeLister } from '@kruise-ts/controller-runtime/testing';
 import type { AdmissionRequestInput } from '@kruise-ts/controller-runtime/testing';
@@ -60,9 +61,26 @@ describe('podInjectionHandler', () => {
     expect(response.warnings?.[0]).toContain('the pod could not be read');
   });
 
-  it('admits the pod unchanged with a warning when the caches cannot sync', async () => {
+  // An empty cache would admit the pod without its sidecar: the server answers 503 instead, and the
+  // webhook configuration's failurePolicy decides, as when no replica answers (issue 39).
+  it('gives no answer, but a WebhookUnavailableError, when the caches cannot sync', async () => {
     const failing = podInjectionHandler({ sidecarSets: fakeLister(() => [SET]), namespaces: fakeLister(() => NAMESPACES), revisions: () => [], clock: { now: () => 0 }, random: () => 0, synced: () => Promise.reject(new Error('aborted')) });
-    expect(await failing(request(webPod), new AbortController().signal)).toEqual({ allowed: true, warnings: ['kruise-ts sidecarset webhook: injection failed (aborted); admitted without sidecars'] });
+    const outcome = await failing(request(webPod), new AbortController().signal).then(
+      (response) => ({ response }),
+      (error: unknown) => ({ error }),
+    );
+    expect(outcome).toEqual({ error: expect.objectContaining({ name: 'WebhookUnavailableError', message: expect.stringContaining('have not synced (aborted)') as unknown }) as unknown });
+    expect('error' in outcome && isWebhookUnavailable(outcome.error)).toBe(true);
+  });
+
+  it('waits for the caches before it reads them', async () => {
+    const sets: SidecarSet[] = [];
+    const synced = Promise.withResolvers<undefined>();
+    const waiting = podInjectionHandler({ sidecarSets: fakeLister(() => sets), namespaces: fakeLister(() => NAMESPACES), revisions: () => [], clock: { now: () => 0 }, random: () => 0, synced: () => synced.promise });
+    const answer = waiting(request(webPod), new AbortController().signal);
+    sets.push(SET);
+    synced.resolve(undefined);
+    expect(JSON.stringify(decodedPatch(await answer))).toContain('"logger"');
   });
 
   it('never throws on random objects', async () => {

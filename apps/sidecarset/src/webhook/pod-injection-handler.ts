@@ -6,7 +6,7 @@
  * created without its sidecars).
  */
 import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
-import { allowedResponse, deniedResponse, patchResponseFromObjects } from '@kruise-ts/controller-runtime';
+import { allowedResponse, deniedResponse, patchResponseFromObjects, WebhookUnavailableError } from '@kruise-ts/controller-runtime';
 import type { AdmissionHandler, AdmissionRequest, AdmissionResponse, DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
@@ -83,12 +83,26 @@ function withWarnings(response: AdmissionResponse, warnings: readonly string[]):
   return warnings.length === 0 ? response : { ...response, warnings: [...(response.warnings ?? []), ...warnings] };
 }
 
+/**
+ * An empty cache would admit the pod without the sidecars of every SidecarSet: not an answer to give.
+ * The server then answers no AdmissionReview and the webhook configuration's failurePolicy decides, as
+ * when no replica can be reached (the server waits for these caches before calling the handler; this
+ * covers a handler called otherwise).
+ */
+async function cachesSynced(deps: PodInjectionDeps, signal: AbortSignal): Promise<void> {
+  try {
+    await deps.synced(signal);
+  } catch (error) {
+    throw new WebhookUnavailableError(`kruise-ts sidecarset webhook: the caches of SidecarSets, namespaces and revisions have not synced (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 /** The handler of the pod mutating webhook. */
 export function podInjectionHandler(deps: PodInjectionDeps): AdmissionHandler {
   return async (request, signal) => {
     if (!isPodCreate(request)) return allowedResponse();
+    await cachesSynced(deps, signal);
     try {
-      await deps.synced(signal);
       return inject(request, deps);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

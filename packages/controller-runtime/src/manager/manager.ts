@@ -93,10 +93,17 @@ export interface NewControllerOptions extends Omit<ControllerOptions, 'observer'
 const DEFAULT_GRACEFUL_SHUTDOWN_MS = 30_000;
 /** The most of the shutdown budget spent on writing queued Events. */
 const MAX_EVENT_FLUSH_MS = 2000;
+/**
+ * The most spent on stopping the webhook servers once the rest has drained: they finish the requests
+ * in flight (each within its handler's budget, 3 s by default) and cut connections a second later.
+ * Within the 5 seconds the chart's grace period adds to the graceful-shutdown timeout.
+ */
+const MAX_SERVING_STOP_MS = 4500;
 
 /**
  * Owns what the controllers of one process share (client, informer caches, metrics, event recorders)
- * and runs them: probe servers and caches on every replica, controllers only on the elected leader.
+ * and runs them: probe servers, caches and webhook servers on every replica, controllers only on the
+ * elected leader. On shutdown the controllers drain first; the caches and webhook servers stop last.
  * `start` resolves after a graceful shutdown (bounded by `gracefulShutdownTimeoutMs`) and rejects when
  * a runnable fails or leadership is lost, so that the process exits and is restarted.
  */
@@ -267,8 +274,8 @@ export class Manager {
     this.#ports = servers.ports;
     this.logger.info({ metricsPort: servers.ports.metrics, healthProbePort: servers.ports.health }, 'Serving metrics and health probes');
     const group = new RunGroup(signal);
-    this.informers.start(group.signal);
-    const background = group.run(this.#runnables.filter((r) => r.needLeaderElection !== true), group.signal);
+    const serving = this.#startServing(group);
+    const background = group.run(this.#runnables.filter((r) => r.needLeaderElection !== true && r.servesUntilExit !== true), group.signal);
     const leaderRunnables = this.#runnables.filter((r) => r.needLeaderElection === true);
     // A sharded app's controllers need no leader: it takes the Lease only for what still does.
     const elected = leaderRunnables.length === 0 && this.#shards !== undefined ? Promise.resolve('shutdown' as const) : this.#runElected({
@@ -281,9 +288,24 @@ export class Manager {
     await group.stopped();
     this.#memoryReducer.stop();
     this.logger.info('Stopping the manager');
-    await this.#drain(Promise.all([background, elected]));
+    await this.#drain(Promise.all([background, elected]), serving);
     await servers.close();
     group.throwFirstFailure();
+  }
+
+  /**
+   * Starts the caches and the runnables that serve until exit (webhook servers), on a signal of their
+   * own; returns what stops them. A replica that is shutting down is still called (its pod is an
+   * endpoint until it is gone): it answers from live caches while its reconciles drain.
+   */
+  #startServing(group: RunGroup): () => Promise<void> {
+    const serving = new AbortController();
+    this.informers.start(serving.signal);
+    const served = group.run(this.#runnables.filter((r) => r.servesUntilExit === true), serving.signal);
+    return async () => {
+      serving.abort();
+      await served;
+    };
   }
 
   async #runElected(input: { stop: AbortSignal; run: (signal: AbortSignal) => Promise<void>; onLost: () => void }): Promise<'shutdown' | 'lost'> {
@@ -318,7 +340,7 @@ export class Manager {
    * the timeout, an Event not yet written) can no longer reach the API server, so nothing this
    * manager does lands after `start` returned, when the next leader may already be acting.
    */
-  async #drain(work: Promise<unknown>): Promise<void> {
+  async #drain(work: Promise<unknown>, stopServing: () => Promise<void>): Promise<void> {
     const timeoutMs = this.#options.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_MS;
     const deadline = performance.now() + timeoutMs;
     const finished = await Promise.race([work.then(() => true), sleep(timeoutMs, false, { ref: false })]);
@@ -327,6 +349,8 @@ export class Manager {
     }
     const eventsMs = Math.min(MAX_EVENT_FLUSH_MS, Math.max(0, deadline - performance.now()));
     await Promise.race([Promise.all([...this.#recorders.values()].map((r) => r.flush())), sleep(eventsMs, undefined, { ref: false })]);
+    // Before the client closes: a handler in flight may still need the API server.
+    await Promise.race([stopServing(), sleep(MAX_SERVING_STOP_MS, undefined, { ref: false })]);
     this.client.transport.close();
   }
 

@@ -12,13 +12,14 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import { admissionReviewResponse, parseAdmissionReview } from './admission-review.ts';
-import type { AdmissionHandler, AdmissionRequest } from './admission-review.ts';
+import type { AdmissionHandler, AdmissionRequest, AdmissionResponse } from './admission-review.ts';
 import { isJsonContentType, parseJsonBody, readBody, sendError, sendJson } from './admission-http.ts';
 import type { ServingCertificate } from './certificate-source.ts';
 import { conversionReviewSchema } from './conversion-review.ts';
 import type { ConversionRequest, ConversionReviewResponse } from './conversion-review.ts';
 import { invokeHandler } from './invoke-handler.ts';
 import type { FailurePolicy } from './invoke-handler.ts';
+import { isWebhookUnavailable } from './webhook-unavailable.ts';
 
 /** An admission webhook as the listener serves it. */
 export interface AdmissionRoute {
@@ -27,6 +28,8 @@ export interface AdmissionRoute {
   readonly handler: AdmissionHandler;
   readonly failurePolicy: FailurePolicy;
   readonly timeoutMs?: number | undefined;
+  /** For a handler that reads caches: resolves once they have synced (see invokeHandler). */
+  readonly waitForCaches?: ((signal: AbortSignal) => Promise<void>) | undefined;
   readonly logger: Logger;
 }
 
@@ -154,22 +157,38 @@ export class HttpsWebhookListener {
       clientGone.abort(new Error('the client closed the connection'));
     });
     const startedAt = performance.now();
-    const answer = await invokeHandler({
-      webhook: route.path,
-      handler: route.handler,
-      request: review,
-      timeoutMs: route.timeoutMs ?? this.#options.requestTimeoutMs,
-      failurePolicy: route.failurePolicy,
-      signal: clientGone.signal,
-      logger: route.logger,
-    });
+    const answer = await this.#invoke(route, review, clientGone.signal);
+    if (answer.unavailable !== undefined) {
+      route.logger.warn({ uid: review.uid, kind: review.kind.kind, operation: review.operation, namespace: review.namespace, name: review.name, reason: answer.unavailable }, "Not ready to answer an admission request; answering 503, so the webhook configuration's failurePolicy decides");
+      return sendError(response, { status: 503, message: answer.unavailable });
+    }
     if (route.logger.isLevelEnabled('debug')) {
       route.logger.debug(
-        { uid: review.uid, kind: review.kind.kind, operation: review.operation, namespace: review.namespace, name: review.name, allowed: answer.allowed, patched: answer.patch !== undefined, latencyMs: Math.round(performance.now() - startedAt) },
+        { uid: review.uid, kind: review.kind.kind, operation: review.operation, namespace: review.namespace, name: review.name, allowed: answer.response.allowed, patched: answer.response.patch !== undefined, latencyMs: Math.round(performance.now() - startedAt) },
         'Answered an admission request',
       );
     }
-    return sendJson(response, { status: 200, body: admissionReviewResponse(review.uid, answer) });
+    return sendJson(response, { status: 200, body: admissionReviewResponse(review.uid, answer.response) });
+  }
+
+  /** The handler's answer, or why this replica cannot answer yet. */
+  async #invoke(route: AdmissionRoute, review: AdmissionRequest, signal: AbortSignal): Promise<{ readonly response: AdmissionResponse; readonly unavailable?: undefined } | { readonly unavailable: string }> {
+    try {
+      const response = await invokeHandler({
+        webhook: route.path,
+        handler: route.handler,
+        request: review,
+        timeoutMs: route.timeoutMs ?? this.#options.requestTimeoutMs,
+        failurePolicy: route.failurePolicy,
+        waitForCaches: route.waitForCaches,
+        signal,
+        logger: route.logger,
+      });
+      return { response };
+    } catch (error) {
+      if (isWebhookUnavailable(error)) return { unavailable: error.message };
+      throw error;
+    }
   }
 
   /** Answers one ConversionReview; returns the HTTP status code. */

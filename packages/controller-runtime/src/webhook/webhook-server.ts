@@ -65,6 +65,8 @@ const DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
  */
 export class WebhookServer implements Runnable {
   readonly needLeaderElection = false;
+  // The chart's webhook Services publish not-ready addresses: a terminating replica is still called.
+  readonly servesUntilExit = true;
   readonly #options: WebhookServerOptions;
   readonly #metrics: WebhookMetrics;
   readonly #routes = new Map<string, Route>();
@@ -203,16 +205,12 @@ export class WebhookServer implements Runnable {
       case 'threaded': {
         const { stores } = route.webhook;
         const module = await importThreadHandler(route.webhook.module);
-        const handler = module.createAdmissionHandler({
-          options: route.webhook.options,
-          logger,
-          lister: (store) => storeOf(stores, store).lister() as never,
-          waitForSync: async (signal) => {
-            await Promise.all(Object.values(stores).map((informer) => informer.waitForSync(signal)));
-            signal.throwIfAborted();
-          },
-        });
-        return { kind: 'admission', path: route.path, handler, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, logger };
+        const waitForSync = async (signal: AbortSignal): Promise<void> => {
+          await Promise.all(Object.values(stores).map((informer) => informer.waitForSync(signal)));
+          signal.throwIfAborted();
+        };
+        const handler = module.createAdmissionHandler({ options: route.webhook.options, logger, lister: (store) => storeOf(stores, store).lister() as never, waitForSync });
+        return { kind: 'admission', path: route.path, handler, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, waitForCaches: waitForSync, logger };
       }
     }
   }

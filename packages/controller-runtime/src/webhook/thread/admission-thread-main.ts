@@ -17,6 +17,7 @@ import { conversionFailure, describeObject } from '../conversion-review.ts';
 import type { ConversionRequest, ConversionReviewResponse } from '../conversion-review.ts';
 import { HttpsWebhookListener } from '../https-webhook-listener.ts';
 import type { ListenerRoute } from '../https-webhook-listener.ts';
+import { WebhookUnavailableError } from '../webhook-unavailable.ts';
 import { MirroredStores } from './mirrored-stores.ts';
 import { importThreadHandler } from './thread-handler.ts';
 import { MAX_MESSAGE_DEPTH } from './thread-messages.ts';
@@ -78,19 +79,15 @@ async function listenerRoute(route: ThreadRoute, parts: { readonly stores: Mirro
   if (route.kind === 'forwarded-conversion') {
     return { kind: 'conversion', path: route.path, logger, answer: (request) => forwardConversion(request, { path: route.path, calls: parts.calls }) };
   }
-  let handler: AdmissionHandler;
+  const common = { kind: 'admission', path: route.path, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, logger } as const;
   if (route.kind === 'threaded') {
     const module = await importThreadHandler(new URL(route.module));
-    handler = module.createAdmissionHandler({
-      options: route.options,
-      logger,
-      lister: <T extends KubeObject>(store: string) => parts.stores.lister<T>(store),
-      waitForSync: (signal) => parts.stores.waitForSync(route.stores, signal),
-    });
-  } else {
-    handler = async (request, signal) => (await parts.calls.call((id) => ({ type: 'admit', id, path: route.path, request }), signal)) as AdmissionResponse;
+    const waitForSync = (signal: AbortSignal): Promise<void> => parts.stores.waitForSync(route.stores, signal);
+    const handler = module.createAdmissionHandler({ options: route.options, logger, lister: <T extends KubeObject>(store: string) => parts.stores.lister<T>(store), waitForSync });
+    return { ...common, handler, waitForCaches: waitForSync };
   }
-  return { kind: 'admission', path: route.path, handler, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, logger };
+  const forwarded: AdmissionHandler = async (request, signal) => (await parts.calls.call((id) => ({ type: 'admit', id, path: route.path, request }), signal)) as AdmissionResponse;
+  return { ...common, handler: forwarded };
 }
 
 function onMessage(message: ToThread, parts: { readonly stores: MirroredStores; readonly calls: MainThreadCalls; readonly certificate: (pem: { certPem: string; keyPem: string }) => void; readonly stop: () => void }): void {
@@ -100,7 +97,7 @@ function onMessage(message: ToThread, parts: { readonly stores: MirroredStores; 
     case 'synced': parts.stores.markSynced(message.store); break;
     case 'admitted': parts.calls.settle(message.id, { value: message.response }); break;
     case 'converted': parts.calls.settle(message.id, { value: message.response }); break;
-    case 'admit-failed': parts.calls.settle(message.id, { error: new Error(message.message) }); break;
+    case 'admit-failed': parts.calls.settle(message.id, { error: message.unavailable === true ? new WebhookUnavailableError(message.message) : new Error(message.message) }); break;
     case 'certificate': parts.certificate(message); break;
     case 'stop': parts.stop(); break;
   }

@@ -14,6 +14,7 @@ import { answerConversionReview, conversionFailure, describeObject } from '../co
 import type { ObjectConverter } from '../conversion-review.ts';
 import type { RequestObserver } from '../https-webhook-listener.ts';
 import { conversionMetricsObserver, metricsObserver } from '../webhook-metrics.ts';
+import { isWebhookUnavailable } from '../webhook-unavailable.ts';
 import type { WebhookMetrics } from '../webhook-metrics.ts';
 import { mirrorInformer } from './informer-mirror.ts';
 import { threadModuleUrl } from './thread-handler.ts';
@@ -123,7 +124,7 @@ async function admit(message: Extract<FromThread, { type: 'admit' }>, context: M
     const response = await route.handler(message.request, AbortSignal.any([context.signal, AbortSignal.timeout(route.timeoutMs)]));
     context.post({ type: 'admitted', id: message.id, response });
   } catch (error) {
-    context.post({ type: 'admit-failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
+    context.post({ type: 'admit-failed', id: message.id, message: error instanceof Error ? error.message : String(error), unavailable: isWebhookUnavailable(error) });
   }
 }
 

@@ -34,7 +34,8 @@ export type ToThread =
   | { readonly type: 'delete'; readonly store: string; readonly key: string }
   | { readonly type: 'synced'; readonly store: string }
   | { readonly type: 'admitted'; readonly id: number; readonly response: AdmissionResponse }
-  | { readonly type: 'admit-failed'; readonly id: number; readonly message: string }
+  /** `unavailable`: the handler threw a WebhookUnavailableError (the replica cannot answer yet). */
+  | { readonly type: 'admit-failed'; readonly id: number; readonly message: string; readonly unavailable?: boolean | undefined }
   | { readonly type: 'converted'; readonly id: number; readonly response: ConversionReviewResponse }
   | { readonly type: 'stop' };
 
