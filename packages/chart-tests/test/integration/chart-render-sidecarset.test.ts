@@ -168,10 +168,11 @@ describe('helm template: the SidecarSet app', () => {
     expect(moved.ports).toContainEqual({ name: 'webhook', containerPort: 10250, protocol: 'TCP' });
   });
 
-  it('exposes every replica behind the Service <fullname>-sidecarset-webhook, port 443 to the container port `webhook`', async () => {
+  it('exposes every replica, Ready or not, behind the Service <fullname>-sidecarset-webhook, port 443 to the container port `webhook`', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_SIDECARSET });
     const service = named(ofKind<V1Service>(manifests, 'Service'), 'kruise-ts-sidecarset-webhook');
     expect(service.spec?.type).toBe('ClusterIP');
+    expect(service.spec?.publishNotReadyAddresses).toBe(true);
     expect(service.spec?.ports).toEqual([{ name: 'webhook', port: 443, targetPort: 'webhook', protocol: 'TCP' }]);
     expect(service.spec?.selector).toEqual(named(ofKind<V1Deployment>(manifests, 'Deployment'), 'kruise-ts-sidecarset').spec?.selector.matchLabels);
     expect(sidecarSetContainer(manifests).ports?.find((port) => port.name === 'webhook')?.containerPort).toBe(9876);

@@ -131,11 +131,14 @@ describe('helm template: the validation webhook of every app', () => {
     expect(kinds((await renderChart({ featureGates: 'CloneSet=false,AdvancedStatefulSet=false' })).manifests)).toEqual([]);
   });
 
-  it.each(APPS)('serves $app behind <fullname>-$app-webhook, port 443 to the container port `webhook` of every replica', async ({ app }) => {
+  it.each(APPS)('serves $app behind <fullname>-$app-webhook, port 443 to the container port `webhook` of every replica, Ready or not', async ({ app }) => {
     const { manifests } = await renderChart({ featureGates: ALL_APPS });
     const service = named(ofKind<V1Service>(manifests, 'Service'), `kruise-ts-${app}-webhook`);
     expect(service.metadata?.namespace).toBe('kruise-system');
     expect(service.spec?.type).toBe('ClusterIP');
+    // A replica is Ready once its caches have synced, which for a kind served in two versions takes a
+    // conversion through this very Service (issue 39): not-ready replicas must be reachable.
+    expect(service.spec?.publishNotReadyAddresses).toBe(true);
     expect(service.spec?.ports).toEqual([{ name: 'webhook', port: 443, targetPort: 'webhook', protocol: 'TCP' }]);
     expect(service.spec?.selector).toEqual(deploymentOf(manifests, app).spec?.selector.matchLabels);
     expect(containerOf(manifests, app).ports).toContainEqual({ name: 'webhook', containerPort: 9876, protocol: 'TCP' });
