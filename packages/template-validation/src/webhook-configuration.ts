@@ -15,7 +15,11 @@ export interface ValidationWebhook {
   /** The path on the app's webhook server, OpenKruise's: `/validate-apps-kruise-io-cloneset`. */
   readonly path: string;
   readonly group: string;
-  /** The versions the CRD serves. */
+  /**
+   * The versions the webhook is registered for: with a CRD whose conversion is a webhook, every version
+   * it serves (the handler converts into the one the app reads), so that the API server never needs the
+   * conversion webhook to call this one; else the one the handler reads (matchPolicy Equivalent).
+   */
   readonly versions: readonly string[];
   /** The resource, e.g. `clonesets`. */
   readonly resource: string;

@@ -6,12 +6,16 @@ import type { StatefulSetControllerOptions } from '../controller.ts';
 import { statefulSetValidation } from './statefulset-validation.ts';
 import { podShapeOf } from './validation-target.ts';
 
-/** The Advanced StatefulSet validation webhook: OpenKruise's path; the chart's ValidatingWebhookConfiguration uses the same values. */
+/**
+ * The Advanced StatefulSet validation webhook: OpenKruise's path; the chart's ValidatingWebhookConfiguration
+ * uses the same values. Both served versions, so that no request needs the conversion webhook (this
+ * app's) to reach the handler.
+ */
 export const STATEFULSET_VALIDATION_WEBHOOK: ValidationWebhook = {
   name: 'vstatefulset.kruise-ts.io',
   path: '/validate-apps-kruise-io-statefulset',
   group: 'apps.kruise.io',
-  versions: ['v1beta1'],
+  versions: ['v1alpha1', 'v1beta1'],
   resource: 'statefulsets',
   scope: 'Namespaced',
 };

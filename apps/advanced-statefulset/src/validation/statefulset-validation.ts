@@ -3,6 +3,7 @@
  * applied, as the controller reads it), OpenKruise's InPlaceOnly update rule, and the dry runs of the
  * pod and claims (again only when what shapes them changed).
  */
+import { APPS_KRUISE_IO_V1BETA1 } from '@kruise-ts/api';
 import type { StatefulSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { admissionParser, inPlaceOnlyViolations } from '@kruise-ts/template-validation';
@@ -12,7 +13,8 @@ import { parseStatefulSet } from '../statefulset-resource.ts';
 import { isInPlaceOnly, statefulSetValidationTarget, targetOrdinal } from './validation-target.ts';
 import type { PodShapeOptions } from './validation-target.ts';
 
-const parse = admissionParser<StatefulSet>('StatefulSet', parseStatefulSet);
+// Requests come in either served version (the webhook is registered for both); the app reads v1beta1.
+const parse = admissionParser<StatefulSet>('StatefulSet', parseStatefulSet, APPS_KRUISE_IO_V1BETA1);
 
 /** The Advanced StatefulSet kind's validation for the admission handler. */
 export function statefulSetValidation(options: PodShapeOptions): WorkloadValidation<DeepReadonly<StatefulSet>> {

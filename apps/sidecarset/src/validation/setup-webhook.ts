@@ -17,12 +17,16 @@ import { withPatchMetadataWhitelist } from './whitelist-handler.ts';
 
 const configMapResource = defineResource<KubeObject & { readonly data?: Record<string, string> }>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
 
-/** OpenKruise's path; the chart's ValidatingWebhookConfiguration uses the same values. */
+/**
+ * OpenKruise's path; the chart's ValidatingWebhookConfiguration uses the same values. Both served
+ * versions: a v1beta1 request (the stored version) registered as v1alpha1 would need the conversion
+ * webhook, this app's, to reach the handler, and failed whatever the failurePolicy while the app was down.
+ */
 export const SIDECARSET_VALIDATION_WEBHOOK: ValidationWebhook = {
   name: 'vsidecarset.kruise-ts.io',
   path: '/validate-apps-kruise-io-sidecarset',
   group: 'apps.kruise.io',
-  versions: ['v1alpha1'],
+  versions: ['v1alpha1', 'v1beta1'],
   resource: 'sidecarsets',
   scope: 'Cluster',
 };

@@ -129,3 +129,43 @@ describe('the SidecarSet validation handler', () => {
     expect(response.warnings?.[0]).toContain('connect ECONNREFUSED');
   });
 });
+
+/** The stored version, as a client writes it: customVersion a field, a namespaceSelector for v1alpha1's namespace. */
+function v1beta1Object(spec: Record<string, unknown>): Record<string, unknown> {
+  return { ...sidecarSetObject({ customVersion: 'canary', namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'apps' } }, ...spec }), apiVersion: 'apps.kruise.io/v1beta1' };
+}
+
+function v1beta1Request(object: unknown, extra: Partial<AdmissionRequestInput> = {}): AdmissionRequest {
+  return request(object, { kind: { group: 'apps.kruise.io', version: 'v1beta1', kind: 'SidecarSet' }, ...extra });
+}
+
+// The webhook is registered for both served versions (issue 39): a v1beta1 write reaches it without the
+// conversion webhook, and is judged as the same SidecarSet written in v1alpha1.
+describe('the SidecarSet validation handler, a request in v1beta1', () => {
+  it('reads the object as the app does, in v1alpha1 (customVersion becomes its label)', () => {
+    const parsed = sidecarSetValidation({ namespace: 'kruise-system' }).parse(v1beta1Object({ containers: [{ name: 'logger', image: 'busybox' }] }));
+    expect(parsed).toMatchObject({ ok: true, value: { apiVersion: 'apps.kruise.io/v1alpha1', metadata: { labels: { 'apps.kruise.io/sidecarset-custom-version': 'canary' } } } });
+  });
+
+  it('denies an invalid container name as in v1alpha1, at the same field', async () => {
+    const spec = { containers: [{ name: 'Logger', image: 'busybox' }] };
+    const inV1alpha1 = await setup().admit(request(sidecarSetObject(spec)));
+    const inV1beta1 = await setup().admit(v1beta1Request(v1beta1Object(spec)));
+    expect(inV1beta1).toMatchObject({ allowed: false, status: { code: 422, reason: 'Invalid' } });
+    expect(inV1beta1).toEqual(inV1alpha1);
+  });
+
+  it('admits a valid SidecarSet, having dry-run its containers', async () => {
+    const { admit, pods } = setup();
+    expect(await admit(v1beta1Request(v1beta1Object({ containers: [{ name: 'logger', image: 'busybox' }] })))).toEqual({ allowed: true });
+    expect(pods.map((pod) => pod.spec?.containers.map((container) => container.name))).toEqual([['logger']]);
+  });
+
+  it('does not dry-run an update that leaves the containers as they were', async () => {
+    const { admit, validator } = setup();
+    const old = v1beta1Object({ containers: [{ name: 'logger', image: 'busybox' }] });
+    const updated = v1beta1Object({ containers: [{ name: 'logger', image: 'busybox' }], customVersion: 'stable' });
+    expect(await admit(v1beta1Request(updated, { operation: 'UPDATE', oldObject: old }))).toEqual({ allowed: true });
+    expect(validator.dryRuns).toBe(0);
+  });
+});

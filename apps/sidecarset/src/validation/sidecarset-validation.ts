@@ -4,6 +4,7 @@
  * containers, init containers or volumes changed. No update rules: the CRD's CEL rules already hold
  * what may not change.
  */
+import { APPS_KRUISE_IO_V1ALPHA1 } from '@kruise-ts/api';
 import type { SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { admissionParser } from '@kruise-ts/template-validation';
@@ -13,7 +14,8 @@ import { parseSidecarSet } from '../sidecarset-resource.ts';
 import { sidecarSetValidationTarget } from './validation-target.ts';
 import type { SidecarSetValidationOptions } from './validation-target.ts';
 
-const parse = admissionParser<SidecarSet>('SidecarSet', parseSidecarSet);
+// Requests come in either served version (the webhook is registered for both); the app reads v1alpha1.
+const parse = admissionParser<SidecarSet>('SidecarSet', parseSidecarSet, APPS_KRUISE_IO_V1ALPHA1);
 
 /** The SidecarSet kind's validation for the admission handler. */
 export function sidecarSetValidation(options: SidecarSetValidationOptions): WorkloadValidation<DeepReadonly<SidecarSet>> {

@@ -39,3 +39,19 @@ describe('withPatchMetadataWhitelist', () => {
     expect(reads).toBe(before);
   });
 });
+
+describe('withPatchMetadataWhitelist, a request in v1beta1', () => {
+  it('denies a key outside the whitelist as in v1alpha1', async () => {
+    const handler = withPatchMetadataWhitelist(() => Promise.resolve(allowedResponse()), {
+      parse,
+      configuration: () => Promise.resolve({ SidecarSet_PatchPodMetadata_WhiteList: '{"rules":[{"allowedAnnotationKeyExprs":["^mesh/"]}]}' }),
+      defaultsAllowed: false,
+    });
+    const v1alpha1 = request([{ annotations: { 'other/x': '1' } }]);
+    const object = { ...(v1alpha1.object as Record<string, unknown>), apiVersion: 'apps.kruise.io/v1beta1' };
+    const v1beta1 = admissionRequest({ kind: { group: 'apps.kruise.io', version: 'v1beta1', kind: 'SidecarSet' }, resource: 'sidecarsets', name: 'mesh', object });
+    const signal = new AbortController().signal;
+    expect(await handler(v1beta1, signal)).toEqual(await handler(v1alpha1, signal));
+    expect(await handler(v1beta1, signal)).toMatchObject({ allowed: false, status: { code: 422 } });
+  });
+});

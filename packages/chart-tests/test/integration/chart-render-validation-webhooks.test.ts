@@ -29,12 +29,17 @@ interface AppCase {
   readonly webhook: { readonly name: string; readonly path: string; readonly apiVersions: readonly string[]; readonly resource: string; readonly scope: 'Namespaced' | 'Cluster' };
 }
 
-/** The apps' validation webhooks, as the apps serve them (names and paths of issue 20). */
+/**
+ * The apps' validation webhooks, as the apps serve them (names and paths of issue 20). The kinds whose
+ * CRD converts with a webhook are registered for both served versions (issue 39): a request in a version
+ * the webhook is not registered for would need that conversion webhook, served by the same app, and
+ * fail while the app is down whatever the failurePolicy.
+ */
 const APPS: readonly AppCase[] = [
-  { app: 'advanced-statefulset', webhook: { name: 'vstatefulset.kruise-ts.io', path: '/validate-apps-kruise-io-statefulset', apiVersions: ['v1beta1'], resource: 'statefulsets', scope: 'Namespaced' } },
+  { app: 'advanced-statefulset', webhook: { name: 'vstatefulset.kruise-ts.io', path: '/validate-apps-kruise-io-statefulset', apiVersions: ['v1alpha1', 'v1beta1'], resource: 'statefulsets', scope: 'Namespaced' } },
   { app: 'broadcastjob', webhook: { name: 'vbroadcastjob.kruise-ts.io', path: '/validate-apps-kruise-io-broadcastjob', apiVersions: ['v1alpha1'], resource: 'broadcastjobs', scope: 'Namespaced' } },
   { app: 'cloneset', webhook: { name: 'vcloneset.kruise-ts.io', path: '/validate-apps-kruise-io-cloneset', apiVersions: ['v1alpha1'], resource: 'clonesets', scope: 'Namespaced' } },
-  { app: 'sidecarset', webhook: { name: 'vsidecarset.kruise-ts.io', path: '/validate-apps-kruise-io-sidecarset', apiVersions: ['v1alpha1'], resource: 'sidecarsets', scope: 'Cluster' } },
+  { app: 'sidecarset', webhook: { name: 'vsidecarset.kruise-ts.io', path: '/validate-apps-kruise-io-sidecarset', apiVersions: ['v1alpha1', 'v1beta1'], resource: 'sidecarsets', scope: 'Cluster' } },
 ];
 const APP_NAMES = APPS.map(({ app }) => app);
 
