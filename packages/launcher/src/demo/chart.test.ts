@@ -1,8 +1,9 @@
+import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
 import { processNodePlacement } from '@kruise-ts/local-cluster';
 
-import { ALL_APPS_GATES, CHART_DIRECTORY, chartValues, helmEnvironment, helmInstallArgs } from './chart.ts';
+import { ALL_APPS_GATES, CHART_DIRECTORY, chartValues, crashLoopOf, helmEnvironment, helmInstallArgs } from './chart.ts';
 
 describe('the demo with --chart', () => {
   it('installs or upgrades the release kruise-ts in kruise-system, waiting up to 5 minutes, taking over CRDs the in-process demo applied', () => {
@@ -31,5 +32,18 @@ describe('the demo with --chart', () => {
       HELM_CACHE_HOME: '/cache/demo/helm/cache',
       HELM_DATA_HOME: '/cache/demo/helm/data',
     });
+  });
+});
+
+describe('a chart pod that keeps crashing', () => {
+  const pod = (name: string, restartCount: number, reason?: string): V1Pod => ({
+    metadata: { name },
+    status: { containerStatuses: [{ name: 'cloneset', image: 'kruise-ts:0.1.0', imageID: '', ready: false, restartCount, ...(reason === undefined ? {} : { lastState: { terminated: { exitCode: 1, reason } } }) }] },
+  });
+
+  it('is found once a container has restarted twice, with how it last ended', () => {
+    expect(crashLoopOf([pod('a', 0), pod('b', 1, 'Error')])).toBeUndefined();
+    expect(crashLoopOf([pod('a', 0), pod('b', 2, 'Error')])).toEqual({ pod: 'b', container: 'cloneset', restarts: 2, exit: 'exit code 1, Error' });
+    expect(crashLoopOf([pod('c', 3)])).toEqual({ pod: 'c', container: 'cloneset', restarts: 3, exit: 'how is unknown' });
   });
 });

@@ -9,10 +9,11 @@ import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-import { AppsV1Api } from '@kubernetes/client-node';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
+import type { KubeConfig, V1Pod } from '@kubernetes/client-node';
 import { defaultCacheRoot, defaultToolSpecs, ensureTools, repositoryImage, startProcessKubelet } from '@kruise-ts/local-cluster';
 import type { ImageMapping, ProcessKubelet, ProcessNodePlacement } from '@kruise-ts/local-cluster';
 
@@ -54,6 +55,31 @@ export function helmEnvironment(helmHome: string, kubeconfig: string, base: Node
     HELM_DATA_HOME: path.join(helmHome, 'data'),
     KUBECONFIG: kubeconfig,
   };
+}
+
+/** Restarts after which a chart container counts as crash-looping: the demo stops waiting for helm's 5 minutes. */
+const CRASH_RESTARTS = 2;
+const CRASH_POLL_MS = 2000;
+
+/** A container that keeps exiting: which, how often, and how it last ended. */
+export interface CrashLoop {
+  readonly pod: string;
+  readonly container: string;
+  readonly restarts: number;
+  readonly exit: string;
+}
+
+/** The first container of `pods` restarted at least twice: the chart's apps never restart in a good install. */
+export function crashLoopOf(pods: readonly V1Pod[]): CrashLoop | undefined {
+  for (const pod of pods) {
+    const status = (pod.status?.containerStatuses ?? []).find((container) => container.restartCount >= CRASH_RESTARTS);
+    if (status !== undefined) {
+      const last = status.lastState?.terminated;
+      const exit = last === undefined ? 'how is unknown' : `exit code ${String(last.exitCode)}${last.reason === undefined ? '' : `, ${last.reason}`}`;
+      return { pod: pod.metadata?.name ?? '', container: status.name, restarts: status.restartCount, exit };
+    }
+  }
+  return undefined;
 }
 
 /** What `--chart` needs before a cluster: helm and the build the chart's image maps to. */
@@ -105,13 +131,53 @@ interface HelmRun {
   readonly output: string;
 }
 
-function runHelm(options: InstallChartOptions, args: readonly string[]): Promise<HelmRun> {
+function runHelm(options: InstallChartOptions, args: readonly string[], signal: AbortSignal): Promise<HelmRun> {
   const env = helmEnvironment(path.join(options.directory, 'helm'), options.kubeconfigPath);
   return new Promise((resolve) => {
-    execFile(options.tools.helm, args, { env, signal: options.signal, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(options.tools.helm, args, { env, signal, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stderr}${stdout}` });
     });
   });
+}
+
+/** The crash and the end of the container's last run's log, as the demo's error. */
+async function crashText(kubelet: ProcessKubelet, crash: CrashLoop): Promise<string> {
+  const log = await kubelet.containerLog({ namespace: CHART_NAMESPACE, pod: crash.pod, container: crash.container, previous: true }).catch(() => '');
+  const tail = log.trimEnd().split('\n').slice(-20).join('\n');
+  return `the chart's pod ${crash.pod} cannot start: its container ${crash.container} keeps exiting (${crash.exit}; restarted ${String(crash.restarts)} times), so helm's --wait would not finish. The end of its last run's log:\n${tail}`;
+}
+
+/** Polls the release namespace's pods while helm waits; aborts `helm` when a container crash-loops and returns what happened. */
+async function watchForCrashes(core: CoreV1Api, kubelet: ProcessKubelet, helm: AbortController): Promise<string | undefined> {
+  // A call, not the property: the awaits below may see helm end (and the signal abort) meanwhile.
+  const helmEnded = (): boolean => helm.signal.aborted;
+  while (!helmEnded()) {
+    await sleep(CRASH_POLL_MS, undefined, { signal: helm.signal }).catch(() => undefined);
+    const pods = await core.listNamespacedPod({ namespace: CHART_NAMESPACE }).catch(() => undefined);
+    const crash = crashLoopOf(pods?.items ?? []);
+    if (crash !== undefined && !helmEnded()) {
+      helm.abort();
+      return crashText(kubelet, crash);
+    }
+  }
+  return undefined;
+}
+
+/** helm, given up on when the demo is interrupted or an app's container crash-loops (`crash`). */
+async function runHelmWatchingPods(options: InstallChartOptions, kubelet: ProcessKubelet, args: readonly string[]): Promise<HelmRun & { readonly crash: string | undefined }> {
+  const helm = new AbortController();
+  const interrupted = (): void => {
+    helm.abort();
+  };
+  options.signal.addEventListener('abort', interrupted, { once: true });
+  try {
+    const crashes = watchForCrashes(options.kubeConfig.makeApiClient(CoreV1Api), kubelet, helm);
+    const result = await runHelm(options, args, helm.signal);
+    helm.abort();
+    return { ...result, crash: await crashes };
+  } finally {
+    options.signal.removeEventListener('abort', interrupted);
+  }
 }
 
 /** `kruise-ts-cloneset 1/1, ...`: the release's Deployments and their available replicas. */
@@ -128,8 +194,11 @@ async function helmInstall(options: InstallChartOptions, kubelet: ProcessKubelet
   out.write(`helm ${args.map((arg) => (arg === CHART_DIRECTORY ? 'charts/kruise-ts' : arg)).join(' ')}\n`);
   out.write(`   (featureGates ${ALL_APPS_GATES}, the pods on node ${kubelet.nodeName}; --wait: until every app's pods are Ready)\n`);
   const started = performance.now();
-  const result = await runHelm(options, args);
+  const result = await runHelmWatchingPods(options, kubelet, args);
   options.signal.throwIfAborted();
+  if (result.crash !== undefined) {
+    throw new Error(`${result.crash}\n(helm stopped; the kubelet's log and every container's logs are under ${directory})`);
+  }
   if (result.code !== 0) {
     throw new Error(`helm failed (exit ${String(result.code)}); the apps' logs are under ${path.join(directory, 'process-kubelet', 'logs')}:\n${result.output}`);
   }
