@@ -19,6 +19,7 @@ import { installSidecarSetCrd } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
+const sidecarSetV1beta1Resource = defineResource<SidecarSet>({ ...sidecarSetResource, version: 'v1beta1' });
 const configMaps = defineResource<KubeObject & { readonly data?: Record<string, string> }>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
 const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
 
@@ -93,6 +94,20 @@ describe('SidecarSet validation webhook', () => {
       expect(await refusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true }))).toBeUndefined();
       const outside = await refusal(client.create(sidecarSetResource, patching('other.io/x'), { dryRun: true }));
       expect(outside?.message).toContain('spec.patchPodMetadata: Required value: sidecarSet patch metadata annotation(other.io/x) is not allowed');
+    });
+  });
+
+  // Registered for both served versions (issue 39): a write in v1beta1, the stored version, is sent to
+  // the handler as it is, without the conversion webhook, and judged as the same SidecarSet in v1alpha1.
+  it('validates a SidecarSet written in v1beta1 as in v1alpha1', async () => {
+    await withValidationWebhook('sidecarset-v1beta1', async (label) => {
+      const inV1beta1 = (name: string, containerName: string): SidecarSet =>
+        ({ ...sidecarSet(name, label, { customVersion: 'canary', containers: [{ name: containerName, image: 'busybox:1.36' }] }), apiVersion: 'apps.kruise.io/v1beta1' });
+      const capital = await refusal(client.create(sidecarSetV1beta1Resource, inV1beta1(`${label}-a`, 'Logger'), { dryRun: true }));
+      expect(capital?.code).toBe(422);
+      expect(capital?.message).toContain('admission webhook "vsidecarset.kruise-ts.io" denied the request');
+      expect(capital?.message).toContain('spec.containers[0].name: Invalid value: "Logger"');
+      expect(await refusal(client.create(sidecarSetV1beta1Resource, inV1beta1(`${label}-b`, 'logger'), { dryRun: true }))).toBeUndefined();
     });
   });
 });
