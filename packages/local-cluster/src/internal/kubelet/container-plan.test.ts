@@ -1,7 +1,7 @@
 import type { V1Container } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
-import { commandLine, POD_SHIM_PATH, shimEnvironment } from './container-plan.ts';
+import { commandLine, imageContentMounts, POD_SHIM_PATH, shimEnvironment } from './container-plan.ts';
 import { ContainerStartError } from './container-worker.ts';
 import type { ImageMapping } from './image-mapping.ts';
 import { POD_SHIM_ENV } from './pod-shim-config.ts';
@@ -48,5 +48,12 @@ describe('shimEnvironment', () => {
   it('passes ports and mounts as JSON in one variable', () => {
     const env = shimEnvironment(new Map([[9443, 40001]]), [['/var/run/secrets/kubernetes.io/serviceaccount', '/d/v/token']]);
     expect(JSON.parse(env[POD_SHIM_ENV] ?? '')).toEqual({ ports: { '9443': 40001 }, mounts: [['/var/run/secrets/kubernetes.io/serviceaccount', '/d/v/token']] });
+  });
+});
+
+describe('imageContentMounts', () => {
+  it('mounts the working directory and the executables\' directories onto themselves, once each', () => {
+    const image = { repository: 'kruise-ts', workingDir: '/tmp/clone', entrypoint: [], cmd: [], env: {}, executables: { node: '/tmp/clone/node_modules/node/bin/node', npm: '/tmp/clone/node_modules/node/bin/npm' } };
+    expect(imageContentMounts(image)).toEqual([['/tmp/clone', '/tmp/clone'], ['/tmp/clone/node_modules/node/bin', '/tmp/clone/node_modules/node/bin']]);
   });
 });

@@ -40,6 +40,17 @@ export function commandLine(container: V1Container, image: ImageMapping, env: Re
   return { command: resolved, args: isNode ? [`--import=${POD_SHIM_PATH}`, ...rest] : rest };
 }
 
+/**
+ * The image's own files (its working directory, where its executables are) as mounts onto
+ * themselves: on this machine they may lie under a path a volume is mounted at (a repository cloned
+ * under /tmp, where the chart mounts an emptyDir), and a container's files must never be hidden by
+ * its own volumes. The shim leaves a path under a mount's directory as it is.
+ */
+export function imageContentMounts(image: ImageMapping): [string, string][] {
+  const directories = [image.workingDir, ...Object.values(image.executables).map((executable) => path.dirname(executable))];
+  return [...new Set(directories)].map((directory) => [directory, directory]);
+}
+
 /** The environment variable that configures the pod shim. */
 export function shimEnvironment(ports: ReadonlyMap<number, number>, mounts: readonly (readonly [string, string])[]): Record<string, string> {
   const config = { ports: Object.fromEntries([...ports].map(([container, host]) => [String(container), host])), mounts };

@@ -13,7 +13,8 @@ function workerWhosePlanFails(error: Error): { worker: ContainerWorker; changed:
     graceMs: 0,
     plan: (): Promise<ContainerProcessSpec> => Promise.reject(error),
     onChange: () => {
-      if (worker.view().state.kind !== 'waiting' || worker.view().state.reason !== 'ContainerCreating' || error instanceof ContainerStartError) {
+      const { state } = worker.view();
+      if (state.kind !== 'waiting' || state.reason !== 'ContainerCreating' || error instanceof ContainerStartError) {
         changed.resolve(undefined);
       }
     },

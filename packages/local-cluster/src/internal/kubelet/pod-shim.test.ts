@@ -23,6 +23,12 @@ describe('mapMountedPath', () => {
     expect(mapMountedPath(value, MOUNTS)).toEqual(expected);
   });
 
+  it('leaves the image\'s own files where they are, even under a mounted path (a repository cloned under /tmp)', () => {
+    const withImage: [string, string][] = [...MOUNTS, ['/tmp/clone', '/tmp/clone']];
+    expect(mapMountedPath('/tmp/clone/dist/cloneset.mjs', withImage)).toBe('/tmp/clone/dist/cloneset.mjs');
+    expect(mapMountedPath('/tmp/scratch', withImage)).toBe('/k/pods/u/volumes/tmp/scratch');
+  });
+
   it('maps a file: URL to a path', () => {
     expect(mapMountedPath(new URL('file:///etc/config/a%20b'), MOUNTS)).toBe('/k/pods/u/volumes/config/a b');
     const http = new URL('http://example.com/etc/config');

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { V1Container, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 
 import { errorText } from './api-errors.ts';
-import { commandLine, shimEnvironment } from './container-plan.ts';
+import { commandLine, imageContentMounts, shimEnvironment } from './container-plan.ts';
 import type { ContainerProcessSpec } from './container-process.ts';
 import type { ContainerView } from './container-state.ts';
 import { ContainerWaitError, ContainerWorker } from './container-worker.ts';
@@ -240,7 +240,7 @@ export class PodWorker {
     return {
       ...line,
       cwd: image.workingDir,
-      env: { ...env, ...shimEnvironment(this.hostPorts, containerMounts(container, volumes.directories)) },
+      env: { ...env, ...shimEnvironment(this.hostPorts, [...containerMounts(container, volumes.directories), ...imageContentMounts(image)]) },
       logFile,
       memoryLimit: limit === undefined ? undefined : parseQuantity(limit),
     };
