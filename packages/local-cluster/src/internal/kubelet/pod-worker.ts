@@ -59,6 +59,10 @@ async function freeHostPort(): Promise<number> {
 
 const TOKEN_REFRESH_FRACTION = 0.8;
 
+/** About two minutes of a restarting API server. */
+const FINAL_DELETE_ATTEMPTS = 120;
+const FINAL_DELETE_RETRY_MS = 1000;
+
 export function podKey(pod: V1Pod): string {
   return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
@@ -164,7 +168,9 @@ export class PodWorker {
     this.#pod = pod;
     if (pod.metadata?.deletionTimestamp !== undefined) {
       const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
-      void this.terminate(graceMs, true);
+      this.terminate(graceMs, true).catch((error: unknown) => {
+        this.#context.log(`pod ${podKey(pod)}: termination failed: ${String(error)}`);
+      });
     }
   }
 
@@ -182,8 +188,27 @@ export class PodWorker {
       return;
     }
     await this.#requestStatus();
-    await this.#context.deletePod(this.#pod);
-    this.#context.log(`pod ${podKey(this.#pod)}: terminated and deleted`);
+    await this.#deleteUntilDone();
+  }
+
+  /**
+   * The final delete, tried again while the API server cannot be reached (it may be restarting), as
+   * the kubelet does: the pod would otherwise stay Terminating for ever.
+   */
+  async #deleteUntilDone(): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#context.deletePod(this.#pod);
+        this.#context.log(`pod ${podKey(this.#pod)}: terminated and deleted`);
+        return;
+      } catch (error) {
+        if (attempt >= FINAL_DELETE_ATTEMPTS) {
+          throw error;
+        }
+        this.#context.log(`pod ${podKey(this.#pod)}: final delete failed, trying again: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, FINAL_DELETE_RETRY_MS));
+      }
+    }
   }
 
   #views(): ContainerView[] {

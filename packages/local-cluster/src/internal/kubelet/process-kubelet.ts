@@ -256,7 +256,7 @@ class Kubelet implements ProcessKubelet {
     if (this.#workers.get(key) === worker) {
       this.#workers.delete(key);
     }
-    void worker.terminate(0, false).then(() => { this.#slicesChanged(); });
+    worker.terminate(0, false).then(() => { this.#slicesChanged(); }, (error: unknown) => { this.#log(`pod ${key}: ${errorText(error)}`); });
   }
 
   async #image(image: string): Promise<ImageMapping> {
