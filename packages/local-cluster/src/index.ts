@@ -28,7 +28,7 @@ export { startProcessKubelet } from './internal/kubelet/process-kubelet.ts';
 export type { ContainerLogReference, HostPortReference, ProcessKubelet, ProcessKubeletOptions } from './internal/kubelet/process-kubelet.ts';
 export { repositoryImage, imageRepository, parseDockerfileRuntime } from './internal/kubelet/image-mapping.ts';
 export type { ImageMapping, DockerfileRuntime } from './internal/kubelet/image-mapping.ts';
-export { PROCESS_NODE_NAME, PROCESS_NODE_LABEL, processNodePlacement } from './internal/kubelet/process-node.ts';
+export { PROCESS_NODE_NAME, PROCESS_NODE_LABEL, processNodePlacement, machineAddress } from './internal/kubelet/process-node.ts';
 export type { ProcessNodePlacement } from './internal/kubelet/process-node.ts';
 export { KUBELET_CRASH_LOOP_BACKOFF } from './internal/kubelet/crash-loop-backoff.ts';
 export type { CrashLoopBackoffOptions } from './internal/kubelet/crash-loop-backoff.ts';

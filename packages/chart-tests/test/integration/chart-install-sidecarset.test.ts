@@ -20,14 +20,13 @@
  * which does not exist here. A cluster started before that flag (KRUISE_TS_KUBECONFIG) cannot pass.
  */
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
-import { networkInterfaces } from 'node:os';
 import { connect } from 'node:tls';
 
 import { AdmissionregistrationV1Api, AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, DiscoveryV1Api, PolicyV1Api } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
+import { machineAddress, serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import type { ServiceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
@@ -65,16 +64,6 @@ async function helmAgainstCluster(args: readonly string[]): Promise<HelmResult> 
   return runHelm(args, { kubeconfig: inject('kubeconfigPath') });
 }
 
-
-/** This machine's first non-loopback, non-link-local IPv4 address: one an EndpointSlice may hold. */
-function machineAddress(): string {
-  const candidates = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
-  const found = candidates.find((entry) => entry.family === 'IPv4' && !entry.internal && !entry.address.startsWith('169.254.'));
-  if (found === undefined) {
-    throw new Error('this machine has no non-loopback IPv4 address, so kube-apiserver cannot reach an out-of-cluster webhook through an EndpointSlice (loopback addresses are refused there)');
-  }
-  return found.address;
-}
 
 /** The SHA-256 of the certificate a TLS server presents for `servername`, verified against `caPem`. */
 async function servedCertificate(server: { readonly address: string; readonly port: number; readonly servername: string; readonly caPem: string }): Promise<string> {
