@@ -27,7 +27,10 @@ export default defineConfig({
           name: 'integration',
           include: ['{packages,apps}/*/test/integration/**/*.test.ts'],
           // The control plane, then one conversion webhook for the run (packages/launcher/src/testing).
-          globalSetup: ['packages/local-cluster/src/testing/global-setup.ts', 'packages/launcher/src/testing/conversion-global-setup.ts'],
+          globalSetup: [
+            'packages/local-cluster/src/testing/global-setup.ts',
+            'packages/launcher/src/testing/conversion-global-setup.ts',
+          ],
           // Waiting on a real API server: bounded waits live in the tests, these are only backstops.
           testTimeout: 120_000,
           hookTimeout: 600_000,

@@ -11,7 +11,9 @@ import path from 'node:path';
 
 const npmCli = process.env.npm_execpath;
 if (npmCli === undefined || npmCli === '') {
-  process.stderr.write('scripts/check-engines.mjs: run it through npm (`npm run node:check`), which runs it on the Node 24 of node_modules/.bin.\n');
+  process.stderr.write(
+    'scripts/check-engines.mjs: run it through npm (`npm run node:check`), which runs it on the Node 24 of node_modules/.bin.\n',
+  );
   process.exit(1);
 }
 // npm's own copy of semver: the same range semantics npm checks engines with, and no dependency of ours.
@@ -23,7 +25,10 @@ const node = process.version;
 const problems = Object.entries(lock.packages)
   .filter(([, meta]) => meta.optional !== true && typeof meta.engines?.node === 'string')
   .filter(([, meta]) => !semver.satisfies(node, meta.engines.node, { includePrerelease: true }))
-  .map(([location, meta]) => `  ${location === '' ? 'kruise-ts (package.json)' : `${location.replace(/^.*node_modules\//, '')}@${meta.version}`} needs node ${meta.engines.node}`);
+  .map(
+    ([location, meta]) =>
+      `  ${location === '' ? 'kruise-ts (package.json)' : `${location.replace(/^.*node_modules\//, '')}@${meta.version}`} needs node ${meta.engines.node}`,
+  );
 
 if (problems.length > 0) {
   process.stderr.write(

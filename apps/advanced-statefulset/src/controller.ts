@@ -5,7 +5,15 @@ import type { Controller, DeepReadonly, FeatureGates, Informer, Lister, Manager 
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { podResource, pvcResource, soleSelectingOwner, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
+import {
+  podResource,
+  pvcResource,
+  soleSelectingOwner,
+  trimPodForCache,
+  watchOwnedClaims,
+  watchOwnedPods,
+  watchOwnWrites,
+} from '@kruise-ts/workload';
 import type { SelectingOwner } from '@kruise-ts/workload';
 
 import { podOrdinal } from './ordinals.ts';
@@ -45,7 +53,9 @@ function claimOwner(sets: Lister<StatefulSet>): (pvc: DeepReadonly<PersistentVol
     const set = sets.list({ namespace }).find((candidate) =>
       (candidate.spec.volumeClaimTemplates ?? []).some((template) => {
         const prefix = `${template.metadata?.name ?? ''}-`;
-        return name.startsWith(prefix) && podOrdinal(candidate.metadata.name ?? '', name.slice(prefix.length)) !== undefined;
+        return (
+          name.startsWith(prefix) && podOrdinal(candidate.metadata.name ?? '', name.slice(prefix.length)) !== undefined
+        );
       }),
     );
     return set === undefined ? undefined : requestKey({ namespace, name: set.metadata.name ?? '' });
@@ -69,8 +79,18 @@ function watchExpandedClaims(pvcs: Informer<PersistentVolumeClaim>, controller: 
 
 /** Sharded, the pods and revisions made before sharding was turned on are given their set's bucket, and orphan pods the bucket of the one set that would adopt them. */
 function labelForSharding(manager: Manager, sets: Lister<SelectingOwner>): void {
-  manager.labelForSharding({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP, orphanOwner: soleSelectingOwner(sets) });
-  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: STATEFULSET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  manager.labelForSharding({
+    resource: podResource,
+    labelSelector: STATEFULSET_POD_NAME_LABEL,
+    ownerKind: STATEFULSET_KIND,
+    ownerGroup: APPS_KRUISE_IO_GROUP,
+    orphanOwner: soleSelectingOwner(sets),
+  });
+  manager.labelForSharding({
+    resource: controllerRevisionResource,
+    ownerKind: STATEFULSET_KIND,
+    ownerGroup: APPS_KRUISE_IO_GROUP,
+  });
 }
 
 /**
@@ -86,16 +106,50 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
   // Sharded (docs/sharding.md): a replica caches only the pods and revisions of its buckets. Claims are
   // not: a StatefulSet's claims need not have an owner reference, so one made before sharding could
   // not be given its bucket, and a sharded cache would miss it.
-  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: STATEFULSET_POD_NAME_LABEL, indexers: uidIndex, sharded: true });
+  const pods = manager.informers.informerFor({
+    resource: podResource,
+    labelSelector: STATEFULSET_POD_NAME_LABEL,
+    indexers: uidIndex,
+    sharded: true,
+  });
   const pvcs = manager.informers.informerFor({ resource: pvcResource });
-  const revisions = manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex, sharded: true });
+  const revisions = manager.informers.informerFor({
+    resource: controllerRevisionResource,
+    indexers: uidIndex,
+    sharded: true,
+  });
   labelForSharding(manager, sets.lister());
-  const deps = podControlDeps(manager, { controllerName: STATEFULSET_CONTROLLER_NAME, eventComponent: STATEFULSET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
-  const listers = { statefulSets: sets.lister(), pods: pods.lister(), pvcs: pvcs.lister(), revisions: revisions.lister() };
-  const controller = manager.newController({ name: STATEFULSET_CONTROLLER_NAME, reconciler: new StatefulSetReconciler({ ...deps, ...listers, options: { stripPodManagedFields: options.stripPodManagedFields ?? false }, templateValidator: templateValidatorFor(manager) }), workers: options.workers, shardedBy: sets });
+  const deps = podControlDeps(manager, {
+    controllerName: STATEFULSET_CONTROLLER_NAME,
+    eventComponent: STATEFULSET_EVENT_COMPONENT,
+    gates: options.featureGates,
+    expectationTimeoutMs: options.expectationTimeoutMs,
+  });
+  const listers = {
+    statefulSets: sets.lister(),
+    pods: pods.lister(),
+    pvcs: pvcs.lister(),
+    revisions: revisions.lister(),
+  };
+  const controller = manager.newController({
+    name: STATEFULSET_CONTROLLER_NAME,
+    reconciler: new StatefulSetReconciler({
+      ...deps,
+      ...listers,
+      options: { stripPodManagedFields: options.stripPodManagedFields ?? false },
+      templateValidator: templateValidatorFor(manager),
+    }),
+    workers: options.workers,
+    shardedBy: sets,
+  });
   watchOwnWrites(sets, deps.resourceVersionExpectations);
   controller.watch(sets, requestForObject());
-  const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND }, queue: controller.queue, owners: sets.lister() };
+  const handlerDeps = {
+    ...deps,
+    owner: { group: APPS_KRUISE_IO_GROUP, kind: STATEFULSET_KIND },
+    queue: controller.queue,
+    owners: sets.lister(),
+  };
   watchOwnedPods(pods, handlerDeps);
   watchOwnedClaims(pvcs, handlerDeps, claimOwner(sets.lister()));
   watchExpandedClaims(pvcs, controller);

@@ -16,5 +16,10 @@ await runAppMain(process.argv.slice(2), {
   schema,
   setup: (manager, flags) => setupStatefulSetController(manager, statefulSetOptionsFromFlags(flags)),
   conversionWebhook: convertObject,
-  validationWebhook: { flag: 'statefulset-validation-webhook', setup: (manager, server, flags) => { setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags)); } },
+  validationWebhook: {
+    flag: 'statefulset-validation-webhook',
+    setup: (manager, server, flags) => {
+      setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags));
+    },
+  },
 });

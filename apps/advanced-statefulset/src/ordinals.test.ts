@@ -4,8 +4,14 @@ import { inRange, liveOrdinals, parseReserveOrdinals, podOrdinal, replicaRange }
 
 describe('parseReserveOrdinals', () => {
   it.each([
-    [[1, '3-4'], [1, 3, 4]],
-    [['2', '5-5', 0], [0, 2, 5]],
+    [
+      [1, '3-4'],
+      [1, 3, 4],
+    ],
+    [
+      ['2', '5-5', 0],
+      [0, 2, 5],
+    ],
     [[], []],
     [undefined, []],
   ])('%j reserves %j', (entries, expected) => {
@@ -21,7 +27,9 @@ describe('parseReserveOrdinals', () => {
   it('keeps a huge range as an interval', () => {
     const parsed = parseReserveOrdinals(['0-1000000000']);
     expect(parsed.reserved.has(999_999_999)).toBe(true);
-    expect(liveOrdinals(replicaRange({ replicas: 2, start: 0, reserved: parsed.reserved }))).toEqual([1_000_000_001, 1_000_000_002]);
+    expect(liveOrdinals(replicaRange({ replicas: 2, start: 0, reserved: parsed.reserved }))).toEqual([
+      1_000_000_001, 1_000_000_002,
+    ]);
   });
 });
 

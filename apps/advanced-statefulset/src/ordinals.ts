@@ -73,7 +73,9 @@ function entryInterval(entry: ReserveOrdinal): readonly [number, number] | undef
 }
 
 /** What {@link parseReserveOrdinals} found: the set, or the first entry it could not read. */
-export type ParsedReserveOrdinals = { readonly kind: 'valid'; readonly reserved: ReservedOrdinals } | { readonly kind: 'invalid'; readonly entry: string; readonly reserved: ReservedOrdinals };
+export type ParsedReserveOrdinals =
+  | { readonly kind: 'valid'; readonly reserved: ReservedOrdinals }
+  | { readonly kind: 'invalid'; readonly entry: string; readonly reserved: ReservedOrdinals };
 
 /**
  * The reserved ordinals. OpenKruise makes the whole set empty when one entry cannot be read; the
@@ -100,7 +102,11 @@ export interface ReplicaRange {
 }
 
 /** The range for `replicas` live ordinals from `start`, skipping reserved ones (A.6.3). */
-export function replicaRange(input: { readonly replicas: number; readonly start: number; readonly reserved: ReservedOrdinals }): ReplicaRange {
+export function replicaRange(input: {
+  readonly replicas: number;
+  readonly start: number;
+  readonly reserved: ReservedOrdinals;
+}): ReplicaRange {
   let end = input.start;
   for (let counted = 0; counted < input.replicas; counted++) {
     end = input.reserved.nextFree(end) + 1;
@@ -116,7 +122,11 @@ export function inRange(range: ReplicaRange, ordinal: number): boolean {
 /** The ordinals the set runs, ascending. */
 export function liveOrdinals(range: ReplicaRange): number[] {
   const ordinals: number[] = [];
-  for (let ordinal = range.reserved.nextFree(range.start); ordinal < range.end; ordinal = range.reserved.nextFree(ordinal + 1)) {
+  for (
+    let ordinal = range.reserved.nextFree(range.start);
+    ordinal < range.end;
+    ordinal = range.reserved.nextFree(ordinal + 1)
+  ) {
     ordinals.push(ordinal);
   }
   return ordinals;

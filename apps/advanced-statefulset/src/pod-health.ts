@@ -31,11 +31,17 @@ export function isHealthy(pod: ReadonlyPod): boolean {
 }
 
 /** Healthy and Ready for more than minReadySeconds. */
-export function isAvailable(pod: ReadonlyPod, options: { readonly minReadySeconds: number; readonly now: number }): boolean {
+export function isAvailable(
+  pod: ReadonlyPod,
+  options: { readonly minReadySeconds: number; readonly now: number },
+): boolean {
   return isLifecycleNormal(pod) && pod.status?.phase === 'Running' && isPodAvailable(pod, options);
 }
 
 /** Milliseconds until a Ready pod turns available by time alone; undefined when only a pod change can help. */
-export function availableInMs(pod: ReadonlyPod, options: { readonly minReadySeconds: number; readonly now: number }): number | undefined {
+export function availableInMs(
+  pod: ReadonlyPod,
+  options: { readonly minReadySeconds: number; readonly now: number },
+): number | undefined {
   return isLifecycleNormal(pod) && pod.status?.phase === 'Running' ? podAvailableInMs(pod, options) : undefined;
 }

@@ -7,7 +7,14 @@ import { keyOf, objectReference } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, FeatureGates, Lister } from '@kruise-ts/controller-runtime';
 import { activeRevisions, templateFromRevision } from '@kruise-ts/revision';
 import type { ActiveRevisions } from '@kruise-ts/revision';
-import { claimCandidates, claimObjects, claimOwnerOf, freshOwnerCheck, newControllerRef, staleObject } from '@kruise-ts/workload';
+import {
+  claimCandidates,
+  claimObjects,
+  claimOwnerOf,
+  freshOwnerCheck,
+  newControllerRef,
+  staleObject,
+} from '@kruise-ts/workload';
 
 import { inRange, liveOrdinals, parseReserveOrdinals, podOrdinal, replicaRange } from './ordinals.ts';
 import { reserveCondemnsEveryPod } from './reserve-guard.ts';
@@ -28,8 +35,13 @@ export type ReadResult =
   | { readonly kind: 'unusable'; readonly message: string; readonly state: SyncState };
 
 /** The claims in the set's namespace named after its templates, by name. */
-function claimsOf(caches: ReadCaches, set: DeepReadonly<StatefulSet>): Map<string, DeepReadonly<PersistentVolumeClaim>> {
-  const prefixes = (set.spec.volumeClaimTemplates ?? []).map((template) => `${template.metadata?.name ?? ''}-${set.metadata.name ?? ''}-`);
+function claimsOf(
+  caches: ReadCaches,
+  set: DeepReadonly<StatefulSet>,
+): Map<string, DeepReadonly<PersistentVolumeClaim>> {
+  const prefixes = (set.spec.volumeClaimTemplates ?? []).map(
+    (template) => `${template.metadata?.name ?? ''}-${set.metadata.name ?? ''}-`,
+  );
   const claims = new Map<string, DeepReadonly<PersistentVolumeClaim>>();
   if (prefixes.length === 0) {
     return claims;
@@ -54,7 +66,11 @@ function startOrdinal(gates: FeatureGates, set: DeepReadonly<StatefulSet>): numb
  * the state unusable: OpenKruise then reserves nothing (or deletes every pod), which deletes pods
  * because of a typo; the reconciler reports it and leaves the pods alone.
  */
-export async function readState(ctx: SyncContext, caches: ReadCaches, set: DeepReadonly<StatefulSet>): Promise<ReadResult> {
+export async function readState(
+  ctx: SyncContext,
+  caches: ReadCaches,
+  set: DeepReadonly<StatefulSet>,
+): Promise<ReadResult> {
   const owner = claimOwnerOf(set);
   const canAdopt = freshOwnerCheck(() => ctx.statefulSets.get(keyOf(set)), owner.uid);
   const revisions = await activeRevisions({
@@ -69,8 +85,17 @@ export async function readState(ctx: SyncContext, caches: ReadCaches, set: DeepR
     canAdopt,
   });
   const setName = set.metadata.name ?? '';
-  const candidates = claimCandidates(caches.pods, owner, set.spec.selector).filter((pod) => podOrdinal(setName, pod.metadata?.name ?? '') !== undefined);
-  const pods = await claimObjects({ owner, selector: set.spec.selector, objects: candidates, kind: 'pod', patch: (pod, patch) => ctx.pods.patch(keyOf(pod), patch), canAdopt });
+  const candidates = claimCandidates(caches.pods, owner, set.spec.selector).filter(
+    (pod) => podOrdinal(setName, pod.metadata?.name ?? '') !== undefined,
+  );
+  const pods = await claimObjects({
+    owner,
+    selector: set.spec.selector,
+    objects: candidates,
+    kind: 'pod',
+    patch: (pod, patch) => ctx.pods.patch(keyOf(pod), patch),
+    canAdopt,
+  });
   const stale = staleObject(ctx.resourceVersionExpectations, [revisions.updateRevision, ...pods]);
   if (stale !== undefined) {
     return { kind: 'waiting', reason: `the cache has not caught up with our last write to ${stale}` };
@@ -93,7 +118,11 @@ function buildState(ctx: Pick<SyncContext, 'gates'>, parts: StateParts): SyncSta
   const { set, pods, revisions } = parts;
   const setName = set.metadata.name ?? '';
   const owner = claimOwnerOf(set);
-  const range = replicaRange({ replicas: set.spec.replicas, start: startOrdinal(ctx.gates, set), reserved: parts.reserve.reserved });
+  const range = replicaRange({
+    replicas: set.spec.replicas,
+    start: startOrdinal(ctx.gates, set),
+    reserved: parts.reserve.reserved,
+  });
   const byOrdinal = new Map(pods.map((pod) => [podOrdinal(setName, pod.metadata?.name ?? '') ?? -1, pod]));
   const controllerRef = newControllerRef(owner);
   const key = statefulSetKey(set);
@@ -113,7 +142,9 @@ function buildState(ctx: Pick<SyncContext, 'gates'>, parts: StateParts): SyncSta
     },
     range,
     replicas: liveOrdinals(range).map((ordinal) => ({ ordinal, pod: byOrdinal.get(ordinal) })),
-    condemned: [...byOrdinal.entries()].filter(([ordinal]) => !inRange(range, ordinal)).map(([ordinal, pod]) => ({ ordinal, pod })),
+    condemned: [...byOrdinal.entries()]
+      .filter(([ordinal]) => !inRange(range, ordinal))
+      .map(([ordinal, pod]) => ({ ordinal, pod })),
     pods,
     claims: claimsOf(parts.caches, set),
     currentRevision: revisions.currentRevision,
@@ -130,8 +161,18 @@ function unusableReserve(state: SyncState, reserve: ReturnType<typeof parseReser
   if (reserve.kind === 'invalid') {
     return `spec.reserveOrdinals: ${reserve.entry} is neither a non-negative integer nor a range "start-end" with start <= end; no pod is created or deleted until it is fixed`;
   }
-  const podOrdinals = [...state.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [slot.ordinal])), ...state.condemned.map((entry) => entry.ordinal)];
-  if (reserveCondemnsEveryPod({ replicas: state.set.spec.replicas, start: state.range.start, reserved: reserve.reserved, podOrdinals })) {
+  const podOrdinals = [
+    ...state.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [slot.ordinal])),
+    ...state.condemned.map((entry) => entry.ordinal),
+  ];
+  if (
+    reserveCondemnsEveryPod({
+      replicas: state.set.spec.replicas,
+      start: state.range.start,
+      reserved: reserve.reserved,
+      podOrdinals,
+    })
+  ) {
     return `spec.reserveOrdinals: every pod of the set (${String(podOrdinals.length)}) would be deleted at once; no pod is created or deleted until the list leaves some in place (or scale to 0 first)`;
   }
   return undefined;

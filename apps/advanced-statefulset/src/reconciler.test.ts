@@ -17,12 +17,17 @@ function condition(fixture: ReconcileFixture, type: string): Condition | undefin
 describe('StatefulSetReconciler template check (over the in-memory API)', () => {
   it('reports a template the API server refuses and creates nothing', async () => {
     const validator = scriptedValidator(MISSING_IMAGE_VERDICT);
-    const fixture = reconcileFixture([statefulSet({ spec: webSpec(3), generation: 4 })], { templateValidator: validator });
+    const fixture = reconcileFixture([statefulSet({ spec: webSpec(3), generation: 4 })], {
+      templateValidator: validator,
+    });
     await expect(fixture.reconcile()).rejects.toBeInstanceOf(TerminalError);
 
     expect(fixture.fake.objects(podResource)).toEqual([]);
-    expect(fixture.fake.writes().map((action) => `${action.verb} ${action.resource}/${action.subresource ?? ''}`)).toEqual(['patch statefulsets/status']);
-    const message = 'StatefulSet "web" is invalid: spec.template.spec.containers[0].image: Required value; no pod is created from this template until it is fixed';
+    expect(
+      fixture.fake.writes().map((action) => `${action.verb} ${action.resource}/${action.subresource ?? ''}`),
+    ).toEqual(['patch statefulsets/status']);
+    const message =
+      'StatefulSet "web" is invalid: spec.template.spec.containers[0].image: Required value; no pod is created from this template until it is fixed';
     expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedCreate', message }]);
     expect(condition(fixture, 'FailedCreatePod')).toMatchObject({ status: 'True', reason: 'InvalidTemplate', message });
     expect(fixture.stored().status?.observedGeneration).toBe(4);
@@ -30,7 +35,9 @@ describe('StatefulSetReconciler template check (over the in-memory API)', () => 
   });
 
   it('reports the same problem once', async () => {
-    const fixture = reconcileFixture([statefulSet({ spec: webSpec(1) })], { templateValidator: scriptedValidator(MISSING_IMAGE_VERDICT) });
+    const fixture = reconcileFixture([statefulSet({ spec: webSpec(1) })], {
+      templateValidator: scriptedValidator(MISSING_IMAGE_VERDICT),
+    });
     await expect(fixture.reconcile()).rejects.toBeInstanceOf(TerminalError);
     await expect(fixture.reconcile()).rejects.toBeInstanceOf(TerminalError);
     expect(fixture.recorder.reasons()).toEqual(['FailedCreate']);
@@ -47,7 +54,9 @@ describe('StatefulSetReconciler template check (over the in-memory API)', () => 
   });
 
   it('goes on without the check when the dry run could not answer', async () => {
-    const fixture = reconcileFixture([statefulSet({ spec: webSpec(1) })], { templateValidator: scriptedValidator({ kind: 'unknown', message: 'timeout' }) });
+    const fixture = reconcileFixture([statefulSet({ spec: webSpec(1) })], {
+      templateValidator: scriptedValidator({ kind: 'unknown', message: 'timeout' }),
+    });
     await fixture.reconcile();
     expect(fixture.fake.objects(podResource).map((pod) => pod.metadata?.name)).toEqual(['web-0']);
     expect(fixture.recorder.reasons()).not.toContain('FailedCreate');

@@ -10,12 +10,29 @@
 import { StatefulSetConditionType, StatefulSetEventReason } from '@kruise-ts/api';
 import type { ControllerRevision, StatefulSet, StatefulSetCondition } from '@kruise-ts/api';
 import { requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, Lister, ReconcileContext, Reconciler, Request, Result } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  Lister,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  Result,
+} from '@kruise-ts/controller-runtime';
 import { initializeReadinessGates, podControlContext, RefreshError, refreshPods } from '@kruise-ts/pod-control';
 import type { PodControlDeps, RefreshResult } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, ownWriteRequeue, removeCondition, setCondition, updateStatus, warnOnce } from '@kruise-ts/workload';
+import {
+  errorMessage,
+  expectingOwnWrites,
+  isBeingDeleted,
+  laggingOwnedObject,
+  ownWriteRequeue,
+  removeCondition,
+  setCondition,
+  updateStatus,
+  warnOnce,
+} from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { readState } from './read-state.ts';
@@ -45,7 +62,12 @@ const CACHE_LAG_RETRY_MS = 1000;
  * and never for OnDelete or while paused.
  */
 function updateMayRun(state: SyncState, scaled: { readonly changed: boolean; readonly stop: boolean }): boolean {
-  return !scaled.changed && !scaled.stop && state.set.spec.updateStrategy.type !== 'OnDelete' && !rollingUpdateOf(state.set).paused;
+  return (
+    !scaled.changed &&
+    !scaled.stop &&
+    state.set.spec.updateStrategy.type !== 'OnDelete' &&
+    !rollingUpdateOf(state.set).paused
+  );
 }
 
 /** Reason of the InvalidSpec condition (and its Event). */
@@ -54,7 +76,12 @@ export const INVALID_SPEC = 'InvalidSpec';
 export const INVALID_TEMPLATE = 'InvalidTemplate';
 
 function invalidSpec(message: string): ReportedProblem {
-  return { type: StatefulSetConditionType.InvalidSpec, reason: INVALID_SPEC, message, eventReason: StatefulSetEventReason.InvalidSpec };
+  return {
+    type: StatefulSetConditionType.InvalidSpec,
+    reason: INVALID_SPEC,
+    message,
+    eventReason: StatefulSetEventReason.InvalidSpec,
+  };
 }
 
 /**
@@ -62,7 +89,12 @@ function invalidSpec(message: string): ReportedProblem {
  * and condition for that (FailedCreate, FailedCreatePod), which the next successful scale clears.
  */
 function invalidTemplate(message: string): ReportedProblem {
-  return { type: StatefulSetConditionType.FailedCreatePod, reason: INVALID_TEMPLATE, message, eventReason: StatefulSetEventReason.FailedCreate };
+  return {
+    type: StatefulSetConditionType.FailedCreatePod,
+    reason: INVALID_TEMPLATE,
+    message,
+    eventReason: StatefulSetEventReason.FailedCreate,
+  };
 }
 
 type Conditions = StatefulSetCondition[];
@@ -119,7 +151,15 @@ export class StatefulSetReconciler implements Reconciler {
       context.logger.debug({ reason: read.reason }, 'Waiting for the cache');
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
     }
-    const outcome: SyncOutcome = read.kind === 'unusable' ? { conditions: this.#invalid(ctx, read.state, { conditions: [...(set.status?.conditions ?? [])], message: read.message }) } : await this.#sync(ctx, read.state);
+    const outcome: SyncOutcome =
+      read.kind === 'unusable'
+        ? {
+            conditions: this.#invalid(ctx, read.state, {
+              conditions: [...(set.status?.conditions ?? [])],
+              message: read.message,
+            }),
+          }
+        : await this.#sync(ctx, read.state);
     await this.#finish(ctx, outcome.state ?? read.state, outcome.conditions);
     if (outcome.failure !== undefined) {
       throw outcome.failure;
@@ -133,7 +173,13 @@ export class StatefulSetReconciler implements Reconciler {
       return await readState(ctx, this.#deps, set);
     } catch (error) {
       if (error instanceof TemplateDecodeError) {
-        return this.#reportUnusable(ctx, set, invalidSpec(`spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`));
+        return this.#reportUnusable(
+          ctx,
+          set,
+          invalidSpec(
+            `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`,
+          ),
+        );
       }
       throw error;
     }
@@ -142,7 +188,10 @@ export class StatefulSetReconciler implements Reconciler {
   #waitForCache(context: ReconcileContext, key: string, set: DeepReadonly<StatefulSet>): Result | undefined {
     const expectations = this.#deps.scaleExpectations.satisfied(key);
     if (!expectations.satisfied) {
-      context.logger.debug({ pending: expectations.pending }, 'Waiting for the cache to show our creations and deletions');
+      context.logger.debug(
+        { pending: expectations.pending },
+        'Waiting for the cache to show our creations and deletions',
+      );
       return { requeueAfterMs: expectations.remainingMs };
     }
     const lagging = laggingOwnedObject(this.#deps.resourceVersionExpectations, this.#deps.pods, set.metadata.uid);
@@ -154,22 +203,38 @@ export class StatefulSetReconciler implements Reconciler {
     return {
       ...podControlContext(this.#deps, context),
       revisions: resourceClient<ControllerRevision>(api, controllerRevisionResource, context.signal),
-      statefulSets: expectingOwnWrites(resourceClient(api, statefulSetResource, context.signal), this.#deps.resourceVersionExpectations),
+      statefulSets: expectingOwnWrites(
+        resourceClient(api, statefulSetResource, context.signal),
+        this.#deps.resourceVersionExpectations,
+      ),
       options: this.#deps.options,
     };
   }
 
   /** The InvalidSpec condition and its Event (once per change). */
-  #invalid(ctx: SyncContext, state: SyncState, input: { readonly conditions: Conditions; readonly message: string }): Conditions {
+  #invalid(
+    ctx: SyncContext,
+    state: SyncState,
+    input: { readonly conditions: Conditions; readonly message: string },
+  ): Conditions {
     const problem = invalidSpec(input.message);
     // The Event goes out when the stored condition does not say this yet.
     warnOnce(ctx.recorder, { ref: state.owner.ref, conditions: state.set.status?.conditions, problem });
-    return setCondition(input.conditions, { type: problem.type, status: 'True', reason: problem.reason, message: problem.message }, { now: ctx.clock.now() });
+    return setCondition(
+      input.conditions,
+      { type: problem.type, status: 'True', reason: problem.reason, message: problem.message },
+      { now: ctx.clock.now() },
+    );
   }
 
   /** A template the API server refuses is reported and ends the reconcile before any pod is made from it. */
   async #checkTemplate(ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<void> {
-    const problem = await templateProblem(set, { validator: this.#deps.templateValidator, shape: podShapeOf(ctx.gates), signal: ctx.signal, logger: ctx.logger });
+    const problem = await templateProblem(set, {
+      validator: this.#deps.templateValidator,
+      shape: podShapeOf(ctx.gates),
+      signal: ctx.signal,
+      logger: ctx.logger,
+    });
     if (problem !== undefined) {
       await this.#reportUnusable(ctx, set, invalidTemplate(problem));
     }
@@ -181,10 +246,27 @@ export class StatefulSetReconciler implements Reconciler {
    */
   async #reportUnusable(ctx: SyncContext, set: DeepReadonly<StatefulSet>, problem: ReportedProblem): Promise<never> {
     const conditions = set.status?.conditions ?? [];
-    const ref = { apiVersion: set.apiVersion, kind: set.kind, name: set.metadata.name ?? '', namespace: set.metadata.namespace ?? '', uid: set.metadata.uid ?? '' };
+    const ref = {
+      apiVersion: set.apiVersion,
+      kind: set.kind,
+      name: set.metadata.name ?? '',
+      namespace: set.metadata.namespace ?? '',
+      uid: set.metadata.uid ?? '',
+    };
     warnOnce(ctx.recorder, { ref, conditions, problem });
-    const next = setCondition([...conditions], { type: problem.type, status: 'True', reason: problem.reason, message: problem.message }, { now: ctx.clock.now() });
-    const status = { replicas: 0, readyReplicas: 0, availableReplicas: 0, ...set.status, observedGeneration: set.metadata.generation, conditions: next };
+    const next = setCondition(
+      [...conditions],
+      { type: problem.type, status: 'True', reason: problem.reason, message: problem.message },
+      { now: ctx.clock.now() },
+    );
+    const status = {
+      replicas: 0,
+      readyReplicas: 0,
+      availableReplicas: 0,
+      ...set.status,
+      observedGeneration: set.metadata.generation,
+      conditions: next,
+    };
     await updateStatus(ctx.statefulSets, set, status);
     throw new TerminalError(problem.message);
   }
@@ -215,7 +297,15 @@ export class StatefulSetReconciler implements Reconciler {
       if (!ctx.signal.aborted) {
         ctx.logger.error({ err: error }, 'Scaling failed');
       }
-      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedCreatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), state, failure: asError(error) };
+      return {
+        conditions: setCondition(
+          conditions,
+          { type: StatefulSetConditionType.FailedCreatePod, status: 'True', message: errorMessage(error) },
+          { now: ctx.clock.now() },
+        ),
+        state,
+        failure: asError(error),
+      };
     }
     return { ...(await this.#update(ctx, state, conditions)), state };
   }
@@ -227,10 +317,19 @@ export class StatefulSetReconciler implements Reconciler {
    * in waves of seconds at 1,000 pods). The refresh never makes a pod available that the kubelet has
    * not, so scaling and updating go on with the pods as the API server returned them, as CloneSet does.
    */
-  async #refresh(ctx: SyncContext, read: SyncState, conditions: Conditions): Promise<SyncOutcome & { readonly state: SyncState }> {
+  async #refresh(
+    ctx: SyncContext,
+    read: SyncState,
+    conditions: Conditions,
+  ): Promise<SyncOutcome & { readonly state: SyncState }> {
     let refreshed: RefreshResult;
     try {
-      refreshed = await refreshPods(ctx, { owner: read.owner, pods: read.pods, updateRevision: revisionNameOf(read.updateRevision), podTemplateHashLabel: false });
+      refreshed = await refreshPods(ctx, {
+        owner: read.owner,
+        pods: read.pods,
+        updateRevision: revisionNameOf(read.updateRevision),
+        podTemplateHashLabel: false,
+      });
     } catch (error) {
       // A failed write of the pods' update: reported as such, the status written with the pods as
       // the refresh left them, and retried with the queue's backoff.
@@ -238,10 +337,22 @@ export class StatefulSetReconciler implements Reconciler {
         ctx.logger.error({ err: error }, 'Refreshing pods failed');
       }
       const state = error instanceof RefreshError ? withPods(read, error.result.pods) : read;
-      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), state, failure: asError(error) };
+      return {
+        conditions: setCondition(
+          conditions,
+          { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', message: errorMessage(error) },
+          { now: ctx.clock.now() },
+        ),
+        state,
+        failure: asError(error),
+      };
     }
     for (const skipped of refreshed.skipped) {
-      ctx.recorder.warning(read.owner.ref, StatefulSetEventReason.FailedUpdatePodInPlace, `pod ${skipped.name}: ${skipped.reason}; skipped until the annotation is fixed or removed`);
+      ctx.recorder.warning(
+        read.owner.ref,
+        StatefulSetEventReason.FailedUpdatePodInPlace,
+        `pod ${skipped.name}: ${skipped.reason}; skipped until the annotation is fixed or removed`,
+      );
     }
     return { conditions, state: refreshed.written === 0 ? read : withPods(read, refreshed.pods) };
   }
@@ -250,14 +361,32 @@ export class StatefulSetReconciler implements Reconciler {
     try {
       const updated = await rollingUpdate(ctx, state);
       if (updated.blocked !== undefined) {
-        return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', reason: 'InPlaceOnlyNotPossible', message: updated.blocked }, { now: ctx.clock.now() }) };
+        return {
+          conditions: setCondition(
+            conditions,
+            {
+              type: StatefulSetConditionType.FailedUpdatePod,
+              status: 'True',
+              reason: 'InPlaceOnlyNotPossible',
+              message: updated.blocked,
+            },
+            { now: ctx.clock.now() },
+          ),
+        };
       }
       return { conditions: removeCondition(conditions, StatefulSetConditionType.FailedUpdatePod) };
     } catch (error) {
       if (!ctx.signal.aborted) {
         ctx.logger.error({ err: error }, 'Updating failed');
       }
-      return { conditions: setCondition(conditions, { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', message: errorMessage(error) }, { now: ctx.clock.now() }), failure: asError(error) };
+      return {
+        conditions: setCondition(
+          conditions,
+          { type: StatefulSetConditionType.FailedUpdatePod, status: 'True', message: errorMessage(error) },
+          { now: ctx.clock.now() },
+        ),
+        failure: asError(error),
+      };
     }
   }
 
@@ -270,7 +399,10 @@ export class StatefulSetReconciler implements Reconciler {
     const rolling = rollingUpdateOf(state.set);
     const gates = state.set.spec.template.spec?.readinessGates ?? [];
     if (rolling.partition > state.set.spec.replicas) {
-      return this.#invalid(ctx, state, { conditions, message: `spec.updateStrategy.rollingUpdate.partition: ${String(rolling.partition)} is above replicas ${String(state.set.spec.replicas)}: no pod is updated` });
+      return this.#invalid(ctx, state, {
+        conditions,
+        message: `spec.updateStrategy.rollingUpdate.partition: ${String(rolling.partition)} is above replicas ${String(state.set.spec.replicas)}: no pod is updated`,
+      });
     }
     if (rolling.podUpdatePolicy !== 'ReCreate' && !gates.some((gate) => gate.conditionType === 'InPlaceUpdateReady')) {
       return this.#invalid(ctx, state, {
@@ -284,7 +416,10 @@ export class StatefulSetReconciler implements Reconciler {
   async #finish(ctx: SyncContext, state: SyncState, conditions: Conditions): Promise<void> {
     const status = calculateStatus({
       set: state.set,
-      pods: [...state.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [slot.pod])), ...state.condemned.map((entry) => entry.pod)],
+      pods: [
+        ...state.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [slot.pod])),
+        ...state.condemned.map((entry) => entry.pod),
+      ],
       claims: state.claims,
       currentRevision: revisionNameOf(state.currentRevision),
       updateRevision: revisionNameOf(state.updateRevision),
@@ -298,7 +433,17 @@ export class StatefulSetReconciler implements Reconciler {
     if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas) {
       ctx.requeue.push(minReadySeconds * 1000, 'minReadySeconds');
     }
-    await truncateHistory({ store: ctx.revisions, active: { currentRevision: state.currentRevision, updateRevision: state.updateRevision, collisionCount: state.collisionCount, revisions: state.revisions }, pods: state.pods, limit: state.set.spec.revisionHistoryLimit }).catch((error: unknown) => {
+    await truncateHistory({
+      store: ctx.revisions,
+      active: {
+        currentRevision: state.currentRevision,
+        updateRevision: state.updateRevision,
+        collisionCount: state.collisionCount,
+        revisions: state.revisions,
+      },
+      pods: state.pods,
+      limit: state.set.spec.revisionHistoryLimit,
+    }).catch((error: unknown) => {
       ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
     });
   }

@@ -4,7 +4,12 @@ import { parseReserveOrdinals } from './ordinals.ts';
 import { reserveCondemnsEveryPod } from './reserve-guard.ts';
 
 function guard(input: { replicas: number; start: number; reserve: (number | string)[]; pods: number[] }): boolean {
-  return reserveCondemnsEveryPod({ replicas: input.replicas, start: input.start, reserved: parseReserveOrdinals(input.reserve).reserved, podOrdinals: input.pods });
+  return reserveCondemnsEveryPod({
+    replicas: input.replicas,
+    start: input.start,
+    reserved: parseReserveOrdinals(input.reserve).reserved,
+    podOrdinals: input.pods,
+  });
 }
 
 describe('reserveCondemnsEveryPod', () => {

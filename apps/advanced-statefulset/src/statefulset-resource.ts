@@ -18,9 +18,12 @@ export const statefulSetResource = defineResource<StatefulSet>({
 });
 
 /** The queue and expectations key of a set: `namespace/name`. */
-export function statefulSetKey(set: { readonly metadata?: { readonly namespace?: string | undefined; readonly name?: string | undefined } }): string {
+export function statefulSetKey(set: {
+  readonly metadata?: { readonly namespace?: string | undefined; readonly name?: string | undefined };
+}): string {
   return `${set.metadata?.namespace ?? ''}/${set.metadata?.name ?? ''}`;
 }
 
 /** A cached set, defaulted by the API schema, or why it cannot be read. */
-export const parseStatefulSet: (cached: DeepReadonly<StatefulSet>) => ParsedObject<StatefulSet> = cachedParser<StatefulSet>(statefulSetSchema, 'StatefulSet');
+export const parseStatefulSet: (cached: DeepReadonly<StatefulSet>) => ParsedObject<StatefulSet> =
+  cachedParser<StatefulSet>(statefulSetSchema, 'StatefulSet');

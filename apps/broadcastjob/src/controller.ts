@@ -1,9 +1,23 @@
 import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_CONTROLLER_UID_LABEL, BROADCASTJOB_KIND } from '@kruise-ts/api';
 import type { BroadcastJob, Pod } from '@kruise-ts/api';
 import { bucketOfKey, objectKey, requestForObject } from '@kruise-ts/controller-runtime';
-import type { BucketGate, Controller, DeepReadonly, Informer, Manager, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  BucketGate,
+  Controller,
+  DeepReadonly,
+  Informer,
+  Manager,
+  ScaleExpectations,
+} from '@kruise-ts/controller-runtime';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { nodeResource, ownerKeyOf, podResource, trimNodeForCache, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
+import {
+  nodeResource,
+  ownerKeyOf,
+  podResource,
+  trimNodeForCache,
+  trimPodForCache,
+  watchOwnWrites,
+} from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { fitnessOf } from './nodes/node-fitness.ts';
@@ -44,7 +58,8 @@ function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations:
       settle(pod, 'create');
     },
     onUpdate: (oldPod, newPod) => {
-      if (newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined) settle(newPod, 'delete');
+      if (newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined)
+        settle(newPod, 'delete');
       const owner = ownerKeyOf(OWNER, newPod);
       if (owner !== undefined) controller.queue.add(owner);
     },
@@ -60,7 +75,13 @@ function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations:
  * may have let its bucket go before) and when this replica stops holding the job's bucket, so that a
  * replica keeps entries only for the jobs it reconciles.
  */
-export function freeJobCaches(reconciler: Pick<BroadcastJobReconciler, 'forgetJobs'>, sources: { readonly jobs: Pick<Informer<BroadcastJob>, 'addEventHandler'>; readonly gate: Pick<BucketGate, 'onLeave'> | undefined }): void {
+export function freeJobCaches(
+  reconciler: Pick<BroadcastJobReconciler, 'forgetJobs'>,
+  sources: {
+    readonly jobs: Pick<Informer<BroadcastJob>, 'addEventHandler'>;
+    readonly gate: Pick<BucketGate, 'onLeave'> | undefined;
+  },
+): void {
   sources.jobs.addEventHandler({
     onDelete: (job) => {
       const key = objectKey(job);
@@ -82,15 +103,28 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   const jobs = manager.informers.informerFor({ resource: broadcastJobResource });
   // Only BroadcastJob pods (the reconciler reads no other); sharded (docs/sharding.md), only those of
   // the buckets this replica holds.
-  const pods = manager.informers.informerFor({ resource: podResource, labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL, sharded: true });
-  manager.labelForSharding({ resource: podResource, labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL, ownerKind: BROADCASTJOB_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
+  const pods = manager.informers.informerFor({
+    resource: podResource,
+    labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL,
+    sharded: true,
+  });
+  manager.labelForSharding({
+    resource: podResource,
+    labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL,
+    ownerKind: BROADCASTJOB_KIND,
+    ownerGroup: APPS_KRUISE_IO_GROUP,
+  });
   const nodes = manager.informers.informerFor({ resource: nodeResource });
-  const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
+  const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, {
+    timeoutMs: options.expectationTimeoutMs,
+  });
   // Registered before the handlers that enqueue: a reconcile never runs before its changes are recorded.
   const planFeed = new PlanFeed();
   pods.addEventHandler(podChangesHandler(planFeed));
   nodes.addEventHandler(nodeChangesHandler(planFeed));
-  const resourceVersionExpectations = manager.resourceVersionExpectations(BROADCASTJOB_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
+  const resourceVersionExpectations = manager.resourceVersionExpectations(BROADCASTJOB_CONTROLLER_NAME, {
+    timeoutMs: options.expectationTimeoutMs,
+  });
   const reconciler = new BroadcastJobReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(BROADCASTJOB_EVENT_COMPONENT),
@@ -106,7 +140,12 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     templateValidator: templateValidatorFor(manager),
     planFeed,
   });
-  const controller = manager.newController({ name: BROADCASTJOB_CONTROLLER_NAME, reconciler, workers: options.workers, shardedBy: jobs });
+  const controller = manager.newController({
+    name: BROADCASTJOB_CONTROLLER_NAME,
+    reconciler,
+    workers: options.workers,
+    shardedBy: jobs,
+  });
   watchOwnWrites(jobs, resourceVersionExpectations);
   controller.watch(jobs, requestForObject());
   watchJobPods(controller, pods, expectations);

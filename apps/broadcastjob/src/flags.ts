@@ -22,5 +22,9 @@ export interface BroadcastJobFlags extends WorkloadControllerFlags {
 /** Controller options from parsed flags. */
 export function broadcastJobOptionsFromFlags(flags: BroadcastJobFlags): BroadcastJobControllerOptions {
   const common = workloadControllerOptions(flags, flags['broadcastjob-workers']);
-  return { workers: common.workers, expectationTimeoutMs: common.expectationTimeoutMs, assignPodsByScheduler: flags['assign-bcj-pods-by-scheduler'] };
+  return {
+    workers: common.workers,
+    expectationTimeoutMs: common.expectationTimeoutMs,
+    assignPodsByScheduler: flags['assign-bcj-pods-by-scheduler'],
+  };
 }

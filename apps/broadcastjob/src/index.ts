@@ -4,7 +4,11 @@
  *
  * STOP: this file is the public API of @kruise-ts/broadcastjob.
  */
-export { BROADCASTJOB_CONTROLLER_NAME, BROADCASTJOB_EVENT_COMPONENT, setupBroadcastJobController } from './controller.ts';
+export {
+  BROADCASTJOB_CONTROLLER_NAME,
+  BROADCASTJOB_EVENT_COMPONENT,
+  setupBroadcastJobController,
+} from './controller.ts';
 export type { BroadcastJobControllerOptions } from './controller.ts';
 export { broadcastJobFlagsShape, broadcastJobOptionsFromFlags } from './flags.ts';
 export type { BroadcastJobFlags } from './flags.ts';

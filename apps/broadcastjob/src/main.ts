@@ -14,5 +14,10 @@ await runAppMain(process.argv.slice(2), {
   gate: 'BroadcastJob',
   schema,
   setup: (manager, flags) => setupBroadcastJobController(manager, broadcastJobOptionsFromFlags(flags)),
-  validationWebhook: { flag: 'broadcastjob-validation-webhook', setup: (manager, server, flags) => { setupBroadcastJobWebhook(manager, server, broadcastJobOptionsFromFlags(flags)); } },
+  validationWebhook: {
+    flag: 'broadcastjob-validation-webhook',
+    setup: (manager, server, flags) => {
+      setupBroadcastJobWebhook(manager, server, broadcastJobOptionsFromFlags(flags));
+    },
+  },
 });

@@ -27,7 +27,10 @@ export interface NodeWatch {
  * sharded, it holds the job's bucket. A job it does not reconcile needs nothing queued either: a
  * standby's queue holds every job since the jobs' initial list, and a bucket taken queues its jobs.
  */
-export function reconcilesHere(controller: { readonly running: boolean }, gate: Pick<BucketGate, 'state'> | undefined): (key: string) => boolean {
+export function reconcilesHere(
+  controller: { readonly running: boolean },
+  gate: Pick<BucketGate, 'state'> | undefined,
+): (key: string) => boolean {
   return (key) => controller.running && (gate === undefined || gate.state(bucketOfKey(key)) !== undefined);
 }
 
@@ -37,7 +40,9 @@ function fitnessFields(node: DeepReadonly<Node>): string {
 }
 
 function isFinished(job: DeepReadonly<BroadcastJob>): boolean {
-  return (job.status?.conditions ?? []).some((condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'));
+  return (job.status?.conditions ?? []).some(
+    (condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'),
+  );
 }
 
 /**
@@ -56,7 +61,9 @@ function concernsJob(watch: NodeWatch, job: DeepReadonly<BroadcastJob>, nodes: r
   }
   const names = new Set(nodes.map((node) => node.metadata?.name ?? ''));
   const selector = { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: job.metadata.uid ?? '' } };
-  return watch.pods.list({ namespace: job.metadata.namespace ?? '', labelSelector: selector }).some((pod) => names.has(assignedNode(pod) ?? ''));
+  return watch.pods
+    .list({ namespace: job.metadata.namespace ?? '', labelSelector: selector })
+    .some((pod) => names.has(assignedNode(pod) ?? ''));
 }
 
 /** Node events: every unfinished job of this replica's that it concerns looks again when a node comes, goes, or changes what fits it (status heartbeats do not count). */

@@ -23,7 +23,9 @@ function countingFitness(): { readonly fitnessOf: FitnessOf; readonly templates:
       counts.templates++;
       return (node) => {
         counts.checks++;
-        return node.metadata?.labels?.['fit'] === 'no' ? { fits: false, reasons: ['untolerated'] } : { fits: true, reasons: [] };
+        return node.metadata?.labels?.['fit'] === 'no'
+          ? { fits: false, reasons: ['untolerated'] }
+          : { fits: true, reasons: [] };
       };
     },
     get templates() {
@@ -41,7 +43,8 @@ async function settledRound(fixture: ReconcileFixture): Promise<void> {
   fixture.expectations.delete(KEY);
 }
 
-const nodes = (count: number): string[] => Array.from({ length: count }, (_unused, index) => `node-${String(index + 1)}`);
+const nodes = (count: number): string[] =>
+  Array.from({ length: count }, (_unused, index) => `node-${String(index + 1)}`);
 
 /** Stores the node with a change (labels), as the API server would: a new resourceVersion. */
 async function relabel(fixture: ReconcileFixture, name: string, labels: Record<string, string>): Promise<void> {
@@ -52,7 +55,10 @@ async function relabel(fixture: ReconcileFixture, name: string, labels: Record<s
 describe('BroadcastJobReconciler node fits (over the in-memory API)', () => {
   it('checks each node once per template: later rounds (pod events) look the fits up', async () => {
     const fitness = countingFitness();
-    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { nodes: nodes(50), fitnessOf: fitness.fitnessOf });
+    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], {
+      nodes: nodes(50),
+      fitnessOf: fitness.fitnessOf,
+    });
     await settledRound(fixture);
     expect([fitness.templates, fitness.checks]).toEqual([1, 50]);
     for (let round = 0; round < 5; round++) await settledRound(fixture);
@@ -62,16 +68,31 @@ describe('BroadcastJobReconciler node fits (over the in-memory API)', () => {
 
   it('checks again only a node that changed, and every node for a new template (generation)', async () => {
     const fitness = countingFitness();
-    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { nodes: nodes(3), fitnessOf: fitness.fitnessOf });
+    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], {
+      nodes: nodes(3),
+      fitnessOf: fitness.fitnessOf,
+    });
     await settledRound(fixture);
     await relabel(fixture, 'node-2', { fit: 'no' });
     await settledRound(fixture);
     expect(fitness.checks).toBe(4);
     // The pod on node-2 no longer fits: it is deleted.
-    expect(fixture.pods().map((pod) => pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0]?.matchFields?.[0]?.values?.[0]).sort()).toEqual(['node-1', 'node-3']);
+    expect(
+      fixture
+        .pods()
+        .map(
+          (pod) =>
+            pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0]
+              ?.matchFields?.[0]?.values?.[0],
+        )
+        .sort(),
+    ).toEqual(['node-1', 'node-3']);
     // A template change: the API server moves the generation.
     const stored = fixture.stored();
-    const template = { ...stored.spec.template, metadata: { ...stored.spec.template.metadata, labels: { app: 'job', version: '2' } } };
+    const template = {
+      ...stored.spec.template,
+      metadata: { ...stored.spec.template.metadata, labels: { app: 'job', version: '2' } },
+    };
     await fixture.fake.update(broadcastJobResource, { ...stored, spec: { ...stored.spec, template } });
     await settledRound(fixture);
     expect([fitness.templates, fitness.checks]).toEqual([2, 7]);
@@ -79,7 +100,10 @@ describe('BroadcastJobReconciler node fits (over the in-memory API)', () => {
 
   it('forgets the fits of nodes that left, and of a job that was deleted', async () => {
     const fitness = countingFitness();
-    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { nodes: nodes(3), fitnessOf: fitness.fitnessOf });
+    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], {
+      nodes: nodes(3),
+      fitnessOf: fitness.fitnessOf,
+    });
     await settledRound(fixture);
     await fixture.fake.delete(nodeResource, { name: 'node-3' });
     await settledRound(fixture);
@@ -93,7 +117,10 @@ describe('BroadcastJobReconciler node fits (over the in-memory API)', () => {
 describe('BroadcastJobReconciler: a job it cannot read', () => {
   it('is reported as CloneSet reports one: a Warning Event, the FailedCreatePod condition, a TerminalError, no pod', async () => {
     const job = broadcastJob({ uid: 'uid-1' });
-    const unreadable = { ...job, spec: { ...job.spec, completionPolicy: { type: 'Sometimes' } } } as unknown as BroadcastJob;
+    const unreadable = {
+      ...job,
+      spec: { ...job.spec, completionPolicy: { type: 'Sometimes' } },
+    } as unknown as BroadcastJob;
     const fixture = reconcileFixture([unreadable]);
     const error = await fixture.reconcileError();
     expect(error).toBeInstanceOf(TerminalError);
@@ -115,14 +142,20 @@ describe('BroadcastJobReconciler: a job it cannot read', () => {
 /** The names of two jobs in different buckets. */
 function inTwoBuckets(): [string, string] {
   const names = Array.from({ length: 40 }, (_unused, index) => `job-${String(index)}`);
-  const [first = '', second = ''] = [names[0], names.find((name) => bucketOf(NAMESPACE, name) !== bucketOf(NAMESPACE, names[0] ?? ''))];
+  const [first = '', second = ''] = [
+    names[0],
+    names.find((name) => bucketOf(NAMESPACE, name) !== bucketOf(NAMESPACE, names[0] ?? '')),
+  ];
   return [first, second];
 }
 
 describe('BroadcastJob caches freed (issue 38)', () => {
   it('keeps no fits or plan views for jobs that moved to another replica or were deleted, whatever the replica reconciled', async () => {
     const [first, second] = inTwoBuckets();
-    const fixture = reconcileFixture([broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })], { nodes: nodes(10), planFeed: new PlanFeed() });
+    const fixture = reconcileFixture(
+      [broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })],
+      { nodes: nodes(10), planFeed: new PlanFeed() },
+    );
     const gate = new BucketGate();
     const handlers: ResourceEventHandler<BroadcastJob>[] = [];
     freeJobCaches(fixture.reconciler, { jobs: { addEventHandler: (handler) => void handlers.push(handler) }, gate });
@@ -130,7 +163,8 @@ describe('BroadcastJob caches freed (issue 38)', () => {
       gate.set(bucketOf(NAMESPACE, name), 'active');
       await fixture.reconcile(name);
     }
-    const kept = (): string[] => [...new Set([...fixture.reconciler.nodeFits.jobKeys(), ...fixture.reconciler.jobPlans.jobKeys()])].sort();
+    const kept = (): string[] =>
+      [...new Set([...fixture.reconciler.nodeFits.jobKeys(), ...fixture.reconciler.jobPlans.jobKeys()])].sort();
     expect(kept()).toEqual([`${NAMESPACE}/${first}`, `${NAMESPACE}/${second}`].sort());
     // The first job's bucket goes to another replica: nothing of it stays here.
     gate.delete(bucketOf(NAMESPACE, first));
@@ -142,17 +176,30 @@ describe('BroadcastJob caches freed (issue 38)', () => {
     expect(fixture.reconciler.nodeFits.size(`${NAMESPACE}/${second}`)).toBe(0);
   });
 
-  it('keeps no template fits for jobs a replica never reconciles: node events on a standby, or on a sharded replica for other buckets\' jobs, compute and keep nothing', () => {
+  it("keeps no template fits for jobs a replica never reconciles: node events on a standby, or on a sharded replica for other buckets' jobs, compute and keep nothing", () => {
     const [first, second] = inTwoBuckets();
     const keys = [`${NAMESPACE}/${first}`, `${NAMESPACE}/${second}`].sort();
-    const fixture = reconcileFixture([broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })], { nodes: nodes(10), planFeed: new PlanFeed() });
+    const fixture = reconcileFixture(
+      [broadcastJob({ name: first, uid: 'uid-1' }), broadcastJob({ name: second, uid: 'uid-2' })],
+      { nodes: nodes(10), planFeed: new PlanFeed() },
+    );
     const controller = { running: false };
     const replica = (gate: BucketGate | undefined): { readonly queued: string[]; readonly nodeEvents: () => void } => {
       const handlers: ResourceEventHandler<Node>[] = [];
       const queued: string[] = [];
-      watchNodes({ addEventHandler: (handler) => void handlers.push(handler) }, { jobs: fixture.fake.lister(broadcastJobResource), pods: fixture.fake.lister(podResource), fits: fixture.reconciler.nodeFits, reconcilesHere: reconcilesHere(controller, gate), enqueue: (key) => void queued.push(key) });
+      watchNodes(
+        { addEventHandler: (handler) => void handlers.push(handler) },
+        {
+          jobs: fixture.fake.lister(broadcastJobResource),
+          pods: fixture.fake.lister(podResource),
+          fits: fixture.reconciler.nodeFits,
+          reconcilesHere: reconcilesHere(controller, gate),
+          enqueue: (key) => void queued.push(key),
+        },
+      );
       const nodeEvents = (): void => {
-        for (const node of fixture.fake.objects<Node>(nodeResource)) for (const handler of handlers) handler.onAdd?.(node, false);
+        for (const node of fixture.fake.objects<Node>(nodeResource))
+          for (const handler of handlers) handler.onAdd?.(node, false);
       };
       return { queued, nodeEvents };
     };
@@ -172,7 +219,10 @@ describe('BroadcastJob caches freed (issue 38)', () => {
     freeJobCaches(fixture.reconciler, { jobs: { addEventHandler: () => undefined }, gate });
     const sharded = replica(gate);
     sharded.nodeEvents();
-    expect([fixture.reconciler.nodeFits.jobKeys(), [...new Set(sharded.queued)]]).toEqual([[`${NAMESPACE}/${second}`], [`${NAMESPACE}/${second}`]]);
+    expect([fixture.reconciler.nodeFits.jobKeys(), [...new Set(sharded.queued)]]).toEqual([
+      [`${NAMESPACE}/${second}`],
+      [`${NAMESPACE}/${second}`],
+    ]);
     gate.delete(bucketOf(NAMESPACE, second));
     sharded.nodeEvents();
     expect(fixture.reconciler.nodeFits.jobKeys()).toEqual([]);

@@ -8,7 +8,8 @@ import type { ReconcileFixture } from '../test/fixtures/reconcile-fixture.ts';
 
 type Condition = NonNullable<NonNullable<BroadcastJob['status']>['conditions']>[number];
 
-const MESSAGE = 'BroadcastJob "job" is invalid: spec.template.spec.containers[0].image: Required value; no pod is created from this template until it is fixed';
+const MESSAGE =
+  'BroadcastJob "job" is invalid: spec.template.spec.containers[0].image: Required value; no pod is created from this template until it is fixed';
 
 function condition(fixture: ReconcileFixture, type: string): Condition | undefined {
   return fixture.stored().status?.conditions?.find((candidate) => candidate.type === type);
@@ -16,18 +17,26 @@ function condition(fixture: ReconcileFixture, type: string): Condition | undefin
 
 describe('BroadcastJobReconciler template check (over the in-memory API)', () => {
   it('creates no pod from a template the API server refuses, and says so in an Event and a condition', async () => {
-    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { templateValidator: scriptedValidator(MISSING_IMAGE_VERDICT) });
+    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], {
+      templateValidator: scriptedValidator(MISSING_IMAGE_VERDICT),
+    });
     await fixture.reconcile();
     expect(fixture.pods()).toEqual([]);
     expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedCreate', message: MESSAGE }]);
-    expect(condition(fixture, 'FailedCreatePod')).toMatchObject({ status: 'True', reason: 'InvalidTemplate', message: MESSAGE });
+    expect(condition(fixture, 'FailedCreatePod')).toMatchObject({
+      status: 'True',
+      reason: 'InvalidTemplate',
+      message: MESSAGE,
+    });
     const { status } = fixture.stored();
     expect(status).toMatchObject({ phase: 'running', active: 0, desired: 2 });
     expect(condition(fixture, 'Failed')).toBeUndefined();
   });
 
   it('reports the same problem once and leaves the status as it is', async () => {
-    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { templateValidator: scriptedValidator(MISSING_IMAGE_VERDICT) });
+    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], {
+      templateValidator: scriptedValidator(MISSING_IMAGE_VERDICT),
+    });
     await fixture.reconcile();
     fixture.fake.clearActions();
     await fixture.reconcile();
@@ -56,7 +65,9 @@ describe('BroadcastJobReconciler template check (over the in-memory API)', () =>
   });
 
   it('goes on without the check when the dry run could not answer', async () => {
-    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { templateValidator: scriptedValidator({ kind: 'unknown', message: 'timeout' }) });
+    const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], {
+      templateValidator: scriptedValidator({ kind: 'unknown', message: 'timeout' }),
+    });
     await fixture.reconcile();
     expect(fixture.pods()).toHaveLength(2);
     expect(fixture.recorder.reasons()).not.toContain('FailedCreate');

@@ -13,10 +13,31 @@
 import { BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
 import type { BroadcastJob, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { isNotFound, objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, EventReporter, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceClient, ResourceVersionExpectations, Result, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  EventReporter,
+  Lister,
+  ObjectApi,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  ResourceClient,
+  ResourceVersionExpectations,
+  Result,
+  ScaleExpectations,
+} from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, expectingOwnWrites, metaTime, ownWriteRequeue, podResource, pvcResource, updateStatus, warnOnce } from '@kruise-ts/workload';
+import {
+  errorMessage,
+  expectingOwnWrites,
+  metaTime,
+  ownWriteRequeue,
+  podResource,
+  pvcResource,
+  updateStatus,
+  warnOnce,
+} from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
 import { decideJob, isJobFinished, untilTtlDeadline } from './job/job-decision.ts';
@@ -93,7 +114,11 @@ interface Round {
 }
 
 /** A status update of a round: the phase, the counts, and what the write steps report. */
-type RoundStatus = Pick<StatusUpdate, 'phase' | 'finish'> & { readonly counts: JobPodCounts; readonly created?: WriteOutcome; readonly deleted?: WriteOutcome };
+type RoundStatus = Pick<StatusUpdate, 'phase' | 'finish'> & {
+  readonly counts: JobPodCounts;
+  readonly created?: WriteOutcome;
+  readonly deleted?: WriteOutcome;
+};
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(errorMessage(error));
@@ -198,7 +223,10 @@ export class BroadcastJobReconciler implements Reconciler {
     if (left > 0) return { requeueAfterMs: left };
     context.logger.info('Deleting the finished BroadcastJob: ttlSecondsAfterFinished passed');
     await resourceClient(this.#deps.api, broadcastJobResource, context.signal)
-      .delete({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' }, { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid ?? '' } })
+      .delete(
+        { namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' },
+        { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid ?? '' } },
+      )
       .catch((error: unknown) => {
         if (!isNotFound(error)) throw error;
       });
@@ -209,13 +237,30 @@ export class BroadcastJobReconciler implements Reconciler {
     const view = this.#plans.viewOf(job, this.#fits.fitOf(job));
     this.#fits.retainNodes(job, { count: view.nodeCount, has: (name) => view.hasNode(name) });
     const key = requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' });
-    const round = { context, writes: this.#writeContext(context), job, key, now, startTime: job.status?.startTime ?? metaTime(now) };
-    return { ...round, pods: () => view.pods(), plan: view.plan(), counts: view.counts(), complete: view.complete(job), nodeCount: view.nodeCount };
+    const round = {
+      context,
+      writes: this.#writeContext(context),
+      job,
+      key,
+      now,
+      startTime: job.status?.startTime ?? metaTime(now),
+    };
+    return {
+      ...round,
+      pods: () => view.pods(),
+      plan: view.plan(),
+      counts: view.counts(),
+      complete: view.complete(job),
+      nodeCount: view.nodeCount,
+    };
   }
 
   /** Writes to the job itself, recorded so that the next reconcile waits until the cache shows them. */
   #jobClient(signal: AbortSignal): ResourceClient<BroadcastJob> {
-    return expectingOwnWrites(resourceClient(this.#deps.api, broadcastJobResource, signal), this.#deps.resourceVersionExpectations);
+    return expectingOwnWrites(
+      resourceClient(this.#deps.api, broadcastJobResource, signal),
+      this.#deps.resourceVersionExpectations,
+    );
   }
 
   /** pod-control's capabilities for this reconcile: every client carries its abort signal. */
@@ -256,36 +301,65 @@ export class BroadcastJobReconciler implements Reconciler {
   }
 
   /** The job failed: its running pods are deleted (each counts as failed), the Failed condition set. */
-  async #fail(round: Round, counts: JobPodCounts, decision: Extract<JobDecision, { kind: 'fail' }>): Promise<Result | undefined> {
+  async #fail(
+    round: Round,
+    counts: JobPodCounts,
+    decision: Extract<JobDecision, { kind: 'fail' }>,
+  ): Promise<Result | undefined> {
     const running = round.pods().filter(isPodRunning);
     const deleted = await this.#deletePods(round, running);
     // Not finished while its pods run: the next round decides again and deletes them.
-    if (deleted.failure !== undefined) return this.#failedRound(round, { counts, phase: BroadcastJobPhase.Running, deleted });
+    if (deleted.failure !== undefined)
+      return this.#failedRound(round, { counts, phase: BroadcastJobPhase.Running, deleted });
     // Each deleted pod that counted as active now counts as failed (one over its restart limit already did).
     const stopped = running.filter((pod) => jobPodState(round.job, pod) === 'active').length;
     const after = { ...counts, active: Math.max(0, counts.active - stopped), failed: counts.failed + stopped };
-    this.#event(round.job, { type: 'Warning', reason: decision.reason, message: `${decision.message}: ${String(after.succeeded)} pods succeeded, ${String(after.failed)} pods failed` });
-    await this.#writeStatus(round, { counts: after, phase: BroadcastJobPhase.Failed, finish: { type: 'Failed', message: decision.message } });
+    this.#event(round.job, {
+      type: 'Warning',
+      reason: decision.reason,
+      message: `${decision.message}: ${String(after.succeeded)} pods succeeded, ${String(after.failed)} pods failed`,
+    });
+    await this.#writeStatus(round, {
+      counts: after,
+      phase: BroadcastJobPhase.Failed,
+      finish: { type: 'Failed', message: decision.message },
+    });
     return this.#ttlRequeue(round.job);
   }
 
   /** A running job: unfit and duplicate pods go, nodes without a pod get one, and the job may complete. */
   async #progress(round: Round, counts: JobPodCounts): Promise<Result | undefined> {
     const { job, plan } = round;
-    const deleted = await this.#deletePods(round, plan.podsToDelete.map((entry) => entry.pod));
-    const created = job.metadata.deletionTimestamp === undefined ? await this.#createPods(round, counts.active - deleted.written) : NOTHING;
+    const deleted = await this.#deletePods(
+      round,
+      plan.podsToDelete.map((entry) => entry.pod),
+    );
+    const created =
+      job.metadata.deletionTimestamp === undefined
+        ? await this.#createPods(round, counts.active - deleted.written)
+        : NOTHING;
     const running = { ...counts, active: counts.active - deleted.written + created.written };
-    if (created.failure !== undefined || deleted.failure !== undefined) return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, created, deleted });
+    if (created.failure !== undefined || deleted.failure !== undefined)
+      return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, created, deleted });
     if (!round.complete) {
       await this.#writeStatus(round, { counts: running, phase: BroadcastJobPhase.Running, created });
       return this.#deadlineRequeue(round);
     }
     // OnFailure pods over their restart limit count as failed but still run: the finished job stops them.
     const stopped = await this.#deletePods(round, round.pods().filter(isPodRunning));
-    if (stopped.failure !== undefined) return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, deleted: stopped });
+    if (stopped.failure !== undefined)
+      return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, deleted: stopped });
     const message = `Job completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed`;
-    this.#event(job, { type: 'Normal', reason: 'JobComplete', message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} is completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed` });
-    await this.#writeStatus(round, { counts: { ...counts, active: 0 }, phase: BroadcastJobPhase.Completed, finish: { type: 'Complete', message } });
+    this.#event(job, {
+      type: 'Normal',
+      reason: 'JobComplete',
+      message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} is completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed`,
+    });
+    await this.#writeStatus(round, {
+      counts: { ...counts, active: 0 },
+      phase: BroadcastJobPhase.Completed,
+      finish: { type: 'Complete', message },
+    });
     return this.#ttlRequeue(job);
   }
 
@@ -298,21 +372,34 @@ export class BroadcastJobReconciler implements Reconciler {
   /** Creates pods on the nodes without one, within parallelism, once the API server would accept them. */
   async #createPods(round: Round, active: number): Promise<WriteOutcome> {
     const { job, plan } = round;
-    const parallelism = scaledValueFromIntOrPercent({ value: job.spec.parallelism, total: plan.desired.size, roundUp: true });
+    const parallelism = scaledValueFromIntOrPercent({
+      value: job.spec.parallelism,
+      total: plan.desired.size,
+      roundUp: true,
+    });
     if (active > parallelism) {
-      this.#event(job, { type: 'Warning', reason: 'TooManyActivePods', message: 'Number of active pods exceed parallelism limit' });
+      this.#event(job, {
+        type: 'Warning',
+        reason: 'TooManyActivePods',
+        message: 'Number of active pods exceed parallelism limit',
+      });
       return NOTHING;
     }
     const nodes = plan.restNodes.slice(0, Math.max(0, parallelism - active));
     if (nodes.length === 0) return NOTHING;
     const invalidTemplate = await this.#checkTemplate(round);
-    if (invalidTemplate !== undefined) return { written: 0, problem: { reason: INVALID_TEMPLATE, message: invalidTemplate } };
+    if (invalidTemplate !== undefined)
+      return { written: 0, problem: { reason: INVALID_TEMPLATE, message: invalidTemplate } };
     try {
       return { written: await createJobPods(round.writes, job, nodes) };
     } catch (error) {
       round.context.logger.warn({ err: error, nodes: nodes.length }, 'Creating pods failed; retrying with backoff');
       const created = error instanceof CreatePodsError ? error.created.length : 0;
-      return { written: created, problem: { reason: CREATE_ERROR, message: errorMessage(error) }, failure: asError(error) };
+      return {
+        written: created,
+        problem: { reason: CREATE_ERROR, message: errorMessage(error) },
+        failure: asError(error),
+      };
     }
   }
 
@@ -323,10 +410,24 @@ export class BroadcastJobReconciler implements Reconciler {
   async #checkTemplate(round: Round): Promise<string | undefined> {
     const { job, context } = round;
     const shape = { assignPodsByScheduler: this.#deps.binding.byScheduler };
-    const problem = await templateProblem(job, { validator: this.#deps.templateValidator, shape, signal: context.signal, logger: context.logger });
+    const problem = await templateProblem(job, {
+      validator: this.#deps.templateValidator,
+      shape,
+      signal: context.signal,
+      logger: context.logger,
+    });
     if (problem !== undefined) {
-      const reported = { type: FAILED_CREATE_POD, reason: INVALID_TEMPLATE, message: problem, eventReason: 'FailedCreate' };
-      warnOnce(this.#deps.recorder, { ref: objectReference(broadcastJobResource, job), conditions: job.status?.conditions, problem: reported });
+      const reported = {
+        type: FAILED_CREATE_POD,
+        reason: INVALID_TEMPLATE,
+        message: problem,
+        eventReason: 'FailedCreate',
+      };
+      warnOnce(this.#deps.recorder, {
+        ref: objectReference(broadcastJobResource, job),
+        conditions: job.status?.conditions,
+        problem: reported,
+      });
     }
     return problem;
   }
@@ -343,7 +444,10 @@ export class BroadcastJobReconciler implements Reconciler {
   }
 
   async #writeStatus(round: Round, update: RoundStatus): Promise<void> {
-    const noEligibleNode = round.nodeCount > 0 && round.plan.desired.size === 0 ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount) : undefined;
+    const noEligibleNode =
+      round.nodeCount > 0 && round.plan.desired.size === 0
+        ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount)
+        : undefined;
     const status = nextJobStatus(round.job, {
       phase: update.phase,
       ...(update.finish === undefined ? {} : { finish: update.finish }),
@@ -365,9 +469,16 @@ export class BroadcastJobReconciler implements Reconciler {
   /** Duplicate pods and a template that fits no node, each reported once. */
   #reportPlan(round: Round): void {
     for (const node of round.plan.duplicateNodes) {
-      this.#event(round.job, { type: 'Warning', reason: 'DuplicatePodCreatedOnSameNode', message: `more than one pod of the job on node ${node}; the newer ones are deleted` });
+      this.#event(round.job, {
+        type: 'Warning',
+        reason: 'DuplicatePodCreatedOnSameNode',
+        message: `more than one pod of the job on node ${node}; the newer ones are deleted`,
+      });
     }
-    const message = round.nodeCount > 0 && round.plan.desired.size === 0 ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount) : '';
+    const message =
+      round.nodeCount > 0 && round.plan.desired.size === 0
+        ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount)
+        : '';
     if (this.#reportedUnfit.get(round.key) === message) return;
     this.#reportedUnfit.set(round.key, message);
     if (message !== '') this.#event(round.job, { type: 'Warning', reason: 'NoEligibleNode', message });

@@ -13,10 +13,13 @@ if (existsSync(fileURLToPath(bundle))) {
   await import(bundle.href);
 } else if (typeof nodeModule.registerHooks === 'function') {
   nodeModule.registerHooks({
-    resolve: (specifier, context, nextResolve) => nextResolve(specifier, { ...context, conditions: [...context.conditions, '@kruise-ts/source'] }),
+    resolve: (specifier, context, nextResolve) =>
+      nextResolve(specifier, { ...context, conditions: [...context.conditions, '@kruise-ts/source'] }),
   });
   await import(new URL('../src/main.ts', import.meta.url).href);
 } else {
-  process.stderr.write(`error: running kruise-ts from its sources needs Node.js 24 (this is ${process.version}): run it with the project's node, or run npm run build first\n`);
+  process.stderr.write(
+    `error: running kruise-ts from its sources needs Node.js 24 (this is ${process.version}): run it with the project's node, or run npm run build first\n`,
+  );
   process.exitCode = 1;
 }

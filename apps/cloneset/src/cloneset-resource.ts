@@ -20,6 +20,8 @@ export const cloneSetResource = defineResource<CloneSet>({
 export type CachedCloneSet = DeepReadonly<CloneSet>;
 
 /** The queue and expectations key of a CloneSet: `namespace/name`. */
-export function cloneSetKey(cs: { readonly metadata?: { readonly namespace?: string | undefined; readonly name?: string | undefined } }): string {
+export function cloneSetKey(cs: {
+  readonly metadata?: { readonly namespace?: string | undefined; readonly name?: string | undefined };
+}): string {
   return `${cs.metadata?.namespace ?? ''}/${cs.metadata?.name ?? ''}`;
 }

@@ -4,7 +4,17 @@ import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-ru
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
-import { nodeResource, podResource, pvcResource, soleSelectingOwner, trimNodeForCache, trimPodForCache, watchOwnedClaims, watchOwnedPods, watchOwnWrites } from '@kruise-ts/workload';
+import {
+  nodeResource,
+  podResource,
+  pvcResource,
+  soleSelectingOwner,
+  trimNodeForCache,
+  trimPodForCache,
+  watchOwnedClaims,
+  watchOwnedPods,
+  watchOwnWrites,
+} from '@kruise-ts/workload';
 
 import { cloneSetResource } from './cloneset-resource.ts';
 import { CloneSetReconciler } from './reconciler.ts';
@@ -48,9 +58,23 @@ function cloneSetInformers(manager: Manager) {
   return {
     cloneSets: manager.informers.informerFor({ resource: cloneSetResource }),
     // Sharded (docs/sharding.md): a replica caches only the pods, claims and revisions of its buckets.
-    pods: manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex, sharded: true }),
-    pvcs: manager.informers.informerFor({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, indexers: uidIndex, sharded: true }),
-    revisions: manager.informers.informerFor({ resource: controllerRevisionResource, indexers: uidIndex, sharded: true }),
+    pods: manager.informers.informerFor({
+      resource: podResource,
+      labelSelector: CLONESET_INSTANCE_ID_LABEL,
+      indexers: uidIndex,
+      sharded: true,
+    }),
+    pvcs: manager.informers.informerFor({
+      resource: pvcResource,
+      labelSelector: CLONESET_INSTANCE_ID_LABEL,
+      indexers: uidIndex,
+      sharded: true,
+    }),
+    revisions: manager.informers.informerFor({
+      resource: controllerRevisionResource,
+      indexers: uidIndex,
+      sharded: true,
+    }),
     nodes: manager.informers.informerFor({ resource: nodeResource }),
   };
 }
@@ -63,10 +87,30 @@ function cloneSetInformers(manager: Manager) {
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
   const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
-  manager.labelForSharding({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP, orphanOwner: soleSelectingOwner(cloneSets.lister()) });
-  manager.labelForSharding({ resource: pvcResource, labelSelector: CLONESET_INSTANCE_ID_LABEL, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
-  manager.labelForSharding({ resource: controllerRevisionResource, ownerKind: CLONESET_KIND, ownerGroup: APPS_KRUISE_IO_GROUP });
-  const deps = podControlDeps(manager, { controllerName: CLONESET_CONTROLLER_NAME, eventComponent: CLONESET_EVENT_COMPONENT, gates: options.featureGates, expectationTimeoutMs: options.expectationTimeoutMs });
+  manager.labelForSharding({
+    resource: podResource,
+    labelSelector: CLONESET_INSTANCE_ID_LABEL,
+    ownerKind: CLONESET_KIND,
+    ownerGroup: APPS_KRUISE_IO_GROUP,
+    orphanOwner: soleSelectingOwner(cloneSets.lister()),
+  });
+  manager.labelForSharding({
+    resource: pvcResource,
+    labelSelector: CLONESET_INSTANCE_ID_LABEL,
+    ownerKind: CLONESET_KIND,
+    ownerGroup: APPS_KRUISE_IO_GROUP,
+  });
+  manager.labelForSharding({
+    resource: controllerRevisionResource,
+    ownerKind: CLONESET_KIND,
+    ownerGroup: APPS_KRUISE_IO_GROUP,
+  });
+  const deps = podControlDeps(manager, {
+    controllerName: CLONESET_CONTROLLER_NAME,
+    eventComponent: CLONESET_EVENT_COMPONENT,
+    gates: options.featureGates,
+    expectationTimeoutMs: options.expectationTimeoutMs,
+  });
   const reconciler = new CloneSetReconciler({
     ...deps,
     cloneSets: cloneSets.lister(),
@@ -81,10 +125,20 @@ export function setupCloneSetController(manager: Manager, options: CloneSetContr
     },
     templateValidator: templateValidatorFor(manager),
   });
-  const controller = manager.newController({ name: CLONESET_CONTROLLER_NAME, reconciler, workers: options.workers, shardedBy: cloneSets });
+  const controller = manager.newController({
+    name: CLONESET_CONTROLLER_NAME,
+    reconciler,
+    workers: options.workers,
+    shardedBy: cloneSets,
+  });
   watchOwnWrites(cloneSets, deps.resourceVersionExpectations);
   controller.watch(cloneSets, requestForObject());
-  const handlerDeps = { ...deps, owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND }, queue: controller.queue, owners: cloneSets.lister() };
+  const handlerDeps = {
+    ...deps,
+    owner: { group: APPS_KRUISE_IO_GROUP, kind: CLONESET_KIND },
+    queue: controller.queue,
+    owners: cloneSets.lister(),
+  };
   watchOwnedPods(pods, handlerDeps);
   watchOwnedClaims(pvcs, handlerDeps);
   controller.addSource(pods);

@@ -7,23 +7,39 @@ import { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
 const schema = managerFlagsSchema.extend(cloneSetFlagsShape);
 
 describe('CloneSet flags', () => {
-  it('defaults: PreparingDelete pods count when scaling, in-place updates strip pods\' managedFields, every pod gets the readiness gates', () => {
+  it("defaults: PreparingDelete pods count when scaling, in-place updates strip pods' managedFields, every pod gets the readiness gates", () => {
     const options = cloneSetOptionsFromFlags(parseFlags([], schema));
-    expect(options).toMatchObject({ scalingExcludePreparingDelete: false, stripPodManagedFields: true, reCreateWithoutReadinessGates: false });
+    expect(options).toMatchObject({
+      scalingExcludePreparingDelete: false,
+      stripPodManagedFields: true,
+      reCreateWithoutReadinessGates: false,
+    });
   });
 
   it.each([
-    [['--cloneset-strip-pod-managed-fields=false'], { stripPodManagedFields: false, scalingExcludePreparingDelete: false, reCreateWithoutReadinessGates: false }],
-    [['--cloneset-scaling-exclude-preparing-delete'], { stripPodManagedFields: true, scalingExcludePreparingDelete: true, reCreateWithoutReadinessGates: false }],
-    [['--cloneset-recreate-without-readiness-gates'], { stripPodManagedFields: true, scalingExcludePreparingDelete: false, reCreateWithoutReadinessGates: true }],
+    [
+      ['--cloneset-strip-pod-managed-fields=false'],
+      { stripPodManagedFields: false, scalingExcludePreparingDelete: false, reCreateWithoutReadinessGates: false },
+    ],
+    [
+      ['--cloneset-scaling-exclude-preparing-delete'],
+      { stripPodManagedFields: true, scalingExcludePreparingDelete: true, reCreateWithoutReadinessGates: false },
+    ],
+    [
+      ['--cloneset-recreate-without-readiness-gates'],
+      { stripPodManagedFields: true, scalingExcludePreparingDelete: false, reCreateWithoutReadinessGates: true },
+    ],
     [['--cloneset-recreate-without-readiness-gates=false'], { reCreateWithoutReadinessGates: false }],
   ])('%j', (argv, expected) => {
     expect(cloneSetOptionsFromFlags(parseFlags(argv, schema))).toMatchObject(expected);
   });
 
-  it.each(['cloneset-strip-pod-managed-fields', 'cloneset-recreate-without-readiness-gates'])('names the flag of a bad value: --%s', (flag) => {
-    expect(() => parseFlags([`--${flag}=maybe`], schema)).toThrow(new RegExp(flag));
-  });
+  it.each(['cloneset-strip-pod-managed-fields', 'cloneset-recreate-without-readiness-gates'])(
+    'names the flag of a bad value: --%s',
+    (flag) => {
+      expect(() => parseFlags([`--${flag}=maybe`], schema)).toThrow(new RegExp(flag));
+    },
+  );
 
   it.each([
     { argv: [], workers: 3 },

@@ -15,5 +15,10 @@ await runAppMain(process.argv.slice(2), {
   gate: 'CloneSet',
   schema,
   setup: (manager, flags) => setupCloneSetController(manager, cloneSetOptionsFromFlags(flags)),
-  validationWebhook: { flag: 'cloneset-validation-webhook', setup: (manager, server, flags) => { setupCloneSetWebhook(manager, server, cloneSetOptionsFromFlags(flags)); } },
+  validationWebhook: {
+    flag: 'cloneset-validation-webhook',
+    setup: (manager, server, flags) => {
+      setupCloneSetWebhook(manager, server, cloneSetOptionsFromFlags(flags));
+    },
+  },
 });

@@ -19,7 +19,10 @@ export interface PodsToDeleteReview {
  * pods that are not the CloneSet's; CRD validation cannot look pods up, so the controller does: such a
  * pod is never deleted, and the user gets an Event and the FailedScale condition naming it.
  */
-export async function reviewPodsToDelete(ctx: Pick<SyncContext, 'pods' | 'recorder'>, state: SyncState): Promise<PodsToDeleteReview> {
+export async function reviewPodsToDelete(
+  ctx: Pick<SyncContext, 'pods' | 'recorder'>,
+  state: SyncState,
+): Promise<PodsToDeleteReview> {
   const ours = new Set(state.pods.map((pod) => pod.metadata?.name));
   const unknown = (state.cs.spec.scaleStrategy?.podsToDelete ?? []).filter((name) => !ours.has(name));
   const gone: string[] = [];
@@ -52,7 +55,11 @@ function isGoneOrOurs(pod: DeepReadonly<Pod>, uid: string): boolean {
  * Removes names from `podsToDelete` with a JSON patch that first tests the list is unchanged, so a
  * concurrent edit by the user fails the patch (and the next reconcile retries) instead of being lost.
  */
-export async function truncatePodsToDelete(ctx: Pick<SyncContext, 'cloneSets'>, state: SyncState, names: readonly string[]): Promise<void> {
+export async function truncatePodsToDelete(
+  ctx: Pick<SyncContext, 'cloneSets'>,
+  state: SyncState,
+  names: readonly string[],
+): Promise<void> {
   const current = state.cs.spec.scaleStrategy?.podsToDelete;
   if (current === undefined || names.length === 0) {
     return;

@@ -26,7 +26,10 @@ export interface PvcCleanupInput {
  * PVCs of no pod at all are deleted. Returns the PVCs of active pods, the only ones the rest of the
  * reconcile may use.
  */
-export async function cleanupClaims(ctx: PvcCleanupContext, input: PvcCleanupInput): Promise<readonly DeepReadonly<PersistentVolumeClaim>[]> {
+export async function cleanupClaims(
+  ctx: PvcCleanupContext,
+  input: PvcCleanupInput,
+): Promise<readonly DeepReadonly<PersistentVolumeClaim>[]> {
   const plan = planPvcCleanup({ pvcs: input.pvcs, activePods: input.activePods, inactivePods: input.inactivePods });
   for (const { pvc, pod } of plan.handOver) {
     const ownerReferences = handOverOwnerReferences({ pvc, ownerUid: input.ownerUid, pod });
@@ -40,7 +43,11 @@ export async function cleanupClaims(ctx: PvcCleanupContext, input: PvcCleanupInp
       });
     } catch (error) {
       if (!ctx.signal.aborted) {
-        ctx.recorder.warning(input.owner.ref, CloneSetEventReason.FailedUpdate, `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`);
+        ctx.recorder.warning(
+          input.owner.ref,
+          CloneSetEventReason.FailedUpdate,
+          `failed to update PVC ${pvc.metadata?.name ?? ''}: ${errorMessage(error)}`,
+        );
       }
       throw error;
     }

@@ -2,7 +2,16 @@ import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '@
 import { CONTROLLER_UID_INDEX, controllerRef, keyOf, objectReference } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
 import { templateFromRevision } from '@kruise-ts/revision';
-import { claimCandidates, claimObjects, claimOwnerOf, freshOwnerCheck, isBeingDeleted, isPodActive, newControllerRef, staleObject } from '@kruise-ts/workload';
+import {
+  claimCandidates,
+  claimObjects,
+  claimOwnerOf,
+  freshOwnerCheck,
+  isBeingDeleted,
+  isPodActive,
+  newControllerRef,
+  staleObject,
+} from '@kruise-ts/workload';
 
 import { cloneSetKey, cloneSetResource } from './cloneset-resource.ts';
 import { cleanupClaims } from './pvc-cleanup.ts';
@@ -20,10 +29,19 @@ export interface ReadCaches {
 
 /** The state of one CloneSet, or why the reconcile must wait. */
 export type ReadResult =
-  | { readonly kind: 'ready'; readonly state: SyncState; readonly revisions: ActiveRevisions; readonly inactivePods: readonly DeepReadonly<Pod>[] }
+  | {
+      readonly kind: 'ready';
+      readonly state: SyncState;
+      readonly revisions: ActiveRevisions;
+      readonly inactivePods: readonly DeepReadonly<Pod>[];
+    }
   | { readonly kind: 'waiting'; readonly reason: string };
 
-function claim(ctx: Pick<SyncContext, 'pods'>, input: { cs: DeepReadonly<CloneSet>; canAdopt: () => Promise<boolean> }, pods: readonly DeepReadonly<Pod>[]): Promise<DeepReadonly<Pod>[]> {
+function claim(
+  ctx: Pick<SyncContext, 'pods'>,
+  input: { cs: DeepReadonly<CloneSet>; canAdopt: () => Promise<boolean> },
+  pods: readonly DeepReadonly<Pod>[],
+): Promise<DeepReadonly<Pod>[]> {
   const { cs } = input;
   return claimObjects({
     owner: claimOwnerOf(cs),
@@ -53,9 +71,17 @@ export async function readState(ctx: SyncContext, caches: ReadCaches, cs: DeepRe
   const key = cloneSetKey(cs);
   const ref = objectReference(cloneSetResource, cs);
   const podOwner = { key, ref, name: cs.metadata.name ?? '', lifecycle: cs.spec.lifecycle };
-  let pvcs: readonly DeepReadonly<PersistentVolumeClaim>[] = caches.pvcs.byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '').filter((pvc) => !isBeingDeleted(pvc));
+  let pvcs: readonly DeepReadonly<PersistentVolumeClaim>[] = caches.pvcs
+    .byIndex(CONTROLLER_UID_INDEX, cs.metadata.uid ?? '')
+    .filter((pvc) => !isBeingDeleted(pvc));
   if (cs.spec.scaleStrategy?.disablePVCReuse === true) {
-    pvcs = await cleanupClaims(ctx, { owner: podOwner, ownerUid: cs.metadata.uid ?? '', pvcs, activePods: active, inactivePods: inactive });
+    pvcs = await cleanupClaims(ctx, {
+      owner: podOwner,
+      ownerUid: cs.metadata.uid ?? '',
+      pvcs,
+      activePods: active,
+      inactivePods: inactive,
+    });
   }
   const pods = await claim(ctx, { cs, canAdopt }, active);
   const stale = staleObject(ctx.resourceVersionExpectations, [revisions.updateRevision, ...pods]);

@@ -7,7 +7,16 @@ import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { controllerRevisionResource, newControllerRevision } from '@kruise-ts/revision';
 import { podResource } from '@kruise-ts/workload';
 
-import { cloneSet, editSpec, NAMESPACE, podNames, runPods, settle, syncFixture, webSpec } from '../test/fixtures/sync-fixture.ts';
+import {
+  cloneSet,
+  editSpec,
+  NAMESPACE,
+  podNames,
+  runPods,
+  settle,
+  syncFixture,
+  webSpec,
+} from '../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../test/fixtures/sync-fixture.ts';
 import { cloneSetResource } from './cloneset-resource.ts';
 
@@ -19,12 +28,16 @@ function stored(fixture: SyncFixture): CloneSet {
   return cs;
 }
 
-function condition(fixture: SyncFixture, type: string): NonNullable<NonNullable<CloneSet['status']>['conditions']>[number] | undefined {
+function condition(
+  fixture: SyncFixture,
+  type: string,
+): NonNullable<NonNullable<CloneSet['status']>['conditions']>[number] | undefined {
   return stored(fixture).status?.conditions?.find((c) => c.type === type);
 }
 
 function statusWrites(fixture: SyncFixture): number {
-  return fixture.fake.writes().filter((action) => action.resource === 'clonesets' && action.subresource === 'status').length;
+  return fixture.fake.writes().filter((action) => action.resource === 'clonesets' && action.subresource === 'status')
+    .length;
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -38,12 +51,20 @@ describe('CloneSetReconciler (over the in-memory API)', () => {
   it('reports a refused creation in FailedScale and throws for the backoff; the same cause writes the status once', async () => {
     const fixture = syncFixture([cloneSet({ spec: webSpec(2) })]);
     fixture.fake.prependReactor({ verb: 'create', resource: 'pods' }, (action) => {
-      throw fakeApiError({ code: 422, reason: 'Invalid', message: `Pod "${action.name}" is invalid: spec.containers[0].name: Invalid value: "Main"`, name: action.name, kind: 'Pod' });
+      throw fakeApiError({
+        code: 422,
+        reason: 'Invalid',
+        message: `Pod "${action.name}" is invalid: spec.containers[0].name: Invalid value: "Main"`,
+        name: action.name,
+        kind: 'Pod',
+      });
     });
     const first = await failure(fixture.reconcile());
     expect(first).toBeInstanceOf(Error);
     expect(first).not.toBeInstanceOf(TerminalError);
-    expect(condition(fixture, 'FailedScale')?.message).toBe('failed to create 2 of 2 pods: Pod "web-" is invalid: spec.containers[0].name: Invalid value: "Main"');
+    expect(condition(fixture, 'FailedScale')?.message).toBe(
+      'failed to create 2 of 2 pods: Pod "web-" is invalid: spec.containers[0].name: Invalid value: "Main"',
+    );
     expect(statusWrites(fixture)).toBe(1);
 
     // The retry tries other pod names and fails the same way: no status write, so no watch event
@@ -51,7 +72,12 @@ describe('CloneSetReconciler (over the in-memory API)', () => {
     fixture.fake.clearActions();
     await expect(fixture.reconcile()).rejects.toThrow('failed to create 2 of 2 pods');
     expect(statusWrites(fixture)).toBe(0);
-    expect(fixture.fake.writes().filter((action) => action.resource === 'pods').map((action) => action.verb)).toEqual(['create']);
+    expect(
+      fixture.fake
+        .writes()
+        .filter((action) => action.resource === 'pods')
+        .map((action) => action.verb),
+    ).toEqual(['create']);
   });
 
   it('clears FailedScale once creations go through', async () => {
@@ -74,13 +100,25 @@ describe('CloneSetReconciler (over the in-memory API)', () => {
     const fixture = syncFixture([cloneSet({ spec: webSpec(2) })]);
     await settle(fixture);
     const spec = webSpec(2);
-    await editSpec(fixture, { ...spec, template: { ...spec.template, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }], terminationGracePeriodSeconds: 'thirty' } } as never });
+    await editSpec(fixture, {
+      ...spec,
+      template: {
+        ...spec.template,
+        spec: { containers: [{ name: 'main', image: 'nginx:1.25' }], terminationGracePeriodSeconds: 'thirty' },
+      } as never,
+    });
     fixture.fake.clearActions();
     await expect(fixture.reconcile()).rejects.toBeInstanceOf(TerminalError);
     const cs = stored(fixture);
     expect(cs.status?.observedGeneration).toBe(cs.metadata.generation);
-    expect(condition(fixture, 'FailedScale')).toMatchObject({ status: 'True', reason: 'InvalidTemplate', message: expect.stringContaining('spec.template.spec.terminationGracePeriodSeconds') as unknown });
-    expect(fixture.fake.writes().map((action) => `${action.verb}/${action.subresource ?? ''} ${action.resource}`)).toEqual(['patch/status clonesets']);
+    expect(condition(fixture, 'FailedScale')).toMatchObject({
+      status: 'True',
+      reason: 'InvalidTemplate',
+      message: expect.stringContaining('spec.template.spec.terminationGracePeriodSeconds') as unknown,
+    });
+    expect(
+      fixture.fake.writes().map((action) => `${action.verb}/${action.subresource ?? ''} ${action.resource}`),
+    ).toEqual(['patch/status clonesets']);
     expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedCreate' }]);
 
     // Reconciled again in the same state: no second Event, no write.
@@ -99,7 +137,10 @@ describe('CloneSetReconciler (over the in-memory API)', () => {
     await editSpec(fixture, webSpec(12, { updateStrategy: strategy }, 'nginx:1.27'));
     fixture.fake.clearActions();
     await fixture.reconcile();
-    const podVerbs = fixture.fake.writes().filter((action) => action.resource === 'pods' && action.subresource === undefined).map((action) => action.verb);
+    const podVerbs = fixture.fake
+      .writes()
+      .filter((action) => action.resource === 'pods' && action.subresource === undefined)
+      .map((action) => action.verb);
     expect(podVerbs.filter((verb) => verb === 'create')).toHaveLength(1);
     expect(podVerbs.filter((verb) => verb === 'delete')).toHaveLength(2);
   });
@@ -107,24 +148,45 @@ describe('CloneSetReconciler (over the in-memory API)', () => {
   it('adopts orphaned revisions whose labels match, instead of creating them again', async () => {
     const cs = cloneSet({ spec: webSpec(1) });
     const fixture = syncFixture([cs]);
-    const orphan = newControllerRevision({ owner: { name: 'web', namespace: NAMESPACE, uid: 'old-uid', apiVersion: cs.apiVersion, kind: cs.kind }, template: cs.spec.template, collisionCount: 0, revision: 1 });
-    fixture.fake.seed(controllerRevisionResource, [{ ...orphan, metadata: { ...orphan.metadata, ownerReferences: [] } }]);
+    const orphan = newControllerRevision({
+      owner: { name: 'web', namespace: NAMESPACE, uid: 'old-uid', apiVersion: cs.apiVersion, kind: cs.kind },
+      template: cs.spec.template,
+      collisionCount: 0,
+      revision: 1,
+    });
+    fixture.fake.seed(controllerRevisionResource, [
+      { ...orphan, metadata: { ...orphan.metadata, ownerReferences: [] } },
+    ]);
     await fixture.reconcile();
     const revisionWrites = fixture.fake.writes().filter((action) => action.resource === 'controllerrevisions');
     expect(revisionWrites.map((action) => `${action.verb} ${action.patchType ?? ''}`)).toEqual(['patch json']);
     const [revision] = fixture.fake.objects(controllerRevisionResource);
-    expect(revision?.metadata?.ownerReferences).toEqual([expect.objectContaining({ uid: cs.metadata.uid, controller: true })]);
+    expect(revision?.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({ uid: cs.metadata.uid, controller: true }),
+    ]);
     expect(stored(fixture).status?.updateRevision).toBe(revision?.metadata?.name);
   });
 
   it('skips a pod with an unreadable in-place update state, sets FailedUpdate and warns once', async () => {
-    const fixture = syncFixture([cloneSet({ spec: webSpec(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' } }) })]);
+    const fixture = syncFixture([
+      cloneSet({ spec: webSpec(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' } }) }),
+    ]);
     await settle(fixture);
     const [bad] = podNames(fixture);
-    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: bad ?? '' }, { type: 'merge', body: { metadata: { annotations: { 'apps.kruise.io/inplace-update-state': '{' } } } });
-    await editSpec(fixture, webSpec(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' } }, 'nginx:1.27'));
+    await fixture.fake.patch(
+      podResource,
+      { namespace: NAMESPACE, name: bad ?? '' },
+      { type: 'merge', body: { metadata: { annotations: { 'apps.kruise.io/inplace-update-state': '{' } } } },
+    );
+    await editSpec(
+      fixture,
+      webSpec(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' } }, 'nginx:1.27'),
+    );
     await fixture.reconcile();
-    expect(condition(fixture, 'FailedUpdate')).toMatchObject({ reason: 'InvalidInPlaceUpdateAnnotation', message: expect.stringContaining(`pod ${bad ?? ''}: apps.kruise.io/inplace-update-state`) as unknown });
+    expect(condition(fixture, 'FailedUpdate')).toMatchObject({
+      reason: 'InvalidInPlaceUpdateAnnotation',
+      message: expect.stringContaining(`pod ${bad ?? ''}: apps.kruise.io/inplace-update-state`) as unknown,
+    });
     const warnings = (): number => fixture.recorder.events.filter((event) => event.type === 'Warning').length;
     expect(warnings()).toBe(1);
     await fixture.reconcile();

@@ -13,7 +13,16 @@ import { initializeReadinessGates, podControlContext } from '@kruise-ts/pod-cont
 import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
-import { errorMessage, expectingOwnWrites, isBeingDeleted, laggingOwnedObject, ownWriteRequeue, SlowStartMemory, updateStatus, warnOnce } from '@kruise-ts/workload';
+import {
+  errorMessage,
+  expectingOwnWrites,
+  isBeingDeleted,
+  laggingOwnedObject,
+  ownWriteRequeue,
+  SlowStartMemory,
+  updateStatus,
+  warnOnce,
+} from '@kruise-ts/workload';
 import type { ReportedProblem } from '@kruise-ts/workload';
 
 import { parseCloneSet } from './cloneset-parse.ts';
@@ -56,7 +65,6 @@ export const IN_PLACE_ONLY_NOT_POSSIBLE = 'InPlaceOnlyNotPossible';
 /** Reason of the FailedUpdate condition while pods are skipped because their in-place update annotations cannot be read. */
 export const INVALID_IN_PLACE_UPDATE_ANNOTATION = 'InvalidInPlaceUpdateAnnotation';
 
-
 /** The sync steps' outcome: the conditions they leave, and the failure to retry with backoff, if any. */
 interface SyncOutcome {
   readonly conditions: CloneSetCondition[];
@@ -88,7 +96,10 @@ export class CloneSetReconciler implements Reconciler {
     const deps = this.#deps;
     const expectations = deps.scaleExpectations.satisfied(key);
     if (!expectations.satisfied) {
-      context.logger.debug({ pending: expectations.pending }, 'Waiting for the cache to show our creations and deletions');
+      context.logger.debug(
+        { pending: expectations.pending },
+        'Waiting for the cache to show our creations and deletions',
+      );
       return { requeueAfterMs: expectations.remainingMs };
     }
     // Cheap first: while our own pod writes are not in the cache yet, every watch event of them would
@@ -153,8 +164,16 @@ export class CloneSetReconciler implements Reconciler {
 
   /** A template the API server refuses is reported and ends the reconcile before any pod is made from it. */
   async #checkTemplate(ctx: SyncContext, cs: DeepReadonly<CloneSet>): Promise<void> {
-    const shape = { shortHash: ctx.gates.enabled('CloneSetShortHash'), reCreateWithoutReadinessGates: this.#deps.options.reCreateWithoutReadinessGates };
-    const problem = await templateProblem(cs, { validator: this.#deps.templateValidator, shape, signal: ctx.signal, logger: ctx.logger });
+    const shape = {
+      shortHash: ctx.gates.enabled('CloneSetShortHash'),
+      reCreateWithoutReadinessGates: this.#deps.options.reCreateWithoutReadinessGates,
+    };
+    const problem = await templateProblem(cs, {
+      validator: this.#deps.templateValidator,
+      shape,
+      signal: ctx.signal,
+      logger: ctx.logger,
+    });
     if (problem !== undefined) {
       await this.#reportUnusable(ctx, cs, problem);
     }
@@ -188,7 +207,10 @@ export class CloneSetReconciler implements Reconciler {
     return {
       ...podControlContext(deps, context),
       revisions: resourceClient<ControllerRevision>(deps.api, controllerRevisionResource, context.signal),
-      cloneSets: expectingOwnWrites(resourceClient(deps.api, cloneSetResource, context.signal), deps.resourceVersionExpectations),
+      cloneSets: expectingOwnWrites(
+        resourceClient(deps.api, cloneSetResource, context.signal),
+        deps.resourceVersionExpectations,
+      ),
       nodes: deps.nodes,
       options: deps.options,
       createBatchSizes: this.#createBatchSizes,
@@ -209,7 +231,14 @@ export class CloneSetReconciler implements Reconciler {
     } catch (error) {
       ctx.logger.error({ err: error }, 'Scaling failed');
       const message = errorMessage(error);
-      return { conditions: setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', message }, ctx.clock.now()), failure: asError(error) };
+      return {
+        conditions: setCondition(
+          conditions,
+          { type: CloneSetConditionType.FailedScale, status: 'True', message },
+          ctx.clock.now(),
+        ),
+        failure: asError(error),
+      };
     }
     // A scale that went through clears an error of an earlier one (OpenKruise's sticks forever).
     const failedScale = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
@@ -228,7 +257,11 @@ export class CloneSetReconciler implements Reconciler {
    * deleted, so deletions came every other reconcile and half the budget stood idle. The new pods are
    * known (the create responses) and unavailable, so the update counts them, as the next reconcile would.
    */
-  async #updateAfterScale(ctx: SyncContext, state: SyncState, input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] }): Promise<SyncOutcome> {
+  async #updateAfterScale(
+    ctx: SyncContext,
+    state: SyncState,
+    input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] },
+  ): Promise<SyncOutcome> {
     const { scaled, conditions } = input;
     if (input.initialized) {
       return { conditions };
@@ -243,7 +276,11 @@ export class CloneSetReconciler implements Reconciler {
     return this.#update(ctx, grown, { diffs: diffsOf(ctx, grown, 'update'), conditions });
   }
 
-  async #update(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] }): Promise<SyncOutcome> {
+  async #update(
+    ctx: SyncContext,
+    state: SyncState,
+    input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] },
+  ): Promise<SyncOutcome> {
     let result: UpdateResult;
     try {
       result = await update(ctx, state, input.diffs);
@@ -252,17 +289,46 @@ export class CloneSetReconciler implements Reconciler {
       if (error instanceof UpdateError) {
         this.#warnSkipped(ctx, state, error.result);
       }
-      return { conditions: setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', message: errorMessage(error) }, ctx.clock.now()), failure: asError(error) };
+      return {
+        conditions: setCondition(
+          input.conditions,
+          { type: CloneSetConditionType.FailedUpdate, status: 'True', message: errorMessage(error) },
+          ctx.clock.now(),
+        ),
+        failure: asError(error),
+      };
     }
     const [blocked] = result.blocked;
     if (blocked !== undefined) {
-      return { conditions: setCondition(input.conditions, { type: CloneSetConditionType.FailedUpdate, status: 'True', reason: IN_PLACE_ONLY_NOT_POSSIBLE, message: blocked }, ctx.clock.now()) };
+      return {
+        conditions: setCondition(
+          input.conditions,
+          {
+            type: CloneSetConditionType.FailedUpdate,
+            status: 'True',
+            reason: IN_PLACE_ONLY_NOT_POSSIBLE,
+            message: blocked,
+          },
+          ctx.clock.now(),
+        ),
+      };
     }
     const skipped = this.#warnSkipped(ctx, state, result);
     if (skipped !== undefined) {
-      return { conditions: setCondition(input.conditions, { type: skipped.type, status: 'True', reason: skipped.reason, message: skipped.message }, ctx.clock.now()) };
+      return {
+        conditions: setCondition(
+          input.conditions,
+          { type: skipped.type, status: 'True', reason: skipped.reason, message: skipped.message },
+          ctx.clock.now(),
+        ),
+      };
     }
-    return { conditions: result.changed || input.diffs.updateNum === 0 ? removeCondition(input.conditions, CloneSetConditionType.FailedUpdate) : input.conditions };
+    return {
+      conditions:
+        result.changed || input.diffs.updateNum === 0
+          ? removeCondition(input.conditions, CloneSetConditionType.FailedUpdate)
+          : input.conditions,
+    };
   }
 
   /**
@@ -276,12 +342,20 @@ export class CloneSetReconciler implements Reconciler {
     }
     const details = result.skipped.map((pod) => `pod ${pod.name}: ${pod.reason}`).join('; ');
     const message = `${details}; skipped (not updated) until the annotation is fixed or removed, the other pods are updated`;
-    const problem: ReportedProblem = { type: CloneSetConditionType.FailedUpdate, reason: INVALID_IN_PLACE_UPDATE_ANNOTATION, message, eventReason: CloneSetEventReason.FailedUpdatePodInPlace };
+    const problem: ReportedProblem = {
+      type: CloneSetConditionType.FailedUpdate,
+      reason: INVALID_IN_PLACE_UPDATE_ANNOTATION,
+      message,
+      eventReason: CloneSetEventReason.FailedUpdatePodInPlace,
+    };
     warnOnce(ctx.recorder, { ref: state.ref, conditions: state.cs.status?.conditions, problem });
     return problem;
   }
 
-  async #finish(ctx: SyncContext, input: { state: SyncState; revisions: ActiveRevisions; conditions: CloneSetCondition[] }): Promise<void> {
+  async #finish(
+    ctx: SyncContext,
+    input: { state: SyncState; revisions: ActiveRevisions; conditions: CloneSetCondition[] },
+  ): Promise<void> {
     const { state, revisions } = input;
     const review = await reviewPodsToDelete(ctx, state);
     const result = calculateStatus({
@@ -299,14 +373,23 @@ export class CloneSetReconciler implements Reconciler {
     }
     await updateStatus(ctx.cloneSets, state.cs, result.status);
     await truncatePodsToDelete(ctx, state, review.gone);
-    await truncateHistory({ store: ctx.revisions, active: revisions, pods: state.pods, limit: state.cs.spec.revisionHistoryLimit }).catch((error: unknown) => {
+    await truncateHistory({
+      store: ctx.revisions,
+      active: revisions,
+      pods: state.pods,
+      limit: state.cs.spec.revisionHistoryLimit,
+    }).catch((error: unknown) => {
       ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
     });
     this.#requeueForMinReady(ctx, state, result.status);
   }
 
   /** With minReadySeconds, ready pods turn available later without any event: come back then. */
-  #requeueForMinReady(ctx: SyncContext, state: SyncState, status: { readyReplicas: number; availableReplicas: number }): void {
+  #requeueForMinReady(
+    ctx: SyncContext,
+    state: SyncState,
+    status: { readyReplicas: number; availableReplicas: number },
+  ): void {
     const minReadySeconds = state.cs.spec.minReadySeconds ?? 0;
     if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas) {
       ctx.requeue.push(minReadySeconds * 1000, 'minReadySeconds');
@@ -318,11 +401,21 @@ export class CloneSetReconciler implements Reconciler {
  * Sets FailedScale (reason PodsToDeleteNotOwned) while `podsToDelete` names pods that are not ours,
  * and clears it once the list is fixed; other FailedScale reasons are left to the sync step.
  */
-function podsToDeleteCondition(conditions: CloneSetCondition[], review: PodsToDeleteReview, now: number): CloneSetCondition[] {
+function podsToDeleteCondition(
+  conditions: CloneSetCondition[],
+  review: PodsToDeleteReview,
+  now: number,
+): CloneSetCondition[] {
   if (review.foreign.length > 0) {
     const message = `spec.scaleStrategy.podsToDelete: ${review.foreign.join(', ')} ${review.foreign.length === 1 ? 'is' : 'are'} not controlled by this CloneSet and will not be deleted`;
-    return setCondition(conditions, { type: CloneSetConditionType.FailedScale, status: 'True', reason: PODS_TO_DELETE_NOT_OWNED, message }, now);
+    return setCondition(
+      conditions,
+      { type: CloneSetConditionType.FailedScale, status: 'True', reason: PODS_TO_DELETE_NOT_OWNED, message },
+      now,
+    );
   }
   const failed = conditions.find((c) => c.type === CloneSetConditionType.FailedScale);
-  return failed?.reason === PODS_TO_DELETE_NOT_OWNED ? removeCondition(conditions, CloneSetConditionType.FailedScale) : conditions;
+  return failed?.reason === PODS_TO_DELETE_NOT_OWNED
+    ? removeCondition(conditions, CloneSetConditionType.FailedScale)
+    : conditions;
 }

@@ -1,6 +1,10 @@
 import type { CloneSet, ControllerRevision } from '@kruise-ts/api';
 import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
-import { activeRevisions as workloadRevisions, VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION, volumeClaimTemplatesHash } from '@kruise-ts/revision';
+import {
+  activeRevisions as workloadRevisions,
+  VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION,
+  volumeClaimTemplatesHash,
+} from '@kruise-ts/revision';
 import type { ActiveRevisions, RevisionStore } from '@kruise-ts/revision';
 import type { ClaimOwner } from '@kruise-ts/workload';
 
@@ -22,7 +26,9 @@ export interface RevisionsInput {
  */
 export function activeRevisions(input: RevisionsInput): Promise<ActiveRevisions> {
   const { cs } = input;
-  const vctHash = { [VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION]: volumeClaimTemplatesHash(cs.spec.volumeClaimTemplates ?? []) };
+  const vctHash = {
+    [VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION]: volumeClaimTemplatesHash(cs.spec.volumeClaimTemplates ?? []),
+  };
   return workloadRevisions({
     store: input.store,
     cache: input.revisions,

@@ -28,16 +28,35 @@ describe('resolveStrategy', () => {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'CloneSet',
       metadata: { name: 'x' },
-      spec: { replicas: 10, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } }, updateStrategy, ...(scaleStrategy === undefined ? {} : { scaleStrategy }) },
+      spec: {
+        replicas: 10,
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } },
+        updateStrategy,
+        ...(scaleStrategy === undefined ? {} : { scaleStrategy }),
+      },
     });
 
   it('defaults maxUnavailable to 20% rounded up without surge', () => {
-    expect(resolveStrategy(cs({}))).toMatchObject({ replicas: 10, partition: 0, maxSurge: 0, maxUnavailable: 2, scaleMaxUnavailable: Number.MAX_SAFE_INTEGER });
+    expect(resolveStrategy(cs({}))).toMatchObject({
+      replicas: 10,
+      partition: 0,
+      maxSurge: 0,
+      maxUnavailable: 2,
+      scaleMaxUnavailable: Number.MAX_SAFE_INTEGER,
+    });
   });
 
   it('rounds maxUnavailable down when there is a surge, and ignores the surge while paused', () => {
-    expect(resolveStrategy(cs({ maxUnavailable: '25%', maxSurge: '10%' }))).toMatchObject({ maxSurge: 1, maxUnavailable: 2 });
-    expect(resolveStrategy(cs({ maxUnavailable: '25%', maxSurge: '10%', paused: true }))).toMatchObject({ maxSurge: 0, maxUnavailable: 3, paused: true });
+    expect(resolveStrategy(cs({ maxUnavailable: '25%', maxSurge: '10%' }))).toMatchObject({
+      maxSurge: 1,
+      maxUnavailable: 2,
+    });
+    expect(resolveStrategy(cs({ maxUnavailable: '25%', maxSurge: '10%', paused: true }))).toMatchObject({
+      maxSurge: 0,
+      maxUnavailable: 3,
+      paused: true,
+    });
   });
 
   it('resolves fractional percentages instead of silently using 0 (OpenKruise bug)', () => {

@@ -1,5 +1,15 @@
 import type { Pod, SidecarSet } from '@kruise-ts/api';
-import type { Controller, DeepReadonly, Informer, KubeObject, Lister, Manager, Request, RequestMapper, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  Controller,
+  DeepReadonly,
+  Informer,
+  KubeObject,
+  Lister,
+  Manager,
+  Request,
+  RequestMapper,
+  ResourceVersionExpectations,
+} from '@kruise-ts/controller-runtime';
 import { podResource, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
 
 import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
@@ -40,14 +50,20 @@ export const SIDECARSET_EVENT_COMPONENT = 'sidecarset-controller';
  */
 function setAndOverlapping(sets: Lister<SidecarSet>): RequestMapper<SidecarSet> {
   return (changed: DeepReadonly<SidecarSet>): Request[] => {
-    const others = sets.list().filter((set) => set.metadata.name !== changed.metadata.name && sidecarSetsMayOverlap(set, changed));
+    const others = sets
+      .list()
+      .filter((set) => set.metadata.name !== changed.metadata.name && sidecarSetsMayOverlap(set, changed));
     return [changed, ...others].map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
   };
 }
 
 /** Every SidecarSet with a namespaceSelector, when a namespace (its labels) changes. */
 function setsWithNamespaceSelector(sets: Lister<SidecarSet>): RequestMapper<KubeObject> {
-  return () => sets.list().filter((set) => set.spec.namespaceSelector !== undefined).map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
+  return () =>
+    sets
+      .list()
+      .filter((set) => set.spec.namespaceSelector !== undefined)
+      .map((set) => ({ namespace: '', name: set.metadata.name ?? '' }));
 }
 
 /**
@@ -59,8 +75,14 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
   const sets = manager.informers.informerFor({ resource: sidecarSetResource });
   const pods = manager.informers.informerFor({ resource: podResource });
   const namespaces = manager.informers.informerFor({ resource: namespaceResource });
-  const podIndex = new SidecarSetPodIndex({ sets: sets.lister(), pods: pods.lister(), namespaces: namespaces.lister() });
-  const expectations = manager.resourceVersionExpectations(SIDECARSET_CONTROLLER_NAME, { timeoutMs: options.expectationTimeoutMs });
+  const podIndex = new SidecarSetPodIndex({
+    sets: sets.lister(),
+    pods: pods.lister(),
+    namespaces: namespaces.lister(),
+  });
+  const expectations = manager.resourceVersionExpectations(SIDECARSET_CONTROLLER_NAME, {
+    timeoutMs: options.expectationTimeoutMs,
+  });
   const reconciler = new SidecarSetReconciler({
     api: manager.client,
     recorder: manager.eventRecorder(SIDECARSET_EVENT_COMPONENT),
@@ -77,13 +99,23 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
   });
   const controller = manager.newController({ name: SIDECARSET_CONTROLLER_NAME, reconciler, workers: options.workers });
   sets.addEventHandler({
-    onAdd: (set) => { podIndex.setChanged(undefined, set); },
-    onUpdate: (old, set) => { podIndex.setChanged(old, set); },
-    onDelete: (set) => { podIndex.setDeleted(set); },
+    onAdd: (set) => {
+      podIndex.setChanged(undefined, set);
+    },
+    onUpdate: (old, set) => {
+      podIndex.setChanged(old, set);
+    },
+    onDelete: (set) => {
+      podIndex.setDeleted(set);
+    },
   });
   namespaces.addEventHandler({
-    onAdd: (namespace) => { podIndex.namespaceChanged(undefined, namespace); },
-    onUpdate: (old, namespace) => { podIndex.namespaceChanged(old, namespace); },
+    onAdd: (namespace) => {
+      podIndex.namespaceChanged(undefined, namespace);
+    },
+    onUpdate: (old, namespace) => {
+      podIndex.namespaceChanged(old, namespace);
+    },
   });
   watchOwnWrites(sets, expectations);
   controller.watch(sets, setAndOverlapping(sets.lister()));
@@ -96,7 +128,11 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
  * Pod events keep the index and the expectations, and queue the SidecarSets the pod concerned before
  * or concerns now (those that select it, and those it records as injected).
  */
-function watchPods(controller: Controller, pods: Informer<Pod>, input: { readonly podIndex: SidecarSetPodIndex; readonly expectations: ResourceVersionExpectations }): void {
+function watchPods(
+  controller: Controller,
+  pods: Informer<Pod>,
+  input: { readonly podIndex: SidecarSetPodIndex; readonly expectations: ResourceVersionExpectations },
+): void {
   const enqueue = (names: readonly string[]): void => {
     for (const name of names) controller.enqueue({ namespace: '', name });
   };

@@ -13,7 +13,12 @@ export const sidecarSetFlagsShape = {
   'sidecarset-excluded-namespaces': z
     .string()
     .default('kube-system')
-    .transform((text) => text.split(',').map((name) => name.trim()).filter((name) => name !== '')),
+    .transform((text) =>
+      text
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
   // Where the SidecarSets' ControllerRevisions live; empty: the manager's --namespace when it is restricted to one (it
   // caches nothing else), else the leader-election namespace (the controllers' own, as OpenKruise's kruise-system).
   'sidecarset-revision-namespace': z.string().default(''),
@@ -35,8 +40,11 @@ export interface SidecarSetFlags {
 }
 
 /** Controller options from parsed flags. */
-export function sidecarSetOptionsFromFlags(flags: SidecarSetFlags): SidecarSetControllerOptions & SidecarSetWebhookOptions {
-  const revisionNamespace = flags['sidecarset-revision-namespace'] || flags.namespace || flags['leader-election-namespace'];
+export function sidecarSetOptionsFromFlags(
+  flags: SidecarSetFlags,
+): SidecarSetControllerOptions & SidecarSetWebhookOptions {
+  const revisionNamespace =
+    flags['sidecarset-revision-namespace'] || flags.namespace || flags['leader-election-namespace'];
   return {
     workers: flags['sidecarset-workers'] ?? flags.workers,
     excludedNamespaces: flags['sidecarset-excluded-namespaces'],

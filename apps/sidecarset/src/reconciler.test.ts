@@ -4,7 +4,17 @@ import type { SidecarSet, SidecarSetInput } from '@kruise-ts/api';
 import { TerminalError } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
-import { coldSpec, editSpec, imageIn, NAMESPACE, podWrites, runPods, sidecarSet, sidecarSetFixture, webPod } from '../test/fixtures/sync-fixture.ts';
+import {
+  coldSpec,
+  editSpec,
+  imageIn,
+  NAMESPACE,
+  podWrites,
+  runPods,
+  sidecarSet,
+  sidecarSetFixture,
+  webPod,
+} from '../test/fixtures/sync-fixture.ts';
 import type { SidecarSetFixture } from '../test/fixtures/sync-fixture.ts';
 import { sidecarSetResource } from './sidecarset-resource.ts';
 
@@ -12,7 +22,10 @@ const NAMES = ['p0', 'p1', 'p2'];
 
 async function rollingOut(strategy: SidecarSetInput['spec']['updateStrategy'] = {}): Promise<SidecarSetFixture> {
   const old = sidecarSet({ spec: coldSpec('busybox:1') });
-  const fixture = sidecarSetFixture([old], NAMES.map((name) => webPod(name, [old])));
+  const fixture = sidecarSetFixture(
+    [old],
+    NAMES.map((name) => webPod(name, [old])),
+  );
   await editSpec(fixture, coldSpec('busybox:2', strategy));
   // The first round writes the SidecarSet's hash annotations and its revision; the pods are what matters here.
   fixture.fake.clearActions();
@@ -94,7 +107,9 @@ describe('SidecarSetReconciler: what it remembers of its reports', () => {
     await fixture.fake.delete(podResource, { namespace: NAMESPACE, name: 'bare-0' });
     await fixture.reconcile();
     expect(fixture.reported.size()).toEqual({ sets: 1, pods: 1, conflicts: 0 });
-    expect(storedSet(fixture).status?.conditions?.find((condition) => condition.type === 'MissedInjection')?.message).toMatch(/^1 pod\(s\) created without the sidecars/);
+    expect(
+      storedSet(fixture).status?.conditions?.find((condition) => condition.type === 'MissedInjection')?.message,
+    ).toMatch(/^1 pod\(s\) created without the sidecars/);
 
     await fixture.fake.delete(sidecarSetResource, { name: 'mesh' });
     await fixture.reconcile();
@@ -103,7 +118,13 @@ describe('SidecarSetReconciler: what it remembers of its reports', () => {
 
   it('remembers a conflict until it ends or the SidecarSet goes', async () => {
     const older = sidecarSet({ name: 'a-older', spec: coldSpec('busybox:1') });
-    const younger = { ...sidecarSet({ name: 'b-younger', spec: coldSpec('busybox:9') }), metadata: { ...sidecarSet({ name: 'b-younger', spec: coldSpec('x') }).metadata, creationTimestamp: '2026-02-01T00:00:00Z' } };
+    const younger = {
+      ...sidecarSet({ name: 'b-younger', spec: coldSpec('busybox:9') }),
+      metadata: {
+        ...sidecarSet({ name: 'b-younger', spec: coldSpec('x') }).metadata,
+        creationTimestamp: '2026-02-01T00:00:00Z',
+      },
+    };
     const fixture = sidecarSetFixture([older, younger], []);
     await fixture.reconcile('b-younger');
     expect(fixture.recorder.reasons()).toEqual(['SidecarSetConflict']);
@@ -120,12 +141,19 @@ describe('SidecarSetReconciler: what it remembers of its reports', () => {
 
 describe('SidecarSetReconciler: a SidecarSet it cannot read', () => {
   it('is reported with one Event and the InvalidSpec condition, not retried, and the condition goes once it is fixed', async () => {
-    const broken = { ...sidecarSet({ spec: coldSpec('busybox:1') }), spec: { selector: { matchLabels: { app: 'web' } }, containers: 'logger' } } as unknown as SidecarSet;
+    const broken = {
+      ...sidecarSet({ spec: coldSpec('busybox:1') }),
+      spec: { selector: { matchLabels: { app: 'web' } }, containers: 'logger' },
+    } as unknown as SidecarSet;
     const fixture = sidecarSetFixture([broken], [webPod('p0', [])]);
     await expect(fixture.reconcile()).rejects.toThrow(TerminalError);
     await expect(fixture.reconcile()).rejects.toThrow(/the SidecarSet cannot be read: .*containers/);
     expect(fixture.recorder.reasons()).toEqual(['InvalidSpec']);
-    expect(storedSet(fixture).status).toMatchObject({ observedGeneration: 1, matchedPods: 0, conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec' }] });
+    expect(storedSet(fixture).status).toMatchObject({
+      observedGeneration: 1,
+      matchedPods: 0,
+      conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec' }],
+    });
     expect(podWrites(fixture)).toEqual([]);
 
     await editSpec(fixture, coldSpec('busybox:1'));

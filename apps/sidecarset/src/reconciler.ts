@@ -7,9 +7,28 @@
  */
 import type { ControllerRevision, Pod, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
 import { isConflict, isNotFound, objectReference, resourceClient } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, EventReporter, KubeObject, Lister, ObjectApi, ReconcileContext, Reconciler, Request, ResourceClient, Result, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  EventReporter,
+  KubeObject,
+  Lister,
+  ObjectApi,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  ResourceClient,
+  Result,
+  ResourceVersionExpectations,
+} from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
-import { expectingOwnWrites, ownWriteRequeue, podResource, removeCondition, setCondition, updateStatus } from '@kruise-ts/workload';
+import {
+  expectingOwnWrites,
+  ownWriteRequeue,
+  podResource,
+  removeCondition,
+  setCondition,
+  updateStatus,
+} from '@kruise-ts/workload';
 
 import { hashAnnotationsPatch } from './hash/set-hash-annotations.ts';
 import { registerLatestRevision } from './revision/register-revision.ts';
@@ -29,13 +48,19 @@ const CACHE_LAG_RETRY_MS = 1000;
 
 /** The set as this reconcile knows it: its latest revision and collision count registered. */
 function withRevision(set: DeepReadonly<SidecarSet>, registered: RegisteredRevision): DeepReadonly<SidecarSet> {
-  return { ...set, status: { ...set.status, latestRevision: registered.latestRevision, collisionCount: registered.collisionCount } } as DeepReadonly<SidecarSet>;
+  return {
+    ...set,
+    status: { ...set.status, latestRevision: registered.latestRevision, collisionCount: registered.collisionCount },
+  } as DeepReadonly<SidecarSet>;
 }
 
 function revisionStatus(set: DeepReadonly<SidecarSet>): Pick<SidecarSetStatus, 'latestRevision' | 'collisionCount'> {
   const latest = set.status?.latestRevision;
   const collisions = set.status?.collisionCount;
-  return { ...(latest === undefined ? {} : { latestRevision: latest }), ...(collisions === undefined ? {} : { collisionCount: collisions }) };
+  return {
+    ...(latest === undefined ? {} : { latestRevision: latest }),
+    ...(collisions === undefined ? {} : { collisionCount: collisions }),
+  };
 }
 
 /** The condition of a SidecarSet that yields to an older one. */
@@ -45,8 +70,19 @@ export const SIDECARSET_CONFLICT_REASON = 'SidecarSetConflict';
 
 function conflictCondition(current: Conditions, conflicts: readonly SidecarSetConflict[], now: number): Conditions {
   if (conflicts.length === 0) return removeCondition<Conditions[number]>(current, SIDECARSET_CONFLICT_CONDITION);
-  const message = conflicts.map((conflict) => `${conflict.field} conflicts with SidecarSet ${conflict.with} (${conflict.reason})`).join('; ');
-  return setCondition<Conditions[number]>(current, { type: SIDECARSET_CONFLICT_CONDITION, status: 'True', reason: 'ConflictsWithOlderSidecarSet', message: `${message}; new pods that both select get the older SidecarSet's sidecars only` }, { now });
+  const message = conflicts
+    .map((conflict) => `${conflict.field} conflicts with SidecarSet ${conflict.with} (${conflict.reason})`)
+    .join('; ');
+  return setCondition<Conditions[number]>(
+    current,
+    {
+      type: SIDECARSET_CONFLICT_CONDITION,
+      status: 'True',
+      reason: 'ConflictsWithOlderSidecarSet',
+      message: `${message}; new pods that both select get the older SidecarSet's sidecars only`,
+    },
+    { now },
+  );
 }
 
 /** The condition and Event reason of pods created without the sidecars. */
@@ -105,7 +141,12 @@ export class SidecarSetReconciler implements Reconciler {
     const pods = await this.#deps.podIndex.podsOf(request.name);
     const revision = await this.#registerRevision(context, cachedSet, pods);
     const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
-    const { status, missed, candidates } = calculateStatus({ set, pods, namespaceLabels: (name) => this.#namespaceLabels(name), excludedNamespaces: this.#deps.excludedNamespaces });
+    const { status, missed, candidates } = calculateStatus({
+      set,
+      pods,
+      namespaceLabels: (name) => this.#namespaceLabels(name),
+      excludedNamespaces: this.#deps.excludedNamespaces,
+    });
     const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...this.#reportedConditions(set, missed) };
     // The status first, as OpenKruise: it shows what the upgrade starts from.
     if (!(await this.#writeStatus(context, cachedSet, next))) return undefined;
@@ -122,25 +163,42 @@ export class SidecarSetReconciler implements Reconciler {
    * one of the SidecarSet's pods: that round waits (OpenKruise's ResourceVersionExpectations), as a
    * round planned from a pod as it was before our patch would pick it again and count it available.
    */
-  async #upgrade(context: ReconcileContext, set: DeepReadonly<SidecarSet>, input: { readonly pods: readonly DeepReadonly<Pod>[]; readonly candidates: readonly UpgradeCandidate[] }): Promise<Result | undefined> {
+  async #upgrade(
+    context: ReconcileContext,
+    set: DeepReadonly<SidecarSet>,
+    input: { readonly pods: readonly DeepReadonly<Pod>[]; readonly candidates: readonly UpgradeCandidate[] },
+  ): Promise<Result | undefined> {
     if (set.spec.updateStrategy.type === 'NotUpdate' || set.spec.updateStrategy.paused === true) return undefined;
     const lagging = laggingPod(this.#deps.expectations, input.pods);
     if (lagging !== undefined) {
       context.logger.debug({ pod: lagging }, 'Waiting for the cache to show our last write to a pod before upgrading');
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
     }
-    const ctx = { pods: resourceClient(this.#deps.api, podResource, context.signal), recorder: this.#deps.recorder, clock: this.#deps.clock, logger: context.logger, expectations: this.#deps.expectations };
+    const ctx = {
+      pods: resourceClient(this.#deps.api, podResource, context.signal),
+      recorder: this.#deps.recorder,
+      clock: this.#deps.clock,
+      logger: context.logger,
+      expectations: this.#deps.expectations,
+    };
     await syncUpgrades(ctx, set, input.candidates);
     return undefined;
   }
 
   /** Reports missed pods and conflicts (Events), and the status conditions that say so. */
-  #reportedConditions(set: DeepReadonly<SidecarSet>, missed: readonly DeepReadonly<Pod>[]): Pick<SidecarSetStatus, 'conditions'> {
+  #reportedConditions(
+    set: DeepReadonly<SidecarSet>,
+    missed: readonly DeepReadonly<Pod>[],
+  ): Pick<SidecarSetStatus, 'conditions'> {
     const conflicts = yieldingConflicts(set, this.#allSets());
     const reported = this.#reportable(missed, conflicts);
     this.#report(set, { missed, reported });
     this.#reportConflicts(set, conflicts);
-    const conditions = conflictCondition(removeCondition<Conditions[number]>(this.#conditions(set, reported), INVALID_SPEC), conflicts, this.#deps.clock.now());
+    const conditions = conflictCondition(
+      removeCondition<Conditions[number]>(this.#conditions(set, reported), INVALID_SPEC),
+      conflicts,
+      this.#deps.clock.now(),
+    );
     return conditions.length === 0 ? {} : { conditions };
   }
 
@@ -148,7 +206,10 @@ export class SidecarSetReconciler implements Reconciler {
    * The missed pods to report: none when the SidecarSet yields to an older one (the webhook skips it on
    * purpose) or when nothing injects (PodWebhook=false).
    */
-  #reportable(missed: readonly DeepReadonly<Pod>[], conflicts: readonly SidecarSetConflict[]): readonly DeepReadonly<Pod>[] {
+  #reportable(
+    missed: readonly DeepReadonly<Pod>[],
+    conflicts: readonly SidecarSetConflict[],
+  ): readonly DeepReadonly<Pod>[] {
     return conflicts.length === 0 && this.#deps.reportMissed !== false ? missed : [];
   }
 
@@ -194,7 +255,10 @@ export class SidecarSetReconciler implements Reconciler {
    * was deleted meanwhile (its own event brings the next reconcile); another failure is returned, for the
    * queue's backoff once the rest of the reconcile is done.
    */
-  async #writeHashAnnotations(context: ReconcileContext, set: DeepReadonly<SidecarSet>): Promise<'written' | 'stale' | Error> {
+  async #writeHashAnnotations(
+    context: ReconcileContext,
+    set: DeepReadonly<SidecarSet>,
+  ): Promise<'written' | 'stale' | Error> {
     const patch = hashAnnotationsPatch(set);
     if (patch === undefined) return 'written';
     try {
@@ -208,7 +272,11 @@ export class SidecarSetReconciler implements Reconciler {
   }
 
   /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */
-  async #writeStatus(context: ReconcileContext, set: DeepReadonly<SidecarSet>, next: SidecarSetStatus): Promise<boolean> {
+  async #writeStatus(
+    context: ReconcileContext,
+    set: DeepReadonly<SidecarSet>,
+    next: SidecarSetStatus,
+  ): Promise<boolean> {
     try {
       await updateStatus(this.#setClient(context.signal), set, next);
       return true;
@@ -219,7 +287,11 @@ export class SidecarSetReconciler implements Reconciler {
   }
 
   /** The latest revision; a failure (RBAC, a missing namespace) is reported, and the reconcile goes on without it. */
-  async #registerRevision(context: ReconcileContext, set: DeepReadonly<SidecarSet>, pods: readonly DeepReadonly<Pod>[]): Promise<{ registered?: RegisteredRevision; error?: Error }> {
+  async #registerRevision(
+    context: ReconcileContext,
+    set: DeepReadonly<SidecarSet>,
+    pods: readonly DeepReadonly<Pod>[],
+  ): Promise<{ registered?: RegisteredRevision; error?: Error }> {
     try {
       const registered = await registerLatestRevision({
         store: resourceClient(this.#deps.api, controllerRevisionResource, context.signal),
@@ -230,17 +302,23 @@ export class SidecarSetReconciler implements Reconciler {
         pods: () => pods,
       });
       if (registered.overLimit > 0) {
-        context.logger.info({ overLimit: registered.overLimit }, 'Revisions beyond revisionHistoryLimit are kept: pods or the injection strategy still use them');
+        context.logger.info(
+          { overLimit: registered.overLimit },
+          'Revisions beyond revisionHistoryLimit are kept: pods or the injection strategy still use them',
+        );
       }
       return { registered };
     } catch (error) {
       const cause = error instanceof Error ? error : new Error(String(error));
-      context.logger.error({ err: cause, namespace: this.#deps.revisionNamespace }, 'Cannot register the latest revision');
+      context.logger.error(
+        { err: cause, namespace: this.#deps.revisionNamespace },
+        'Cannot register the latest revision',
+      );
       return { error: cause };
     }
   }
 
-    /** Every readable SidecarSet of the cache. */
+  /** Every readable SidecarSet of the cache. */
   #allSets(): DeepReadonly<SidecarSet>[] {
     return this.#deps.sidecarSets.list().flatMap((cached) => {
       const parsed = parseSidecarSet(cached);
@@ -252,7 +330,12 @@ export class SidecarSetReconciler implements Reconciler {
   #reportConflicts(set: DeepReadonly<SidecarSet>, conflicts: readonly SidecarSetConflict[]): void {
     const name = set.metadata.name ?? '';
     const message = conflicts.map((conflict) => describeConflict(name, conflict)).join('; ');
-    if (this.#reported.conflictsChanged(name, message) && message !== '') this.#deps.recorder.warning(objectReference(sidecarSetResource, set), SIDECARSET_CONFLICT_REASON, `${message}; new pods get the older SidecarSet's sidecars only`);
+    if (this.#reported.conflictsChanged(name, message) && message !== '')
+      this.#deps.recorder.warning(
+        objectReference(sidecarSetResource, set),
+        SIDECARSET_CONFLICT_REASON,
+        `${message}; new pods get the older SidecarSet's sidecars only`,
+      );
   }
 
   #namespaceLabels(name: string): Readonly<Record<string, string>> | undefined {
@@ -261,9 +344,17 @@ export class SidecarSetReconciler implements Reconciler {
   }
 
   /** One Warning per pod newly missed, on the pod and on the SidecarSet; pods no longer missed are forgotten. */
-  #report(set: DeepReadonly<SidecarSet>, pods: { readonly missed: readonly DeepReadonly<Pod>[]; readonly reported: readonly DeepReadonly<Pod>[] }): void {
+  #report(
+    set: DeepReadonly<SidecarSet>,
+    pods: { readonly missed: readonly DeepReadonly<Pod>[]; readonly reported: readonly DeepReadonly<Pod>[] },
+  ): void {
     const uidOf = (pod: DeepReadonly<Pod>): string => pod.metadata?.uid ?? '';
-    const fresh = new Set(this.#reported.newlyMissed(set.metadata.name ?? '', { missed: pods.missed.map(uidOf), reportable: pods.reported.map(uidOf) }));
+    const fresh = new Set(
+      this.#reported.newlyMissed(set.metadata.name ?? '', {
+        missed: pods.missed.map(uidOf),
+        reportable: pods.reported.map(uidOf),
+      }),
+    );
     for (const pod of pods.reported) {
       if (!fresh.has(uidOf(pod))) continue;
       const pod_ = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
@@ -279,6 +370,10 @@ export class SidecarSetReconciler implements Reconciler {
     const shown = missed.slice(0, 10).map((pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`);
     const more = missed.length > shown.length ? ` and ${String(missed.length - shown.length)} more` : '';
     const message = `${String(missed.length)} pod(s) created without the sidecars (pod webhook unavailable, timed out or skipped): ${shown.join(', ')}${more}`;
-    return setCondition<Conditions[number]>(current, { type: MISSED_INJECTION, status: 'True', reason: 'PodsCreatedWithoutSidecars', message }, { now: this.#deps.clock.now() });
+    return setCondition<Conditions[number]>(
+      current,
+      { type: MISSED_INJECTION, status: 'True', reason: 'PodsCreatedWithoutSidecars', message },
+      { now: this.#deps.clock.now() },
+    );
   }
 }

@@ -6,7 +6,18 @@
  */
 
 // Wire forms of Kubernetes objects (client-node models with timestamps as strings).
-export type { ControllerRevision, CoreEvent, Lease, Node, ObjectMeta, OwnerReference, PersistentVolumeClaim, Pod, PodTemplateSpec, Wire } from './meta/wire.ts';
+export type {
+  ControllerRevision,
+  CoreEvent,
+  Lease,
+  Node,
+  ObjectMeta,
+  OwnerReference,
+  PersistentVolumeClaim,
+  Pod,
+  PodTemplateSpec,
+  Wire,
+} from './meta/wire.ts';
 
 // Common meta types.
 export { objectMetaSchema, ownerReferenceSchema } from './meta/object-meta.ts';
@@ -35,7 +46,13 @@ export {
 export type { LabelSelector, LabelSelectorRequirement } from './meta/label-selector.ts';
 
 // Shared apps.kruise.io types (apis/apps/pub).
-export { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION, LifecycleState, lifecycleHookSchema, lifecycleSchema } from './apps/pub/lifecycle.ts';
+export {
+  LIFECYCLE_STATE_LABEL,
+  LIFECYCLE_TIMESTAMP_ANNOTATION,
+  LifecycleState,
+  lifecycleHookSchema,
+  lifecycleSchema,
+} from './apps/pub/lifecycle.ts';
 export type { Lifecycle, LifecycleHook } from './apps/pub/lifecycle.ts';
 export { IN_PLACE_UPDATE_READY, inPlaceUpdateStrategySchema, KRUISE_POD_READY } from './apps/pub/in-place-update.ts';
 export type { InPlaceUpdateStrategy } from './apps/pub/in-place-update.ts';
@@ -45,7 +62,11 @@ export {
   updatePriorityStrategySchema,
   updatePriorityWeightTermSchema,
 } from './apps/pub/update-priority.ts';
-export type { UpdatePriorityOrderTerm, UpdatePriorityStrategy, UpdatePriorityWeightTerm } from './apps/pub/update-priority.ts';
+export type {
+  UpdatePriorityOrderTerm,
+  UpdatePriorityStrategy,
+  UpdatePriorityWeightTerm,
+} from './apps/pub/update-priority.ts';
 
 // Labels and annotations on pods, PVCs, revisions and workloads.
 export {
@@ -97,7 +118,11 @@ export type { CloneSetSpec, CloneSetSpecInput } from './apps/v1alpha1/cloneset-s
 export { cloneSetPodTemplateSchema, volumeClaimTemplateSchema } from './apps/v1alpha1/cloneset-pod-template.ts';
 export { cloneSetScaleStrategySchema } from './apps/v1alpha1/cloneset-scale-strategy.ts';
 export type { CloneSetScaleStrategy } from './apps/v1alpha1/cloneset-scale-strategy.ts';
-export { cloneSetUpdateStrategySchema, CloneSetUpdateStrategyType, DEFAULT_CLONESET_MAX_UNAVAILABLE } from './apps/v1alpha1/cloneset-update-strategy.ts';
+export {
+  cloneSetUpdateStrategySchema,
+  CloneSetUpdateStrategyType,
+  DEFAULT_CLONESET_MAX_UNAVAILABLE,
+} from './apps/v1alpha1/cloneset-update-strategy.ts';
 export type { CloneSetUpdateStrategy } from './apps/v1alpha1/cloneset-update-strategy.ts';
 export { updateScatterStrategySchema, updateScatterTermSchema } from './apps/v1alpha1/update-scatter-strategy.ts';
 export type { UpdateScatterStrategy, UpdateScatterTerm } from './apps/v1alpha1/update-scatter-strategy.ts';
@@ -133,7 +158,15 @@ export type {
 } from './crd/custom-resource-definition.ts';
 export { renderManifestYaml } from './crd/render-yaml.ts';
 export type { RenderManifestOptions } from './crd/render-yaml.ts';
-export { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, CRD_DEFINITIONS, CRDS_DIRECTORY, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd/crd-files.ts';
+export {
+  CHART_CRD_ANNOTATIONS,
+  CHART_CRDS_DIRECTORY,
+  CRD_DEFINITIONS,
+  CRDS_DIRECTORY,
+  renderAllCrdFiles,
+  renderChartCrdFiles,
+  renderCrdFiles,
+} from './crd/crd-files.ts';
 export type { RenderedCrdFile } from './crd/crd-files.ts';
 
 // apps.kruise.io/v1alpha1 and v1beta1 Advanced StatefulSet.
@@ -149,7 +182,12 @@ export {
 } from './apps/v1beta1/group-version.ts';
 export { statefulSetSchema, statefulSetV1alpha1Schema } from './apps/v1beta1/statefulset.ts';
 export type { StatefulSet, StatefulSetInput } from './apps/v1beta1/statefulset.ts';
-export { PersistentVolumeClaimRetentionPolicyType, PodManagementPolicyType, STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS, statefulSetSpecSchema } from './apps/v1beta1/statefulset-spec.ts';
+export {
+  PersistentVolumeClaimRetentionPolicyType,
+  PodManagementPolicyType,
+  STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS,
+  statefulSetSpecSchema,
+} from './apps/v1beta1/statefulset-spec.ts';
 export type { StatefulSetSpec, StatefulSetSpecInput } from './apps/v1beta1/statefulset-spec.ts';
 export {
   MAX_MIN_READY_SECONDS,
@@ -158,8 +196,16 @@ export {
   StatefulSetUpdateStrategyType,
   statefulSetUpdateStrategySchema,
 } from './apps/v1beta1/statefulset-update-strategy.ts';
-export type { RollingUpdateStatefulSetStrategy, StatefulSetUpdateStrategy } from './apps/v1beta1/statefulset-update-strategy.ts';
-export { StatefulSetConditionType, statefulSetConditionSchema, statefulSetStatusSchema, volumeClaimStatusSchema } from './apps/v1beta1/statefulset-status.ts';
+export type {
+  RollingUpdateStatefulSetStrategy,
+  StatefulSetUpdateStrategy,
+} from './apps/v1beta1/statefulset-update-strategy.ts';
+export {
+  StatefulSetConditionType,
+  statefulSetConditionSchema,
+  statefulSetStatusSchema,
+  volumeClaimStatusSchema,
+} from './apps/v1beta1/statefulset-status.ts';
 export type { StatefulSetCondition, StatefulSetStatus } from './apps/v1beta1/statefulset-status.ts';
 export { StatefulSetEventReason } from './apps/v1beta1/statefulset-events.ts';
 export { STATEFULSET_PRINTER_COLUMNS, statefulSetCrdDefinition } from './apps/v1beta1/statefulset-crd.ts';
@@ -203,7 +249,11 @@ export {
   SidecarSetUpdateStrategyType,
   sidecarSetUpdateStrategySchema,
 } from './apps/v1alpha1/sidecarset-strategies.ts';
-export type { PatchPodMetadata, SidecarSetInjectionStrategy, SidecarSetUpdateStrategy } from './apps/v1alpha1/sidecarset-strategies.ts';
+export type {
+  PatchPodMetadata,
+  SidecarSetInjectionStrategy,
+  SidecarSetUpdateStrategy,
+} from './apps/v1alpha1/sidecarset-strategies.ts';
 export { sidecarSetStatusSchema } from './apps/v1alpha1/sidecarset-status.ts';
 export type { SidecarSetStatus } from './apps/v1alpha1/sidecarset-status.ts';
 export { SIDECARSET_PRINTER_COLUMNS, sidecarSetCrdDefinition } from './apps/v1alpha1/sidecarset-crd.ts';

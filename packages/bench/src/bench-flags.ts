@@ -6,7 +6,13 @@ import { parseArgs } from 'node:util';
 
 import { z } from 'zod';
 
-import { expandPlaceholders, externalContender, kruiseTsContender, kruiseTsPerAppContender, kruiseTsShardedContender } from './contenders/command-contender.ts';
+import {
+  expandPlaceholders,
+  externalContender,
+  kruiseTsContender,
+  kruiseTsPerAppContender,
+  kruiseTsShardedContender,
+} from './contenders/command-contender.ts';
 import type { Contender } from './contenders/contender.ts';
 import { nativeContender } from './contenders/native-contender.ts';
 import { openKruiseContender } from './contenders/openkruise-contender.ts';
@@ -22,7 +28,9 @@ const count = (min: number, max: number): z.ZodCoercedNumber => z.coerce.number(
 const percent = z.string().regex(/^(100|[1-9]?[0-9])%$/, 'must be a percentage like 20%');
 /** A contender's name as `--contender <name>=<command>` takes it (and so as a file name of its log). */
 const CONTENDER_NAME = '[a-z0-9][a-z0-9-]{0,40}';
-const readyFlag = z.string().regex(new RegExp(`^${CONTENDER_NAME}=https?://\\S+$`), 'want <contender name>=<http:// or https:// URL>');
+const readyFlag = z
+  .string()
+  .regex(new RegExp(`^${CONTENDER_NAME}=https?://\\S+$`), 'want <contender name>=<http:// or https:// URL>');
 
 /**
  * Pod status writes the simulated kubelets (one kwok process) make at once. kwok's own default, 4,
@@ -110,21 +118,33 @@ function contenderOfEveryScenario(flag: string, openKruise: OpenKruisePaths): Co
  * `openkruise` (kruise-manager from `openKruise`), or `<name>=<command>` for an external controller
  * (placeholders `{kubeconfig}`, `{metricsPort}`, `{qps}`, `{burst}`).
  */
-export function contenderFromFlag(flag: string, scenario: ScenarioName, openKruise: OpenKruisePaths = resolveOpenKruisePaths({}, process.env)): Contender {
+export function contenderFromFlag(
+  flag: string,
+  scenario: ScenarioName,
+  openKruise: OpenKruisePaths = resolveOpenKruisePaths({}, process.env),
+): Contender {
   const everywhere = contenderOfEveryScenario(flag, openKruise);
   if (everywhere !== undefined) return everywhere;
   if (scenario === 'sidecarset-scale') {
     // The scenario drives a pod webhook that registers itself: our launcher's (--webhook-local-configuration) or kruise-manager's.
-    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: sidecarset-scale measures a SidecarSet webhook that registers itself; only --contender kruise-ts and --contender openkruise run it`);
+    throw new BenchFlagError(
+      `--contender ${JSON.stringify(flag)}: sidecarset-scale measures a SidecarSet webhook that registers itself; only --contender kruise-ts and --contender openkruise run it`,
+    );
   }
   if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS[SCENARIOS[scenario].family]);
   const sharded = /^kruise-ts-shards-([1-9]\d?)$/.exec(flag);
   if (sharded !== null) {
-    if (SCENARIOS[scenario].family !== 'cloneset') throw new BenchFlagError(`--contender ${flag}: sharded replicas of the CloneSet app serve CloneSet scenarios only`);
+    if (SCENARIOS[scenario].family !== 'cloneset')
+      throw new BenchFlagError(
+        `--contender ${flag}: sharded replicas of the CloneSet app serve CloneSet scenarios only`,
+      );
     return kruiseTsShardedContender(Number(sharded[1]));
   }
   if (flag === 'native') {
-    if (scenario === 'inplace') throw new BenchFlagError('--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady');
+    if (scenario === 'inplace')
+      throw new BenchFlagError(
+        '--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady',
+      );
     return nativeContender(SCENARIOS[scenario].family);
   }
   return namedContender(flag);
@@ -134,7 +154,9 @@ export function contenderFromFlag(flag: string, scenario: ScenarioName, openKrui
 function namedContender(flag: string): Contender {
   const match = new RegExp(`^(${CONTENDER_NAME})=(.+)$`, 's').exec(flag);
   if (match?.[1] === undefined || match[2] === undefined) {
-    throw new BenchFlagError(`--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, openkruise, or <name>=<command> (name: lower-case letters, digits, dashes)`);
+    throw new BenchFlagError(
+      `--contender ${JSON.stringify(flag)}: want kruise-ts, kruise-ts-source, kruise-ts-per-app, native, openkruise, or <name>=<command> (name: lower-case letters, digits, dashes)`,
+    );
   }
   const ours = /^kruise-ts(?:\s+(.*))?$/s.exec(match[2]);
   if (ours !== null) return kruiseTsContender(match[1], 'bundle', (ours[1] ?? '').trim());
@@ -145,9 +167,16 @@ function namedContender(flag: string): Contender {
 function checkReadyUrl(flag: string, url: string, contender: Contender): void {
   let expanded: string;
   try {
-    expanded = expandPlaceholders(url, { kubeconfigPath: 'kubeconfig', metricsPorts: Array.from({ length: contender.processes }, (_unused, index) => 10_000 + index), qps: 0, burst: 0 });
+    expanded = expandPlaceholders(url, {
+      kubeconfigPath: 'kubeconfig',
+      metricsPorts: Array.from({ length: contender.processes }, (_unused, index) => 10_000 + index),
+      qps: 0,
+      burst: 0,
+    });
   } catch (error) {
-    throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BenchFlagError(
+      `--contender-ready ${JSON.stringify(flag)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!URL.canParse(expanded)) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: not a URL`);
 }
@@ -161,9 +190,16 @@ export function withReadyUrls(contenders: readonly Contender[], flags: readonly 
   for (const flag of flags) {
     const [name = '', url = ''] = flag.split(/=(.*)/s);
     const contender = contenders.find((candidate) => candidate.name === name);
-    if (contender === undefined) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: no contender named ${JSON.stringify(name)} (${contenders.map((candidate) => candidate.name).join(', ')})`);
-    if (contender.kind === 'native') throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: the native baseline is kube-controller-manager of the cluster, ready before any contender starts`);
-    if (urls.has(name)) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: ${name} already has a ready URL`);
+    if (contender === undefined)
+      throw new BenchFlagError(
+        `--contender-ready ${JSON.stringify(flag)}: no contender named ${JSON.stringify(name)} (${contenders.map((candidate) => candidate.name).join(', ')})`,
+      );
+    if (contender.kind === 'native')
+      throw new BenchFlagError(
+        `--contender-ready ${JSON.stringify(flag)}: the native baseline is kube-controller-manager of the cluster, ready before any contender starts`,
+      );
+    if (urls.has(name))
+      throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: ${name} already has a ready URL`);
     checkReadyUrl(flag, url, contender);
     urls.set(name, url);
   }
@@ -183,7 +219,9 @@ export interface BenchCommand {
 function parseScenario(positionals: readonly string[]): ScenarioName {
   const [scenario, ...rest] = positionals;
   if (scenario === undefined || !(SCENARIO_NAMES as readonly string[]).includes(scenario)) {
-    throw new BenchFlagError(`want a scenario first: one of ${SCENARIO_NAMES.join(', ')}${scenario === undefined ? '' : ` (got ${JSON.stringify(scenario)})`}`);
+    throw new BenchFlagError(
+      `want a scenario first: one of ${SCENARIO_NAMES.join(', ')}${scenario === undefined ? '' : ` (got ${JSON.stringify(scenario)})`}`,
+    );
   }
   if (rest.length > 0) throw new BenchFlagError(`unexpected argument ${JSON.stringify(rest[0])}`);
   return scenario as ScenarioName;
@@ -192,7 +230,9 @@ function parseScenario(positionals: readonly string[]): ScenarioName {
 const REPEATABLE: ReadonlySet<string> = new Set(['contender', 'contender-ready']);
 
 function parseFlagValues(argv: readonly string[]): { positionals: string[]; flags: z.output<typeof flagsSchema> } {
-  const options = Object.fromEntries(Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.has(name) }]));
+  const options = Object.fromEntries(
+    Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.has(name) }]),
+  );
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
@@ -201,15 +241,21 @@ function parseFlagValues(argv: readonly string[]): { positionals: string[]; flag
   }
   const flags = flagsSchema.safeParse(parsed.values);
   if (!flags.success) {
-    throw new BenchFlagError(`invalid flags:\n${flags.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`).join('\n')}`);
+    throw new BenchFlagError(
+      `invalid flags:\n${flags.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`).join('\n')}`,
+    );
   }
   return { positionals: parsed.positionals, flags: flags.data };
 }
 
 /** The run's pods and nodes: steady's are workloads × pods per workload, bcj-nodes' one per node. */
-function podsAndNodes(scenarioName: ScenarioName, flags: z.output<typeof flagsSchema>): { pods: number; nodes: number } {
+function podsAndNodes(
+  scenarioName: ScenarioName,
+  flags: z.output<typeof flagsSchema>,
+): { pods: number; nodes: number } {
   if (scenarioName === 'steady') {
-    if (flags.pods !== undefined) throw new BenchFlagError('--pods: the steady scenario has --workloads × --pods-per-workload pods');
+    if (flags.pods !== undefined)
+      throw new BenchFlagError('--pods: the steady scenario has --workloads × --pods-per-workload pods');
     return { pods: flags.workloads * flags['pods-per-workload'], nodes: flags.nodes ?? 4 };
   }
   if (SCENARIOS[scenarioName].perNode === true) {
@@ -227,10 +273,16 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
   const { pods, nodes } = podsAndNodes(scenarioName, flags);
   // Room for every pod plus a surge, spread over the nodes.
   const podsPerNode = flags['pods-per-node'] ?? Math.min(4094, Math.max(110, Math.ceil((pods * 1.25) / nodes)));
-  if (podsPerNode * nodes < pods) throw new BenchFlagError(`--pods-per-node: ${String(nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`);
+  if (podsPerNode * nodes < pods)
+    throw new BenchFlagError(
+      `--pods-per-node: ${String(nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`,
+    );
   const timeoutSeconds = flags['timeout-seconds'] ?? Math.max(300, Math.ceil(pods * 0.3));
   const contenderFlags = flags.contender.length > 0 ? flags.contender : DEFAULT_CONTENDERS[scenarioName];
-  const openKruise = resolveOpenKruisePaths({ manager: flags['openkruise-manager'], source: flags['openkruise-source'] }, process.env);
+  const openKruise = resolveOpenKruisePaths(
+    { manager: flags['openkruise-manager'], source: flags['openkruise-source'] },
+    process.env,
+  );
   return {
     settings: {
       scenario: scenarioName,
@@ -250,7 +302,9 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
       kubernetesVersion: '',
       freshClusterPerContender: true,
       timeoutSeconds,
-      ...(flags['apiserver-profile-seconds'] > 0 ? { apiserverProfileSeconds: flags['apiserver-profile-seconds'] } : {}),
+      ...(flags['apiserver-profile-seconds'] > 0
+        ? { apiserverProfileSeconds: flags['apiserver-profile-seconds'] }
+        : {}),
       ...(SCENARIOS[scenarioName].perNode === true ? { jobRunMs: flags['job-run-ms'] } : {}),
     },
     scenario: {

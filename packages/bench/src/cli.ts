@@ -31,8 +31,15 @@ try {
 const log = (line: string): void => {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 };
-log(`${command.settings.scenario}: ${String(command.settings.pods)} pods, contenders ${command.contenders.map((contender) => contender.name).join(', ')}`);
-const output = await runBench({ ...command, outDir: path.resolve(command.outDir), command: `npm run bench -- ${argv.join(' ')}`, log });
+log(
+  `${command.settings.scenario}: ${String(command.settings.pods)} pods, contenders ${command.contenders.map((contender) => contender.name).join(', ')}`,
+);
+const output = await runBench({
+  ...command,
+  outDir: path.resolve(command.outDir),
+  command: `npm run bench -- ${argv.join(' ')}`,
+  log,
+});
 process.stdout.write(await readFile(output.markdownFile, 'utf8'));
 process.stdout.write(`\nwrote ${output.jsonFile}\n      ${output.markdownFile}\n      ${output.svgFile}\n`);
 const failed = output.result.results.filter((result) => !result.completed);

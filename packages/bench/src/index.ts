@@ -5,7 +5,12 @@
  */
 export { BenchFlagError, contenderFromFlag, parseBenchCommand } from './bench-flags.ts';
 export type { BenchCommand } from './bench-flags.ts';
-export { externalContender, expandPlaceholders, kruiseTsContender, kruiseTsPerAppContender } from './contenders/command-contender.ts';
+export {
+  externalContender,
+  expandPlaceholders,
+  kruiseTsContender,
+  kruiseTsPerAppContender,
+} from './contenders/command-contender.ts';
 export type { Contender, ContenderContext, RunningContender } from './contenders/contender.ts';
 export { nativeContender } from './contenders/native-contender.ts';
 export { runBench } from './run/run-bench.ts';

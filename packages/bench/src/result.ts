@@ -10,7 +10,16 @@
  * BroadcastJob's pod on every node run to completion (`bcj-nodes`; the native DaemonSet's pod on
  * every node is the baseline).
  */
-export const SCENARIO_NAMES = ['scale', 'inplace', 'recreate', 'steady', 'asts-inplace', 'asts-recreate', 'sidecarset-scale', 'bcj-nodes'] as const;
+export const SCENARIO_NAMES = [
+  'scale',
+  'inplace',
+  'recreate',
+  'steady',
+  'asts-inplace',
+  'asts-recreate',
+  'sidecarset-scale',
+  'bcj-nodes',
+] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One point of the rollout curve: the workload's status (summed over workloads) at `t` seconds after the change. */
@@ -89,7 +98,8 @@ export interface ContenderInfo {
 export interface ContenderResult {
   readonly contender: ContenderInfo;
   /** The kind the contender served: `CloneSet`, `AdvancedStatefulSet` or `BroadcastJob`, for the native baseline `Deployment`, `StatefulSet` or `DaemonSet`. */
-  readonly workloadKind: 'CloneSet' | 'Deployment' | 'AdvancedStatefulSet' | 'StatefulSet' | 'BroadcastJob' | 'DaemonSet';
+  readonly workloadKind:
+    'CloneSet' | 'Deployment' | 'AdvancedStatefulSet' | 'StatefulSet' | 'BroadcastJob' | 'DaemonSet';
   /** Whether the run reached "done" before the timeout; figures of an unfinished run are still recorded. */
   readonly completed: boolean;
   /** Why it failed, when it did. */
@@ -290,7 +300,12 @@ export interface RunSettings {
   readonly nodes: number;
   readonly podsPerNode: number;
   /** Simulated kubelet delays, and how many pod status writes the simulation makes at once. */
-  readonly kubelet: { readonly podStartDelayMs: number; readonly containerUpdateDelayMs: number; readonly podDeleteDelayMs: number; readonly podParallelism: number };
+  readonly kubelet: {
+    readonly podStartDelayMs: number;
+    readonly containerUpdateDelayMs: number;
+    readonly podDeleteDelayMs: number;
+    readonly podParallelism: number;
+  };
   /**
    * Client-side rate limit given to every contender (and to the native kube-controller-manager); 0:
    * none, the API server's Priority and Fairness alone (controller-runtime's default since v0.15).

@@ -59,7 +59,8 @@ export const TOOL_LAUNCHERS: Readonly<Record<string, string>> = {
  * of them is imported for its side effects alone.
  */
 const WORKSPACE_SOURCES = ['packages', 'apps'].map((folder) => path.join(REPOSITORY_ROOT, folder) + path.sep);
-const hasSideEffects = (id: string): boolean => !WORKSPACE_SOURCES.some((folder) => id.startsWith(folder)) || id.includes(`${path.sep}node_modules${path.sep}`);
+const hasSideEffects = (id: string): boolean =>
+  !WORKSPACE_SOURCES.some((folder) => id.startsWith(folder)) || id.includes(`${path.sep}node_modules${path.sep}`);
 
 export interface BundleOptions {
   /** Output directory (created); `dist` of the repository by default. */
@@ -78,11 +79,22 @@ export async function bundleApps(options: BundleOptions = {}): Promise<Record<st
   await bundle(THREAD_ENTRIES, outDir, hasSideEffects);
   await bundle(TOOL_ENTRIES, outDir, hasSideEffects);
   await writeLaunchers(outDir);
-  return Object.fromEntries([...Object.keys(entries), ...Object.keys(THREAD_ENTRIES), ...Object.keys(TOOL_ENTRIES)].map((name) => [name, path.join(outDir, `${name}.mjs`)]));
+  return Object.fromEntries(
+    [...Object.keys(entries), ...Object.keys(THREAD_ENTRIES), ...Object.keys(TOOL_ENTRIES)].map((name) => [
+      name,
+      path.join(outDir, `${name}.mjs`),
+    ]),
+  );
 }
 
-async function bundle(entries: Readonly<Record<string, string>>, outDir: string, moduleSideEffects: boolean | ((id: string) => boolean)): Promise<void> {
-  const input = Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(REPOSITORY_ROOT, file)]));
+async function bundle(
+  entries: Readonly<Record<string, string>>,
+  outDir: string,
+  moduleSideEffects: boolean | ((id: string) => boolean),
+): Promise<void> {
+  const input = Object.fromEntries(
+    Object.entries(entries).map(([name, file]) => [name, path.join(REPOSITORY_ROOT, file)]),
+  );
   await build({
     input,
     platform: 'node',
@@ -94,7 +106,14 @@ async function bundle(entries: Readonly<Record<string, string>>, outDir: string,
     // from it): ASCII only, so that it is stored with one byte per character rather than two (one
     // dash or "×" in a comment doubles a whole chunk), and without JSDoc, which no one reads there.
     // Licence comments stay.
-    output: { dir: outDir, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
+    output: {
+      dir: outDir,
+      format: 'esm',
+      entryFileNames: '[name].mjs',
+      chunkFileNames: 'chunks/[name]-[hash].mjs',
+      charset: 'ascii',
+      comments: { legal: true, annotation: false, jsdoc: false },
+    },
   });
 }
 
@@ -106,7 +125,13 @@ async function bundle(entries: Readonly<Record<string, string>>, outDir: string,
 async function writeLaunchers(outDir: string): Promise<void> {
   for (const [name, entry] of Object.entries(TOOL_LAUNCHERS)) {
     const file = path.join(outDir, name);
-    const script = [`#!${process.execPath}`, '// Written by `npm run build`.', "process.getBuiltinModule('node:module').enableCompileCache?.();", `await import('./${entry}.mjs');`, ''];
+    const script = [
+      `#!${process.execPath}`,
+      '// Written by `npm run build`.',
+      "process.getBuiltinModule('node:module').enableCompileCache?.();",
+      `await import('./${entry}.mjs');`,
+      '',
+    ];
     await writeFile(file, script.join('\n'));
     await chmod(file, 0o755);
   }

@@ -6,4 +6,6 @@ import { bundleApps } from './bundle-apps.ts';
 
 const started = performance.now();
 const files = await bundleApps();
-process.stdout.write(`built ${Object.values(files).join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)}s\n`);
+process.stdout.write(
+  `built ${Object.values(files).join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)}s\n`,
+);

@@ -14,7 +14,13 @@ import { load as parse } from 'js-yaml';
 import { PROCESS_ENTRIES } from '@kruise-ts/bundle';
 import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES, parseFeatureGates } from '@kruise-ts/controller-runtime';
 
-import { CHART_DIRECTORY, evaluateChartGates, readChartApps, readChartGateTable, REPOSITORY_ROOT } from './chart-files.ts';
+import {
+  CHART_DIRECTORY,
+  evaluateChartGates,
+  readChartApps,
+  readChartGateTable,
+  REPOSITORY_ROOT,
+} from './chart-files.ts';
 
 /** The fields of a CRD file (files/crds) that a validation webhook's rule repeats. */
 interface CrdFile {
@@ -40,14 +46,29 @@ function runtimeOutcome(flag: string): Outcome {
 /** Every two-item gate string `A=x,B=y` over all known gates (and a few single and malformed ones). */
 function gateStrings(): string[] {
   const items = FEATURE_GATE_NAMES.flatMap((name) => [`${name}=true`, `${name}=false`]);
-  const pairs = items.flatMap((first) => items.filter((second) => second.split('=')[0] !== first.split('=')[0]).map((second) => `${first},${second}`));
-  return ['', ' , ', ...items, ...pairs, 'CloneSet', 'CloneSet=True', 'cloneset=true', 'CloneSet=true=false', ' CloneSet = false ,', 'CloneSet=false,CloneSet=true'];
+  const pairs = items.flatMap((first) =>
+    items.filter((second) => second.split('=')[0] !== first.split('=')[0]).map((second) => `${first},${second}`),
+  );
+  return [
+    '',
+    ' , ',
+    ...items,
+    ...pairs,
+    'CloneSet',
+    'CloneSet=True',
+    'cloneset=true',
+    'CloneSet=true=false',
+    ' CloneSet = false ,',
+    'CloneSet=false,CloneSet=true',
+  ];
 }
 
 describe('files/feature-gates.yaml', () => {
   it('has every runtime gate with the runtime default, and no other', async () => {
     const table = await readChartGateTable();
-    expect(table.defaults).toEqual(Object.fromEntries(FEATURE_GATE_NAMES.map((name) => [name, KNOWN_FEATURE_GATES[name].default])));
+    expect(table.defaults).toEqual(
+      Object.fromEntries(FEATURE_GATE_NAMES.map((name) => [name, KNOWN_FEATURE_GATES[name].default])),
+    );
   });
 
   it('accepts and rejects exactly what --feature-gates does, with the same resulting values (every pair of gates)', async () => {
@@ -102,9 +123,18 @@ describe('files/apps.yaml', () => {
     for (const [gate, app] of Object.entries(await readChartApps()).filter(([, candidate]) => candidate.available)) {
       const webhook = app.validationWebhook;
       expect(webhook, gate).toBeDefined();
-      expect(Object.keys(webhook ?? {}).sort(), gate).toEqual(['group', 'name', 'path', 'resource', 'scope', 'versions']);
+      expect(Object.keys(webhook ?? {}).sort(), gate).toEqual([
+        'group',
+        'name',
+        'path',
+        'resource',
+        'scope',
+        'versions',
+      ]);
       // The app's kind is the CRD of its own (its first; every app has one).
-      const crd = parse(await readFile(path.join(CHART_DIRECTORY, 'files', 'crds', app.crds?.[0] ?? ''), 'utf8')) as CrdFile;
+      const crd = parse(
+        await readFile(path.join(CHART_DIRECTORY, 'files', 'crds', app.crds?.[0] ?? ''), 'utf8'),
+      ) as CrdFile;
       const kind = crd.spec.names.kind.toLowerCase();
       expect(webhook, gate).toEqual({
         name: `v${kind}.kruise-ts.io`,

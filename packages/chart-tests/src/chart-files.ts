@@ -96,10 +96,16 @@ function applyDependencies(table: ChartGateTable, values: Record<string, boolean
  * (for comparing the table with the runtime over many strings without running helm for each): the
  * gate values, or the first problem.
  */
-export function evaluateChartGates(table: ChartGateTable, flag: string): { readonly values: Record<string, boolean> } | { readonly problem: string } {
+export function evaluateChartGates(
+  table: ChartGateTable,
+  flag: string,
+): { readonly values: Record<string, boolean> } | { readonly problem: string } {
   const values: Record<string, boolean> = { ...table.defaults };
   const explicit = new Map<string, boolean>();
-  for (const item of flag.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const item of flag
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const parsed = parseGateItem(table, item);
     if ('problem' in parsed) return parsed;
     values[parsed.name] = parsed.value;

@@ -11,7 +11,10 @@ function compliant(): V1PodSpec {
       {
         name: 'app',
         image: 'app',
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] } },
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] },
+        },
       },
     ],
     volumes: [{ name: 'tmp', emptyDir: {} }],
@@ -37,9 +40,23 @@ describe('restrictedViolations', () => {
     spec.hostNetwork = true;
     spec.hostPID = true;
     spec.volumes = [{ name: 'root', hostPath: { path: '/' } }];
-    spec.securityContext = { runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' }, sysctls: [{ name: 'kernel.msgmax', value: '1' }] };
+    spec.securityContext = {
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      seccompProfile: { type: 'RuntimeDefault' },
+      sysctls: [{ name: 'kernel.msgmax', value: '1' }],
+    };
     spec.containers = [
-      { name: 'app', image: 'app', ports: [{ containerPort: 80, hostPort: 80 }], securityContext: { privileged: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['SYS_ADMIN'] } } },
+      {
+        name: 'app',
+        image: 'app',
+        ports: [{ containerPort: 80, hostPort: 80 }],
+        securityContext: {
+          privileged: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'], add: ['SYS_ADMIN'] },
+        },
+      },
     ];
     expect(restrictedViolations(spec)).toEqual([
       'hostNetwork must not be true',
@@ -55,7 +72,17 @@ describe('restrictedViolations', () => {
   it('rejects a container that overrides the pod with root or an unconfined seccomp profile', () => {
     const spec = compliant();
     spec.containers = [
-      { name: 'app', image: 'app', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: false, runAsUser: 0, seccompProfile: { type: 'Unconfined' } } },
+      {
+        name: 'app',
+        image: 'app',
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          runAsNonRoot: false,
+          runAsUser: 0,
+          seccompProfile: { type: 'Unconfined' },
+        },
+      },
     ];
     expect(restrictedViolations(spec)).toEqual([
       'container app: runAsNonRoot must be true (on the container or the pod)',

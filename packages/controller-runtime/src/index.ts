@@ -5,7 +5,17 @@
  */
 
 // Client
-export { ApiError, apiErrorFromAnswer, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests } from './client/api-error.ts';
+export {
+  ApiError,
+  apiErrorFromAnswer,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+} from './client/api-error.ts';
 export type { ErrorAnswer, StatusBody, StatusCause, StatusReason } from './client/api-error.ts';
 export { createClient, createRestClient } from './client/client.ts';
 export type {
@@ -30,7 +40,13 @@ export type { KubeObject, ObjectMetaLike, OwnerReferenceLike } from './client/ku
 export { apiVersionOf, defineResource, resourcePath } from './client/resource-type.ts';
 export type { ResourceType } from './client/resource-type.ts';
 export { keyOf, resourceClient } from './client/resource-client.ts';
-export type { ObjectApi, ResourceClient, ResourceDeleteOptions, ResourcePatch, ResourceWriteOptions } from './client/resource-client.ts';
+export type {
+  ObjectApi,
+  ResourceClient,
+  ResourceDeleteOptions,
+  ResourcePatch,
+  ResourceWriteOptions,
+} from './client/resource-client.ts';
 export { Transport, TransportClosedError } from './client/transport.ts';
 export { credentialHeaders } from './client/credential-headers.ts';
 export { requestUrl } from './client/request-url.ts';
@@ -61,7 +77,12 @@ export type { RequestMapper } from './controller/event-mappers.ts';
 export { createWorkQueue } from './queue/work-queue.ts';
 export type { WorkQueue, WorkQueueOptions } from './queue/work-queue.ts';
 export type { WorkQueueMetrics, WorkQueueState } from './queue/work-queue-metrics.ts';
-export { bucketRateLimiter, defaultControllerRateLimiter, itemExponentialFailureRateLimiter, maxOfRateLimiter } from './queue/rate-limiters.ts';
+export {
+  bucketRateLimiter,
+  defaultControllerRateLimiter,
+  itemExponentialFailureRateLimiter,
+  maxOfRateLimiter,
+} from './queue/rate-limiters.ts';
 export type { ControllerRateLimiterOptions, RateLimiter } from './queue/rate-limiters.ts';
 export { TokenBucket } from './flowcontrol/token-bucket.ts';
 export type { TokenBucketOptions } from './flowcontrol/token-bucket.ts';
@@ -70,9 +91,17 @@ export type { Clock, TimerHandle } from './util/clock.ts';
 
 // Expectations
 export { ScaleExpectations } from './expectations/scale-expectations.ts';
-export type { ScaleAction, ScaleExpectationTimeout, ScaleNames, ScaleSatisfaction } from './expectations/scale-expectations.ts';
+export type {
+  ScaleAction,
+  ScaleExpectationTimeout,
+  ScaleNames,
+  ScaleSatisfaction,
+} from './expectations/scale-expectations.ts';
 export { isResourceVersionAtLeast, ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
-export type { ResourceVersionExpectationTimeout, VersionedObject } from './expectations/resource-version-expectations.ts';
+export type {
+  ResourceVersionExpectationTimeout,
+  VersionedObject,
+} from './expectations/resource-version-expectations.ts';
 export { DEFAULT_EXPECTATION_TIMEOUT_MS } from './expectations/expectation-timeout.ts';
 export type { ExpectationsOptions } from './expectations/expectation-timeout.ts';
 
@@ -97,11 +126,24 @@ export type { TextSink } from './log/text-destination.ts';
 export { FeatureGates } from './feature-gates/feature-gates.ts';
 export { FeatureGateError } from './feature-gates/feature-gate-error.ts';
 export { FEATURE_GATE_NAMES, isFeatureGateName, KNOWN_FEATURE_GATES } from './feature-gates/known-gates.ts';
-export type { FeatureGateApp, FeatureGateName, FeatureGateSpec, FeatureGateStage } from './feature-gates/known-gates.ts';
+export type {
+  FeatureGateApp,
+  FeatureGateName,
+  FeatureGateSpec,
+  FeatureGateStage,
+} from './feature-gates/known-gates.ts';
 export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
 export { unimplementedGateWarnings } from './feature-gates/unimplemented-gates.ts';
 export { durationSchema, goDurationSchema } from './flags/duration-flag.ts';
-export { booleanFlag, countFlag, FlagError, managerFlagsSchema, parseFlags, parseFlagsOrExit, parseManagerFlags } from './flags/manager-flags.ts';
+export {
+  booleanFlag,
+  countFlag,
+  FlagError,
+  managerFlagsSchema,
+  parseFlags,
+  parseFlagsOrExit,
+  parseManagerFlags,
+} from './flags/manager-flags.ts';
 export { compatibilityNotes, OPENKRUISE_MANAGER_FLAGS } from './flags/openkruise-flags.ts';
 export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/openkruise-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
@@ -124,7 +166,19 @@ export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions, NewControllerOptions } from './manager/manager.ts';
 export type { ShardingOptions } from './manager/manager-shards.ts';
-export { bucketLabels, bucketLabelValue, bucketOf, bucketOfKey, bucketSelector, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS, SHARD_RING_LABEL, shardHash, withBucketLabel } from './sharding/bucket.ts';
+export {
+  bucketLabels,
+  bucketLabelValue,
+  bucketOf,
+  bucketOfKey,
+  bucketSelector,
+  parseBucketLabel,
+  SHARD_BUCKET_LABEL,
+  SHARD_BUCKETS,
+  SHARD_RING_LABEL,
+  shardHash,
+  withBucketLabel,
+} from './sharding/bucket.ts';
 export { BucketGate } from './sharding/bucket-gate.ts';
 export type { LabelledKind } from './sharding/bucket-labeller.ts';
 export type { Admission, ReconcileGate } from './sharding/bucket-gate.ts';
@@ -163,10 +217,21 @@ export { webhookFlagsShape, webhookServerFromFlags } from './webhook/webhook-fla
 export type { WebhookFlags } from './webhook/webhook-flags.ts';
 export type { WebhookOptions, WebhookServerOptions } from './webhook/webhook-server.ts';
 export { threadModuleUrl } from './webhook/thread/thread-handler.ts';
-export type { MirroredInformer, ThreadedWebhook, ThreadHandlerContext, ThreadHandlerModule } from './webhook/thread/thread-handler.ts';
+export type {
+  MirroredInformer,
+  ThreadedWebhook,
+  ThreadHandlerContext,
+  ThreadHandlerModule,
+} from './webhook/thread/thread-handler.ts';
 export type { FailurePolicy } from './webhook/invoke-handler.ts';
 export { isWebhookUnavailable, WebhookUnavailableError } from './webhook/webhook-unavailable.ts';
-export type { CertificateSource, CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './webhook/certificate-source.ts';
+export type {
+  CertificateSource,
+  CertificateStore,
+  ServingCertificate,
+  StoredCertificates,
+  StoreSnapshot,
+} from './webhook/certificate-source.ts';
 export {
   CA_VALIDITY_MS,
   certificateValidity,
@@ -175,26 +240,59 @@ export {
   renewalTime,
   SERVING_VALIDITY_MS,
 } from './webhook/certificates.ts';
-export type { CertificateAuthorityOptions, CertificateKeyPair, ServingCertificateOptions, Validity } from './webhook/certificates.ts';
+export type {
+  CertificateAuthorityOptions,
+  CertificateKeyPair,
+  ServingCertificateOptions,
+  Validity,
+} from './webhook/certificates.ts';
 export { SelfManagedCertificates } from './webhook/self-managed-certificates.ts';
 export type { SelfManagedCertificatesOptions } from './webhook/self-managed-certificates.ts';
 export { FileCertificates } from './webhook/file-certificates.ts';
 export type { FileCertificatesOptions } from './webhook/file-certificates.ts';
 export { SecretCertificateStore, secretResource } from './webhook/secret-store.ts';
 export type { SecretCertificateStoreOptions, SecretLike } from './webhook/secret-store.ts';
-export { CaBundleInjector, customResourceDefinitionResource, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './webhook/ca-bundle-injector.ts';
-export type { CaBundleInjectorOptions, CaBundleTarget, CustomResourceDefinitionLike, WebhookConfigurationKind, WebhookConfigurationLike } from './webhook/ca-bundle-injector.ts';
-export { answerConversionReview, CONVERSION_REVIEW_API_VERSION, conversionReviewSchema } from './webhook/conversion-review.ts';
+export {
+  CaBundleInjector,
+  customResourceDefinitionResource,
+  mutatingWebhookConfigurationResource,
+  validatingWebhookConfigurationResource,
+} from './webhook/ca-bundle-injector.ts';
+export type {
+  CaBundleInjectorOptions,
+  CaBundleTarget,
+  CustomResourceDefinitionLike,
+  WebhookConfigurationKind,
+  WebhookConfigurationLike,
+} from './webhook/ca-bundle-injector.ts';
+export {
+  answerConversionReview,
+  CONVERSION_REVIEW_API_VERSION,
+  conversionReviewSchema,
+} from './webhook/conversion-review.ts';
 export type { ConversionRequest, ConversionReviewResponse, ObjectConverter } from './webhook/conversion-review.ts';
 export { addLocalConversionWebhook, LocalConversionWebhook } from './webhook/local-conversion-webhook.ts';
 export type { LocalConversionWebhookOptions } from './webhook/local-conversion-webhook.ts';
-export { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration } from './webhook/local-webhook-configuration.ts';
-export type { LocalWebhookBuildInput, LocalWebhookConfigurationOptions, LocalWebhookRegistration } from './webhook/local-webhook-configuration.ts';
+export {
+  addLocalWebhookConfiguration,
+  LOCAL_WEBHOOK_CONFIGURATION_LABEL,
+  LocalWebhookConfiguration,
+} from './webhook/local-webhook-configuration.ts';
+export type {
+  LocalWebhookBuildInput,
+  LocalWebhookConfigurationOptions,
+  LocalWebhookRegistration,
+} from './webhook/local-webhook-configuration.ts';
 
 // Utilities
 export { deepFreeze } from './util/deep-readonly.ts';
 export type { DeepReadonly } from './util/deep-readonly.ts';
-export { isEmptyLabelSelector, labelSelectorToString, matchesLabelRequirement, matchesLabelSelector } from './util/label-selector.ts';
+export {
+  isEmptyLabelSelector,
+  labelSelectorToString,
+  matchesLabelRequirement,
+  matchesLabelSelector,
+} from './util/label-selector.ts';
 export type { LabelSelector, LabelSelectorRequirement } from './util/label-selector.ts';
 export { Backoff } from './util/backoff.ts';
 export { deepEqual } from './util/deep-equal.ts';

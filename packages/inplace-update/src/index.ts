@@ -20,7 +20,13 @@ export {
 export { calculateInPlaceUpdateSpec } from './internal/calculate-spec.ts';
 export type { CalculateInPlaceUpdateSpecInput, InPlaceUpdateGates } from './internal/calculate-spec.ts';
 export { isVerticalUpdateOnly } from './internal/update-spec.ts';
-export type { ContainerRefMetadata, ContainerResources, InPlaceDecision, MetadataPatch, UpdateSpec } from './internal/update-spec.ts';
+export type {
+  ContainerRefMetadata,
+  ContainerResources,
+  InPlaceDecision,
+  MetadataPatch,
+  UpdateSpec,
+} from './internal/update-spec.ts';
 export { podCanApplyInPlace } from './internal/pod-can-apply.ts';
 export type { PodCanApplyResult } from './internal/pod-can-apply.ts';
 export { podQosClass } from './internal/qos.ts';
@@ -28,19 +34,32 @@ export type { QosClass } from './internal/qos.ts';
 
 // State and grace annotations.
 export { formatInPlaceUpdateState, readInPlaceUpdateState } from './internal/state.ts';
-export type { InPlaceUpdateContainerBatch, InPlaceUpdateContainerStatus, InPlaceUpdatePreCheckBeforeNext, InPlaceUpdateState } from './internal/state.ts';
+export type {
+  InPlaceUpdateContainerBatch,
+  InPlaceUpdateContainerStatus,
+  InPlaceUpdatePreCheckBeforeNext,
+  InPlaceUpdateState,
+} from './internal/state.ts';
 export { formatGraceSpec, parseGraceSpec } from './internal/grace-spec.ts';
 
 // Env from metadata and kruise-daemon's runtime-containers-meta.
 export { envFromMetadataHash, hasMetadataEnv } from './internal/env-from-metadata.ts';
 export type { MetadataSource } from './internal/env-from-metadata.ts';
 export { formatRuntimeContainerMeta, runtimeContainerMeta } from './internal/runtime-containers-meta.ts';
-export type { RuntimeContainerMeta, RuntimeContainerMetaSet, RuntimeMetaAnnotation } from './internal/runtime-containers-meta.ts';
+export type {
+  RuntimeContainerMeta,
+  RuntimeContainerMetaSet,
+  RuntimeMetaAnnotation,
+} from './internal/runtime-containers-meta.ts';
 
 // Completion.
 export { isInPlaceUpdateCompleted } from './internal/completion.ts';
 export type { CompletionOptions } from './internal/completion.ts';
-export { completionConditions, hasInPlaceUpdateReadinessGate, START_IN_PLACE_UPDATE_REASON } from './internal/conditions.ts';
+export {
+  completionConditions,
+  hasInPlaceUpdateReadinessGate,
+  START_IN_PLACE_UPDATE_REASON,
+} from './internal/conditions.ts';
 export type { PodCondition } from './internal/conditions.ts';
 
 // Writes.

@@ -2,12 +2,44 @@
  * The kruise-ts apps this launcher can run, each behind its feature gate. A new app adds one entry:
  * its gate, its Lease name, its CRD files and how it registers with a manager.
  */
-import { setupStatefulSetController, setupStatefulSetWebhook, STATEFULSET_VALIDATION_WEBHOOK, statefulSetFlagsShape, statefulSetOptionsFromFlags } from '@kruise-ts/advanced-statefulset';
-import { BROADCASTJOB_VALIDATION_WEBHOOK, broadcastJobFlagsShape, broadcastJobOptionsFromFlags, setupBroadcastJobController, setupBroadcastJobWebhook } from '@kruise-ts/broadcastjob';
-import { CLONESET_VALIDATION_WEBHOOK, cloneSetFlagsShape, cloneSetOptionsFromFlags, setupCloneSetController, setupCloneSetWebhook } from '@kruise-ts/cloneset';
-import { addLocalWebhookConfiguration, booleanFlag, managerFlagsSchema, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import {
+  setupStatefulSetController,
+  setupStatefulSetWebhook,
+  STATEFULSET_VALIDATION_WEBHOOK,
+  statefulSetFlagsShape,
+  statefulSetOptionsFromFlags,
+} from '@kruise-ts/advanced-statefulset';
+import {
+  BROADCASTJOB_VALIDATION_WEBHOOK,
+  broadcastJobFlagsShape,
+  broadcastJobOptionsFromFlags,
+  setupBroadcastJobController,
+  setupBroadcastJobWebhook,
+} from '@kruise-ts/broadcastjob';
+import {
+  CLONESET_VALIDATION_WEBHOOK,
+  cloneSetFlagsShape,
+  cloneSetOptionsFromFlags,
+  setupCloneSetController,
+  setupCloneSetWebhook,
+} from '@kruise-ts/cloneset';
+import {
+  addLocalWebhookConfiguration,
+  booleanFlag,
+  managerFlagsSchema,
+  webhookFlagsShape,
+} from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
-import { addLocalPodWebhookConfiguration, SIDECARSET_VALIDATION_WEBHOOK, setupSidecarSetController, setupSidecarSetValidationWebhook, setupSidecarSetWebhook, sidecarSetFlagsShape, sidecarSetOptionsFromFlags, webhookNamespaceSelector } from '@kruise-ts/sidecarset';
+import {
+  addLocalPodWebhookConfiguration,
+  SIDECARSET_VALIDATION_WEBHOOK,
+  setupSidecarSetController,
+  setupSidecarSetValidationWebhook,
+  setupSidecarSetWebhook,
+  sidecarSetFlagsShape,
+  sidecarSetOptionsFromFlags,
+  webhookNamespaceSelector,
+} from '@kruise-ts/sidecarset';
 import { SIDECARSET_CRD_NAME, STATEFULSET_CRD_NAME } from '@kruise-ts/api';
 import type { LabelSelector } from '@kruise-ts/api';
 import { validatingWebhookConfiguration } from '@kruise-ts/template-validation';
@@ -22,7 +54,10 @@ export const launcherOwnFlagsShape = {
   // deleted when it stops; empty: none. In a cluster the chart renders the configuration instead.
   'webhook-local-configuration': z
     .string()
-    .regex(/^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)?$/, 'must be a Kubernetes object name (lower-case letters, digits, dashes and dots), or empty for none')
+    .regex(
+      /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)?$/,
+      'must be a Kubernetes object name (lower-case letters, digits, dashes and dots), or empty for none',
+    )
     .default(''),
   // With --webhook-local-configuration: also point the conversion webhooks of the enabled apps' CRDs at
   // this process. Off for a process on a cluster where another one serves the conversions already
@@ -31,7 +66,14 @@ export const launcherOwnFlagsShape = {
 };
 
 /** Every flag of every app, on top of the manager's: what the all-in-one process accepts. */
-export const launcherFlagsSchema = managerFlagsSchema.extend({ ...cloneSetFlagsShape, ...statefulSetFlagsShape, ...sidecarSetFlagsShape, ...broadcastJobFlagsShape, ...webhookFlagsShape, ...launcherOwnFlagsShape });
+export const launcherFlagsSchema = managerFlagsSchema.extend({
+  ...cloneSetFlagsShape,
+  ...statefulSetFlagsShape,
+  ...sidecarSetFlagsShape,
+  ...broadcastJobFlagsShape,
+  ...webhookFlagsShape,
+  ...launcherOwnFlagsShape,
+});
 
 /** Parsed launcher flags. */
 export type LauncherFlags = z.output<typeof launcherFlagsSchema>;
@@ -57,14 +99,20 @@ export interface AppEntry {
 
 /** A process restricted with --namespace validates only that namespace's objects (cluster-scoped kinds ignore the selector). */
 function onlyNamespace(namespace: string | undefined): LabelSelector | undefined {
-  return namespace === undefined || namespace === '' ? undefined : { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [namespace] }] };
+  return namespace === undefined || namespace === ''
+    ? undefined
+    : { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [namespace] }] };
 }
 
 /**
  * With --webhook-local-configuration `<name>`: the ValidatingWebhookConfiguration `<name>-<app>` of an
  * app's validation webhook, at https://127.0.0.1:<port>, fail-open as in production.
  */
-function addLocalValidation(manager: Manager, server: WebhookServer, input: { readonly flags: LauncherFlags; readonly app: string; readonly webhook: ValidationWebhook }): void {
+function addLocalValidation(
+  manager: Manager,
+  server: WebhookServer,
+  input: { readonly flags: LauncherFlags; readonly app: string; readonly webhook: ValidationWebhook },
+): void {
   const base = input.flags['webhook-local-configuration'];
   if (base === '') {
     return;
@@ -73,7 +121,14 @@ function addLocalValidation(manager: Manager, server: WebhookServer, input: { re
   addLocalWebhookConfiguration(manager, server, {
     kind: 'ValidatingWebhookConfiguration',
     name,
-    build: ({ port, caBundle }) => validatingWebhookConfiguration({ name, webhooks: [input.webhook], clientConfig: { baseUrl: `https://127.0.0.1:${String(port)}` }, caBundle, namespaceSelector: onlyNamespace(input.flags.namespace) }),
+    build: ({ port, caBundle }) =>
+      validatingWebhookConfiguration({
+        name,
+        webhooks: [input.webhook],
+        clientConfig: { baseUrl: `https://127.0.0.1:${String(port)}` },
+        caBundle,
+        namespaceSelector: onlyNamespace(input.flags.namespace),
+      }),
   });
 }
 
@@ -105,7 +160,11 @@ export const APPS: readonly AppEntry[] = [
     webhooks: (manager: Manager, server: WebhookServer, flags: LauncherFlags): void => {
       if (flags['statefulset-validation-webhook']) {
         setupStatefulSetWebhook(manager, server, statefulSetOptionsFromFlags(flags));
-        addLocalValidation(manager, server, { flags, app: 'advanced-statefulset', webhook: STATEFULSET_VALIDATION_WEBHOOK });
+        addLocalValidation(manager, server, {
+          flags,
+          app: 'advanced-statefulset',
+          webhook: STATEFULSET_VALIDATION_WEBHOOK,
+        });
       }
     },
   },
@@ -127,9 +186,21 @@ export const APPS: readonly AppEntry[] = [
       }
       const name = flags['webhook-local-configuration'];
       if (name !== '') {
-        manager.add(new LocalNamespace({ client: manager.client, name: options.revisionNamespace, logger: manager.logger.child({ component: 'local-namespace' }) }));
+        manager.add(
+          new LocalNamespace({
+            client: manager.client,
+            name: options.revisionNamespace,
+            logger: manager.logger.child({ component: 'local-namespace' }),
+          }),
+        );
         // Fail-open as in production; only the namespaces this process caches when it is restricted to one.
-        addLocalPodWebhookConfiguration(manager, server, { name, namespaceSelector: webhookNamespaceSelector({ excluded: flags['sidecarset-excluded-namespaces'], namespace: flags.namespace }) });
+        addLocalPodWebhookConfiguration(manager, server, {
+          name,
+          namespaceSelector: webhookNamespaceSelector({
+            excluded: flags['sidecarset-excluded-namespaces'],
+            namespace: flags.namespace,
+          }),
+        });
       }
     },
   },

@@ -6,11 +6,16 @@
  * Flags are the union of the apps' flags (see `apps.ts`); `--feature-gates` selects the apps. In a
  * cluster, the Helm chart runs each app as its own Deployment instead.
  */
-import { createLogger, loadKubeConfigOrExit, logStartupWarnings, OPENKRUISE_MANAGER_FLAGS, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
+import {
+  createLogger,
+  loadKubeConfigOrExit,
+  logStartupWarnings,
+  OPENKRUISE_MANAGER_FLAGS,
+  parseFlagsOrExit,
+} from '@kruise-ts/controller-runtime';
 
 import { launcherFlagsSchema } from './apps.ts';
 import { startControllers } from './controllers.ts';
-
 
 const argv = process.argv.slice(2);
 const flags = parseFlagsOrExit(argv, launcherFlagsSchema, OPENKRUISE_MANAGER_FLAGS);

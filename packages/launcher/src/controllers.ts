@@ -1,6 +1,17 @@
 import { CONVERSION_WEBHOOK_PATH, convertObject } from '@kruise-ts/api';
-import { addLocalConversionWebhook, Manager, managerOptionsFromFlags, webhookServerFromFlags } from '@kruise-ts/controller-runtime';
-import type { KubeConfigLike, ManagerOptions, RequestObserver, WebhookFlags, WebhookServer } from '@kruise-ts/controller-runtime';
+import {
+  addLocalConversionWebhook,
+  Manager,
+  managerOptionsFromFlags,
+  webhookServerFromFlags,
+} from '@kruise-ts/controller-runtime';
+import type {
+  KubeConfigLike,
+  ManagerOptions,
+  RequestObserver,
+  WebhookFlags,
+  WebhookServer,
+} from '@kruise-ts/controller-runtime';
 import type { Logger } from 'pino';
 
 import { enabledApps } from './apps.ts';
@@ -39,7 +50,12 @@ export function startControllers(options: StartControllersOptions): RunningContr
   }
   const webhookFlags = webhookFlagsOf(options.flags);
   const manager = new Manager({
-    ...managerOptionsFromFlags(options.flags, { kubeConfig: options.kubeConfig, logger: options.logger, userAgent: 'kruise-ts', defaultLeaseName: ALL_IN_ONE_LEASE }),
+    ...managerOptionsFromFlags(options.flags, {
+      kubeConfig: options.kubeConfig,
+      logger: options.logger,
+      userAgent: 'kruise-ts',
+      defaultLeaseName: ALL_IN_ONE_LEASE,
+    }),
     requestObservers: options.requestObservers,
     ...options.overrides,
   });
@@ -68,7 +84,11 @@ export function startControllers(options: StartControllersOptions): RunningContr
 }
 
 /** One `/convert` for every enabled app's kinds; with a local configuration, the CRDs pointed at it. */
-function setupConversion(manager: Manager, server: WebhookServer, input: { readonly flags: LauncherFlags; readonly crds: readonly string[] }): void {
+function setupConversion(
+  manager: Manager,
+  server: WebhookServer,
+  input: { readonly flags: LauncherFlags; readonly crds: readonly string[] },
+): void {
   if (input.crds.length === 0) return;
   server.registerConversion(CONVERSION_WEBHOOK_PATH, convertObject);
   if (input.flags['webhook-local-configuration'] !== '' && input.flags['webhook-local-conversion']) {
@@ -86,7 +106,9 @@ function webhookFlagsOf(flags: LauncherFlags): WebhookFlags {
   }
   const host = flags['webhook-host'];
   if (host !== '' && host !== LOOPBACK) {
-    throw new Error(`--webhook-local-configuration registers the webhooks at https://${LOOPBACK}:<port>: --webhook-host must be ${LOOPBACK} or left out (got ${host})`);
+    throw new Error(
+      `--webhook-local-configuration registers the webhooks at https://${LOOPBACK}:<port>: --webhook-host must be ${LOOPBACK} or left out (got ${host})`,
+    );
   }
   return { ...flags, 'webhook-host': LOOPBACK };
 }

@@ -8,7 +8,13 @@ import { defineResource, isAlreadyExists } from '@kruise-ts/controller-runtime';
 import type { Client, KubeObject, Runnable } from '@kruise-ts/controller-runtime';
 import type { Logger } from 'pino';
 
-const namespaceResource = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false });
+const namespaceResource = defineResource<KubeObject>({
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+});
 
 export class LocalNamespace implements Runnable {
   readonly needLeaderElection = false;
@@ -24,11 +30,19 @@ export class LocalNamespace implements Runnable {
 
   async start(signal: AbortSignal): Promise<void> {
     try {
-      await this.#client.create(namespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.#name } }, { signal });
+      await this.#client.create(
+        namespaceResource,
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.#name } },
+        { signal },
+      );
       this.#logger.info({ namespace: this.#name }, 'Created the namespace of the SidecarSet revisions');
     } catch (error) {
       // Exists already (the usual case), or the user may not create namespaces: the controller then says what fails.
-      if (!isAlreadyExists(error)) this.#logger.warn({ err: error, namespace: this.#name }, 'Cannot create the namespace of the SidecarSet revisions');
+      if (!isAlreadyExists(error))
+        this.#logger.warn(
+          { err: error, namespace: this.#name },
+          'Cannot create the namespace of the SidecarSet revisions',
+        );
     }
   }
 }

@@ -40,19 +40,26 @@ describe('README claims: app gates', () => {
 
   it('the top README names exactly the apps on by default', () => {
     expect(prose('README.md')).toContain(`(${defaultOn.join(' and ')} on by default)`);
-    expect(prose('README.md')).toContain(`${defaultOff.map((gate) => `\`${gate}=true\``).join(' and ')} add those apps`);
+    expect(prose('README.md')).toContain(
+      `${defaultOff.map((gate) => `\`${gate}=true\``).join(' and ')} add those apps`,
+    );
   });
 
-  it.each(APPS.map((app) => [app.name, app.gate] as const))('apps/%s/README.md states the default of its gate %s', (name, gate) => {
-    const state = onByDefault(gate) ? 'on' : 'off';
-    expect(prose(appReadme(name))).toMatch(new RegExp(`\`${gate}\` feature gate \\(${state} by default`));
-  });
+  it.each(APPS.map((app) => [app.name, app.gate] as const))(
+    'apps/%s/README.md states the default of its gate %s',
+    (name, gate) => {
+      const state = onByDefault(gate) ? 'on' : 'off';
+      expect(prose(appReadme(name))).toMatch(new RegExp(`\`${gate}\` feature gate \\(${state} by default`));
+    },
+  );
 
   it.each(APPS.map((app) => [app.gate] as const))('the chart README and values state the default of %s', (gate) => {
     const state = onByDefault(gate) ? 'on' : 'off';
     for (const path of ['charts/kruise-ts/values.yaml']) {
       const text = prose(path).replace(/ # /g, ' ');
-      const named = onByDefault(gate) ? new RegExp(`${defaultOn.join(' and ')} are on by default`) : new RegExp(`${gate} is off by default`);
+      const named = onByDefault(gate)
+        ? new RegExp(`${defaultOn.join(' and ')} are on by default`)
+        : new RegExp(`${gate} is off by default`);
       expect(text, `${path}: ${gate} ${state} by default`).toMatch(named);
     }
   });
@@ -73,13 +80,22 @@ function versionTable(): Map<string, VersionRow> {
   for (const match of table.matchAll(/^\| ([A-Za-z ]+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)) {
     const [, kind = '', served = '', stored = '', conversion = ''] = match;
     if (kind.trim() !== 'kind') {
-      rows.set(kind.trim(), { served: [...served.matchAll(/`([a-z0-9]+)`/g)].map((m) => m[1] ?? ''), stored: stored.replace(/`/g, '').trim(), conversion: conversion.trim() });
+      rows.set(kind.trim(), {
+        served: [...served.matchAll(/`([a-z0-9]+)`/g)].map((m) => m[1] ?? ''),
+        stored: stored.replace(/`/g, '').trim(),
+        conversion: conversion.trim(),
+      });
     }
   }
   return rows;
 }
 
-const KIND_ROW: Readonly<Record<string, string>> = { CloneSet: 'CloneSet', StatefulSet: 'Advanced StatefulSet', SidecarSet: 'SidecarSet', BroadcastJob: 'BroadcastJob' };
+const KIND_ROW: Readonly<Record<string, string>> = {
+  CloneSet: 'CloneSet',
+  StatefulSet: 'Advanced StatefulSet',
+  SidecarSet: 'SidecarSet',
+  BroadcastJob: 'BroadcastJob',
+};
 
 function conversionWord(definition: CrdDefinition): string {
   if (definition.conversion === undefined) {
@@ -95,17 +111,42 @@ describe('README claims: API versions', () => {
     expect([...rows.keys()].sort()).toEqual(Object.values(KIND_ROW).sort());
   });
 
-  it.each(CRD_DEFINITIONS.map((definition) => [definition.names.kind, definition] as const))('%s: served, stored and conversion as the CRD', (kind, definition) => {
-    const row = rows.get(KIND_ROW[kind] ?? kind);
-    expect(row).toBeDefined();
-    expect(row?.served).toEqual(definition.versions.filter((version) => version.served).map((version) => version.name));
-    expect(row?.stored).toBe(definition.versions.find((version) => version.storage)?.name);
-    expect(row?.conversion.startsWith(conversionWord(definition))).toBe(true);
-  });
+  it.each(CRD_DEFINITIONS.map((definition) => [definition.names.kind, definition] as const))(
+    '%s: served, stored and conversion as the CRD',
+    (kind, definition) => {
+      const row = rows.get(KIND_ROW[kind] ?? kind);
+      expect(row).toBeDefined();
+      expect(row?.served).toEqual(
+        definition.versions.filter((version) => version.served).map((version) => version.name),
+      );
+      expect(row?.stored).toBe(definition.versions.find((version) => version.storage)?.name);
+      expect(row?.conversion.startsWith(conversionWord(definition))).toBe(true);
+    },
+  );
 });
 
 /** Flags of other programs that the READMEs mention (kubectl, helm, node, npm, the bench and the CLI). */
-const OTHER_PROGRAMS_FLAGS = new Set(['--server-side', '--force-conflicts', '--dry-run', '--namespace', '--create-namespace', '--set', '--wait', '--take-ownership', '--conditions', '--replicas', '--delete', '--timeout', '--to-revision', '--revision', '--context', '--kubeconfig', '--to', '--max-surge', '--name']);
+const OTHER_PROGRAMS_FLAGS = new Set([
+  '--server-side',
+  '--force-conflicts',
+  '--dry-run',
+  '--namespace',
+  '--create-namespace',
+  '--set',
+  '--wait',
+  '--take-ownership',
+  '--conditions',
+  '--replicas',
+  '--delete',
+  '--timeout',
+  '--to-revision',
+  '--revision',
+  '--context',
+  '--kubeconfig',
+  '--to',
+  '--max-surge',
+  '--name',
+]);
 
 function flagsMentioned(path: string): string[] {
   const text = readFileSync(join(ROOT, path), 'utf8');
@@ -113,7 +154,9 @@ function flagsMentioned(path: string): string[] {
 }
 
 describe('README claims: controller flags', () => {
-  const known = new Set([...Object.keys(launcherFlagsSchema.shape), ...Object.keys(OPENKRUISE_MANAGER_FLAGS)].map((name) => `--${name}`));
+  const known = new Set(
+    [...Object.keys(launcherFlagsSchema.shape), ...Object.keys(OPENKRUISE_MANAGER_FLAGS)].map((name) => `--${name}`),
+  );
 
   it.each(APPS.map((app) => [appReadme(app.name)] as const))('every flag %s names exists', (path) => {
     const flags = flagsMentioned(path);
@@ -126,8 +169,12 @@ describe('README claims: controller flags', () => {
 /** Relative Markdown links and backticked repository paths of the READMEs and docs. */
 function pathsPointedTo(path: string): string[] {
   const text = readFileSync(join(ROOT, path), 'utf8');
-  const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1] ?? '').filter((target) => !/^[a-z]+:/.test(target));
-  const named = [...text.matchAll(/`((?:apps|packages|docs|charts|crds)\/[A-Za-z0-9_.\-/]+\.(?:ts|md|yaml|json|tpl|mjs))`/g)].map((match) => match[1] ?? '');
+  const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+    .map((match) => match[1] ?? '')
+    .filter((target) => !/^[a-z]+:/.test(target));
+  const named = [
+    ...text.matchAll(/`((?:apps|packages|docs|charts|crds)\/[A-Za-z0-9_.\-/]+\.(?:ts|md|yaml|json|tpl|mjs))`/g),
+  ].map((match) => match[1] ?? '');
   return [...new Set([...links, ...named])];
 }
 
@@ -143,7 +190,15 @@ function exists(from: string, target: string): boolean {
   return false;
 }
 
-const DOCUMENTS = ['README.md', 'docs/migrating-from-openkruise.md', 'docs/benchmarks.md', 'docs/local-control-plane.md', 'charts/kruise-ts/README.md', ...APPS.map((app) => appReadme(app.name)), 'apps/cli/README.md'];
+const DOCUMENTS = [
+  'README.md',
+  'docs/migrating-from-openkruise.md',
+  'docs/benchmarks.md',
+  'docs/local-control-plane.md',
+  'charts/kruise-ts/README.md',
+  ...APPS.map((app) => appReadme(app.name)),
+  'apps/cli/README.md',
+];
 
 describe('README claims: files pointed to', () => {
   it.each(DOCUMENTS.map((path) => [path] as const))('%s points only to files that exist', (path) => {

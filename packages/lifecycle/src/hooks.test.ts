@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { lifecyclePod } from '../test/fixtures/pods.ts';
-import { hookMarksPodNotReady, isPodAllHooked, isPodHooked, isPodLifecycleNormal, lifecycleState, rawLifecycleState } from './hooks.ts';
+import {
+  hookMarksPodNotReady,
+  isPodAllHooked,
+  isPodHooked,
+  isPodLifecycleNormal,
+  lifecycleState,
+  rawLifecycleState,
+} from './hooks.ts';
 
 describe('lifecycleState', () => {
   it.each([
@@ -36,7 +43,13 @@ describe('isPodHooked / isPodAllHooked', () => {
     { case: 'label with another value', labels: { a: '2' }, finalizers: [], any: false, all: false },
     { case: 'one finalizer present', labels: {}, finalizers: ['f/y'], any: true, all: false },
     { case: 'all labels, no finalizer', labels: { a: '1', b: '2' }, finalizers: [], any: true, all: false },
-    { case: 'everything present', labels: { a: '1', b: '2', c: '3' }, finalizers: ['f/x', 'f/y', 'other'], any: true, all: true },
+    {
+      case: 'everything present',
+      labels: { a: '1', b: '2', c: '3' },
+      finalizers: ['f/x', 'f/y', 'other'],
+      any: true,
+      all: true,
+    },
   ])('$case', ({ labels, finalizers, any, all }) => {
     const pod = lifecyclePod({ labels, finalizers });
     expect(isPodHooked(hook, pod)).toBe(any);

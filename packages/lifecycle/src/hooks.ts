@@ -56,7 +56,10 @@ export function isPodHooked(hook: Hook | undefined, pod: ReadonlyPod): boolean {
   if (hook === undefined) {
     return false;
   }
-  return (hook.finalizersHandler ?? []).some((finalizer) => hasFinalizer(pod, finalizer)) || Object.entries(hook.labelsHandler ?? {}).some((entry) => hasLabel(pod, entry));
+  return (
+    (hook.finalizersHandler ?? []).some((finalizer) => hasFinalizer(pod, finalizer)) ||
+    Object.entries(hook.labelsHandler ?? {}).some((entry) => hasLabel(pod, entry))
+  );
 }
 
 /**
@@ -67,7 +70,10 @@ export function isPodAllHooked(hook: Hook | undefined, pod: ReadonlyPod): boolea
   if (hook === undefined) {
     return false;
   }
-  return (hook.finalizersHandler ?? []).every((finalizer) => hasFinalizer(pod, finalizer)) && Object.entries(hook.labelsHandler ?? {}).every((entry) => hasLabel(pod, entry));
+  return (
+    (hook.finalizersHandler ?? []).every((finalizer) => hasFinalizer(pod, finalizer)) &&
+    Object.entries(hook.labelsHandler ?? {}).every((entry) => hasLabel(pod, entry))
+  );
 }
 
 /** Whether the hook asks to mark the pod not ready while it waits (false for an undefined hook). */

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/controller-runtime';
 
-import { hasKruisePodReadyGate, initialKruisePodReadyCondition, kruisePodReadyChangeFor, kruisePodReadyConditionUpdate } from './kruise-pod-ready.ts';
+import {
+  hasKruisePodReadyGate,
+  initialKruisePodReadyCondition,
+  kruisePodReadyChangeFor,
+  kruisePodReadyConditionUpdate,
+} from './kruise-pod-ready.ts';
 import type { PodCondition } from './kruise-pod-ready.ts';
 
 const NOW = Date.parse('2026-01-02T00:00:00Z');
@@ -28,7 +33,11 @@ function find(conditions: readonly PodCondition[] | undefined, type: string): Po
 
 describe('kruisePodReadyConditionUpdate: add', () => {
   it('adds the key, turns the condition False and recomputes Ready', () => {
-    const next = kruisePodReadyConditionUpdate(podWith([readyTrue, containersReady, gateTrue]), { key: 'preDeleteHook', action: 'add', now: NOW });
+    const next = kruisePodReadyConditionUpdate(podWith([readyTrue, containersReady, gateTrue]), {
+      key: 'preDeleteHook',
+      action: 'add',
+      now: NOW,
+    });
     expect(find(next, 'KruisePodReady')).toEqual({
       type: 'KruisePodReady',
       status: 'False',
@@ -39,14 +48,20 @@ describe('kruisePodReadyConditionUpdate: add', () => {
       type: 'Ready',
       status: 'False',
       reason: 'ReadinessGatesNotReady',
-      message: 'set by the workload controller before the kubelet: the status of pod readiness gate "KruisePodReady" is not "True", but False',
+      message:
+        'set by the workload controller before the kubelet: the status of pod readiness gate "KruisePodReady" is not "True", but False',
       lastTransitionTime: TS,
     });
     expect(find(next, 'ContainersReady')).toEqual(containersReady);
   });
 
   it('keeps other messages, sorted by userAgent then key', () => {
-    const gate = { ...gateTrue, status: 'False', message: '[{"userAgent":"Zeta","key":"a"},{"userAgent":"Lifecycle","key":"preUpdateHook"},{"userAgent":"Alpha","key":"z"}]' };
+    const gate = {
+      ...gateTrue,
+      status: 'False',
+      message:
+        '[{"userAgent":"Zeta","key":"a"},{"userAgent":"Lifecycle","key":"preUpdateHook"},{"userAgent":"Alpha","key":"z"}]',
+    };
     const next = kruisePodReadyConditionUpdate(podWith([gate]), { key: 'preDeleteHook', action: 'add', now: NOW });
     expect(find(next, 'KruisePodReady')?.message).toBe(
       '[{"userAgent":"Alpha","key":"z"},{"userAgent":"Lifecycle","key":"preDeleteHook"},{"userAgent":"Lifecycle","key":"preUpdateHook"},{"userAgent":"Zeta","key":"a"}]',
@@ -55,32 +70,50 @@ describe('kruisePodReadyConditionUpdate: add', () => {
 
   it('creates the condition when it is missing (status False; upstream leaves the status empty)', () => {
     const next = kruisePodReadyConditionUpdate(podWith([]), { key: 'preUpdateHook', action: 'add', now: NOW });
-    expect(next).toEqual([{ type: 'KruisePodReady', status: 'False', message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"}]', lastTransitionTime: TS }]);
+    expect(next).toEqual([
+      {
+        type: 'KruisePodReady',
+        status: 'False',
+        message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"}]',
+        lastTransitionTime: TS,
+      },
+    ]);
   });
 
   it('changes nothing when the key is already there', () => {
     const gate = { ...gateTrue, status: 'False', message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]' };
-    expect(kruisePodReadyConditionUpdate(podWith([gate]), { key: 'preDeleteHook', action: 'add', now: NOW })).toBeUndefined();
+    expect(
+      kruisePodReadyConditionUpdate(podWith([gate]), { key: 'preDeleteHook', action: 'add', now: NOW }),
+    ).toBeUndefined();
   });
 
   it('reads an unparsable message as empty', () => {
     const gate = { ...gateTrue, message: 'not json' };
-    expect(find(kruisePodReadyConditionUpdate(podWith([gate]), { key: 'preDeleteHook', action: 'add', now: NOW }), 'KruisePodReady')?.message).toBe(
-      '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]',
-    );
+    expect(
+      find(
+        kruisePodReadyConditionUpdate(podWith([gate]), { key: 'preDeleteHook', action: 'add', now: NOW }),
+        'KruisePodReady',
+      )?.message,
+    ).toBe('[{"userAgent":"Lifecycle","key":"preDeleteHook"}]');
   });
 
   it('leaves Ready alone while containers are not ready', () => {
-    const next = kruisePodReadyConditionUpdate(podWith([readyTrue, { ...containersReady, status: 'False' }, gateTrue]), { key: 'preDeleteHook', action: 'add', now: NOW });
+    const next = kruisePodReadyConditionUpdate(
+      podWith([readyTrue, { ...containersReady, status: 'False' }, gateTrue]),
+      { key: 'preDeleteHook', action: 'add', now: NOW },
+    );
     expect(find(next, 'Ready')).toEqual(readyTrue);
   });
 
   it('names every unready gate in the Ready message', () => {
-    const next = kruisePodReadyConditionUpdate(podWith([readyTrue, containersReady, gateTrue], ['InPlaceUpdateReady', 'KruisePodReady']), {
-      key: 'preDeleteHook',
-      action: 'add',
-      now: NOW,
-    });
+    const next = kruisePodReadyConditionUpdate(
+      podWith([readyTrue, containersReady, gateTrue], ['InPlaceUpdateReady', 'KruisePodReady']),
+      {
+        key: 'preDeleteHook',
+        action: 'add',
+        now: NOW,
+      },
+    );
     expect(find(next, 'Ready')?.message).toBe(
       'set by the workload controller before the kubelet: corresponding condition of pod readiness gate "InPlaceUpdateReady" does not exist., the status of pod readiness gate "KruisePodReady" is not "True", but False',
     );
@@ -90,21 +123,43 @@ describe('kruisePodReadyConditionUpdate: add', () => {
 describe('kruisePodReadyConditionUpdate: remove', () => {
   it('removes the key and turns the condition True when no message remains', () => {
     const gate = { ...gateTrue, status: 'False', message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"}]' };
-    const next = kruisePodReadyConditionUpdate(podWith([readyTrue, gate]), { key: 'preUpdateHook', action: 'remove', now: NOW });
-    expect(find(next, 'KruisePodReady')).toEqual({ type: 'KruisePodReady', status: 'True', message: '[]', lastTransitionTime: TS });
+    const next = kruisePodReadyConditionUpdate(podWith([readyTrue, gate]), {
+      key: 'preUpdateHook',
+      action: 'remove',
+      now: NOW,
+    });
+    expect(find(next, 'KruisePodReady')).toEqual({
+      type: 'KruisePodReady',
+      status: 'True',
+      message: '[]',
+      lastTransitionTime: TS,
+    });
     // Ready is left to the kubelet, as upstream.
     expect(find(next, 'Ready')).toEqual(readyTrue);
   });
 
   it('stays False while another message remains', () => {
-    const gate = { ...gateTrue, status: 'False', message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"},{"userAgent":"Lifecycle","key":"preDeleteHook"}]' };
+    const gate = {
+      ...gateTrue,
+      status: 'False',
+      message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"},{"userAgent":"Lifecycle","key":"preDeleteHook"}]',
+    };
     const next = kruisePodReadyConditionUpdate(podWith([gate]), { key: 'preUpdateHook', action: 'remove', now: NOW });
-    expect(find(next, 'KruisePodReady')).toEqual({ type: 'KruisePodReady', status: 'False', message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]', lastTransitionTime: TS });
+    expect(find(next, 'KruisePodReady')).toEqual({
+      type: 'KruisePodReady',
+      status: 'False',
+      message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]',
+      lastTransitionTime: TS,
+    });
   });
 
   it('changes nothing when the key or the condition is absent', () => {
-    expect(kruisePodReadyConditionUpdate(podWith([gateTrue]), { key: 'preUpdateHook', action: 'remove', now: NOW })).toBeUndefined();
-    expect(kruisePodReadyConditionUpdate(podWith([]), { key: 'preUpdateHook', action: 'remove', now: NOW })).toBeUndefined();
+    expect(
+      kruisePodReadyConditionUpdate(podWith([gateTrue]), { key: 'preUpdateHook', action: 'remove', now: NOW }),
+    ).toBeUndefined();
+    expect(
+      kruisePodReadyConditionUpdate(podWith([]), { key: 'preUpdateHook', action: 'remove', now: NOW }),
+    ).toBeUndefined();
   });
 });
 
@@ -114,7 +169,9 @@ describe('the readiness gate rule', () => {
     expect(hasKruisePodReadyGate(pod)).toBe(false);
     expect(kruisePodReadyConditionUpdate(pod, { key: 'preDeleteHook', action: 'add', now: NOW })).toBeUndefined();
     const gate = { ...gateTrue, status: 'False', message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"}]' };
-    expect(kruisePodReadyConditionUpdate(podWith([gate], ['Other']), { key: 'preUpdateHook', action: 'remove', now: NOW })).toBeUndefined();
+    expect(
+      kruisePodReadyConditionUpdate(podWith([gate], ['Other']), { key: 'preUpdateHook', action: 'remove', now: NOW }),
+    ).toBeUndefined();
   });
 });
 
@@ -131,6 +188,10 @@ describe('kruisePodReadyChangeFor and the initial condition', () => {
   });
 
   it('starts True', () => {
-    expect(initialKruisePodReadyCondition(NOW)).toEqual({ type: 'KruisePodReady', status: 'True', lastTransitionTime: TS });
+    expect(initialKruisePodReadyCondition(NOW)).toEqual({
+      type: 'KruisePodReady',
+      status: 'True',
+      lastTransitionTime: TS,
+    });
   });
 });

@@ -110,11 +110,21 @@ function sameMessage(a: ReadinessMessage, b: ReadinessMessage): boolean {
  * adding a key (see controllerReadyFalse). Ready True is left to the kubelet.
  */
 function withRecomputedReady(pod: ReadonlyPod, conditions: PodCondition[], now: number): PodCondition[] {
-  const ready = controllerReadyFalse({ readinessGates: pod.spec?.readinessGates ?? [], conditions, lastTransitionTime: lifecycleTimestamp(now) });
-  return ready === undefined ? conditions : conditions.map((condition) => (condition.type === POD_READY_CONDITION ? ready : condition));
+  const ready = controllerReadyFalse({
+    readinessGates: pod.spec?.readinessGates ?? [],
+    conditions,
+    lastTransitionTime: lifecycleTimestamp(now),
+  });
+  return ready === undefined
+    ? conditions
+    : conditions.map((condition) => (condition.type === POD_READY_CONDITION ? ready : condition));
 }
 
-function addKey(pod: ReadonlyPod, conditions: PodCondition[], options: KruisePodReadyUpdateOptions): PodCondition[] | undefined {
+function addKey(
+  pod: ReadonlyPod,
+  conditions: PodCondition[],
+  options: KruisePodReadyUpdateOptions,
+): PodCondition[] | undefined {
   const message = { userAgent: LIFECYCLE_USER_AGENT, key: options.key };
   const index = conditions.findIndex((c) => c.type === KRUISE_POD_READY);
   const existing = conditions[index];
@@ -122,7 +132,13 @@ function addKey(pod: ReadonlyPod, conditions: PodCondition[], options: KruisePod
   if (messages.some((m) => sameMessage(m, message))) {
     return undefined;
   }
-  const condition: PodCondition = { ...existing, type: KRUISE_POD_READY, status: 'False', message: dumpMessages([...messages, message]), lastTransitionTime: lifecycleTimestamp(options.now) };
+  const condition: PodCondition = {
+    ...existing,
+    type: KRUISE_POD_READY,
+    status: 'False',
+    message: dumpMessages([...messages, message]),
+    lastTransitionTime: lifecycleTimestamp(options.now),
+  };
   const next = index < 0 ? [...conditions, condition] : conditions.map((c, i) => (i === index ? condition : c));
   return withRecomputedReady(pod, next, options.now);
 }
@@ -151,7 +167,10 @@ function removeKey(conditions: PodCondition[], options: KruisePodReadyUpdateOpti
  * message, status False, and Ready is recomputed from the gates. Remove: the key leaves the message;
  * status True when no message remains. New objects are returned; the pod is not modified.
  */
-export function kruisePodReadyConditionUpdate(pod: ReadonlyPod, options: KruisePodReadyUpdateOptions): PodCondition[] | undefined {
+export function kruisePodReadyConditionUpdate(
+  pod: ReadonlyPod,
+  options: KruisePodReadyUpdateOptions,
+): PodCondition[] | undefined {
   if (!hasKruisePodReadyGate(pod)) {
     return undefined;
   }

@@ -18,7 +18,10 @@ interface Call {
 function fakeClient(pod: Pod, conflicts = 0): { client: LifecyclePodClient; calls: Call[] } {
   const calls: Call[] = [];
   let remainingConflicts = conflicts;
-  const bumped = (): Pod => ({ ...pod, metadata: { ...pod.metadata, resourceVersion: `${pod.metadata?.resourceVersion ?? '0'}1` } });
+  const bumped = (): Pod => ({
+    ...pod,
+    metadata: { ...pod.metadata, resourceVersion: `${pod.metadata?.resourceVersion ?? '0'}1` },
+  });
   const client = {
     get: () => {
       calls.push({ verb: 'get' });
@@ -42,7 +45,12 @@ function fakeClient(pod: Pod, conflicts = 0): { client: LifecyclePodClient; call
 
 function pod(state?: string, gate = true): Pod {
   return {
-    metadata: { name: 'p', namespace: 'ns', resourceVersion: '5', labels: state === undefined ? {} : { 'lifecycle.apps.kruise.io/state': state } },
+    metadata: {
+      name: 'p',
+      namespace: 'ns',
+      resourceVersion: '5',
+      labels: state === undefined ? {} : { 'lifecycle.apps.kruise.io/state': state },
+    },
     spec: { containers: [{ name: 'c' }], ...(gate ? { readinessGates: [{ conditionType: 'KruisePodReady' }] } : {}) },
     status: { conditions: [{ type: 'KruisePodReady', status: 'True' }] },
   };
@@ -52,11 +60,22 @@ describe('setLifecycleState', () => {
   it('patches label and timestamp only when the state changes', async () => {
     const { client, calls } = fakeClient(pod('Normal'));
     const input: DeepReadonly<Pod> = pod('Normal');
-    const result = await setLifecycleState({ client, pod: input, state: 'PreparingDelete', markPodNotReady: false, now: NOW });
+    const result = await setLifecycleState({
+      client,
+      pod: input,
+      state: 'PreparingDelete',
+      markPodNotReady: false,
+      now: NOW,
+    });
     expect(calls).toEqual([
       {
         verb: 'patch',
-        body: { metadata: { labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' }, annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T00:00:00Z' } } },
+        body: {
+          metadata: {
+            labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' },
+            annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T00:00:00Z' },
+          },
+        },
       },
     ]);
     expect(result).not.toBe(input);
@@ -65,7 +84,9 @@ describe('setLifecycleState', () => {
   it('writes nothing and returns the same pod when already in the state without readiness work', async () => {
     const { client, calls } = fakeClient(pod('Normal'));
     const input = pod('Normal');
-    expect(await setLifecycleState({ client, pod: input, state: 'Normal', markPodNotReady: true, now: NOW })).toBe(input);
+    expect(await setLifecycleState({ client, pod: input, state: 'Normal', markPodNotReady: true, now: NOW })).toBe(
+      input,
+    );
     expect(calls).toEqual([]);
   });
 
@@ -79,19 +100,40 @@ describe('setLifecycleState', () => {
         labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' },
         annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T00:00:00Z' },
       },
-      status: { conditions: [{ type: 'KruisePodReady', status: 'False', message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]', lastTransitionTime: '2026-01-02T00:00:00Z' }] },
+      status: {
+        conditions: [
+          {
+            type: 'KruisePodReady',
+            status: 'False',
+            message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]',
+            lastTransitionTime: '2026-01-02T00:00:00Z',
+          },
+        ],
+      },
     });
   });
 
   it('still applies the readiness change when the pod is already in the state', async () => {
     const { client, calls } = fakeClient(pod('PreparingDelete'));
-    await setLifecycleState({ client, pod: pod('PreparingDelete'), state: 'PreparingDelete', markPodNotReady: true, now: NOW });
+    await setLifecycleState({
+      client,
+      pod: pod('PreparingDelete'),
+      state: 'PreparingDelete',
+      markPodNotReady: true,
+      now: NOW,
+    });
     expect(calls.map((c) => c.verb)).toEqual(['patchStatus']);
   });
 
   it('skips the condition without the readiness gate', async () => {
     const { client, calls } = fakeClient(pod('Normal', false));
-    await setLifecycleState({ client, pod: pod('Normal', false), state: 'PreparingUpdate', markPodNotReady: true, now: NOW });
+    await setLifecycleState({
+      client,
+      pod: pod('Normal', false),
+      state: 'PreparingUpdate',
+      markPodNotReady: true,
+      now: NOW,
+    });
     expect(calls.map((c) => c.verb)).toEqual(['patch']);
   });
 
@@ -104,7 +146,9 @@ describe('setLifecycleState', () => {
 
   it('gives up after repeated conflicts', async () => {
     const { client } = fakeClient(pod('Normal'), 100);
-    await expect(setLifecycleState({ client, pod: pod('Normal'), state: 'PreparingDelete', markPodNotReady: true, now: NOW })).rejects.toThrow('conflict');
+    await expect(
+      setLifecycleState({ client, pod: pod('Normal'), state: 'PreparingDelete', markPodNotReady: true, now: NOW }),
+    ).rejects.toThrow('conflict');
   });
 
   it('puts the hook back in the label patch', async () => {
@@ -117,6 +161,8 @@ describe('setLifecycleState', () => {
       now: NOW,
       reapplyHook: { labelsHandler: { x: 'y' }, finalizersHandler: ['f/hold'] },
     });
-    expect(calls[0]?.body).toMatchObject({ metadata: { labels: { x: 'y', 'lifecycle.apps.kruise.io/state': 'PreparingUpdate' }, finalizers: ['f/hold'] } });
+    expect(calls[0]?.body).toMatchObject({
+      metadata: { labels: { x: 'y', 'lifecycle.apps.kruise.io/state': 'PreparingUpdate' }, finalizers: ['f/hold'] },
+    });
   });
 });

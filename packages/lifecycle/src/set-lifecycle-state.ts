@@ -37,7 +37,9 @@ const STATUS_CONFLICT_RETRIES = 5;
 
 /** The conditions of `next` that differ from the pod's (strategic merge by type sends only those). */
 function changedConditions(pod: ReadonlyPod, next: readonly PodCondition[]): PodCondition[] {
-  const before = new Map((pod.status?.conditions ?? []).map((condition) => [condition.type, JSON.stringify(condition)]));
+  const before = new Map(
+    (pod.status?.conditions ?? []).map((condition) => [condition.type, JSON.stringify(condition)]),
+  );
   return next.filter((condition) => before.get(condition.type) !== JSON.stringify(condition));
 }
 
@@ -65,7 +67,9 @@ async function writeCombined(write: CombinedWrite, pod: ReadonlyPod, attempt = 0
     return changesState ? writeLabel(write.client, pod, options) : pod;
   }
   const resourceVersion = pod.metadata?.resourceVersion;
-  const metadata = changesState ? lifecycleStatePatch({ state: options.state, now: options.now, reapplyHook: options.reapplyHook }).metadata : {};
+  const metadata = changesState
+    ? lifecycleStatePatch({ state: options.state, now: options.now, reapplyHook: options.reapplyHook }).metadata
+    : {};
   const body = {
     metadata: { ...metadata, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
     status: { conditions: changedConditions(pod, conditions) },
@@ -93,10 +97,16 @@ export async function setLifecycleState(options: SetLifecycleStateOptions): Prom
   if (change !== undefined) {
     return writeCombined({ client: options.client, change, options }, options.pod);
   }
-  return rawLifecycleState(options.pod) === options.state ? options.pod : writeLabel(options.client, options.pod, options);
+  return rawLifecycleState(options.pod) === options.state
+    ? options.pod
+    : writeLabel(options.client, options.pod, options);
 }
 
-function writeLabel(client: LifecyclePodClient, pod: ReadonlyPod, options: SetLifecycleStateOptions): Promise<ReadonlyPod> {
+function writeLabel(
+  client: LifecyclePodClient,
+  pod: ReadonlyPod,
+  options: SetLifecycleStateOptions,
+): Promise<ReadonlyPod> {
   const body = lifecycleStatePatch({ state: options.state, now: options.now, reapplyHook: options.reapplyHook });
   return client.patch(keyOf(pod), { type: 'strategic', body });
 }

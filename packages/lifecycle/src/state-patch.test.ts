@@ -16,7 +16,11 @@ describe('lifecycleStatePatch', () => {
   });
 
   it('puts a hook back in the same patch', () => {
-    const patch = lifecycleStatePatch({ state: 'PreparingUpdate', now: NOW, reapplyHook: { labelsHandler: { x: 'y' }, finalizersHandler: ['f/hold'] } });
+    const patch = lifecycleStatePatch({
+      state: 'PreparingUpdate',
+      now: NOW,
+      reapplyHook: { labelsHandler: { x: 'y' }, finalizersHandler: ['f/hold'] },
+    });
     expect(patch).toEqual({
       metadata: {
         labels: { 'lifecycle.apps.kruise.io/state': 'PreparingUpdate', x: 'y' },
@@ -24,6 +28,9 @@ describe('lifecycleStatePatch', () => {
         finalizers: ['f/hold'],
       },
     });
-    expect(lifecycleStatePatch({ state: 'PreparingUpdate', now: NOW, reapplyHook: { labelsHandler: { x: 'y' } } }).metadata.finalizers).toBeUndefined();
+    expect(
+      lifecycleStatePatch({ state: 'PreparingUpdate', now: NOW, reapplyHook: { labelsHandler: { x: 'y' } } }).metadata
+        .finalizers,
+    ).toBeUndefined();
   });
 });

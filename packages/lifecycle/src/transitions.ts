@@ -37,7 +37,12 @@ export type InPlaceUpdateStateDecision =
   /** No lifecycle change (refresh), or nothing to do for this pod now (update). */
   | { readonly action: 'none' }
   /** Move the pod to `state` (with `setLifecycleState`), then stop handling it this reconcile. */
-  | { readonly action: 'setState'; readonly state: LifecycleState; readonly markPodNotReady: boolean; readonly reapplyHook?: Hook | undefined }
+  | {
+      readonly action: 'setState';
+      readonly state: LifecycleState;
+      readonly markPodNotReady: boolean;
+      readonly reapplyHook?: Hook | undefined;
+    }
   /** Update: the inPlaceUpdate hook still holds the pod; leave it for now. */
   | { readonly action: 'wait' }
   /** Update: go ahead; the in-place update patch also sets the state to Updating. */
@@ -89,11 +94,15 @@ export function canCancelPreparingDelete(lifecycle: LifecycleConfig): boolean {
  * upstream.
  */
 function stateAfterUpdate(pod: ReadonlyPod, lifecycle: LifecycleConfig): LifecycleState {
-  return lifecycle !== undefined && !isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? LifecycleState.Updated : LifecycleState.Normal;
+  return lifecycle !== undefined && !isPodAllHooked(lifecycle.inPlaceUpdate, pod)
+    ? LifecycleState.Updated
+    : LifecycleState.Normal;
 }
 
 function setState(state: LifecycleState, markPodNotReady: boolean, reapplyHook?: Hook): InPlaceUpdateStateDecision {
-  return reapplyHook === undefined ? { action: 'setState', state, markPodNotReady } : { action: 'setState', state, markPodNotReady, reapplyHook };
+  return reapplyHook === undefined
+    ? { action: 'setState', state, markPodNotReady }
+    : { action: 'setState', state, markPodNotReady, reapplyHook };
 }
 
 interface DecisionInput {
@@ -112,15 +121,21 @@ const REFRESH_BY_STATE: Readonly<Record<string, (input: RefreshInput) => InPlace
   [LifecycleState.PreparingNormal]: ({ pod, lifecycle, mark }) =>
     preparingNormalOutcome(pod, lifecycle) === 'Normal' ? setState(LifecycleState.Normal, mark) : NONE,
   // Rolled back while waiting in PreparingUpdate: already at the update revision (kruise#1156).
-  [LifecycleState.PreparingUpdate]: ({ pod, lifecycle, step, mark }) => (step.atUpdateRevision ? setState(stateAfterUpdate(pod, lifecycle), mark) : NONE),
-  [LifecycleState.Updating]: ({ pod, lifecycle, step, mark }) => (step.updateCompleted ? setState(stateAfterUpdate(pod, lifecycle), mark) : NONE),
+  [LifecycleState.PreparingUpdate]: ({ pod, lifecycle, step, mark }) =>
+    step.atUpdateRevision ? setState(stateAfterUpdate(pod, lifecycle), mark) : NONE,
+  [LifecycleState.Updating]: ({ pod, lifecycle, step, mark }) =>
+    step.updateCompleted ? setState(stateAfterUpdate(pod, lifecycle), mark) : NONE,
   [LifecycleState.Updated]: ({ pod, lifecycle, mark }) =>
-    lifecycle?.inPlaceUpdate === undefined || isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? setState(LifecycleState.Normal, mark) : NONE,
+    lifecycle?.inPlaceUpdate === undefined || isPodAllHooked(lifecycle.inPlaceUpdate, pod)
+      ? setState(LifecycleState.Normal, mark)
+      : NONE,
 };
 
 function hookedOrUpdate({ pod, lifecycle }: DecisionInput): InPlaceUpdateStateDecision {
   const hook = lifecycle?.inPlaceUpdate;
-  return isPodHooked(hook, pod) ? setState(LifecycleState.PreparingUpdate, hookMarksPodNotReady(hook)) : { action: 'updateInPlace' };
+  return isPodHooked(hook, pod)
+    ? setState(LifecycleState.PreparingUpdate, hookMarksPodNotReady(hook))
+    : { action: 'updateInPlace' };
 }
 
 /** Update decisions by current state; states without an entry are refused. */
@@ -131,9 +146,12 @@ const UPDATE_BY_STATE: Readonly<Record<string, (input: DecisionInput) => InPlace
   // Another in-place update after the last one: put the hook back and wait for it to be released.
   [LifecycleState.Updated]: ({ lifecycle }) => {
     const hook = lifecycle?.inPlaceUpdate;
-    return hook === undefined ? { action: 'wait' } : setState(LifecycleState.PreparingUpdate, hookMarksPodNotReady(hook), hook);
+    return hook === undefined
+      ? { action: 'wait' }
+      : setState(LifecycleState.PreparingUpdate, hookMarksPodNotReady(hook), hook);
   },
-  [LifecycleState.PreparingUpdate]: ({ pod, lifecycle }) => (isPodHooked(lifecycle?.inPlaceUpdate, pod) ? { action: 'wait' } : { action: 'updateInPlace' }),
+  [LifecycleState.PreparingUpdate]: ({ pod, lifecycle }) =>
+    isPodHooked(lifecycle?.inPlaceUpdate, pod) ? { action: 'wait' } : { action: 'updateInPlace' },
   [LifecycleState.Updating]: () => ({ action: 'updateInPlace' }),
 };
 
@@ -147,7 +165,10 @@ function updateDecision(input: DecisionInput): InPlaceUpdateStateDecision {
   const state = rawLifecycleState(input.pod);
   const decide = Object.hasOwn(UPDATE_BY_STATE, state) ? UPDATE_BY_STATE[state] : undefined;
   return decide === undefined
-    ? { action: 'refuse', reason: `not allowed to update pod ${input.pod.metadata?.name ?? ''} in place in lifecycle state ${state}` }
+    ? {
+        action: 'refuse',
+        reason: `not allowed to update pod ${input.pod.metadata?.name ?? ''} in place in lifecycle state ${state}`,
+      }
     : decide(input);
 }
 
@@ -160,7 +181,11 @@ function updateDecision(input: DecisionInput): InPlaceUpdateStateDecision {
  * update; Updated → PreparingUpdate with the hook re-applied; PreparingUpdate waits while hooked,
  * then updates; Updating updates again; PreparingDelete and unknown states are refused.
  */
-export function inPlaceUpdateStateDecision(pod: ReadonlyPod, lifecycle: LifecycleConfig, step: InPlaceUpdateStep): InPlaceUpdateStateDecision {
+export function inPlaceUpdateStateDecision(
+  pod: ReadonlyPod,
+  lifecycle: LifecycleConfig,
+  step: InPlaceUpdateStep,
+): InPlaceUpdateStateDecision {
   return step.step === 'refresh'
     ? refreshDecision({ pod, lifecycle, step, mark: hookMarksPodNotReady(lifecycle?.inPlaceUpdate) })
     : updateDecision({ pod, lifecycle });

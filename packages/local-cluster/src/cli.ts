@@ -13,7 +13,15 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 import type { GoToolSpec, LocalClusterOptions } from './index.ts';
-import { defaultCacheRoot, defaultToolSpecs, ensureTools, KUBERNETES_VERSION, localClusterStatus, startLocalCluster, stopLocalCluster } from './index.ts';
+import {
+  defaultCacheRoot,
+  defaultToolSpecs,
+  ensureTools,
+  KUBERNETES_VERSION,
+  localClusterStatus,
+  startLocalCluster,
+  stopLocalCluster,
+} from './index.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -67,7 +75,9 @@ async function build(args: string[]): Promise<void> {
   const specs = toolSpecsNamed(args);
   const tools = await ensureTools({ cacheRoot: defaultCacheRoot(), specs, log, progressTerminal: process.stderr });
   for (const tool of tools.values()) {
-    log(`${tool.name} ${tool.version}: ${tool.buildSeconds === undefined ? 'cached' : `built in ${String(tool.buildSeconds)}s`} (${tool.path})`);
+    log(
+      `${tool.name} ${tool.version}: ${tool.buildSeconds === undefined ? 'cached' : `built in ${String(tool.buildSeconds)}s`} (${tool.path})`,
+    );
   }
   log(`Go tools ready in ${String(Math.round((performance.now() - started) / 1000))}s`);
 }
@@ -77,7 +87,13 @@ function clusterOptionsFromFlags(flags: z.output<typeof upFlagsSchema>): LocalCl
   const defined = <T extends object>(value: T): Partial<T> =>
     Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
   return {
-    ...defined({ name: flags.name, nodes: flags.nodes, zones: flags.zones, podsPerNode: flags['pods-per-node'], apiServerPort: flags.port }),
+    ...defined({
+      name: flags.name,
+      nodes: flags.nodes,
+      zones: flags.zones,
+      podsPerNode: flags['pods-per-node'],
+      apiServerPort: flags.port,
+    }),
     kubelet: defined({
       podStartDelayMs: flags['pod-start-delay-ms'],
       containerUpdateDelayMs: flags['container-update-delay-ms'],
@@ -88,7 +104,13 @@ function clusterOptionsFromFlags(flags: z.output<typeof upFlagsSchema>): LocalCl
 
 async function up(args: string[]): Promise<void> {
   const flags = parseFlags(args);
-  const cluster = await startLocalCluster({ ...clusterOptionsFromFlags(flags), detached: true, reuse: true, log, progressTerminal: process.stderr });
+  const cluster = await startLocalCluster({
+    ...clusterOptionsFromFlags(flags),
+    detached: true,
+    reuse: true,
+    log,
+    progressTerminal: process.stderr,
+  });
   const downHint = flags.name === undefined ? 'npm run cluster:down' : `npm run cluster:down -- --name ${flags.name}`;
   process.stdout.write(
     [
@@ -111,15 +133,23 @@ async function status(args: string[]): Promise<void> {
     return;
   }
   const { state, running, deadComponents } = result;
-  const health = running ? 'running' : `not serving (stopped components: ${deadComponents.join(', ') || 'none'}; logs in ${state.runDir}/logs)`;
-  process.stdout.write(`Cluster '${state.name}' ${health}\napiserver:  ${state.server}\nkubeconfig: ${state.kubeconfigPath}\n`);
+  const health = running
+    ? 'running'
+    : `not serving (stopped components: ${deadComponents.join(', ') || 'none'}; logs in ${state.runDir}/logs)`;
+  process.stdout.write(
+    `Cluster '${state.name}' ${health}\napiserver:  ${state.server}\nkubeconfig: ${state.kubeconfigPath}\n`,
+  );
   process.exitCode = running ? 0 : 1;
 }
 
 async function down(args: string[]): Promise<void> {
   const { name } = parseFlags(args);
   const state = await stopLocalCluster(name === undefined ? {} : { name });
-  process.stdout.write(state === undefined ? 'No cluster was running.\n' : `Stopped cluster '${state.name}' (${String(state.components.length)} processes).\n`);
+  process.stdout.write(
+    state === undefined
+      ? 'No cluster was running.\n'
+      : `Stopped cluster '${state.name}' (${String(state.components.length)} processes).\n`,
+  );
 }
 
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { build, up, status, down };

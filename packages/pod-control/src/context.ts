@@ -4,7 +4,15 @@
  * (a FakeClient behind the resource clients, a FakeEventRecorder, a fixed clock).
  */
 import type { Lifecycle, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import type { DeepReadonly, EventReporter, FeatureGates, ObjectReference, ResourceClient, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  EventReporter,
+  FeatureGates,
+  ObjectReference,
+  ResourceClient,
+  ResourceVersionExpectations,
+  ScaleExpectations,
+} from '@kruise-ts/controller-runtime';
 import type { RequeueAfter } from '@kruise-ts/workload';
 import type { Logger } from 'pino';
 

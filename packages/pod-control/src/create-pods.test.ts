@@ -4,7 +4,16 @@ import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { podResource, pvcResource, SlowStartMemory } from '@kruise-ts/workload';
 
-import { claim, NAMESPACE, owner, OWNER_KEY, pod, podControlFixture, probed, writes } from '../test/fixtures/pod-control-fixture.ts';
+import {
+  claim,
+  NAMESPACE,
+  owner,
+  OWNER_KEY,
+  pod,
+  podControlFixture,
+  probed,
+  writes,
+} from '../test/fixtures/pod-control-fixture.ts';
 import { CreatePodsError, createPods } from './create-pods.ts';
 
 const GATES = ['InPlaceUpdateReady', 'KruisePodReady'];
@@ -27,7 +36,13 @@ async function failure(promise: Promise<unknown>): Promise<CreatePodsError> {
 }
 
 function quotaExceeded(name: string): Error {
-  return fakeApiError({ code: 403, reason: 'Forbidden', message: `pods "${name}" is forbidden: exceeded quota: pods`, name, kind: 'pods' });
+  return fakeApiError({
+    code: 403,
+    reason: 'Forbidden',
+    message: `pods "${name}" is forbidden: exceeded quota: pods`,
+    name,
+    kind: 'pods',
+  });
 }
 
 describe('createPods', () => {
@@ -59,18 +74,25 @@ describe('createPods', () => {
     { count: 7, initial: 4, waves: [4, 3] },
     { count: 200, initial: 64, waves: [64, 64, 64, 8] },
     { count: 300, initial: undefined, waves: [1, 2, 4, 8, 16, 32, 64, 64, 64, 45] },
-  ])('creates $count pods in slow-start batches $waves (from $initial), never more than 64 at once', async ({ count, initial, waves }) => {
-    const fixture = podControlFixture();
-    const { client, probe } = probed(fixture.ctx.pods, 'create');
-    const batchSizes = new SlowStartMemory();
-    if (initial !== undefined) {
-      batchSizes.record(OWNER_KEY, { errors: [], largestBatch: initial });
-    }
-    await createPods({ ...fixture.ctx, pods: client }, owner(), { pods: pods(count), claimsFor: noClaims, batchSizes });
-    expect(probe.waves).toEqual(waves);
-    expect(probe.max).toBeLessThanOrEqual(64);
-    expect(fixture.fake.objects(podResource)).toHaveLength(count);
-  });
+  ])(
+    'creates $count pods in slow-start batches $waves (from $initial), never more than 64 at once',
+    async ({ count, initial, waves }) => {
+      const fixture = podControlFixture();
+      const { client, probe } = probed(fixture.ctx.pods, 'create');
+      const batchSizes = new SlowStartMemory();
+      if (initial !== undefined) {
+        batchSizes.record(OWNER_KEY, { errors: [], largestBatch: initial });
+      }
+      await createPods({ ...fixture.ctx, pods: client }, owner(), {
+        pods: pods(count),
+        claimsFor: noClaims,
+        batchSizes,
+      });
+      expect(probe.waves).toEqual(waves);
+      expect(probe.max).toBeLessThanOrEqual(64);
+      expect(fixture.fake.objects(podResource)).toHaveLength(count);
+    },
+  );
 
   it('remembers the largest batch that went through for the next slow start, and 1 after a failure', async () => {
     const fixture = podControlFixture();
@@ -86,25 +108,49 @@ describe('createPods', () => {
 
   it('creates a pod’s claims before it, and reuses a claim that already exists', async () => {
     const fixture = podControlFixture({ claims: [claim('data-web-0')] });
-    await createPods(fixture.ctx, owner(), { pods: [pod('web-0')], claimsFor: (p) => [claim(`data-${p.metadata?.name ?? ''}`), claim(`logs-${p.metadata?.name ?? ''}`)] });
-    expect(writes(fixture.fake)).toEqual(['create persistentvolumeclaims data-web-0', 'create persistentvolumeclaims logs-web-0', 'create pods web-0']);
+    await createPods(fixture.ctx, owner(), {
+      pods: [pod('web-0')],
+      claimsFor: (p) => [claim(`data-${p.metadata?.name ?? ''}`), claim(`logs-${p.metadata?.name ?? ''}`)],
+    });
+    expect(writes(fixture.fake)).toEqual([
+      'create persistentvolumeclaims data-web-0',
+      'create persistentvolumeclaims logs-web-0',
+      'create pods web-0',
+    ]);
     expect(fixture.fake.objects(pvcResource).map((c) => c.metadata?.name)).toEqual(['data-web-0', 'logs-web-0']);
     // The claim that existed is not awaited from the informer; the new claim and the pod are.
-    expect(fixture.scaleExpectations.satisfied(OWNER_KEY).pending).toEqual({ create: ['logs-web-0', 'web-0'], delete: [] });
+    expect(fixture.scaleExpectations.satisfied(OWNER_KEY).pending).toEqual({
+      create: ['logs-web-0', 'web-0'],
+      delete: [],
+    });
     expect(fixture.recorder.reasons()).toEqual(['SuccessfulCreate']);
   });
 
   it('does not create a pod whose claim could not be created, and says so', async () => {
     const fixture = podControlFixture();
     fixture.fake.prependReactor({ verb: 'create', resource: 'persistentvolumeclaims' }, () => {
-      throw fakeApiError({ code: 403, reason: 'Forbidden', message: 'persistentvolumeclaims "data-web-0" is forbidden: exceeded quota: storage' });
+      throw fakeApiError({
+        code: 403,
+        reason: 'Forbidden',
+        message: 'persistentvolumeclaims "data-web-0" is forbidden: exceeded quota: storage',
+      });
     });
-    const error = await failure(createPods(fixture.ctx, owner(), { pods: [pod('web-0')], claimsFor: () => [claim('data-web-0')] }));
+    const error = await failure(
+      createPods(fixture.ctx, owner(), { pods: [pod('web-0')], claimsFor: () => [claim('data-web-0')] }),
+    );
     // The ordinal is cut out of the name: the same cause gives the same condition message for every pod.
-    expect(error.message).toBe('failed to create 1 of 1 pods: persistentvolumeclaims "data-web-" is forbidden: exceeded quota: storage');
+    expect(error.message).toBe(
+      'failed to create 1 of 1 pods: persistentvolumeclaims "data-web-" is forbidden: exceeded quota: storage',
+    );
     expect(error.created).toEqual([]);
     expect(writes(fixture.fake)).toEqual(['create persistentvolumeclaims data-web-0']);
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedCreate', message: expect.stringMatching(/^failed to create pvc: .*exceeded quota: storage, pvc: \{/) as unknown }]);
+    expect(fixture.recorder.events).toMatchObject([
+      {
+        type: 'Warning',
+        reason: 'FailedCreate',
+        message: expect.stringMatching(/^failed to create pvc: .*exceeded quota: storage, pvc: \{/) as unknown,
+      },
+    ]);
     expect(fixture.scaleExpectations.satisfied(OWNER_KEY).satisfied).toBe(true);
   });
 
@@ -120,7 +166,9 @@ describe('createPods', () => {
     expect(error.created.map((p) => p.metadata?.name)).toEqual(['web-0', 'web-1']);
     expect(fixture.scaleExpectations.satisfied(OWNER_KEY).pending).toEqual({ create: ['web-0', 'web-1'], delete: [] });
     expect(fixture.recorder.reasons()).toEqual(['SuccessfulCreate', 'SuccessfulCreate', 'FailedCreate']);
-    expect(fixture.recorder.events[2]?.message).toMatch(/^failed to create pod: pods "web-2" is forbidden: exceeded quota: pods, pod: \{"apiVersion":"v1"/);
+    expect(fixture.recorder.events[2]?.message).toMatch(
+      /^failed to create pod: pods "web-2" is forbidden: exceeded quota: pods, pod: \{"apiVersion":"v1"/,
+    );
   });
 
   it('records no Event for a creation the reconcile’s abort cancelled', async () => {
@@ -135,7 +183,10 @@ describe('createPods', () => {
 
   it('gives a new pod its readiness-gate conditions right after its creation and returns it as written', async () => {
     const fixture = podControlFixture();
-    const [created] = await createPods(fixture.ctx, owner(), { pods: [pod('web-0', { gates: GATES })], claimsFor: noClaims });
+    const [created] = await createPods(fixture.ctx, owner(), {
+      pods: [pod('web-0', { gates: GATES })],
+      claimsFor: noClaims,
+    });
     expect(writes(fixture.fake)).toEqual(['create pods web-0', 'patch/status pods web-0']);
     const conditions = created?.status?.conditions?.filter((condition) => GATES.includes(condition.type));
     expect(conditions?.map((condition) => [condition.type, condition.status])).toEqual([
@@ -144,7 +195,9 @@ describe('createPods', () => {
     ]);
     expect(created?.metadata?.resourceVersion).toBe(fixture.stored('web-0').metadata?.resourceVersion);
     // The status write is awaited from the cache before the next plan.
-    expect(fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...created?.metadata, resourceVersion: '1' } })).toBe(false);
+    expect(
+      fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...created?.metadata, resourceVersion: '1' } }),
+    ).toBe(false);
   });
 
   it('counts a pod whose readiness-gate write failed as created (the next reconcile writes them)', async () => {
@@ -152,14 +205,20 @@ describe('createPods', () => {
     fixture.fake.prependReactor({ verb: 'patch', resource: 'pods', subresource: 'status' }, () => {
       throw fakeApiError({ code: 500, message: 'etcdserver: request timed out' });
     });
-    const created = await createPods(fixture.ctx, owner(), { pods: [pod('web-0', { gates: GATES })], claimsFor: noClaims });
+    const created = await createPods(fixture.ctx, owner(), {
+      pods: [pod('web-0', { gates: GATES })],
+      claimsFor: noClaims,
+    });
     expect(created.map((p) => p.metadata?.name)).toEqual(['web-0']);
     expect(fixture.stored('web-0').status?.conditions?.map((condition) => condition.type)).toEqual(['Ready']);
   });
 
   it('writes no readiness-gate conditions a pod does not declare', async () => {
     const fixture = podControlFixture();
-    await createPods(fixture.ctx, owner(), { pods: [pod('web-0', { gates: ['example.com/custom'] })], claimsFor: noClaims });
+    await createPods(fixture.ctx, owner(), {
+      pods: [pod('web-0', { gates: ['example.com/custom'] })],
+      claimsFor: noClaims,
+    });
     expect(writes(fixture.fake)).toEqual(['create pods web-0']);
   });
 

@@ -14,7 +14,10 @@ import { PodEventReason } from './event-reasons.ts';
 import { initializePodReadinessGates } from './readiness-gates.ts';
 
 /** What creating needs. */
-export type CreateContext = Pick<PodControlContext, 'signal' | 'pods' | 'claims' | 'recorder' | 'clock' | 'logger' | 'scaleExpectations' | 'resourceVersionExpectations'>;
+export type CreateContext = Pick<
+  PodControlContext,
+  'signal' | 'pods' | 'claims' | 'recorder' | 'clock' | 'logger' | 'scaleExpectations' | 'resourceVersionExpectations'
+>;
 
 /** What {@link createPods} creates, and how. */
 export interface CreatePodsRequest {
@@ -59,7 +62,11 @@ export class CreatePodsError extends Error {
  * (after that write when it went through). When any creation failed it throws a CreatePodsError
  * after that bookkeeping, so that the reconcile reports it and retries with the queue's backoff.
  */
-export async function createPods(ctx: CreateContext, owner: PodOwner, request: CreatePodsRequest): Promise<DeepReadonly<Pod>[]> {
+export async function createPods(
+  ctx: CreateContext,
+  owner: PodOwner,
+  request: CreatePodsRequest,
+): Promise<DeepReadonly<Pod>[]> {
   const { pods } = request;
   const expectationName = request.expectationName ?? podName;
   for (const pod of pods) {
@@ -91,18 +98,31 @@ export async function createPods(ctx: CreateContext, owner: PodOwner, request: C
   forgetUncreated(ctx, owner.key, pods.filter((_pod, index) => !created.has(index)).map(expectationName));
   const [firstError] = result.errors;
   if (firstError !== undefined) {
-    throw creationFailure(owner, { error: firstError, failed: pods.length - created.size, created: [...created.values()] });
+    throw creationFailure(owner, {
+      error: firstError,
+      failed: pods.length - created.size,
+      created: [...created.values()],
+    });
   }
   return [...created.values()];
 }
 
-function creationFailure(owner: PodOwner, input: { error: unknown; failed: number; created: readonly DeepReadonly<Pod>[] }): CreatePodsError {
+function creationFailure(
+  owner: PodOwner,
+  input: { error: unknown; failed: number; created: readonly DeepReadonly<Pod>[] },
+): CreatePodsError {
   const { error } = input;
   const name = error instanceof PodCreateError ? error.podName : '';
   const cause = error instanceof PodCreateError ? error.cause : error;
   const generateName = error instanceof PodCreateError ? error.generateName : '';
-  const detail = withoutGeneratedName(stableMessage(errorMessage(cause), { name, prefix: `${owner.name}-` }), generateName);
-  return new CreatePodsError(`failed to create ${String(input.failed)} of ${String(input.failed + input.created.length)} pods: ${detail}`, { cause, created: input.created });
+  const detail = withoutGeneratedName(
+    stableMessage(errorMessage(cause), { name, prefix: `${owner.name}-` }),
+    generateName,
+  );
+  return new CreatePodsError(
+    `failed to create ${String(input.failed)} of ${String(input.failed + input.created.length)} pods: ${detail}`,
+    { cause, created: input.created },
+  );
 }
 
 /** The characters of the API server's generated name suffixes (apimachinery's `utilrand.String`). */
@@ -143,7 +163,10 @@ async function initializeCreatedPod(ctx: CreateContext, pod: DeepReadonly<Pod>):
   try {
     return await initializePodReadinessGates(ctx, pod);
   } catch (error) {
-    ctx.logger.warn({ err: error, pod: pod.metadata?.name }, 'Could not set the readiness-gate conditions of a new pod yet');
+    ctx.logger.warn(
+      { err: error, pod: pod.metadata?.name },
+      'Could not set the readiness-gate conditions of a new pod yet',
+    );
     return pod;
   }
 }
@@ -159,7 +182,11 @@ function forgetUncreated(ctx: CreateContext, key: string, uncreated: readonly st
   }
 }
 
-async function createOnePod(ctx: CreateContext, owner: PodOwner, input: { pod: Pod; claims: readonly PersistentVolumeClaim[] }): Promise<DeepReadonly<Pod>> {
+async function createOnePod(
+  ctx: CreateContext,
+  owner: PodOwner,
+  input: { pod: Pod; claims: readonly PersistentVolumeClaim[] },
+): Promise<DeepReadonly<Pod>> {
   const { pod } = input;
   for (const claim of input.claims) {
     await createClaim(ctx, owner, { claim, pod });
@@ -170,16 +197,28 @@ async function createOnePod(ctx: CreateContext, owner: PodOwner, input: { pod: P
   } catch (error) {
     // A cancelled reconcile (shutdown, timeout) failed nothing worth an Event.
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(owner.ref, PodEventReason.FailedCreate, `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`);
+      ctx.recorder.warning(
+        owner.ref,
+        PodEventReason.FailedCreate,
+        `failed to create pod: ${errorMessage(error)}, pod: ${JSON.stringify(pod)}`,
+      );
     }
     throw new PodCreateError(pod, error);
   }
   // The created pod's name: a pod named by the API server has none before.
-  ctx.recorder.normal(owner.ref, PodEventReason.SuccessfulCreate, `succeed to create pod ${created.metadata?.name ?? podName(pod)}`);
+  ctx.recorder.normal(
+    owner.ref,
+    PodEventReason.SuccessfulCreate,
+    `succeed to create pod ${created.metadata?.name ?? podName(pod)}`,
+  );
   return created;
 }
 
-async function createClaim(ctx: CreateContext, owner: PodOwner, input: { claim: PersistentVolumeClaim; pod: Pod }): Promise<void> {
+async function createClaim(
+  ctx: CreateContext,
+  owner: PodOwner,
+  input: { claim: PersistentVolumeClaim; pod: Pod },
+): Promise<void> {
   const { claim } = input;
   const name = claim.metadata?.name ?? '';
   ctx.scaleExpectations.expect(owner.key, 'create', name);
@@ -192,7 +231,11 @@ async function createClaim(ctx: CreateContext, owner: PodOwner, input: { claim: 
       return;
     }
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(owner.ref, PodEventReason.FailedCreate, `failed to create pvc: ${errorMessage(error)}, pvc: ${JSON.stringify(claim)}`);
+      ctx.recorder.warning(
+        owner.ref,
+        PodEventReason.FailedCreate,
+        `failed to create pvc: ${errorMessage(error)}, pvc: ${JSON.stringify(claim)}`,
+      );
     }
     throw new PodCreateError(input.pod, error);
   }

@@ -6,7 +6,16 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
-import { claim, owner, OWNER_KEY, pod, podControlFixture, probed, storedPods, writes } from '../test/fixtures/pod-control-fixture.ts';
+import {
+  claim,
+  owner,
+  OWNER_KEY,
+  pod,
+  podControlFixture,
+  probed,
+  storedPods,
+  writes,
+} from '../test/fixtures/pod-control-fixture.ts';
 import { deleteClaim, deletePod, deletePods } from './delete-pods.ts';
 
 const HOLD = 'example.com/hold';
@@ -59,25 +68,35 @@ describe('deletePods', () => {
     expect(after).toEqual([]);
     expect(fixture.recorder.events).toEqual([]);
     expect(fixture.scaleExpectations.satisfied(OWNER_KEY).satisfied).toBe(true);
-    expect(fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } })).toBe(false);
+    expect(
+      fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } }),
+    ).toBe(false);
   });
 
   it('marks a held pod not ready when the hook asks', async () => {
-    const fixture = podControlFixture({ pods: [pod('web-0', { finalizers: [HOLD], gates: ['KruisePodReady'], trueConditions: ['KruisePodReady'] })] });
-    await deletePods(fixture.ctx, owner({ preDelete: { finalizersHandler: [HOLD], markPodNotReady: true } }), { pods: storedPods(fixture, 'web-0') });
+    const fixture = podControlFixture({
+      pods: [pod('web-0', { finalizers: [HOLD], gates: ['KruisePodReady'], trueConditions: ['KruisePodReady'] })],
+    });
+    await deletePods(fixture.ctx, owner({ preDelete: { finalizersHandler: [HOLD], markPodNotReady: true } }), {
+      pods: storedPods(fixture, 'web-0'),
+    });
     const stored = fixture.stored('web-0');
     expect(stored.metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe('PreparingDelete');
     expect(stored.status?.conditions?.find((condition) => condition.type === 'KruisePodReady')?.status).toBe('False');
   });
 
   it('changes nothing for a pod already in PreparingDelete that the hook still holds', async () => {
-    const fixture = podControlFixture({ pods: [pod('web-0', { finalizers: [HOLD], labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } })] });
+    const fixture = podControlFixture({
+      pods: [pod('web-0', { finalizers: [HOLD], labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } })],
+    });
     expect(await deletePods(fixture.ctx, owner(PRE_DELETE), { pods: storedPods(fixture, 'web-0') })).toBe(false);
     expect(fixture.fake.writes()).toEqual([]);
   });
 
   it('deletes a pod the hook no longer holds', async () => {
-    const fixture = podControlFixture({ pods: [pod('web-0', { labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } })] });
+    const fixture = podControlFixture({
+      pods: [pod('web-0', { labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' } })],
+    });
     expect(await deletePods(fixture.ctx, owner(PRE_DELETE), { pods: storedPods(fixture, 'web-0') })).toBe(true);
     expect(writes(fixture.fake)).toEqual(['delete pods web-0']);
   });
@@ -110,7 +129,13 @@ describe('deletePod', () => {
     );
     expect(isConflict(error)).toBe(true);
     expect(fixture.fake.objects(podResource)).toHaveLength(1);
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedDelete', message: expect.stringMatching(/^failed to delete pod web-0: /) as unknown }]);
+    expect(fixture.recorder.events).toMatchObject([
+      {
+        type: 'Warning',
+        reason: 'FailedDelete',
+        message: expect.stringMatching(/^failed to delete pod web-0: /) as unknown,
+      },
+    ]);
     expect(fixture.scaleExpectations.satisfied(OWNER_KEY).satisfied).toBe(true);
   });
 
@@ -128,8 +153,12 @@ describe('deletePod', () => {
     fixture.fake.prependReactor({ verb: 'delete', resource: 'pods' }, () => {
       throw fakeApiError({ code: 500, message: 'etcdserver: leader changed' });
     });
-    await expect(deletePod(fixture.ctx, owner(), fixture.stored('web-0'))).rejects.toThrow('etcdserver: leader changed');
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedDelete', message: 'failed to delete pod web-0: etcdserver: leader changed' }]);
+    await expect(deletePod(fixture.ctx, owner(), fixture.stored('web-0'))).rejects.toThrow(
+      'etcdserver: leader changed',
+    );
+    expect(fixture.recorder.events).toMatchObject([
+      { type: 'Warning', reason: 'FailedDelete', message: 'failed to delete pod web-0: etcdserver: leader changed' },
+    ]);
   });
 });
 
@@ -138,7 +167,9 @@ describe('deleteClaim', () => {
     const fixture = podControlFixture({ claims: [claim('data-web-0')] });
     const [stored] = fixture.fake.objects(pvcResource);
     await deleteClaim(fixture.ctx, owner(), stored ?? {});
-    expect(fixture.fake.writes().map((action) => [action.verb, action.resource, action.body])).toEqual([['delete', 'persistentvolumeclaims', { uid: stored?.metadata?.uid }]]);
+    expect(fixture.fake.writes().map((action) => [action.verb, action.resource, action.body])).toEqual([
+      ['delete', 'persistentvolumeclaims', { uid: stored?.metadata?.uid }],
+    ]);
     expect(fixture.fake.objects(pvcResource)).toEqual([]);
     expect(fixture.scaleExpectations.satisfied(OWNER_KEY).pending).toEqual({ create: [], delete: ['data-web-0'] });
     expect(fixture.recorder.events).toEqual([]);
@@ -157,7 +188,9 @@ describe('deleteClaim', () => {
     });
     const [stored] = fixture.fake.objects(pvcResource);
     await expect(deleteClaim(fixture.ctx, owner(), stored ?? {})).rejects.toThrow('forbidden by policy');
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedDelete', message: 'failed to delete pvc data-web-0: forbidden by policy' }]);
+    expect(fixture.recorder.events).toMatchObject([
+      { type: 'Warning', reason: 'FailedDelete', message: 'failed to delete pvc data-web-0: forbidden by policy' },
+    ]);
     expect(fixture.scaleExpectations.satisfied(OWNER_KEY).satisfied).toBe(true);
   });
 });

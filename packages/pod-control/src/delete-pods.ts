@@ -14,7 +14,10 @@ import type { PodControlContext, PodOwner } from './context.ts';
 import { PodEventReason } from './event-reasons.ts';
 
 /** What deleting needs. */
-export type DeleteContext = Pick<PodControlContext, 'signal' | 'pods' | 'claims' | 'recorder' | 'clock' | 'scaleExpectations' | 'resourceVersionExpectations'>;
+export type DeleteContext = Pick<
+  PodControlContext,
+  'signal' | 'pods' | 'claims' | 'recorder' | 'clock' | 'scaleExpectations' | 'resourceVersionExpectations'
+>;
 
 /** What {@link deletePods} deletes. */
 export interface DeletePodsRequest {
@@ -44,7 +47,13 @@ export async function deletePods(ctx: DeleteContext, owner: PodOwner, request: D
 }
 
 async function prepareDelete(ctx: DeleteContext, pod: DeepReadonly<Pod>, markPodNotReady: boolean): Promise<boolean> {
-  const updated = await setLifecycleState({ client: ctx.pods, pod, state: LifecycleState.PreparingDelete, markPodNotReady, now: ctx.clock.now() });
+  const updated = await setLifecycleState({
+    client: ctx.pods,
+    pod,
+    state: LifecycleState.PreparingDelete,
+    markPodNotReady,
+    now: ctx.clock.now(),
+  });
   if (updated === pod) {
     return false;
   }
@@ -53,12 +62,20 @@ async function prepareDelete(ctx: DeleteContext, pod: DeepReadonly<Pod>, markPod
 }
 
 /** Deletes one pod now (no hook), with expectations, the uid precondition and Events; a pod already gone is fine. */
-export function deletePod(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>, owner: PodOwner, pod: DeepReadonly<Pod>): Promise<void> {
+export function deletePod(
+  ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>,
+  owner: PodOwner,
+  pod: DeepReadonly<Pod>,
+): Promise<void> {
   return deletePodAs(ctx, owner, { pod, expectationName: pod.metadata?.name ?? '' });
 }
 
 /** {@link deletePod} with the delete expectation under `expectationName`. */
-async function deletePodAs(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>, owner: PodOwner, target: { readonly pod: DeepReadonly<Pod>; readonly expectationName: string }): Promise<void> {
+async function deletePodAs(
+  ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorder' | 'scaleExpectations'>,
+  owner: PodOwner,
+  target: { readonly pod: DeepReadonly<Pod>; readonly expectationName: string },
+): Promise<void> {
   const { pod, expectationName } = target;
   const name = pod.metadata?.name ?? '';
   ctx.scaleExpectations.expect(owner.key, 'delete', expectationName);
@@ -70,7 +87,11 @@ async function deletePodAs(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorde
       return;
     }
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(owner.ref, PodEventReason.FailedDelete, `failed to delete pod ${name}: ${errorMessage(error)}`);
+      ctx.recorder.warning(
+        owner.ref,
+        PodEventReason.FailedDelete,
+        `failed to delete pod ${name}: ${errorMessage(error)}`,
+      );
     }
     throw error;
   }
@@ -78,7 +99,11 @@ async function deletePodAs(ctx: Pick<DeleteContext, 'signal' | 'pods' | 'recorde
 }
 
 /** Deletes one PVC, with expectations, the uid precondition and a Warning on failure; a PVC already gone is fine. */
-export async function deleteClaim(ctx: Pick<DeleteContext, 'signal' | 'claims' | 'recorder' | 'scaleExpectations'>, owner: PodOwner, pvc: DeepReadonly<PersistentVolumeClaim>): Promise<void> {
+export async function deleteClaim(
+  ctx: Pick<DeleteContext, 'signal' | 'claims' | 'recorder' | 'scaleExpectations'>,
+  owner: PodOwner,
+  pvc: DeepReadonly<PersistentVolumeClaim>,
+): Promise<void> {
   const name = pvc.metadata?.name ?? '';
   ctx.scaleExpectations.expect(owner.key, 'delete', name);
   try {
@@ -89,7 +114,11 @@ export async function deleteClaim(ctx: Pick<DeleteContext, 'signal' | 'claims' |
       return;
     }
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(owner.ref, PodEventReason.FailedDelete, `failed to delete pvc ${name}: ${errorMessage(error)}`);
+      ctx.recorder.warning(
+        owner.ref,
+        PodEventReason.FailedDelete,
+        `failed to delete pvc ${name}: ${errorMessage(error)}`,
+      );
     }
     throw error;
   }

@@ -9,21 +9,46 @@ import { initializePodReadinessGates, initializeReadinessGates } from './readine
 const BOTH = ['InPlaceUpdateReady', 'KruisePodReady'];
 
 function gateConditions(stored: Pod): [string, string][] {
-  return (stored.status?.conditions ?? []).filter((condition) => BOTH.includes(condition.type)).map((condition) => [condition.type, condition.status]);
+  return (stored.status?.conditions ?? [])
+    .filter((condition) => BOTH.includes(condition.type))
+    .map((condition) => [condition.type, condition.status]);
 }
 
 describe('initializeReadinessGates', () => {
   it.each([
-    { name: 'both gates, no conditions', gates: BOTH, trueConditions: [], written: [['InPlaceUpdateReady', 'True'], ['KruisePodReady', 'True']] },
-    { name: 'one gate missing its condition', gates: BOTH, trueConditions: ['InPlaceUpdateReady'], written: [['InPlaceUpdateReady', 'True'], ['KruisePodReady', 'True']] },
-    { name: 'only KruisePodReady', gates: ['KruisePodReady'], trueConditions: [], written: [['KruisePodReady', 'True']] },
+    {
+      name: 'both gates, no conditions',
+      gates: BOTH,
+      trueConditions: [],
+      written: [
+        ['InPlaceUpdateReady', 'True'],
+        ['KruisePodReady', 'True'],
+      ],
+    },
+    {
+      name: 'one gate missing its condition',
+      gates: BOTH,
+      trueConditions: ['InPlaceUpdateReady'],
+      written: [
+        ['InPlaceUpdateReady', 'True'],
+        ['KruisePodReady', 'True'],
+      ],
+    },
+    {
+      name: 'only KruisePodReady',
+      gates: ['KruisePodReady'],
+      trueConditions: [],
+      written: [['KruisePodReady', 'True']],
+    },
   ])('gives a pod with $name its conditions in one status write', async ({ gates, trueConditions, written }) => {
     const fixture = podControlFixture({ pods: [pod('web-0', { gates, trueConditions })] });
     expect(await initializeReadinessGates(fixture.ctx, storedPods(fixture, 'web-0'))).toBe(true);
     expect(writes(fixture.fake)).toEqual(['patch/status pods web-0']);
     expect(gateConditions(fixture.stored('web-0'))).toEqual(written);
     const stored = fixture.stored('web-0');
-    expect(fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } })).toBe(false);
+    expect(
+      fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } }),
+    ).toBe(false);
   });
 
   it.each([
@@ -45,7 +70,9 @@ describe('initializeReadinessGates', () => {
   });
 
   it('writes each pod that needs it, and only those', async () => {
-    const fixture = podControlFixture({ pods: [pod('web-0', { gates: BOTH }), pod('web-1'), pod('web-2', { gates: BOTH })] });
+    const fixture = podControlFixture({
+      pods: [pod('web-0', { gates: BOTH }), pod('web-1'), pod('web-2', { gates: BOTH })],
+    });
     expect(await initializeReadinessGates(fixture.ctx, storedPods(fixture, 'web-0', 'web-1', 'web-2'))).toBe(true);
     expect(writes(fixture.fake)).toEqual(['patch/status pods web-0', 'patch/status pods web-2']);
   });
@@ -63,6 +90,8 @@ describe('initializePodReadinessGates', () => {
     fixture.fake.prependReactor({ verb: 'patch', resource: 'pods', subresource: 'status' }, () => {
       throw fakeApiError({ code: 500, message: 'etcdserver: request timed out' });
     });
-    await expect(initializePodReadinessGates(fixture.ctx, fixture.stored('web-0'))).rejects.toThrow('etcdserver: request timed out');
+    await expect(initializePodReadinessGates(fixture.ctx, fixture.stored('web-0'))).rejects.toThrow(
+      'etcdserver: request timed out',
+    );
   });
 });

@@ -16,7 +16,11 @@ function missingGateConditions(pod: DeepReadonly<Pod>): string[] {
   // Runs for every pod on every reconcile: no intermediate collections.
   const gates = pod.spec?.readinessGates ?? [];
   const conditions = pod.status?.conditions ?? [];
-  return INITIAL_TRUE_GATES.filter((gate) => gates.some((declared) => declared.conditionType === gate) && !conditions.some((condition) => condition.type === gate));
+  return INITIAL_TRUE_GATES.filter(
+    (gate) =>
+      gates.some((declared) => declared.conditionType === gate) &&
+      !conditions.some((condition) => condition.type === gate),
+  );
 }
 
 /**
@@ -25,9 +29,16 @@ function missingGateConditions(pod: DeepReadonly<Pod>): string[] {
  * runs every reconcile for pods that need it, scaling or not. OpenKruise sets the two in separate
  * writes by two controllers; one patch does both here. Returns whether any pod was written.
  */
-export async function initializeReadinessGates(ctx: ReadinessContext, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
-  const needing = pods.filter((pod) => missingGateConditions(pod).length > 0 && pod.metadata?.deletionTimestamp === undefined);
-  const written = await mapWithConcurrency(needing, POD_WRITE_CONCURRENCY, (pod) => initializePodReadinessGates(ctx, pod));
+export async function initializeReadinessGates(
+  ctx: ReadinessContext,
+  pods: readonly DeepReadonly<Pod>[],
+): Promise<boolean> {
+  const needing = pods.filter(
+    (pod) => missingGateConditions(pod).length > 0 && pod.metadata?.deletionTimestamp === undefined,
+  );
+  const written = await mapWithConcurrency(needing, POD_WRITE_CONCURRENCY, (pod) =>
+    initializePodReadinessGates(ctx, pod),
+  );
   return written.some((pod, index) => pod !== needing[index]);
 }
 
@@ -37,14 +48,20 @@ export async function initializeReadinessGates(ctx: ReadinessContext, pods: read
  * round trip to every pod's way to Ready. Returns the pod as written, or the same object when
  * nothing was written.
  */
-export async function initializePodReadinessGates(ctx: ReadinessContext, pod: DeepReadonly<Pod>): Promise<DeepReadonly<Pod>> {
+export async function initializePodReadinessGates(
+  ctx: ReadinessContext,
+  pod: DeepReadonly<Pod>,
+): Promise<DeepReadonly<Pod>> {
   const missing = missingGateConditions(pod);
   if (missing.length === 0) {
     return pod;
   }
   const now = metaTime(ctx.clock.now());
   const updated = await ctx.pods
-    .patchStatus(keyOf(pod), { type: 'strategic', body: { status: { conditions: missing.map((type) => ({ type, status: 'True', lastTransitionTime: now })) } } })
+    .patchStatus(keyOf(pod), {
+      type: 'strategic',
+      body: { status: { conditions: missing.map((type) => ({ type, status: 'True', lastTransitionTime: now })) } },
+    })
     .catch((error: unknown) => {
       // A pod deleted meanwhile needs no conditions.
       if (isNotFound(error)) {

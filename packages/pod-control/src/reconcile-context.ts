@@ -5,7 +5,15 @@
  */
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { resourceClient } from '@kruise-ts/controller-runtime';
-import type { EventReporter, FeatureGates, Manager, ObjectApi, ReconcileContext, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  EventReporter,
+  FeatureGates,
+  Manager,
+  ObjectApi,
+  ReconcileContext,
+  ResourceVersionExpectations,
+  ScaleExpectations,
+} from '@kruise-ts/controller-runtime';
 import { podResource, pvcResource, RequeueAfter } from '@kruise-ts/workload';
 
 import type { PodControlContext, WallClock } from './context.ts';
@@ -25,7 +33,10 @@ export interface PodControlDeps {
 const SYSTEM_CLOCK: WallClock = { now: () => Date.now() };
 
 /** The capabilities of one reconcile. */
-export function podControlContext(deps: PodControlDeps, context: Pick<ReconcileContext, 'signal' | 'logger'>): PodControlContext {
+export function podControlContext(
+  deps: PodControlDeps,
+  context: Pick<ReconcileContext, 'signal' | 'logger'>,
+): PodControlContext {
   const { signal } = context;
   return {
     signal,

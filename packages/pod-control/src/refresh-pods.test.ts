@@ -4,7 +4,16 @@ import type { Lifecycle, Pod } from '@kruise-ts/api';
 import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { NAMESPACE, owner, pod, podControlFixture, revision, storedPods, template, writes } from '../test/fixtures/pod-control-fixture.ts';
+import {
+  NAMESPACE,
+  owner,
+  pod,
+  podControlFixture,
+  revision,
+  storedPods,
+  template,
+  writes,
+} from '../test/fixtures/pod-control-fixture.ts';
 import type { PodControlFixture, PodOptions } from '../test/fixtures/pod-control-fixture.ts';
 import { RefreshError, refreshPods } from './refresh-pods.ts';
 import { InPlaceDecisions, PodUpdatePolicy, updatePodToRevision } from './update-pod.ts';
@@ -16,13 +25,27 @@ const TO_NAME = TO.metadata?.name ?? '';
 const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 const HOOK = 'example.com/hold';
 
-function refresh(fixture: PodControlFixture, input: { lifecycle?: Lifecycle; podTemplateHashLabel?: boolean; names?: string[] } = {}): ReturnType<typeof refreshPods> {
+function refresh(
+  fixture: PodControlFixture,
+  input: { lifecycle?: Lifecycle; podTemplateHashLabel?: boolean; names?: string[] } = {},
+): ReturnType<typeof refreshPods> {
   const names = input.names ?? fixture.fake.objects(podResource).map((stored) => stored.metadata?.name ?? '');
-  return refreshPods(fixture.ctx, { owner: owner(input.lifecycle), pods: storedPods(fixture, ...names), updateRevision: TO_NAME, podTemplateHashLabel: input.podTemplateHashLabel ?? false });
+  return refreshPods(fixture.ctx, {
+    owner: owner(input.lifecycle),
+    pods: storedPods(fixture, ...names),
+    updateRevision: TO_NAME,
+    podTemplateHashLabel: input.podTemplateHashLabel ?? false,
+  });
 }
 
 function atRevision(name: string, options: PodOptions = {}): Pod {
-  return pod(name, { running: true, gates: ['InPlaceUpdateReady'], trueConditions: ['InPlaceUpdateReady'], ...options, labels: { 'controller-revision-hash': FROM_NAME, ...options.labels } });
+  return pod(name, {
+    running: true,
+    gates: ['InPlaceUpdateReady'],
+    trueConditions: ['InPlaceUpdateReady'],
+    ...options,
+    labels: { 'controller-revision-hash': FROM_NAME, ...options.labels },
+  });
 }
 
 /** Starts the in-place update of `web-0` from FROM to TO (grace period `graceSeconds`), as the update step does. */
@@ -47,10 +70,28 @@ async function startUpdate(fixture: PodControlFixture, graceSeconds = 0): Promis
 
 /** The kubelet restarted `web-0`'s container on `image`. */
 async function kubeletRuns(fixture: PodControlFixture, image: string): Promise<void> {
-  await fixture.fake.patchStatus(podResource, { namespace: NAMESPACE, name: 'web-0' }, {
-    type: 'strategic',
-    body: { status: { containerStatuses: [{ name: 'main', image, imageID: `${image}@sha256:1`, ready: true, restartCount: 1, started: true, state: { running: { startedAt: '2026-01-01T00:00:01Z' } } }] } },
-  });
+  await fixture.fake.patchStatus(
+    podResource,
+    { namespace: NAMESPACE, name: 'web-0' },
+    {
+      type: 'strategic',
+      body: {
+        status: {
+          containerStatuses: [
+            {
+              name: 'main',
+              image,
+              imageID: `${image}@sha256:1`,
+              ready: true,
+              restartCount: 1,
+              started: true,
+              state: { running: { startedAt: '2026-01-01T00:00:01Z' } },
+            },
+          ],
+        },
+      },
+    },
+  );
   fixture.fake.clearActions();
 }
 
@@ -60,9 +101,16 @@ function condition(stored: Pod, type: string): string | undefined {
 
 describe('refreshPods', () => {
   it('writes nothing for settled pods and returns the same pods', async () => {
-    const fixture = podControlFixture({ pods: [atRevision('web-0'), atRevision('web-1', { labels: { [STATE_LABEL]: 'Normal' } })] });
+    const fixture = podControlFixture({
+      pods: [atRevision('web-0'), atRevision('web-1', { labels: { [STATE_LABEL]: 'Normal' } })],
+    });
     const pods = storedPods(fixture, 'web-0', 'web-1');
-    const result = await refreshPods(fixture.ctx, { owner: owner(), pods, updateRevision: TO_NAME, podTemplateHashLabel: false });
+    const result = await refreshPods(fixture.ctx, {
+      owner: owner(),
+      pods,
+      updateRevision: TO_NAME,
+      podTemplateHashLabel: false,
+    });
     expect(result).toEqual({ pods, written: 0, skipped: [] });
     expect(result.pods).toBe(pods);
     expect(fixture.fake.actions).toEqual([]);
@@ -81,7 +129,9 @@ describe('refreshPods', () => {
     expect(condition(stored, 'InPlaceUpdateReady')).toBe('True');
     expect(stored.metadata?.labels?.[STATE_LABEL]).toBe('Normal');
     expect(result.pods[0]?.metadata?.resourceVersion).toBe(stored.metadata?.resourceVersion);
-    expect(fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } })).toBe(false);
+    expect(
+      fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } }),
+    ).toBe(false);
   });
 
   it('applies the spec when the grace period is over, and asks to come back until then', async () => {
@@ -98,20 +148,44 @@ describe('refreshPods', () => {
   });
 
   it.each([
-    { name: 'PreparingNormal with the preNormal hook applied', state: 'PreparingNormal', lifecycle: { preNormal: { finalizersHandler: [HOOK] } }, finalizers: [HOOK], next: 'Normal' },
-    { name: 'PreparingNormal without the hook applied', state: 'PreparingNormal', lifecycle: { preNormal: { finalizersHandler: [HOOK] } }, finalizers: [], next: 'PreparingNormal' },
+    {
+      name: 'PreparingNormal with the preNormal hook applied',
+      state: 'PreparingNormal',
+      lifecycle: { preNormal: { finalizersHandler: [HOOK] } },
+      finalizers: [HOOK],
+      next: 'Normal',
+    },
+    {
+      name: 'PreparingNormal without the hook applied',
+      state: 'PreparingNormal',
+      lifecycle: { preNormal: { finalizersHandler: [HOOK] } },
+      finalizers: [],
+      next: 'PreparingNormal',
+    },
     { name: 'Updated without an inPlaceUpdate hook', state: 'Updated', lifecycle: {}, finalizers: [], next: 'Normal' },
-    { name: 'Updated before the hook is back', state: 'Updated', lifecycle: { inPlaceUpdate: { finalizersHandler: [HOOK] } }, finalizers: [], next: 'Updated' },
+    {
+      name: 'Updated before the hook is back',
+      state: 'Updated',
+      lifecycle: { inPlaceUpdate: { finalizersHandler: [HOOK] } },
+      finalizers: [],
+      next: 'Updated',
+    },
     { name: 'PreparingDelete', state: 'PreparingDelete', lifecycle: {}, finalizers: [], next: 'PreparingDelete' },
   ])('moves a pod in $name to $next', async ({ state, lifecycle, finalizers, next }) => {
-    const fixture = podControlFixture({ pods: [atRevision('web-0', { labels: { [STATE_LABEL]: state }, finalizers })] });
+    const fixture = podControlFixture({
+      pods: [atRevision('web-0', { labels: { [STATE_LABEL]: state }, finalizers })],
+    });
     const result = await refresh(fixture, { lifecycle });
     expect(result.written).toBe(next === state ? 0 : 1);
     expect(fixture.stored('web-0').metadata?.labels?.[STATE_LABEL]).toBe(next);
   });
 
   it('moves a pod rolled back to the update revision while in PreparingUpdate on', async () => {
-    const fixture = podControlFixture({ pods: [atRevision('web-0', { labels: { [STATE_LABEL]: 'PreparingUpdate', 'controller-revision-hash': TO_NAME } })] });
+    const fixture = podControlFixture({
+      pods: [
+        atRevision('web-0', { labels: { [STATE_LABEL]: 'PreparingUpdate', 'controller-revision-hash': TO_NAME } }),
+      ],
+    });
     await refresh(fixture);
     expect(fixture.stored('web-0').metadata?.labels?.[STATE_LABEL]).toBe('Normal');
   });
@@ -126,7 +200,10 @@ describe('refreshPods', () => {
 
   it('skips a pod whose in-place annotation cannot be read, and refreshes the others', async () => {
     const fixture = podControlFixture({
-      pods: [atRevision('web-0', { annotations: { 'apps.kruise.io/inplace-update-state': '{not json' } }), atRevision('web-1', { labels: { [STATE_LABEL]: 'Updated' } })],
+      pods: [
+        atRevision('web-0', { annotations: { 'apps.kruise.io/inplace-update-state': '{not json' } }),
+        atRevision('web-1', { labels: { [STATE_LABEL]: 'Updated' } }),
+      ],
     });
     const result = await refresh(fixture);
     expect(result.skipped).toMatchObject([{ name: 'web-0' }]);
@@ -135,7 +212,12 @@ describe('refreshPods', () => {
   });
 
   it('tries every pod, then throws a RefreshError with what went through', async () => {
-    const fixture = podControlFixture({ pods: [atRevision('web-0', { labels: { [STATE_LABEL]: 'Updated' } }), atRevision('web-1', { labels: { [STATE_LABEL]: 'Updated' } })] });
+    const fixture = podControlFixture({
+      pods: [
+        atRevision('web-0', { labels: { [STATE_LABEL]: 'Updated' } }),
+        atRevision('web-1', { labels: { [STATE_LABEL]: 'Updated' } }),
+      ],
+    });
     fixture.fake.prependReactor({ verb: 'patch', resource: 'pods', name: 'web-0' }, () => {
       throw fakeApiError({ code: 500, message: 'etcdserver: request timed out' });
     });

@@ -23,7 +23,10 @@ import { POD_WRITE_CONCURRENCY, settleWithConcurrency } from '@kruise-ts/workloa
 import type { PodControlContext, PodOwner } from './context.ts';
 
 /** What the refresh needs. */
-export type RefreshContext = Pick<PodControlContext, 'pods' | 'clock' | 'gates' | 'resourceVersionExpectations' | 'requeue'>;
+export type RefreshContext = Pick<
+  PodControlContext,
+  'pods' | 'clock' | 'gates' | 'resourceVersionExpectations' | 'requeue'
+>;
 
 /** The pods to refresh and how their workload marks them. */
 export interface RefreshInput {
@@ -93,7 +96,9 @@ export async function refreshPods(ctx: RefreshContext, input: RefreshInput): Pro
   if (pending.length === 0) {
     return { pods: input.pods, written: 0, skipped };
   }
-  const results = await settleWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) => refreshPod(ctx, input, refresh));
+  const results = await settleWithConcurrency(pending, POD_WRITE_CONCURRENCY, (refresh) =>
+    refreshPod(ctx, input, refresh),
+  );
   return collectRefreshes(ctx, { pods: input.pods, pending, results, skipped });
 }
 
@@ -101,7 +106,10 @@ export async function refreshPods(ctx: RefreshContext, input: RefreshInput): Pro
  * A pod whose in-place update annotations turned out unreadable (InPlaceUpdateAnnotationError) is
  * added to `skipped`; any other error is returned as a failure of the step.
  */
-export function skipOrFail(error: unknown, into: { readonly pod: string; readonly skipped: SkippedPod[] }): { readonly error: unknown } | undefined {
+export function skipOrFail(
+  error: unknown,
+  into: { readonly pod: string; readonly skipped: SkippedPod[] },
+): { readonly error: unknown } | undefined {
   if (error instanceof InPlaceUpdateAnnotationError) {
     into.skipped.push({ name: into.pod, reason: error.detail });
     return undefined;
@@ -112,7 +120,12 @@ export function skipOrFail(error: unknown, into: { readonly pod: string; readonl
 /** Records what the refresh wrote (expectations, the pods as written); throws the first failure after. */
 function collectRefreshes(
   ctx: Pick<RefreshContext, 'resourceVersionExpectations'>,
-  input: { pods: readonly ReadonlyPod[]; pending: readonly (PendingRefresh & { readonly index: number })[]; results: readonly PromiseSettledResult<ReadonlyPod>[]; skipped: SkippedPod[] },
+  input: {
+    pods: readonly ReadonlyPod[];
+    pending: readonly (PendingRefresh & { readonly index: number })[];
+    results: readonly PromiseSettledResult<ReadonlyPod>[];
+    skipped: SkippedPod[];
+  },
 ): RefreshResult {
   const pods = [...input.pods];
   const { skipped } = input;
@@ -172,7 +185,11 @@ function settledAction({ input, pod, now, verticalScaling }: PodRefreshInput): R
   }
   // Pods made before the label existed (or by other tools) get `pod-template-hash` from their revision.
   const revision = podRevision(pod);
-  return !input.podTemplateHashLabel || revision === undefined || pod.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL] !== undefined ? { kind: 'none' } : { kind: 'podTemplateHash', revision };
+  return !input.podTemplateHashLabel ||
+    revision === undefined ||
+    pod.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL] !== undefined
+    ? { kind: 'none' }
+    : { kind: 'podTemplateHash', revision };
 }
 
 interface PendingRefresh {
@@ -180,7 +197,11 @@ interface PendingRefresh {
   readonly action: Exclude<RefreshAction, { kind: 'none' }>;
 }
 
-async function refreshPod(ctx: RefreshContext, input: RefreshInput, { pod, action }: PendingRefresh): Promise<ReadonlyPod> {
+async function refreshPod(
+  ctx: RefreshContext,
+  input: RefreshInput,
+  { pod, action }: PendingRefresh,
+): Promise<ReadonlyPod> {
   if (action.kind === 'inPlace') {
     return refreshInPlace(ctx, input, pod);
   }
@@ -190,7 +211,14 @@ async function refreshPod(ctx: RefreshContext, input: RefreshInput, { pod, actio
       return finishInPlaceUpdate(ctx, pod, action.decision);
     case 'setState': {
       const { decision } = action;
-      return setLifecycleState({ client: ctx.pods, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
+      return setLifecycleState({
+        client: ctx.pods,
+        pod,
+        state: decision.state,
+        markPodNotReady: decision.markPodNotReady,
+        now,
+        reapplyHook: decision.reapplyHook,
+      });
     }
     case 'podTemplateHash':
       return ctx.pods.patch(keyOf(pod), {
@@ -220,17 +248,33 @@ async function refreshInPlace(ctx: RefreshContext, input: RefreshInput, pod: Rea
  * on too, its label goes in the same pods/status write. A transition that changes KruisePodReady
  * (markPodNotReady) is written first by the lifecycle writer, then the completion.
  */
-async function finishInPlaceUpdate(ctx: RefreshContext, pod: ReadonlyPod, decision: InPlaceUpdateStateDecision): Promise<ReadonlyPod> {
+async function finishInPlaceUpdate(
+  ctx: RefreshContext,
+  pod: ReadonlyPod,
+  decision: InPlaceUpdateStateDecision,
+): Promise<ReadonlyPod> {
   const now = ctx.clock.now();
   if (decision.action === 'setState' && (decision.markPodNotReady || decision.reapplyHook !== undefined)) {
-    const transitioned = await setLifecycleState({ client: ctx.pods, pod, state: decision.state, markPodNotReady: decision.markPodNotReady, now, reapplyHook: decision.reapplyHook });
+    const transitioned = await setLifecycleState({
+      client: ctx.pods,
+      pod,
+      state: decision.state,
+      markPodNotReady: decision.markPodNotReady,
+      now,
+      reapplyHook: decision.reapplyHook,
+    });
     return (await completeInPlaceUpdate({ client: ctx.pods, pod: transitioned, now })).pod;
   }
   const lifecycle = decision.action === 'setState' ? lifecycleMetadata(decision.state, now) : {};
   return (await completeInPlaceUpdate({ client: ctx.pods, pod, now, ...lifecycle })).pod;
 }
 
-function lifecycleMetadata(state: LifecycleState, now: number): { labels: Record<string, string>; annotations: Record<string, string> } {
-  return { labels: { [LIFECYCLE_STATE_LABEL]: state }, annotations: { [LIFECYCLE_TIMESTAMP_ANNOTATION]: lifecycleTimestamp(now) } };
+function lifecycleMetadata(
+  state: LifecycleState,
+  now: number,
+): { labels: Record<string, string>; annotations: Record<string, string> } {
+  return {
+    labels: { [LIFECYCLE_STATE_LABEL]: state },
+    annotations: { [LIFECYCLE_TIMESTAMP_ANNOTATION]: lifecycleTimestamp(now) },
+  };
 }
-

@@ -24,9 +24,25 @@ interface Update {
 }
 
 /** The pod `web-0` at revision FROM (running, with the InPlaceUpdateReady gate unless `gate` is false), and an update of it. */
-function update(input: { policy: PodUpdatePolicy; gate?: boolean; lifecycle?: Lifecycle; gracePeriodSeconds?: number; pod?: PodOptions }): Update {
+function update(input: {
+  policy: PodUpdatePolicy;
+  gate?: boolean;
+  lifecycle?: Lifecycle;
+  gracePeriodSeconds?: number;
+  pod?: PodOptions;
+}): Update {
   const gates = input.gate === false ? [] : ['InPlaceUpdateReady'];
-  const fixture = podControlFixture({ pods: [pod('web-0', { running: true, gates, trueConditions: gates, ...input.pod, labels: { 'controller-revision-hash': FROM_NAME, ...input.pod?.labels } })] });
+  const fixture = podControlFixture({
+    pods: [
+      pod('web-0', {
+        running: true,
+        gates,
+        trueConditions: gates,
+        ...input.pod,
+        labels: { 'controller-revision-hash': FROM_NAME, ...input.pod?.labels },
+      }),
+    ],
+  });
   const recreated: string[] = [];
   const plan: PodUpdatePlan = {
     owner: owner(input.lifecycle),
@@ -42,7 +58,11 @@ function update(input: { policy: PodUpdatePolicy; gate?: boolean; lifecycle?: Li
       return Promise.resolve(CHANGED);
     },
   };
-  return { fixture, recreated, run: (target = IMAGE_CHANGE) => updatePodToRevision(fixture.ctx, plan, { pod: fixture.stored('web-0'), target }) };
+  return {
+    fixture,
+    recreated,
+    run: (target = IMAGE_CHANGE) => updatePodToRevision(fixture.ctx, plan, { pod: fixture.stored('web-0'), target }),
+  };
 }
 
 function imageOf(stored: Pod): string | undefined {
@@ -52,21 +72,66 @@ function imageOf(stored: Pod): string | undefined {
 describe('updatePodToRevision: in place or recreated', () => {
   it.each([
     { policy: PodUpdatePolicy.ReCreate, gate: true, change: 'image', outcome: 'changed', recreated: true, writes: [] },
-    { policy: PodUpdatePolicy.InPlaceIfPossible, gate: true, change: 'image', outcome: 'changed', recreated: false, writes: ['patch/status pods web-0', 'patch pods web-0'] },
+    {
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      gate: true,
+      change: 'image',
+      outcome: 'changed',
+      recreated: false,
+      writes: ['patch/status pods web-0', 'patch pods web-0'],
+    },
     // Nothing could take the pod out of Service endpoints before its container restarts.
-    { policy: PodUpdatePolicy.InPlaceIfPossible, gate: false, change: 'image', outcome: 'changed', recreated: true, writes: [] },
+    {
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      gate: false,
+      change: 'image',
+      outcome: 'changed',
+      recreated: true,
+      writes: [],
+    },
     // InPlaceOnly must not recreate: in place, without the status write it has no gate for.
-    { policy: PodUpdatePolicy.InPlaceOnly, gate: false, change: 'image', outcome: 'changed', recreated: false, writes: ['patch pods web-0'] },
-    { policy: PodUpdatePolicy.InPlaceOnly, gate: true, change: 'image', outcome: 'changed', recreated: false, writes: ['patch/status pods web-0', 'patch pods web-0'] },
-    { policy: PodUpdatePolicy.InPlaceIfPossible, gate: true, change: 'command', outcome: 'changed', recreated: true, writes: [] },
-    { policy: PodUpdatePolicy.InPlaceOnly, gate: true, change: 'command', outcome: 'blocked', recreated: false, writes: [] },
-  ])('$policy, gate $gate, $change change: $outcome, recreated $recreated', async ({ policy, gate, change, outcome, recreated, writes: expected }) => {
-    const subject = update({ policy, gate });
-    const result = await subject.run(change === 'image' ? IMAGE_CHANGE : COMMAND_CHANGE);
-    expect(result.kind).toBe(outcome);
-    expect(subject.recreated).toEqual(recreated ? ['web-0'] : []);
-    expect(writes(subject.fixture.fake)).toEqual(expected);
-  });
+    {
+      policy: PodUpdatePolicy.InPlaceOnly,
+      gate: false,
+      change: 'image',
+      outcome: 'changed',
+      recreated: false,
+      writes: ['patch pods web-0'],
+    },
+    {
+      policy: PodUpdatePolicy.InPlaceOnly,
+      gate: true,
+      change: 'image',
+      outcome: 'changed',
+      recreated: false,
+      writes: ['patch/status pods web-0', 'patch pods web-0'],
+    },
+    {
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      gate: true,
+      change: 'command',
+      outcome: 'changed',
+      recreated: true,
+      writes: [],
+    },
+    {
+      policy: PodUpdatePolicy.InPlaceOnly,
+      gate: true,
+      change: 'command',
+      outcome: 'blocked',
+      recreated: false,
+      writes: [],
+    },
+  ])(
+    '$policy, gate $gate, $change change: $outcome, recreated $recreated',
+    async ({ policy, gate, change, outcome, recreated, writes: expected }) => {
+      const subject = update({ policy, gate });
+      const result = await subject.run(change === 'image' ? IMAGE_CHANGE : COMMAND_CHANGE);
+      expect(result.kind).toBe(outcome);
+      expect(subject.recreated).toEqual(recreated ? ['web-0'] : []);
+      expect(writes(subject.fixture.fake)).toEqual(expected);
+    },
+  );
 
   it('updates in place: the new image, the update revision’s label, lifecycle Updating, an Event, and the write awaited from the cache', async () => {
     const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible });
@@ -75,21 +140,39 @@ describe('updatePodToRevision: in place or recreated', () => {
     const target = IMAGE_CHANGE.metadata?.name ?? '';
     expect(imageOf(stored)).toBe('nginx:1.26');
     expect(stored.metadata?.labels).toMatchObject({ 'controller-revision-hash': target, [STATE_LABEL]: 'Updating' });
-    expect(stored.status?.conditions?.find((condition) => condition.type === 'InPlaceUpdateReady')?.status).toBe('False');
+    expect(stored.status?.conditions?.find((condition) => condition.type === 'InPlaceUpdateReady')?.status).toBe(
+      'False',
+    );
     expect(stored.metadata?.annotations?.['apps.kruise.io/inplace-update-state']).toContain(`"revision":"${target}"`);
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Normal', reason: 'SuccessfulUpdatePodInPlace', message: `successfully update pod web-0 in-place(revision ${target})` }]);
-    expect(fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } })).toBe(false);
+    expect(fixture.recorder.events).toMatchObject([
+      {
+        type: 'Normal',
+        reason: 'SuccessfulUpdatePodInPlace',
+        message: `successfully update pod web-0 in-place(revision ${target})`,
+      },
+    ]);
+    expect(
+      fixture.resourceVersionExpectations.isSatisfied({ metadata: { ...stored.metadata, resourceVersion: '1' } }),
+    ).toBe(false);
   });
 
   it('says why InPlaceOnly cannot update, with a Warning', async () => {
     const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceOnly });
     const outcome = await run(COMMAND_CHANGE);
-    expect(outcome).toEqual({ kind: 'blocked', reason: expect.stringMatching(/^find Pod web-0 update strategy is InPlaceOnly but can not update in-place: /) as unknown });
+    expect(outcome).toEqual({
+      kind: 'blocked',
+      reason: expect.stringMatching(
+        /^find Pod web-0 update strategy is InPlaceOnly but can not update in-place: /,
+      ) as unknown,
+    });
     expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedUpdatePodInPlace' }]);
   });
 
   it('recreates a pod whose revision no longer exists', async () => {
-    const subject = update({ policy: PodUpdatePolicy.InPlaceIfPossible, pod: { labels: { 'controller-revision-hash': 'web-gone' } } });
+    const subject = update({
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      pod: { labels: { 'controller-revision-hash': 'web-gone' } },
+    });
     expect(await subject.run()).toBe(CHANGED);
     expect(subject.recreated).toEqual(['web-0']);
     expect(subject.fixture.fake.writes()).toEqual([]);
@@ -108,10 +191,22 @@ describe('updatePodToRevision: in place or recreated', () => {
   it('passes a failed write on after a Warning', async () => {
     const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible });
     fixture.fake.prependReactor({ verb: 'patch', resource: 'pods', subresource: undefined }, () => {
-      throw fakeApiError({ code: 422, reason: 'Invalid', message: 'spec: Forbidden: pod updates may not change fields other than ...' });
+      throw fakeApiError({
+        code: 422,
+        reason: 'Invalid',
+        message: 'spec: Forbidden: pod updates may not change fields other than ...',
+      });
     });
     await expect(run()).rejects.toThrow('pod updates may not change');
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedUpdatePodInPlace', message: expect.stringMatching(/^failed to update pod web-0 in-place\(revision web-[a-z0-9]+\): spec: Forbidden/) as unknown }]);
+    expect(fixture.recorder.events).toMatchObject([
+      {
+        type: 'Warning',
+        reason: 'FailedUpdatePodInPlace',
+        message: expect.stringMatching(
+          /^failed to update pod web-0 in-place\(revision web-[a-z0-9]+\): spec: Forbidden/,
+        ) as unknown,
+      },
+    ]);
   });
 });
 
@@ -119,7 +214,11 @@ describe('updatePodToRevision: the inPlaceUpdate hook', () => {
   const lifecycle: Lifecycle = { inPlaceUpdate: { labelsHandler: { [HOOK_LABEL]: 'true' } } };
 
   it('moves a pod the hook holds to PreparingUpdate and leaves its image', async () => {
-    const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible, lifecycle, pod: { labels: { [HOOK_LABEL]: 'true' } } });
+    const { fixture, run } = update({
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      lifecycle,
+      pod: { labels: { [HOOK_LABEL]: 'true' } },
+    });
     expect(await run()).toBe(CHANGED);
     const stored = fixture.stored('web-0');
     expect(stored.metadata?.labels?.[STATE_LABEL]).toBe('PreparingUpdate');
@@ -128,22 +227,41 @@ describe('updatePodToRevision: the inPlaceUpdate hook', () => {
   });
 
   it('waits, writing nothing, while the hook still holds a pod in PreparingUpdate', async () => {
-    const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible, lifecycle, pod: { labels: { [HOOK_LABEL]: 'true', [STATE_LABEL]: 'PreparingUpdate' } } });
+    const { fixture, run } = update({
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      lifecycle,
+      pod: { labels: { [HOOK_LABEL]: 'true', [STATE_LABEL]: 'PreparingUpdate' } },
+    });
     expect(await run()).toBe(WAITING);
     expect(fixture.fake.writes()).toEqual([]);
   });
 
   it('updates once the hook let the pod go', async () => {
-    const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible, lifecycle, pod: { labels: { [STATE_LABEL]: 'PreparingUpdate' } } });
+    const { fixture, run } = update({
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      lifecycle,
+      pod: { labels: { [STATE_LABEL]: 'PreparingUpdate' } },
+    });
     expect(await run()).toBe(CHANGED);
     expect(imageOf(fixture.stored('web-0'))).toBe('nginx:1.26');
   });
 
   it('refuses a pod in PreparingDelete with a Warning and waits', async () => {
-    const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible, pod: { labels: { [STATE_LABEL]: 'PreparingDelete' } } });
+    const { fixture, run } = update({
+      policy: PodUpdatePolicy.InPlaceIfPossible,
+      pod: { labels: { [STATE_LABEL]: 'PreparingDelete' } },
+    });
     expect(await run()).toBe(WAITING);
     expect(fixture.fake.writes()).toEqual([]);
-    expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedUpdatePodInPlace', message: expect.stringContaining('not allowed to update pod web-0 in place in lifecycle state PreparingDelete') as unknown }]);
+    expect(fixture.recorder.events).toMatchObject([
+      {
+        type: 'Warning',
+        reason: 'FailedUpdatePodInPlace',
+        message: expect.stringContaining(
+          'not allowed to update pod web-0 in place in lifecycle state PreparingDelete',
+        ) as unknown,
+      },
+    ]);
   });
 });
 

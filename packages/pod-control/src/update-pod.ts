@@ -4,10 +4,21 @@
  * allow it, through PreparingUpdate while the inPlaceUpdate hook holds the pod; otherwise recreated
  * by the workload's own recreate step, except under InPlaceOnly, which reports why instead.
  */
-import { LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION, LifecycleState, PodUpdatePolicyType } from '@kruise-ts/api';
+import {
+  LIFECYCLE_STATE_LABEL,
+  LIFECYCLE_TIMESTAMP_ANNOTATION,
+  LifecycleState,
+  PodUpdatePolicyType,
+} from '@kruise-ts/api';
 import type { ControllerRevision, Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { calculateInPlaceUpdateSpec, hasInPlaceUpdateReadinessGate, podCanApplyInPlace, startInPlaceUpdate, updateRestartsContainers } from '@kruise-ts/inplace-update';
+import {
+  calculateInPlaceUpdateSpec,
+  hasInPlaceUpdateReadinessGate,
+  podCanApplyInPlace,
+  startInPlaceUpdate,
+  updateRestartsContainers,
+} from '@kruise-ts/inplace-update';
 import type { InPlaceDecision, UpdateSpec } from '@kruise-ts/inplace-update';
 import { inPlaceUpdateStateDecision, lifecycleTimestamp, setLifecycleState } from '@kruise-ts/lifecycle';
 import { isPodAtRevision } from '@kruise-ts/revision';
@@ -25,7 +36,8 @@ export const PodUpdatePolicy = PodUpdatePolicyType;
 export type PodUpdatePolicy = PodUpdatePolicyType;
 
 /** What happened to one pod chosen for an update. */
-export type PodUpdateOutcome = { readonly kind: 'changed' } | { readonly kind: 'waiting' } | { readonly kind: 'blocked'; readonly reason: string };
+export type PodUpdateOutcome =
+  { readonly kind: 'changed' } | { readonly kind: 'waiting' } | { readonly kind: 'blocked'; readonly reason: string };
 
 /** The pod was written (or deleted). */
 export const CHANGED: PodUpdateOutcome = { kind: 'changed' };
@@ -69,13 +81,20 @@ export interface PodUpdatePlan {
 }
 
 /** What updating needs. */
-export type UpdatePodContext = Pick<PodControlContext, 'signal' | 'pods' | 'recorder' | 'clock' | 'gates' | 'resourceVersionExpectations' | 'requeue'>;
+export type UpdatePodContext = Pick<
+  PodControlContext,
+  'signal' | 'pods' | 'recorder' | 'clock' | 'gates' | 'resourceVersionExpectations' | 'requeue'
+>;
 
 function revisionName(revision: ReadonlyRevision): string {
   return revision.metadata?.name ?? '';
 }
 
-function inPlaceDecision(ctx: UpdatePodContext, plan: PodUpdatePlan, revisions: { from: ReadonlyRevision | undefined; to: ReadonlyRevision }): InPlaceDecision {
+function inPlaceDecision(
+  ctx: UpdatePodContext,
+  plan: PodUpdatePlan,
+  revisions: { from: ReadonlyRevision | undefined; to: ReadonlyRevision },
+): InPlaceDecision {
   const { from, to } = revisions;
   if (from === undefined) {
     return { kind: 'recreate', reason: 'the revision the pod was created from no longer exists' };
@@ -100,7 +119,11 @@ function inPlaceDecision(ctx: UpdatePodContext, plan: PodUpdatePlan, revisions: 
  * recreated when the update would restart a container (nothing could take it out of Service endpoints
  * first); InPlaceOnly, which must not recreate, updates such a pod in place as OpenKruise does.
  */
-export async function updatePodToRevision(ctx: UpdatePodContext, plan: PodUpdatePlan, input: { pod: ReadonlyPod; target: ReadonlyRevision }): Promise<PodUpdateOutcome> {
+export async function updatePodToRevision(
+  ctx: UpdatePodContext,
+  plan: PodUpdatePlan,
+  input: { pod: ReadonlyPod; target: ReadonlyRevision },
+): Promise<PodUpdateOutcome> {
   const { pod, target } = input;
   const { owner } = plan;
   if (plan.policy === PodUpdatePolicy.ReCreate) {
@@ -119,7 +142,11 @@ export async function updatePodToRevision(ctx: UpdatePodContext, plan: PodUpdate
 }
 
 /** Whether the pod may be updated in place, and if not, why. */
-function inPlacePlan(ctx: UpdatePodContext, plan: PodUpdatePlan, input: { pod: ReadonlyPod; target: ReadonlyRevision }): { kind: 'in-place'; spec: UpdateSpec } | { kind: 'recreate'; reason: string } {
+function inPlacePlan(
+  ctx: UpdatePodContext,
+  plan: PodUpdatePlan,
+  input: { pod: ReadonlyPod; target: ReadonlyRevision },
+): { kind: 'in-place'; spec: UpdateSpec } | { kind: 'recreate'; reason: string } {
   const { pod, target } = input;
   const from = plan.revisions.find((revision) => isPodAtRevision(pod, revisionName(revision)));
   const decision = inPlaceDecision(ctx, plan, { from, to: target });
@@ -130,15 +157,25 @@ function inPlacePlan(ctx: UpdatePodContext, plan: PodUpdatePlan, input: { pod: R
   if (!applicable.ok) {
     return { kind: 'recreate', reason: applicable.reason };
   }
-  const unguarded = !hasInPlaceUpdateReadinessGate(pod) && updateRestartsContainers(pod, decision.spec, ctx.gates.enabled('InPlaceWorkloadVerticalScaling'));
+  const unguarded =
+    !hasInPlaceUpdateReadinessGate(pod) &&
+    updateRestartsContainers(pod, decision.spec, ctx.gates.enabled('InPlaceWorkloadVerticalScaling'));
   if (unguarded && plan.policy === PodUpdatePolicy.InPlaceIfPossible) {
-    return { kind: 'recreate', reason: 'the pod has no InPlaceUpdateReady readiness gate to leave Service endpoints before its containers restart' };
+    return {
+      kind: 'recreate',
+      reason:
+        'the pod has no InPlaceUpdateReady readiness gate to leave Service endpoints before its containers restart',
+    };
   }
   return { kind: 'in-place', spec: decision.spec };
 }
 
 /** The lifecycle side of an in-place update (the inPlaceUpdate hook): undefined when the update may go ahead now. */
-async function lifecycleBeforeUpdate(ctx: UpdatePodContext, owner: PodOwner, input: { pod: ReadonlyPod; revision: string }): Promise<PodUpdateOutcome | undefined> {
+async function lifecycleBeforeUpdate(
+  ctx: UpdatePodContext,
+  owner: PodOwner,
+  input: { pod: ReadonlyPod; revision: string },
+): Promise<PodUpdateOutcome | undefined> {
   const { pod } = input;
   const lifecycle = inPlaceUpdateStateDecision(pod, owner.lifecycle, { step: 'update' });
   switch (lifecycle.action) {
@@ -148,10 +185,21 @@ async function lifecycleBeforeUpdate(ctx: UpdatePodContext, owner: PodOwner, inp
     case 'wait':
       return WAITING;
     case 'refuse':
-      ctx.recorder.warning(owner.ref, PodEventReason.FailedUpdatePodInPlace, `failed to update pod ${pod.metadata?.name ?? ''} in-place(revision ${input.revision}): ${lifecycle.reason}`);
+      ctx.recorder.warning(
+        owner.ref,
+        PodEventReason.FailedUpdatePodInPlace,
+        `failed to update pod ${pod.metadata?.name ?? ''} in-place(revision ${input.revision}): ${lifecycle.reason}`,
+      );
       return WAITING;
     case 'setState': {
-      const written = await setLifecycleState({ client: ctx.pods, pod, state: lifecycle.state, markPodNotReady: lifecycle.markPodNotReady, now: ctx.clock.now(), reapplyHook: lifecycle.reapplyHook });
+      const written = await setLifecycleState({
+        client: ctx.pods,
+        pod,
+        state: lifecycle.state,
+        markPodNotReady: lifecycle.markPodNotReady,
+        now: ctx.clock.now(),
+        reapplyHook: lifecycle.reapplyHook,
+      });
       if (written === pod) {
         return WAITING;
       }
@@ -161,7 +209,11 @@ async function lifecycleBeforeUpdate(ctx: UpdatePodContext, owner: PodOwner, inp
   }
 }
 
-async function updateInPlace(ctx: UpdatePodContext, owner: PodOwner, input: { plan: PodUpdatePlan; pod: ReadonlyPod; target: ReadonlyRevision; spec: UpdateSpec }): Promise<PodUpdateOutcome> {
+async function updateInPlace(
+  ctx: UpdatePodContext,
+  owner: PodOwner,
+  input: { plan: PodUpdatePlan; pod: ReadonlyPod; target: ReadonlyRevision; spec: UpdateSpec },
+): Promise<PodUpdateOutcome> {
   const { plan, pod, spec } = input;
   const name = pod.metadata?.name ?? '';
   const revision = revisionName(input.target);
@@ -187,10 +239,18 @@ async function updateInPlace(ctx: UpdatePodContext, owner: PodOwner, input: { pl
     }
   } catch (error) {
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(owner.ref, PodEventReason.FailedUpdatePodInPlace, `failed to update pod ${name} in-place(revision ${revision}): ${errorMessage(error)}`);
+      ctx.recorder.warning(
+        owner.ref,
+        PodEventReason.FailedUpdatePodInPlace,
+        `failed to update pod ${name} in-place(revision ${revision}): ${errorMessage(error)}`,
+      );
     }
     throw error;
   }
-  ctx.recorder.normal(owner.ref, PodEventReason.SuccessfulUpdatePodInPlace, `successfully update pod ${name} in-place(revision ${revision})`);
+  ctx.recorder.normal(
+    owner.ref,
+    PodEventReason.SuccessfulUpdatePodInPlace,
+    `successfully update pod ${name} in-place(revision ${revision})`,
+  );
   return CHANGED;
 }

@@ -3,16 +3,33 @@ import { describe, expect, it } from 'vitest';
 import type { OwnerReference, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/controller-runtime';
 
-import { attachClaimVolumes, claimName, identitySuffix, newClaims, newClaimsForInstance, pvcsOfInstance } from './claims.ts';
+import {
+  attachClaimVolumes,
+  claimName,
+  identitySuffix,
+  newClaims,
+  newClaimsForInstance,
+  pvcsOfInstance,
+} from './claims.ts';
 
-const controllerRef: OwnerReference = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'cs-uid', controller: true, blockOwnerDeletion: true };
+const controllerRef: OwnerReference = {
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  name: 'web',
+  uid: 'cs-uid',
+  controller: true,
+  blockOwnerDeletion: true,
+};
 const templates = deepFreeze<PersistentVolumeClaim[]>([
   {
     metadata: { name: 'data', labels: { tier: 'db', app: 'template-value' }, annotations: { note: 'kept' } },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
     status: { phase: 'Pending' },
   },
-  { metadata: { name: 'logs' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '100Mi' } } } },
+  {
+    metadata: { name: 'logs' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '100Mi' } } },
+  },
 ]);
 
 describe('claimName', () => {
@@ -81,18 +98,25 @@ describe('attachClaimVolumes', () => {
 
   it('leaves a spec without templates alone', () => {
     expect(attachClaimVolumes(podSpec, { volumeClaimTemplates: [], ownerName: 'web', id: 'x' })).toEqual(podSpec);
-    expect(attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: [], ownerName: 'web', id: 'x' })).toEqual({ containers: [] });
+    expect(attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: [], ownerName: 'web', id: 'x' })).toEqual({
+      containers: [],
+    });
   });
 
   it('adds volumes to a spec that had none', () => {
-    const spec = attachClaimVolumes({ containers: [] }, { volumeClaimTemplates: templates.slice(1), ownerName: 'web', id: 'abcde' });
+    const spec = attachClaimVolumes(
+      { containers: [] },
+      { volumeClaimTemplates: templates.slice(1), ownerName: 'web', id: 'abcde' },
+    );
     expect(spec.volumes).toEqual([{ name: 'logs', persistentVolumeClaim: { claimName: 'logs-web-abcde' } }]);
   });
 });
 
 describe('pvcsOfInstance', () => {
   it('selects the claims with the instance id', () => {
-    const pvcs = ['a', 'b', 'a'].map((id, i) => ({ metadata: { name: `pvc-${String(i)}`, labels: { 'apps.kruise.io/cloneset-instance-id': id } } }));
+    const pvcs = ['a', 'b', 'a'].map((id, i) => ({
+      metadata: { name: `pvc-${String(i)}`, labels: { 'apps.kruise.io/cloneset-instance-id': id } },
+    }));
     expect(pvcsOfInstance(pvcs, 'a').map((pvc) => pvc.metadata.name)).toEqual(['pvc-0', 'pvc-2']);
     expect(pvcsOfInstance(pvcs, 'c')).toEqual([]);
   });
@@ -100,14 +124,26 @@ describe('pvcsOfInstance', () => {
 
 describe('newClaims with an ordinal (Advanced StatefulSet)', () => {
   it('names claims <template>-<owner>-<ordinal>, without the instance-id label, selector labels winning', () => {
-    const [claim] = newClaims({ owner: { name: 'db', namespace: 'ns' }, volumeClaimTemplates: templates, identity: { kind: 'ordinal', ordinal: 3 }, selectorLabels: { app: 'db' }, ownerReferences: [] });
+    const [claim] = newClaims({
+      owner: { name: 'db', namespace: 'ns' },
+      volumeClaimTemplates: templates,
+      identity: { kind: 'ordinal', ordinal: 3 },
+      selectorLabels: { app: 'db' },
+      ownerReferences: [],
+    });
     expect(claim?.metadata?.name).toBe('data-db-3');
     expect(claim?.metadata?.labels).toEqual({ tier: 'db', app: 'db' });
     expect(claim?.metadata?.ownerReferences).toBeUndefined();
   });
 
   it('appends the given owner references', () => {
-    const [claim] = newClaims({ owner: { name: 'db', namespace: 'ns' }, volumeClaimTemplates: templates, identity: { kind: 'ordinal', ordinal: 0 }, selectorLabels: {}, ownerReferences: [controllerRef] });
+    const [claim] = newClaims({
+      owner: { name: 'db', namespace: 'ns' },
+      volumeClaimTemplates: templates,
+      identity: { kind: 'ordinal', ordinal: 0 },
+      selectorLabels: {},
+      ownerReferences: [controllerRef],
+    });
     expect(claim?.metadata?.ownerReferences).toEqual([controllerRef]);
   });
 

@@ -14,7 +14,8 @@ type PodSpec = NonNullable<Pod['spec']>;
 type Volume = NonNullable<PodSpec['volumes']>[number];
 
 /** Which pod the claims are for: two strategies of one naming scheme. */
-export type ClaimIdentity = { readonly kind: 'instanceId'; readonly id: string } | { readonly kind: 'ordinal'; readonly ordinal: number };
+export type ClaimIdentity =
+  { readonly kind: 'instanceId'; readonly id: string } | { readonly kind: 'ordinal'; readonly ordinal: number };
 
 /** The `<id>` part of the claim and pod names. */
 export function identitySuffix(identity: ClaimIdentity): string {
@@ -63,7 +64,10 @@ function templateName(template: DeepReadonly<PersistentVolumeClaim>): string {
   return template.metadata?.name ?? '';
 }
 
-function newClaim(options: NewClaimsForIdentityOptions, template: DeepReadonly<PersistentVolumeClaim>): PersistentVolumeClaim {
+function newClaim(
+  options: NewClaimsForIdentityOptions,
+  template: DeepReadonly<PersistentVolumeClaim>,
+): PersistentVolumeClaim {
   const metadata = structuredClone(template.metadata ?? {}) as NonNullable<PersistentVolumeClaim['metadata']>;
   const { identity } = options;
   const identityLabels = identity.kind === 'instanceId' ? { [CLONESET_INSTANCE_ID_LABEL]: identity.id } : {};
@@ -78,7 +82,9 @@ function newClaim(options: NewClaimsForIdentityOptions, template: DeepReadonly<P
       labels: { ...metadata.labels, ...options.selectorLabels, ...identityLabels },
       ...(ownerReferences.length === 0 ? {} : { ownerReferences }),
     },
-    ...(template.spec === undefined ? {} : { spec: structuredClone(template.spec) as NonNullable<PersistentVolumeClaim['spec']> }),
+    ...(template.spec === undefined
+      ? {}
+      : { spec: structuredClone(template.spec) as NonNullable<PersistentVolumeClaim['spec']> }),
   };
 }
 
@@ -116,7 +122,10 @@ export function attachClaimVolumes(podSpec: DeepReadonly<PodSpec>, options: Atta
   const claimVolumes = new Map<string, Volume>(
     options.volumeClaimTemplates.map((template) => [
       templateName(template),
-      { name: templateName(template), persistentVolumeClaim: { claimName: claimName(templateName(template), options.ownerName, options.id) } },
+      {
+        name: templateName(template),
+        persistentVolumeClaim: { claimName: claimName(templateName(template), options.ownerName, options.id) },
+      },
     ]),
   );
   const existing = spec.volumes ?? [];
@@ -128,6 +137,9 @@ export function attachClaimVolumes(podSpec: DeepReadonly<PodSpec>, options: Atta
 }
 
 /** The claims labelled with `instanceId`. */
-export function pvcsOfInstance<T extends DeepReadonly<PersistentVolumeClaim>>(pvcs: readonly T[], instanceId: string): T[] {
+export function pvcsOfInstance<T extends DeepReadonly<PersistentVolumeClaim>>(
+  pvcs: readonly T[],
+  instanceId: string,
+): T[] {
   return pvcs.filter((pvc) => instanceIdOf(pvc) === instanceId);
 }

@@ -44,7 +44,9 @@ export interface HandOverOptions {
  */
 export function planPvcCleanup(options: PlanPvcCleanupOptions): PvcCleanupPlan {
   const active = new Set(options.activePods.flatMap((pod) => instanceIdOf(pod) ?? []));
-  const inactive = new Map(options.inactivePods.flatMap((pod) => (instanceIdOf(pod) === undefined ? [] : [[instanceIdOf(pod), pod] as const])));
+  const inactive = new Map(
+    options.inactivePods.flatMap((pod) => (instanceIdOf(pod) === undefined ? [] : [[instanceIdOf(pod), pod] as const])),
+  );
   const keep: ReadonlyClaim[] = [];
   const handOver: { pvc: ReadonlyClaim; pod: ReadonlyPod }[] = [];
   const remove: ReadonlyClaim[] = [];
@@ -64,7 +66,14 @@ export function planPvcCleanup(options: PlanPvcCleanupOptions): PvcCleanupPlan {
 
 /** A controller reference to a pod (apiVersion v1, kind Pod, controller and blockOwnerDeletion true). */
 export function podControllerRef(pod: ReadonlyPod): OwnerReference {
-  return { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    name: pod.metadata?.name ?? '',
+    uid: pod.metadata?.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /**
@@ -73,6 +82,8 @@ export function podControllerRef(pod: ReadonlyPod): OwnerReference {
  */
 export function handOverOwnerReferences(options: HandOverOptions): OwnerReference[] {
   const podUid = options.pod.metadata?.uid ?? '';
-  const kept = (options.pvc.metadata?.ownerReferences ?? []).filter((ref) => ref.uid !== options.ownerUid).map((ref) => ({ ...ref }));
+  const kept = (options.pvc.metadata?.ownerReferences ?? [])
+    .filter((ref) => ref.uid !== options.ownerUid)
+    .map((ref) => ({ ...ref }));
   return kept.some((ref) => ref.uid === podUid) ? kept : [...kept, podControllerRef(options.pod)];
 }

@@ -2,13 +2,34 @@ import { describe, expect, it } from 'vitest';
 
 import type { PersistentVolumeClaim } from '@kruise-ts/api';
 
-import { claimNeedsExpansion, hasRequestedCapacity, isClaimCompatible, isClaimExpansionCompleted, isClaimReady, isClaimShapeCompatible } from './compatibility.ts';
+import {
+  claimNeedsExpansion,
+  hasRequestedCapacity,
+  isClaimCompatible,
+  isClaimExpansionCompleted,
+  isClaimReady,
+  isClaimShapeCompatible,
+} from './compatibility.ts';
 
-const template: PersistentVolumeClaim = { spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } } };
+const template: PersistentVolumeClaim = {
+  spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } },
+};
 
-function claim(storage: string, options: { capacity?: string; storageClassName?: string; accessModes?: readonly string[]; resizePending?: boolean } = {}): PersistentVolumeClaim {
+function claim(
+  storage: string,
+  options: {
+    capacity?: string;
+    storageClassName?: string;
+    accessModes?: readonly string[];
+    resizePending?: boolean;
+  } = {},
+): PersistentVolumeClaim {
   return {
-    spec: { accessModes: [...(options.accessModes ?? ['ReadWriteOnce'])], ...(options.storageClassName === undefined ? {} : { storageClassName: options.storageClassName }), resources: { requests: { storage } } },
+    spec: {
+      accessModes: [...(options.accessModes ?? ['ReadWriteOnce'])],
+      ...(options.storageClassName === undefined ? {} : { storageClassName: options.storageClassName }),
+      resources: { requests: { storage } },
+    },
     status: {
       ...(options.capacity === undefined ? {} : { capacity: { storage: options.capacity } }),
       ...(options.resizePending === true ? { conditions: [{ type: 'FileSystemResizePending', status: 'True' }] } : {}),

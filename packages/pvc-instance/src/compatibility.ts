@@ -25,7 +25,10 @@ function sameAccessModes(a: readonly string[] | undefined, b: readonly string[] 
 
 /** The same storage class when both name one, and the same access modes (OpenKruise's `IsClaimCompatibleWithoutSize`). */
 export function isClaimShapeCompatible(claim: ReadonlyClaim, template: ReadonlyClaim): boolean {
-  return sameStorageClass(claim.spec?.storageClassName, template.spec?.storageClassName) && sameAccessModes(claim.spec?.accessModes, template.spec?.accessModes);
+  return (
+    sameStorageClass(claim.spec?.storageClassName, template.spec?.storageClassName) &&
+    sameAccessModes(claim.spec?.accessModes, template.spec?.accessModes)
+  );
 }
 
 /** The claim is compatible: its shape (above), and a storage request at least the template's. */
@@ -67,5 +70,10 @@ export function isClaimExpansionCompleted(claim: ReadonlyClaim, template: Readon
   if (!isClaimCompatible(claim, template)) {
     return false;
   }
-  return isClaimReady(claim, template) || (claim.status?.conditions ?? []).some((condition) => condition.type === 'FileSystemResizePending' && condition.status === 'True');
+  return (
+    isClaimReady(claim, template) ||
+    (claim.status?.conditions ?? []).some(
+      (condition) => condition.type === 'FileSystemResizePending' && condition.status === 'True',
+    )
+  );
 }

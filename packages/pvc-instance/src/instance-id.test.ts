@@ -2,12 +2,24 @@ import { describe, expect, it } from 'vitest';
 
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 
-import { allocateInstanceIds, INSTANCE_ID_ALPHABET, INSTANCE_ID_LENGTH, instanceIdOf, randomInstanceId } from './instance-id.ts';
+import {
+  allocateInstanceIds,
+  INSTANCE_ID_ALPHABET,
+  INSTANCE_ID_LENGTH,
+  instanceIdOf,
+  randomInstanceId,
+} from './instance-id.ts';
 
 const ID_PATTERN = new RegExp(`^[${INSTANCE_ID_ALPHABET}]{${String(INSTANCE_ID_LENGTH)}}$`);
 
 function withId(id: string, deleting = false): Pod & PersistentVolumeClaim {
-  return { metadata: { name: id, labels: { 'apps.kruise.io/cloneset-instance-id': id }, ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) } };
+  return {
+    metadata: {
+      name: id,
+      labels: { 'apps.kruise.io/cloneset-instance-id': id },
+      ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
+  };
 }
 
 /** The middle of the alphabet slot `index` in [0, 1). */
@@ -49,7 +61,12 @@ describe('instanceIdOf', () => {
 
 describe('allocateInstanceIds', () => {
   it('reuses ids of PVCs no active pod uses, sorted', () => {
-    const ids = allocateInstanceIds({ count: 2, activePods: [withId('aaaaa')], pvcs: [withId('aaaaa'), withId('zzzzz'), withId('mmmmm')], random: () => 0 });
+    const ids = allocateInstanceIds({
+      count: 2,
+      activePods: [withId('aaaaa')],
+      pvcs: [withId('aaaaa'), withId('zzzzz'), withId('mmmmm')],
+      random: () => 0,
+    });
     expect(ids).toEqual(['mmmmm', 'zzzzz']);
   });
 
@@ -72,12 +89,16 @@ describe('allocateInstanceIds', () => {
   });
 
   it('takes only as many reusable ids as asked for, smallest first', () => {
-    expect(allocateInstanceIds({ count: 1, activePods: [], pvcs: [withId('kkkkk'), withId('ggggg')] })).toEqual(['ggggg']);
+    expect(allocateInstanceIds({ count: 1, activePods: [], pvcs: [withId('kkkkk'), withId('ggggg')] })).toEqual([
+      'ggggg',
+    ]);
     expect(allocateInstanceIds({ count: 0, activePods: [], pvcs: [withId('kkkkk')] })).toEqual([]);
   });
 
   it('counts several PVCs of one instance once', () => {
-    expect(allocateInstanceIds({ count: 2, activePods: [], pvcs: [withId('kkkkk'), withId('kkkkk')], random: () => 0 })).toEqual(['bbbbb', 'kkkkk']);
+    expect(
+      allocateInstanceIds({ count: 2, activePods: [], pvcs: [withId('kkkkk'), withId('kkkkk')], random: () => 0 }),
+    ).toEqual(['bbbbb', 'kkkkk']);
   });
 
   it('gives unique ids for large counts', () => {

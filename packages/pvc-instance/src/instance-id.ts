@@ -14,7 +14,12 @@ export const INSTANCE_ID_LENGTH = 5;
 
 /** Anything with labels: pods and PVCs. */
 export interface Labelled {
-  readonly metadata?: { readonly labels?: Readonly<Record<string, string>> | undefined; readonly deletionTimestamp?: string | undefined } | undefined;
+  readonly metadata?:
+    | {
+        readonly labels?: Readonly<Record<string, string>> | undefined;
+        readonly deletionTimestamp?: string | undefined;
+      }
+    | undefined;
 }
 
 /** Options of {@link allocateInstanceIds}. */
@@ -36,7 +41,10 @@ export interface AllocateInstanceIdsOptions {
 export function randomInstanceId(random: () => number = Math.random): string {
   let id = '';
   for (let i = 0; i < INSTANCE_ID_LENGTH; i++) {
-    const index = Math.min(INSTANCE_ID_ALPHABET.length - 1, Math.max(0, Math.floor(random() * INSTANCE_ID_ALPHABET.length)));
+    const index = Math.min(
+      INSTANCE_ID_ALPHABET.length - 1,
+      Math.max(0, Math.floor(random() * INSTANCE_ID_ALPHABET.length)),
+    );
     id += INSTANCE_ID_ALPHABET.charAt(index);
   }
   return id;
@@ -45,7 +53,10 @@ export function randomInstanceId(random: () => number = Math.random): string {
 /** The object's `apps.kruise.io/cloneset-instance-id` label; undefined when unset or empty. */
 export function instanceIdOf(object: Labelled): string | undefined {
   const labels = object.metadata?.labels;
-  const id = labels !== undefined && Object.hasOwn(labels, CLONESET_INSTANCE_ID_LABEL) ? labels[CLONESET_INSTANCE_ID_LABEL] : undefined;
+  const id =
+    labels !== undefined && Object.hasOwn(labels, CLONESET_INSTANCE_ID_LABEL)
+      ? labels[CLONESET_INSTANCE_ID_LABEL]
+      : undefined;
   return id === '' ? undefined : id;
 }
 

@@ -25,15 +25,25 @@ describe('wantedClaimOwners', () => {
   });
 });
 
-const setRef: OwnerReference = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db', uid: 'set-uid' };
+const setRef: OwnerReference = {
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'StatefulSet',
+  name: 'db',
+  uid: 'set-uid',
+};
 const podRef: OwnerReference = { apiVersion: 'v1', kind: 'Pod', name: 'db-2', uid: 'pod-uid' };
 const other: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'cm-uid' };
-const claim = (refs: OwnerReference[]): PersistentVolumeClaim => ({ metadata: { name: 'data-db-2', ownerReferences: refs } });
+const claim = (refs: OwnerReference[]): PersistentVolumeClaim => ({
+  metadata: { name: 'data-db-2', ownerReferences: refs },
+});
 const owners = { set: setRef, podName: 'db-2', pod: podRef };
 
 describe('retentionOwnerReferences', () => {
   it('adds the set and keeps other owners', () => {
-    expect(retentionOwnerReferences(claim([other]), { owners, wanted: { set: true, pod: false } })).toEqual([other, setRef]);
+    expect(retentionOwnerReferences(claim([other]), { owners, wanted: { set: true, pod: false } })).toEqual([
+      other,
+      setRef,
+    ]);
   });
 
   it('swaps the set for the pod once the ordinal is scaled in', () => {
@@ -46,12 +56,19 @@ describe('retentionOwnerReferences', () => {
   });
 
   it('is undefined when the references are already right', () => {
-    expect(retentionOwnerReferences(claim([other, setRef]), { owners, wanted: { set: true, pod: false } })).toBeUndefined();
+    expect(
+      retentionOwnerReferences(claim([other, setRef]), { owners, wanted: { set: true, pod: false } }),
+    ).toBeUndefined();
     expect(retentionOwnerReferences(claim([]), { owners, wanted: { set: false, pod: false } })).toBeUndefined();
   });
 
   it('cannot add a pod that does not exist', () => {
-    expect(retentionOwnerReferences(claim([setRef]), { owners: { set: setRef, podName: 'db-2' }, wanted: { set: false, pod: true } })).toEqual([]);
+    expect(
+      retentionOwnerReferences(claim([setRef]), {
+        owners: { set: setRef, podName: 'db-2' },
+        wanted: { set: false, pod: true },
+      }),
+    ).toEqual([]);
   });
 });
 

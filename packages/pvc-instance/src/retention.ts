@@ -51,11 +51,15 @@ export interface ClaimOwners {
  * references to an older pod of the same name, with another uid, dropped); undefined when nothing
  * changes.
  */
-export function retentionOwnerReferences(claim: DeepReadonly<PersistentVolumeClaim>, input: { owners: ClaimOwners; wanted: WantedClaimOwners }): OwnerReference[] | undefined {
+export function retentionOwnerReferences(
+  claim: DeepReadonly<PersistentVolumeClaim>,
+  input: { owners: ClaimOwners; wanted: WantedClaimOwners },
+): OwnerReference[] | undefined {
   const { owners, wanted } = input;
   const current: OwnerReference[] = (claim.metadata?.ownerReferences ?? []).map((ref) => ({ ...ref }));
   const isSet = (ref: OwnerReference): boolean => ref.uid === owners.set.uid;
-  const isPodRef = (ref: OwnerReference): boolean => ref.kind === 'Pod' && ref.name === owners.podName && ref.apiVersion === 'v1';
+  const isPodRef = (ref: OwnerReference): boolean =>
+    ref.kind === 'Pod' && ref.name === owners.podName && ref.apiVersion === 'v1';
   let next = current.filter((ref) => !isSet(ref) && !(isPodRef(ref) && (!wanted.pod || ref.uid !== owners.pod?.uid)));
   if (wanted.set) {
     next = [...next, { ...owners.set }];
@@ -67,11 +71,20 @@ export function retentionOwnerReferences(claim: DeepReadonly<PersistentVolumeCla
 }
 
 function sameReferences(a: readonly OwnerReference[], b: readonly OwnerReference[]): boolean {
-  const uids = (refs: readonly OwnerReference[]): string => refs.map((ref) => ref.uid).sort().join(',');
+  const uids = (refs: readonly OwnerReference[]): string =>
+    refs
+      .map((ref) => ref.uid)
+      .sort()
+      .join(',');
   return uids(a) === uids(b);
 }
 
 /** A claim's stale pod reference: same pod name, another uid (OpenKruise waits for the old pod's collection). */
-export function hasStalePodReference(claim: DeepReadonly<PersistentVolumeClaim>, pod: { readonly name: string; readonly uid: string | undefined }): boolean {
-  return (claim.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'Pod' && ref.name === pod.name && ref.uid !== pod.uid);
+export function hasStalePodReference(
+  claim: DeepReadonly<PersistentVolumeClaim>,
+  pod: { readonly name: string; readonly uid: string | undefined },
+): boolean {
+  return (claim.metadata?.ownerReferences ?? []).some(
+    (ref) => ref.kind === 'Pod' && ref.name === pod.name && ref.uid !== pod.uid,
+  );
 }

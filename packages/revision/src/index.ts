@@ -15,8 +15,18 @@ export { TimeError } from './internal/go-time.ts';
 export { FIELD_TABLE_K8S_API_VERSION } from './internal/pod-template-fields.generated.ts';
 
 // Revision objects.
-export { controllerRevisionFromCandidate, controllerRevisionResource, newControllerRevision, templateCandidate } from './internal/controller-revision.ts';
-export type { NewControllerRevisionOptions, RevisionCandidate, RevisionFromCandidateOptions, RevisionOwner } from './internal/controller-revision.ts';
+export {
+  controllerRevisionFromCandidate,
+  controllerRevisionResource,
+  newControllerRevision,
+  templateCandidate,
+} from './internal/controller-revision.ts';
+export type {
+  NewControllerRevisionOptions,
+  RevisionCandidate,
+  RevisionFromCandidateOptions,
+  RevisionOwner,
+} from './internal/controller-revision.ts';
 
 // History: ordering, selection, truncation.
 export {
@@ -39,11 +49,22 @@ export type {
 } from './internal/revision-history.ts';
 
 // The writes.
-export { ensureUpdateRevision, MAX_COLLISION_RETRIES, MAX_CONFLICT_RETRIES } from './internal/ensure-update-revision.ts';
-export type { EnsureUpdateRevisionOptions, RevisionClient, UpdateRevisionResult } from './internal/ensure-update-revision.ts';
+export {
+  ensureUpdateRevision,
+  MAX_COLLISION_RETRIES,
+  MAX_CONFLICT_RETRIES,
+} from './internal/ensure-update-revision.ts';
+export type {
+  EnsureUpdateRevisionOptions,
+  RevisionClient,
+  UpdateRevisionResult,
+} from './internal/ensure-update-revision.ts';
 
 // The volumeClaimTemplates hash of a revision (kruise.io/cloneset-volumeclaimtemplate-hash).
-export { VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION, volumeClaimTemplatesHash } from './internal/volume-claim-templates-hash.ts';
+export {
+  VOLUME_CLAIM_TEMPLATES_HASH_ANNOTATION,
+  volumeClaimTemplatesHash,
+} from './internal/volume-claim-templates-hash.ts';
 
 // Go encoding helpers shared with the other workload packages (in-place update state, env hashes).
 export { compareGoStrings, goQuote, marshalGoJson } from './internal/go-json.ts';
@@ -62,5 +83,16 @@ export type { PodLike, RevisionLabelOptions } from './internal/pod-revision-labe
 
 // A workload's revisions for one reconcile: claimed, ensured, truncated.
 export { activeRevisions, truncateHistory } from './internal/workload-revisions.ts';
-export type { ActiveRevisions, ActiveRevisionsInput, RevisionStore, TruncateHistoryInput } from './internal/workload-revisions.ts';
-export { addDecimals, compareDecimals, parseQuantityText, quantitiesEqual, resourceListsEqual } from './internal/quantity-math.ts';
+export type {
+  ActiveRevisions,
+  ActiveRevisionsInput,
+  RevisionStore,
+  TruncateHistoryInput,
+} from './internal/workload-revisions.ts';
+export {
+  addDecimals,
+  compareDecimals,
+  parseQuantityText,
+  quantitiesEqual,
+  resourceListsEqual,
+} from './internal/quantity-math.ts';

@@ -10,12 +10,19 @@ interface Thing {
 }
 
 const readThing = (object: Thing): ParsedObject<Thing> =>
-  typeof object.size === 'number' ? { kind: 'valid', object: { size: object.size + 1 } } : { kind: 'invalid', message: 'spec.size: Invalid input: expected number' };
+  typeof object.size === 'number'
+    ? { kind: 'valid', object: { size: object.size + 1 } }
+    : { kind: 'invalid', message: 'spec.size: Invalid input: expected number' };
 
 describe('admissionParser', () => {
   const parse = admissionParser<Thing>('Thing', readThing);
 
-  it.each([['a string', 'x'], ['null', null], ['an array', [1]], ['a number', 7]])('refuses %s before the parser sees it', (_what, object) => {
+  it.each([
+    ['a string', 'x'],
+    ['null', null],
+    ['an array', [1]],
+    ['a number', 7],
+  ])('refuses %s before the parser sees it', (_what, object) => {
     expect(parse(object)).toEqual({ ok: false, message: 'the request carries no Thing object' });
   });
 
@@ -26,11 +33,20 @@ describe('admissionParser', () => {
 
   describe('with readAs, for a kind served in several versions', () => {
     const seen: unknown[] = [];
-    const readAsV1beta1 = admissionParser<{ readonly apiVersion: string }>('StatefulSet', (object) => {
-      seen.push(object);
-      return { kind: 'valid', object };
-    }, 'apps.kruise.io/v1beta1');
-    const v1alpha1 = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'StatefulSet', metadata: { name: 'web' }, spec: { replicas: 1 } };
+    const readAsV1beta1 = admissionParser<{ readonly apiVersion: string }>(
+      'StatefulSet',
+      (object) => {
+        seen.push(object);
+        return { kind: 'valid', object };
+      },
+      'apps.kruise.io/v1beta1',
+    );
+    const v1alpha1 = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'StatefulSet',
+      metadata: { name: 'web' },
+      spec: { replicas: 1 },
+    };
 
     it('converts an object of another version into it, as the CRD conversion webhook would, before the parser sees it', () => {
       const converted = convertObject(v1alpha1, 'apps.kruise.io/v1beta1');
@@ -49,7 +65,8 @@ describe('admissionParser', () => {
     it('refuses an object that cannot be converted, saying why', () => {
       expect(readAsV1beta1({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'Thing' })).toEqual({
         ok: false,
-        message: 'it cannot be converted to apps.kruise.io/v1beta1: cannot convert Thing from apps.kruise.io/v1alpha1 to apps.kruise.io/v1beta1: no such version of the kind',
+        message:
+          'it cannot be converted to apps.kruise.io/v1beta1: cannot convert Thing from apps.kruise.io/v1alpha1 to apps.kruise.io/v1beta1: no such version of the kind',
       });
     });
   });

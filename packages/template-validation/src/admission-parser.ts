@@ -16,17 +16,26 @@ import type { ParsedObject } from '@kruise-ts/workload';
 import type { ParsedWorkload } from './validation-handler.ts';
 
 /** `object` in `apiVersion`: as it is when it is in it already, converted otherwise. */
-function inVersion(object: object, apiVersion: string): { readonly ok: true; readonly object: object } | { readonly ok: false; readonly message: string } {
+function inVersion(
+  object: object,
+  apiVersion: string,
+): { readonly ok: true; readonly object: object } | { readonly ok: false; readonly message: string } {
   if ((object as { readonly apiVersion?: unknown }).apiVersion === apiVersion) return { ok: true, object };
   const converted = convertObject(object, apiVersion);
-  return converted.ok ? { ok: true, object: converted.object } : { ok: false, message: `it cannot be converted to ${apiVersion}: ${converted.message}` };
+  return converted.ok
+    ? { ok: true, object: converted.object }
+    : { ok: false, message: `it cannot be converted to ${apiVersion}: ${converted.message}` };
 }
 
 /**
  * The parser of a kind's admission requests; `readAs` (e.g. `apps.kruise.io/v1beta1`) for a kind served
  * in several versions: the version the app reads, into which an object in another version is converted.
  */
-export function admissionParser<T>(kind: string, parse: (object: DeepReadonly<T>) => ParsedObject<T>, readAs?: string): (object: unknown) => ParsedWorkload<DeepReadonly<T>> {
+export function admissionParser<T>(
+  kind: string,
+  parse: (object: DeepReadonly<T>) => ParsedObject<T>,
+  readAs?: string,
+): (object: unknown) => ParsedWorkload<DeepReadonly<T>> {
   return (object) => {
     if (typeof object !== 'object' || object === null || Array.isArray(object)) {
       return { ok: false, message: `the request carries no ${kind} object` };

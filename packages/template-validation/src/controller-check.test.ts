@@ -18,7 +18,11 @@ describe('mayCreatePods', () => {
   it.each([
     ['a new workload (no status)', at(1, 3), true],
     ['a new generation', at(2, 3, { status: { observedGeneration: 1, replicas: 3, updatedReplicas: 3 } }), true],
-    ['fewer pods than replicas', at(1, 3, { status: { observedGeneration: 1, replicas: 2, updatedReplicas: 2 } }), true],
+    [
+      'fewer pods than replicas',
+      at(1, 3, { status: { observedGeneration: 1, replicas: 2, updatedReplicas: 2 } }),
+      true,
+    ],
     ['a rollout in progress', at(1, 3, { status: { observedGeneration: 1, replicas: 3, updatedReplicas: 1 } }), true],
     ['at rest', at(1, 3, { status: { observedGeneration: 1, replicas: 3, updatedReplicas: 3 } }), false],
     ['scaled to zero', at(2, 0), false],
@@ -30,13 +34,34 @@ describe('mayCreatePods', () => {
 
 describe('checkTemplate', () => {
   const logger = pino({ level: 'silent' });
-  const target = (): ValidationTarget => ({ pod: { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [] } }, podMapping: (field) => field, claims: [] });
-  const answering = (verdict: TemplateVerdict) => ({ validate: () => Promise.resolve(verdict), signal: new AbortController().signal, logger });
-  const context = (verdict: TemplateVerdict) => ({ validator: answering(verdict), signal: new AbortController().signal, logger });
+  const target = (): ValidationTarget => ({
+    pod: { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [] } },
+    podMapping: (field) => field,
+    claims: [],
+  });
+  const answering = (verdict: TemplateVerdict) => ({
+    validate: () => Promise.resolve(verdict),
+    signal: new AbortController().signal,
+    logger,
+  });
+  const context = (verdict: TemplateVerdict) => ({
+    validator: answering(verdict),
+    signal: new AbortController().signal,
+    logger,
+  });
 
   it('names the fields of an invalid template and says no pod is made', async () => {
-    const message = await checkTemplate(context({ kind: 'invalid', errors: [{ field: 'spec.template.spec.containers[0].name', message: 'Invalid value: "Main"' }], warnings: [] }), { subject: 'CloneSet "web"', target });
-    expect(message).toBe('CloneSet "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Main"; no pod is created from this template until it is fixed');
+    const message = await checkTemplate(
+      context({
+        kind: 'invalid',
+        errors: [{ field: 'spec.template.spec.containers[0].name', message: 'Invalid value: "Main"' }],
+        warnings: [],
+      }),
+      { subject: 'CloneSet "web"', target },
+    );
+    expect(message).toBe(
+      'CloneSet "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Main"; no pod is created from this template until it is fixed',
+    );
   });
 
   it.each([
@@ -50,6 +75,8 @@ describe('checkTemplate', () => {
     const throwing = (): ValidationTarget => {
       throw new Error('no');
     };
-    expect(await checkTemplate(context({ kind: 'valid', warnings: [] }), { subject: 'x', target: throwing })).toBeUndefined();
+    expect(
+      await checkTemplate(context({ kind: 'valid', warnings: [] }), { subject: 'x', target: throwing }),
+    ).toBeUndefined();
   });
 });

@@ -47,7 +47,10 @@ export interface TemplateCheckContext {
  * be built, or a dry run the API server could not answer, never stops the controller: it goes on as
  * it did before this check, and the log says why.
  */
-export async function checkTemplate(context: TemplateCheckContext, check: { readonly subject: string; readonly target: () => ValidationTarget }): Promise<string | undefined> {
+export async function checkTemplate(
+  context: TemplateCheckContext,
+  check: { readonly subject: string; readonly target: () => ValidationTarget },
+): Promise<string | undefined> {
   let target: ValidationTarget;
   try {
     target = check.target();
@@ -57,7 +60,10 @@ export async function checkTemplate(context: TemplateCheckContext, check: { read
   }
   const verdict = await context.validator.validate(target, context.signal);
   if (verdict.kind === 'unknown') {
-    context.logger.warn({ reason: verdict.message }, 'The pod template could not be checked by a dry run; going on without the check');
+    context.logger.warn(
+      { reason: verdict.message },
+      'The pod template could not be checked by a dry run; going on without the check',
+    );
   }
   return templateProblemMessage(check.subject, verdict);
 }
@@ -66,7 +72,13 @@ export async function checkTemplate(context: TemplateCheckContext, check: { read
 export interface ReplicatedWorkload {
   readonly metadata: { readonly generation?: number | undefined; readonly deletionTimestamp?: string | undefined };
   readonly spec: { readonly replicas?: number | undefined };
-  readonly status?: { readonly observedGeneration?: number | undefined; readonly replicas: number; readonly updatedReplicas?: number | undefined } | undefined;
+  readonly status?:
+    | {
+        readonly observedGeneration?: number | undefined;
+        readonly replicas: number;
+        readonly updatedReplicas?: number | undefined;
+      }
+    | undefined;
 }
 
 /**

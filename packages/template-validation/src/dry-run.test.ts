@@ -13,19 +13,35 @@ describe('dryRunOutcome', () => {
   });
 
   it('accepts AlreadyExists: the object was validated before the store refused the name', async () => {
-    const error = new ApiError({ code: 409, status: { reason: 'AlreadyExists', message: 'pods "db-0" already exists', code: 409 } });
+    const error = new ApiError({
+      code: 409,
+      status: { reason: 'AlreadyExists', message: 'pods "db-0" already exists', code: 409 },
+    });
     expect(await dryRunOutcome(failing(error), signal)).toEqual({ kind: 'accepted' });
   });
 
   it('keeps the causes of an Invalid answer', async () => {
-    const causes = [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Main"', field: 'spec.containers[0].name' }];
-    const error = new ApiError({ code: 422, status: { reason: 'Invalid', message: 'Pod "x" is invalid', code: 422, details: { causes } } });
-    expect(await dryRunOutcome(failing(error), signal)).toEqual({ kind: 'invalid', causes, message: 'Pod "x" is invalid' });
+    const causes = [
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "Main"', field: 'spec.containers[0].name' },
+    ];
+    const error = new ApiError({
+      code: 422,
+      status: { reason: 'Invalid', message: 'Pod "x" is invalid', code: 422, details: { causes } },
+    });
+    expect(await dryRunOutcome(failing(error), signal)).toEqual({
+      kind: 'invalid',
+      causes,
+      message: 'Pod "x" is invalid',
+    });
   });
 
   it('names the field of an object the API server cannot decode', async () => {
-    const message = 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.enableServiceLinks of type bool';
-    const outcome = await dryRunOutcome(failing(new ApiError({ code: 400, status: { reason: 'BadRequest', message, code: 400 } })), signal);
+    const message =
+      'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.enableServiceLinks of type bool';
+    const outcome = await dryRunOutcome(
+      failing(new ApiError({ code: 400, status: { reason: 'BadRequest', message, code: 400 } })),
+      signal,
+    );
     expect(outcome).toMatchObject({ kind: 'invalid', causes: [{ field: 'spec.enableServiceLinks' }] });
   });
 

@@ -45,7 +45,9 @@ const DECODE_FIELD = /Go struct field [A-Za-z0-9_]+\.([A-Za-z0-9_.[\]]+) of type
 function decodeCauses(message: string): StatusCause[] {
   const field = DECODE_FIELD.exec(message)?.[1] ?? '';
   const detail = message.includes(': json: ') ? message.slice(message.indexOf(': json: ') + 2) : message;
-  return [{ reason: 'FieldValueTypeInvalid', field, message: `Invalid value: the value cannot be decoded (${detail})` }];
+  return [
+    { reason: 'FieldValueTypeInvalid', field, message: `Invalid value: the value cannot be decoded (${detail})` },
+  ];
 }
 
 /** The outcome an API error stands for. */
@@ -55,12 +57,18 @@ function outcomeOfApiError(error: ApiError): DryRunOutcome {
     return { kind: 'accepted' };
   }
   if (error.code === 422) {
-    return { kind: 'invalid', causes: error.causes.length > 0 ? error.causes : [{ message: error.message }], message: error.message };
+    return {
+      kind: 'invalid',
+      causes: error.causes.length > 0 ? error.causes : [{ message: error.message }],
+      message: error.message,
+    };
   }
   if (error.code === 400) {
     return { kind: 'invalid', causes: decodeCauses(error.message), message: error.message };
   }
-  return error.code === 403 ? { kind: 'refused', message: error.message } : { kind: 'unavailable', message: error.message };
+  return error.code === 403
+    ? { kind: 'refused', message: error.message }
+    : { kind: 'unavailable', message: error.message };
 }
 
 /** Runs one dry run and classifies its answer; an abort of `signal` is rethrown (the caller's time is up). */
@@ -72,6 +80,8 @@ export async function dryRunOutcome(run: () => Promise<void>, signal: AbortSigna
     if (signal.aborted) {
       throw error;
     }
-    return error instanceof ApiError ? outcomeOfApiError(error) : { kind: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+    return error instanceof ApiError
+      ? outcomeOfApiError(error)
+      : { kind: 'unavailable', message: error instanceof Error ? error.message : String(error) };
   }
 }

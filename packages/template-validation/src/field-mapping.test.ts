@@ -22,7 +22,11 @@ const pod: Pod = {
 };
 
 describe('podTemplateMapping', () => {
-  const mapping = podTemplateMapping(pod, ['data', 'logs'], { template: 'spec.template', claimTemplates: 'spec.volumeClaimTemplates', name: 'metadata.name' });
+  const mapping = podTemplateMapping(pod, ['data', 'logs'], {
+    template: 'spec.template',
+    claimTemplates: 'spec.volumeClaimTemplates',
+    name: 'metadata.name',
+  });
   it.each([
     ['spec.containers[0].name', 'spec.template.spec.containers[0].name'],
     ['spec.containers[0].ports[1].containerPort', 'spec.template.spec.containers[0].ports[1].containerPort'],
@@ -55,7 +59,13 @@ describe('claimTemplateMapping', () => {
 });
 
 describe('prefixMapping', () => {
-  const mapping = prefixMapping([{ from: 'spec.containers', to: 'spec.containers' }, { from: 'spec.volumes', to: 'spec.volumes' }], 'spec');
+  const mapping = prefixMapping(
+    [
+      { from: 'spec.containers', to: 'spec.containers' },
+      { from: 'spec.volumes', to: 'spec.volumes' },
+    ],
+    'spec',
+  );
   it.each([
     ['spec.containers[1].image', 'spec.containers[1].image'],
     ['spec.volumes', 'spec.volumes'],

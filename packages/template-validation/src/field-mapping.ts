@@ -27,7 +27,11 @@ const VOLUME_FIELD = /^spec\.volumes\[(\d+)\](.*)$/;
  * template maps to that claim template's name; the rest of `spec` and `metadata` to the template's.
  * `claimTemplateNames` are the claim templates in order (the pod's claim volumes carry their names).
  */
-export function podTemplateMapping(pod: DeepReadonly<Pod>, claimTemplateNames: readonly string[], paths: PodTemplatePaths): FieldMapping {
+export function podTemplateMapping(
+  pod: DeepReadonly<Pod>,
+  claimTemplateNames: readonly string[],
+  paths: PodTemplatePaths,
+): FieldMapping {
   const volumes = pod.spec?.volumes ?? [];
   /** The claim template whose volume `field` is in, if any. */
   const claimOf = (field: string): number | undefined => {
@@ -54,11 +58,19 @@ export function podTemplateMapping(pod: DeepReadonly<Pod>, claimTemplateNames: r
 /** The mapping for a claim built from `claimTemplates[index]`: every field of it is the template's. */
 export function claimTemplateMapping(claimTemplatesPath: string, index: number): FieldMapping {
   const base = `${claimTemplatesPath}[${String(index)}]`;
-  return (field) => (field === 'metadata.name' || field === 'metadata.generateName' ? `${base}.metadata.name` : field === '' ? base : `${base}.${field}`);
+  return (field) =>
+    field === 'metadata.name' || field === 'metadata.generateName'
+      ? `${base}.metadata.name`
+      : field === ''
+        ? base
+        : `${base}.${field}`;
 }
 
 /** Field paths under `from` move under `to`, the rest keep theirs (SidecarSet: `spec.containers` of the pod are the SidecarSet's). */
-export function prefixMapping(rules: readonly { readonly from: string; readonly to: string }[], fallback: string): FieldMapping {
+export function prefixMapping(
+  rules: readonly { readonly from: string; readonly to: string }[],
+  fallback: string,
+): FieldMapping {
   return (field) => {
     for (const rule of rules) {
       if (field === rule.from || field.startsWith(`${rule.from}[`) || field.startsWith(`${rule.from}.`)) {

@@ -19,11 +19,19 @@ export const IN_PLACE_ONLY_MESSAGE = 'only allowed to update images in spec for 
  * template's spec in the workload); none when only images changed.
  */
 export function inPlaceOnlyViolations(oldSpec: unknown, newSpec: unknown, field: string): FieldError[] {
-  const forbidden = createJsonPatch(oldSpec ?? {}, newSpec ?? {}).filter((operation) => operation.op !== 'replace' || !IMAGE_PATH.test(operation.path));
+  const forbidden = createJsonPatch(oldSpec ?? {}, newSpec ?? {}).filter(
+    (operation) => operation.op !== 'replace' || !IMAGE_PATH.test(operation.path),
+  );
   const [first] = forbidden;
   if (first === undefined) {
     return [];
   }
   const more = forbidden.length > 1 ? ` (and ${String(forbidden.length - 1)} more)` : '';
-  return [{ field, reason: 'FieldValueForbidden', message: `Forbidden: ${IN_PLACE_ONLY_MESSAGE}, but found ${first.op} ${first.path}${more}` }];
+  return [
+    {
+      field,
+      reason: 'FieldValueForbidden',
+      message: `Forbidden: ${IN_PLACE_ONLY_MESSAGE}, but found ${first.op} ${first.path}${more}`,
+    },
+  ];
 }

@@ -53,14 +53,22 @@ interface Checked {
 function errorsOf(checked: readonly Checked[]): FieldError[] {
   return checked.flatMap(({ outcome, mapping, ignore }) =>
     outcome.kind === 'invalid'
-      ? outcome.causes.filter((cause) => ignore?.(cause) !== true).map((cause) => ({ field: mapping(cause.field ?? ''), reason: cause.reason, message: cause.message ?? outcome.message }))
+      ? outcome.causes
+          .filter((cause) => ignore?.(cause) !== true)
+          .map((cause) => ({
+            field: mapping(cause.field ?? ''),
+            reason: cause.reason,
+            message: cause.message ?? outcome.message,
+          }))
       : [],
   );
 }
 
 /** The verdict of the dry runs' outcomes: invalid beats unavailable (the errors are certain), unavailable beats valid. */
 export function verdictOf(checked: readonly Checked[]): TemplateVerdict {
-  const warnings = checked.flatMap(({ outcome, what }) => (outcome.kind === 'refused' ? [`${what} would be refused: ${outcome.message}`] : []));
+  const warnings = checked.flatMap(({ outcome, what }) =>
+    outcome.kind === 'refused' ? [`${what} would be refused: ${outcome.message}`] : [],
+  );
   const errors = errorsOf(checked);
   if (errors.length > 0) {
     return { kind: 'invalid', errors, warnings };
@@ -91,13 +99,24 @@ export class TemplateValidator {
     }
     this.#dryRuns += 1;
     const checks = [
-      dryRunOutcome(() => this.#dryRun.createPod(target.pod, signal), signal).then((outcome) => ({ outcome, mapping: target.podMapping, what: 'a pod of this template', ignore: target.ignorePodCause })),
+      dryRunOutcome(() => this.#dryRun.createPod(target.pod, signal), signal).then((outcome) => ({
+        outcome,
+        mapping: target.podMapping,
+        what: 'a pod of this template',
+        ignore: target.ignorePodCause,
+      })),
       ...target.claims.map(({ claim, mapping }) =>
-        dryRunOutcome(() => this.#dryRun.createClaim(claim, signal), signal).then((outcome) => ({ outcome, mapping, what: `the claim ${claim.metadata?.name ?? ''}` })),
+        dryRunOutcome(() => this.#dryRun.createClaim(claim, signal), signal).then((outcome) => ({
+          outcome,
+          mapping,
+          what: `the claim ${claim.metadata?.name ?? ''}`,
+        })),
       ),
     ];
     const checked = await Promise.all(checks);
-    const verdict = verdictOf(target.warnOnRefusal === false ? checked.filter(({ outcome }) => outcome.kind !== 'refused') : checked);
+    const verdict = verdictOf(
+      target.warnOnRefusal === false ? checked.filter(({ outcome }) => outcome.kind !== 'refused') : checked,
+    );
     if (verdict.kind !== 'unknown') {
       this.#cache.set(key, verdict);
     }

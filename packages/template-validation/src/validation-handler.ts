@@ -13,7 +13,8 @@ import type { TemplateValidator, ValidationTarget } from './template-validator.t
 import { digestOf } from './verdict-cache.ts';
 
 /** A workload object as the handler reads it, or why it cannot be read. */
-export type ParsedWorkload<W> = { readonly ok: true; readonly value: W } | { readonly ok: false; readonly message: string };
+export type ParsedWorkload<W> =
+  { readonly ok: true; readonly value: W } | { readonly ok: false; readonly message: string };
 
 /** How one kind is validated. */
 export interface WorkloadValidation<W> {
@@ -48,15 +49,29 @@ interface Findings {
   readonly warnings: string[];
 }
 
-async function dryRunFindings<W>(check: { validation: WorkloadValidation<W>; validator: TemplateValidator }, workload: W, signal: AbortSignal): Promise<Findings> {
+async function dryRunFindings<W>(
+  check: { validation: WorkloadValidation<W>; validator: TemplateValidator },
+  workload: W,
+  signal: AbortSignal,
+): Promise<Findings> {
   const { validation, validator } = check;
   let target: ValidationTarget;
   try {
     target = validation.target(workload);
   } catch (error) {
     // A stack overflow (JSON nested thousands deep) says nothing useful to the user in its own words.
-    const message = error instanceof RangeError ? 'it is nested too deeply' : error instanceof Error ? error.message : String(error);
-    return { errors: [{ field: 'spec.template', reason: 'FieldValueInvalid', message: `Invalid value: the pod template cannot be built into a pod: ${message}` }], warnings: [] };
+    const message =
+      error instanceof RangeError ? 'it is nested too deeply' : error instanceof Error ? error.message : String(error);
+    return {
+      errors: [
+        {
+          field: 'spec.template',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: the pod template cannot be built into a pod: ${message}`,
+        },
+      ],
+      warnings: [],
+    };
   }
   const verdict = await validator.validate(target, signal);
   if (verdict.kind === 'unknown') {
@@ -66,13 +81,21 @@ async function dryRunFindings<W>(check: { validation: WorkloadValidation<W>; val
 }
 
 function changedForDryRun<W>(validation: WorkloadValidation<W>, oldWorkload: W | undefined, workload: W): boolean {
-  return oldWorkload === undefined || digestOf(validation.dryRunInputs(oldWorkload)) !== digestOf(validation.dryRunInputs(workload));
+  return (
+    oldWorkload === undefined ||
+    digestOf(validation.dryRunInputs(oldWorkload)) !== digestOf(validation.dryRunInputs(workload))
+  );
 }
 
 /** The errors and warnings of a CREATE or UPDATE whose object could be read. */
-async function findingsOf<W>(check: { validation: WorkloadValidation<W>; validator: TemplateValidator }, objects: { old: W | undefined; current: W }, signal: AbortSignal): Promise<Findings> {
+async function findingsOf<W>(
+  check: { validation: WorkloadValidation<W>; validator: TemplateValidator },
+  objects: { old: W | undefined; current: W },
+  signal: AbortSignal,
+): Promise<Findings> {
   const { validation } = check;
-  const errors: FieldError[] = objects.old === undefined ? [] : [...(validation.updateRules?.(objects.old, objects.current) ?? [])];
+  const errors: FieldError[] =
+    objects.old === undefined ? [] : [...(validation.updateRules?.(objects.old, objects.current) ?? [])];
   if (!changedForDryRun(validation, objects.old, objects.current)) {
     return { errors, warnings: [] };
   }
@@ -81,7 +104,10 @@ async function findingsOf<W>(check: { validation: WorkloadValidation<W>; validat
 }
 
 /** The handler for one kind; CREATE and UPDATE are validated, every other operation is allowed. */
-export function validationHandler<W>(validation: WorkloadValidation<W>, validator: TemplateValidator): AdmissionHandler {
+export function validationHandler<W>(
+  validation: WorkloadValidation<W>,
+  validator: TemplateValidator,
+): AdmissionHandler {
   return async (request, signal) => {
     if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') {
       return allowedResponse();
@@ -91,9 +117,17 @@ export function validationHandler<W>(validation: WorkloadValidation<W>, validato
       return unreadable(validation.kind, request, parsed.message);
     }
     const old = request.operation === 'UPDATE' ? validation.parse(request.oldObject) : undefined;
-    const { errors, warnings } = await findingsOf({ validation, validator }, { old: old?.ok === true ? old.value : undefined, current: parsed.value }, signal);
+    const { errors, warnings } = await findingsOf(
+      { validation, validator },
+      { old: old?.ok === true ? old.value : undefined, current: parsed.value },
+      signal,
+    );
     if (errors.length > 0) {
-      return deniedResponse(formatFieldErrors(subjectOf(validation.kind, request), errors), { code: 422, reason: 'Invalid', warnings });
+      return deniedResponse(formatFieldErrors(subjectOf(validation.kind, request), errors), {
+        code: 422,
+        reason: 'Invalid',
+        warnings,
+      });
     }
     return allowedResponse({ warnings });
   };

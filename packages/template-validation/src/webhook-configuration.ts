@@ -30,7 +30,9 @@ export interface ValidatingConfigurationOptions {
   readonly name: string;
   readonly webhooks: readonly ValidationWebhook[];
   /** `url` (the local control plane: https://127.0.0.1:<port>, the path is appended) or a Service (in a cluster). */
-  readonly clientConfig: { readonly baseUrl: string } | { readonly service: { readonly namespace: string; readonly name: string; readonly port?: number } };
+  readonly clientConfig:
+    | { readonly baseUrl: string }
+    | { readonly service: { readonly namespace: string; readonly name: string; readonly port?: number } };
   /** Ignore (default): a down webhook never blocks a workload; the controller checks before it creates pods. */
   readonly failurePolicy?: 'Ignore' | 'Fail' | undefined;
   readonly timeoutSeconds?: number | undefined;
@@ -50,12 +52,22 @@ export function validatingWebhookConfiguration(options: ValidatingConfigurationO
     webhooks: options.webhooks.map((webhook) => ({
       name: webhook.name,
       clientConfig: {
-        ...('baseUrl' in options.clientConfig ? { url: `${options.clientConfig.baseUrl}${webhook.path}` } : { service: { ...options.clientConfig.service, path: webhook.path } }),
+        ...('baseUrl' in options.clientConfig
+          ? { url: `${options.clientConfig.baseUrl}${webhook.path}` }
+          : { service: { ...options.clientConfig.service, path: webhook.path } }),
         ...(options.caBundle === undefined ? {} : { caBundle: options.caBundle }),
       },
       ...(options.namespaceSelector === undefined ? {} : { namespaceSelector: options.namespaceSelector }),
       ...(options.objectSelector === undefined ? {} : { objectSelector: options.objectSelector }),
-      rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [webhook.group], apiVersions: [...webhook.versions], resources: [webhook.resource], scope: webhook.scope }],
+      rules: [
+        {
+          operations: ['CREATE', 'UPDATE'],
+          apiGroups: [webhook.group],
+          apiVersions: [...webhook.versions],
+          resources: [webhook.resource],
+          scope: webhook.scope,
+        },
+      ],
       failurePolicy: options.failurePolicy ?? 'Ignore',
       timeoutSeconds: Math.max(1, Math.min(options.timeoutSeconds ?? 5, 5)),
       sideEffects: 'None',

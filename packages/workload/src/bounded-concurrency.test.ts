@@ -11,23 +11,26 @@ describe('mapWithConcurrency', () => {
     { items: 10, limit: 3, peak: 3 },
     { items: 10, limit: 1, peak: 1 },
     { items: 5, limit: 16, peak: 5 },
-  ])('runs $items items with at most $limit in flight (peak $peak), results in order', async ({ items, limit, peak }) => {
-    let inFlight = 0;
-    let highest = 0;
-    const results = await mapWithConcurrency(
-      Array.from({ length: items }, (_unused, index) => index),
-      limit,
-      async (item) => {
-        inFlight += 1;
-        highest = Math.max(highest, inFlight);
-        await sleep(item % 2 === 0 ? 5 : 1);
-        inFlight -= 1;
-        return item * 10;
-      },
-    );
-    expect(results).toEqual(Array.from({ length: items }, (_unused, index) => index * 10));
-    expect(highest).toBe(peak);
-  });
+  ])(
+    'runs $items items with at most $limit in flight (peak $peak), results in order',
+    async ({ items, limit, peak }) => {
+      let inFlight = 0;
+      let highest = 0;
+      const results = await mapWithConcurrency(
+        Array.from({ length: items }, (_unused, index) => index),
+        limit,
+        async (item) => {
+          inFlight += 1;
+          highest = Math.max(highest, inFlight);
+          await sleep(item % 2 === 0 ? 5 : 1);
+          inFlight -= 1;
+          return item * 10;
+        },
+      );
+      expect(results).toEqual(Array.from({ length: items }, (_unused, index) => index * 10));
+      expect(highest).toBe(peak);
+    },
+  );
 
   it('runs every item even when one fails, then throws the first failure in item order', async () => {
     const ran: number[] = [];

@@ -9,7 +9,11 @@
 export const POD_WRITE_CONCURRENCY = 64;
 
 /** Results in item order; throws the first item's error after all items have run. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = await settleWithConcurrency(items, limit, run);
   const failed = results.find((result) => result.status === 'rejected');
   if (failed !== undefined) {
@@ -22,7 +26,11 @@ export async function mapWithConcurrency<T, R>(items: readonly T[], limit: numbe
  * Every item's outcome in item order, never throwing: for callers that must keep the bookkeeping of
  * the writes that went through (expectations, the pods as written) when others failed.
  */
-export async function settleWithConcurrency<T, R>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+export async function settleWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
   const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -7,12 +7,22 @@ import { laggingOwnedObject } from './cache-lag.ts';
 
 function pod(name: string, resourceVersion: string, ownerUid: string): KubeObject {
   return {
-    metadata: { namespace: 'ns', name, uid: `uid-${name}`, resourceVersion, ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: ownerUid, controller: true }] },
+    metadata: {
+      namespace: 'ns',
+      name,
+      uid: `uid-${name}`,
+      resourceVersion,
+      ownerReferences: [
+        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: ownerUid, controller: true },
+      ],
+    },
   };
 }
 
 function listerOf(objects: readonly KubeObject[]): Lister<KubeObject> {
-  const byKey = new Map(objects.map((object) => [`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`, object]));
+  const byKey = new Map(
+    objects.map((object) => [`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`, object]),
+  );
   return {
     get: (namespace, name) => byKey.get(`${namespace}/${name}`),
     getByKey: (key) => byKey.get(key),

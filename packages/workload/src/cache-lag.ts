@@ -8,7 +8,11 @@ import { controllerRef } from '@kruise-ts/controller-runtime';
 import type { KubeObject, Lister, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
 
 /** The key of the first such object of `ownerUid`, or undefined when the cache has caught up. */
-export function laggingOwnedObject<T extends KubeObject>(expectations: ResourceVersionExpectations, cache: Lister<T>, ownerUid: string | undefined): string | undefined {
+export function laggingOwnedObject<T extends KubeObject>(
+  expectations: ResourceVersionExpectations,
+  cache: Lister<T>,
+  ownerUid: string | undefined,
+): string | undefined {
   for (const key of expectations.pendingKeys()) {
     const object = cache.getByKey(key);
     if (object !== undefined && controllerRef(object)?.uid === ownerUid && !expectations.isSatisfied(object)) {

@@ -27,10 +27,14 @@ describe('trimPodForCache', () => {
       },
     ]);
     // The user's volumes stay; only the ServiceAccount token volume goes.
-    expect(trimmed.spec?.volumes).toEqual([{ name: 'data-vol', persistentVolumeClaim: { claimName: 'data-vol-web-abcde' } }]);
+    expect(trimmed.spec?.volumes).toEqual([
+      { name: 'data-vol', persistentVolumeClaim: { claimName: 'data-vol-web-abcde' } },
+    ]);
     expect(trimmed.status?.phase).toBe('Running');
     expect(trimmed.status?.observedGeneration).toBe(pod.status?.observedGeneration);
-    expect(trimmed.status?.conditions?.map((condition) => [condition.type, condition.status, condition.lastTransitionTime])).toEqual(
+    expect(
+      trimmed.status?.conditions?.map((condition) => [condition.type, condition.status, condition.lastTransitionTime]),
+    ).toEqual(
       pod.status?.conditions?.map((condition) => [condition.type, condition.status, condition.lastTransitionTime]),
     );
     const [status] = trimmed.status?.containerStatuses ?? [];
@@ -50,7 +54,26 @@ describe('trimPodForCache', () => {
 
   it('drops the fields it lists', () => {
     const text = JSON.stringify(trimmed);
-    for (const field of ['tolerations', 'dnsPolicy', 'schedulerName', 'securityContext', 'enableServiceLinks', 'preemptionPolicy', 'serviceAccount', 'restartPolicy"', 'kube-api-access-', 'terminationMessage', 'imagePullPolicy', 'hostIP', 'podIP', 'qosClass', 'startTime', 'lastProbeTime', 'lastState', 'allocatedResources']) {
+    for (const field of [
+      'tolerations',
+      'dnsPolicy',
+      'schedulerName',
+      'securityContext',
+      'enableServiceLinks',
+      'preemptionPolicy',
+      'serviceAccount',
+      'restartPolicy"',
+      'kube-api-access-',
+      'terminationMessage',
+      'imagePullPolicy',
+      'hostIP',
+      'podIP',
+      'qosClass',
+      'startTime',
+      'lastProbeTime',
+      'lastState',
+      'allocatedResources',
+    ]) {
       expect(text, field).not.toContain(field === 'restartPolicy"' ? '"restartPolicy":"Always"' : field);
     }
     expect(trimmed.spec).not.toHaveProperty('priority');
@@ -60,9 +83,12 @@ describe('trimPodForCache', () => {
 
   it('keeps every condition field but lastProbeTime, and the readiness gates and owners as they were', () => {
     const withReasons = structuredClone(pod);
-    const conditions = (withReasons.status?.conditions ?? []).map((condition) => ({ ...condition, reason: 'Because', message: 'it is so' }));
+    const conditions = (withReasons.status?.conditions ?? []).map((condition) => ({
+      ...condition,
+      reason: 'Because',
+      message: 'it is so',
+    }));
     const result = trimPodForCache({ ...withReasons, status: { ...withReasons.status, conditions } });
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped field
     expect(result.status?.conditions).toEqual(conditions.map(({ lastProbeTime, ...kept }) => kept));
     expect(result.spec?.readinessGates).toEqual(pod.spec?.readinessGates);
     expect(result.metadata?.ownerReferences).toEqual(pod.metadata?.ownerReferences);
@@ -82,20 +108,42 @@ describe('trimNodeForCache', () => {
     const node: Node = {
       apiVersion: 'v1',
       kind: 'Node',
-      metadata: { name: 'n1', uid: 'u', resourceVersion: '7', labels: { 'topology.kubernetes.io/zone': 'a' }, annotations: { big: 'x'.repeat(1000) } },
+      metadata: {
+        name: 'n1',
+        uid: 'u',
+        resourceVersion: '7',
+        labels: { 'topology.kubernetes.io/zone': 'a' },
+        annotations: { big: 'x'.repeat(1000) },
+      },
       spec: { podCIDR: '10.0.0.0/24' },
       status: { images: [{ names: ['nginx'], sizeBytes: 1 }] },
     };
-    expect(trimNodeForCache(node)).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'u', resourceVersion: '7', labels: { 'topology.kubernetes.io/zone': 'a' } } });
+    expect(trimNodeForCache(node)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1', uid: 'u', resourceVersion: '7', labels: { 'topology.kubernetes.io/zone': 'a' } },
+    });
   });
 
   it('keeps taints, unschedulable and allocatable (whether a pod fits the node)', () => {
     const node: Node = {
       metadata: { name: 'n1' },
-      spec: { podCIDR: '10.0.0.0/24', unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
-      status: { allocatable: { cpu: '4', pods: '110' }, capacity: { cpu: '4' }, images: [{ names: ['nginx'], sizeBytes: 1 }] },
+      spec: {
+        podCIDR: '10.0.0.0/24',
+        unschedulable: true,
+        taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+      },
+      status: {
+        allocatable: { cpu: '4', pods: '110' },
+        capacity: { cpu: '4' },
+        images: [{ names: ['nginx'], sizeBytes: 1 }],
+      },
     };
-    expect(trimNodeForCache(node)).toEqual({ metadata: { name: 'n1' }, spec: { unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }, status: { allocatable: { cpu: '4', pods: '110' } } });
+    expect(trimNodeForCache(node)).toEqual({
+      metadata: { name: 'n1' },
+      spec: { unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+      status: { allocatable: { cpu: '4', pods: '110' } },
+    });
   });
 });
 
@@ -111,7 +159,9 @@ describe('cached pods: no controller reads a dropped field', () => {
       .filter((app) => app !== 'cli')
       .map((app) => path.join(root, 'apps', app, 'src'))
       .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true),
-    ...['workload', 'inplace-update', 'lifecycle', 'pvc-instance', 'revision'].map((name) => path.join(root, 'packages', name, 'src')),
+    ...['workload', 'inplace-update', 'lifecycle', 'pvc-instance', 'revision'].map((name) =>
+      path.join(root, 'packages', name, 'src'),
+    ),
   ];
   // Injection reads the pod of an admission request, never a cached one (it reads spec containers'
   // volumeMounts, which the cache keeps; the pattern below cannot tell them from containerStatuses').
@@ -119,14 +169,31 @@ describe('cached pods: no controller reads a dropped field', () => {
   // BroadcastJob reads these fields of other objects than cached pods: the template's restartPolicy
   // (job-pods.ts), the job's status.startTime (reconciler.ts), and the tolerations of pods built from
   // the template to check a node's fit (node-fitness.ts; node-plan.ts never passes it a cached pod).
-  const otherObjects = new Set(['job/job-pods.ts', 'reconciler.ts', 'nodes/node-fitness.ts'].map((file) => path.join(root, 'apps', 'broadcastjob', 'src', file)));
+  const otherObjects = new Set(
+    ['job/job-pods.ts', 'reconciler.ts', 'nodes/node-fitness.ts'].map((file) =>
+      path.join(root, 'apps', 'broadcastjob', 'src', file),
+    ),
+  );
   const files = sourceDirs
     .flatMap((dir) => listSources(dir))
-    .filter((file) => !file.endsWith('.test.ts') && !file.includes(`${path.sep}testing${path.sep}`) && !file.endsWith('cache-transforms.ts') && !file.includes('.generated.') && !admissionOnly.has(file) && !otherObjects.has(file));
+    .filter(
+      (file) =>
+        !file.endsWith('.test.ts') &&
+        !file.includes(`${path.sep}testing${path.sep}`) &&
+        !file.endsWith('cache-transforms.ts') &&
+        !file.includes('.generated.') &&
+        !admissionOnly.has(file) &&
+        !otherObjects.has(file),
+    );
   // A property read of the dropped field on a pod's spec, container, status or container status.
   const reads = CACHE_DROPPED_POD_FIELDS.filter((field) => !field.includes('kube-api-access')).map((field) => {
     const name = field.split('.').at(-1) ?? field;
-    const owner = field.startsWith('spec.') && !field.includes('[]') ? 'spec' : field.startsWith('status.') && !field.includes('[]') ? 'status' : '\\w+';
+    const owner =
+      field.startsWith('spec.') && !field.includes('[]')
+        ? 'spec'
+        : field.startsWith('status.') && !field.includes('[]')
+          ? 'status'
+          : '\\w+';
     return { field, pattern: new RegExp(`\\b${owner}\\??\\.${name}\\b`) };
   });
 
@@ -135,7 +202,9 @@ describe('cached pods: no controller reads a dropped field', () => {
   });
 
   it.each(reads)('$field', ({ pattern }) => {
-    const offenders = files.filter((file) => pattern.test(readFileSync(file, 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '')));
+    const offenders = files.filter((file) =>
+      pattern.test(readFileSync(file, 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '')),
+    );
     expect(offenders.map((file) => path.relative(root, file))).toEqual([]);
   });
 });

@@ -73,7 +73,6 @@ function isTokenVolume(volume: { readonly name: string }): boolean {
 }
 
 function trimContainer(container: Container): Container {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped fields
   const { terminationMessagePath, terminationMessagePolicy, imagePullPolicy, volumeMounts, ...rest } = container;
   const kept = rest.image === undefined ? rest : { ...rest, image: intern(rest.image) };
   const mounts = volumeMounts?.filter((mount) => !isTokenVolume(mount));
@@ -81,7 +80,6 @@ function trimContainer(container: Container): Container {
 }
 
 function trimSpec(spec: PodSpec): PodSpec {
-  /* eslint-disable @typescript-eslint/no-unused-vars -- the dropped fields */
   const {
     tolerations,
     dnsPolicy,
@@ -100,12 +98,13 @@ function trimSpec(spec: PodSpec): PodSpec {
     readinessGates,
     ...kept
   } = spec;
-  /* eslint-enable @typescript-eslint/no-unused-vars */
   const userVolumes = volumes?.filter((volume) => !isTokenVolume(volume));
   return {
     ...kept,
     ...(nodeName === undefined ? {} : { nodeName: intern(nodeName) }),
-    ...(readinessGates === undefined ? {} : { readinessGates: readinessGates.map((gate) => ({ ...gate, conditionType: intern(gate.conditionType) })) }),
+    ...(readinessGates === undefined
+      ? {}
+      : { readinessGates: readinessGates.map((gate) => ({ ...gate, conditionType: intern(gate.conditionType) })) }),
     containers: containers.map(trimContainer),
     ...(initContainers === undefined ? {} : { initContainers: initContainers.map(trimContainer) }),
     ...(userVolumes === undefined || userVolumes.length === 0 ? {} : { volumes: userVolumes }),
@@ -113,9 +112,24 @@ function trimSpec(spec: PodSpec): PodSpec {
 }
 
 function trimContainerStatus(status: ContainerStatus): ContainerStatus {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped fields
-  const { lastState, volumeMounts, allocatedResources, allocatedResourcesStatus, user, stopSignal, image, imageID, state, ...kept } = status;
-  return { ...kept, image: intern(image), imageID: intern(imageID), ...(state === undefined ? {} : { state: internState(state) }) };
+  const {
+    lastState,
+    volumeMounts,
+    allocatedResources,
+    allocatedResourcesStatus,
+    user,
+    stopSignal,
+    image,
+    imageID,
+    state,
+    ...kept
+  } = status;
+  return {
+    ...kept,
+    image: intern(image),
+    imageID: intern(imageID),
+    ...(state === undefined ? {} : { state: internState(state) }),
+  };
 }
 
 /** The state's timestamps: pods started in the same second share them. */
@@ -127,25 +141,49 @@ function internState(state: NonNullable<ContainerStatus['state']>): NonNullable<
   return { ...kept, running: { ...running, startedAt: intern(running.startedAt) } };
 }
 
-function trimCondition(condition: NonNullable<PodStatus['conditions']>[number]): NonNullable<PodStatus['conditions']>[number] {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped field
+function trimCondition(
+  condition: NonNullable<PodStatus['conditions']>[number],
+): NonNullable<PodStatus['conditions']>[number] {
   const { lastProbeTime, type, status, lastTransitionTime, ...kept } = condition;
-  return { type: intern(type), status: intern(status), ...(lastTransitionTime === undefined ? {} : { lastTransitionTime: intern(lastTransitionTime) }), ...kept };
+  return {
+    type: intern(type),
+    status: intern(status),
+    ...(lastTransitionTime === undefined ? {} : { lastTransitionTime: intern(lastTransitionTime) }),
+    ...kept,
+  };
 }
 
 function trimStatus(status: PodStatus): PodStatus {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped fields
-  const { hostIP, hostIPs, podIP, podIPs, qosClass, startTime, conditions, containerStatuses, initContainerStatuses, ...kept } = status;
+  const {
+    hostIP,
+    hostIPs,
+    podIP,
+    podIPs,
+    qosClass,
+    startTime,
+    conditions,
+    containerStatuses,
+    initContainerStatuses,
+    ...kept
+  } = status;
   return {
     ...kept,
     ...(conditions === undefined ? {} : { conditions: conditions.map(trimCondition) }),
     ...(containerStatuses === undefined ? {} : { containerStatuses: containerStatuses.map(trimContainerStatus) }),
-    ...(initContainerStatuses === undefined ? {} : { initContainerStatuses: initContainerStatuses.map(trimContainerStatus) }),
+    ...(initContainerStatuses === undefined
+      ? {}
+      : { initContainerStatuses: initContainerStatuses.map(trimContainerStatus) }),
   };
 }
 
 function internOwner(owner: OwnerReference): OwnerReference {
-  return { ...owner, apiVersion: intern(owner.apiVersion), kind: intern(owner.kind), name: intern(owner.name), uid: intern(owner.uid) };
+  return {
+    ...owner,
+    apiVersion: intern(owner.apiVersion),
+    kind: intern(owner.kind),
+    name: intern(owner.name),
+    uid: intern(owner.uid),
+  };
 }
 
 /** Metadata whole, its repeated values shared: labels and annotations, owners, the creation second. */
@@ -189,7 +227,13 @@ export function trimNodeForCache(node: Node): Node {
   const status = definedOnly({ allocatable: node.status?.allocatable });
   return {
     ...definedOnly({ apiVersion: node.apiVersion, kind: node.kind }),
-    metadata: definedOnly({ name: metadata.name, uid: metadata.uid, resourceVersion: metadata.resourceVersion, labels: metadata.labels, deletionTimestamp: metadata.deletionTimestamp }),
+    metadata: definedOnly({
+      name: metadata.name,
+      uid: metadata.uid,
+      resourceVersion: metadata.resourceVersion,
+      labels: metadata.labels,
+      deletionTimestamp: metadata.deletionTimestamp,
+    }),
     ...(Object.keys(spec).length === 0 ? {} : { spec }),
     ...(Object.keys(status).length === 0 ? {} : { status }),
   };
@@ -197,5 +241,7 @@ export function trimNodeForCache(node: Node): Node {
 
 /** The object without its undefined properties (exactOptionalPropertyTypes: absent, not undefined). */
 function definedOnly<T extends Record<string, unknown>>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }

@@ -6,11 +6,21 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 /** The part of a zod schema this needs. */
 export interface ObjectSchema<T> {
-  safeParse(value: unknown): { readonly success: true; readonly data: T } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
+  safeParse(
+    value: unknown,
+  ):
+    | { readonly success: true; readonly data: T }
+    | {
+        readonly success: false;
+        readonly error: {
+          readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[];
+        };
+      };
 }
 
 /** A cached object as the controller reads it: defaulted, or what makes it unreadable. */
-export type ParsedObject<T> = { readonly kind: 'valid'; readonly object: DeepReadonly<T> } | { readonly kind: 'invalid'; readonly message: string };
+export type ParsedObject<T> =
+  { readonly kind: 'valid'; readonly object: DeepReadonly<T> } | { readonly kind: 'invalid'; readonly message: string };
 
 /**
  * A parser of cached objects of one kind, remembering each object's result. The API server enforced
@@ -18,7 +28,10 @@ export type ParsedObject<T> = { readonly kind: 'valid'; readonly object: DeepRea
  * from another version, a rule CEL could not express): the message names the fields and says that
  * nothing is done until the object is fixed.
  */
-export function cachedParser<T extends object>(schema: ObjectSchema<T>, kind: string): (cached: DeepReadonly<T>) => ParsedObject<T> {
+export function cachedParser<T extends object>(
+  schema: ObjectSchema<T>,
+  kind: string,
+): (cached: DeepReadonly<T>) => ParsedObject<T> {
   const parsed = new WeakMap<DeepReadonly<T>, ParsedObject<T>>();
   return (cached) => {
     const known = parsed.get(cached);

@@ -62,7 +62,11 @@ export function scaleInOrder(options: ScaleInOrderOptions): GroupComparator {
   };
 }
 
-function choose(pods: readonly ReadonlyPod[], count: number, compare: ChoosePodsToDeleteOptions['compare']): ReadonlyPod[] {
+function choose(
+  pods: readonly ReadonlyPod[],
+  count: number,
+  compare: ChoosePodsToDeleteOptions['compare'],
+): ReadonlyPod[] {
   if (count <= 0) {
     return [];
   }

@@ -4,7 +4,13 @@
  * the fresh owner check before adopting, and whether the cache has caught up with our own writes.
  */
 import { CONTROLLER_UID_INDEX, isNotFound, matchesLabelSelector, NO_CONTROLLER } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, KubeObject, LabelSelector, Lister, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  KubeObject,
+  LabelSelector,
+  Lister,
+  ResourceVersionExpectations,
+} from '@kruise-ts/controller-runtime';
 
 import { isSameLiveOwner } from './claim.ts';
 import type { ClaimOwner } from './claim.ts';
@@ -14,16 +20,37 @@ import { isBeingDeleted } from './pod-state.ts';
 export function claimOwnerOf(object: {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly uid?: string | undefined; readonly name?: string | undefined; readonly namespace?: string | undefined; readonly deletionTimestamp?: string | undefined };
+  readonly metadata: {
+    readonly uid?: string | undefined;
+    readonly name?: string | undefined;
+    readonly namespace?: string | undefined;
+    readonly deletionTimestamp?: string | undefined;
+  };
 }): ClaimOwner {
   const { metadata } = object;
-  return { uid: metadata.uid ?? '', name: metadata.name ?? '', namespace: metadata.namespace ?? '', apiVersion: object.apiVersion, kind: object.kind, deleting: isBeingDeleted(object) };
+  return {
+    uid: metadata.uid ?? '',
+    name: metadata.name ?? '',
+    namespace: metadata.namespace ?? '',
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    deleting: isBeingDeleted(object),
+  };
 }
 
 /** Objects the owner controls plus orphans in its namespace whose labels match its selector. */
-export function claimCandidates<T extends KubeObject>(cache: Lister<T>, owner: Pick<ClaimOwner, 'uid' | 'namespace'>, selector: DeepReadonly<LabelSelector>): DeepReadonly<T>[] {
+export function claimCandidates<T extends KubeObject>(
+  cache: Lister<T>,
+  owner: Pick<ClaimOwner, 'uid' | 'namespace'>,
+  selector: DeepReadonly<LabelSelector>,
+): DeepReadonly<T>[] {
   const owned = cache.byIndex(CONTROLLER_UID_INDEX, owner.uid);
-  const orphans = cache.byIndex(CONTROLLER_UID_INDEX, NO_CONTROLLER).filter((object) => object.metadata?.namespace === owner.namespace && matchesLabelSelector(selector, object.metadata.labels));
+  const orphans = cache
+    .byIndex(CONTROLLER_UID_INDEX, NO_CONTROLLER)
+    .filter(
+      (object) =>
+        object.metadata?.namespace === owner.namespace && matchesLabelSelector(selector, object.metadata.labels),
+    );
   return [...owned, ...orphans];
 }
 
@@ -44,6 +71,9 @@ export function freshOwnerCheck(read: () => Promise<DeepReadonly<KubeObject>>, u
 }
 
 /** The name of the first object whose cached copy is older than what this controller last wrote, if any. */
-export function staleObject(expectations: ResourceVersionExpectations, objects: readonly DeepReadonly<KubeObject>[]): string | undefined {
+export function staleObject(
+  expectations: ResourceVersionExpectations,
+  objects: readonly DeepReadonly<KubeObject>[],
+): string | undefined {
   return objects.find((object) => !expectations.isSatisfied(object))?.metadata?.name;
 }

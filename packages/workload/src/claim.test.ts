@@ -8,7 +8,14 @@ import { names, pod } from '../test/fixtures/pods.ts';
 import { adoptPatch, claimDecision, claimObjects, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
 import type { ClaimOwner, JsonPatch } from './claim.ts';
 
-const owner: ClaimOwner = { uid: 'cs-uid', name: 'web', namespace: 'ns', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', deleting: false };
+const owner: ClaimOwner = {
+  uid: 'cs-uid',
+  name: 'web',
+  namespace: 'ns',
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  deleting: false,
+};
 const selector = { matchLabels: { app: 'web' } };
 const ours = [newControllerRef(owner)];
 const theirs = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true }];
@@ -18,18 +25,93 @@ const other = { app: 'other' };
 
 describe('claimDecision', () => {
   it.each([
-    { case: 'ours and matching ⇒ keep', labels: matching, refs: ours, deleting: false, podDeleting: false, expected: 'keep' },
-    { case: 'ours and matching while the owner is deleting ⇒ keep', labels: matching, refs: ours, deleting: true, podDeleting: false, expected: 'keep' },
-    { case: 'ours, labels changed ⇒ release', labels: other, refs: ours, deleting: false, podDeleting: false, expected: 'release' },
-    { case: 'ours, labels changed, owner deleting ⇒ ignore', labels: other, refs: ours, deleting: true, podDeleting: false, expected: 'ignore' },
-    { case: 'orphan, matching ⇒ adopt', labels: matching, refs: undefined, deleting: false, podDeleting: false, expected: 'adopt' },
-    { case: 'orphan with a non-controller ref ⇒ adopt', labels: matching, refs: notController, deleting: false, podDeleting: false, expected: 'adopt' },
-    { case: 'orphan, matching, owner deleting ⇒ ignore', labels: matching, refs: undefined, deleting: true, podDeleting: false, expected: 'ignore' },
-    { case: 'orphan, matching, pod deleting ⇒ ignore', labels: matching, refs: undefined, deleting: false, podDeleting: true, expected: 'ignore' },
-    { case: 'orphan, not matching ⇒ ignore', labels: other, refs: undefined, deleting: false, podDeleting: false, expected: 'ignore' },
-    { case: "someone else's, matching ⇒ ignore", labels: matching, refs: theirs, deleting: false, podDeleting: false, expected: 'ignore' },
+    {
+      case: 'ours and matching ⇒ keep',
+      labels: matching,
+      refs: ours,
+      deleting: false,
+      podDeleting: false,
+      expected: 'keep',
+    },
+    {
+      case: 'ours and matching while the owner is deleting ⇒ keep',
+      labels: matching,
+      refs: ours,
+      deleting: true,
+      podDeleting: false,
+      expected: 'keep',
+    },
+    {
+      case: 'ours, labels changed ⇒ release',
+      labels: other,
+      refs: ours,
+      deleting: false,
+      podDeleting: false,
+      expected: 'release',
+    },
+    {
+      case: 'ours, labels changed, owner deleting ⇒ ignore',
+      labels: other,
+      refs: ours,
+      deleting: true,
+      podDeleting: false,
+      expected: 'ignore',
+    },
+    {
+      case: 'orphan, matching ⇒ adopt',
+      labels: matching,
+      refs: undefined,
+      deleting: false,
+      podDeleting: false,
+      expected: 'adopt',
+    },
+    {
+      case: 'orphan with a non-controller ref ⇒ adopt',
+      labels: matching,
+      refs: notController,
+      deleting: false,
+      podDeleting: false,
+      expected: 'adopt',
+    },
+    {
+      case: 'orphan, matching, owner deleting ⇒ ignore',
+      labels: matching,
+      refs: undefined,
+      deleting: true,
+      podDeleting: false,
+      expected: 'ignore',
+    },
+    {
+      case: 'orphan, matching, pod deleting ⇒ ignore',
+      labels: matching,
+      refs: undefined,
+      deleting: false,
+      podDeleting: true,
+      expected: 'ignore',
+    },
+    {
+      case: 'orphan, not matching ⇒ ignore',
+      labels: other,
+      refs: undefined,
+      deleting: false,
+      podDeleting: false,
+      expected: 'ignore',
+    },
+    {
+      case: "someone else's, matching ⇒ ignore",
+      labels: matching,
+      refs: theirs,
+      deleting: false,
+      podDeleting: false,
+      expected: 'ignore',
+    },
   ])('$case', ({ labels, refs, deleting, podDeleting, expected }) => {
-    const p = pod({ name: 'p', labels, ...(refs === undefined ? {} : { ownerReferences: refs }), deleting: podDeleting });
+    const p = pod({
+      name: 'p',
+      labels,
+      ...(refs === undefined ? {} : { ownerReferences: refs }),
+      deleting: podDeleting,
+    });
     expect(claimDecision({ owner: { ...owner, deleting }, selector, object: p })).toBe(expected);
   });
 });
@@ -44,7 +126,16 @@ describe('patches', () => {
         {
           op: 'add',
           path: '/metadata/ownerReferences',
-          value: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'cs-uid', controller: true, blockOwnerDeletion: true }],
+          value: [
+            {
+              apiVersion: 'apps.kruise.io/v1alpha1',
+              kind: 'CloneSet',
+              name: 'web',
+              uid: 'cs-uid',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
         },
       ],
     });
@@ -136,7 +227,14 @@ describe('claimObjects (pods)', () => {
 
   it('adopts and releases nothing while the owner is deleting', async () => {
     const api = fakeApi();
-    const claimed = await claimObjects({ owner: { ...owner, deleting: true }, selector, objects: pods, kind: 'pod', patch: api.patchPod, canAdopt: () => Promise.resolve(true) });
+    const claimed = await claimObjects({
+      owner: { ...owner, deleting: true },
+      selector,
+      objects: pods,
+      kind: 'pod',
+      patch: api.patchPod,
+      canAdopt: () => Promise.resolve(true),
+    });
     expect(names(claimed)).toEqual(['kept']);
     expect(api.patches).toEqual([]);
   });
@@ -155,9 +253,18 @@ describe('claimObjects (pods)', () => {
 
   it('refuses to adopt when the fresh owner check fails, and says so', async () => {
     const api = fakeApi();
-    const claiming = claimObjects({ owner, selector, objects: pods, kind: 'pod', patch: api.patchPod, canAdopt: () => Promise.resolve(false) });
+    const claiming = claimObjects({
+      owner,
+      selector,
+      objects: pods,
+      kind: 'pod',
+      patch: api.patchPod,
+      canAdopt: () => Promise.resolve(false),
+    });
     await expect(claiming).rejects.toThrow(AggregateError);
-    await expect(claiming).rejects.toMatchObject({ errors: [expect.objectContaining({ message: expect.stringContaining('gone or being deleted') as unknown })] });
+    await expect(claiming).rejects.toMatchObject({
+      errors: [expect.objectContaining({ message: expect.stringContaining('gone or being deleted') as unknown })],
+    });
     // The release still went through; the adoption was never sent.
     expect(api.patches.map((p) => p.name)).toEqual(['moved-away']);
   });
@@ -165,8 +272,17 @@ describe('claimObjects (pods)', () => {
   it('skips pods that disappeared and reports other failures after trying every pod', async () => {
     const notFound = new ApiError({ code: 404, message: 'gone' });
     const api = fakeApi({ orphan: notFound, 'moved-away': 'test failed' });
-    const claiming = claimObjects({ owner, selector, objects: pods, kind: 'pod', patch: api.patchPod, canAdopt: () => Promise.resolve(true) });
-    await expect(claiming).rejects.toMatchObject({ errors: [expect.objectContaining({ message: "can't release pod moved-away" }) as unknown] });
+    const claiming = claimObjects({
+      owner,
+      selector,
+      objects: pods,
+      kind: 'pod',
+      patch: api.patchPod,
+      canAdopt: () => Promise.resolve(true),
+    });
+    await expect(claiming).rejects.toMatchObject({
+      errors: [expect.objectContaining({ message: "can't release pod moved-away" }) as unknown],
+    });
     expect(api.patches.map((p) => p.name)).toEqual(['orphan', 'moved-away']);
   });
 });

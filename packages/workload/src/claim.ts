@@ -54,14 +54,24 @@ export type ClaimDecision = 'keep' | 'adopt' | 'release' | 'ignore';
 
 /** An owner reference that makes `owner` the controller of an object (controller and blockOwnerDeletion true). */
 export function newControllerRef(owner: Pick<ClaimOwner, 'apiVersion' | 'kind' | 'name' | 'uid'>): OwnerReference {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.name,
+    uid: owner.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /**
  * Whether a freshly read owner may adopt: same uid as the owner the reconcile started with and no
  * deletionTimestamp (a recreated owner with the same name must not adopt its predecessor's pods).
  */
-export function isSameLiveOwner(fresh: { readonly metadata?: { readonly uid?: string; readonly deletionTimestamp?: string } | undefined }, uid: string): boolean {
+export function isSameLiveOwner(
+  fresh: { readonly metadata?: { readonly uid?: string; readonly deletionTimestamp?: string } | undefined },
+  uid: string,
+): boolean {
   return fresh.metadata?.uid === uid && !isBeingDeleted(fresh);
 }
 
@@ -70,7 +80,11 @@ export function isSameLiveOwner(fresh: { readonly metadata?: { readonly uid?: st
  * matching), `adopt` (orphan, matching, not deleting, owner not deleting), `release` (ours, not
  * matching, owner not deleting) or `ignore` (someone else's, or nothing to do).
  */
-export function claimDecision(input: { readonly owner: ClaimOwner; readonly selector: LabelSelector; readonly object: ReadonlyObject }): ClaimDecision {
+export function claimDecision(input: {
+  readonly owner: ClaimOwner;
+  readonly selector: LabelSelector;
+  readonly object: ReadonlyObject;
+}): ClaimDecision {
   const { owner, object } = input;
   const ref = controllerRef(object);
   const matches = matchesLabelSelector(input.selector, object.metadata?.labels);
@@ -135,13 +149,19 @@ interface ClaimStep<T> {
   readonly error?: unknown;
 }
 
-async function adopt<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>, object: T, adoptable: () => Promise<boolean>): Promise<ClaimStep<T>> {
+async function adopt<T extends ReadonlyObject>(
+  options: ClaimObjectsOptions<T>,
+  object: T,
+  adoptable: () => Promise<boolean>,
+): Promise<ClaimStep<T>> {
   const what = `${options.kind} ${object.metadata?.name ?? ''}`;
   let allowed: boolean;
   try {
     allowed = await adoptable();
   } catch (error) {
-    return { error: new Error(`can't adopt ${what}: reading ${ownerDescription(options.owner)} failed`, { cause: error }) };
+    return {
+      error: new Error(`can't adopt ${what}: reading ${ownerDescription(options.owner)} failed`, { cause: error }),
+    };
   }
   if (!allowed) {
     return { error: new Error(`can't adopt ${what}: ${ownerDescription(options.owner)} is gone or being deleted`) };
@@ -159,7 +179,9 @@ async function release<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>
     return {};
   }
   const result = await guardedWrite(() => options.patch(object, patch));
-  return result.error === undefined ? {} : { error: new Error(`can't release ${options.kind} ${object.metadata?.name ?? ''}`, { cause: result.error }) };
+  return result.error === undefined
+    ? {}
+    : { error: new Error(`can't release ${options.kind} ${object.metadata?.name ?? ''}`, { cause: result.error }) };
 }
 
 function once(check: () => Promise<boolean>): () => Promise<boolean> {
@@ -167,7 +189,11 @@ function once(check: () => Promise<boolean>): () => Promise<boolean> {
   return () => (result ??= check());
 }
 
-async function claimOne<T extends ReadonlyObject>(options: ClaimObjectsOptions<T>, object: T, adoptable: () => Promise<boolean>): Promise<ClaimStep<T>> {
+async function claimOne<T extends ReadonlyObject>(
+  options: ClaimObjectsOptions<T>,
+  object: T,
+  adoptable: () => Promise<boolean>,
+): Promise<ClaimStep<T>> {
   const decision = claimDecision({ owner: options.owner, selector: options.selector, object });
   switch (decision) {
     case 'keep':
@@ -209,7 +235,10 @@ export async function claimObjects<T extends ReadonlyObject>(options: ClaimObjec
     }
   }
   if (errors.length > 0) {
-    throw new AggregateError(errors, `claiming ${options.kind}s for ${ownerDescription(options.owner)}: ${String(errors.length)} change(s) failed`);
+    throw new AggregateError(
+      errors,
+      `claiming ${options.kind}s for ${ownerDescription(options.owner)}: ${String(errors.length)} change(s) failed`,
+    );
   }
   return claimed;
 }

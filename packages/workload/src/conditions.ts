@@ -32,15 +32,23 @@ export interface SetConditionOptions {
  * Sets a condition: same status and reason ⇒ unchanged but for the message (timestamps kept); same
  * status, new reason ⇒ lastTransitionTime kept; otherwise it is now. Returns a new list.
  */
-export function setCondition<C extends WorkloadCondition>(conditions: readonly C[], next: ConditionInput, options: SetConditionOptions): C[] {
+export function setCondition<C extends WorkloadCondition>(
+  conditions: readonly C[],
+  next: ConditionInput,
+  options: SetConditionOptions,
+): C[] {
   const existing = conditions.find((c) => c.type === next.type);
   const others = conditions.filter((c) => c.type !== next.type);
   if (existing !== undefined && existing.status === next.status && existing.reason === next.reason) {
     return [...others, { ...existing, ...(next.message === undefined ? {} : { message: next.message }) }];
   }
   const time = metaTime(options.now);
-  const lastTransitionTime = existing !== undefined && existing.status === next.status ? (existing.lastTransitionTime ?? time) : time;
-  const stamped = options.lastUpdateTime === true ? { ...next, lastUpdateTime: time, lastTransitionTime } : { ...next, lastTransitionTime };
+  const lastTransitionTime =
+    existing !== undefined && existing.status === next.status ? (existing.lastTransitionTime ?? time) : time;
+  const stamped =
+    options.lastUpdateTime === true
+      ? { ...next, lastUpdateTime: time, lastTransitionTime }
+      : { ...next, lastTransitionTime };
   return [...others, stamped as unknown as C];
 }
 
@@ -50,6 +58,9 @@ export function removeCondition<C extends WorkloadCondition>(conditions: readonl
 }
 
 /** The condition of a type, if present. */
-export function findCondition<C extends WorkloadCondition>(conditions: readonly C[] | undefined, type: string): C | undefined {
+export function findCondition<C extends WorkloadCondition>(
+  conditions: readonly C[] | undefined,
+  type: string,
+): C | undefined {
   return conditions?.find((c) => c.type === type);
 }

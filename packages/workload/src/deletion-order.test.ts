@@ -9,7 +9,13 @@ import type { PodComparator } from './deletion-order.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const NOW = T0 + 3_600_000;
-const base: Omit<PodFixture, 'name'> = { node: 'node-1', phase: 'Running', ready: true, readySince: '2026-01-01T00:00:00Z', created: '2025-12-31T00:00:00Z' };
+const base: Omit<PodFixture, 'name'> = {
+  node: 'node-1',
+  phase: 'Running',
+  ready: true,
+  readySince: '2026-01-01T00:00:00Z',
+  created: '2025-12-31T00:00:00Z',
+};
 
 function pair(a: Partial<PodFixture>, b: Partial<PodFixture>): [Pod, Pod] {
   return [pod({ ...base, name: 'a', ...a }), pod({ ...base, name: 'b', ...b })];
@@ -44,7 +50,12 @@ describe('podDeletionComparator: each rule alone (the pair differs only there; a
 
   it('3 not available before available (availability decided by the given test)', () => {
     const [a, b] = pair({}, {});
-    const compare = podDeletionComparator({ minReadySeconds: 0, now: NOW, ranks: new Map(), isAvailable: (p) => p.metadata?.name === 'b' });
+    const compare = podDeletionComparator({
+      minReadySeconds: 0,
+      now: NOW,
+      ranks: new Map(),
+      isAvailable: (p) => p.metadata?.name === 'b',
+    });
     expectFirst(compare, a, b);
   });
 
@@ -64,7 +75,18 @@ describe('podDeletionComparator: each rule alone (the pair differs only there; a
 
   it('5 higher rank first', () => {
     const [a, b] = pair({}, {});
-    expectFirst(podDeletionComparator({ minReadySeconds: 0, now: NOW, ranks: new Map([['a', 2.5], ['b', 1]]) }), a, b);
+    expectFirst(
+      podDeletionComparator({
+        minReadySeconds: 0,
+        now: NOW,
+        ranks: new Map([
+          ['a', 2.5],
+          ['b', 1],
+        ]),
+      }),
+      a,
+      b,
+    );
     expectFirst(podDeletionComparator({ minReadySeconds: 0, now: NOW, ranks: new Map([['a', 0.1]]) }), a, b);
   });
 
@@ -74,7 +96,10 @@ describe('podDeletionComparator: each rule alone (the pair differs only there; a
   });
 
   it('6 applies only when both pods are Ready', () => {
-    const [a, b] = pair({ ready: false, readySince: '2026-01-01T00:10:00Z', created: '2025-12-01T00:00:00Z' }, { ready: false, created: '2025-12-31T00:00:00Z' });
+    const [a, b] = pair(
+      { ready: false, readySince: '2026-01-01T00:10:00Z', created: '2025-12-01T00:00:00Z' },
+      { ready: false, created: '2025-12-31T00:00:00Z' },
+    );
     // Neither is Ready: the ready time is ignored and the newer creation (b) decides.
     expectFirst(podDeletionComparator({ minReadySeconds: 0, now: NOW, ranks: new Map() }), b, a);
   });
@@ -86,8 +111,16 @@ describe('podDeletionComparator: each rule beats the later ones', () => {
     ['2 over 3', { phase: 'Pending', ready: true }, { phase: 'Running', ready: false }],
     ['3 over 4', { ready: false, cost: '10' }, { ready: true, cost: '-10' }],
     ['4 over 6', { cost: '1', readySince: '2026-01-01T00:00:00Z' }, { cost: '2', readySince: '2026-01-01T00:30:00Z' }],
-    ['6 over 7', { readySince: '2026-01-01T00:30:00Z', restarts: [0] }, { readySince: '2026-01-01T00:00:00Z', restarts: [9] }],
-    ['7 over 8', { restarts: [1], created: '2025-01-01T00:00:00Z' }, { restarts: [0], created: '2025-12-31T00:00:00Z' }],
+    [
+      '6 over 7',
+      { readySince: '2026-01-01T00:30:00Z', restarts: [0] },
+      { readySince: '2026-01-01T00:00:00Z', restarts: [9] },
+    ],
+    [
+      '7 over 8',
+      { restarts: [1], created: '2025-01-01T00:00:00Z' },
+      { restarts: [0], created: '2025-12-31T00:00:00Z' },
+    ],
   ] as const)('%s', (_, a, b) => {
     const [pa, pb] = pair(a, b);
     expectFirst(plain, pa, pb);

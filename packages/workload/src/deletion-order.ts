@@ -89,7 +89,10 @@ function byMoreRestarts(a: ReadonlyPod, b: ReadonlyPod): number {
 
 /** Rule 8: newer pods first (unknown creation time first). */
 function byNewerCreation(a: ReadonlyPod, b: ReadonlyPod): number {
-  return compareAfterOrZero(parseTimestamp(a.metadata?.creationTimestamp), parseTimestamp(b.metadata?.creationTimestamp));
+  return compareAfterOrZero(
+    parseTimestamp(a.metadata?.creationTimestamp),
+    parseTimestamp(b.metadata?.creationTimestamp),
+  );
 }
 
 function lexicographic(rules: readonly PodComparator[]): PodComparator {

@@ -14,8 +14,14 @@ describe('errorMessage', () => {
 
 describe('stableMessage', () => {
   it('replaces the object name so that two attempts read the same', () => {
-    const first = stableMessage('Pod "web-x7k2p" is invalid: spec.containers[0].name: Invalid value: "Web"', { name: 'web-x7k2p', prefix: 'web-' });
-    const second = stableMessage('Pod "web-a1b2c" is invalid: spec.containers[0].name: Invalid value: "Web"', { name: 'web-a1b2c', prefix: 'web-' });
+    const first = stableMessage('Pod "web-x7k2p" is invalid: spec.containers[0].name: Invalid value: "Web"', {
+      name: 'web-x7k2p',
+      prefix: 'web-',
+    });
+    const second = stableMessage('Pod "web-a1b2c" is invalid: spec.containers[0].name: Invalid value: "Web"', {
+      name: 'web-a1b2c',
+      prefix: 'web-',
+    });
     expect(first).toBe('Pod "web-" is invalid: spec.containers[0].name: Invalid value: "Web"');
     expect(second).toBe(first);
   });

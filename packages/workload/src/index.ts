@@ -45,7 +45,13 @@ export { slowStartBatch } from './slow-start.ts';
 export { SlowStartMemory } from './slow-start-memory.ts';
 export { mapWithConcurrency, POD_WRITE_CONCURRENCY, settleWithConcurrency } from './bounded-concurrency.ts';
 export { laggingOwnedObject } from './cache-lag.ts';
-export { expectingOwnWrites, OWN_WRITE_RETRY_MS, ownWriteRequeue, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
+export {
+  expectingOwnWrites,
+  OWN_WRITE_RETRY_MS,
+  ownWriteRequeue,
+  waitForOwnWrite,
+  watchOwnWrites,
+} from './own-writes.ts';
 export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';
 export { RequeueAfter } from './requeue.ts';
 export { errorMessage, stableMessage } from './failure-message.ts';
@@ -60,7 +66,13 @@ export { choosePodsToDelete, scaleInOrder } from './choose-pods-to-delete.ts';
 export type { ChoosePodsToDeleteOptions, GroupComparator, ScaleInOrderOptions } from './choose-pods-to-delete.ts';
 
 // Update order.
-export { priorityComparator, priorityOrder, priorityWeight, sortByPriority, trailingInteger } from './update-priority.ts';
+export {
+  priorityComparator,
+  priorityOrder,
+  priorityWeight,
+  sortByPriority,
+  trailingInteger,
+} from './update-priority.ts';
 export type { PriorityOrder } from './update-priority.ts';
 export { scatterGroups, scatterSort, scatterTerms } from './update-scatter.ts';
 export type { ScatterGroups, ScatterSortOptions } from './update-scatter.ts';

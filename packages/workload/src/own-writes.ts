@@ -11,10 +11,19 @@
  * for our own write, as for pod writes, removes both: every status is computed from a copy that
  * includes the last one we wrote.
  */
-import type { Informer, KubeObject, ResourceClient, ResourceVersionExpectations, Result } from '@kruise-ts/controller-runtime';
+import type {
+  Informer,
+  KubeObject,
+  ResourceClient,
+  ResourceVersionExpectations,
+  Result,
+} from '@kruise-ts/controller-runtime';
 
 /** `client` whose patches of the object and of its status record the version the API server returned. */
-export function expectingOwnWrites<T extends KubeObject>(client: ResourceClient<T>, expectations: Pick<ResourceVersionExpectations, 'expect'>): ResourceClient<T> {
+export function expectingOwnWrites<T extends KubeObject>(
+  client: ResourceClient<T>,
+  expectations: Pick<ResourceVersionExpectations, 'expect'>,
+): ResourceClient<T> {
   return {
     ...client,
     patch: async (key, patch) => {
@@ -37,12 +46,18 @@ export const OWN_WRITE_RETRY_MS = 1000;
  * How long to wait before reconciling `cached`, or undefined when the cache shows our last write to it
  * (or the expectation timed out: a stuck wait is dropped, never held forever).
  */
-export function waitForOwnWrite(expectations: Pick<ResourceVersionExpectations, 'check'>, cached: KubeObject): number | undefined {
+export function waitForOwnWrite(
+  expectations: Pick<ResourceVersionExpectations, 'check'>,
+  cached: KubeObject,
+): number | undefined {
   return expectations.check(cached).satisfied ? undefined : OWN_WRITE_RETRY_MS;
 }
 
 /** `waitForOwnWrite` as a reconcile's result: the retry to return, or undefined to go on. */
-export function ownWriteRequeue(expectations: Pick<ResourceVersionExpectations, 'check'>, cached: KubeObject): Result | undefined {
+export function ownWriteRequeue(
+  expectations: Pick<ResourceVersionExpectations, 'check'>,
+  cached: KubeObject,
+): Result | undefined {
   const wait = waitForOwnWrite(expectations, cached);
   return wait === undefined ? undefined : { requeueAfterMs: wait };
 }
@@ -51,7 +66,10 @@ export function ownWriteRequeue(expectations: Pick<ResourceVersionExpectations, 
  * Settles the expectation as soon as the workload's watch event shows our write (the expectation
  * gauges then show only what really waits), and forgets it when the workload is deleted.
  */
-export function watchOwnWrites<T extends KubeObject>(informer: Pick<Informer<T>, 'addEventHandler'>, expectations: Pick<ResourceVersionExpectations, 'observe' | 'delete'>): void {
+export function watchOwnWrites<T extends KubeObject>(
+  informer: Pick<Informer<T>, 'addEventHandler'>,
+  expectations: Pick<ResourceVersionExpectations, 'observe' | 'delete'>,
+): void {
   informer.addEventHandler({
     onUpdate: (_old, object) => {
       expectations.observe(object);

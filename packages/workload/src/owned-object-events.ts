@@ -5,7 +5,15 @@
  */
 import type { LabelSelector, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { controllerRef, isEmptyLabelSelector, matchesLabelSelector, requestKey } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, Informer, KubeObject, Lister, ResourceVersionExpectations, ScaleExpectations, WorkQueue } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  Informer,
+  KubeObject,
+  Lister,
+  ResourceVersionExpectations,
+  ScaleExpectations,
+  WorkQueue,
+} from '@kruise-ts/controller-runtime';
 
 /** A workload that owns pods: all the handlers read of it. */
 export interface SelectingOwner {
@@ -24,7 +32,10 @@ export interface OwnedObjectHandlerDeps {
 }
 
 /** The owner key of an object's controller reference, when it is of the owner kind. */
-export function ownerKeyOf(owner: OwnedObjectHandlerDeps['owner'], object: DeepReadonly<KubeObject>): string | undefined {
+export function ownerKeyOf(
+  owner: OwnedObjectHandlerDeps['owner'],
+  object: DeepReadonly<KubeObject>,
+): string | undefined {
   const ref = controllerRef(object);
   if (ref?.kind !== owner.kind || ref.apiVersion.split('/')[0] !== owner.group) {
     return undefined;
@@ -36,7 +47,11 @@ export function ownerKeyOf(owner: OwnedObjectHandlerDeps['owner'], object: DeepR
 function matchingOwners(owners: Lister<SelectingOwner>, object: DeepReadonly<KubeObject>): string[] {
   return owners
     .list({ namespace: object.metadata?.namespace ?? '' })
-    .filter((owner) => !isEmptyLabelSelector(owner.spec.selector) && matchesLabelSelector(owner.spec.selector, object.metadata?.labels))
+    .filter(
+      (owner) =>
+        !isEmptyLabelSelector(owner.spec.selector) &&
+        matchesLabelSelector(owner.spec.selector, object.metadata?.labels),
+    )
     .map((owner) => requestKey({ namespace: owner.metadata.namespace ?? '', name: owner.metadata.name ?? '' }));
 }
 
@@ -46,7 +61,9 @@ function matchingOwners(owners: Lister<SelectingOwner>, object: DeepReadonly<Kub
  * replica holding it sees the orphan and adopts it. Several candidates race for it unsharded too;
  * sharded, it is left alone.
  */
-export function soleSelectingOwner(owners: Lister<SelectingOwner>): (object: DeepReadonly<KubeObject>) => string | undefined {
+export function soleSelectingOwner(
+  owners: Lister<SelectingOwner>,
+): (object: DeepReadonly<KubeObject>) => string | undefined {
   return (object) => {
     const candidates = matchingOwners(owners, object);
     return candidates.length === 1 ? candidates[0] : undefined;
@@ -85,7 +102,11 @@ export function watchOwnedPods(informer: Informer<Pod>, deps: OwnedObjectHandler
       // is done with it. The pod stopped counting at the first moment (as in OpenKruise and the
       // ReplicaSet controller), so that is when its deletion is observed and its replacement may come.
       const owner = ownerKeyOf(deps.owner, newPod);
-      if (owner !== undefined && newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined) {
+      if (
+        owner !== undefined &&
+        newPod.metadata?.deletionTimestamp !== undefined &&
+        oldPod.metadata?.deletionTimestamp === undefined
+      ) {
         deps.scaleExpectations.observe(owner, 'delete', newPod.metadata.name ?? '');
       }
       const oldOwner = ownerKeyOf(deps.owner, oldPod);
@@ -110,8 +131,13 @@ export function watchOwnedPods(informer: Informer<Pod>, deps: OwnedObjectHandler
  * the owner of a PVC that has no controller reference of the owner kind (Advanced StatefulSet's
  * claims are owned by the set, by a pod, or by nothing, as the retention policy says).
  */
-export function watchOwnedClaims(informer: Informer<PersistentVolumeClaim>, deps: OwnedObjectHandlerDeps, ownerOf?: (pvc: DeepReadonly<PersistentVolumeClaim>) => string | undefined): void {
-  const keyOf = (pvc: DeepReadonly<PersistentVolumeClaim>): string | undefined => ownerKeyOf(deps.owner, pvc) ?? ownerOf?.(pvc);
+export function watchOwnedClaims(
+  informer: Informer<PersistentVolumeClaim>,
+  deps: OwnedObjectHandlerDeps,
+  ownerOf?: (pvc: DeepReadonly<PersistentVolumeClaim>) => string | undefined,
+): void {
+  const keyOf = (pvc: DeepReadonly<PersistentVolumeClaim>): string | undefined =>
+    ownerKeyOf(deps.owner, pvc) ?? ownerOf?.(pvc);
   const observe = (pvc: DeepReadonly<PersistentVolumeClaim>, action: 'create' | 'delete'): void => {
     const owner = keyOf(pvc);
     if (owner !== undefined) {

@@ -8,7 +8,13 @@ const at = '2026-11-21T21:00:00Z';
 
 describe('controllerReadyFalse', () => {
   it('takes a Ready pod out of service, in words the kubelet would not use', () => {
-    expect(controllerReadyFalse({ readinessGates: gates, conditions: [c('Ready', 'True'), c('ContainersReady', 'True'), c('A', 'False')], lastTransitionTime: at })).toEqual({
+    expect(
+      controllerReadyFalse({
+        readinessGates: gates,
+        conditions: [c('Ready', 'True'), c('ContainersReady', 'True'), c('A', 'False')],
+        lastTransitionTime: at,
+      }),
+    ).toEqual({
       type: 'Ready',
       status: 'False',
       reason: 'ReadinessGatesNotReady',
@@ -21,7 +27,10 @@ describe('controllerReadyFalse', () => {
   it.each([
     ['every gate True', [c('Ready', 'True'), c('ContainersReady', 'True'), c('A', 'True'), c('B', 'True')]],
     ['already not Ready', [c('Ready', 'False'), c('ContainersReady', 'True'), c('A', 'False')]],
-    ['containers not ready (the kubelet decides)', [c('Ready', 'True'), c('ContainersReady', 'False'), c('A', 'False')]],
+    [
+      'containers not ready (the kubelet decides)',
+      [c('Ready', 'True'), c('ContainersReady', 'False'), c('A', 'False')],
+    ],
     ['no Ready condition', [c('ContainersReady', 'True'), c('A', 'False')]],
   ])('nothing when %s', (_name, conditions) => {
     expect(controllerReadyFalse({ readinessGates: gates, conditions, lastTransitionTime: at })).toBeUndefined();

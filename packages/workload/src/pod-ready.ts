@@ -25,7 +25,9 @@ function gateProblem(conditions: readonly DeepReadonly<PodCondition>[], gate: st
   if (condition === undefined) {
     return `corresponding condition of pod readiness gate "${gate}" does not exist.`;
   }
-  return condition.status === 'True' ? undefined : `the status of pod readiness gate "${gate}" is not "True", but ${condition.status}`;
+  return condition.status === 'True'
+    ? undefined
+    : `the status of pod readiness gate "${gate}" is not "True", but ${condition.status}`;
 }
 
 /**
@@ -46,5 +48,11 @@ export function controllerReadyFalse(input: {
   const problems = input.readinessGates.flatMap((gate) => gateProblem(conditions, gate.conditionType) ?? []);
   return problems.length === 0
     ? undefined
-    : { type: POD_READY_CONDITION, status: 'False', reason: 'ReadinessGatesNotReady', message: `${CONTROLLER_READY_FALSE_PREFIX}${problems.join(', ')}`, lastTransitionTime: input.lastTransitionTime };
+    : {
+        type: POD_READY_CONDITION,
+        status: 'False',
+        reason: 'ReadinessGatesNotReady',
+        message: `${CONTROLLER_READY_FALSE_PREFIX}${problems.join(', ')}`,
+        lastTransitionTime: input.lastTransitionTime,
+      };
 }

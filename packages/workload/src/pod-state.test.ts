@@ -60,9 +60,12 @@ describe('pod readiness', () => {
     { phase: 'Pending', ready: true, deleting: false, expected: false },
     { phase: 'Running', ready: false, deleting: false, expected: false },
     { phase: 'Running', ready: true, deleting: true, expected: false },
-  ])('running-and-ready: phase $phase, ready $ready, deleting $deleting ⇒ $expected', ({ phase, ready, deleting, expected }) => {
-    expect(isPodRunningAndReady(pod({ name: 'p', phase, ready, deleting }))).toBe(expected);
-  });
+  ])(
+    'running-and-ready: phase $phase, ready $ready, deleting $deleting ⇒ $expected',
+    ({ phase, ready, deleting, expected }) => {
+      expect(isPodRunningAndReady(pod({ name: 'p', phase, ready, deleting }))).toBe(expected);
+    },
+  );
 });
 
 describe('isPodAvailable', () => {
@@ -70,7 +73,13 @@ describe('isPodAvailable', () => {
     { case: 'not ready', ready: false, minReadySeconds: 0, nowOffsetS: 100, expected: false },
     { case: 'minReadySeconds 0 ⇒ ready is enough', ready: true, minReadySeconds: 0, nowOffsetS: 0, expected: true },
     { case: 'ready for less than minReadySeconds', ready: true, minReadySeconds: 30, nowOffsetS: 29, expected: false },
-    { case: 'ready for exactly minReadySeconds (strict, as Kubernetes)', ready: true, minReadySeconds: 30, nowOffsetS: 30, expected: false },
+    {
+      case: 'ready for exactly minReadySeconds (strict, as Kubernetes)',
+      ready: true,
+      minReadySeconds: 30,
+      nowOffsetS: 30,
+      expected: false,
+    },
     { case: 'ready for longer than minReadySeconds', ready: true, minReadySeconds: 30, nowOffsetS: 31, expected: true },
   ])('$case', ({ ready, minReadySeconds, nowOffsetS, expected }) => {
     expect(isPodAvailable(pod({ name: 'p', ready }), { minReadySeconds, now: T0 + nowOffsetS * 1000 })).toBe(expected);

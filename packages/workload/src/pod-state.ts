@@ -98,7 +98,9 @@ export function podAvailableInMs(pod: ReadonlyPod, options: AvailabilityOptions)
 }
 
 /** Whether the pod carries a deletionTimestamp. */
-export function isBeingDeleted(object: { readonly metadata?: { readonly deletionTimestamp?: string | undefined } | undefined }): boolean {
+export function isBeingDeleted(object: {
+  readonly metadata?: { readonly deletionTimestamp?: string | undefined } | undefined;
+}): boolean {
   const timestamp = object.metadata?.deletionTimestamp;
   return timestamp !== undefined && timestamp !== '';
 }

@@ -28,7 +28,9 @@ describe('sameNodeRanks', () => {
 
   it('uses the comparator it is given', () => {
     const pods = [pod({ name: 'a', node: 'n1' }), pod({ name: 'b', node: 'n1' })];
-    expect(sorted(sameNodeRanks(pods, (x, y) => (y.metadata?.name ?? '').localeCompare(x.metadata?.name ?? '')))).toEqual({ b: 1 });
+    expect(
+      sorted(sameNodeRanks(pods, (x, y) => (y.metadata?.name ?? '').localeCompare(x.metadata?.name ?? ''))),
+    ).toEqual({ b: 1 });
   });
 });
 
@@ -66,7 +68,12 @@ describe('spreadRanks', () => {
 
   it('does not use same-node ranks for kubernetes.io/hostname', () => {
     const w = Math.log(6); // n1, n2, n3, n4
-    const ranks = spreadRanks({ pods, topologyKeys: ['kubernetes.io/hostname'], nodes, sameNodeRanks: new Map([['p1', 100]]) });
+    const ranks = spreadRanks({
+      pods,
+      topologyKeys: ['kubernetes.io/hostname'],
+      nodes,
+      sameNodeRanks: new Map([['p1', 100]]),
+    });
     // n1 sorted without ranks: p2 (newer) then p1.
     expect(ranks.get('p2')).toBeCloseTo(2 * w);
     expect(ranks.get('p1')).toBeCloseTo(1 * w);

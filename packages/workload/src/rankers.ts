@@ -16,7 +16,8 @@ type ReadonlyPod = DeepReadonly<Pod>;
 export const HOSTNAME_TOPOLOGY_KEY = 'kubernetes.io/hostname';
 
 /** Which ranker a workload uses: chosen by its pod template, see {@link chooseRanker}. */
-export type PodRanker = { readonly kind: 'sameNode' } | { readonly kind: 'spread'; readonly topologyKeys: readonly string[] };
+export type PodRanker =
+  { readonly kind: 'sameNode' } | { readonly kind: 'spread'; readonly topologyKeys: readonly string[] };
 
 /** Options of {@link spreadRanks}. */
 export interface SpreadRanksOptions {
@@ -56,7 +57,10 @@ function pushTo<K, V>(groups: Map<K, V[]>, key: K, values: readonly V[]): void {
  * pods alone on their node or unscheduled rank 0. Example: a, b, c on node n1 sorted [b, a, c] and d
  * alone on n2 ⇒ b 2, a 1, c 0, d 0: scale-in first removes the extra pods of crowded nodes.
  */
-export function sameNodeRanks(pods: readonly ReadonlyPod[], compare: PodComparator = podRankingComparator()): Map<string, number> {
+export function sameNodeRanks(
+  pods: readonly ReadonlyPod[],
+  compare: PodComparator = podRankingComparator(),
+): Map<string, number> {
   const byNode = new Map<string, ReadonlyPod[]>();
   for (const pod of pods) {
     const node = pod.spec?.nodeName ?? '';
@@ -73,7 +77,10 @@ export function sameNodeRanks(pods: readonly ReadonlyPod[], compare: PodComparat
 }
 
 /** Pods grouped by node, nodes in order of their first pod; pods on unknown nodes are dropped. */
-function podsByKnownNode(pods: readonly ReadonlyPod[], nodes: ReadonlyMap<string, DeepReadonly<Node>>): Map<string, ReadonlyPod[]> {
+function podsByKnownNode(
+  pods: readonly ReadonlyPod[],
+  nodes: ReadonlyMap<string, DeepReadonly<Node>>,
+): Map<string, ReadonlyPod[]> {
   const byNode = new Map<string, ReadonlyPod[]>();
   for (const pod of pods) {
     const node = pod.spec?.nodeName ?? '';
@@ -84,7 +91,11 @@ function podsByKnownNode(pods: readonly ReadonlyPod[], nodes: ReadonlyMap<string
   return byNode;
 }
 
-function groupByTopology(input: { byNode: ReadonlyMap<string, readonly ReadonlyPod[]>; nodes: ReadonlyMap<string, DeepReadonly<Node>>; key: string }): Map<string, ReadonlyPod[]> {
+function groupByTopology(input: {
+  byNode: ReadonlyMap<string, readonly ReadonlyPod[]>;
+  nodes: ReadonlyMap<string, DeepReadonly<Node>>;
+  key: string;
+}): Map<string, ReadonlyPod[]> {
   const groups = new Map<string, ReadonlyPod[]>();
   for (const [nodeName, pods] of input.byNode) {
     const value = labelValue(input.nodes.get(nodeName)?.metadata?.labels, input.key);
@@ -112,7 +123,9 @@ export function spreadRanks(options: SpreadRanksOptions): Map<string, number> {
     const compare = podRankingComparator(key === HOSTNAME_TOPOLOGY_KEY ? undefined : nodeRanks);
     for (const group of groups.values()) {
       const sorted = [...group].sort(compare);
-      sorted.forEach((pod, index) => ranks.set(podName(pod), (ranks.get(podName(pod)) ?? 0) + (sorted.length - index) * weight));
+      sorted.forEach((pod, index) =>
+        ranks.set(podName(pod), (ranks.get(podName(pod)) ?? 0) + (sorted.length - index) * weight),
+      );
     }
   }
   return ranks;
@@ -133,6 +146,10 @@ export function rankPods(options: RankPodsOptions): Map<string, number> {
     case 'sameNode':
       return sameNodeRanks(options.pods);
     case 'spread':
-      return spreadRanks({ pods: options.pods, topologyKeys: options.ranker.topologyKeys, nodes: options.nodes ?? new Map() });
+      return spreadRanks({
+        pods: options.pods,
+        topologyKeys: options.ranker.topologyKeys,
+        nodes: options.nodes ?? new Map(),
+      });
   }
 }

@@ -27,7 +27,10 @@ export function isNewProblem(conditions: readonly WorkloadCondition[] | undefine
 }
 
 /** Records a Warning Event for the problem, once per change of it (see {@link isNewProblem}). */
-export function warnOnce(recorder: EventReporter, input: { ref: ObjectReference; conditions: readonly WorkloadCondition[] | undefined; problem: ReportedProblem }): void {
+export function warnOnce(
+  recorder: EventReporter,
+  input: { ref: ObjectReference; conditions: readonly WorkloadCondition[] | undefined; problem: ReportedProblem },
+): void {
   if (isNewProblem(input.conditions, input.problem)) {
     recorder.warning(input.ref, input.problem.eventReason, input.problem.message);
   }

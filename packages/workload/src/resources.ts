@@ -7,7 +7,13 @@ import { defineResource } from '@kruise-ts/controller-runtime';
 import type { ResourceType } from '@kruise-ts/controller-runtime';
 
 /** core/v1 pods (namespaced). */
-export const podResource: ResourceType<Pod> = defineResource<Pod>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
+export const podResource: ResourceType<Pod> = defineResource<Pod>({
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+});
 
 /** core/v1 persistentvolumeclaims (namespaced). */
 export const pvcResource: ResourceType<PersistentVolumeClaim> = defineResource<PersistentVolumeClaim>({
@@ -19,4 +25,10 @@ export const pvcResource: ResourceType<PersistentVolumeClaim> = defineResource<P
 });
 
 /** core/v1 nodes (cluster-scoped), read by the topology spread ranker. */
-export const nodeResource: ResourceType<Node> = defineResource<Node>({ group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false });
+export const nodeResource: ResourceType<Node> = defineResource<Node>({
+  group: '',
+  version: 'v1',
+  plural: 'nodes',
+  kind: 'Node',
+  namespaced: false,
+});

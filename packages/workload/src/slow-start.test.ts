@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { slowStartBatch } from './slow-start.ts';
 
 /** Records which indexes ran in which batch (a batch is the set of calls in flight together). */
-function recorder(fail: ReadonlySet<number> = new Set()): { run: (index: number) => Promise<void>; batches: number[][] } {
+function recorder(fail: ReadonlySet<number> = new Set()): {
+  run: (index: number) => Promise<void>;
+  batches: number[][];
+} {
   const batches: number[][] = [];
   let current: number[] | undefined;
   const run = async (index: number): Promise<void> => {

@@ -11,7 +11,10 @@ import type { DeepReadonly, ObjectKeyRef, Patch } from '@kruise-ts/controller-ru
  * The JSON merge patch that turns the cached status into the new one, or undefined when they are
  * equal. Fields the new status lacks are set to null; lists (conditions) are replaced whole.
  */
-export function statusPatch<S extends object>(current: DeepReadonly<S> | undefined, next: S): Record<string, unknown> | undefined {
+export function statusPatch<S extends object>(
+  current: DeepReadonly<S> | undefined,
+  next: S,
+): Record<string, unknown> | undefined {
   const patch: Record<string, unknown> = {};
   const keys = new Set([...Object.keys(current ?? {}), ...Object.keys(next)]);
   for (const key of keys) {
@@ -32,13 +35,19 @@ export interface StatusWriter {
 /** Writes the status when it changed; returns whether it wrote. */
 export async function updateStatus<S extends object>(
   writer: StatusWriter,
-  object: { readonly metadata: { readonly namespace?: string | undefined; readonly name?: string | undefined }; readonly status?: DeepReadonly<S> | undefined },
+  object: {
+    readonly metadata: { readonly namespace?: string | undefined; readonly name?: string | undefined };
+    readonly status?: DeepReadonly<S> | undefined;
+  },
   next: S,
 ): Promise<boolean> {
   const patch = statusPatch(object.status, next);
   if (patch === undefined) {
     return false;
   }
-  await writer.patchStatus({ namespace: object.metadata.namespace, name: object.metadata.name ?? '' }, { type: 'merge', body: { status: patch } });
+  await writer.patchStatus(
+    { namespace: object.metadata.namespace, name: object.metadata.name ?? '' },
+    { type: 'merge', body: { status: patch } },
+  );
   return true;
 }

@@ -14,7 +14,13 @@ const REVISION_LABEL = 'controller-revision-hash';
  */
 function podsOf(spec: string): Pod[] {
   return Array.from(spec).map((letter, index) => ({
-    metadata: { name: String(index), labels: { [REVISION_LABEL]: letter.toLowerCase() === 'n' ? 'new' : 'old', available: String(letter === letter.toUpperCase()) } },
+    metadata: {
+      name: String(index),
+      labels: {
+        [REVISION_LABEL]: letter.toLowerCase() === 'n' ? 'new' : 'old',
+        available: String(letter === letter.toUpperCase()),
+      },
+    },
   }));
 }
 
@@ -63,7 +69,11 @@ describe('limitUpdateCandidates (vectors of OpenKruise cloneset_update_test.go T
 });
 
 describe('limitUpdateCandidates: the rules', () => {
-  const options = (allPods: readonly Pod[], updateCount: number, updateMaxUnavailable: number): LimitUpdateCandidatesOptions => ({
+  const options = (
+    allPods: readonly Pod[],
+    updateCount: number,
+    updateMaxUnavailable: number,
+  ): LimitUpdateCandidatesOptions => ({
     updateCount,
     updateMaxUnavailable,
     allPods,
@@ -102,7 +112,11 @@ describe('limitUpdateCandidates: the rules', () => {
     expect(names(limitUpdateCandidates(pods.slice(0, 5), options(pods, 5, 3)))).toEqual(['0', '1']);
     // Available pods at the target revision do not count.
     const availableNew = podsOf('oooooN');
-    expect(names(limitUpdateCandidates(availableNew.slice(0, 5), options(availableNew, 5, 3)))).toEqual(['0', '1', '2']);
+    expect(names(limitUpdateCandidates(availableNew.slice(0, 5), options(availableNew, 5, 3)))).toEqual([
+      '0',
+      '1',
+      '2',
+    ]);
   });
 
   it('stops at once when the budget is 0 or already exhausted', () => {

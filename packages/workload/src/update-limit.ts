@@ -36,7 +36,10 @@ export interface LimitUpdateCandidatesOptions {
  * Candidates 0–4: 0 (unavailable) is accepted (1 + 0 < 4); 1 (available) is accepted and raises the
  * unavailable count to 4; 2 (unavailable) is accepted (1 + 2 < 4); 3 stops the walk (1 + 3 ≥ 4) ⇒ 0, 1, 2.
  */
-export function limitUpdateCandidates<P extends ReadonlyPod>(sorted: readonly P[], options: LimitUpdateCandidatesOptions): P[] {
+export function limitUpdateCandidates<P extends ReadonlyPod>(
+  sorted: readonly P[],
+  options: LimitUpdateCandidatesOptions,
+): P[] {
   const { updateMaxUnavailable, isAvailable } = options;
   const wanted = sorted.slice(0, Math.abs(options.updateCount));
   const unavailablePods = options.allPods.filter((pod) => !isAvailable(pod));

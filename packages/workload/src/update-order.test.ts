@@ -7,10 +7,17 @@ import type { PodFixture } from '../test/fixtures/pods.ts';
 import { sortUpdateCandidates } from './update-order.ts';
 
 const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
-const base: Omit<PodFixture, 'name'> = { node: 'node-1', phase: 'Running', ready: true, readySince: '2026-01-01T00:00:00Z', created: '2025-12-31T00:00:00Z' };
+const base: Omit<PodFixture, 'name'> = {
+  node: 'node-1',
+  phase: 'Running',
+  ready: true,
+  readySince: '2026-01-01T00:00:00Z',
+  created: '2025-12-31T00:00:00Z',
+};
 
-const isPreparingUpdate = (p: { readonly metadata?: { readonly labels?: Readonly<Record<string, string>> } }): boolean =>
-  p.metadata?.labels?.[STATE_LABEL] === 'PreparingUpdate';
+const isPreparingUpdate = (p: {
+  readonly metadata?: { readonly labels?: Readonly<Record<string, string>> };
+}): boolean => p.metadata?.labels?.[STATE_LABEL] === 'PreparingUpdate';
 
 function make(name: string, fixture: Partial<PodFixture> = {}): Pod {
   return pod({ ...base, name, ...fixture });
@@ -46,7 +53,15 @@ describe('sortUpdateCandidates: the ActivePods base order (first handled first)'
       make('pending', { phase: 'Pending', ready: false }),
       make('unscheduled', { node: '', phase: 'Running', ready: true }),
     ];
-    expect(baseOrder(pods)).toEqual(['unscheduled', 'pending', 'unknown', 'running-unready', 'fresh-ready', 'restarting', 'old-ready']);
+    expect(baseOrder(pods)).toEqual([
+      'unscheduled',
+      'pending',
+      'unknown',
+      'running-unready',
+      'fresh-ready',
+      'restarting',
+      'old-ready',
+    ]);
   });
 
   it('keeps the input order of pods equal under every rule (Go sorts unstably here)', () => {
@@ -87,26 +102,62 @@ describe('sortUpdateCandidates: strategies and PreparingUpdate', () => {
   });
 
   it('applies the order priority with its quirk: pods without the key before those with it', () => {
-    const pods = [make('sts-1', { labels: { ord: 'sts-1' } }), make('plain'), make('sts-10', { labels: { ord: 'sts-10' } })];
-    const order = sortUpdateCandidates(pods, { priorityStrategy: { orderPriority: [{ orderedKey: 'ord' }] }, allPods: pods, isPreparingUpdate });
+    const pods = [
+      make('sts-1', { labels: { ord: 'sts-1' } }),
+      make('plain'),
+      make('sts-10', { labels: { ord: 'sts-10' } }),
+    ];
+    const order = sortUpdateCandidates(pods, {
+      priorityStrategy: { orderPriority: [{ orderedKey: 'ord' }] },
+      allPods: pods,
+      isPreparingUpdate,
+    });
     expect(names(order)).toEqual(['plain', 'sts-10', 'sts-1']);
   });
 
   it('scatters the seed example after the base order: the 3 labelled pods of 10 become the 1st, 6th and 10th', () => {
     const pods = Array.from({ length: 10 }, (_, index) =>
-      make(`p${String(index)}`, { created: `2025-12-${String(10 + index)}T00:00:00Z`, ...(index % 3 === 0 && index > 0 ? { labels: { foo: 'bar' } } : {}) }),
+      make(`p${String(index)}`, {
+        created: `2025-12-${String(10 + index)}T00:00:00Z`,
+        ...(index % 3 === 0 && index > 0 ? { labels: { foo: 'bar' } } : {}),
+      }),
     );
-    const order = sortUpdateCandidates(pods, { scatterStrategy: [{ key: 'foo', value: 'bar' }], allPods: pods, isPreparingUpdate });
+    const order = sortUpdateCandidates(pods, {
+      scatterStrategy: [{ key: 'foo', value: 'bar' }],
+      allPods: pods,
+      isPreparingUpdate,
+    });
     // Base order: newest first (p9 … p0); labelled p9, p6, p3.
     expect(names(order)).toEqual(['p9', 'p8', 'p7', 'p5', 'p4', 'p6', 'p2', 'p1', 'p0', 'p3']);
   });
 
   it('scatters with totals over all pods, not only the candidates', () => {
-    const candidates = [make('m1', { labels: { foo: 'bar' } }), make('u1'), make('u2'), make('u3'), make('u4'), make('m2', { labels: { foo: 'bar' } })];
+    const candidates = [
+      make('m1', { labels: { foo: 'bar' } }),
+      make('u1'),
+      make('u2'),
+      make('u3'),
+      make('u4'),
+      make('m2', { labels: { foo: 'bar' } }),
+    ];
     const moreMatched = ['x', 'y', 'z'].map((name) => make(name, { labels: { foo: 'bar' } }));
     const options = { scatterStrategy: [{ key: 'foo', value: 'bar' }], isPreparingUpdate };
-    expect(names(sortUpdateCandidates(candidates, { ...options, allPods: candidates }))).toEqual(['m1', 'u1', 'u2', 'u3', 'u4', 'm2']);
-    expect(names(sortUpdateCandidates(candidates, { ...options, allPods: [...candidates, ...moreMatched] }))).toEqual(['u1', 'u2', 'u3', 'm1', 'u4', 'm2']);
+    expect(names(sortUpdateCandidates(candidates, { ...options, allPods: candidates }))).toEqual([
+      'm1',
+      'u1',
+      'u2',
+      'u3',
+      'u4',
+      'm2',
+    ]);
+    expect(names(sortUpdateCandidates(candidates, { ...options, allPods: [...candidates, ...moreMatched] }))).toEqual([
+      'u1',
+      'u2',
+      'u3',
+      'm1',
+      'u4',
+      'm2',
+    ]);
   });
 
   it('moves PreparingUpdate pods to the front, stably, after every other step', () => {

@@ -47,7 +47,10 @@ function stablePartition<P>(pods: readonly P[], predicate: (pod: P) => boolean):
  * When to use: CloneSet passes the pods not yet at the target revision; Advanced StatefulSet's unordered
  * update can use {@link sortByPriority} and {@link scatterSort} directly on its own base order.
  */
-export function sortUpdateCandidates<P extends ReadonlyPod>(candidates: readonly P[], options: SortUpdateCandidatesOptions): P[] {
+export function sortUpdateCandidates<P extends ReadonlyPod>(
+  candidates: readonly P[],
+  options: SortUpdateCandidatesOptions,
+): P[] {
   const base = [...candidates].sort(activePodsComparator);
   const prioritized = sortByPriority(base, options.priorityStrategy);
   const scattered = scatterSort(prioritized, { strategy: options.scatterStrategy, allPods: options.allPods });

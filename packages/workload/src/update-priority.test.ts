@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { Pod, UpdatePriorityStrategy, UpdatePriorityWeightTerm } from '@kruise-ts/api';
 
 import { names, pod } from '../test/fixtures/pods.ts';
-import { priorityComparator, priorityOrder, priorityWeight, sortByPriority, trailingInteger } from './update-priority.ts';
+import {
+  priorityComparator,
+  priorityOrder,
+  priorityWeight,
+  sortByPriority,
+  trailingInteger,
+} from './update-priority.ts';
 
 function labelled(name: string, labels: Record<string, string> = {}): Pod {
   return pod({ name, labels });
@@ -32,8 +38,20 @@ describe('priorityComparator (vectors of OpenKruise priority_sort_test.go TestCo
     ['weight: 10 after 20', fooBar, { key: 'bar' }, { key: 'foo' }, 1],
     ['weight: 0 after 10', fooBar, {}, { key: 'bar' }, 1],
     ['weight: 0 after 20', fooBar, {}, { key: 'foo' }, 1],
-    ['weight: sums the matching terms (20 after 10 + 15)', threeKeys(15), { key1: 'foo' }, { key2: 'bar', key3: 'baz' }, 1],
-    ['weight: sums the matching terms (10 + 5 after 20)', threeKeys(5), { key2: 'bar', key3: 'baz' }, { key1: 'foo' }, 1],
+    [
+      'weight: sums the matching terms (20 after 10 + 15)',
+      threeKeys(15),
+      { key1: 'foo' },
+      { key2: 'bar', key3: 'baz' },
+      1,
+    ],
+    [
+      'weight: sums the matching terms (10 + 5 after 20)',
+      threeKeys(5),
+      { key2: 'bar', key3: 'baz' },
+      { key1: 'foo' },
+      1,
+    ],
     ['order: neither has a key', key1Key2, {}, {}, 0],
     ['order: higher number first (10 before 5)', key1Key2, { key1: 'o-10' }, { key1: 'o-5' }, -1],
     ['order: equal numbers', key1Key2, { key1: 'o-10' }, { key1: 'o-10' }, 0],
@@ -53,7 +71,10 @@ describe('priorityComparator (vectors of OpenKruise priority_sort_test.go TestCo
   });
 
   it('uses the weights when both kinds are set (the API forbids it; upstream does the same)', () => {
-    const both: UpdatePriorityStrategy = { ...key1Key2, weightPriority: [{ weight: 1, matchSelector: { matchLabels: { w: 'x' } } }] };
+    const both: UpdatePriorityStrategy = {
+      ...key1Key2,
+      weightPriority: [{ weight: 1, matchSelector: { matchLabels: { w: 'x' } } }],
+    };
     const compare = priorityComparator(both);
     expect(compare?.(labelled('a', { w: 'x' }), labelled('b', { key1: '99' }))).toBeLessThan(0);
   });
@@ -124,12 +145,19 @@ describe('priorityOrder and trailingInteger', () => {
 
   it('compares orders beyond 2^53 exactly', () => {
     const compare = priorityComparator({ orderPriority: [{ orderedKey: 'k' }] });
-    expect(compare?.(labelled('a', { k: '9007199254740993' }), labelled('b', { k: '9007199254740992' }))).toBeLessThan(0);
+    expect(compare?.(labelled('a', { k: '9007199254740993' }), labelled('b', { k: '9007199254740992' }))).toBeLessThan(
+      0,
+    );
   });
 });
 
 describe('sortByPriority (vectors of OpenKruise priority_sort_test.go Test_prioritySort_Sort)', () => {
-  const pods = [labelled('pod-0', { hello: 'world' }), labelled('pod-1'), labelled('pod-2', { foo: 'bar' }), labelled('pod-3')];
+  const pods = [
+    labelled('pod-0', { hello: 'world' }),
+    labelled('pod-1'),
+    labelled('pod-2', { foo: 'bar' }),
+    labelled('pod-3'),
+  ];
 
   it.each([
     ['empty priority strategy', {}, ['pod-0', 'pod-1', 'pod-2', 'pod-3']],

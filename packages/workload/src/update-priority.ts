@@ -55,7 +55,10 @@ export function priorityWeight(pod: ReadonlyPod, terms: readonly DeepReadonly<Up
  * −1 and therefore sort **before** pods carrying the first key: OpenKruise's code does this although
  * the API comment suggests otherwise, and we keep it for compatibility.
  */
-export function priorityOrder(pod: ReadonlyPod, terms: readonly DeepReadonly<UpdatePriorityOrderTerm>[]): PriorityOrder {
+export function priorityOrder(
+  pod: ReadonlyPod,
+  terms: readonly DeepReadonly<UpdatePriorityOrderTerm>[],
+): PriorityOrder {
   const labels = pod.metadata?.labels;
   for (const [level, term] of terms.entries()) {
     const value = labelValue(labels, term.orderedKey);
@@ -85,7 +88,9 @@ function orderComparator(terms: readonly DeepReadonly<UpdatePriorityOrderTerm>[]
  * The comparator of a priority strategy ("update first" negative): higher weight first, or lower level
  * then higher order first. Undefined when the strategy has no terms (nothing to reorder).
  */
-export function priorityComparator(strategy: DeepReadonly<UpdatePriorityStrategy> | undefined): PodComparator | undefined {
+export function priorityComparator(
+  strategy: DeepReadonly<UpdatePriorityStrategy> | undefined,
+): PodComparator | undefined {
   const weights = strategy?.weightPriority ?? [];
   if (weights.length > 0) {
     return weightComparator(weights);
@@ -101,7 +106,10 @@ export function priorityComparator(strategy: DeepReadonly<UpdatePriorityStrategy
  * Example, weights `{foo=bar: 100}` and `{hello=world: 90}` over `[hello=world, -, foo=bar, -]`:
  * `[foo=bar, hello=world, -, -]`.
  */
-export function sortByPriority<P extends ReadonlyPod>(pods: readonly P[], strategy: DeepReadonly<UpdatePriorityStrategy> | undefined): P[] {
+export function sortByPriority<P extends ReadonlyPod>(
+  pods: readonly P[],
+  strategy: DeepReadonly<UpdatePriorityStrategy> | undefined,
+): P[] {
   const compare = priorityComparator(strategy);
   return compare === undefined ? [...pods] : [...pods].sort(compare);
 }

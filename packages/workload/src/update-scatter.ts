@@ -54,7 +54,12 @@ function carriesTerm(pod: ReadonlyPod, term: ScatterTerm): boolean {
 function evenGroups(matched: number, unmatched: number): ScatterGroups {
   const groups = Math.min(matched, unmatched);
   // Go's math.Round rounds halves away from zero; for these positive ratios Math.round is the same.
-  return { groups, matchedSize: Math.round(matched / groups), unmatchedSize: Math.round(unmatched / groups), unmatchedRemainder: 0 };
+  return {
+    groups,
+    matchedSize: Math.round(matched / groups),
+    unmatchedSize: Math.round(unmatched / groups),
+    unmatchedRemainder: 0,
+  };
 }
 
 /** Go's float32 division (exact for counts below 2^24), so that ties between the densities fall as upstream. */
@@ -71,7 +76,10 @@ function float32Ratio(numerator: number, denominator: number): number {
  * Example: totals 2 matched / 7 unmatched (sizes 1 and 4), candidates 1 / 5 ⇒ 1 group and 1 unmatched
  * candidate first.
  */
-export function scatterGroups(totals: { matched: number; unmatched: number }, update: { matched: number; unmatched: number }): ScatterGroups {
+export function scatterGroups(
+  totals: { matched: number; unmatched: number },
+  update: { matched: number; unmatched: number },
+): ScatterGroups {
   if (float32Ratio(totals.unmatched, totals.matched) >= float32Ratio(update.unmatched, update.matched)) {
     return evenGroups(update.matched, update.unmatched);
   }
@@ -95,7 +103,11 @@ function interleave<P>(matched: readonly P[], unmatched: readonly P[], layout: S
 }
 
 /** Re-interleaves the candidates for one term (see the file header); a new array. */
-function scatterByTerm<P extends ReadonlyPod>(candidates: readonly P[], term: ScatterTerm, allPods: readonly ReadonlyPod[]): P[] {
+function scatterByTerm<P extends ReadonlyPod>(
+  candidates: readonly P[],
+  term: ScatterTerm,
+  allPods: readonly ReadonlyPod[],
+): P[] {
   const matched = candidates.filter((pod) => matchesTerm(pod, term));
   const unmatched = candidates.filter((pod) => !matchesTerm(pod, term));
   const reserved = matched.pop();
@@ -118,7 +130,10 @@ function scatterByTerm<P extends ReadonlyPod>(candidates: readonly P[], term: Sc
  * that at least one candidate carries (duplicates once), ordered by how many candidates carry each,
  * most first; equal counts keep the spec order. The last term applied has the final say.
  */
-export function scatterTerms(strategy: DeepReadonly<UpdateScatterStrategy>, candidates: readonly ReadonlyPod[]): ScatterTerm[] {
+export function scatterTerms(
+  strategy: DeepReadonly<UpdateScatterStrategy>,
+  candidates: readonly ReadonlyPod[],
+): ScatterTerm[] {
   if (strategy.length <= 1) {
     return [...strategy];
   }
@@ -150,5 +165,8 @@ export function scatterSort<P extends ReadonlyPod>(candidates: readonly P[], opt
   if (strategy.length === 0 || candidates.length <= 1) {
     return [...candidates];
   }
-  return scatterTerms(strategy, candidates).reduce<P[]>((order, term) => scatterByTerm(order, term, options.allPods), [...candidates]);
+  return scatterTerms(strategy, candidates).reduce<P[]>(
+    (order, term) => scatterByTerm(order, term, options.allPods),
+    [...candidates],
+  );
 }

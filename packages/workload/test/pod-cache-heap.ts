@@ -49,4 +49,11 @@ for (let i = 0; i < pods; i++) {
 }
 gc();
 const bytes = process.memoryUsage().heapUsed - before;
-console.log(JSON.stringify({ mode, pods: cache.size, bytesPerPod: Math.round(bytes / pods), mibPer1000Pods: Number(((bytes / pods) * 1000 / 2 ** 20).toFixed(2)) }));
+console.log(
+  JSON.stringify({
+    mode,
+    pods: cache.size,
+    bytesPerPod: Math.round(bytes / pods),
+    mibPer1000Pods: Number((((bytes / pods) * 1000) / 2 ** 20).toFixed(2)),
+  }),
+);

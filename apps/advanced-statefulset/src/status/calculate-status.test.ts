@@ -15,22 +15,37 @@ const set: StatefulSet = statefulSetSchema.parse({
     replicas: 3,
     selector: { matchLabels: { app: 'db' } },
     template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } },
-    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    volumeClaimTemplates: [
+      {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+    ],
   },
 });
 
 function pod(name: string, revision: string, state: { phase?: string; ready?: boolean; deleting?: boolean } = {}): Pod {
   return {
-    metadata: { name, labels: { 'controller-revision-hash': revision }, ...(state.deleting === true ? { deletionTimestamp: '2026-11-24T09:59:00Z' } : {}) },
+    metadata: {
+      name,
+      labels: { 'controller-revision-hash': revision },
+      ...(state.deleting === true ? { deletionTimestamp: '2026-11-24T09:59:00Z' } : {}),
+    },
     status: {
       ...(state.phase === '' ? {} : { phase: state.phase ?? 'Running' }),
-      conditions: [{ type: 'Ready', status: state.ready === false ? 'False' : 'True', lastTransitionTime: '2026-11-24T09:00:00Z' }],
+      conditions: [
+        { type: 'Ready', status: state.ready === false ? 'False' : 'True', lastTransitionTime: '2026-11-24T09:00:00Z' },
+      ],
     },
   };
 }
 
 function claim(name: string, storage: string, capacity?: string): PersistentVolumeClaim {
-  return { metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } }, ...(capacity === undefined ? {} : { status: { capacity: { storage: capacity } } }) };
+  return {
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
+    ...(capacity === undefined ? {} : { status: { capacity: { storage: capacity } } }),
+  };
 }
 
 const claims = new Map([
@@ -40,11 +55,28 @@ const claims = new Map([
 ]);
 
 describe('calculateStatus', () => {
-  const base = { set, claims, currentRevision: 'db-old', updateRevision: 'db-new', collisionCount: 0, minReadySeconds: 0, conditions: [], now: NOW };
+  const base = {
+    set,
+    claims,
+    currentRevision: 'db-old',
+    updateRevision: 'db-new',
+    collisionCount: 0,
+    minReadySeconds: 0,
+    conditions: [],
+    now: NOW,
+  };
 
   // A terminating pod counts as created, never as ready, current or updated (OpenKruise counts it ready while Running).
-  it('counts created, ready, available, current and updated pods, and each template\'s claims', () => {
-    const status = calculateStatus({ ...base, pods: [pod('db-0', 'db-old'), pod('db-1', 'db-new', { ready: false }), pod('db-2', 'db-new', { deleting: true }), pod('db-3', 'db-new', { phase: '' })] });
+  it("counts created, ready, available, current and updated pods, and each template's claims", () => {
+    const status = calculateStatus({
+      ...base,
+      pods: [
+        pod('db-0', 'db-old'),
+        pod('db-1', 'db-new', { ready: false }),
+        pod('db-2', 'db-new', { deleting: true }),
+        pod('db-3', 'db-new', { phase: '' }),
+      ],
+    });
     expect(status).toMatchObject({
       observedGeneration: 4,
       replicas: 3,
@@ -62,7 +94,10 @@ describe('calculateStatus', () => {
   });
 
   it('moves the current revision to the update revision once every pod is updated and ready', () => {
-    const status = calculateStatus({ ...base, pods: [pod('db-0', 'db-new'), pod('db-1', 'db-new'), pod('db-2', 'db-new')] });
+    const status = calculateStatus({
+      ...base,
+      pods: [pod('db-0', 'db-new'), pod('db-1', 'db-new'), pod('db-2', 'db-new')],
+    });
     expect(status).toMatchObject({ currentRevision: 'db-new', currentReplicas: 3, updatedReplicas: 3 });
   });
 

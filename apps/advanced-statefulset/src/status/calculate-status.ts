@@ -40,7 +40,15 @@ interface Counts {
 }
 
 function count(input: StatusInput): Counts {
-  const counts: Counts = { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0, updatedAvailableReplicas: 0 };
+  const counts: Counts = {
+    replicas: 0,
+    readyReplicas: 0,
+    availableReplicas: 0,
+    currentReplicas: 0,
+    updatedReplicas: 0,
+    updatedReadyReplicas: 0,
+    updatedAvailableReplicas: 0,
+  };
   const options = { minReadySeconds: input.minReadySeconds, now: input.now };
   for (const pod of input.pods.filter(isCreated)) {
     const updated = isPodAtRevision(pod, input.updateRevision);
@@ -82,7 +90,10 @@ function volumeClaims(input: StatusInput): NonNullable<StatefulSetStatus['volume
 /** The status to write. */
 export function calculateStatus(input: StatusInput): StatefulSetStatus {
   const counts = count(input);
-  const rollingDone = input.set.spec.updateStrategy.type === 'RollingUpdate' && counts.updatedReplicas === counts.replicas && counts.readyReplicas === counts.replicas;
+  const rollingDone =
+    input.set.spec.updateStrategy.type === 'RollingUpdate' &&
+    counts.updatedReplicas === counts.replicas &&
+    counts.readyReplicas === counts.replicas;
   const claims = volumeClaims(input);
   const conditions = [...input.conditions].sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
   return {

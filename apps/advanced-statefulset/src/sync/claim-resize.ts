@@ -9,7 +9,13 @@
 import type { PersistentVolumeClaim, Pod, StatefulSet } from '@kruise-ts/api';
 import { keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, FeatureGates } from '@kruise-ts/controller-runtime';
-import { claimName, claimNeedsExpansion, hasRequestedCapacity, isClaimExpansionCompleted, isClaimShapeCompatible } from '@kruise-ts/pvc-instance';
+import {
+  claimName,
+  claimNeedsExpansion,
+  hasRequestedCapacity,
+  isClaimExpansionCompleted,
+  isClaimShapeCompatible,
+} from '@kruise-ts/pvc-instance';
 import { errorMessage, isBeingDeleted } from '@kruise-ts/workload';
 
 import { podOrdinal } from '../ordinals.ts';
@@ -29,7 +35,11 @@ export interface PodClaim {
 
 /** Whether claims follow the template: the gate and `volumeClaimUpdateStrategy.type: OnPodRollingUpdate` (OnDelete by default). */
 export function resizesClaims(gates: FeatureGates, set: DeepReadonly<StatefulSet>): boolean {
-  return gates.enabled('StatefulSetAutoResizePVCGate') && set.spec.volumeClaimUpdateStrategy?.type === 'OnPodRollingUpdate' && (set.spec.volumeClaimTemplates ?? []).length > 0;
+  return (
+    gates.enabled('StatefulSetAutoResizePVCGate') &&
+    set.spec.volumeClaimUpdateStrategy?.type === 'OnPodRollingUpdate' &&
+    (set.spec.volumeClaimTemplates ?? []).length > 0
+  );
 }
 
 /** The pod's claims that exist and are not being deleted (a missing claim is created by the scale step). */
@@ -47,7 +57,9 @@ export function podClaims(state: Pick<SyncState, 'set' | 'claims'>, pod: Readonl
 
 /** Every claim has the template's shape and does not request less (OpenKruise's `IsClaimsCompatible`). */
 export function claimsMatch(claims: readonly PodClaim[]): boolean {
-  return claims.every(({ claim, template }) => isClaimShapeCompatible(claim, template) && !claimNeedsExpansion(claim, template));
+  return claims.every(
+    ({ claim, template }) => isClaimShapeCompatible(claim, template) && !claimNeedsExpansion(claim, template),
+  );
 }
 
 /** Every claim has the template's shape and its requested capacity (OpenKruise's `IsOwnedPVCsReady`). */
@@ -71,22 +83,41 @@ export class ClaimNotExpandableError extends Error {
 type ExpandContext = Pick<SyncContext, 'claims' | 'recorder'>;
 type ExpandState = Pick<SyncState, 'set' | 'owner'>;
 
-async function expandClaim(ctx: ExpandContext, state: ExpandState, input: { readonly podName: string; readonly entry: PodClaim }): Promise<void> {
+async function expandClaim(
+  ctx: ExpandContext,
+  state: ExpandState,
+  input: { readonly podName: string; readonly entry: PodClaim },
+): Promise<void> {
   const { claim, template } = input.entry;
   const setName = state.set.metadata.name ?? '';
   const name = claim.metadata?.name ?? '';
   if (!isClaimShapeCompatible(claim, template)) {
-    ctx.recorder.warning(state.owner.ref, 'FailedUpdatePVC', `failed to update pvc ${name}: contains diff other than spec resource, wait pvc to be deleted`);
+    ctx.recorder.warning(
+      state.owner.ref,
+      'FailedUpdatePVC',
+      `failed to update pvc ${name}: contains diff other than spec resource, wait pvc to be deleted`,
+    );
     throw new ClaimNotExpandableError(name);
   }
-  const body = { metadata: { annotations: { [PVC_OWNED_BY_ASTS_ANNOTATION]: setName } }, spec: { resources: structuredClone(template.spec?.resources ?? {}) } };
+  const body = {
+    metadata: { annotations: { [PVC_OWNED_BY_ASTS_ANNOTATION]: setName } },
+    spec: { resources: structuredClone(template.spec?.resources ?? {}) },
+  };
   try {
     await ctx.claims.patch(keyOf(claim), { type: 'merge', body });
   } catch (error) {
-    ctx.recorder.warning(state.owner.ref, 'FailedResize', `resize Claim ${name} for Pod ${input.podName} in StatefulSet ${setName} failed error: ${errorMessage(error)}`);
+    ctx.recorder.warning(
+      state.owner.ref,
+      'FailedResize',
+      `resize Claim ${name} for Pod ${input.podName} in StatefulSet ${setName} failed error: ${errorMessage(error)}`,
+    );
     throw error;
   }
-  ctx.recorder.normal(state.owner.ref, 'SuccessfulResize', `resize Claim ${name} Pod ${input.podName} in StatefulSet ${setName} success`);
+  ctx.recorder.normal(
+    state.owner.ref,
+    'SuccessfulResize',
+    `resize Claim ${name} Pod ${input.podName} in StatefulSet ${setName} success`,
+  );
 }
 
 /**
@@ -94,7 +125,11 @@ async function expandClaim(ctx: ExpandContext, state: ExpandState, input: { read
  * FailedResize; FailedUpdatePVC for a claim that differs in more than size). Whether the storage
  * class allows expansion is the API server's check (admission refuses the patch, with its reason).
  */
-export async function expandClaims(ctx: ExpandContext, state: ExpandState, input: { readonly pod: ReadonlyPod; readonly claims: readonly PodClaim[] }): Promise<void> {
+export async function expandClaims(
+  ctx: ExpandContext,
+  state: ExpandState,
+  input: { readonly pod: ReadonlyPod; readonly claims: readonly PodClaim[] },
+): Promise<void> {
   const podName = input.pod.metadata?.name ?? '';
   for (const entry of input.claims.filter((candidate) => !claimsMatch([candidate]))) {
     await expandClaim(ctx, state, { podName, entry });

@@ -4,7 +4,16 @@ import type { PersistentVolumeClaim, StatefulSetInput } from '@kruise-ts/api';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
-import { editSpec, NAMESPACE, settle, statefulSet, storedPod, syncFixture, webSpec, writes } from '../../test/fixtures/sync-fixture.ts';
+import {
+  editSpec,
+  NAMESPACE,
+  settle,
+  statefulSet,
+  storedPod,
+  syncFixture,
+  webSpec,
+  writes,
+} from '../../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../../test/fixtures/sync-fixture.ts';
 import { scale } from './scale.ts';
 import { rollingUpdate } from './update.ts';
@@ -17,14 +26,19 @@ function dataTemplate(storage = '1Gi'): NonNullable<Spec['volumeClaimTemplates']
 }
 
 /** `replicas` Parallel pods with a `data` claim each, kept as `retention` says. */
-function spec(replicas: number, input: { retention?: RetentionPolicy; storage?: string; image?: string; extra?: Partial<Spec> } = {}): Spec {
+function spec(
+  replicas: number,
+  input: { retention?: RetentionPolicy; storage?: string; image?: string; extra?: Partial<Spec> } = {},
+): Spec {
   const base = webSpec(replicas, {
     podManagementPolicy: 'Parallel',
     volumeClaimTemplates: [dataTemplate(input.storage)],
     ...(input.retention === undefined ? {} : { persistentVolumeClaimRetentionPolicy: input.retention }),
     ...input.extra,
   });
-  return input.image === undefined ? base : { ...base, template: { ...base.template, spec: { containers: [{ name: 'main', image: input.image }] } } };
+  return input.image === undefined
+    ? base
+    : { ...base, template: { ...base.template, spec: { containers: [{ name: 'main', image: input.image }] } } };
 }
 
 function claimOf(fixture: SyncFixture, name: string): PersistentVolumeClaim | undefined {
@@ -44,7 +58,11 @@ async function scaleOnce(fixture: SyncFixture): Promise<Awaited<ReturnType<typeo
 async function bindClaims(fixture: SyncFixture): Promise<void> {
   for (const claim of fixture.fake.objects(pvcResource)) {
     const storage = claim.spec?.resources?.requests?.['storage'] ?? '';
-    await fixture.fake.patchStatus(pvcResource, { namespace: NAMESPACE, name: claim.metadata?.name ?? '' }, { type: 'merge', body: { status: { phase: 'Bound', capacity: { storage } } } });
+    await fixture.fake.patchStatus(
+      pvcResource,
+      { namespace: NAMESPACE, name: claim.metadata?.name ?? '' },
+      { type: 'merge', body: { status: { phase: 'Bound', capacity: { storage } } } },
+    );
   }
   fixture.fake.clearActions();
 }
@@ -53,20 +71,39 @@ describe('claims: created before their pod (over the in-memory API)', () => {
   it('creates the ordinal’s claim, then the pod that mounts it', async () => {
     const fixture = syncFixture([statefulSet({ spec: spec(1) })]);
     await scaleOnce(fixture);
-    expect(writes(fixture.fake)).toEqual(['create persistentvolumeclaims data-web-0', 'create pods web-0', 'patch/status pods web-0']);
-    expect(storedPod(fixture.fake, 'web-0').spec?.volumes).toEqual([{ name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } }]);
-    expect(claimOf(fixture, 'data-web-0')).toMatchObject({ metadata: { labels: { app: 'web' } }, spec: { resources: { requests: { storage: '1Gi' } } } });
+    expect(writes(fixture.fake)).toEqual([
+      'create persistentvolumeclaims data-web-0',
+      'create pods web-0',
+      'patch/status pods web-0',
+    ]);
+    expect(storedPod(fixture.fake, 'web-0').spec?.volumes).toEqual([
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } },
+    ]);
+    expect(claimOf(fixture, 'data-web-0')).toMatchObject({
+      metadata: { labels: { app: 'web' } },
+      spec: { resources: { requests: { storage: '1Gi' } } },
+    });
   });
 
   it('reuses the claim a former pod of the ordinal left', async () => {
-    const left: PersistentVolumeClaim = { metadata: { name: 'data-web-0', namespace: NAMESPACE }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    const left: PersistentVolumeClaim = {
+      metadata: { name: 'data-web-0', namespace: NAMESPACE },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    };
     const fixture = syncFixture([statefulSet({ spec: spec(1) })], { claims: [left] });
     await scaleOnce(fixture);
     expect(writes(fixture.fake).filter((write) => write.startsWith('create'))).toEqual(['create pods web-0']);
   });
 
   it('makes a pod wait while its claim is being deleted', async () => {
-    const deleting: PersistentVolumeClaim = { metadata: { name: 'data-web-0', namespace: NAMESPACE, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['kubernetes.io/pvc-protection'] } };
+    const deleting: PersistentVolumeClaim = {
+      metadata: {
+        name: 'data-web-0',
+        namespace: NAMESPACE,
+        deletionTimestamp: '2026-01-01T00:00:00Z',
+        finalizers: ['kubernetes.io/pvc-protection'],
+      },
+    };
     const fixture = syncFixture([statefulSet({ spec: spec(1) })], { claims: [deleting] });
     const error = await scaleOnce(fixture).then(
       () => undefined,
@@ -90,11 +127,28 @@ describe('claims: created before their pod (over the in-memory API)', () => {
 describe('claims: persistentVolumeClaimRetentionPolicy', () => {
   it.each([
     { name: 'Retain/Retain (the default)', retention: undefined, gates: '', owners: [] },
-    { name: 'whenDeleted Delete', retention: { whenDeleted: 'Delete', whenScaled: 'Retain' } as const, gates: '', owners: ['StatefulSet/web'] },
-    { name: 'whenScaled Delete only', retention: { whenDeleted: 'Retain', whenScaled: 'Delete' } as const, gates: '', owners: [] },
-    { name: 'whenDeleted Delete without the gate', retention: { whenDeleted: 'Delete', whenScaled: 'Retain' } as const, gates: 'StatefulSetAutoDeletePVC=false', owners: [] },
+    {
+      name: 'whenDeleted Delete',
+      retention: { whenDeleted: 'Delete', whenScaled: 'Retain' } as const,
+      gates: '',
+      owners: ['StatefulSet/web'],
+    },
+    {
+      name: 'whenScaled Delete only',
+      retention: { whenDeleted: 'Retain', whenScaled: 'Delete' } as const,
+      gates: '',
+      owners: [],
+    },
+    {
+      name: 'whenDeleted Delete without the gate',
+      retention: { whenDeleted: 'Delete', whenScaled: 'Retain' } as const,
+      gates: 'StatefulSetAutoDeletePVC=false',
+      owners: [],
+    },
   ])('owns a new claim for $name by $owners', async ({ retention, gates, owners }) => {
-    const fixture = syncFixture([statefulSet({ spec: spec(1, retention === undefined ? {} : { retention }) })], { featureGates: gates });
+    const fixture = syncFixture([statefulSet({ spec: spec(1, retention === undefined ? {} : { retention }) })], {
+      featureGates: gates,
+    });
     await scaleOnce(fixture);
     expect(ownersOf(fixture, 'data-web-0')).toEqual(owners);
   });
@@ -125,7 +179,10 @@ describe('claims: persistentVolumeClaimRetentionPolicy', () => {
     await settle(fixture);
     await editSpec(fixture, spec(2, { retention: { whenDeleted: 'Delete', whenScaled: 'Retain' } }));
     await scaleOnce(fixture);
-    expect(writes(fixture.fake)).toEqual(['patch persistentvolumeclaims data-web-0', 'patch persistentvolumeclaims data-web-1']);
+    expect(writes(fixture.fake)).toEqual([
+      'patch persistentvolumeclaims data-web-0',
+      'patch persistentvolumeclaims data-web-1',
+    ]);
     expect(ownersOf(fixture, 'data-web-1')).toEqual(['StatefulSet/web']);
   });
 
@@ -143,7 +200,10 @@ describe('claims: persistentVolumeClaimRetentionPolicy', () => {
     await fixture.fake.delete(pvcResource, { namespace: NAMESPACE, name: 'data-web-1' });
     fixture.fake.clearActions();
     await scaleOnce(fixture);
-    expect(writes(fixture.fake).filter((write) => write.startsWith('create'))).toEqual(['create persistentvolumeclaims data-web-1', 'create pods web-1']);
+    expect(writes(fixture.fake).filter((write) => write.startsWith('create'))).toEqual([
+      'create persistentvolumeclaims data-web-1',
+      'create pods web-1',
+    ]);
   });
 });
 
@@ -151,10 +211,15 @@ describe('claims: volumeClaimUpdateStrategy OnPodRollingUpdate', () => {
   const resizing = { volumeClaimUpdateStrategy: { type: 'OnPodRollingUpdate' } } as const;
 
   async function grown(input: { image?: string; gates?: string }): Promise<SyncFixture> {
-    const fixture = syncFixture([statefulSet({ spec: spec(1, { extra: resizing }) })], { featureGates: input.gates ?? 'StatefulSetAutoResizePVCGate=true' });
+    const fixture = syncFixture([statefulSet({ spec: spec(1, { extra: resizing }) })], {
+      featureGates: input.gates ?? 'StatefulSetAutoResizePVCGate=true',
+    });
     await settle(fixture);
     await bindClaims(fixture);
-    await editSpec(fixture, spec(1, { storage: '2Gi', extra: resizing, ...(input.image === undefined ? {} : { image: input.image }) }));
+    await editSpec(
+      fixture,
+      spec(1, { storage: '2Gi', extra: resizing, ...(input.image === undefined ? {} : { image: input.image }) }),
+    );
     return fixture;
   }
 

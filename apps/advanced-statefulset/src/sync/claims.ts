@@ -6,7 +6,13 @@
 import type { OwnerReference, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { claimName, hasStalePodReference, newClaims, retentionOwnerReferences, wantedClaimOwners } from '@kruise-ts/pvc-instance';
+import {
+  claimName,
+  hasStalePodReference,
+  newClaims,
+  retentionOwnerReferences,
+  wantedClaimOwners,
+} from '@kruise-ts/pvc-instance';
 import type { WantedClaimOwners } from '@kruise-ts/pvc-instance';
 import { isBeingDeleted } from '@kruise-ts/workload';
 
@@ -25,11 +31,18 @@ function claimNamesOf(state: SyncState, ordinal: number): string[] {
 }
 
 function setReference(state: SyncState): OwnerReference {
-  return { apiVersion: state.set.apiVersion, kind: state.set.kind, name: state.set.metadata.name ?? '', uid: state.set.metadata.uid ?? '' };
+  return {
+    apiVersion: state.set.apiVersion,
+    kind: state.set.kind,
+    name: state.set.metadata.name ?? '',
+    uid: state.set.metadata.uid ?? '',
+  };
 }
 
 function podReference(pod: ReadonlyPod | undefined): OwnerReference | undefined {
-  return pod?.metadata?.uid === undefined ? undefined : { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid };
+  return pod?.metadata?.uid === undefined
+    ? undefined
+    : { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid };
 }
 
 /** The owners the ordinal's claims should have (none without the gate: Retain/Retain). */
@@ -91,8 +104,16 @@ export function staleClaimOrdinals(ctx: Pick<SyncContext, 'gates'>, state: SyncS
  * Makes an existing pod's claims right: missing ones created (a pod whose claim was deleted by hand),
  * owner references as the retention policy says. Returns whether anything was written.
  */
-export async function reconcileClaims(ctx: SyncContext, state: SyncState, input: { readonly ordinal: number; readonly pod: ReadonlyPod }): Promise<boolean> {
-  const owners = { set: setReference(state), podName: podName(state.set.metadata.name ?? '', input.ordinal), pod: podReference(input.pod) };
+export async function reconcileClaims(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { readonly ordinal: number; readonly pod: ReadonlyPod },
+): Promise<boolean> {
+  const owners = {
+    set: setReference(state),
+    podName: podName(state.set.metadata.name ?? '', input.ordinal),
+    pod: podReference(input.pod),
+  };
   const want = wanted(ctx, state, input.ordinal);
   let written = false;
   for (const name of claimNamesOf(state, input.ordinal)) {

@@ -7,14 +7,27 @@ import { podResource } from '@kruise-ts/workload';
 import { reconcileFixture, statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';
 import type { ReconcileFixture } from '../../test/fixtures/reconcile-fixture.ts';
 
-const SET_REF = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web', uid: 'sts-web', controller: true, blockOwnerDeletion: true };
+const SET_REF = {
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'StatefulSet',
+  name: 'web',
+  uid: 'sts-web',
+  controller: true,
+  blockOwnerDeletion: true,
+};
 
 /** A pod `web-0` the pod cache cannot see (no pod-name label), with the given labels and owners. */
 function hiddenPod(input: { readonly labels?: Record<string, string>; readonly owners?: OwnerReference[] }): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: 'web-0', namespace: 'ns', uid: 'pod-web-0', ...(input.labels === undefined ? {} : { labels: input.labels }), ...(input.owners === undefined ? {} : { ownerReferences: input.owners }) },
+    metadata: {
+      name: 'web-0',
+      namespace: 'ns',
+      uid: 'pod-web-0',
+      ...(input.labels === undefined ? {} : { labels: input.labels }),
+      ...(input.owners === undefined ? {} : { ownerReferences: input.owners }),
+    },
     spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
   };
 }
@@ -36,7 +49,9 @@ describe('a pod name taken by a pod outside the cache', () => {
     const pod = storedPod(fixture);
     expect(pod?.metadata?.uid).toBe('pod-web-0');
     expect(pod?.metadata?.ownerReferences ?? []).toEqual([]);
-    expect(fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedCreatePod')?.message).toContain('already exists');
+    expect(
+      fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedCreatePod')?.message,
+    ).toContain('already exists');
     // The release patch is guarded on the pod's uid.
     const release = fixture.fake.writes().find((action) => action.verb === 'patch' && action.resource === 'pods');
     expect(JSON.stringify(release)).toContain('"path":"/metadata/uid"');
@@ -47,7 +62,11 @@ describe('a pod name taken by a pod outside the cache', () => {
     await expect(fixture.reconcile()).rejects.toThrow(/already exists/);
     const pod = storedPod(fixture);
     expect(pod?.metadata?.ownerReferences).toEqual([SET_REF]);
-    expect(pod?.metadata?.labels).toMatchObject({ app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-0', 'apps.kubernetes.io/pod-index': '0' });
+    expect(pod?.metadata?.labels).toMatchObject({
+      app: 'web',
+      'statefulset.kubernetes.io/pod-name': 'web-0',
+      'apps.kubernetes.io/pod-index': '0',
+    });
   });
 
   it('adopts a matching orphan and gives it its identity labels', async () => {
@@ -60,20 +79,28 @@ describe('a pod name taken by a pod outside the cache', () => {
 
   it("leaves another controller's pod and an orphan that does not match alone", async () => {
     const other = { ...SET_REF, name: 'other', uid: 'sts-other' };
-    for (const pod of [hiddenPod({ labels: { app: 'web' }, owners: [other] }), hiddenPod({ labels: { app: 'else' } })]) {
+    for (const pod of [
+      hiddenPod({ labels: { app: 'web' }, owners: [other] }),
+      hiddenPod({ labels: { app: 'else' } }),
+    ]) {
       const fixture = fixtureWith(pod);
       await expect(fixture.reconcile()).rejects.toThrow(/already exists/);
       expect(storedPod(fixture)).toMatchObject(pod);
-      expect(fixture.fake.writes().filter((action) => action.resource === 'pods' && action.verb === 'patch')).toEqual([]);
+      expect(fixture.fake.writes().filter((action) => action.resource === 'pods' && action.verb === 'patch')).toEqual(
+        [],
+      );
     }
   });
 
-  it('a bucket label with a wrong or malformed value hides the object from every replica: our pod under another bucket\'s label or a malformed one gets its set\'s bucket back at once, on condition of the version read', async () => {
+  it("a bucket label with a wrong or malformed value hides the object from every replica: our pod under another bucket's label or a malformed one gets its set's bucket back at once, on condition of the version read", async () => {
     const bucket = bucketLabelValue(bucketOf('ns', 'web'));
     const identity = { app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-0', 'apps.kubernetes.io/pod-index': '0' };
     for (const wrong of ['x', bucketLabelValue((bucketOf('ns', 'web') + 1) % SHARD_BUCKETS)]) {
       // The replica holding web's bucket caches only pods labelled with it: web-0 is out of its sight.
-      const fixture = fixtureWith(hiddenPod({ labels: { ...identity, [SHARD_BUCKET_LABEL]: wrong }, owners: [SET_REF] }), { cachedBucket: bucket });
+      const fixture = fixtureWith(
+        hiddenPod({ labels: { ...identity, [SHARD_BUCKET_LABEL]: wrong }, owners: [SET_REF] }),
+        { cachedBucket: bucket },
+      );
       const read = storedPod(fixture)?.metadata?.resourceVersion;
       await expect(fixture.reconcile()).rejects.toThrow(/already exists/);
       expect(storedPod(fixture)?.metadata?.labels).toEqual({ ...identity, [SHARD_BUCKET_LABEL]: bucket });
@@ -82,13 +109,18 @@ describe('a pod name taken by a pod outside the cache', () => {
       // Back in sight, the pod is the set's: the next round creates nothing.
       fixture.fake.clearActions();
       await fixture.reconcile();
-      expect(fixture.fake.writes().filter((action) => action.verb === 'create' && action.resource === 'pods')).toEqual([]);
+      expect(fixture.fake.writes().filter((action) => action.verb === 'create' && action.resource === 'pods')).toEqual(
+        [],
+      );
     }
   });
 
   it("leaves another controller's pod under a wrong bucket label as it is", async () => {
     const other = { ...SET_REF, name: 'other', uid: 'sts-other' };
-    const pod = hiddenPod({ labels: { app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-0', [SHARD_BUCKET_LABEL]: 'x' }, owners: [other] });
+    const pod = hiddenPod({
+      labels: { app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-0', [SHARD_BUCKET_LABEL]: 'x' },
+      owners: [other],
+    });
     const fixture = fixtureWith(pod, { cachedBucket: bucketLabelValue(bucketOf('ns', 'web')) });
     await expect(fixture.reconcile()).rejects.toThrow(/already exists/);
     expect(storedPod(fixture)).toMatchObject(pod);

@@ -11,7 +11,15 @@
  * retries with the queue's backoff) while a pod of that name exists that is not its own.
  */
 import type { Pod } from '@kruise-ts/api';
-import { ApiError, bucketLabelValue, bucketOfKey, isAlreadyExists, isNotFound, keyOf, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
+import {
+  ApiError,
+  bucketLabelValue,
+  bucketOfKey,
+  isAlreadyExists,
+  isNotFound,
+  keyOf,
+  SHARD_BUCKET_LABEL,
+} from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import { claimDecision, claimObjects, claimOwnerOf, freshOwnerCheck } from '@kruise-ts/workload';
@@ -30,7 +38,10 @@ export function collidingPodName(error: unknown): string | undefined {
 }
 
 /** The pod as the API server has it now; undefined when it is gone. */
-async function readPod(ctx: SyncContext, key: { readonly namespace: string; readonly name: string }): Promise<DeepReadonly<Pod> | undefined> {
+async function readPod(
+  ctx: SyncContext,
+  key: { readonly namespace: string; readonly name: string },
+): Promise<DeepReadonly<Pod> | undefined> {
   try {
     return await ctx.pods.get(key);
   } catch (error) {
@@ -58,7 +69,14 @@ export async function claimCollidingPod(ctx: SyncContext, state: SyncState, name
     return 'foreign';
   }
   const canAdopt = freshOwnerCheck(() => ctx.statefulSets.get(keyOf(state.set)), owner.uid);
-  const [claimed] = await claimObjects({ owner, selector, objects: [pod], kind: 'pod', patch: (object, patch) => ctx.pods.patch(keyOf(object), patch), canAdopt });
+  const [claimed] = await claimObjects({
+    owner,
+    selector,
+    objects: [pod],
+    kind: 'pod',
+    patch: (object, patch) => ctx.pods.patch(keyOf(object), patch),
+    canAdopt,
+  });
   if (decision === 'release') {
     ctx.logger.info({ pod: name }, 'Released a pod whose labels no longer match the selector');
     return 'released';
@@ -77,12 +95,22 @@ export async function claimCollidingPod(ctx: SyncContext, state: SyncState, name
  * set's, whatever the label said. Conditioned on the version read: a pod changed since is left for
  * the next attempt.
  */
-async function restoreLabels(ctx: SyncContext, state: SyncState, input: { readonly pod: DeepReadonly<Pod>; readonly ordinal: number }): Promise<void> {
+async function restoreLabels(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { readonly pod: DeepReadonly<Pod>; readonly ordinal: number },
+): Promise<void> {
   const bucket = bucketLabelValue(bucketOfKey(state.key));
-  if (identityMatches(state.source, input.pod, input.ordinal) && input.pod.metadata?.labels?.[SHARD_BUCKET_LABEL] === bucket) {
+  if (
+    identityMatches(state.source, input.pod, input.ordinal) &&
+    input.pod.metadata?.labels?.[SHARD_BUCKET_LABEL] === bucket
+  ) {
     return;
   }
   const resourceVersion = input.pod.metadata?.resourceVersion;
-  const metadata = { labels: { ...identityPatch(state.source, input.ordinal).metadata.labels, [SHARD_BUCKET_LABEL]: bucket }, ...(resourceVersion === undefined ? {} : { resourceVersion }) };
+  const metadata = {
+    labels: { ...identityPatch(state.source, input.ordinal).metadata.labels, [SHARD_BUCKET_LABEL]: bucket },
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+  };
   ctx.resourceVersionExpectations.expect(await ctx.pods.patch(keyOf(input.pod), { type: 'merge', body: { metadata } }));
 }

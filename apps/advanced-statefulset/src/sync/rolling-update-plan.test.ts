@@ -7,18 +7,42 @@ import type { RollingUpdatePlanInput } from './rolling-update-plan.ts';
 
 const NOW = Date.parse('2026-11-24T10:00:00Z');
 
-function pod(ordinal: number, revision: string, options: { ready?: boolean; labels?: Record<string, string> } = {}): Pod {
+function pod(
+  ordinal: number,
+  revision: string,
+  options: { ready?: boolean; labels?: Record<string, string> } = {},
+): Pod {
   return {
     metadata: { name: `web-${String(ordinal)}`, labels: { 'controller-revision-hash': revision, ...options.labels } },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True', lastTransitionTime: '2026-11-24T09:00:00Z' }] },
+    status: {
+      phase: 'Running',
+      conditions: [
+        {
+          type: 'Ready',
+          status: options.ready === false ? 'False' : 'True',
+          lastTransitionTime: '2026-11-24T09:00:00Z',
+        },
+      ],
+    },
   };
 }
 
 function input(slots: Pod[], overrides: Partial<RollingUpdatePlanInput> = {}): RollingUpdatePlanInput {
-  return { strategy: { partition: 0 }, replicas: slots.length, maxUnavailable: 1, updateRevision: 'new', minReadySeconds: 0, now: NOW, slots, inPlaceCompleted: () => true, ...overrides };
+  return {
+    strategy: { partition: 0 },
+    replicas: slots.length,
+    maxUnavailable: 1,
+    updateRevision: 'new',
+    minReadySeconds: 0,
+    now: NOW,
+    slots,
+    inPlaceCompleted: () => true,
+    ...overrides,
+  };
 }
 
-const names = (pods: readonly { readonly metadata?: { readonly name?: string } }[]): string[] => pods.map((p) => p.metadata?.name ?? '');
+const names = (pods: readonly { readonly metadata?: { readonly name?: string } }[]): string[] =>
+  pods.map((p) => p.metadata?.name ?? '');
 
 describe('planRollingUpdate', () => {
   it('updates the highest ordinal first, one at a time with maxUnavailable 1', () => {
@@ -43,11 +67,17 @@ describe('planRollingUpdate', () => {
 
   it('counts a pod whose in-place update is not complete as unavailable', () => {
     const slots = [pod(0, 'old'), pod(1, 'new')];
-    expect(planRollingUpdate(input(slots, { inPlaceCompleted: (p) => p.metadata?.name !== 'web-1' })).updates).toEqual([]);
+    expect(planRollingUpdate(input(slots, { inPlaceCompleted: (p) => p.metadata?.name !== 'web-1' })).updates).toEqual(
+      [],
+    );
   });
 
   it('deletes specified-delete pods within the budget, ignoring partition, and skips available ones when full', () => {
-    const slots = [pod(0, 'old', { labels: { 'apps.kruise.io/specified-delete': 'true' } }), pod(1, 'old', { ready: false, labels: { 'apps.kruise.io/specified-delete': 'true' } }), pod(2, 'old')];
+    const slots = [
+      pod(0, 'old', { labels: { 'apps.kruise.io/specified-delete': 'true' } }),
+      pod(1, 'old', { ready: false, labels: { 'apps.kruise.io/specified-delete': 'true' } }),
+      pod(2, 'old'),
+    ];
     const plan = planRollingUpdate(input(slots, { strategy: { partition: 3 } }));
     expect(names(plan.specifiedDeletes)).toEqual(['web-1']);
     expect(plan.updates).toEqual([]);
@@ -55,7 +85,10 @@ describe('planRollingUpdate', () => {
 });
 
 describe('planRollingUpdate with claims that follow the template (OnPodRollingUpdate)', () => {
-  const claims = (unmatched: readonly string[], unready: readonly string[] = []): NonNullable<RollingUpdatePlanInput['claims']> => ({
+  const claims = (
+    unmatched: readonly string[],
+    unready: readonly string[] = [],
+  ): NonNullable<RollingUpdatePlanInput['claims']> => ({
     matched: (p) => !unmatched.includes(p.metadata?.name ?? ''),
     ready: (p) => !unready.includes(p.metadata?.name ?? ''),
   });
@@ -63,7 +96,9 @@ describe('planRollingUpdate with claims that follow the template (OnPodRollingUp
   it('makes a pod at the update revision a target while its claims request less than the template', () => {
     const slots = [0, 1, 2].map((ordinal) => pod(ordinal, 'new'));
     expect(planRollingUpdate(input(slots)).updates).toEqual([]);
-    expect(names(planRollingUpdate(input(slots, { claims: claims(['web-0', 'web-1', 'web-2']) })).updates)).toEqual(['web-2']);
+    expect(names(planRollingUpdate(input(slots, { claims: claims(['web-0', 'web-1', 'web-2']) })).updates)).toEqual([
+      'web-2',
+    ]);
   });
 
   it('counts a pod whose claims have not reached their capacity as unavailable', () => {

@@ -55,11 +55,16 @@ function isSpecifiedDelete(pod: ReadonlyPod): boolean {
 /** Unhealthy, in-place update incomplete, not yet available by minReadySeconds, or claims short of their capacity. */
 function isUnavailable(input: RollingUpdatePlanInput, pod: ReadonlyPod): boolean {
   const options = { minReadySeconds: input.minReadySeconds, now: input.now };
-  return !isHealthy(pod) || !input.inPlaceCompleted(pod) || !isAvailable(pod, options) || input.claims?.ready(pod) === false;
+  return (
+    !isHealthy(pod) || !input.inPlaceCompleted(pod) || !isAvailable(pod, options) || input.claims?.ready(pod) === false
+  );
 }
 
 /** The pods counted unavailable before anything happens, and the shortest minReadySeconds wait. */
-function unavailablePods(input: RollingUpdatePlanInput): { readonly pods: Set<ReadonlyPod>; readonly requeueMs?: number } {
+function unavailablePods(input: RollingUpdatePlanInput): {
+  readonly pods: Set<ReadonlyPod>;
+  readonly requeueMs?: number;
+} {
   const options = { minReadySeconds: input.minReadySeconds, now: input.now };
   const pods = new Set<ReadonlyPod>();
   let requeueMs: number | undefined;
@@ -96,10 +101,20 @@ function specifiedDeletes(input: RollingUpdatePlanInput, unavailable: Set<Readon
 }
 
 /** The next pods in update order while the budget allows; the first that would exceed it ends the round. */
-function podsToMove(input: RollingUpdatePlanInput, unavailable: Set<ReadonlyPod>, deleting: readonly ReadonlyPod[]): ReadonlyPod[] {
+function podsToMove(
+  input: RollingUpdatePlanInput,
+  unavailable: Set<ReadonlyPod>,
+  deleting: readonly ReadonlyPod[],
+): ReadonlyPod[] {
   const chosen: ReadonlyPod[] = [];
-  const targets = podsToUpdate({ strategy: input.strategy, replicas: input.replicas, updateRevision: input.updateRevision, slots: input.slots }).flatMap((index) => input.slots[index] ?? []);
-  const done = (target: ReadonlyPod): boolean => isPodAtRevision(target, input.updateRevision) && input.claims?.matched(target) !== false;
+  const targets = podsToUpdate({
+    strategy: input.strategy,
+    replicas: input.replicas,
+    updateRevision: input.updateRevision,
+    slots: input.slots,
+  }).flatMap((index) => input.slots[index] ?? []);
+  const done = (target: ReadonlyPod): boolean =>
+    isPodAtRevision(target, input.updateRevision) && input.claims?.matched(target) !== false;
   for (const pod of targets.filter((target) => !done(target))) {
     if (unavailable.size >= input.maxUnavailable && !unavailable.has(pod)) {
       break;
@@ -118,5 +133,10 @@ export function planRollingUpdate(input: RollingUpdatePlanInput): RollingUpdateP
   const unavailable = counted.pods;
   const deletes = specifiedDeletes(input, unavailable);
   const updates = podsToMove(input, unavailable, deletes);
-  return { specifiedDeletes: deletes, updates, unavailable: unavailable.size, ...(counted.requeueMs === undefined ? {} : { requeueMs: counted.requeueMs }) };
+  return {
+    specifiedDeletes: deletes,
+    updates,
+    unavailable: unavailable.size,
+    ...(counted.requeueMs === undefined ? {} : { requeueMs: counted.requeueMs }),
+  };
 }

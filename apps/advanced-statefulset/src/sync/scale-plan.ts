@@ -139,14 +139,21 @@ function replicaStep(step: StepInput, slot: { readonly ordinal: number; readonly
 
 /** The lowest-ordinal unhealthy pod among replicas and condemned: the one OrderedReady may delete while unhealthy. */
 function firstUnhealthy(input: ScalePlanInput): ReadonlyPod | undefined {
-  const all = [...input.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [{ ordinal: slot.ordinal, pod: slot.pod }])), ...input.condemned];
+  const all = [
+    ...input.replicas.flatMap((slot) => (slot.pod === undefined ? [] : [{ ordinal: slot.ordinal, pod: slot.pod }])),
+    ...input.condemned,
+  ];
   return all.filter((entry) => !isHealthy(entry.pod)).sort((a, b) => a.ordinal - b.ordinal)[0]?.pod;
 }
 
 type CondemnedPlan = { readonly delete: ReadonlyPod[]; readonly stop?: string; readonly requeueMs?: number };
 
 /** Why OrderedReady may not delete this condemned pod yet, or undefined when it may. */
-function condemnedBlocker(input: ScalePlanInput, pod: ReadonlyPod, first: ReadonlyPod | undefined): Omit<CondemnedPlan, 'delete'> | undefined {
+function condemnedBlocker(
+  input: ScalePlanInput,
+  pod: ReadonlyPod,
+  first: ReadonlyPod | undefined,
+): Omit<CondemnedPlan, 'delete'> | undefined {
   const name = pod.metadata?.name ?? '';
   if (isBeingDeleted(pod)) {
     return { stop: `pod ${name} to terminate before scaling down further` };
@@ -156,7 +163,10 @@ function condemnedBlocker(input: ScalePlanInput, pod: ReadonlyPod, first: Readon
     return undefined;
   }
   const wait = availableInMs(pod, options);
-  return { stop: `pod ${name} to be available before scaling down`, ...(wait !== undefined && wait > 0 ? { requeueMs: wait } : {}) };
+  return {
+    stop: `pod ${name} to be available before scaling down`,
+    ...(wait !== undefined && wait > 0 ? { requeueMs: wait } : {}),
+  };
 }
 
 function condemnedPlan(input: ScalePlanInput): CondemnedPlan {
@@ -170,7 +180,9 @@ function condemnedPlan(input: ScalePlanInput): CondemnedPlan {
     return { delete: [] };
   }
   const blocker = condemnedBlocker(input, highest, firstUnhealthy(input));
-  return blocker === undefined ? { delete: [highest], stop: `the deletion of pod ${highest.metadata?.name ?? ''}` } : { delete: [], ...blocker };
+  return blocker === undefined
+    ? { delete: [highest], stop: `the deletion of pod ${highest.metadata?.name ?? ''}` }
+    : { delete: [], ...blocker };
 }
 
 /** The scale decision of one reconcile. */
@@ -187,7 +199,9 @@ export function planScale(input: ScalePlanInput): ScalePlan {
     }
   }
   const condemned = condemnedPlan(input);
-  const requeueMs = [draft.requeueMs, condemned.requeueMs].filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b)[0];
+  const requeueMs = [draft.requeueMs, condemned.requeueMs]
+    .filter((ms): ms is number => ms !== undefined)
+    .sort((a, b) => a - b)[0];
   return {
     ...draft,
     deleteCondemned: condemned.delete,

@@ -11,7 +11,13 @@ import { createPods, deletePods } from '@kruise-ts/pod-control';
 import { parseIntOrPercent, scaledValueFromIntOrPercent } from '@kruise-ts/api';
 
 import { isCreated } from '../pod-health.ts';
-import { claimsToCreate, ClaimBeingDeletedError, createMissingClaims, reconcileClaims, staleClaimOrdinals } from './claims.ts';
+import {
+  claimsToCreate,
+  ClaimBeingDeletedError,
+  createMissingClaims,
+  reconcileClaims,
+  staleClaimOrdinals,
+} from './claims.ts';
 import { claimCollidingPod, collidingPodName } from './name-collision.ts';
 import { planScale } from './scale-plan.ts';
 import type { ScalePlan } from './scale-plan.ts';
@@ -29,9 +35,11 @@ export function scaleBudget(state: SyncState): number | undefined {
   return Math.max(1, scaledValueFromIntOrPercent({ value, total: state.set.spec.replicas, roundUp: false }));
 }
 
-
 /** Whether a new pod at slot `index` gets the current revision, with `slots` as filled so far. */
-function currentRevisionNeeded(state: SyncState, input: { readonly index: number; readonly slots: readonly (DeepReadonly<Pod> | undefined)[] }): boolean {
+function currentRevisionNeeded(
+  state: SyncState,
+  input: { readonly index: number; readonly slots: readonly (DeepReadonly<Pod> | undefined)[] },
+): boolean {
   const rolling = rollingUpdateOf(state.set);
   return isCurrentRevisionNeeded({
     onDelete: state.set.spec.updateStrategy.type === 'OnDelete',
@@ -62,7 +70,12 @@ function newPods(ctx: SyncContext, state: SyncState, ordinals: readonly number[]
       slots[index] = { metadata: { labels: { [CONTROLLER_REVISION_HASH_LABEL]: revision } } };
       continue;
     }
-    const pod = newStatefulPod(state.source, { ordinal, template: current ? state.currentTemplate : state.updateTemplate, revision, now: ctx.clock.now() });
+    const pod = newStatefulPod(state.source, {
+      ordinal,
+      template: current ? state.currentTemplate : state.updateTemplate,
+      revision,
+      now: ctx.clock.now(),
+    });
     slots[index] = pod;
     pods.push(pod);
   }
@@ -81,7 +94,9 @@ async function fixCheckedPods(ctx: SyncContext, state: SyncState, plan: ScalePla
   let changed = false;
   for (const { ordinal, pod } of plan.checked) {
     if (!identityMatches(state.source, pod, ordinal)) {
-      ctx.resourceVersionExpectations.expect(await ctx.pods.patch(keyOf(pod), { type: 'merge', body: identityPatch(state.source, ordinal) }));
+      ctx.resourceVersionExpectations.expect(
+        await ctx.pods.patch(keyOf(pod), { type: 'merge', body: identityPatch(state.source, ordinal) }),
+      );
       changed = true;
     }
     if (!isCreated(pod) || pod.status?.phase === 'Pending') {
@@ -158,9 +173,17 @@ async function createPlanned(ctx: SyncContext, state: SyncState, pods: readonly 
   }
 }
 
-async function recreateFinished(ctx: SyncContext, state: SyncState, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
+async function recreateFinished(
+  ctx: SyncContext,
+  state: SyncState,
+  pods: readonly DeepReadonly<Pod>[],
+): Promise<boolean> {
   for (const pod of pods) {
-    ctx.recorder.warning(state.owner.ref, StatefulSetEventReason.RecreatingFailedPod, `StatefulSet ${state.key} is recreating failed Pod ${pod.metadata?.name ?? ''}`);
+    ctx.recorder.warning(
+      state.owner.ref,
+      StatefulSetEventReason.RecreatingFailedPod,
+      `StatefulSet ${state.key} is recreating failed Pod ${pod.metadata?.name ?? ''}`,
+    );
   }
   return pods.length > 0 && (await deletePods(ctx, state.owner, { pods }));
 }

@@ -5,7 +5,6 @@
  */
 import {
   CONTROLLER_REVISION_HASH_LABEL,
-
   KRUISE_POD_READY,
   LIFECYCLE_STATE_LABEL,
   LIFECYCLE_TIMESTAMP_ANNOTATION,
@@ -45,7 +44,15 @@ const KRUISE_GATES: readonly string[] = [KRUISE_POD_READY];
  * KruisePodReady next to the template's own (InPlaceUpdateReady stays the user's choice, as in
  * OpenKruise, where the CRD requires it for the in-place policies).
  */
-export function newStatefulPod(source: StatefulPodSource, input: { readonly ordinal: number; readonly template: DeepReadonly<PodTemplateSpec>; readonly revision: string; readonly now: number }): Pod {
+export function newStatefulPod(
+  source: StatefulPodSource,
+  input: {
+    readonly ordinal: number;
+    readonly template: DeepReadonly<PodTemplateSpec>;
+    readonly revision: string;
+    readonly now: number;
+  },
+): Pod {
   const name = podName(source.setName, input.ordinal);
   const { template } = input;
   const spec = attachClaimVolumes(structuredClone(template.spec) as NonNullable<Pod['spec']>, {
@@ -74,7 +81,12 @@ export function newStatefulPod(source: StatefulPodSource, input: { readonly ordi
       ...(template.metadata?.finalizers === undefined ? {} : { finalizers: [...template.metadata.finalizers] }),
       ownerReferences: [source.controllerRef],
     },
-    spec: { ...spec, hostname: name, ...(source.serviceName === '' ? {} : { subdomain: source.serviceName }), readinessGates: gates },
+    spec: {
+      ...spec,
+      hostname: name,
+      ...(source.serviceName === '' ? {} : { subdomain: source.serviceName }),
+      readinessGates: gates,
+    },
   };
   labels[LIFECYCLE_STATE_LABEL] = initialLifecycleState(source.lifecycle, pod);
   return pod;
@@ -83,7 +95,9 @@ export function newStatefulPod(source: StatefulPodSource, input: { readonly ordi
 /** PreparingNormal while a preNormal hook's labels and finalizers are not all on the pod yet, else Normal. */
 function initialLifecycleState(lifecycle: DeepReadonly<Lifecycle> | undefined, pod: ReadonlyPod): LifecycleState {
   const preNormal = lifecycle?.preNormal;
-  return preNormal === undefined || isPodAllHooked(preNormal, pod) ? LifecycleState.Normal : LifecycleState.PreparingNormal;
+  return preNormal === undefined || isPodAllHooked(preNormal, pod)
+    ? LifecycleState.Normal
+    : LifecycleState.PreparingNormal;
 }
 
 /** Upstream's `identityMatches`: name, namespace and the pod-name label are the ordinal's (index label too, when on). */
@@ -109,8 +123,17 @@ export function storageMatches(source: StatefulPodSource, pod: ReadonlyPod, ordi
 }
 
 /** The labels that fix a pod's identity: a merge patch body (volumes cannot change on a live pod). */
-export function identityPatch(source: StatefulPodSource, ordinal: number): { metadata: { labels: Record<string, string> } } {
+export function identityPatch(
+  source: StatefulPodSource,
+  ordinal: number,
+): { metadata: { labels: Record<string, string> } } {
   const name = podName(source.setName, ordinal);
-  return { metadata: { labels: { [STATEFULSET_POD_NAME_LABEL]: name, ...(source.podIndexLabel ? { [POD_INDEX_LABEL]: String(ordinal) } : {}) } } };
+  return {
+    metadata: {
+      labels: {
+        [STATEFULSET_POD_NAME_LABEL]: name,
+        ...(source.podIndexLabel ? { [POD_INDEX_LABEL]: String(ordinal) } : {}),
+      },
+    },
+  };
 }
-

@@ -1,4 +1,11 @@
-import type { ControllerRevision, OwnerReference, PersistentVolumeClaim, Pod, PodTemplateSpec, StatefulSet } from '@kruise-ts/api';
+import type {
+  ControllerRevision,
+  OwnerReference,
+  PersistentVolumeClaim,
+  Pod,
+  PodTemplateSpec,
+  StatefulSet,
+} from '@kruise-ts/api';
 import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
 import type { PodControlContext, PodOwner } from '@kruise-ts/pod-control';
 import type { RevisionStore } from '@kruise-ts/revision';
@@ -80,11 +87,21 @@ export interface RollingUpdateSettings {
   readonly paused: boolean;
   readonly minReadySeconds: number;
   readonly gracePeriodSeconds: number;
-  readonly unorderedUpdate: DeepReadonly<NonNullable<NonNullable<StatefulSet['spec']['updateStrategy']['rollingUpdate']>['unorderedUpdate']>> | undefined;
+  readonly unorderedUpdate:
+    | DeepReadonly<NonNullable<NonNullable<StatefulSet['spec']['updateStrategy']['rollingUpdate']>['unorderedUpdate']>>
+    | undefined;
 }
 
 /** OpenKruise's webhook defaults of a rollingUpdate block. */
-const ROLLING_UPDATE_DEFAULTS: RollingUpdateSettings = { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate', paused: false, minReadySeconds: 0, gracePeriodSeconds: 0, unorderedUpdate: undefined };
+const ROLLING_UPDATE_DEFAULTS: RollingUpdateSettings = {
+  partition: 0,
+  maxUnavailable: 1,
+  podUpdatePolicy: 'ReCreate',
+  paused: false,
+  minReadySeconds: 0,
+  gracePeriodSeconds: 0,
+  unorderedUpdate: undefined,
+};
 
 /**
  * `spec.updateStrategy.rollingUpdate` (its fields defaulted by the schema), or the defaults when the

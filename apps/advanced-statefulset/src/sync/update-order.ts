@@ -16,7 +16,8 @@ export interface UpdateOrderStrategy {
   /** `rollingUpdate.partition`: how many pods keep old revisions (a count, OpenKruise v1beta1). */
   readonly partition: number;
   /** `rollingUpdate.unorderedUpdate`: present ⇒ not by ordinal, by priority. */
-  readonly unorderedUpdate?: { readonly priorityStrategy?: DeepReadonly<UpdatePriorityStrategy> | undefined } | undefined;
+  readonly unorderedUpdate?:
+    { readonly priorityStrategy?: DeepReadonly<UpdatePriorityStrategy> | undefined } | undefined;
 }
 
 /**
@@ -24,7 +25,12 @@ export interface UpdateOrderStrategy {
  * revision. Ordered: highest ordinal first, never the lowest `partition` slots. Unordered: pods
  * already updated (or terminating) first, then the others by priority, each group highest first.
  */
-export function podsToUpdate(input: { readonly strategy: UpdateOrderStrategy; readonly replicas: number; readonly updateRevision: string; readonly slots: readonly (ReadonlyPod | undefined)[] }): number[] {
+export function podsToUpdate(input: {
+  readonly strategy: UpdateOrderStrategy;
+  readonly replicas: number;
+  readonly updateRevision: string;
+  readonly slots: readonly (ReadonlyPod | undefined)[];
+}): number[] {
   const { strategy, slots } = input;
   const maxUpdate = input.replicas - strategy.partition;
   if (maxUpdate <= 0) {
@@ -39,7 +45,9 @@ export function podsToUpdate(input: { readonly strategy: UpdateOrderStrategy; re
     }
     return indexes;
   }
-  const present = [...slots.entries()].filter((entry): entry is [number, ReadonlyPod] => entry[1] !== undefined).reverse();
+  const present = [...slots.entries()]
+    .filter((entry): entry is [number, ReadonlyPod] => entry[1] !== undefined)
+    .reverse();
   const done = present.filter(([, pod]) => isPodAtRevision(pod, input.updateRevision) || isBeingDeleted(pod));
   const waiting = present.filter(([, pod]) => !(isPodAtRevision(pod, input.updateRevision) || isBeingDeleted(pod)));
   const indexOf = new Map(waiting.map(([index, pod]) => [pod, index]));
@@ -75,6 +83,8 @@ export function isCurrentRevisionNeeded(input: NewPodRevisionInput): boolean {
     const below = slots.slice(0, input.index).filter((slot) => slot !== undefined).length;
     return below + 1 <= strategy.partition;
   }
-  const old = slots.filter((pod, index) => index !== input.index && pod !== undefined && !isPodAtRevision(pod, input.updateRevision)).length;
+  const old = slots.filter(
+    (pod, index) => index !== input.index && pod !== undefined && !isPodAtRevision(pod, input.updateRevision),
+  ).length;
   return old < strategy.partition;
 }

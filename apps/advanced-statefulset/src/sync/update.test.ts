@@ -4,7 +4,19 @@ import type { StatefulSetInput } from '@kruise-ts/api';
 import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { editSpec, NAMESPACE, podNames, revisionOf, runPods, settle, statefulSet, storedPod, syncFixture, webSpec, writes } from '../../test/fixtures/sync-fixture.ts';
+import {
+  editSpec,
+  NAMESPACE,
+  podNames,
+  revisionOf,
+  runPods,
+  settle,
+  statefulSet,
+  storedPod,
+  syncFixture,
+  webSpec,
+  writes,
+} from '../../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../../test/fixtures/sync-fixture.ts';
 import { rollingUpdate } from './update.ts';
 
@@ -15,10 +27,30 @@ type RollingUpdate = NonNullable<NonNullable<Spec['updateStrategy']>['rollingUpd
  * `replicas` pods running `image` (with the InPlaceUpdateReady gate when `gate`), updated as `rolling`
  * says; Parallel (the rolling update's order does not depend on it, and the set settles in fewer rounds).
  */
-function spec(replicas: number, input: { image?: string; command?: string[]; gate?: boolean; rolling?: RollingUpdate; extra?: Partial<Spec> } = {}): Spec {
-  const base = webSpec(replicas, { podManagementPolicy: 'Parallel', updateStrategy: { type: 'RollingUpdate', rollingUpdate: input.rolling ?? {} }, ...input.extra });
-  const container = { name: 'main', image: input.image ?? 'nginx:1.25', ...(input.command === undefined ? {} : { command: input.command }) };
-  return { ...base, template: { ...base.template, spec: { containers: [container], ...(input.gate === true ? { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } : {}) } } };
+function spec(
+  replicas: number,
+  input: { image?: string; command?: string[]; gate?: boolean; rolling?: RollingUpdate; extra?: Partial<Spec> } = {},
+): Spec {
+  const base = webSpec(replicas, {
+    podManagementPolicy: 'Parallel',
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: input.rolling ?? {} },
+    ...input.extra,
+  });
+  const container = {
+    name: 'main',
+    image: input.image ?? 'nginx:1.25',
+    ...(input.command === undefined ? {} : { command: input.command }),
+  };
+  return {
+    ...base,
+    template: {
+      ...base.template,
+      spec: {
+        containers: [container],
+        ...(input.gate === true ? { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } : {}),
+      },
+    },
+  };
 }
 
 /** A set settled with `initial`, then edited to `next` (a new update revision); the actions so far are forgotten. */
@@ -36,7 +68,10 @@ async function updateOnce(fixture: SyncFixture): Promise<Awaited<ReturnType<type
 }
 
 function deletions(fixture: SyncFixture): string[] {
-  return fixture.fake.writes().filter((action) => action.verb === 'delete' && action.resource === 'pods').map((action) => action.name);
+  return fixture.fake
+    .writes()
+    .filter((action) => action.verb === 'delete' && action.resource === 'pods')
+    .map((action) => action.name);
 }
 
 function podWrites(fixture: SyncFixture): string[] {
@@ -58,15 +93,25 @@ describe('rollingUpdate (over the in-memory API)', () => {
     // Rounded down, at least 1.
     { replicas: 4, maxUnavailable: '10%', deleted: ['web-3'] },
     { replicas: 3, maxUnavailable: 5, deleted: ['web-2', 'web-1', 'web-0'] },
-  ])('recreates up to maxUnavailable $maxUnavailable of $replicas at once', async ({ replicas, maxUnavailable, deleted }) => {
-    const { fixture } = await rollout(spec(replicas), spec(replicas, { image: 'nginx:1.26', rolling: { maxUnavailable } }));
-    await updateOnce(fixture);
-    expect(deletions(fixture)).toEqual(deleted);
-  });
+  ])(
+    'recreates up to maxUnavailable $maxUnavailable of $replicas at once',
+    async ({ replicas, maxUnavailable, deleted }) => {
+      const { fixture } = await rollout(
+        spec(replicas),
+        spec(replicas, { image: 'nginx:1.26', rolling: { maxUnavailable } }),
+      );
+      await updateOnce(fixture);
+      expect(deletions(fixture)).toEqual(deleted);
+    },
+  );
 
   it('counts a pod that is not ready against maxUnavailable', async () => {
     const { fixture } = await rollout(spec(3), spec(3, { image: 'nginx:1.26' }));
-    await fixture.fake.patchStatus(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'strategic', body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } } });
+    await fixture.fake.patchStatus(
+      podResource,
+      { namespace: NAMESPACE, name: 'web-0' },
+      { type: 'strategic', body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } } },
+    );
     fixture.fake.clearActions();
     expect(await updateOnce(fixture)).toEqual({ changed: false });
     expect(fixture.fake.writes()).toEqual([]);
@@ -82,7 +127,8 @@ describe('rollingUpdate (over the in-memory API)', () => {
   it('rolls every pod out, highest ordinal first, until all run the update revision', async () => {
     const { fixture, old } = await rollout(spec(3), spec(3, { image: 'nginx:1.26' }));
     const deleted: string[] = [];
-    const done = (): boolean => podNames(fixture).length === 3 && podNames(fixture).every((name) => revisionOf(fixture.fake, name) !== old);
+    const done = (): boolean =>
+      podNames(fixture).length === 3 && podNames(fixture).every((name) => revisionOf(fixture.fake, name) !== old);
     for (let round = 0; round < 20 && !done(); round++) {
       fixture.fake.clearActions();
       await fixture.reconcile();
@@ -90,13 +136,23 @@ describe('rollingUpdate (over the in-memory API)', () => {
       await runPods(fixture);
     }
     expect(deleted).toEqual(['web-2', 'web-1', 'web-0']);
-    expect(podNames(fixture).map((name) => storedPod(fixture.fake, name).spec?.containers[0]?.image)).toEqual(['nginx:1.26', 'nginx:1.26', 'nginx:1.26']);
+    expect(podNames(fixture).map((name) => storedPod(fixture.fake, name).spec?.containers[0]?.image)).toEqual([
+      'nginx:1.26',
+      'nginx:1.26',
+      'nginx:1.26',
+    ]);
   });
 
   it('unorderedUpdate: updates by priority (weight of matching labels), not by ordinal', async () => {
-    const unorderedUpdate = { priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { tier: 'first' } } }] } };
+    const unorderedUpdate = {
+      priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { tier: 'first' } } }] },
+    };
     const { fixture } = await rollout(spec(3), spec(3, { image: 'nginx:1.26', rolling: { unorderedUpdate } }));
-    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'merge', body: { metadata: { labels: { tier: 'first' } } } });
+    await fixture.fake.patch(
+      podResource,
+      { namespace: NAMESPACE, name: 'web-0' },
+      { type: 'merge', body: { metadata: { labels: { tier: 'first' } } } },
+    );
     fixture.fake.clearActions();
     await updateOnce(fixture);
     expect(deletions(fixture)).toEqual(['web-0']);
@@ -104,7 +160,11 @@ describe('rollingUpdate (over the in-memory API)', () => {
 
   it('deletes a pod labelled specified-delete whatever the partition', async () => {
     const { fixture } = await rollout(spec(3), spec(3, { image: 'nginx:1.26', rolling: { partition: 3 } }));
-    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'merge', body: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } } });
+    await fixture.fake.patch(
+      podResource,
+      { namespace: NAMESPACE, name: 'web-0' },
+      { type: 'merge', body: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } } },
+    );
     fixture.fake.clearActions();
     expect(await updateOnce(fixture)).toEqual({ changed: true });
     expect(deletions(fixture)).toEqual(['web-0']);
@@ -113,7 +173,10 @@ describe('rollingUpdate (over the in-memory API)', () => {
 
 describe('rollingUpdate: podUpdatePolicy', () => {
   it('InPlaceIfPossible updates an image change in place: no deletion, the pod at the update revision', async () => {
-    const { fixture, old } = await rollout(spec(3, { gate: true }), spec(3, { gate: true, image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }));
+    const { fixture, old } = await rollout(
+      spec(3, { gate: true }),
+      spec(3, { gate: true, image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }),
+    );
     expect(await updateOnce(fixture)).toEqual({ changed: true });
     expect(podWrites(fixture)).toEqual(['patch/status pods web-2', 'patch pods web-2']);
     const pod = storedPod(fixture.fake, 'web-2');
@@ -125,20 +188,36 @@ describe('rollingUpdate: podUpdatePolicy', () => {
 
   it('InPlaceIfPossible holds a pod in PreparingUpdate while the inPlaceUpdate hook holds it, then updates it in place', async () => {
     const hooked = (input: Parameters<typeof spec>[1]): Spec => {
-      const base = spec(2, { gate: true, ...input, extra: { lifecycle: { inPlaceUpdate: { labelsHandler: { 'example.com/hold': 'true' } } } } });
-      return { ...base, template: { ...base.template, metadata: { labels: { app: 'web', 'example.com/hold': 'true' } } } };
+      const base = spec(2, {
+        gate: true,
+        ...input,
+        extra: { lifecycle: { inPlaceUpdate: { labelsHandler: { 'example.com/hold': 'true' } } } },
+      });
+      return {
+        ...base,
+        template: { ...base.template, metadata: { labels: { app: 'web', 'example.com/hold': 'true' } } },
+      };
     };
-    const { fixture } = await rollout(hooked({}), hooked({ image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }));
+    const { fixture } = await rollout(
+      hooked({}),
+      hooked({ image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }),
+    );
     expect(await updateOnce(fixture)).toEqual({ changed: true });
     expect(podWrites(fixture)).toEqual(['patch pods web-1']);
-    expect(storedPod(fixture.fake, 'web-1').metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe('PreparingUpdate');
+    expect(storedPod(fixture.fake, 'web-1').metadata?.labels?.['lifecycle.apps.kruise.io/state']).toBe(
+      'PreparingUpdate',
+    );
     expect(storedPod(fixture.fake, 'web-1').spec?.containers[0]?.image).toBe('nginx:1.25');
 
     fixture.fake.clearActions();
     expect(await updateOnce(fixture)).toEqual({ changed: false });
     expect(podWrites(fixture)).toEqual([]);
 
-    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-1' }, { type: 'merge', body: { metadata: { labels: { 'example.com/hold': null } } } });
+    await fixture.fake.patch(
+      podResource,
+      { namespace: NAMESPACE, name: 'web-1' },
+      { type: 'merge', body: { metadata: { labels: { 'example.com/hold': null } } } },
+    );
     fixture.fake.clearActions();
     await updateOnce(fixture);
     expect(podWrites(fixture)).toEqual(['patch/status pods web-1', 'patch pods web-1']);
@@ -146,22 +225,38 @@ describe('rollingUpdate: podUpdatePolicy', () => {
   });
 
   it('InPlaceIfPossible finishes the rollout in place once the kubelet runs the new images', async () => {
-    const { fixture } = await rollout(spec(2, { gate: true }), spec(2, { gate: true, image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }));
+    const { fixture } = await rollout(
+      spec(2, { gate: true }),
+      spec(2, { gate: true, image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }),
+    );
     const uids = podNames(fixture).map((name) => storedPod(fixture.fake, name).metadata?.uid);
     await settle(fixture);
     expect(podNames(fixture).map((name) => storedPod(fixture.fake, name).metadata?.uid)).toEqual(uids);
-    expect(podNames(fixture).map((name) => storedPod(fixture.fake, name).spec?.containers[0]?.image)).toEqual(['nginx:1.26', 'nginx:1.26']);
+    expect(podNames(fixture).map((name) => storedPod(fixture.fake, name).spec?.containers[0]?.image)).toEqual([
+      'nginx:1.26',
+      'nginx:1.26',
+    ]);
     expect(fixture.stored().status).toMatchObject({ updatedReplicas: 2, readyReplicas: 2 });
   });
 
   it('InPlaceIfPossible recreates a pod whose change cannot be made in place', async () => {
-    const { fixture } = await rollout(spec(3, { gate: true }), spec(3, { gate: true, command: ['nginx', '-g', 'daemon off;'], rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }));
+    const { fixture } = await rollout(
+      spec(3, { gate: true }),
+      spec(3, {
+        gate: true,
+        command: ['nginx', '-g', 'daemon off;'],
+        rolling: { podUpdatePolicy: 'InPlaceIfPossible' },
+      }),
+    );
     await updateOnce(fixture);
     expect(deletions(fixture)).toEqual(['web-2']);
   });
 
   it('InPlaceOnly reports a change it cannot make in place and writes no pod', async () => {
-    const { fixture } = await rollout(spec(3, { gate: true }), spec(3, { gate: true, command: ['nginx', '-g', 'daemon off;'], rolling: { podUpdatePolicy: 'InPlaceOnly' } }));
+    const { fixture } = await rollout(
+      spec(3, { gate: true }),
+      spec(3, { gate: true, command: ['nginx', '-g', 'daemon off;'], rolling: { podUpdatePolicy: 'InPlaceOnly' } }),
+    );
     const result = await updateOnce(fixture);
     expect(result.changed).toBe(false);
     expect(result.blocked).toMatch(/^find Pod web-2 update strategy is InPlaceOnly but can not update in-place: /);
@@ -193,23 +288,34 @@ describe('rollingUpdate in the reconcile', () => {
   });
 
   it('reports an InPlaceOnly update it cannot make as FailedUpdatePod', async () => {
-    const { fixture } = await rollout(spec(2, { gate: true }), spec(2, { gate: true, command: ['nginx', '-g', 'daemon off;'], rolling: { podUpdatePolicy: 'InPlaceOnly' } }));
+    const { fixture } = await rollout(
+      spec(2, { gate: true }),
+      spec(2, { gate: true, command: ['nginx', '-g', 'daemon off;'], rolling: { podUpdatePolicy: 'InPlaceOnly' } }),
+    );
     await fixture.reconcile();
     expect(podWrites(fixture)).toEqual([]);
-    expect(fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedUpdatePod')).toMatchObject({ status: 'True', reason: 'InPlaceOnlyNotPossible' });
+    expect(
+      fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedUpdatePod'),
+    ).toMatchObject({ status: 'True', reason: 'InPlaceOnlyNotPossible' });
   });
 
   it('reports a refresh write that failed as FailedUpdatePod, writes the status, and goes to the backoff', async () => {
     const fixture = syncFixture([statefulSet({ spec: spec(2) })]);
     await settle(fixture);
-    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: 'web-0' }, { type: 'merge', body: { metadata: { labels: { 'lifecycle.apps.kruise.io/state': 'Updated' } } } });
+    await fixture.fake.patch(
+      podResource,
+      { namespace: NAMESPACE, name: 'web-0' },
+      { type: 'merge', body: { metadata: { labels: { 'lifecycle.apps.kruise.io/state': 'Updated' } } } },
+    );
     fixture.fake.prependReactor({ verb: 'patch', resource: 'pods', name: 'web-0' }, () => {
       throw fakeApiError({ code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' });
     });
     fixture.fake.clearActions();
     await expect(fixture.reconcile()).rejects.toThrow('etcdserver: request timed out');
     expect(writes(fixture.fake)).toContain('patch/status statefulsets web');
-    expect(fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedUpdatePod')).toMatchObject({ status: 'True', message: 'refreshing pods failed: etcdserver: request timed out' });
+    expect(
+      fixture.stored().status?.conditions?.find((condition) => condition.type === 'FailedUpdatePod'),
+    ).toMatchObject({ status: 'True', message: 'refreshing pods failed: etcdserver: request timed out' });
   });
 
   it('waits for the scale step: no update in a round that created a pod', async () => {

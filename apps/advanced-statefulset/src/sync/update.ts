@@ -34,7 +34,6 @@ export interface UpdateResult {
   readonly blocked?: string;
 }
 
-
 function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
   const rolling = rollingUpdateOf(state.set);
   return {
@@ -46,7 +45,8 @@ function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
     stripManagedFields: ctx.options.stripPodManagedFields,
     recreateOnVolumeClaimTemplatesChange: false,
     decisions: new InPlaceDecisions(),
-    recreate: async (pod): Promise<PodUpdateOutcome> => ((await deletePods(ctx, state.owner, { pods: [pod] })) ? CHANGED : WAITING),
+    recreate: async (pod): Promise<PodUpdateOutcome> =>
+      (await deletePods(ctx, state.owner, { pods: [pod] })) ? CHANGED : WAITING,
   };
 }
 
@@ -55,7 +55,11 @@ function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
  * for it: the cache shows the claims as they were), and the pod is updated once the expansion is
  * completed; a pod already at the update revision needs nothing more (OpenKruise: the claims only).
  */
-async function updateWithClaims(ctx: SyncContext, state: SyncState, input: { readonly pod: DeepReadonly<Pod>; readonly update: (pod: DeepReadonly<Pod>) => Promise<PodUpdateOutcome> }): Promise<PodUpdateOutcome> {
+async function updateWithClaims(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { readonly pod: DeepReadonly<Pod>; readonly update: (pod: DeepReadonly<Pod>) => Promise<PodUpdateOutcome> },
+): Promise<PodUpdateOutcome> {
   const { pod } = input;
   const claims = podClaims(state, pod);
   if (!claimsMatch(claims)) {
@@ -82,17 +86,28 @@ export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise
     now: ctx.clock.now(),
     slots: slotsOf(state),
     inPlaceCompleted: (pod) => isInPlaceUpdateCompleted(pod, { verticalScaling }),
-    ...(resizing ? { claims: { matched: (pod) => claimsMatch(podClaims(state, pod)), ready: (pod) => claimsReady(podClaims(state, pod)) } } : {}),
+    ...(resizing
+      ? {
+          claims: {
+            matched: (pod) => claimsMatch(podClaims(state, pod)),
+            ready: (pod) => claimsReady(podClaims(state, pod)),
+          },
+        }
+      : {}),
   });
   if (plan.requeueMs !== undefined) {
     ctx.requeue.push(plan.requeueMs, 'minReadySeconds');
   }
-  let changed = plan.specifiedDeletes.length > 0 && (await deletePods(ctx, state.owner, { pods: plan.specifiedDeletes }));
+  let changed =
+    plan.specifiedDeletes.length > 0 && (await deletePods(ctx, state.owner, { pods: plan.specifiedDeletes }));
   const podPlan = updatePlan(ctx, state);
   // The plan chose the pods in update order within the budget; their writes need no order among
   // themselves (OpenKruise writes them one after another: 200 pods took seconds per reconcile).
-  const update = (pod: DeepReadonly<Pod>): Promise<PodUpdateOutcome> => updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision });
-  const outcomes = await settleWithConcurrency(plan.updates, POD_WRITE_CONCURRENCY, (pod) => (resizing ? updateWithClaims(ctx, state, { pod, update }) : update(pod)));
+  const update = (pod: DeepReadonly<Pod>): Promise<PodUpdateOutcome> =>
+    updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision });
+  const outcomes = await settleWithConcurrency(plan.updates, POD_WRITE_CONCURRENCY, (pod) =>
+    resizing ? updateWithClaims(ctx, state, { pod, update }) : update(pod),
+  );
   let blocked: string | undefined;
   for (const outcome of outcomes) {
     if (outcome.status === 'rejected') throw outcome.reason;

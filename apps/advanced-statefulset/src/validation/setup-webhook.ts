@@ -25,6 +25,14 @@ export const STATEFULSET_VALIDATION_WEBHOOK: ValidationWebhook = {
  * a handler that throws or runs out of time admits the set, and the controller checks its template
  * before it creates pods.
  */
-export function setupStatefulSetWebhook(manager: Manager, server: WebhookServer, options: StatefulSetControllerOptions): void {
-  server.register(STATEFULSET_VALIDATION_WEBHOOK.path, validationHandler(statefulSetValidation(podShapeOf(options.featureGates)), templateValidatorFor(manager)), { failurePolicy: 'allow' });
+export function setupStatefulSetWebhook(
+  manager: Manager,
+  server: WebhookServer,
+  options: StatefulSetControllerOptions,
+): void {
+  server.register(
+    STATEFULSET_VALIDATION_WEBHOOK.path,
+    validationHandler(statefulSetValidation(podShapeOf(options.featureGates)), templateValidatorFor(manager)),
+    { failurePolicy: 'allow' },
+  );
 }

@@ -29,7 +29,10 @@ class MemoryDryRun {
   }
 }
 
-type Handle = (operation: 'CREATE' | 'UPDATE', objects: { object: unknown; oldObject?: unknown }) => Promise<AdmissionResponse>;
+type Handle = (
+  operation: 'CREATE' | 'UPDATE',
+  objects: { object: unknown; oldObject?: unknown },
+) => Promise<AdmissionResponse>;
 
 /** `version`: the version the API server sends the request in (the webhook is registered for both). */
 function setup(version: 'v1alpha1' | 'v1beta1' = 'v1beta1'): { dryRun: MemoryDryRun; handle: Handle } {
@@ -37,8 +40,21 @@ function setup(version: 'v1alpha1' | 'v1beta1' = 'v1beta1'): { dryRun: MemoryDry
   const validator = new TemplateValidator({ dryRun });
   const handler = validationHandler(statefulSetValidation(podShapeOf(parseFeatureGates(''))), validator);
   const handle: Handle = (operation, objects) => {
-    const inVersion = version === 'v1beta1' ? objects : { object: asV1alpha1(objects.object), ...(objects.oldObject === undefined ? {} : { oldObject: asV1alpha1(objects.oldObject) }) };
-    const request = admissionRequest({ kind: { group: 'apps.kruise.io', version, kind: 'StatefulSet' }, resource: 'statefulsets', name: 'web', namespace: 'ns', operation, ...inVersion });
+    const inVersion =
+      version === 'v1beta1'
+        ? objects
+        : {
+            object: asV1alpha1(objects.object),
+            ...(objects.oldObject === undefined ? {} : { oldObject: asV1alpha1(objects.oldObject) }),
+          };
+    const request = admissionRequest({
+      kind: { group: 'apps.kruise.io', version, kind: 'StatefulSet' },
+      resource: 'statefulsets',
+      name: 'web',
+      namespace: 'ns',
+      operation,
+      ...inVersion,
+    });
     return handler(request, new AbortController().signal);
   };
   return { dryRun, handle };
@@ -53,10 +69,16 @@ function asV1alpha1(object: unknown): unknown {
 
 const inPlaceGates = [{ conditionType: 'InPlaceUpdateReady' }];
 
-function inPlaceSpec(podUpdatePolicy: 'InPlaceOnly' | 'ReCreate', container: Record<string, unknown>): StatefulSetInput['spec'] {
+function inPlaceSpec(
+  podUpdatePolicy: 'InPlaceOnly' | 'ReCreate',
+  container: Record<string, unknown>,
+): StatefulSetInput['spec'] {
   return webSpec(2, {
     updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { readinessGates: inPlaceGates, containers: [{ name: 'main', image: 'nginx:1.25', ...container }] } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { readinessGates: inPlaceGates, containers: [{ name: 'main', image: 'nginx:1.25', ...container }] },
+    },
   });
 }
 
@@ -67,21 +89,32 @@ describe.each(['v1beta1', 'v1alpha1'] as const)('the StatefulSet validation webh
 
     it('allows an image change', async () => {
       const { handle } = setup(version);
-      const response = await handle('UPDATE', { object: statefulSet({ spec: inPlaceSpec('InPlaceOnly', { image: 'nginx:1.26' }) }), oldObject: old });
+      const response = await handle('UPDATE', {
+        object: statefulSet({ spec: inPlaceSpec('InPlaceOnly', { image: 'nginx:1.26' }) }),
+        oldObject: old,
+      });
       expect(response.allowed).toBe(true);
     });
 
     it('refuses any other change of the template spec, naming the field', async () => {
       const { handle } = setup(version);
-      const response = await handle('UPDATE', { object: statefulSet({ spec: inPlaceSpec('InPlaceOnly', { env: [{ name: 'A', value: '1' }] }) }), oldObject: old });
+      const response = await handle('UPDATE', {
+        object: statefulSet({ spec: inPlaceSpec('InPlaceOnly', { env: [{ name: 'A', value: '1' }] }) }),
+        oldObject: old,
+      });
       expect(response.allowed).toBe(false);
       expect(response.status).toMatchObject({ code: 422, reason: 'Invalid' });
-      expect(response.status?.message).toBe('StatefulSet "web" is invalid: spec.template.spec: Forbidden: only allowed to update images in spec for InPlaceOnly, but found add /containers/0/env');
+      expect(response.status?.message).toBe(
+        'StatefulSet "web" is invalid: spec.template.spec: Forbidden: only allowed to update images in spec for InPlaceOnly, but found add /containers/0/env',
+      );
     });
 
     it('does not apply to other policies', async () => {
       const { handle } = setup(version);
-      const response = await handle('UPDATE', { object: statefulSet({ spec: inPlaceSpec('ReCreate', { env: [{ name: 'A', value: '1' }] }) }), oldObject: statefulSet({ spec: inPlaceSpec('ReCreate', {}) }) });
+      const response = await handle('UPDATE', {
+        object: statefulSet({ spec: inPlaceSpec('ReCreate', { env: [{ name: 'A', value: '1' }] }) }),
+        oldObject: statefulSet({ spec: inPlaceSpec('ReCreate', {}) }),
+      });
       expect(response.allowed).toBe(true);
     });
   });
@@ -92,40 +125,69 @@ describe.each(['v1beta1', 'v1alpha1'] as const)('the StatefulSet validation webh
       code: 422,
       reason: 'Invalid',
       message: 'Pod "web-1" is invalid: spec.containers[0].name: Invalid value: "Main"',
-      causes: [{ reason: 'FieldValueInvalid', field: 'spec.containers[0].name', message: 'Invalid value: "Main": a lowercase RFC 1123 label must consist of ...' }],
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'spec.containers[0].name',
+          message: 'Invalid value: "Main": a lowercase RFC 1123 label must consist of ...',
+        },
+      ],
     });
     const response = await handle('CREATE', { object: statefulSet({ spec: webSpec(2) }) });
     expect(response.allowed).toBe(false);
-    expect(response.status?.message).toBe('StatefulSet "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Main": a lowercase RFC 1123 label must consist of ...');
+    expect(response.status?.message).toBe(
+      'StatefulSet "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Main": a lowercase RFC 1123 label must consist of ...',
+    );
     expect(dryRun.pods.map((pod) => pod.spec?.hostname)).toEqual(['web-1']);
   });
 
   it('refuses a claim template the API server refuses, at its path', async () => {
     const { dryRun, handle } = setup(version);
-    dryRun.refuseClaim = fakeApiError({ code: 422, reason: 'Invalid', causes: [{ reason: 'FieldValueRequired', field: 'spec.resources[storage]', message: 'Required value' }] });
-    const spec = webSpec(1, { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }] });
+    dryRun.refuseClaim = fakeApiError({
+      code: 422,
+      reason: 'Invalid',
+      causes: [{ reason: 'FieldValueRequired', field: 'spec.resources[storage]', message: 'Required value' }],
+    });
+    const spec = webSpec(1, {
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }],
+    });
     const response = await handle('CREATE', { object: statefulSet({ spec }) });
-    expect(response.status?.message).toBe('StatefulSet "web" is invalid: spec.volumeClaimTemplates[0].spec.resources[storage]: Required value');
+    expect(response.status?.message).toBe(
+      'StatefulSet "web" is invalid: spec.volumeClaimTemplates[0].spec.resources[storage]: Required value',
+    );
     expect(dryRun.claims.map((claim) => claim.metadata?.name)).toEqual(['data-web-x']);
   });
 
   it('does not dry-run again an update that leaves the pod as it was', async () => {
     const { dryRun, handle } = setup(version);
     const old = statefulSet({ spec: webSpec(2) });
-    const response = await handle('UPDATE', { object: statefulSet({ spec: webSpec(2, { updateStrategy: { rollingUpdate: { partition: 1 } } }) }), oldObject: old });
+    const response = await handle('UPDATE', {
+      object: statefulSet({ spec: webSpec(2, { updateStrategy: { rollingUpdate: { partition: 1 } } }) }),
+      oldObject: old,
+    });
     expect(response.allowed).toBe(true);
     expect(dryRun.pods).toEqual([]);
   });
 
   it('dry-runs a scale-out for the new highest ordinal', async () => {
     const { dryRun, handle } = setup(version);
-    await handle('UPDATE', { object: statefulSet({ spec: webSpec(10) }), oldObject: statefulSet({ spec: webSpec(2) }) });
+    await handle('UPDATE', {
+      object: statefulSet({ spec: webSpec(10) }),
+      oldObject: statefulSet({ spec: webSpec(2) }),
+    });
     expect(dryRun.pods.map((pod) => pod.spec?.hostname)).toEqual(['web-9']);
   });
 
   it('rejects an object it cannot read', async () => {
     const { handle } = setup(version);
-    const response = await handle('CREATE', { object: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata: { name: 'web' }, spec: { replicas: 'two' } } });
+    const response = await handle('CREATE', {
+      object: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'StatefulSet',
+        metadata: { name: 'web' },
+        spec: { replicas: 'two' },
+      },
+    });
     expect(response.status?.code).toBe(400);
   });
 
@@ -140,6 +202,9 @@ describe('the StatefulSet validation webhook, either version', () => {
   it('reads a v1alpha1 request as v1beta1, with the fields its conversion record keeps', () => {
     const set = statefulSet({ spec: webSpec(2, { reserveOrdinals: [1] }) });
     const parsed = statefulSetValidation(podShapeOf(parseFeatureGates(''))).parse(asV1alpha1(set));
-    expect(parsed).toMatchObject({ ok: true, value: { apiVersion: 'apps.kruise.io/v1beta1', spec: { reserveOrdinals: [1] } } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      value: { apiVersion: 'apps.kruise.io/v1beta1', spec: { reserveOrdinals: [1] } },
+    });
   });
 });

@@ -31,6 +31,9 @@ export function statefulSetValidation(options: PodShapeOptions): WorkloadValidat
       set.spec.lifecycle,
       targetOrdinal(set, options),
     ],
-    updateRules: (oldSet, set) => (isInPlaceOnly(set) ? inPlaceOnlyViolations(oldSet.spec.template.spec, set.spec.template.spec, 'spec.template.spec') : []),
+    updateRules: (oldSet, set) =>
+      isInPlaceOnly(set)
+        ? inPlaceOnlyViolations(oldSet.spec.template.spec, set.spec.template.spec, 'spec.template.spec')
+        : [],
   };
 }

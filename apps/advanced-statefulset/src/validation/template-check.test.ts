@@ -5,9 +5,17 @@ import type { StatefulSet } from '@kruise-ts/api';
 import { statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';
 import { needsTemplateCheck } from './template-check.ts';
 
-function withStatus(replicas: number, status: Partial<NonNullable<StatefulSet['status']>> | undefined, extra: Partial<StatefulSet['metadata']> = {}): StatefulSet {
+function withStatus(
+  replicas: number,
+  status: Partial<NonNullable<StatefulSet['status']>> | undefined,
+  extra: Partial<StatefulSet['metadata']> = {},
+): StatefulSet {
   const set = statefulSet({ spec: webSpec(replicas), generation: 2 });
-  return { ...set, metadata: { ...set.metadata, ...extra }, ...(status === undefined ? {} : { status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, ...status } }) };
+  return {
+    ...set,
+    metadata: { ...set.metadata, ...extra },
+    ...(status === undefined ? {} : { status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, ...status } }),
+  };
 }
 
 describe('needsTemplateCheck', () => {

@@ -17,9 +17,15 @@ export function needsTemplateCheck(set: DeepReadonly<StatefulSet>): boolean {
 }
 
 /** The message to report when the template is invalid; undefined when it is valid, not checked now, or could not be checked. */
-export async function templateProblem(set: DeepReadonly<StatefulSet>, context: TemplateCheckContext & { readonly shape: PodShapeOptions }): Promise<string | undefined> {
+export async function templateProblem(
+  set: DeepReadonly<StatefulSet>,
+  context: TemplateCheckContext & { readonly shape: PodShapeOptions },
+): Promise<string | undefined> {
   if (!needsTemplateCheck(set)) {
     return undefined;
   }
-  return checkTemplate(context, { subject: `StatefulSet ${JSON.stringify(set.metadata.name ?? '')}`, target: () => statefulSetValidationTarget(set, context.shape) });
+  return checkTemplate(context, {
+    subject: `StatefulSet ${JSON.stringify(set.metadata.name ?? '')}`,
+    target: () => statefulSetValidationTarget(set, context.shape),
+  });
 }

@@ -6,7 +6,10 @@ import { statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';
 import { podShapeOf, statefulSetValidationTarget, targetOrdinal } from './validation-target.ts';
 
 const defaultShape = podShapeOf(parseFeatureGates(''));
-const claimTemplate = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+const claimTemplate = {
+  metadata: { name: 'data' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+};
 
 describe('statefulSetValidationTarget', () => {
   const set = statefulSet({ spec: webSpec(3, { volumeClaimTemplates: [claimTemplate] }) });
@@ -53,7 +56,10 @@ describe('statefulSetValidationTarget', () => {
     [11, 'web-xx', 'web-10'],
     [101, 'web-xxx', 'web-100'],
   ])('with %i replicas is named %s (as long as %s, its hostname)', (replicas, name, hostname) => {
-    const { pod, claims } = statefulSetValidationTarget(statefulSet({ spec: webSpec(replicas, { volumeClaimTemplates: [claimTemplate] }) }), defaultShape);
+    const { pod, claims } = statefulSetValidationTarget(
+      statefulSet({ spec: webSpec(replicas, { volumeClaimTemplates: [claimTemplate] }) }),
+      defaultShape,
+    );
     expect(pod.metadata?.name).toBe(name);
     expect(pod.spec?.hostname).toBe(hostname);
     expect(pod.metadata?.labels?.['statefulset.kubernetes.io/pod-name']).toBe(hostname);
@@ -83,7 +89,10 @@ describe('statefulSetValidationTarget', () => {
     const withVolumes = statefulSet({
       spec: webSpec(1, {
         volumeClaimTemplates: [claimTemplate],
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx' }], volumes: [{ name: 'cache', emptyDir: {} }] } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'main', image: 'nginx' }], volumes: [{ name: 'cache', emptyDir: {} }] },
+        },
       }),
     });
     const mapping = statefulSetValidationTarget(withVolumes, defaultShape).podMapping;
@@ -104,7 +113,9 @@ describe('targetOrdinal', () => {
     [2, undefined, ['x'], false, 1],
   ])('%i replicas from %s reserving %j (gate %s) ⇒ %i', (...row) => {
     const [replicas, start, reserveOrdinals, startOrdinal, expected] = row;
-    const set = statefulSet({ spec: webSpec(replicas, { reserveOrdinals, ...(start === undefined ? {} : { ordinals: { start } }) }) });
+    const set = statefulSet({
+      spec: webSpec(replicas, { reserveOrdinals, ...(start === undefined ? {} : { ordinals: { start } }) }),
+    });
     expect(targetOrdinal(set, { startOrdinal, podIndexLabel: true })).toBe(expected);
   });
 });

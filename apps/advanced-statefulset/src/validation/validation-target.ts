@@ -60,12 +60,19 @@ export function targetOrdinal(set: DeepReadonly<StatefulSet>, options: PodShapeO
 }
 
 function podMapping(pod: Pod, claimNames: readonly string[]): FieldMapping {
-  const templateMapping = podTemplateMapping(pod, claimNames, { template: 'spec.template', claimTemplates: CLAIM_TEMPLATES, name: 'metadata.name' });
+  const templateMapping = podTemplateMapping(pod, claimNames, {
+    template: 'spec.template',
+    claimTemplates: CLAIM_TEMPLATES,
+    name: 'metadata.name',
+  });
   return (field) => IDENTITY_FIELDS.get(field) ?? templateMapping(field);
 }
 
 /** The pod and claims the set creates at its highest ordinal, with their field mappings. */
-export function statefulSetValidationTarget(set: DeepReadonly<StatefulSet>, options: PodShapeOptions): ValidationTarget {
+export function statefulSetValidationTarget(
+  set: DeepReadonly<StatefulSet>,
+  options: PodShapeOptions,
+): ValidationTarget {
   const name = set.metadata.name ?? '';
   const namespace = set.metadata.namespace ?? '';
   const templates = set.spec.volumeClaimTemplates ?? [];
@@ -74,18 +81,41 @@ export function statefulSetValidationTarget(set: DeepReadonly<StatefulSet>, opti
     setName: name,
     namespace,
     serviceName: set.spec.serviceName ?? '',
-    controllerRef: { apiVersion: APPS_KRUISE_IO_V1BETA1, kind: STATEFULSET_KIND, name, uid: 'validation', controller: true },
+    controllerRef: {
+      apiVersion: APPS_KRUISE_IO_V1BETA1,
+      kind: STATEFULSET_KIND,
+      name,
+      uid: 'validation',
+      controller: true,
+    },
     volumeClaimTemplates: templates,
     lifecycle: set.spec.lifecycle,
     podIndexLabel: options.podIndexLabel,
   };
-  const pod = forDryRun(newStatefulPod(source, { ordinal, template: set.spec.template, revision: revisionName(name, PLACEHOLDER_HASH), now: PLACEHOLDER_TIME }), ordinal);
-  const claims = newClaims({ owner: { name, namespace }, volumeClaimTemplates: templates, identity: { kind: 'ordinal', ordinal }, selectorLabels: set.spec.selector.matchLabels, ownerReferences: [] });
+  const pod = forDryRun(
+    newStatefulPod(source, {
+      ordinal,
+      template: set.spec.template,
+      revision: revisionName(name, PLACEHOLDER_HASH),
+      now: PLACEHOLDER_TIME,
+    }),
+    ordinal,
+  );
+  const claims = newClaims({
+    owner: { name, namespace },
+    volumeClaimTemplates: templates,
+    identity: { kind: 'ordinal', ordinal },
+    selectorLabels: set.spec.selector.matchLabels,
+    ownerReferences: [],
+  });
   const claimNames = templates.map((template) => template.metadata?.name ?? '');
   return {
     pod,
     podMapping: podMapping(pod, claimNames),
-    claims: claims.map((claim, index) => ({ claim: forDryRun(claim, ordinal), mapping: claimTemplateMapping(CLAIM_TEMPLATES, index) })),
+    claims: claims.map((claim, index) => ({
+      claim: forDryRun(claim, ordinal),
+      mapping: claimTemplateMapping(CLAIM_TEMPLATES, index),
+    })),
   };
 }
 

@@ -22,12 +22,20 @@ function invalidSpec(set: StatefulSet): string | undefined {
 }
 
 async function podUids(namespace: string): Promise<string[]> {
-  return (await client.list(podResource, { namespace, labelSelector: 'app=db' })).items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).map(uidOf).sort();
+  return (await client.list(podResource, { namespace, labelSelector: 'app=db' })).items
+    .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+    .map(uidOf)
+    .sort();
 }
 
 async function warningEvents(namespace: string): Promise<string[]> {
-  const events = await client.list({ group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true }, { namespace });
-  return events.items.filter((event) => (event as { type?: string }).type === 'Warning').map((event) => (event as { message?: string }).message ?? '');
+  const events = await client.list(
+    { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
+    { namespace },
+  );
+  return events.items
+    .filter((event) => (event as { type?: string }).type === 'Warning')
+    .map((event) => (event as { message?: string }).message ?? '');
 }
 
 describe('Advanced StatefulSet bad input', () => {
@@ -36,8 +44,16 @@ describe('Advanced StatefulSet bad input', () => {
       await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel' }));
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       const before = await podUids(namespace);
-      await client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { replicas: 3, reserveOrdinals: [0, '5-2'] } } });
-      const set = await waitForSet(client, { namespace, name: 'db', description: 'InvalidSpec' }, (current) => invalidSpec(current) !== undefined);
+      await client.patch(
+        statefulSetResource,
+        { namespace, name: 'db' },
+        { type: 'merge', body: { spec: { replicas: 3, reserveOrdinals: [0, '5-2'] } } },
+      );
+      const set = await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'InvalidSpec' },
+        (current) => invalidSpec(current) !== undefined,
+      );
       expect(invalidSpec(set)).toContain('spec.reserveOrdinals: "5-2"');
       expect(await podUids(namespace)).toEqual(before);
       expect((await warningEvents(namespace)).some((message) => message.startsWith('spec.reserveOrdinals'))).toBe(true);
@@ -49,8 +65,16 @@ describe('Advanced StatefulSet bad input', () => {
       await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel' }));
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       const before = await podUids(namespace);
-      await client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { reserveOrdinals: ['0-1'] } } });
-      const set = await waitForSet(client, { namespace, name: 'db', description: 'InvalidSpec' }, (current) => invalidSpec(current) !== undefined);
+      await client.patch(
+        statefulSetResource,
+        { namespace, name: 'db' },
+        { type: 'merge', body: { spec: { reserveOrdinals: ['0-1'] } } },
+      );
+      const set = await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'InvalidSpec' },
+        (current) => invalidSpec(current) !== undefined,
+      );
       expect(invalidSpec(set)).toContain('every pod of the set (2) would be deleted at once');
       expect(await podUids(namespace)).toEqual(before);
     });
@@ -58,11 +82,22 @@ describe('Advanced StatefulSet bad input', () => {
 
   it('a pod template the API server refuses: the dry run finds it, FailedCreate and FailedCreatePod name the field, no pod is created', async () => {
     await withController('asts-bad-template', async (namespace) => {
-      const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25', ports: [{ containerPort: 70000 }] }] } };
+      const template = {
+        metadata: { labels: { app: 'db' } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1.25', ports: [{ containerPort: 70000 }] }] },
+      };
       await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel', template }));
-      const set = await waitForSet(client, { namespace, name: 'db', description: 'FailedCreatePod' }, (current) => current.status?.conditions?.some((c) => c.type === 'FailedCreatePod' && c.reason === 'InvalidTemplate') === true);
+      const set = await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'FailedCreatePod' },
+        (current) =>
+          current.status?.conditions?.some((c) => c.type === 'FailedCreatePod' && c.reason === 'InvalidTemplate') ===
+          true,
+      );
       const message = set.status?.conditions?.find((c) => c.type === 'FailedCreatePod')?.message ?? '';
-      expect(message).toContain('StatefulSet "db" is invalid: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000');
+      expect(message).toContain(
+        'StatefulSet "db" is invalid: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000',
+      );
       expect(set.status?.observedGeneration).toBe(set.metadata.generation);
       expect((await warningEvents(namespace)).some((warning) => warning === message)).toBe(true);
       expect(await podUids(namespace)).toEqual([]);
@@ -71,8 +106,16 @@ describe('Advanced StatefulSet bad input', () => {
 
   it('a partition above replicas: Event and condition, nothing updated, scaling goes on', async () => {
     await withController('asts-bad-partition', async (namespace) => {
-      await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { partition: 5 } } }));
-      const set = await waitForSet(client, { namespace, name: 'db', description: 'InvalidSpec and 2 pods' }, (current) => invalidSpec(current) !== undefined && current.status?.readyReplicas === 2);
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(2, { podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { partition: 5 } } }),
+      );
+      const set = await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'InvalidSpec and 2 pods' },
+        (current) => invalidSpec(current) !== undefined && current.status?.readyReplicas === 2,
+      );
       expect(invalidSpec(set)).toContain('spec.updateStrategy.rollingUpdate.partition: 5 is above replicas 2');
     });
   });

@@ -16,11 +16,24 @@ import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
 import { statefulSetResource } from '../../src/index.ts';
-import { createStatefulSet, dbStatefulSet, settled, startController, statefulSetNamespace, waitForSet } from '../support/harness.ts';
+import {
+  createStatefulSet,
+  dbStatefulSet,
+  settled,
+  startController,
+  statefulSetNamespace,
+  waitForSet,
+} from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
-const pvResource = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false });
+const pvResource = defineResource<KubeObject>({
+  group: '',
+  version: 'v1',
+  plural: 'persistentvolumes',
+  kind: 'PersistentVolume',
+  namespaced: false,
+});
 
 function template(storage: string): PersistentVolumeClaim {
   return { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } };
@@ -47,13 +60,27 @@ async function resize(claim: PersistentVolumeClaim): Promise<string> {
   const namespace = claim.metadata?.namespace ?? '';
   const pod = await client.get(podResource, { namespace, name: nameOf(claim).replace(/^data-/, '') });
   const storage = requestOf(claim) ?? '';
-  await client.patch(pvResource, { name: claim.spec?.volumeName ?? '' }, { type: 'merge', body: { spec: { capacity: { storage } } } });
-  await client.patchStatus(pvcResource, { namespace, name: nameOf(claim) }, { type: 'merge', body: { status: { capacity: { storage } } } });
+  await client.patch(
+    pvResource,
+    { name: claim.spec?.volumeName ?? '' },
+    { type: 'merge', body: { spec: { capacity: { storage } } } },
+  );
+  await client.patchStatus(
+    pvcResource,
+    { namespace, name: nameOf(claim) },
+    { type: 'merge', body: { status: { capacity: { storage } } } },
+  );
   return uidOf(pod);
 }
 
 /** Plays the resizer for the namespace's claims; returns the claims it resized, in order, and a stop. */
-function playResizer(namespace: string): { resized: string[]; podsAtResize: string[]; errors: unknown[]; stop: () => void; synced: Promise<void> } {
+function playResizer(namespace: string): {
+  resized: string[];
+  podsAtResize: string[];
+  errors: unknown[];
+  stop: () => void;
+  synced: Promise<void>;
+} {
   const resized: string[] = [];
   const podsAtResize: string[] = [];
   const errors: unknown[] = [];
@@ -85,21 +112,58 @@ function playResizer(namespace: string): { resized: string[]; podsAtResize: stri
 describe('Advanced StatefulSet volumeClaimUpdateStrategy OnPodRollingUpdate', () => {
   it('expands the claims in update order when the template grows (with an image change: pods recreated after their claims; size only: pods kept)', async () => {
     await using ns = await statefulSetNamespace(kubeConfig, 'asts-resize');
-    const controller = startController({ kubeConfig, namespace: ns.name, featureGates: 'StatefulSetAutoResizePVCGate=true' });
+    const controller = startController({
+      kubeConfig,
+      namespace: ns.name,
+      featureGates: 'StatefulSetAutoResizePVCGate=true',
+    });
     const resizer = playResizer(ns.name);
     try {
       await resizer.synced;
-      await createStatefulSet(client, ns.name, dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [template('1Gi')], volumeClaimUpdateStrategy: { type: 'OnPodRollingUpdate' } }));
+      await createStatefulSet(
+        client,
+        ns.name,
+        dbStatefulSet(2, {
+          podManagementPolicy: 'Parallel',
+          volumeClaimTemplates: [template('1Gi')],
+          volumeClaimUpdateStrategy: { type: 'OnPodRollingUpdate' },
+        }),
+      );
       await waitForSet(client, { namespace: ns.name, name: 'db', description: '2 ready pods' }, settled);
-      await expect.poll(async () => (await claims(ns.name)).map((claim) => `${nameOf(claim)} ${claim.status?.phase ?? ''} ${capacityOf(claim) ?? ''}`), { timeout: 30_000 }).toEqual(['data-db-0 Bound 1Gi', 'data-db-1 Bound 1Gi']);
+      await expect
+        .poll(
+          async () =>
+            (await claims(ns.name)).map(
+              (claim) => `${nameOf(claim)} ${claim.status?.phase ?? ''} ${capacityOf(claim) ?? ''}`,
+            ),
+          { timeout: 30_000 },
+        )
+        .toEqual(['data-db-0 Bound 1Gi', 'data-db-1 Bound 1Gi']);
       const before = await podUids(ns.name);
 
       // Image and storage together, as OpenKruise's e2e does: each pod is recreated after its claim was expanded.
-      const image = { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } }, volumeClaimTemplates: [template('2Gi')] } };
+      const image = {
+        spec: {
+          template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } },
+          volumeClaimTemplates: [template('2Gi')],
+        },
+      };
       await client.patch(statefulSetResource, { namespace: ns.name, name: 'db' }, { type: 'merge', body: image });
-      const grown = await waitForSet(client, { namespace: ns.name, name: 'db', description: 'updated with 2Gi claims' }, (set) => settled(set) && set.status?.volumeClaims?.[0]?.compatibleReadyReplicas === 2);
-      expect(grown.status?.volumeClaims).toEqual([{ volumeClaimName: 'data', compatibleReplicas: 2, compatibleReadyReplicas: 2 }]);
-      expect((await claims(ns.name)).map((claim) => [requestOf(claim), capacityOf(claim), claim.metadata?.annotations?.['apps.kruise.io/owned-by-asts']])).toEqual([
+      const grown = await waitForSet(
+        client,
+        { namespace: ns.name, name: 'db', description: 'updated with 2Gi claims' },
+        (set) => settled(set) && set.status?.volumeClaims?.[0]?.compatibleReadyReplicas === 2,
+      );
+      expect(grown.status?.volumeClaims).toEqual([
+        { volumeClaimName: 'data', compatibleReplicas: 2, compatibleReadyReplicas: 2 },
+      ]);
+      expect(
+        (await claims(ns.name)).map((claim) => [
+          requestOf(claim),
+          capacityOf(claim),
+          claim.metadata?.annotations?.['apps.kruise.io/owned-by-asts'],
+        ]),
+      ).toEqual([
         ['2Gi', '2Gi', 'db'],
         ['2Gi', '2Gi', 'db'],
       ]);
@@ -111,9 +175,22 @@ describe('Advanced StatefulSet volumeClaimUpdateStrategy OnPodRollingUpdate', ()
       expect(recreated.filter((uid) => before.includes(uid))).toEqual([]);
 
       // Storage only: the claims grow, the pods (already at the update revision) stay.
-      await client.patch(statefulSetResource, { namespace: ns.name, name: 'db' }, { type: 'merge', body: { spec: { volumeClaimTemplates: [template('3Gi')] } } });
-      await expect.poll(async () => (await claims(ns.name)).map((claim) => `${requestOf(claim) ?? ''}/${capacityOf(claim) ?? ''}`), { timeout: 60_000 }).toEqual(['3Gi/3Gi', '3Gi/3Gi']);
-      await waitForSet(client, { namespace: ns.name, name: 'db', description: '3Gi claims ready' }, (set) => settled(set) && set.status?.volumeClaims?.[0]?.compatibleReadyReplicas === 2);
+      await client.patch(
+        statefulSetResource,
+        { namespace: ns.name, name: 'db' },
+        { type: 'merge', body: { spec: { volumeClaimTemplates: [template('3Gi')] } } },
+      );
+      await expect
+        .poll(
+          async () => (await claims(ns.name)).map((claim) => `${requestOf(claim) ?? ''}/${capacityOf(claim) ?? ''}`),
+          { timeout: 60_000 },
+        )
+        .toEqual(['3Gi/3Gi', '3Gi/3Gi']);
+      await waitForSet(
+        client,
+        { namespace: ns.name, name: 'db', description: '3Gi claims ready' },
+        (set) => settled(set) && set.status?.volumeClaims?.[0]?.compatibleReadyReplicas === 2,
+      );
       expect(await podUids(ns.name)).toEqual(recreated);
       expect(resizer.resized.slice(2)).toEqual(['data-db-1@3Gi', 'data-db-0@3Gi']);
       expect(resizer.errors).toEqual([]);

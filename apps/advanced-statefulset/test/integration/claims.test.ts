@@ -17,7 +17,10 @@ import { createStatefulSet, dbStatefulSet, settled, waitForSet, withController }
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
-const dataTemplate = { metadata: { name: 'data', labels: { tier: 'storage' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+const dataTemplate = {
+  metadata: { name: 'data', labels: { tier: 'storage' } },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+};
 
 const nameOf = (claim: PersistentVolumeClaim): string => claim.metadata?.name ?? '';
 const uidOf = (claim: PersistentVolumeClaim): string => claim.metadata?.uid ?? '';
@@ -37,7 +40,11 @@ function scaleTo(namespace: string, replicas: number): Promise<unknown> {
 describe('Advanced StatefulSet claims', () => {
   it('creates <template>-<set>-<ordinal> claims, keeps them with Retain and reuses them on scale-out', async () => {
     await withController('asts-retain', async (namespace) => {
-      await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate] }));
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate] }),
+      );
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       const claims = await claimsOf(namespace);
       expect(claims.map(nameOf)).toEqual(['data-db-0', 'data-db-1']);
@@ -58,13 +65,23 @@ describe('Advanced StatefulSet claims', () => {
       await createStatefulSet(
         client,
         namespace,
-        dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate], persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Retain' } }),
+        dbStatefulSet(2, {
+          podManagementPolicy: 'Parallel',
+          volumeClaimTemplates: [dataTemplate],
+          persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Retain' },
+        }),
       );
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       // No owner at all: the hand-over's JSON patch replaces an absent member, which the API server accepts.
       expect((await claimsOf(namespace)).map(ownerKinds)).toEqual([[], []]);
       await scaleTo(namespace, 1);
-      await expect.poll(async () => (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf), { timeout: 60_000 }).toEqual(['data-db-0']);
+      await expect
+        .poll(
+          async () =>
+            (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf),
+          { timeout: 60_000 },
+        )
+        .toEqual(['data-db-0']);
       expect((await claimsOf(namespace)).map(ownerKinds)).toEqual([[]]);
     });
   });
@@ -74,7 +91,11 @@ describe('Advanced StatefulSet claims', () => {
       await createStatefulSet(
         client,
         namespace,
-        dbStatefulSet(2, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [dataTemplate], persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Delete' } }),
+        dbStatefulSet(2, {
+          podManagementPolicy: 'Parallel',
+          volumeClaimTemplates: [dataTemplate],
+          persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Delete' },
+        }),
       );
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       expect((await claimsOf(namespace)).map(ownerKinds)).toEqual([['StatefulSet/db'], ['StatefulSet/db']]);
@@ -82,7 +103,8 @@ describe('Advanced StatefulSet claims', () => {
       // so close that the claim is collected between two polls (it was, in CI).
       const ownersOfScaledIn = new Set<string>();
       const observer = observeObjects(kubeConfig, { resource: pvcResource, namespace, labelSelector: '' }, (claims) => {
-        for (const claim of claims.filter((c) => c.metadata?.name === 'data-db-1')) ownersOfScaledIn.add(ownerKinds(claim as PersistentVolumeClaim).join(','));
+        for (const claim of claims.filter((c) => c.metadata?.name === 'data-db-1'))
+          ownersOfScaledIn.add(ownerKinds(claim as PersistentVolumeClaim).join(','));
       });
       try {
         await observer.synced;
@@ -91,11 +113,27 @@ describe('Advanced StatefulSet claims', () => {
       } finally {
         observer.stop();
       }
-      expect((await claimsOf(namespace)).find((claim) => nameOf(claim) === 'data-db-0')?.metadata?.ownerReferences?.map((ref) => ref.kind)).toEqual(['StatefulSet']);
+      expect(
+        (await claimsOf(namespace))
+          .find((claim) => nameOf(claim) === 'data-db-0')
+          ?.metadata?.ownerReferences?.map((ref) => ref.kind),
+      ).toEqual(['StatefulSet']);
       // The garbage collector removes the scaled-in claim with its pod, and the rest with the set.
-      await expect.poll(async () => (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf), { timeout: 60_000 }).toEqual(['data-db-0']);
+      await expect
+        .poll(
+          async () =>
+            (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf),
+          { timeout: 60_000 },
+        )
+        .toEqual(['data-db-0']);
       await client.delete(statefulSetResource, { namespace, name: 'db' }, { propagationPolicy: 'Background' });
-      await expect.poll(async () => (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf), { timeout: 60_000 }).toEqual([]);
+      await expect
+        .poll(
+          async () =>
+            (await claimsOf(namespace)).filter((claim) => claim.metadata?.deletionTimestamp === undefined).map(nameOf),
+          { timeout: 60_000 },
+        )
+        .toEqual([]);
     });
   });
 });

@@ -19,8 +19,15 @@ const STATE = 'lifecycle.apps.kruise.io/state';
 
 /** Pods carry hold=true from the template; the hooks wait while it is there. */
 function heldSet(hook: 'preDelete' | 'inPlaceUpdate') {
-  const base = dbStatefulSet(2, { podManagementPolicy: 'Parallel', lifecycle: { [hook]: { labelsHandler: { hold: 'true' } } }, updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } } });
-  return { ...base, spec: { ...base.spec, template: { ...base.spec.template, metadata: { labels: { app: 'db', hold: 'true' } } } } };
+  const base = dbStatefulSet(2, {
+    podManagementPolicy: 'Parallel',
+    lifecycle: { [hook]: { labelsHandler: { hold: 'true' } } },
+    updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
+  });
+  return {
+    ...base,
+    spec: { ...base.spec, template: { ...base.spec.template, metadata: { labels: { app: 'db', hold: 'true' } } } },
+  };
 }
 
 function pod(namespace: string, name: string): Promise<Pod> {
@@ -28,7 +35,11 @@ function pod(namespace: string, name: string): Promise<Pod> {
 }
 
 function release(namespace: string, name: string): Promise<Pod> {
-  return client.patch(podResource, { namespace, name }, { type: 'merge', body: { metadata: { labels: { hold: null } } } });
+  return client.patch(
+    podResource,
+    { namespace, name },
+    { type: 'merge', body: { metadata: { labels: { hold: null } } } },
+  );
 }
 
 describe('Advanced StatefulSet lifecycle hooks', () => {
@@ -36,17 +47,32 @@ describe('Advanced StatefulSet lifecycle hooks', () => {
     await withController('asts-predelete', async (namespace) => {
       await createStatefulSet(client, namespace, heldSet('preDelete'));
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
-      await client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { replicas: 1 } } });
-      const held = await waitFor(async () => {
-        const current = await pod(namespace, 'db-1');
-        return current.metadata?.labels?.[STATE] === 'PreparingDelete' ? current : undefined;
-      }, { description: 'db-1 in PreparingDelete', timeoutMs: 30_000 });
+      await client.patch(
+        statefulSetResource,
+        { namespace, name: 'db' },
+        { type: 'merge', body: { spec: { replicas: 1 } } },
+      );
+      const held = await waitFor(
+        async () => {
+          const current = await pod(namespace, 'db-1');
+          return current.metadata?.labels?.[STATE] === 'PreparingDelete' ? current : undefined;
+        },
+        { description: 'db-1 in PreparingDelete', timeoutMs: 30_000 },
+      );
       expect(held.metadata?.deletionTimestamp).toBeUndefined();
       await release(namespace, 'db-1');
-      await waitFor(async () => ((await client.list(podResource, { namespace, labelSelector: 'app=db' })).items.some((p) => p.metadata?.name === 'db-1' && p.metadata.deletionTimestamp === undefined) ? undefined : true), {
-        description: 'db-1 deleted after the release',
-        timeoutMs: 30_000,
-      });
+      await waitFor(
+        async () =>
+          (await client.list(podResource, { namespace, labelSelector: 'app=db' })).items.some(
+            (p) => p.metadata?.name === 'db-1' && p.metadata.deletionTimestamp === undefined,
+          )
+            ? undefined
+            : true,
+        {
+          description: 'db-1 deleted after the release',
+          timeoutMs: 30_000,
+        },
+      );
     });
   });
 
@@ -54,14 +80,27 @@ describe('Advanced StatefulSet lifecycle hooks', () => {
     await withController('asts-inplace-hook', async (namespace) => {
       await createStatefulSet(client, namespace, heldSet('inPlaceUpdate'));
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
-      await client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.26' }] } } } } });
-      const held = await waitFor(async () => {
-        const current = await pod(namespace, 'db-1');
-        return current.metadata?.labels?.[STATE] === 'PreparingUpdate' ? current : undefined;
-      }, { description: 'db-1 in PreparingUpdate', timeoutMs: 30_000 });
+      await client.patch(
+        statefulSetResource,
+        { namespace, name: 'db' },
+        {
+          type: 'merge',
+          body: { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.26' }] } } } },
+        },
+      );
+      const held = await waitFor(
+        async () => {
+          const current = await pod(namespace, 'db-1');
+          return current.metadata?.labels?.[STATE] === 'PreparingUpdate' ? current : undefined;
+        },
+        { description: 'db-1 in PreparingUpdate', timeoutMs: 30_000 },
+      );
       expect(imageOf(held)).toBe('nginx:1.25');
       await release(namespace, 'db-1');
-      await waitFor(async () => (imageOf(await pod(namespace, 'db-1')) === 'nginx:1.26' ? true : undefined), { description: 'db-1 updated after the release', timeoutMs: 30_000 });
+      await waitFor(async () => (imageOf(await pod(namespace, 'db-1')) === 'nginx:1.26' ? true : undefined), {
+        description: 'db-1 updated after the release',
+        timeoutMs: 30_000,
+      });
     });
   });
 });

@@ -41,24 +41,46 @@ describe('Advanced StatefulSet orphans and released pods', () => {
       const pod = await client.get(podResource, { namespace, name: 'db-0' });
       expect(controllerUid(pod)).toBe(setUid);
 
-      await client.patch(podResource, { namespace, name: 'db-0' }, { type: 'merge', body: { metadata: { ownerReferences: null } } });
+      await client.patch(
+        podResource,
+        { namespace, name: 'db-0' },
+        { type: 'merge', body: { metadata: { ownerReferences: null } } },
+      );
       await waitForPod(namespace, 'db-0 adopted', (current) => controllerUid(current) === setUid);
 
       const labels = pod.metadata?.labels ?? {};
-      await client.patch(podResource, { namespace, name: 'db-0' }, { type: 'merge', body: { metadata: { labels: null } } });
+      await client.patch(
+        podResource,
+        { namespace, name: 'db-0' },
+        { type: 'merge', body: { metadata: { labels: null } } },
+      );
       const released = await waitForPod(namespace, 'db-0 released', (current) => controllerUid(current) === undefined);
       // Released, not deleted: the same pod, and the set cannot create another of that name.
       expect(uidOf(released)).toBe(uidOf(pod));
       expect(released.metadata?.deletionTimestamp).toBeUndefined();
-      const waiting = await waitForSet(client, { namespace, name: 'db', description: 'FailedCreatePod: already exists' }, (set) =>
-        set.status?.conditions?.some((condition) => condition.type === 'FailedCreatePod' && condition.status === 'True' && condition.message?.includes('already exists') === true) === true,
+      const waiting = await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'FailedCreatePod: already exists' },
+        (set) =>
+          set.status?.conditions?.some(
+            (condition) =>
+              condition.type === 'FailedCreatePod' &&
+              condition.status === 'True' &&
+              condition.message?.includes('already exists') === true,
+          ) === true,
       );
       expect(waiting.status?.readyReplicas).toBe(0);
 
       await client.patch(podResource, { namespace, name: 'db-0' }, { type: 'merge', body: { metadata: { labels } } });
       const adopted = await waitForPod(namespace, 'db-0 adopted again', (current) => controllerUid(current) === setUid);
       expect(uidOf(adopted)).toBe(uidOf(pod));
-      const set = await waitForSet(client, { namespace, name: 'db', description: 'ready again' }, (current) => settled(current) && current.status?.conditions?.some((condition) => condition.type === 'FailedCreatePod') !== true);
+      const set = await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'ready again' },
+        (current) =>
+          settled(current) &&
+          current.status?.conditions?.some((condition) => condition.type === 'FailedCreatePod') !== true,
+      );
       expect(set.status?.readyReplicas).toBe(1);
     });
   });

@@ -8,7 +8,14 @@ import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testin
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
-import { createStatefulSet, dbStatefulSet, settled, startController, statefulSetNamespace, waitForSet } from '../support/harness.ts';
+import {
+  createStatefulSet,
+  dbStatefulSet,
+  settled,
+  startController,
+  statefulSetNamespace,
+  waitForSet,
+} from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
@@ -17,16 +24,26 @@ describe('Advanced StatefulSet controller restart', () => {
   it('creates no extra pod and skips no ordinal when it restarts during an ordered scale-out', async () => {
     await using ns = await statefulSetNamespace(kubeConfig, 'asts-restart');
     const uidsByName = new Map<string, Set<string>>();
-    const observer = observeObjects(kubeConfig, { resource: podResource, namespace: ns.name, labelSelector: 'app=db' }, (pods) => {
-      for (const pod of pods) {
-        const name = pod.metadata?.name ?? '';
-        uidsByName.set(name, (uidsByName.get(name) ?? new Set()).add(pod.metadata?.uid ?? ''));
-      }
-    });
+    const observer = observeObjects(
+      kubeConfig,
+      { resource: podResource, namespace: ns.name, labelSelector: 'app=db' },
+      (pods) => {
+        for (const pod of pods) {
+          const name = pod.metadata?.name ?? '';
+          uidsByName.set(name, (uidsByName.get(name) ?? new Set()).add(pod.metadata?.uid ?? ''));
+        }
+      },
+    );
     await observer.synced;
     const first = startController({ kubeConfig, namespace: ns.name });
     await createStatefulSet(client, ns.name, dbStatefulSet(5));
-    await waitFor(async () => ((await client.list(podResource, { namespace: ns.name, labelSelector: 'app=db' })).items.length >= 2 ? true : undefined), { description: 'two pods', timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await client.list(podResource, { namespace: ns.name, labelSelector: 'app=db' })).items.length >= 2
+          ? true
+          : undefined,
+      { description: 'two pods', timeoutMs: 30_000 },
+    );
     await first.stop();
     const second = startController({ kubeConfig, namespace: ns.name });
     try {

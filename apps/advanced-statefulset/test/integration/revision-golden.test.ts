@@ -42,11 +42,30 @@ const SETS: readonly StatefulSetManifest[] = [
         metadata: { labels: { app: 'docs-sample' }, annotations: { 'prometheus.io/scrape': 'true' } },
         spec: {
           readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
-          containers: [{ name: 'main', image: 'nginx:alpine', ports: [{ containerPort: 80, name: 'web' }], volumeMounts: [{ name: 'www', mountPath: '/usr/share/nginx/html' }] }],
+          containers: [
+            {
+              name: 'main',
+              image: 'nginx:alpine',
+              ports: [{ containerPort: 80, name: 'web' }],
+              volumeMounts: [{ name: 'www', mountPath: '/usr/share/nginx/html' }],
+            },
+          ],
         },
       },
-      volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: '20%', inPlaceUpdateStrategy: { gracePeriodSeconds: 10 } } },
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'www' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        },
+      ],
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: {
+          podUpdatePolicy: 'InPlaceIfPossible',
+          maxUnavailable: '20%',
+          inPlaceUpdateStrategy: { gracePeriodSeconds: 10 },
+        },
+      },
     },
   },
   {
@@ -63,7 +82,10 @@ const SETS: readonly StatefulSetManifest[] = [
             {
               name: 'main',
               image: 'postgres:16',
-              env: [{ name: 'PGDATA', value: '/data' }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+              env: [
+                { name: 'PGDATA', value: '/data' },
+                { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              ],
               resources: { requests: { cpu: '0.5', memory: '1024Mi' }, limits: { cpu: '1500m', memory: '2Gi' } },
               readinessProbe: { tcpSocket: { port: 5432 }, periodSeconds: 5 },
             },
@@ -78,11 +100,20 @@ const SETS: readonly StatefulSetManifest[] = [
 let vectors: readonly GoVector[] = [];
 let stored: readonly StatefulSet[] = [];
 
-async function storedSetsAfterReconcile(namespace: string, manifests: readonly StatefulSetManifest[]): Promise<StatefulSet[]> {
+async function storedSetsAfterReconcile(
+  namespace: string,
+  manifests: readonly StatefulSetManifest[],
+): Promise<StatefulSet[]> {
   for (const set of manifests) await createStatefulSet(client, namespace, set);
   return Promise.all(
     manifests.map((set) =>
-      waitForSet(client, { namespace, name: set.metadata.name ?? '', description: 'an update revision in the status' }, (current) => (current.status?.updateRevision ?? '') !== '' && current.status?.observedGeneration === current.metadata.generation),
+      waitForSet(
+        client,
+        { namespace, name: set.metadata.name ?? '', description: 'an update revision in the status' },
+        (current) =>
+          (current.status?.updateRevision ?? '') !== '' &&
+          current.status?.observedGeneration === current.metadata.generation,
+      ),
     ),
   );
 }
@@ -100,10 +131,23 @@ async function goVectors(sets: readonly StatefulSet[]): Promise<GoVector[]> {
 /** A second revision of a set: a new image; returns the set once the controller observed it. */
 async function changeImage(namespace: string, set: StatefulSet | undefined): Promise<StatefulSet> {
   if (set === undefined) throw new Error('no set to change');
-  const containers = (set.spec.template.spec?.containers ?? []).map((container) => ({ ...container, image: 'nginx:1.27-alpine' }));
+  const containers = (set.spec.template.spec?.containers ?? []).map((container) => ({
+    ...container,
+    image: 'nginx:1.27-alpine',
+  }));
   const name = set.metadata.name ?? '';
-  await client.patch(statefulSetResource, { namespace, name }, { type: 'merge', body: { spec: { template: { spec: { containers } } } } });
-  return waitForSet(client, { namespace, name, description: 'the second revision' }, (current) => current.status?.observedGeneration === current.metadata.generation && current.status?.updateRevision !== set.status?.updateRevision);
+  await client.patch(
+    statefulSetResource,
+    { namespace, name },
+    { type: 'merge', body: { spec: { template: { spec: { containers } } } } },
+  );
+  return waitForSet(
+    client,
+    { namespace, name, description: 'the second revision' },
+    (current) =>
+      current.status?.observedGeneration === current.metadata.generation &&
+      current.status?.updateRevision !== set.status?.updateRevision,
+  );
 }
 
 describe('Advanced StatefulSet revisions match OpenKruise byte for byte', () => {
@@ -139,7 +183,10 @@ describe('Advanced StatefulSet revisions match OpenKruise byte for byte', () => 
     for (const vector of vectors) expect(vector.error).toBeUndefined();
   });
 
-  it.each([...SETS.map((set, index) => ({ name: set.metadata.name ?? '', index })), { name: 'docs-sample after an image change', index: SETS.length }])('$name', async ({ index }) => {
+  it.each([
+    ...SETS.map((set, index) => ({ name: set.metadata.name ?? '', index })),
+    { name: 'docs-sample after an image change', index: SETS.length },
+  ])('$name', async ({ index }) => {
     const set = stored[index];
     const vector = vectors[index];
     if (set === undefined || vector?.raw === undefined) throw new Error(`no stored set or vector ${String(index)}`);

@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 
 import type { Pod, StatefulSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { conditionOf, imageOf, isAvailableNow, nameOf, observeObjects, restartsOf, revisionOf, testClient, uidOf } from '@kruise-ts/controller-runtime/testing';
+import {
+  conditionOf,
+  imageOf,
+  isAvailableNow,
+  nameOf,
+  observeObjects,
+  restartsOf,
+  revisionOf,
+  testClient,
+  uidOf,
+} from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
@@ -19,11 +29,17 @@ const client = testClient(kubeConfig);
 
 async function podsOf(namespace: string): Promise<Pod[]> {
   const pods = await client.list(podResource, { namespace, labelSelector: 'app=db' });
-  return pods.items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).sort((a, b) => nameOf(a).localeCompare(nameOf(b), undefined, { numeric: true }));
+  return pods.items
+    .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+    .sort((a, b) => nameOf(a).localeCompare(nameOf(b), undefined, { numeric: true }));
 }
 
 function setImage(namespace: string, image: string, extra: Record<string, unknown> = {}): Promise<StatefulSet> {
-  return client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'main', image }] } }, ...extra } } });
+  return client.patch(
+    statefulSetResource,
+    { namespace, name: 'db' },
+    { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'main', image }] } }, ...extra } } },
+  );
 }
 
 /** The status has seen the latest spec and knows its update revision. */
@@ -31,12 +47,22 @@ function observed(set: StatefulSet): boolean {
   return set.status?.observedGeneration === set.metadata.generation && set.status?.updateRevision !== undefined;
 }
 
-const dataTemplate = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+const dataTemplate = {
+  metadata: { name: 'data' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+};
 
 describe('Advanced StatefulSet rolling update', () => {
   it('in place: names, UIDs and PVCs are kept, each container restarts once, each pod leaves Ready during its update, and its managedFields are reset', async () => {
     await withController('asts-inplace', async (namespace) => {
-      await createStatefulSet(client, namespace, dbStatefulSet(3, { volumeClaimTemplates: [dataTemplate], updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } } }));
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(3, {
+          volumeClaimTemplates: [dataTemplate],
+          updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
+        }),
+      );
       await waitForSet(client, { namespace, name: 'db', description: '3 ready pods' }, settled);
       const before = await podsOf(namespace);
       // A create always records field ownership; the in-place patch resets it (--statefulset-strip-pod-managed-fields).
@@ -44,14 +70,22 @@ describe('Advanced StatefulSet rolling update', () => {
       const claimsBefore = (await client.list(pvcResource, { namespace })).items.map(uidOf).sort();
       expect(claimsBefore).toHaveLength(3);
       const unready = new Set<string>();
-      const observer = observeObjects(kubeConfig, { resource: podResource, namespace, labelSelector: 'app=db' }, (pods) => {
-        for (const pod of pods.filter((p) => conditionOf(p, 'InPlaceUpdateReady')?.status === 'False')) {
-          unready.add(nameOf(pod));
-        }
-      });
+      const observer = observeObjects(
+        kubeConfig,
+        { resource: podResource, namespace, labelSelector: 'app=db' },
+        (pods) => {
+          for (const pod of pods.filter((p) => conditionOf(p, 'InPlaceUpdateReady')?.status === 'False')) {
+            unready.add(nameOf(pod));
+          }
+        },
+      );
       await observer.synced;
       await setImage(namespace, 'nginx:1.26');
-      await waitForSet(client, { namespace, name: 'db', description: 'rolled out in place' }, (set) => settled(set) && observed(set) && set.status?.currentRevision === set.status?.updateRevision);
+      await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'rolled out in place' },
+        (set) => settled(set) && observed(set) && set.status?.currentRevision === set.status?.updateRevision,
+      );
       observer.stop();
       const after = await podsOf(namespace);
       expect(after.map((pod) => [nameOf(pod), uidOf(pod)])).toEqual(before.map((pod) => [nameOf(pod), uidOf(pod)]));
@@ -65,10 +99,21 @@ describe('Advanced StatefulSet rolling update', () => {
 
   it('partition 2 of 5 leaves ordinals 0 and 1 on the old revision', async () => {
     await withController('asts-partition', async (namespace) => {
-      await createStatefulSet(client, namespace, dbStatefulSet(5, { podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { partition: 2, maxUnavailable: 5 } } }));
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(5, {
+          podManagementPolicy: 'Parallel',
+          updateStrategy: { rollingUpdate: { partition: 2, maxUnavailable: 5 } },
+        }),
+      );
       const first = await waitForSet(client, { namespace, name: 'db', description: '5 ready pods' }, settled);
       await setImage(namespace, 'nginx:1.26');
-      await waitForSet(client, { namespace, name: 'db', description: '3 updated' }, (set) => observed(set) && set.status?.updatedReplicas === 3 && set.status.readyReplicas === 5);
+      await waitForSet(
+        client,
+        { namespace, name: 'db', description: '3 updated' },
+        (set) => observed(set) && set.status?.updatedReplicas === 3 && set.status.readyReplicas === 5,
+      );
       const pods = await podsOf(namespace);
       expect(pods.map((pod) => [nameOf(pod), imageOf(pod)])).toEqual([
         ['db-0', 'nginx:1.25'],
@@ -83,15 +128,27 @@ describe('Advanced StatefulSet rolling update', () => {
 
   it('maxUnavailable 2 with Parallel never has more than 2 unavailable pods (every pod event watched)', async () => {
     await withController('asts-max-unavailable', async (namespace) => {
-      await createStatefulSet(client, namespace, dbStatefulSet(6, { podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { maxUnavailable: 2 } } }));
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(6, { podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { maxUnavailable: 2 } } }),
+      );
       await waitForSet(client, { namespace, name: 'db', description: '6 ready pods' }, settled);
       let worst = 0;
-      const observer = observeObjects(kubeConfig, { resource: podResource, namespace, labelSelector: 'app=db' }, (pods: readonly DeepReadonly<Pod>[]) => {
-        worst = Math.max(worst, 6 - pods.filter(isAvailableNow).length);
-      });
+      const observer = observeObjects(
+        kubeConfig,
+        { resource: podResource, namespace, labelSelector: 'app=db' },
+        (pods: readonly DeepReadonly<Pod>[]) => {
+          worst = Math.max(worst, 6 - pods.filter(isAvailableNow).length);
+        },
+      );
       await observer.synced;
       await setImage(namespace, 'nginx:1.26');
-      await waitForSet(client, { namespace, name: 'db', description: 'rolled out' }, (set) => settled(set) && observed(set));
+      await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'rolled out' },
+        (set) => settled(set) && observed(set),
+      );
       observer.stop();
       expect((await podsOf(namespace)).map(imageOf)).toEqual(Array<string>(6).fill('nginx:1.26'));
       expect(worst).toBe(2);
@@ -103,23 +160,47 @@ describe('Advanced StatefulSet rolling update', () => {
       await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel' }));
       await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, settled);
       await setImage(namespace, 'nginx:1.26', { replicas: 3, updateStrategy: { rollingUpdate: { paused: true } } });
-      const paused = await waitForSet(client, { namespace, name: 'db', description: '3 pods, paused' }, (set) => observed(set) && set.status?.replicas === 3 && set.status.readyReplicas === 3);
+      const paused = await waitForSet(
+        client,
+        { namespace, name: 'db', description: '3 pods, paused' },
+        (set) => observed(set) && set.status?.replicas === 3 && set.status.readyReplicas === 3,
+      );
       // The scaled-out pod is new and at the update revision (nothing below it is old enough to keep); the others wait.
       expect((await podsOf(namespace)).map(imageOf)).toEqual(['nginx:1.25', 'nginx:1.25', 'nginx:1.26']);
       expect(paused.status?.updatedReplicas).toBe(1);
-      await client.patch(statefulSetResource, { namespace, name: 'db' }, { type: 'merge', body: { spec: { updateStrategy: { rollingUpdate: { paused: false } } } } });
-      await waitForSet(client, { namespace, name: 'db', description: 'rolled out' }, (set) => settled(set) && observed(set));
+      await client.patch(
+        statefulSetResource,
+        { namespace, name: 'db' },
+        { type: 'merge', body: { spec: { updateStrategy: { rollingUpdate: { paused: false } } } } },
+      );
+      await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'rolled out' },
+        (set) => settled(set) && observed(set),
+      );
       expect((await podsOf(namespace)).map(imageOf)).toEqual(['nginx:1.26', 'nginx:1.26', 'nginx:1.26']);
     });
   });
 
   it('OnDelete never replaces a pod; a pod the user deletes comes back at the new revision', async () => {
     await withController('asts-on-delete', async (namespace) => {
-      await createStatefulSet(client, namespace, dbStatefulSet(2, { podManagementPolicy: 'Parallel', updateStrategy: { type: 'OnDelete' } }));
-      await waitForSet(client, { namespace, name: 'db', description: '2 ready pods' }, (set) => set.status?.readyReplicas === 2);
+      await createStatefulSet(
+        client,
+        namespace,
+        dbStatefulSet(2, { podManagementPolicy: 'Parallel', updateStrategy: { type: 'OnDelete' } }),
+      );
+      await waitForSet(
+        client,
+        { namespace, name: 'db', description: '2 ready pods' },
+        (set) => set.status?.readyReplicas === 2,
+      );
       const before = await podsOf(namespace);
       await setImage(namespace, 'nginx:1.26');
-      await waitForSet(client, { namespace, name: 'db', description: 'the new revision observed' }, (set) => observed(set) && set.status?.updateRevision !== set.status?.currentRevision);
+      await waitForSet(
+        client,
+        { namespace, name: 'db', description: 'the new revision observed' },
+        (set) => observed(set) && set.status?.updateRevision !== set.status?.currentRevision,
+      );
       expect((await podsOf(namespace)).map(uidOf)).toEqual(before.map(uidOf));
       await client.delete(podResource, { namespace, name: 'db-1' });
       const replaced = await waitFor(

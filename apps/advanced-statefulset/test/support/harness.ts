@@ -10,7 +10,13 @@ import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, RequestObserver } from '@kruise-ts/controller-runtime';
 import { replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
-import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
+import {
+  applyCrdFiles,
+  createTestNamespace,
+  testKubeConfig,
+  waitFor,
+  withStartedInNamespace,
+} from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import { setupStatefulSetController, statefulSetResource } from '../../src/index.ts';
@@ -37,7 +43,12 @@ export interface StartOptions {
 
 /** Starts a manager with the Advanced StatefulSet controller (3 workers, 60 s expectations, the app's default flags), caching only `namespace`. */
 export function startController(options: StartOptions): TestManager {
-  const controllerOptions = { featureGates: parseFeatureGates(options.featureGates ?? ''), workers: 3, expectationTimeoutMs: 60_000, stripPodManagedFields: true };
+  const controllerOptions = {
+    featureGates: parseFeatureGates(options.featureGates ?? ''),
+    workers: 3,
+    expectationTimeoutMs: 60_000,
+    stripPodManagedFields: true,
+  };
   return startTestManager({ ...options, setup: (manager) => setupStatefulSetController(manager, controllerOptions) });
 }
 
@@ -58,7 +69,13 @@ export function dbStatefulSet(replicas: number, extra: Partial<StatefulSetManife
       replicas,
       serviceName: 'db',
       selector: { matchLabels: { app: 'db' } },
-      template: { metadata: { labels: { app: 'db' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+      template: {
+        metadata: { labels: { app: 'db' } },
+        spec: {
+          readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+          containers: [{ name: 'main', image: 'nginx:1.25' }],
+        },
+      },
       ...extra,
     },
   };
@@ -66,15 +83,27 @@ export function dbStatefulSet(replicas: number, extra: Partial<StatefulSetManife
 
 /** Creates a set in the namespace. */
 export function createStatefulSet(client: Client, namespace: string, set: StatefulSetManifest): Promise<StatefulSet> {
-  return client.create(statefulSetResource, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', ...set, metadata: { ...set.metadata, namespace } } as StatefulSet);
+  return client.create(statefulSetResource, {
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'StatefulSet',
+    ...set,
+    metadata: { ...set.metadata, namespace },
+  } as StatefulSet);
 }
 
 /** Waits until the set satisfies `check`, and returns it. */
-export function waitForSet(client: Client, options: { namespace: string; name: string; description: string; timeoutMs?: number }, check: (set: StatefulSet) => boolean): Promise<StatefulSet> {
+export function waitForSet(
+  client: Client,
+  options: { namespace: string; name: string; description: string; timeoutMs?: number },
+  check: (set: StatefulSet) => boolean,
+): Promise<StatefulSet> {
   return waitForObject({ client, resource: statefulSetResource, waitFor }, options, check);
 }
 
 /** Every replica is created, ready and at the update revision, and the status observed the spec. */
 export function settled(set: StatefulSet): boolean {
-  return replicaCountsReached(set, ['replicas', 'readyReplicas', 'updatedReplicas']) && set.status?.currentRevision === set.status?.updateRevision;
+  return (
+    replicaCountsReached(set, ['replicas', 'readyReplicas', 'updatedReplicas']) &&
+    set.status?.currentRevision === set.status?.updateRevision
+  );
 }

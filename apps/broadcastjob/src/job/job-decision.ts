@@ -37,18 +37,31 @@ export interface DecisionInput {
 }
 
 /** OpenKruise's reason and message for FailFast. */
-export const FAILED_POD_FOUND = { reason: 'failed pod is found', message: 'failure policy is FailurePolicyTypeFailFast and failed pod is found' } as const;
+export const FAILED_POD_FOUND = {
+  reason: 'failed pod is found',
+  message: 'failure policy is FailurePolicyTypeFailFast and failed pod is found',
+} as const;
 
 /** Whether the active deadline has passed (Always jobs only). */
-export function pastActiveDeadline(job: ReadonlyJob, input: { readonly startTime: number; readonly now: number }): boolean {
+export function pastActiveDeadline(
+  job: ReadonlyJob,
+  input: { readonly startTime: number; readonly now: number },
+): boolean {
   const deadline = job.spec.completionPolicy.activeDeadlineSeconds;
-  return job.spec.completionPolicy.type !== 'Never' && deadline !== undefined && input.now - input.startTime >= deadline * 1000;
+  return (
+    job.spec.completionPolicy.type !== 'Never' &&
+    deadline !== undefined &&
+    input.now - input.startTime >= deadline * 1000
+  );
 }
 
 function failedPodDecision(job: ReadonlyJob): JobDecision | undefined {
   switch (job.spec.failurePolicy.type) {
     case 'Pause':
-      return { kind: 'pause', event: { type: 'Warning', reason: 'Paused', message: 'job is paused, due to failed pod' } };
+      return {
+        kind: 'pause',
+        event: { type: 'Warning', reason: 'Paused', message: 'job is paused, due to failed pod' },
+      };
     case 'FailFast':
       return { kind: 'fail', ...FAILED_POD_FOUND };
     case 'Continue':
@@ -61,7 +74,8 @@ export function decideJob(input: DecisionInput): JobDecision {
   const { job } = input;
   const phase = job.status?.phase ?? BroadcastJobPhase.Running;
   if (phase === BroadcastJobPhase.Failed) return { kind: 'stay-failed' };
-  if (job.spec.paused && (phase === BroadcastJobPhase.Running || phase === BroadcastJobPhase.Paused)) return { kind: 'pause' };
+  if (job.spec.paused && (phase === BroadcastJobPhase.Running || phase === BroadcastJobPhase.Paused))
+    return { kind: 'pause' };
   return failureDecision(input) ?? runDecision(!job.spec.paused && phase === BroadcastJobPhase.Paused);
 }
 
@@ -71,11 +85,17 @@ function failureDecision(input: DecisionInput): JobDecision | undefined {
   const onFailure = input.counts.failed > 0 ? failedPodDecision(job) : undefined;
   if (onFailure !== undefined) return onFailure;
   if (!pastActiveDeadline(job, input)) return undefined;
-  return { kind: 'fail', reason: 'DeadlineExceeded', message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} was active longer than specified deadline` };
+  return {
+    kind: 'fail',
+    reason: 'DeadlineExceeded',
+    message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} was active longer than specified deadline`,
+  };
 }
 
 function runDecision(resumed: boolean): JobDecision {
-  return resumed ? { kind: 'run', event: { type: 'Normal', reason: 'Continue', message: 'continue to process job' } } : { kind: 'run' };
+  return resumed
+    ? { kind: 'run', event: { type: 'Normal', reason: 'Continue', message: 'continue to process job' } }
+    : { kind: 'run' };
 }
 
 /** Whether the job is complete: not Never, at least one desired node, and every one has a pod that no longer runs. */
@@ -87,7 +107,9 @@ export function isJobComplete(job: ReadonlyJob, desired: ReadonlyMap<string, Dee
 /** Whether the job has finished: a True Complete or Failed condition (not for Never, as OpenKruise). */
 export function isJobFinished(job: ReadonlyJob): boolean {
   if (job.spec.completionPolicy.type === 'Never') return false;
-  return (job.status?.conditions ?? []).some((condition) => (condition.type === 'Complete' || condition.type === 'Failed') && condition.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (condition) => (condition.type === 'Complete' || condition.type === 'Failed') && condition.status === 'True',
+  );
 }
 
 /** Milliseconds until a finished job's TTL passes (≤ 0: delete it now); undefined without a TTL. */

@@ -87,6 +87,11 @@ export class JobPlans {
 
   #jobPods(job: ReadonlyJob): DeepReadonly<Pod>[] {
     const uid = job.metadata.uid ?? '';
-    return this.#deps.pods.list({ namespace: job.metadata.namespace ?? '', labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: uid } } }).filter((pod) => controllerRef(pod)?.uid === uid);
+    return this.#deps.pods
+      .list({
+        namespace: job.metadata.namespace ?? '',
+        labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: uid } },
+      })
+      .filter((pod) => controllerRef(pod)?.uid === uid);
   }
 }

@@ -12,7 +12,10 @@ type PodSpec = NonNullable<Pod['spec']>;
 
 /** The job's two labels (they select its pods). */
 export function jobLabels(job: DeepReadonly<BroadcastJob>): Record<string, string> {
-  return { [BROADCASTJOB_NAME_LABEL]: job.metadata.name ?? '', [BROADCASTJOB_CONTROLLER_UID_LABEL]: job.metadata.uid ?? '' };
+  return {
+    [BROADCASTJOB_NAME_LABEL]: job.metadata.name ?? '',
+    [BROADCASTJOB_CONTROLLER_UID_LABEL]: job.metadata.uid ?? '',
+  };
 }
 
 /** How a pod is bound to its node. */
@@ -30,7 +33,15 @@ export interface PodBinding {
  */
 export function templatePod(job: DeepReadonly<BroadcastJob>): DeepReadonly<Pod> {
   const spec = job.spec.template.spec ?? { containers: [] };
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: job.metadata.namespace ?? '', labels: { ...job.spec.template.metadata?.labels, ...jobLabels(job) } }, spec: { ...spec, nodeName: '' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      namespace: job.metadata.namespace ?? '',
+      labels: { ...job.spec.template.metadata?.labels, ...jobLabels(job) },
+    },
+    spec: { ...spec, nodeName: '' },
+  };
 }
 
 /** The pod to create for a node. */
@@ -46,7 +57,16 @@ export function newJobPod(job: DeepReadonly<BroadcastJob>, node: string, binding
       namespace: job.metadata.namespace ?? '',
       labels: { ...template.metadata?.labels, ...jobLabels(job) },
       ...(annotations === undefined ? {} : { annotations: { ...annotations } }),
-      ownerReferences: [{ apiVersion: job.apiVersion, kind: job.kind, name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: job.apiVersion,
+          kind: job.kind,
+          name: job.metadata.name ?? '',
+          uid: job.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: binding.byScheduler ? binding.pin(spec, node) : { ...spec, nodeName: node },
   };

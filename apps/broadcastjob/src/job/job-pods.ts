@@ -23,7 +23,11 @@ export function jobPodState(job: DeepReadonly<BroadcastJob>, pod: ReadonlyPod): 
   if (phase === 'Succeeded') return 'succeeded';
   if (phase === 'Failed') return 'failed';
   if (pod.metadata?.deletionTimestamp !== undefined) return 'deleting';
-  if (job.spec.template.spec?.restartPolicy === 'OnFailure' && podRestartCount(pod) > job.spec.failurePolicy.restartLimit) return 'failed';
+  if (
+    job.spec.template.spec?.restartPolicy === 'OnFailure' &&
+    podRestartCount(pod) > job.spec.failurePolicy.restartLimit
+  )
+    return 'failed';
   return 'active';
 }
 

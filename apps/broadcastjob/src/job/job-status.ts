@@ -35,7 +35,12 @@ export interface WriteProblem {
 
 /** What goes into the status. */
 export interface StatusUpdate {
-  readonly counts: { readonly active: number; readonly succeeded: number; readonly failed: number; readonly desired: number };
+  readonly counts: {
+    readonly active: number;
+    readonly succeeded: number;
+    readonly failed: number;
+    readonly desired: number;
+  };
   readonly phase: string;
   readonly startTime: string;
   /** The job finished in this reconcile. */
@@ -49,12 +54,28 @@ export interface StatusUpdate {
   readonly now: number;
 }
 
-function eligibilityConditions(current: readonly BroadcastJobCondition[], update: StatusUpdate): BroadcastJobCondition[] {
+function eligibilityConditions(
+  current: readonly BroadcastJobCondition[],
+  update: StatusUpdate,
+): BroadcastJobCondition[] {
   const others = current.filter((condition) => condition.type !== NO_ELIGIBLE_NODE);
   if (update.noEligibleNode === undefined) return others;
   const previous = current.find((condition) => condition.type === NO_ELIGIBLE_NODE);
-  const since = previous?.message === update.noEligibleNode ? (previous.lastTransitionTime ?? metaTime(update.now)) : metaTime(update.now);
-  return [...others, { type: NO_ELIGIBLE_NODE, status: 'True', reason: 'NoNodeFits', message: update.noEligibleNode, lastProbeTime: metaTime(update.now), lastTransitionTime: since }];
+  const since =
+    previous?.message === update.noEligibleNode
+      ? (previous.lastTransitionTime ?? metaTime(update.now))
+      : metaTime(update.now);
+  return [
+    ...others,
+    {
+      type: NO_ELIGIBLE_NODE,
+      status: 'True',
+      reason: 'NoNodeFits',
+      message: update.noEligibleNode,
+      lastProbeTime: metaTime(update.now),
+      lastTransitionTime: since,
+    },
+  ];
 }
 
 /**
@@ -62,24 +83,53 @@ function eligibilityConditions(current: readonly BroadcastJobCondition[], update
  * is kept as it is (no timestamp moves): a status write would reconcile the job again at once, past
  * the queue's backoff, and it would find the same.
  */
-export function problemConditions(current: BroadcastJobCondition[], input: { readonly type: string; readonly problem: WriteProblem | undefined; readonly now: number }): BroadcastJobCondition[] {
+export function problemConditions(
+  current: BroadcastJobCondition[],
+  input: { readonly type: string; readonly problem: WriteProblem | undefined; readonly now: number },
+): BroadcastJobCondition[] {
   const others = current.filter((condition) => condition.type !== input.type);
   const { problem } = input;
   if (problem === undefined) return others;
   const previous = current.find((condition) => condition.type === input.type);
-  if (previous?.status === 'True' && previous.reason === problem.reason && previous.message === problem.message) return current;
+  if (previous?.status === 'True' && previous.reason === problem.reason && previous.message === problem.message)
+    return current;
   const at = metaTime(input.now);
-  return [...others, { type: input.type, status: 'True', reason: problem.reason, message: problem.message, lastProbeTime: at, lastTransitionTime: at }];
+  return [
+    ...others,
+    {
+      type: input.type,
+      status: 'True',
+      reason: problem.reason,
+      message: problem.message,
+      lastProbeTime: at,
+      lastTransitionTime: at,
+    },
+  ];
 }
 
 /** The next status of the job. */
 export function nextJobStatus(job: DeepReadonly<BroadcastJob>, update: StatusUpdate): BroadcastJobStatus {
   const current = structuredClone(job.status?.conditions ?? []) as BroadcastJobCondition[];
-  const created = problemConditions(eligibilityConditions(current, update), { type: FAILED_CREATE_POD, problem: update.createProblem, now: update.now });
-  const conditions = problemConditions(created, { type: FAILED_DELETE_POD, problem: update.deleteProblem, now: update.now });
+  const created = problemConditions(eligibilityConditions(current, update), {
+    type: FAILED_CREATE_POD,
+    problem: update.createProblem,
+    now: update.now,
+  });
+  const conditions = problemConditions(created, {
+    type: FAILED_DELETE_POD,
+    problem: update.deleteProblem,
+    now: update.now,
+  });
   if (update.finish !== undefined) {
     const at = metaTime(update.now);
-    conditions.push({ type: update.finish.type, status: 'True', lastProbeTime: at, lastTransitionTime: at, reason: update.finish.type, message: update.finish.message });
+    conditions.push({
+      type: update.finish.type,
+      status: 'True',
+      lastProbeTime: at,
+      lastTransitionTime: at,
+      reason: update.finish.type,
+      message: update.finish.message,
+    });
   }
   const completionTime = update.finish === undefined ? job.status?.completionTime : metaTime(update.now);
   return {

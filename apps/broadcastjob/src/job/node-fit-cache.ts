@@ -57,7 +57,8 @@ export class NodeFitCache {
       const name = node.metadata?.name ?? '';
       const resourceVersion = node.metadata?.resourceVersion ?? '';
       const known = entry.nodes.get(name);
-      if (known !== undefined && known.resourceVersion === resourceVersion && resourceVersion !== '') return known.result;
+      if (known !== undefined && known.resourceVersion === resourceVersion && resourceVersion !== '')
+        return known.result;
       this.#computed++;
       const result = entry.fit(node);
       entry.nodes.set(name, { resourceVersion, result });
@@ -66,7 +67,10 @@ export class NodeFitCache {
   }
 
   /** Drops the fits of nodes that are gone (only when some are: the common round costs nothing). */
-  retainNodes(job: DeepReadonly<BroadcastJob>, nodes: { readonly count: number; readonly has: (name: string) => boolean }): void {
+  retainNodes(
+    job: DeepReadonly<BroadcastJob>,
+    nodes: { readonly count: number; readonly has: (name: string) => boolean },
+  ): void {
     const entry = this.#jobs.get(jobKey(job));
     if (entry === undefined || entry.nodes.size <= nodes.count) return;
     for (const name of entry.nodes.keys()) {

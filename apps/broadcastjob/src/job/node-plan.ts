@@ -53,7 +53,10 @@ export function compareText(a: string, b: string): number {
 
 /** Older first (creationTimestamp, then name). */
 export function byAge(a: ReadonlyPod, b: ReadonlyPod): number {
-  return compareText(a.metadata?.creationTimestamp ?? '', b.metadata?.creationTimestamp ?? '') || compareText(a.metadata?.name ?? '', b.metadata?.name ?? '');
+  return (
+    compareText(a.metadata?.creationTimestamp ?? '', b.metadata?.creationTimestamp ?? '') ||
+    compareText(a.metadata?.name ?? '', b.metadata?.name ?? '')
+  );
 }
 
 /** Node → its pods, oldest first. */
@@ -75,10 +78,15 @@ function podsByNode(input: NodePlanInput): Map<string, ReadonlyPod[]> {
  * desired. The fit is the template's on the node (OpenKruise checks the pod itself): the pod cache
  * keeps no tolerations, and the pod was made from the template and pinned to this node anyway.
  */
-function planNodeWithPod(input: NodePlanInput, target: { readonly node: ReadonlyNode; readonly pod: ReadonlyPod }, into: Accumulator): void {
+function planNodeWithPod(
+  input: NodePlanInput,
+  target: { readonly node: ReadonlyNode; readonly pod: ReadonlyPod },
+  into: Accumulator,
+): void {
   const { node, pod } = target;
   const name = node.metadata?.name ?? '';
-  if (!input.fit(node).fits && pod.metadata?.deletionTimestamp === undefined) into.podsToDelete.push({ pod, reason: 'NodeUnfit' });
+  if (!input.fit(node).fits && pod.metadata?.deletionTimestamp === undefined)
+    into.podsToDelete.push({ pod, reason: 'NodeUnfit' });
   else into.desired.set(name, pod);
 }
 
@@ -89,7 +97,11 @@ interface Accumulator {
   readonly unfitReasons: Map<string, number>;
 }
 
-function planNode(input: NodePlanInput, target: { readonly node: ReadonlyNode; readonly pod: ReadonlyPod | undefined }, into: Accumulator): void {
+function planNode(
+  input: NodePlanInput,
+  target: { readonly node: ReadonlyNode; readonly pod: ReadonlyPod | undefined },
+  into: Accumulator,
+): void {
   const { node, pod } = target;
   const name = node.metadata?.name ?? '';
   if (pod !== undefined) {

@@ -19,14 +19,19 @@ const job = (generation: number): BroadcastJob =>
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'BroadcastJob',
     metadata: { name: 'job', namespace: NAMESPACE, uid: 'uid-1', generation },
-    spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'OnFailure' } }, failurePolicy: { restartLimit: 1 }, completionPolicy: { type: 'Always' } },
+    spec: {
+      template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'OnFailure' } },
+      failurePolicy: { restartLimit: 1 },
+      completionPolicy: { type: 'Always' },
+    },
   });
 
 /** Fits unless the node is labelled fit=no or fit=taint (two reasons). */
 const fit = (node: DeepReadonly<Node>): FitResult => {
   const label = node.metadata?.labels?.['fit'];
   if (label === 'no') return { fits: false, reasons: ['node(s) did not match Pod node selector'] };
-  if (label === 'taint') return { fits: false, reasons: ['node(s) had untolerated taint', 'node(s) were unschedulable'] };
+  if (label === 'taint')
+    return { fits: false, reasons: ['node(s) had untolerated taint', 'node(s) were unschedulable'] };
   return { fits: true, reasons: [] };
 };
 const nodeOf = (pod: DeepReadonly<Pod>): string | undefined => pod.spec?.nodeName;
@@ -57,11 +62,16 @@ function randomPod(next: (below: number) => number, name: string): Pod {
       namespace: NAMESPACE,
       creationTimestamp: `2026-11-25T00:00:0${String(next(4))}Z`,
       labels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: owner },
-      ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', name: 'job', uid: owner, controller: true }],
+      ownerReferences: [
+        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', name: 'job', uid: owner, controller: true },
+      ],
       ...(next(6) === 0 ? { deletionTimestamp: '2026-11-25T00:01:00Z' } : {}),
     },
     spec: { containers: [{ name: 'c' }], ...(next(10) === 0 ? {} : { nodeName: `node-${String(next(12))}` }) },
-    status: { phase: pick(next, PHASES), containerStatuses: [{ name: 'c', ready: false, restartCount: next(3), image: 'busybox', imageID: '' }] },
+    status: {
+      phase: pick(next, PHASES),
+      containerStatuses: [{ name: 'c', ready: false, restartCount: next(3), image: 'busybox', imageID: '' }],
+    },
   };
 }
 
@@ -107,7 +117,10 @@ function change(next: (below: number) => number, state: Cluster, step: number): 
   if (roll < 3 || pods.length === 0) state.upsertPod(randomPod(next, `pod-${String(step)}`));
   else if (roll < 6) {
     const existing = pick(next, pods);
-    state.upsertPod({ ...randomPod(next, existing.metadata?.name ?? ''), metadata: { ...randomPod(next, '').metadata, name: existing.metadata?.name ?? '' } });
+    state.upsertPod({
+      ...randomPod(next, existing.metadata?.name ?? ''),
+      metadata: { ...randomPod(next, '').metadata, name: existing.metadata?.name ?? '' },
+    });
   } else if (roll < 7) state.remove(`${NAMESPACE}/${pick(next, pods).metadata?.name ?? ''}`, 'pod');
   else if (roll < 9 || nodes.length === 0) state.upsertNode(`node-${String(next(12))}`, pick(next, FITS));
   else state.remove(pick(next, nodes).metadata?.name ?? '', 'node');
@@ -125,34 +138,54 @@ function comparable(plan: NodePlan) {
 }
 
 function fullPlan(state: Cluster, current: BroadcastJob) {
-  const pods = state.pods.lister.list({ namespace: NAMESPACE, labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: 'uid-1' } } }).filter((pod) => pod.metadata?.ownerReferences?.[0]?.uid === 'uid-1');
+  const pods = state.pods.lister
+    .list({ namespace: NAMESPACE, labelSelector: { matchLabels: { [BROADCASTJOB_CONTROLLER_UID_LABEL]: 'uid-1' } } })
+    .filter((pod) => pod.metadata?.ownerReferences?.[0]?.uid === 'uid-1');
   const nodes = state.nodes.lister.list();
   const plan = planNodes({ pods, nodes, fit, nodeOf });
-  return { plan: comparable(plan), counts: countJobPods(current, pods), complete: isJobComplete(current, plan.desired), nodeCount: nodes.length, pods: pods.map((pod) => pod.metadata?.name).sort() };
+  return {
+    plan: comparable(plan),
+    counts: countJobPods(current, pods),
+    complete: isJobComplete(current, plan.desired),
+    nodeCount: nodes.length,
+    pods: pods.map((pod) => pod.metadata?.name).sort(),
+  };
 }
 
 describe('JobPlans', () => {
-  it.each([1, 2, 3, 4, 5])('keeps the plan and counts of a full planNodes over random pod and node changes (seed %i)', (seed) => {
-    const next = random(seed);
-    const state = cluster();
-    for (let index = 0; index < 8; index++) state.upsertNode(`node-${String(index)}`, pick(next, FITS));
-    const plans = new JobPlans({ pods: state.pods.lister, nodes: state.nodes.lister, nodeOf, feed: state.feed });
-    let generation = 1;
-    let current = job(generation);
-    for (let step = 0; step < 200; step++) {
-      const changes = next(4) + 1;
-      for (let index = 0; index < changes; index++) change(next, state, step * 10 + index);
-      if (next(50) === 0) {
-        generation++;
-        current = job(generation);
+  it.each([1, 2, 3, 4, 5])(
+    'keeps the plan and counts of a full planNodes over random pod and node changes (seed %i)',
+    (seed) => {
+      const next = random(seed);
+      const state = cluster();
+      for (let index = 0; index < 8; index++) state.upsertNode(`node-${String(index)}`, pick(next, FITS));
+      const plans = new JobPlans({ pods: state.pods.lister, nodes: state.nodes.lister, nodeOf, feed: state.feed });
+      let generation = 1;
+      let current = job(generation);
+      for (let step = 0; step < 200; step++) {
+        const changes = next(4) + 1;
+        for (let index = 0; index < changes; index++) change(next, state, step * 10 + index);
+        if (next(50) === 0) {
+          generation++;
+          current = job(generation);
+        }
+        const view = plans.viewOf(current, fit);
+        const incremental = {
+          plan: comparable(view.plan()),
+          counts: view.counts(),
+          complete: view.complete(current),
+          nodeCount: view.nodeCount,
+          pods: view
+            .pods()
+            .map((pod) => pod.metadata?.name)
+            .sort(),
+        };
+        expect(incremental, `seed ${String(seed)} step ${String(step)}`).toEqual(fullPlan(state, current));
       }
-      const view = plans.viewOf(current, fit);
-      const incremental = { plan: comparable(view.plan()), counts: view.counts(), complete: view.complete(current), nodeCount: view.nodeCount, pods: view.pods().map((pod) => pod.metadata?.name).sort() };
-      expect(incremental, `seed ${String(seed)} step ${String(step)}`).toEqual(fullPlan(state, current));
-    }
-    // Built once per generation, then only brought up to date.
-    expect(plans.builds).toBe(generation);
-  });
+      // Built once per generation, then only brought up to date.
+      expect(plans.builds).toBe(generation);
+    },
+  );
 
   it('builds the view from the cache again when the job is forgotten, and every round without a feed', () => {
     const state = cluster();

@@ -43,7 +43,15 @@ interface NodePart {
   readonly unfinished: boolean;
 }
 
-const NO_PART: NodePart = { desired: false, kept: undefined, rest: false, deletes: [], duplicate: false, unfit: [], unfinished: false };
+const NO_PART: NodePart = {
+  desired: false,
+  kept: undefined,
+  rest: false,
+  deletes: [],
+  duplicate: false,
+  unfit: [],
+  unfinished: false,
+};
 
 interface NodeEntry {
   node: ReadonlyNode | undefined;
@@ -79,7 +87,14 @@ function planPart(sources: PlanViewSources, node: ReadonlyNode, pods: readonly R
   if (!fit.fits && kept.metadata?.deletionTimestamp === undefined) {
     return { ...NO_PART, deletes: [...duplicates, { pod: kept, reason: 'NodeUnfit' }], duplicate };
   }
-  return { ...NO_PART, desired: true, kept, deletes: duplicates, duplicate, unfinished: jobPodState(sources.job, kept) === 'active' };
+  return {
+    ...NO_PART,
+    desired: true,
+    kept,
+    deletes: duplicates,
+    duplicate,
+    unfinished: jobPodState(sources.job, kept) === 'active',
+  };
 }
 
 function insertByAge(pods: ReadonlyPod[], pod: ReadonlyPod): void {
@@ -104,7 +119,11 @@ export class PlanView {
   #nodeCount = 0;
 
   /** Built from the job's pods and every node of the cache. */
-  constructor(version: string, sources: PlanViewSources, cache: { readonly pods: readonly ReadonlyPod[]; readonly nodes: readonly ReadonlyNode[] }) {
+  constructor(
+    version: string,
+    sources: PlanViewSources,
+    cache: { readonly pods: readonly ReadonlyPod[]; readonly nodes: readonly ReadonlyNode[] },
+  ) {
     this.version = version;
     for (const node of cache.nodes) this.#setNode(node.metadata?.name ?? '', node);
     for (const pod of cache.pods) this.#addPod(sources, pod);
@@ -198,7 +217,10 @@ export class PlanView {
     const entry = this.#nodes.get(name);
     if (entry === undefined) return;
     this.#apply(name, entry.part, -1);
-    entry.part = entry.node === undefined ? { ...NO_PART, deletes: deletes(entry.pods, 'NodeGone') } : planPart(sources, entry.node, entry.pods);
+    entry.part =
+      entry.node === undefined
+        ? { ...NO_PART, deletes: deletes(entry.pods, 'NodeGone') }
+        : planPart(sources, entry.node, entry.pods);
     this.#apply(name, entry.part, 1);
     if (entry.node === undefined && entry.pods.length === 0) this.#nodes.delete(name);
   }
@@ -233,5 +255,9 @@ export class PlanView {
 /** The reconciler's test of a job's pod (its lister query): the job's uid label and controller reference. */
 export function isJobPod(job: DeepReadonly<BroadcastJob>, pod: ReadonlyPod): boolean {
   const uid = job.metadata.uid ?? '';
-  return pod.metadata?.namespace === (job.metadata.namespace ?? '') && pod.metadata.labels?.[BROADCASTJOB_CONTROLLER_UID_LABEL] === uid && controllerRef(pod)?.uid === uid;
+  return (
+    pod.metadata?.namespace === (job.metadata.namespace ?? '') &&
+    pod.metadata.labels?.[BROADCASTJOB_CONTROLLER_UID_LABEL] === uid &&
+    controllerRef(pod)?.uid === uid
+  );
 }

@@ -25,7 +25,12 @@ export interface PodWriteContext extends CreateContext, DeleteContext {
 /** The job as pod-control's owner (no lifecycle hooks: a job's pods are deleted at once). */
 export function jobOwner(job: DeepReadonly<BroadcastJob>): PodOwner {
   const name = job.metadata.name ?? '';
-  return { key: requestKey({ namespace: job.metadata.namespace ?? '', name }), ref: objectReference(broadcastJobResource, job), name, lifecycle: undefined };
+  return {
+    key: requestKey({ namespace: job.metadata.namespace ?? '', name }),
+    ref: objectReference(broadcastJobResource, job),
+    name,
+    lifecycle: undefined,
+  };
 }
 
 /** The expectation name of a job pod: its node (a pod with none: its name). */
@@ -34,14 +39,26 @@ function expectationName(ctx: Pick<PodWriteContext, 'nodeOf'>): (pod: DeepReadon
 }
 
 /** Creates a pod on each node; returns how many were created, or throws pod-control's CreatePodsError. */
-export async function createJobPods(ctx: PodWriteContext, job: DeepReadonly<BroadcastJob>, nodes: readonly string[]): Promise<number> {
+export async function createJobPods(
+  ctx: PodWriteContext,
+  job: DeepReadonly<BroadcastJob>,
+  nodes: readonly string[],
+): Promise<number> {
   const pods = nodes.map((node) => newJobPod(job, node, ctx.binding));
-  const created = await createPods(ctx, jobOwner(job), { pods, claimsFor: () => [], expectationName: expectationName(ctx) });
+  const created = await createPods(ctx, jobOwner(job), {
+    pods,
+    claimsFor: () => [],
+    expectationName: expectationName(ctx),
+  });
   return created.length;
 }
 
 /** Deletes the pods (uid preconditions; a pod already gone is fine); throws the first failure after all were tried. */
-export async function deleteJobPods(ctx: PodWriteContext, job: DeepReadonly<BroadcastJob>, pods: readonly DeepReadonly<Pod>[]): Promise<void> {
+export async function deleteJobPods(
+  ctx: PodWriteContext,
+  job: DeepReadonly<BroadcastJob>,
+  pods: readonly DeepReadonly<Pod>[],
+): Promise<void> {
   if (pods.length === 0) return;
   await deletePods(ctx, jobOwner(job), { pods, expectationName: expectationName(ctx) });
 }

@@ -20,13 +20,27 @@ export interface UnreadableReportContext {
 }
 
 /** Reports the job (see the file's comment). */
-export async function reportUnreadableJob(ctx: UnreadableReportContext, input: { readonly job: DeepReadonly<BroadcastJob>; readonly message: string }): Promise<void> {
+export async function reportUnreadableJob(
+  ctx: UnreadableReportContext,
+  input: { readonly job: DeepReadonly<BroadcastJob>; readonly message: string },
+): Promise<void> {
   const { job, message } = input;
   const problem = { type: FAILED_CREATE_POD, reason: INVALID_TEMPLATE, message, eventReason: 'FailedCreate' };
-  warnOnce(ctx.recorder, { ref: objectReference(broadcastJobResource, job), conditions: job.status?.conditions, problem });
+  warnOnce(ctx.recorder, {
+    ref: objectReference(broadcastJobResource, job),
+    conditions: job.status?.conditions,
+    problem,
+  });
   const current = structuredClone(job.status?.conditions ?? []) as BroadcastJobCondition[];
   const conditions = problemConditions(current, { type: FAILED_CREATE_POD, problem, now: ctx.now });
   // A new job has no status yet, and the schema requires its counts: no pods counted, so zeros.
-  const status: BroadcastJobStatus = { active: 0, succeeded: 0, failed: 0, desired: 0, ...(structuredClone(job.status ?? {}) as Partial<BroadcastJobStatus>), conditions };
+  const status: BroadcastJobStatus = {
+    active: 0,
+    succeeded: 0,
+    failed: 0,
+    desired: 0,
+    ...(structuredClone(job.status ?? {}) as Partial<BroadcastJobStatus>),
+    conditions,
+  };
   await updateStatus(ctx.jobs, job, status);
 }

@@ -12,9 +12,13 @@ import { matchesLabelRequirement } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 type PodSpec = NonNullable<Pod['spec']>;
-type NodeSelector = NonNullable<NonNullable<NonNullable<PodSpec['affinity']>['nodeAffinity']>['requiredDuringSchedulingIgnoredDuringExecution']>;
+type NodeSelector = NonNullable<
+  NonNullable<NonNullable<PodSpec['affinity']>['nodeAffinity']>['requiredDuringSchedulingIgnoredDuringExecution']
+>;
 type NodeSelectorTerm = DeepReadonly<NodeSelector['nodeSelectorTerms'][number]>;
-type NodeSelectorRequirement = DeepReadonly<NonNullable<NodeSelector['nodeSelectorTerms'][number]['matchExpressions']>[number]>;
+type NodeSelectorRequirement = DeepReadonly<
+  NonNullable<NodeSelector['nodeSelectorTerms'][number]['matchExpressions']>[number]
+>;
 type Labels = Readonly<Record<string, string>>;
 
 /** The field a node selector term may match on: the only one the scheduler extracts from a node. */
@@ -32,7 +36,8 @@ function parseInt64(text: string): bigint | undefined {
 
 const nonEmpty = (values: readonly string[]): boolean => values.length > 0;
 const empty = (values: readonly string[]): boolean => values.length === 0;
-const oneInteger = (values: readonly string[]): boolean => values.length === 1 && parseInt64(values[0] ?? '') !== undefined;
+const oneInteger = (values: readonly string[]): boolean =>
+  values.length === 1 && parseInt64(values[0] ?? '') !== undefined;
 
 /** labels.NewRequirement's value rules per node selector operator; other operators are refused. */
 const VALUE_RULES = new Map<string, (values: readonly string[]) => boolean>([
@@ -47,7 +52,12 @@ const VALUE_RULES = new Map<string, (values: readonly string[]) => boolean>([
 function validLabelRequirement(requirement: NodeSelectorRequirement): boolean {
   const values = requirement.values ?? [];
   const rule = VALUE_RULES.get(requirement.operator);
-  return rule !== undefined && rule(values) && labelKeySchema.safeParse(requirement.key).success && values.every((value) => labelValueSchema.safeParse(value).success);
+  return (
+    rule !== undefined &&
+    rule(values) &&
+    labelKeySchema.safeParse(requirement.key).success &&
+    values.every((value) => labelValueSchema.safeParse(value).success)
+  );
 }
 
 /** Gt/Lt: the label must exist and be an integer; a label that is not one fails the requirement. */
@@ -60,7 +70,8 @@ function comparesInteger(requirement: NodeSelectorRequirement, label: string | u
 
 /** A node selector requirement: the label selector's set operators, plus Gt and Lt. */
 function matchesNodeLabelRequirement(requirement: NodeSelectorRequirement, labels: Labels): boolean {
-  if (requirement.operator !== 'Gt' && requirement.operator !== 'Lt') return matchesLabelRequirement(requirement, labels);
+  if (requirement.operator !== 'Gt' && requirement.operator !== 'Lt')
+    return matchesLabelRequirement(requirement, labels);
   return comparesInteger(requirement, Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined);
 }
 
@@ -78,14 +89,19 @@ function matchesFieldRequirement(requirement: NodeSelectorRequirement, nodeName:
 function parsableTerm(term: NodeSelectorTerm): boolean {
   const expressions = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
-  return (expressions.length > 0 || fields.length > 0) && expressions.every(validLabelRequirement) && fields.every(validFieldRequirement);
+  return (
+    (expressions.length > 0 || fields.length > 0) &&
+    expressions.every(validLabelRequirement) &&
+    fields.every(validFieldRequirement)
+  );
 }
 
 /** One term: all its requirements; a term without requirements selects nothing. */
 export function matchesNodeSelectorTerm(term: NodeSelectorTerm, node: DeepReadonly<Node>): boolean {
   if (!parsableTerm(term)) return false;
   const labels = node.metadata?.labels ?? {};
-  if (!(term.matchExpressions ?? []).every((requirement) => matchesNodeLabelRequirement(requirement, labels))) return false;
+  if (!(term.matchExpressions ?? []).every((requirement) => matchesNodeLabelRequirement(requirement, labels)))
+    return false;
   // Upstream extracts no fields from a node without a name, and then does not apply the field selector.
   const name = node.metadata?.name ?? '';
   return name === '' || (term.matchFields ?? []).every((requirement) => matchesFieldRequirement(requirement, name));
@@ -94,7 +110,9 @@ export function matchesNodeSelectorTerm(term: NodeSelectorTerm, node: DeepReadon
 /** `spec.nodeSelector`: every entry names a label the node has, with that value. */
 function matchesNodeSelector(pod: DeepReadonly<Pod>, node: DeepReadonly<Node>): boolean {
   const labels = node.metadata?.labels ?? {};
-  return Object.entries(pod.spec?.nodeSelector ?? {}).every(([key, value]) => Object.hasOwn(labels, key) && labels[key] === value);
+  return Object.entries(pod.spec?.nodeSelector ?? {}).every(
+    ([key, value]) => Object.hasOwn(labels, key) && labels[key] === value,
+  );
 }
 
 /** `spec.nodeSelector` and the required node affinity (any of its terms; no terms: nothing). */

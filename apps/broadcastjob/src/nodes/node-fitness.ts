@@ -49,7 +49,10 @@ const PREDICATES: readonly Predicate[] = [
     const taint = untoleratedTaint(node.spec?.taints, pod.spec?.tolerations);
     return taint === undefined ? undefined : untoleratedTaintReason(taint);
   },
-  (pod, node) => (node.spec?.unschedulable === true && !tolerationsTolerate(pod.spec?.tolerations, UNSCHEDULABLE_TAINT) ? NodeUnfitReason.Unschedulable : undefined),
+  (pod, node) =>
+    node.spec?.unschedulable === true && !tolerationsTolerate(pod.spec?.tolerations, UNSCHEDULABLE_TAINT)
+      ? NodeUnfitReason.Unschedulable
+      : undefined,
 ];
 
 const FITS: FitResult = Object.freeze({ fits: true, reasons: Object.freeze([]) });

@@ -40,7 +40,8 @@ export function quantityAmount(value: unknown): Decimal {
 
 function added(total: ReadonlyMap<string, Decimal>, list: ResourceList | undefined): Map<string, Decimal> {
   const sum = new Map(total);
-  for (const [name, value] of Object.entries(list ?? {})) sum.set(name, addDecimals(sum.get(name) ?? ZERO, quantityAmount(value)));
+  for (const [name, value] of Object.entries(list ?? {}))
+    sum.set(name, addDecimals(sum.get(name) ?? ZERO, quantityAmount(value)));
   return sum;
 }
 
@@ -60,7 +61,10 @@ function maxed(total: ReadonlyMap<string, Decimal>, other: ReadonlyMap<string, D
 }
 
 /** The most any init container needs while it runs: its own requests plus the sidecars started before it. */
-function initContainerPeak(initContainers: readonly Container[]): { readonly peak: Map<string, Decimal>; readonly sidecars: Map<string, Decimal> } {
+function initContainerPeak(initContainers: readonly Container[]): {
+  readonly peak: Map<string, Decimal>;
+  readonly sidecars: Map<string, Decimal>;
+} {
   let peak = new Map<string, Decimal>();
   let sidecars = new Map<string, Decimal>();
   for (const container of initContainers) {
@@ -88,7 +92,8 @@ export function podRequests(pod: DeepReadonly<Pod>): Map<string, Decimal> {
  * resources: the names the scheduler tracks besides cpu, memory, ephemeral-storage and pods.
  */
 export function isScalarResource(name: string): boolean {
-  if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-') || name.includes('kubernetes.io/')) return true;
+  if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-') || name.includes('kubernetes.io/'))
+    return true;
   return name.includes('/') && !name.startsWith('requests.') && labelKeySchema.safeParse(`requests.${name}`).success;
 }
 
@@ -117,7 +122,8 @@ export function insufficientResources(requests: ReadonlyMap<string, Decimal>, no
   const scalars = [...requests.keys()].filter(isScalarResource).sort();
   for (const name of [...NAMED_RESOURCES, ...scalars]) {
     const requested = units(name, requests.get(name) ?? ZERO);
-    if (requested > 0n && requested > units(name, quantityAmount(allocatable[name]))) reasons.push(`Insufficient ${name}`);
+    if (requested > 0n && requested > units(name, quantityAmount(allocatable[name])))
+      reasons.push(`Insufficient ${name}`);
   }
   return reasons;
 }

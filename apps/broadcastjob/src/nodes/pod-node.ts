@@ -8,7 +8,13 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 type PodSpec = NonNullable<Pod['spec']>;
 
-function requiredTerms(spec: DeepReadonly<PodSpec> | undefined): DeepReadonly<NonNullable<NonNullable<NonNullable<PodSpec['affinity']>['nodeAffinity']>['requiredDuringSchedulingIgnoredDuringExecution']>['nodeSelectorTerms']> {
+function requiredTerms(
+  spec: DeepReadonly<PodSpec> | undefined,
+): DeepReadonly<
+  NonNullable<
+    NonNullable<NonNullable<PodSpec['affinity']>['nodeAffinity']>['requiredDuringSchedulingIgnoredDuringExecution']
+  >['nodeSelectorTerms']
+> {
   return spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
 }
 
@@ -20,7 +26,11 @@ export function assignedNode(pod: DeepReadonly<Pod>): string | undefined {
   return fields.find(isNameSelector)?.values?.[0];
 }
 
-function isNameSelector(field: { readonly key: string; readonly operator: string; readonly values?: readonly string[] | undefined }): boolean {
+function isNameSelector(field: {
+  readonly key: string;
+  readonly operator: string;
+  readonly values?: readonly string[] | undefined;
+}): boolean {
   return field.key === 'metadata.name' && field.operator === 'In' && field.values?.length === 1;
 }
 

@@ -41,6 +41,12 @@ export function tolerationsTolerate(tolerations: readonly Toleration[] | undefin
 }
 
 /** The first NoSchedule or NoExecute taint that no toleration tolerates (PreferNoSchedule only scores). */
-export function untoleratedTaint(taints: readonly Taint[] | undefined, tolerations: readonly Toleration[] | undefined): Taint | undefined {
-  return (taints ?? []).find((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerationsTolerate(tolerations, taint));
+export function untoleratedTaint(
+  taints: readonly Taint[] | undefined,
+  tolerations: readonly Toleration[] | undefined,
+): Taint | undefined {
+  return (taints ?? []).find(
+    (taint) =>
+      (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerationsTolerate(tolerations, taint),
+  );
 }

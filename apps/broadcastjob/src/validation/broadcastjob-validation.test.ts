@@ -19,7 +19,14 @@ function setup(): Setup {
     pods: [],
     refuse: undefined,
     handle: (operation, objects) => {
-      const request = admissionRequest({ kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'BroadcastJob' }, resource: 'broadcastjobs', name: 'job', namespace: 'ns', operation, ...objects });
+      const request = admissionRequest({
+        kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'BroadcastJob' },
+        resource: 'broadcastjobs',
+        name: 'job',
+        namespace: 'ns',
+        operation,
+        ...objects,
+      });
       return handler(request, new AbortController().signal);
     },
   };
@@ -30,7 +37,10 @@ function setup(): Setup {
     },
     createClaim: () => Promise.reject(new Error('a BroadcastJob has no claims')),
   };
-  const handler = validationHandler(broadcastJobValidation({ assignPodsByScheduler: true }), new TemplateValidator({ dryRun }));
+  const handler = validationHandler(
+    broadcastJobValidation({ assignPodsByScheduler: true }),
+    new TemplateValidator({ dryRun }),
+  );
   return state;
 }
 
@@ -46,11 +56,16 @@ describe('the BroadcastJob validation webhook', () => {
     state.refuse = fakeApiError({
       code: 422,
       reason: 'Invalid',
-      causes: [{ reason: 'FieldValueNotSupported', field: 'spec.restartPolicy', message: 'Unsupported value: "Sometimes"' }],
+      causes: [
+        { reason: 'FieldValueNotSupported', field: 'spec.restartPolicy', message: 'Unsupported value: "Sometimes"' },
+      ],
     });
     const response = await state.handle('CREATE', { object: broadcastJob() });
     expect(response.allowed).toBe(false);
-    expect(response.status).toMatchObject({ code: 422, message: 'BroadcastJob "job" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Sometimes"' });
+    expect(response.status).toMatchObject({
+      code: 422,
+      message: 'BroadcastJob "job" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Sometimes"',
+    });
     expect(state.pods.map((pod) => pod.metadata?.generateName)).toEqual(['job-']);
   });
 
@@ -68,7 +83,10 @@ describe('the BroadcastJob validation webhook', () => {
 
   it('does not dry-run again an update that leaves the template alone', async () => {
     const state = setup();
-    const response = await state.handle('UPDATE', { object: broadcastJob({ spec: { paused: true } }), oldObject: broadcastJob() });
+    const response = await state.handle('UPDATE', {
+      object: broadcastJob({ spec: { paused: true } }),
+      oldObject: broadcastJob(),
+    });
     expect(response.allowed).toBe(true);
     expect(state.pods).toEqual([]);
   });

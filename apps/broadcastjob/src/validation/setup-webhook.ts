@@ -20,7 +20,13 @@ export const BROADCASTJOB_VALIDATION_WEBHOOK: ValidationWebhook = {
  * handler that throws or runs out of time admits the job, and the controller checks its template
  * before it creates pods.
  */
-export function setupBroadcastJobWebhook(manager: Manager, server: WebhookServer, options: BroadcastJobControllerOptions): void {
+export function setupBroadcastJobWebhook(
+  manager: Manager,
+  server: WebhookServer,
+  options: BroadcastJobControllerOptions,
+): void {
   const validation = broadcastJobValidation({ assignPodsByScheduler: options.assignPodsByScheduler });
-  server.register(BROADCASTJOB_VALIDATION_WEBHOOK.path, validationHandler(validation, templateValidatorFor(manager)), { failurePolicy: 'allow' });
+  server.register(BROADCASTJOB_VALIDATION_WEBHOOK.path, validationHandler(validation, templateValidatorFor(manager)), {
+    failurePolicy: 'allow',
+  });
 }

@@ -12,6 +12,12 @@ import { broadcastJobValidationTarget } from './validation-target.ts';
 import type { PodShapeOptions } from './validation-target.ts';
 
 /** The message to report when the template is invalid; undefined when it is valid, or could not be checked. */
-export async function templateProblem(job: DeepReadonly<BroadcastJob>, context: TemplateCheckContext & { readonly shape: PodShapeOptions }): Promise<string | undefined> {
-  return checkTemplate(context, { subject: `BroadcastJob ${JSON.stringify(job.metadata.name ?? '')}`, target: () => broadcastJobValidationTarget(job, context.shape) });
+export async function templateProblem(
+  job: DeepReadonly<BroadcastJob>,
+  context: TemplateCheckContext & { readonly shape: PodShapeOptions },
+): Promise<string | undefined> {
+  return checkTemplate(context, {
+    subject: `BroadcastJob ${JSON.stringify(job.metadata.name ?? '')}`,
+    target: () => broadcastJobValidationTarget(job, context.shape),
+  });
 }

@@ -14,15 +14,23 @@ describe('broadcastJobValidationTarget', () => {
     expect(metadata?.generateName).toBe('job-');
     expect(metadata?.namespace).toBe('ns');
     expect(metadata?.ownerReferences).toBeUndefined();
-    expect(metadata?.labels).toEqual({ app: 'job', 'broadcastjob-name': 'job', 'broadcastjob-controller-uid': PLACEHOLDER_UID });
-    expect(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution).toEqual({ nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node'] }] }] });
+    expect(metadata?.labels).toEqual({
+      app: 'job',
+      'broadcastjob-name': 'job',
+      'broadcastjob-controller-uid': PLACEHOLDER_UID,
+    });
+    expect(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution).toEqual({
+      nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node'] }] }],
+    });
     expect(spec?.containers).toEqual([{ name: 'work', image: 'busybox:1.36' }]);
     expect(target.claims).toEqual([]);
   });
 
   it('has a uid of the real length, the same with or without one (the webhook sees none on create)', () => {
     expect(PLACEHOLDER_UID).toHaveLength(36);
-    expect(broadcastJobValidationTarget(broadcastJob({ name: 'job' }), { assignPodsByScheduler: true }).pod).toEqual(target.pod);
+    expect(broadcastJobValidationTarget(broadcastJob({ name: 'job' }), { assignPodsByScheduler: true }).pod).toEqual(
+      target.pod,
+    );
   });
 
   it('binds by spec.nodeName when pods are not assigned by the scheduler', () => {

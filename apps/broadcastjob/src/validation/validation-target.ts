@@ -30,8 +30,17 @@ function withoutOwners(pod: Pod): Pod {
 }
 
 /** The pod a job creates on a node, with its field mapping. */
-export function broadcastJobValidationTarget(job: DeepReadonly<BroadcastJob>, options: PodShapeOptions): ValidationTarget {
+export function broadcastJobValidationTarget(
+  job: DeepReadonly<BroadcastJob>,
+  options: PodShapeOptions,
+): ValidationTarget {
   const placeholder: DeepReadonly<BroadcastJob> = { ...job, metadata: { ...job.metadata, uid: PLACEHOLDER_UID } };
-  const pod = withoutOwners(newJobPod(placeholder, PLACEHOLDER_NODE, { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode }));
-  return { pod, podMapping: podTemplateMapping(pod, [], { template: 'spec.template', name: 'metadata.name' }), claims: [] };
+  const pod = withoutOwners(
+    newJobPod(placeholder, PLACEHOLDER_NODE, { byScheduler: options.assignPodsByScheduler, pin: pinnedToNode }),
+  );
+  return {
+    pod,
+    podMapping: podTemplateMapping(pod, [], { template: 'spec.template', name: 'metadata.name' }),
+    claims: [],
+  };
 }

@@ -32,15 +32,24 @@ const WARM_UP_ROUNDS = 20;
 
 const flags = z
   .object({
-    nodes: z.string().regex(/^\d+(,\d+)*$/, 'a comma-separated list of node counts').default('100,1000'),
+    nodes: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'a comma-separated list of node counts')
+      .default('100,1000'),
     rounds: z.coerce.number().int().positive().default(1000),
     full: z.boolean().default(false),
   })
-  .parse(parseArgs({ options: { nodes: { type: 'string' }, rounds: { type: 'string' }, full: { type: 'boolean' } } }).values);
+  .parse(
+    parseArgs({ options: { nodes: { type: 'string' }, rounds: { type: 'string' }, full: { type: 'boolean' } } }).values,
+  );
 
 function node(index: number): Node {
   return {
-    metadata: { name: `node-${String(index).padStart(5, '0')}`, resourceVersion: '1', labels: { 'kubernetes.io/os': 'linux' } },
+    metadata: {
+      name: `node-${String(index).padStart(5, '0')}`,
+      resourceVersion: '1',
+      labels: { 'kubernetes.io/os': 'linux' },
+    },
     spec: {},
     status: { allocatable: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' } },
   };
@@ -54,14 +63,24 @@ function job(): BroadcastJob {
     spec: {
       template: {
         metadata: { labels: { app: 'job' } },
-        spec: { containers: [{ name: 'work', image: 'busybox:1.36', resources: { requests: { cpu: '100m', memory: '64Mi' } } }], restartPolicy: 'Never', nodeSelector: { 'kubernetes.io/os': 'linux' } },
+        spec: {
+          containers: [
+            { name: 'work', image: 'busybox:1.36', resources: { requests: { cpu: '100m', memory: '64Mi' } } },
+          ],
+          restartPolicy: 'Never',
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+        },
       },
     },
   });
 }
 
 /** The reconciler over an informer's stores; the API is a FakeClient whose writes the stores follow. */
-function harness(nodeCount: number): { readonly reconcile: () => Promise<void>; readonly touchPod: (round: number) => void; readonly podCount: () => number } {
+function harness(nodeCount: number): {
+  readonly reconcile: () => Promise<void>;
+  readonly touchPod: (round: number) => void;
+  readonly podCount: () => number;
+} {
   const fake = new FakeClient();
   const clock = new FakeClock();
   const jobs = storeLister<BroadcastJob>();
@@ -99,7 +118,11 @@ function harness(nodeCount: number): { readonly reconcile: () => Promise<void>; 
     templateValidator: scriptedValidator(),
     planFeed,
   });
-  const context: ReconcileContext = { signal: new AbortController().signal, logger: createLogger({ level: 'silent' }), reconcileId: 'bench' };
+  const context: ReconcileContext = {
+    signal: new AbortController().signal,
+    logger: createLogger({ level: 'silent' }),
+    reconcileId: 'bench',
+  };
   const sync = (): void => {
     for (const object of fake.objects(broadcastJobResource)) jobs.store.upsert(Object.freeze(object));
   };
@@ -120,7 +143,12 @@ function harness(nodeCount: number): { readonly reconcile: () => Promise<void>; 
       // The pod keys once, not a copy of the store per round: the harness's own work is not measured.
       podKeys ??= [...pods.store.keys()];
       const pod = pods.store.get(podKeys[round % podKeys.length] ?? '');
-      if (pod !== undefined) upsertPod({ ...pod, metadata: { ...pod.metadata, resourceVersion: String(round + 2) }, status: { phase: round % 2 === 0 ? 'Running' : 'Pending' } });
+      if (pod !== undefined)
+        upsertPod({
+          ...pod,
+          metadata: { ...pod.metadata, resourceVersion: String(round + 2) },
+          status: { phase: round % 2 === 0 ? 'Running' : 'Pending' },
+        });
     },
   };
 }
@@ -141,5 +169,7 @@ for (const nodeCount of flags.nodes.split(',').map(Number)) {
     await reconcile();
   }
   const used = process.cpuUsage(before);
-  process.stdout.write(`${JSON.stringify({ nodes: nodeCount, rounds: flags.rounds, plan: flags.full ? 'full' : 'incremental', reconcileCpuMsPerPodEvent: Number(((used.user + used.system) / 1000 / flags.rounds).toFixed(3)) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ nodes: nodeCount, rounds: flags.rounds, plan: flags.full ? 'full' : 'incremental', reconcileCpuMsPerPodEvent: Number(((used.user + used.system) / 1000 / flags.rounds).toFixed(3)) })}\n`,
+  );
 }

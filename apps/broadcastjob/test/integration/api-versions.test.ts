@@ -12,16 +12,28 @@ import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { jobBody, jobPods, testNodes, waitForJob, withController } from '../support/harness.ts';
 
 const client = testClient(testKubeConfig());
-const jobsV1beta1 = defineResource<BroadcastJob>({ group: 'apps.kruise.io', version: 'v1beta1', plural: 'broadcastjobs', kind: 'BroadcastJob', namespaced: true });
+const jobsV1beta1 = defineResource<BroadcastJob>({
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  plural: 'broadcastjobs',
+  kind: 'BroadcastJob',
+  namespaced: true,
+});
 
 describe('BroadcastJob written in v1beta1', () => {
   it('runs a pod on each node to completion', async () => {
     await withController('bcj-v1beta1', async (namespace) => {
       await using nodes = await testNodes(namespace, 2);
       await client.create(jobsV1beta1, { ...jobBody(namespace, 'beta'), apiVersion: 'apps.kruise.io/v1beta1' });
-      const done = await waitForJob(client, { namespace, name: 'beta', description: 'the v1beta1 job completed' }, (job) => job.status?.phase === 'completed');
+      const done = await waitForJob(
+        client,
+        { namespace, name: 'beta', description: 'the v1beta1 job completed' },
+        (job) => job.status?.phase === 'completed',
+      );
       expect(done.status).toMatchObject({ desired: 2, succeeded: 2, failed: 0 });
-      expect((await jobPods(client, namespace, 'beta')).map((pod) => pod.spec?.nodeName).sort()).toEqual([...nodes.names].sort());
+      expect((await jobPods(client, namespace, 'beta')).map((pod) => pod.spec?.nodeName).sort()).toEqual(
+        [...nodes.names].sort(),
+      );
     });
   });
 });

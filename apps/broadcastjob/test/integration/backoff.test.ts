@@ -61,7 +61,17 @@ function watchNodeChanges(): { readonly at: number[]; stop(): void; readonly syn
   const at: number[] = [];
   let last: string | undefined;
   const observer = observeObjects(kubeConfig, { resource: nodeResource, namespace: '', labelSelector: '' }, (nodes) => {
-    const signature = JSON.stringify(nodes.map((node) => [node.metadata?.name, node.metadata?.labels, node.spec?.taints, node.spec?.unschedulable, node.status?.allocatable]).sort());
+    const signature = JSON.stringify(
+      nodes
+        .map((node) => [
+          node.metadata?.name,
+          node.metadata?.labels,
+          node.spec?.taints,
+          node.spec?.unschedulable,
+          node.status?.allocatable,
+        ])
+        .sort(),
+    );
     if (last !== undefined && signature !== last) at.push(performance.now());
     last = signature;
   });
@@ -74,73 +84,107 @@ function watchNodeChanges(): { readonly at: number[]; stop(): void; readonly syn
   };
 }
 
-function condition(job: BroadcastJob, type: string): NonNullable<NonNullable<BroadcastJob['status']>['conditions']>[number] | undefined {
+function condition(
+  job: BroadcastJob,
+  type: string,
+): NonNullable<NonNullable<BroadcastJob['status']>['conditions']>[number] | undefined {
   return job.status?.conditions?.find((candidate) => candidate.type === type);
 }
 
 /** A quota of no pods, in force (the local control plane runs no quota controller: the test writes its status). */
 async function forbidPods(namespace: string): Promise<void> {
-  const quota = await core.createNamespacedResourceQuota({ namespace, body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } } });
-  await core.replaceNamespacedResourceQuotaStatus({ namespace, name: 'no-pods', body: { metadata: quota.metadata ?? {}, spec: quota.spec ?? {}, status: { hard: { pods: '0' }, used: { pods: '0' } } } });
+  const quota = await core.createNamespacedResourceQuota({
+    namespace,
+    body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } },
+  });
+  await core.replaceNamespacedResourceQuotaStatus({
+    namespace,
+    name: 'no-pods',
+    body: {
+      metadata: quota.metadata ?? {},
+      spec: quota.spec ?? {},
+      status: { hard: { pods: '0' }, used: { pods: '0' } },
+    },
+  });
   // The API server's quota cache may lag behind the write: wait until a pod is refused.
-  const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', namespace }, spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] } };
-  await waitFor(() => client.create(podResource, probe, { dryRun: true }).then(() => undefined, () => true), { description: 'the quota in force' });
+  const probe = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'probe', namespace },
+    spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] },
+  };
+  await waitFor(
+    () =>
+      client.create(podResource, probe, { dryRun: true }).then(
+        () => undefined,
+        () => true,
+      ),
+    { description: 'the quota in force' },
+  );
 }
 
 describe('BroadcastJob pod creations refused', () => {
-  it(
-    'backs off exponentially while a quota refuses its pods, says so in a condition and an Event, and completes once the quota is deleted, with no other change',
-    async () => {
-      const log = new RequestLog();
-      await withController(
-        'bcj-quota',
-        async (namespace) => {
-          await using nodes = await testNodes(namespace, 2);
-          expect(nodes.names).toHaveLength(2);
-          await forbidPods(namespace);
-          const nodeChanges = watchNodeChanges();
-          await nodeChanges.synced;
-          const started = performance.now();
-          await createJob(client, jobBody(namespace, 'quota', { podAnnotations: { 'sim.kruise-ts.io/run-ms': '300' } }));
-          const failing = await waitForJob(client, { namespace, name: 'quota', description: 'the FailedCreatePod condition' }, (job) => condition(job, 'FailedCreatePod')?.status === 'True');
-          expect(condition(failing, 'FailedCreatePod')).toMatchObject({ reason: 'CreateError' });
-          expect(condition(failing, 'FailedCreatePod')?.message).toContain('exceeded quota: no-pods');
-          const events = await waitFor(
-            async () => {
-              const found = (await client.list(eventResource, { namespace })).items.filter((event) => event.reason === 'FailedCreate' && event.involvedObject.name === 'quota');
-              return found.length > 0 ? found : undefined;
-            },
-            { description: 'a FailedCreate Event' },
-          );
-          expect(events[0]).toMatchObject({ type: 'Warning' });
-          expect(events[0]?.message).toContain('exceeded quota: no-pods');
+  it('backs off exponentially while a quota refuses its pods, says so in a condition and an Event, and completes once the quota is deleted, with no other change', async () => {
+    const log = new RequestLog();
+    await withController(
+      'bcj-quota',
+      async (namespace) => {
+        await using nodes = await testNodes(namespace, 2);
+        expect(nodes.names).toHaveLength(2);
+        await forbidPods(namespace);
+        const nodeChanges = watchNodeChanges();
+        await nodeChanges.synced;
+        const started = performance.now();
+        await createJob(client, jobBody(namespace, 'quota', { podAnnotations: { 'sim.kruise-ts.io/run-ms': '300' } }));
+        const failing = await waitForJob(
+          client,
+          { namespace, name: 'quota', description: 'the FailedCreatePod condition' },
+          (job) => condition(job, 'FailedCreatePod')?.status === 'True',
+        );
+        expect(condition(failing, 'FailedCreatePod')).toMatchObject({ reason: 'CreateError' });
+        expect(condition(failing, 'FailedCreatePod')?.message).toContain('exceeded quota: no-pods');
+        const events = await waitFor(
+          async () => {
+            const found = (await client.list(eventResource, { namespace })).items.filter(
+              (event) => event.reason === 'FailedCreate' && event.involvedObject.name === 'quota',
+            );
+            return found.length > 0 ? found : undefined;
+          },
+          { description: 'a FailedCreate Event' },
+        );
+        expect(events[0]).toMatchObject({ type: 'Warning' });
+        expect(events[0]?.message).toContain('exceeded quota: no-pods');
 
-          // The measurement window itself, not a wait for something to happen.
-          await sleep(Math.max(0, started + WINDOW_MS - performance.now()));
-          nodeChanges.stop();
-          const creates = log.matching('create', POD_COLLECTION).map((request) => Math.round(request.sentAt - started));
-          const changes = nodeChanges.at.map((at) => Math.round(at - started)).filter((at) => at <= WINDOW_MS);
-          const seen = `creations at ${JSON.stringify(creates)} ms, node changes at ${JSON.stringify(changes)} ms`;
-          expect(creates.length, seen).toBeGreaterThanOrEqual(8);
-          // 14 in 60 s by the backoff, against 60 for a retry every second.
-          expect(creates.length, seen).toBeLessThanOrEqual(backoffAttempts(WINDOW_MS) + EVENT_RECONCILES + changes.length);
-          // Logarithmic: in the window's second half the backoff retries once (at about 41 s).
-          const late = (at: number): boolean => at >= WINDOW_MS / 2;
-          expect(creates.filter(late).length, seen).toBeLessThanOrEqual(2 + changes.filter(late).length);
-          expect(await jobPods(client, namespace, 'quota')).toEqual([]);
+        // The measurement window itself, not a wait for something to happen.
+        await sleep(Math.max(0, started + WINDOW_MS - performance.now()));
+        nodeChanges.stop();
+        const creates = log.matching('create', POD_COLLECTION).map((request) => Math.round(request.sentAt - started));
+        const changes = nodeChanges.at.map((at) => Math.round(at - started)).filter((at) => at <= WINDOW_MS);
+        const seen = `creations at ${JSON.stringify(creates)} ms, node changes at ${JSON.stringify(changes)} ms`;
+        expect(creates.length, seen).toBeGreaterThanOrEqual(8);
+        // 14 in 60 s by the backoff, against 60 for a retry every second.
+        expect(creates.length, seen).toBeLessThanOrEqual(
+          backoffAttempts(WINDOW_MS) + EVENT_RECONCILES + changes.length,
+        );
+        // Logarithmic: in the window's second half the backoff retries once (at about 41 s).
+        const late = (at: number): boolean => at >= WINDOW_MS / 2;
+        expect(creates.filter(late).length, seen).toBeLessThanOrEqual(2 + changes.filter(late).length);
+        expect(await jobPods(client, namespace, 'quota')).toEqual([]);
 
-          // The cause goes, nothing else changes in the namespace: the backoff's next retry (due at
-          // most about 41 s after the one near 41 s, so by about 82 s) creates the pods, and the job
-          // runs to completion.
-          await core.deleteNamespacedResourceQuota({ namespace, name: 'no-pods' });
-          const done = await waitForJob(client, { namespace, name: 'quota', description: 'completed after the quota went', timeoutMs: 75_000 }, (job) => job.status?.phase === 'completed');
-          expect(done.status).toMatchObject({ desired: 2, succeeded: 2, failed: 0 });
-          expect(condition(done, 'FailedCreatePod')).toBeUndefined();
-          expect(condition(done, 'Complete')?.status).toBe('True');
-        },
-        { requestObservers: [log] },
-      );
-    },
-    200_000,
-  );
+        // The cause goes, nothing else changes in the namespace: the backoff's next retry (due at
+        // most about 41 s after the one near 41 s, so by about 82 s) creates the pods, and the job
+        // runs to completion.
+        await core.deleteNamespacedResourceQuota({ namespace, name: 'no-pods' });
+        const done = await waitForJob(
+          client,
+          { namespace, name: 'quota', description: 'completed after the quota went', timeoutMs: 75_000 },
+          (job) => job.status?.phase === 'completed',
+        );
+        expect(done.status).toMatchObject({ desired: 2, succeeded: 2, failed: 0 });
+        expect(condition(done, 'FailedCreatePod')).toBeUndefined();
+        expect(condition(done, 'Complete')?.status).toBe('True');
+      },
+      { requestObservers: [log] },
+    );
+  }, 200_000);
 });

@@ -23,7 +23,7 @@ const NODES = 2;
 const CRD_FILE = fileURLToPath(new URL('../../../../crds/apps.kruise.io_broadcastjobs.yaml', import.meta.url));
 
 describe('sharded BroadcastJob replicas', () => {
-  it('share four jobs: each completes with a pod per node, its pods carry its bucket, each replica caches exactly its jobs\' pods', async () => {
+  it("share four jobs: each completes with a pod per node, its pods carry its bucket, each replica caches exactly its jobs' pods", async () => {
     await applyCrdFiles(kubeConfig, [CRD_FILE]);
     await using ns = await createTestNamespace(kubeConfig, 'bcj-shards');
     await using nodes = await testNodes(ns.name, NODES);
@@ -34,7 +34,8 @@ describe('sharded BroadcastJob replicas', () => {
       namespace: ns.name,
       ring: 'bcj-ring',
       identities,
-      setup: (manager) => setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
+      setup: (manager) =>
+        setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
     });
     try {
       const names = Array.from({ length: JOBS }, (_, i) => `job-${String(i)}`);
@@ -42,16 +43,31 @@ describe('sharded BroadcastJob replicas', () => {
         await createJob(client, jobBody(ns.name, name));
       }
       for (const name of names) {
-        await waitForJob(client, { namespace: ns.name, name, description: `${name} complete`, timeoutMs: 90_000 }, (job) => (job.status?.conditions ?? []).some((condition) => condition.type === 'Complete' && condition.status === 'True'));
+        await waitForJob(
+          client,
+          { namespace: ns.name, name, description: `${name} complete`, timeoutMs: 90_000 },
+          (job) =>
+            (job.status?.conditions ?? []).some(
+              (condition) => condition.type === 'Complete' && condition.status === 'True',
+            ),
+        );
         const pods = await jobPods(client, ns.name, name);
         expect(pods).toHaveLength(NODES);
-        expect(pods.map((pod) => pod.metadata?.labels?.[SHARD_BUCKET_LABEL])).toEqual(pods.map(() => bucketLabels(ns.name, name)[SHARD_BUCKET_LABEL]));
+        expect(pods.map((pod) => pod.metadata?.labels?.[SHARD_BUCKET_LABEL])).toEqual(
+          pods.map(() => bucketLabels(ns.name, name)[SHARD_BUCKET_LABEL]),
+        );
       }
       const owners = assignBuckets(identities);
       await waitFor(
         () => {
-          const cached = replicas.map((replica) => replica.manager.informers.informerFor({ resource: podResource, labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL, sharded: true }).cachedCount());
-          const expected = identities.map((identity) => NODES * names.filter((name) => owners[bucketOf(ns.name, name)] === identity).length);
+          const cached = replicas.map((replica) =>
+            replica.manager.informers
+              .informerFor({ resource: podResource, labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL, sharded: true })
+              .cachedCount(),
+          );
+          const expected = identities.map(
+            (identity) => NODES * names.filter((name) => owners[bucketOf(ns.name, name)] === identity).length,
+          );
           return Promise.resolve(cached.every((count, i) => count === expected[i]));
         },
         { description: 'each replica to cache exactly the pods of its jobs', timeoutMs: 30_000 },

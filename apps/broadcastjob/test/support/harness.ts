@@ -11,7 +11,13 @@ import type { BroadcastJob, BroadcastJobInput, Pod } from '@kruise-ts/api';
 import type { Client, DeepReadonly, RequestObserver } from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
-import { createFakeNodes, TEST_NODE_TOLERATION, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
+import {
+  createFakeNodes,
+  TEST_NODE_TOLERATION,
+  testKubeConfig,
+  waitFor,
+  withStartedInNamespace,
+} from '@kruise-ts/local-cluster/testing';
 import type { FakeNodes } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
@@ -28,18 +34,30 @@ export interface ControllerOptions {
 }
 
 /** Starts a manager with the BroadcastJob controller for `namespace`. */
-export function startController(kubeConfig: KubeConfig, namespace: string, options: ControllerOptions = {}): TestManager {
+export function startController(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  options: ControllerOptions = {},
+): TestManager {
   return startTestManager({
     kubeConfig,
     namespace,
     requestObservers: options.requestObservers,
-    setup: (manager) => setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
+    setup: (manager) =>
+      setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
   });
 }
 
 /** Runs `run` in a fresh namespace with the CRD installed and a controller scoped to it. */
-export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: ControllerOptions = {}): Promise<T> {
-  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController(testKubeConfig(), namespace, options) }, run);
+export function withController<T>(
+  prefix: string,
+  run: (namespace: string) => Promise<T>,
+  options: ControllerOptions = {},
+): Promise<T> {
+  return withStartedInNamespace(
+    { prefix, crdFiles: [CRD_FILE], start: (namespace) => startController(testKubeConfig(), namespace, options) },
+    run,
+  );
 }
 
 /** A controller a test can restart (a new process would start from the API server's state, as this one does). */
@@ -48,7 +66,10 @@ export interface RestartableController {
 }
 
 /** As {@link withController}, with a handle that stops the controller and starts a fresh one. */
-export function withRestartableController<T>(prefix: string, run: (namespace: string, controller: RestartableController) => Promise<T>): Promise<T> {
+export function withRestartableController<T>(
+  prefix: string,
+  run: (namespace: string, controller: RestartableController) => Promise<T>,
+): Promise<T> {
   let current: TestManager | undefined;
   let namespaceName = '';
   const frame = {
@@ -70,18 +91,44 @@ export function withRestartableController<T>(prefix: string, run: (namespace: st
 }
 
 /** `count` fake nodes labelled for the namespace's jobs; `customize` cordons or taints some. */
-export function testNodes(namespace: string, count: number, customize?: (node: V1Node, index: number) => V1Node): Promise<FakeNodes> {
-  return createFakeNodes(testKubeConfig(), { prefix: 'bcj', count, labels: { [TEST_NODE_LABEL]: namespace }, ...(customize === undefined ? {} : { customize }) });
+export function testNodes(
+  namespace: string,
+  count: number,
+  customize?: (node: V1Node, index: number) => V1Node,
+): Promise<FakeNodes> {
+  return createFakeNodes(testKubeConfig(), {
+    prefix: 'bcj',
+    count,
+    labels: { [TEST_NODE_LABEL]: namespace },
+    ...(customize === undefined ? {} : { customize }),
+  });
 }
 
 /** A job of the namespace's nodes (their label selected, their taint tolerated): one container, restartPolicy Never, pod annotations for the simulated kubelet. */
-export function jobBody(namespace: string, name: string, options: { readonly spec?: Partial<BroadcastJobInput['spec']>; readonly podAnnotations?: Record<string, string>; readonly restartPolicy?: 'Never' | 'OnFailure' } = {}): BroadcastJob {
-  const podSpec = { containers: [{ name: 'work', image: 'busybox:1.36' }], restartPolicy: options.restartPolicy ?? 'Never', nodeSelector: { [TEST_NODE_LABEL]: namespace }, tolerations: [{ ...TEST_NODE_TOLERATION }], terminationGracePeriodSeconds: 0 };
+export function jobBody(
+  namespace: string,
+  name: string,
+  options: {
+    readonly spec?: Partial<BroadcastJobInput['spec']>;
+    readonly podAnnotations?: Record<string, string>;
+    readonly restartPolicy?: 'Never' | 'OnFailure';
+  } = {},
+): BroadcastJob {
+  const podSpec = {
+    containers: [{ name: 'work', image: 'busybox:1.36' }],
+    restartPolicy: options.restartPolicy ?? 'Never',
+    nodeSelector: { [TEST_NODE_LABEL]: namespace },
+    tolerations: [{ ...TEST_NODE_TOLERATION }],
+    terminationGracePeriodSeconds: 0,
+  };
   return broadcastJobSchema.parse({
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'BroadcastJob',
     metadata: { name, namespace },
-    spec: { template: { metadata: { labels: { app: name }, annotations: options.podAnnotations ?? {} }, spec: podSpec }, ...options.spec },
+    spec: {
+      template: { metadata: { labels: { app: name }, annotations: options.podAnnotations ?? {} }, spec: podSpec },
+      ...options.spec,
+    },
   });
 }
 
@@ -96,12 +143,22 @@ export async function jobPods(client: Client, namespace: string, name: string): 
 }
 
 /** Waits until the job satisfies `check`. */
-export function waitForJob(client: Client, wanted: { readonly namespace: string; readonly name: string; readonly description: string; readonly timeoutMs?: number }, check: (job: BroadcastJob) => boolean): Promise<BroadcastJob> {
+export function waitForJob(
+  client: Client,
+  wanted: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly description: string;
+    readonly timeoutMs?: number;
+  },
+  check: (job: BroadcastJob) => boolean,
+): Promise<BroadcastJob> {
   return waitForObject({ client, resource: broadcastJobResource, waitFor }, { timeoutMs: 60_000, ...wanted }, check);
 }
 
 /** The node a pod is pinned to (its required node affinity on metadata.name). */
 export function pinnedNode(pod: DeepReadonly<Pod>): string | undefined {
-  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const terms =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   return terms[0]?.matchFields?.find((field) => field.key === 'metadata.name')?.values?.[0];
 }

@@ -13,12 +13,18 @@ describe('usage errors exit 2 and connect to nothing', () => {
     [['rollout', 'pause', 'clone/web', '--frob'], "error: unknown option '--frob'"],
     [['rollout', 'pause'], "error: missing required argument 'object'"],
     [['rollout', 'pause', 'widget/web'], 'error: the resource type "widget" is not one kruise-ts knows'],
-    [['rollout', 'pause', 'statefulset/db'], 'hint: for an Advanced StatefulSet write asts/db or statefulset.apps.kruise.io/db'],
+    [
+      ['rollout', 'pause', 'statefulset/db'],
+      'hint: for an Advanced StatefulSet write asts/db or statefulset.apps.kruise.io/db',
+    ],
     [['rollout', 'restart', 'bcj/y'], 'error: rollout restart does not work on broadcastjobs.apps.kruise.io'],
     [['scale', 'clone/web'], "error: required option '--replicas <count>' not specified"],
     [['scale', 'clone/web', '--replicas', '-1'], 'it must be a non-negative integer'],
     [['scale', 'clone/web', '--replicas', '2.5'], 'it must be a non-negative integer'],
-    [['scale', 'clone/web', '--replicas', '1', '--delete', 'a,,b'], 'error: --delete takes pod names separated by commas'],
+    [
+      ['scale', 'clone/web', '--replicas', '1', '--delete', 'a,,b'],
+      'error: --delete takes pod names separated by commas',
+    ],
     [['set', 'image', 'clone/web'], 'error: at least one image update is required'],
     [['set', 'image', 'clone/web', 'nginx='], 'error: invalid image update "nginx="'],
     [['set', 'image', 'sidecarset/x', 'nginx=nginx:1'], 'error: set image does not work on sidecarsets.apps.kruise.io'],
@@ -33,7 +39,9 @@ describe('usage errors exit 2 and connect to nothing', () => {
   });
 
   it('names the command whose help to read', async () => {
-    expect((await new FakeCluster().run('scale', 'clone/web')).stderr).toContain("See 'kruise-ts scale --help' for usage.");
+    expect((await new FakeCluster().run('scale', 'clone/web')).stderr).toContain(
+      "See 'kruise-ts scale --help' for usage.",
+    );
   });
 
   it('prints help on stdout and exits 0', async () => {
@@ -66,9 +74,17 @@ describe('rollout pause and resume', () => {
   it('pauses a CloneSet and resumes it', async () => {
     const cluster = new FakeCluster();
     cluster.workload(CLONESET, 'web');
-    expect(await cluster.run('rollout', 'pause', 'clone/web')).toEqual({ code: EXIT_OK, stdout: 'cloneset.apps.kruise.io/web paused\n', stderr: '' });
+    expect(await cluster.run('rollout', 'pause', 'clone/web')).toEqual({
+      code: EXIT_OK,
+      stdout: 'cloneset.apps.kruise.io/web paused\n',
+      stderr: '',
+    });
     expect(cluster.stored(CLONESET, 'web').spec.updateStrategy?.paused).toBe(true);
-    expect(await cluster.run('rollout', 'resume', 'cloneset/web')).toEqual({ code: EXIT_OK, stdout: 'cloneset.apps.kruise.io/web resumed\n', stderr: '' });
+    expect(await cluster.run('rollout', 'resume', 'cloneset/web')).toEqual({
+      code: EXIT_OK,
+      stdout: 'cloneset.apps.kruise.io/web resumed\n',
+      stderr: '',
+    });
     expect(cluster.stored(CLONESET, 'web').spec.updateStrategy?.paused).toBe(false);
   });
 
@@ -83,8 +99,14 @@ describe('rollout pause and resume', () => {
     const cluster = new FakeCluster();
     cluster.workload(CLONESET, 'web', { updateStrategy: { paused: true } });
     cluster.workload(ASTS, 'db');
-    expect(await cluster.run('rollout', 'pause', 'clone/web')).toEqual({ code: EXIT_FAILURE, stdout: '', stderr: 'error: clonesets.apps.kruise.io "web" is already paused\n' });
-    expect((await cluster.run('rollout', 'resume', 'asts/db')).stderr).toBe('error: statefulsets.apps.kruise.io "db" is not paused\n');
+    expect(await cluster.run('rollout', 'pause', 'clone/web')).toEqual({
+      code: EXIT_FAILURE,
+      stdout: '',
+      stderr: 'error: clonesets.apps.kruise.io "web" is already paused\n',
+    });
+    expect((await cluster.run('rollout', 'resume', 'asts/db')).stderr).toBe(
+      'error: statefulsets.apps.kruise.io "db" is not paused\n',
+    );
     expect(cluster.writes()).toBe(0);
   });
 
@@ -92,7 +114,10 @@ describe('rollout pause and resume', () => {
     const cluster = new FakeCluster();
     cluster.workload(ASTS, 'db', { updateStrategy: { type: 'OnDelete' } });
     const run = await cluster.run('rollout', 'pause', 'asts/db');
-    expect([run.code, run.stderr]).toEqual([EXIT_FAILURE, 'error: statefulsets.apps.kruise.io "db" updates OnDelete: it has no rolling update to pause or resume\n']);
+    expect([run.code, run.stderr]).toEqual([
+      EXIT_FAILURE,
+      'error: statefulsets.apps.kruise.io "db" updates OnDelete: it has no rolling update to pause or resume\n',
+    ]);
     expect(cluster.writes()).toBe(0);
   });
 
@@ -107,15 +132,22 @@ describe('rollout restart', () => {
   it("sets kubectl's restartedAt annotation on the template", async () => {
     const cluster = new FakeCluster();
     cluster.workload(CLONESET, 'web');
-    expect((await cluster.run('rollout', 'restart', 'clone/web')).stdout).toBe('cloneset.apps.kruise.io/web restarted\n');
-    expect(cluster.stored(CLONESET, 'web').spec.template.metadata?.annotations).toEqual({ 'kubectl.kubernetes.io/restartedAt': NOW.toISOString().replace('.123', '') });
+    expect((await cluster.run('rollout', 'restart', 'clone/web')).stdout).toBe(
+      'cloneset.apps.kruise.io/web restarted\n',
+    );
+    expect(cluster.stored(CLONESET, 'web').spec.template.metadata?.annotations).toEqual({
+      'kubectl.kubernetes.io/restartedAt': NOW.toISOString().replace('.123', ''),
+    });
   });
 
   it('refuses a paused workload', async () => {
     const cluster = new FakeCluster();
     cluster.workload(ASTS, 'db', { updateStrategy: { rollingUpdate: { paused: true } } });
     const run = await cluster.run('rollout', 'restart', 'asts/db');
-    expect([run.code, run.stderr]).toEqual([EXIT_FAILURE, "error: can't restart paused statefulset db (run rollout resume first)\n"]);
+    expect([run.code, run.stderr]).toEqual([
+      EXIT_FAILURE,
+      "error: can't restart paused statefulset db (run rollout resume first)\n",
+    ]);
     expect(cluster.writes()).toBe(0);
   });
 });
@@ -126,7 +158,11 @@ describe('scale', () => {
     const web = cluster.workload(CLONESET, 'web', { scaleStrategy: { podsToDelete: ['web-a'] } });
     cluster.pod('web-a', web);
     cluster.pod('web-b', web);
-    expect(await cluster.run('scale', 'clone/web', '--replicas', '1', '--delete', 'web-b,web-a')).toEqual({ code: EXIT_OK, stdout: 'cloneset.apps.kruise.io/web scaled\n', stderr: '' });
+    expect(await cluster.run('scale', 'clone/web', '--replicas', '1', '--delete', 'web-b,web-a')).toEqual({
+      code: EXIT_OK,
+      stdout: 'cloneset.apps.kruise.io/web scaled\n',
+      stderr: '',
+    });
     const stored = cluster.stored(CLONESET, 'web');
     expect([stored.spec.replicas, stored.spec.scaleStrategy?.podsToDelete]).toEqual([1, ['web-a', 'web-b']]);
     expect(cluster.writes()).toBe(1);
@@ -168,11 +204,14 @@ describe('scale', () => {
     cluster.pod('web-a', web);
     let conflicts = 1;
     cluster.api.prependReactor({ verb: 'patch' }, () => {
-      if (conflicts-- > 0) throw fakeApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+      if (conflicts-- > 0)
+        throw fakeApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
       return undefined;
     });
     expect((await cluster.run('scale', 'clone/web', '--replicas', '2', '--delete', 'web-a')).code).toBe(EXIT_OK);
-    expect(cluster.api.actions.filter((action) => action.verb === 'get' && action.resource === 'clonesets')).toHaveLength(2);
+    expect(
+      cluster.api.actions.filter((action) => action.verb === 'get' && action.resource === 'clonesets'),
+    ).toHaveLength(2);
     expect(cluster.stored(CLONESET, 'web').spec.scaleStrategy?.podsToDelete).toEqual(['web-a']);
   });
 });
@@ -181,10 +220,22 @@ describe('set image', () => {
   it('sets images by container name', async () => {
     const cluster = new FakeCluster();
     cluster.workload(CLONESET, 'web', {
-      template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }, { name: 'sidecar', image: 'busybox:1.36' }] } },
+      template: {
+        spec: {
+          containers: [
+            { name: 'nginx', image: 'nginx:1.25' },
+            { name: 'sidecar', image: 'busybox:1.36' },
+          ],
+        },
+      },
     });
-    expect((await cluster.run('set', 'image', 'clone/web', 'nginx=nginx:1.27', 'sidecar=busybox:1.37')).stdout).toBe('cloneset.apps.kruise.io/web image updated\n');
-    expect(cluster.stored(CLONESET, 'web').spec.template.spec.containers.map((container) => container.image)).toEqual(['nginx:1.27', 'busybox:1.37']);
+    expect((await cluster.run('set', 'image', 'clone/web', 'nginx=nginx:1.27', 'sidecar=busybox:1.37')).stdout).toBe(
+      'cloneset.apps.kruise.io/web image updated\n',
+    );
+    expect(cluster.stored(CLONESET, 'web').spec.template.spec.containers.map((container) => container.image)).toEqual([
+      'nginx:1.27',
+      'busybox:1.37',
+    ]);
   });
 
   it('sets every container with *', async () => {
@@ -197,7 +248,11 @@ describe('set image', () => {
   it('writes and prints nothing when the images are already set, as kubectl', async () => {
     const cluster = new FakeCluster();
     cluster.workload(CLONESET, 'web');
-    expect(await cluster.run('set', 'image', 'clone/web', 'nginx=nginx:1.25')).toEqual({ code: EXIT_OK, stdout: '', stderr: '' });
+    expect(await cluster.run('set', 'image', 'clone/web', 'nginx=nginx:1.25')).toEqual({
+      code: EXIT_OK,
+      stdout: '',
+      stderr: '',
+    });
     expect(cluster.writes()).toBe(0);
   });
 
@@ -205,7 +260,10 @@ describe('set image', () => {
     const cluster = new FakeCluster();
     cluster.workload(CLONESET, 'web');
     const run = await cluster.run('set', 'image', 'clone/web', 'nginx=nginx:1.27', 'app=app:2');
-    expect([run.code, run.stderr]).toEqual([EXIT_FAILURE, 'error: unable to find container named "app" in cloneset.apps.kruise.io/web; its containers are nginx\n']);
+    expect([run.code, run.stderr]).toEqual([
+      EXIT_FAILURE,
+      'error: unable to find container named "app" in cloneset.apps.kruise.io/web; its containers are nginx\n',
+    ]);
     expect(cluster.writes()).toBe(0);
   });
 });

@@ -12,7 +12,8 @@ export type Connect = (flags: ConnectionFlags, env: NodeJS.ProcessEnv) => Promis
  * The real connection, imported when a command first needs the cluster: it brings the HTTP client
  * (undici, a good part of the bundle), which help and refused command lines do without.
  */
-const connectLazily: Connect = async (flags, env) => (await import('../kubeconfig/connect.ts')).connectCluster(flags, env);
+const connectLazily: Connect = async (flags, env) =>
+  (await import('../kubeconfig/connect.ts')).connectCluster(flags, env);
 
 /** Runs one command line (without the executable) and returns its exit code; never throws. */
 export async function runCli(argv: readonly string[], io: CliIo, connect: Connect = connectLazily): Promise<ExitCode> {

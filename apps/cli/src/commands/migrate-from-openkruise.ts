@@ -32,7 +32,17 @@ export async function migrateFromOpenKruise(context: CommandContext, options: Fr
     plannedChangeLines(plan).forEach(print);
   } else {
     const now = (): number => context.io.now().getTime();
-    await applyChanges({ client: cluster.client, print, now, sleep: (ms) => sleep(ms), namespace: options.openKruiseNamespace, timeoutMs: options.timeout }, plan.changes);
+    await applyChanges(
+      {
+        client: cluster.client,
+        print,
+        now,
+        sleep: (ms) => sleep(ms),
+        namespace: options.openKruiseNamespace,
+        timeoutMs: options.timeout,
+      },
+      plan.changes,
+    );
   }
   keptLines(plan.kept).forEach(print);
   if (anythingOfOpenKruise(findings)) {

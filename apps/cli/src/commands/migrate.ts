@@ -26,7 +26,11 @@ import type { Kind } from '../resources/kinds.ts';
 import { parseObjectRef, requireKind } from '../resources/object-ref.ts';
 import type { CommandContext } from './command-context.ts';
 
-export async function migrate(context: CommandContext, args: readonly string[], options: MigrateOptions): Promise<void> {
+export async function migrate(
+  context: CommandContext,
+  args: readonly string[],
+  options: MigrateOptions,
+): Promise<void> {
   const ref = requireKind(parseObjectRef(args), 'migrate', ['deployment']);
   checkTargetKind(options.to);
   const cloneSetName = options.name ?? ref.name;
@@ -35,10 +39,16 @@ export async function migrate(context: CommandContext, args: readonly string[], 
   const print = (line: string): void => {
     context.io.stdout(`${line}\n`);
   };
-  const { migration, start, manifest } = await prepare(cluster, { deployment: ref.name, cloneSet: cloneSetName }, options);
+  const { migration, start, manifest } = await prepare(
+    cluster,
+    { deployment: ref.name, cloneSet: cloneSetName },
+    options,
+  );
   if (options.dryRun) {
     // The API server checks the CloneSet (schema, CEL rules, validation webhooks) without storing it.
-    const summary = start.resume ? [] : [...manifestSummary(manifest, migration.names.cloneSet), await serverDryRun(cluster, manifest)];
+    const summary = start.resume
+      ? []
+      : [...manifestSummary(manifest, migration.names.cloneSet), await serverDryRun(cluster, manifest)];
     printPlan(print, { migration, start, summary });
     return;
   }
@@ -48,9 +58,17 @@ export async function migrate(context: CommandContext, args: readonly string[], 
     await cluster.client.create(cloneSetManifestResource, manifest);
     print(`${migration.names.cloneSet} created`);
   }
-  print(planHeader(migration.names, { target: start.target, maxSurge: migration.maxSurge, available: start.available }));
-  await runMigration({ client: cluster.client, print, now: () => context.io.now().getTime(), sleep: (ms) => sleep(ms) }, migration);
-  doneLines(migration.names, { target: start.target, deleteHint: `kubectl delete deployment ${ref.name} -n ${cluster.namespace}` }).forEach(print);
+  print(
+    planHeader(migration.names, { target: start.target, maxSurge: migration.maxSurge, available: start.available }),
+  );
+  await runMigration(
+    { client: cluster.client, print, now: () => context.io.now().getTime(), sleep: (ms) => sleep(ms) },
+    migration,
+  );
+  doneLines(migration.names, {
+    target: start.target,
+    deleteHint: `kubectl delete deployment ${ref.name} -n ${cluster.namespace}`,
+  }).forEach(print);
 }
 
 interface Prepared {
@@ -60,11 +78,19 @@ interface Prepared {
 }
 
 /** Reads both objects and decides where the migration starts; refuses (writing nothing) when it cannot. */
-async function prepare(cluster: Cluster, names: { readonly deployment: string; readonly cloneSet: string }, options: MigrateOptions): Promise<Prepared> {
+async function prepare(
+  cluster: Cluster,
+  names: { readonly deployment: string; readonly cloneSet: string },
+  options: MigrateOptions,
+): Promise<Prepared> {
   const deploymentKey = { namespace: cluster.namespace, name: names.deployment };
   const cloneSetKey = { namespace: cluster.namespace, name: names.cloneSet };
   const deployment = await cluster.client.get(deploymentResource, deploymentKey);
-  const start = checkStart(deployment, await readCloneSet(cluster, names.cloneSet), errorNames(names.deployment, names.cloneSet));
+  const start = checkStart(
+    deployment,
+    await readCloneSet(cluster, names.cloneSet),
+    errorNames(names.deployment, names.cloneSet),
+  );
   const migration: Migration = {
     deployment: deploymentKey,
     cloneSet: cloneSetKey,
@@ -93,14 +119,19 @@ async function serverDryRun(cluster: Cluster, manifest: CloneSetManifest): Promi
   return '  accepted by the API server in a server-side dry run';
 }
 
-function printPlan(print: (line: string) => void, plan: { readonly migration: Migration; readonly start: Start; readonly summary: readonly string[] }): void {
+function printPlan(
+  print: (line: string) => void,
+  plan: { readonly migration: Migration; readonly start: Start; readonly summary: readonly string[] },
+): void {
   const { migration, start } = plan;
   print('dry run: nothing is written');
   plan.summary.forEach(print);
   if (start.resume) {
     print(resumeLine(migration));
   }
-  print(planHeader(migration.names, { target: start.target, maxSurge: migration.maxSurge, available: start.available }));
+  print(
+    planHeader(migration.names, { target: start.target, maxSurge: migration.maxSurge, available: start.available }),
+  );
   plannedStepLines(migration.names, planSteps(migration), start.target).forEach(print);
 }
 
@@ -116,9 +147,16 @@ function kindOf(id: Kind['id']): Kind {
 }
 
 function displayNames(deployment: string, cloneSet: string): DisplayNames {
-  return { deployment: objectDisplayName(kindOf('deployment'), deployment), cloneSet: objectDisplayName(kindOf('cloneset'), cloneSet) };
+  return {
+    deployment: objectDisplayName(kindOf('deployment'), deployment),
+    cloneSet: objectDisplayName(kindOf('cloneset'), cloneSet),
+  };
 }
 
 function errorNames(deployment: string, cloneSet: string): Names {
-  return { deployment: objectErrorName(kindOf('deployment'), deployment), cloneSet: objectErrorName(kindOf('cloneset'), cloneSet), deploymentArg: `deployment/${deployment}` };
+  return {
+    deployment: objectErrorName(kindOf('deployment'), deployment),
+    cloneSet: objectErrorName(kindOf('cloneset'), cloneSet),
+    deploymentArg: `deployment/${deployment}`,
+  };
 }

@@ -21,7 +21,9 @@ async function podProblem(target: Target, object: WorkloadObject, name: string):
   try {
     const pod = await target.cluster.client.get(podResource, { namespace: target.key.namespace, name });
     const controller = pod.metadata.ownerReferences?.find((owner) => owner.controller === true);
-    return controller?.uid === object.metadata.uid ? undefined : `pod ${JSON.stringify(name)} is not controlled by ${target.displayName}`;
+    return controller?.uid === object.metadata.uid
+      ? undefined
+      : `pod ${JSON.stringify(name)} is not controlled by ${target.displayName}`;
   } catch (error) {
     if (isNotFound(error)) {
       return `pod ${JSON.stringify(name)} not found in namespace ${JSON.stringify(target.key.namespace)}`;

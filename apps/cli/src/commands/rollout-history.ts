@@ -22,7 +22,11 @@ export function historyOptions(values: unknown): HistoryOptions {
   return historyOptionsSchema.parse(values);
 }
 
-export async function rolloutHistory(context: CommandContext, args: readonly string[], options: HistoryOptions): Promise<void> {
+export async function rolloutHistory(
+  context: CommandContext,
+  args: readonly string[],
+  options: HistoryOptions,
+): Promise<void> {
   const ref = requireKind(parseObjectRef(args), 'rollout history', ROLLOUT_KINDS);
   const target = targetOf(ref, await context.cluster());
   const history = await readHistory(target, await readTarget(target));
@@ -37,6 +41,9 @@ export async function readHistory(target: Target, object: WorkloadObject): Promi
   const selector = labelSelectorSchema.safeParse(object.spec['selector'] ?? {});
   // An unreadable selector lists the whole namespace: ownership alone decides what is the workload's.
   const labelSelector = selector.success ? labelSelectorToString(selector.data) : '';
-  const list = await target.cluster.client.listAll(controllerRevisions, { namespace: target.key.namespace, labelSelector });
+  const list = await target.cluster.client.listAll(controllerRevisions, {
+    namespace: target.key.namespace,
+    labelSelector,
+  });
   return controlledRevisions(object.metadata.uid, list.items);
 }

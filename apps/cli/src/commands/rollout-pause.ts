@@ -12,8 +12,13 @@ export async function rolloutPause(context: CommandContext, args: readonly strin
   const target = targetOf(ref, await context.cluster());
   const object = await readTarget(target);
   if (isPaused(ref.kind, object) === paused) {
-    throw new PreconditionError(`${objectErrorName(ref.kind, ref.name)} ${paused ? 'is already paused' : 'is not paused'}`);
+    throw new PreconditionError(
+      `${objectErrorName(ref.kind, ref.name)} ${paused ? 'is already paused' : 'is not paused'}`,
+    );
   }
-  await target.cluster.client.patch(target.resource, target.key, { type: 'merge', body: pausePatch(ref.kind, object, paused) });
+  await target.cluster.client.patch(target.resource, target.key, {
+    type: 'merge',
+    body: pausePatch(ref.kind, object, paused),
+  });
   context.io.stdout(`${target.displayName} ${paused ? 'paused' : 'resumed'}\n`);
 }

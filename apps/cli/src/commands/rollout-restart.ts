@@ -15,6 +15,9 @@ export async function rolloutRestart(context: CommandContext, args: readonly str
   if (isPaused(ref.kind, object)) {
     throw new PreconditionError(`can't restart paused ${ref.kind.singular} ${ref.name} (run rollout resume first)`);
   }
-  await target.cluster.client.patch(target.resource, target.key, { type: 'merge', body: restartPatch(context.io.now()) });
+  await target.cluster.client.patch(target.resource, target.key, {
+    type: 'merge',
+    body: restartPatch(context.io.now()),
+  });
   context.io.stdout(`${target.displayName} restarted\n`);
 }

@@ -43,7 +43,10 @@ async function look(cluster: Cluster, ref: ObjectRef): Promise<RolloutProgress> 
   const namespace = ref.kind.id === 'sidecarset' ? undefined : cluster.namespace;
   const subject = await cluster.client.get(statusSubjectResource(ref.kind), { namespace, name: ref.name });
   const selector = subject.status?.labelSelector;
-  const pods = listsPods(ref.kind) && selector !== undefined ? (await cluster.client.list(flightPodResource, { namespace, labelSelector: selector })).items : [];
+  const pods =
+    listsPods(ref.kind) && selector !== undefined
+      ? (await cluster.client.list(flightPodResource, { namespace, labelSelector: selector })).items
+      : [];
   return rolloutProgressOf(ref.kind, subject, podsInFlight(pods, subject.metadata.uid));
 }
 
@@ -54,7 +57,11 @@ function modeOf(context: CommandContext, progress: RolloutStatusOptions['progres
   return context.io.terminalColumns === undefined ? 'lines' : 'bars';
 }
 
-export async function rolloutStatus(context: CommandContext, args: readonly string[], options: RolloutStatusOptions): Promise<void> {
+export async function rolloutStatus(
+  context: CommandContext,
+  args: readonly string[],
+  options: RolloutStatusOptions,
+): Promise<void> {
   const ref = requireKind(parseObjectRef(args), 'rollout status', STATUS_KINDS);
   const cluster = await context.cluster();
   const writer = progressWriter({

@@ -30,26 +30,41 @@ export function undoOptions(values: unknown): UndoOptions {
   return undoOptionsSchema.parse(values);
 }
 
-export async function rolloutUndo(context: CommandContext, args: readonly string[], options: UndoOptions): Promise<void> {
+export async function rolloutUndo(
+  context: CommandContext,
+  args: readonly string[],
+  options: UndoOptions,
+): Promise<void> {
   const ref = requireKind(parseObjectRef(args), 'rollout undo', ROLLOUT_KINDS);
   const target = targetOf(ref, await context.cluster());
   // The patch carries the resourceVersion it was decided at; a conflict reads and decides again.
-  const outcome = await retryOnConflict(() => undoOnce(target, { toRevision: options.toRevision ?? 0, programName: context.io.programName }));
+  const outcome = await retryOnConflict(() =>
+    undoOnce(target, { toRevision: options.toRevision ?? 0, programName: context.io.programName }),
+  );
   context.io.stdout(`${target.displayName} ${outcome}\n`);
 }
 
-async function undoOnce(target: Target, options: { readonly toRevision: number; readonly programName: string }): Promise<string> {
+async function undoOnce(
+  target: Target,
+  options: { readonly toRevision: number; readonly programName: string },
+): Promise<string> {
   const { kind, name } = target.ref;
   const object = await readTarget(target);
   const revision = undoTarget(await readHistory(target, object), options.toRevision, objectErrorName(kind, name));
   // A paused workload would take the template and not roll it out, as kubectl says of a paused Deployment.
   if (isPaused(kind, object)) {
-    throw new PreconditionError(`you cannot rollback a paused ${kind.singular}; resume it first with '${options.programName} rollout resume ${preferredSpelling(kind)}/${name}' and try again`);
+    throw new PreconditionError(
+      `you cannot rollback a paused ${kind.singular}; resume it first with '${options.programName} rollout resume ${preferredSpelling(kind)}/${name}' and try again`,
+    );
   }
   if (templateMatches(object.spec.template, revision)) {
     return `skipped rollback (current template already matches revision ${revision.revision})`;
   }
-  const patch = rollbackPatch({ resourceVersion: object.metadata.resourceVersion, current: object.spec.template, target: templateFromRevision(revision) });
+  const patch = rollbackPatch({
+    resourceVersion: object.metadata.resourceVersion,
+    current: object.spec.template,
+    target: templateFromRevision(revision),
+  });
   await target.cluster.client.patch(target.resource, target.key, { type: 'merge', body: patch });
   return 'rolled back';
 }

@@ -21,7 +21,9 @@ export function pausePatch(kind: Kind, object: WorkloadObject, paused: boolean):
     return { spec: { updateStrategy: { paused } } };
   }
   if (object.spec.updateStrategy?.type === 'OnDelete') {
-    throw new PreconditionError(`${objectErrorName(kind, object.metadata.name)} updates OnDelete: it has no rolling update to pause or resume`);
+    throw new PreconditionError(
+      `${objectErrorName(kind, object.metadata.name)} updates OnDelete: it has no rolling update to pause or resume`,
+    );
   }
   return { spec: { updateStrategy: { rollingUpdate: { paused } } } };
 }

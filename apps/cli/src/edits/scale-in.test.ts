@@ -27,7 +27,11 @@ describe('mergePodsToDelete', () => {
   it.each([
     [[], ['a'], ['a']],
     [['a'], ['b'], ['a', 'b']],
-    [['a', 'b'], ['b', 'c'], ['a', 'b', 'c']],
+    [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['a', 'b', 'c'],
+    ],
     [['a'], ['a'], ['a']],
     [['x', 'y'], [], ['x', 'y']],
   ])('%j + %j = %j', (existing, added, merged) => {
@@ -62,7 +66,12 @@ describe('Advanced StatefulSet ordinals', () => {
 describe('scalePatch', () => {
   const object: WorkloadObject = {
     metadata: { name: 'web', uid: 'u', resourceVersion: '42' },
-    spec: { replicas: 3, template: { spec: { containers: [{ name: 'c' }] } }, scaleStrategy: { podsToDelete: ['web-old'] }, reserveOrdinals: [0] },
+    spec: {
+      replicas: 3,
+      template: { spec: { containers: [{ name: 'c' }] } },
+      scaleStrategy: { podsToDelete: ['web-old'] },
+      reserveOrdinals: [0],
+    },
   };
 
   it('patches only replicas without --delete', () => {

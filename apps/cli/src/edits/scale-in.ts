@@ -31,9 +31,14 @@ export function podOrdinal(setName: string, podName: string): number | undefined
 }
 
 /** `existing` with the ordinals it does not already reserve (itself or within a range "a-b") appended. */
-export function mergeReserveOrdinals(existing: readonly (number | string)[], ordinals: readonly number[]): (number | string)[] {
+export function mergeReserveOrdinals(
+  existing: readonly (number | string)[],
+  ordinals: readonly number[],
+): (number | string)[] {
   const reserved = existing.map(reservedRange);
-  const added = [...new Set(ordinals)].filter((ordinal) => !reserved.some(([low, high]) => ordinal >= low && ordinal <= high));
+  const added = [...new Set(ordinals)].filter(
+    (ordinal) => !reserved.some(([low, high]) => ordinal >= low && ordinal <= high),
+  );
   return [...existing, ...added];
 }
 
@@ -65,9 +70,14 @@ export function scalePatch(kind: Kind, object: WorkloadObject, { replicas, pods 
   const ordinals = pods.map((pod) => {
     const ordinal = podOrdinal(object.metadata.name, pod);
     if (ordinal === undefined) {
-      throw new PreconditionError(`pod ${JSON.stringify(pod)} is not named like a pod of ${object.metadata.name} (${object.metadata.name}-<ordinal>)`);
+      throw new PreconditionError(
+        `pod ${JSON.stringify(pod)} is not named like a pod of ${object.metadata.name} (${object.metadata.name}-<ordinal>)`,
+      );
     }
     return ordinal;
   });
-  return { metadata, spec: { replicas, reserveOrdinals: mergeReserveOrdinals(object.spec.reserveOrdinals ?? [], ordinals) } };
+  return {
+    metadata,
+    spec: { replicas, reserveOrdinals: mergeReserveOrdinals(object.spec.reserveOrdinals ?? [], ordinals) },
+  };
 }

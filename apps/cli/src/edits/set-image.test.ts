@@ -7,10 +7,21 @@ import { imagePatch, splitSetImageArgs } from './set-image.ts';
 describe('splitSetImageArgs', () => {
   it.each([
     [['clone/web', 'nginx=nginx:1.27'], ['clone/web'], [{ container: 'nginx', image: 'nginx:1.27' }]],
-    [['clone', 'web', 'nginx=nginx:1.27', 'sidecar=busybox:1.37'], ['clone', 'web'], [{ container: 'nginx', image: 'nginx:1.27' }, { container: 'sidecar', image: 'busybox:1.37' }]],
+    [
+      ['clone', 'web', 'nginx=nginx:1.27', 'sidecar=busybox:1.37'],
+      ['clone', 'web'],
+      [
+        { container: 'nginx', image: 'nginx:1.27' },
+        { container: 'sidecar', image: 'busybox:1.37' },
+      ],
+    ],
     [['nginx=nginx:1.27', 'clone/web'], ['clone/web'], [{ container: 'nginx', image: 'nginx:1.27' }]],
     [['clone/web', '*=nginx:1.27'], ['clone/web'], [{ container: '*', image: 'nginx:1.27' }]],
-    [['clone/web', 'app=registry.local:5000/app@sha256:abc'], ['clone/web'], [{ container: 'app', image: 'registry.local:5000/app@sha256:abc' }]],
+    [
+      ['clone/web', 'app=registry.local:5000/app@sha256:abc'],
+      ['clone/web'],
+      [{ container: 'app', image: 'registry.local:5000/app@sha256:abc' }],
+    ],
   ])('%j', (args, objectArgs, updates) => {
     expect(splitSetImageArgs(args)).toEqual({ objectArgs, updates });
   });
@@ -44,7 +55,9 @@ describe('imagePatch', () => {
   };
 
   it('tests each container name before setting its image', () => {
-    expect(imagePatch(workload, [{ container: 'sidecar', image: 'busybox:1.37' }], 'cloneset.apps.kruise.io/web')).toEqual([
+    expect(
+      imagePatch(workload, [{ container: 'sidecar', image: 'busybox:1.37' }], 'cloneset.apps.kruise.io/web'),
+    ).toEqual([
       { op: 'test', path: '/spec/template/spec/containers/1/name', value: 'sidecar' },
       { op: 'add', path: '/spec/template/spec/containers/1/image', value: 'busybox:1.37' },
     ]);
@@ -66,7 +79,9 @@ describe('imagePatch', () => {
       ],
       'x',
     );
-    expect(operations.filter((operation) => operation.op === 'add').map((operation) => [operation.path, operation.value])).toEqual([
+    expect(
+      operations.filter((operation) => operation.op === 'add').map((operation) => [operation.path, operation.value]),
+    ).toEqual([
       ['/spec/template/spec/initContainers/0/image', 'busybox:1.37'],
       ['/spec/template/spec/containers/0/image', 'nginx:1.27'],
       ['/spec/template/spec/containers/1/image', 'busybox:1.37'],
@@ -78,8 +93,18 @@ describe('imagePatch', () => {
   });
 
   it('refuses an unknown container, listing the containers there are', () => {
-    const call = (): unknown => imagePatch(workload, [{ container: 'nginx', image: 'nginx:1.27' }, { container: 'app', image: 'app:2' }], 'cloneset.apps.kruise.io/web');
+    const call = (): unknown =>
+      imagePatch(
+        workload,
+        [
+          { container: 'nginx', image: 'nginx:1.27' },
+          { container: 'app', image: 'app:2' },
+        ],
+        'cloneset.apps.kruise.io/web',
+      );
     expect(call).toThrow(PreconditionError);
-    expect(call).toThrow('unable to find container named "app" in cloneset.apps.kruise.io/web; its containers are init, nginx, sidecar');
+    expect(call).toThrow(
+      'unable to find container named "app" in cloneset.apps.kruise.io/web; its containers are init, nginx, sidecar',
+    );
   });
 });

@@ -53,7 +53,11 @@ type ContainerList = 'initContainers' | 'containers';
  * and the new image. Empty when every image is already as asked. A container that does not exist is
  * an error naming the ones that do, before anything is written.
  */
-export function imagePatch(object: WorkloadObject, updates: readonly ImageUpdate[], objectName: string): JsonPatchOperation[] {
+export function imagePatch(
+  object: WorkloadObject,
+  updates: readonly ImageUpdate[],
+  objectName: string,
+): JsonPatchOperation[] {
   const spec = object.spec.template.spec;
   const lists: readonly (readonly [ContainerList, readonly ContainerEntry[]])[] = [
     ['initContainers', spec.initContainers ?? []],
@@ -63,14 +67,20 @@ export function imagePatch(object: WorkloadObject, updates: readonly ImageUpdate
   const unknown = updates.filter((update) => update.container !== '*' && !names.includes(update.container));
   if (unknown.length > 0) {
     const missing = unknown.map((update) => JSON.stringify(update.container)).join(', ');
-    throw new PreconditionError(`unable to find container named ${missing} in ${objectName}; its containers are ${names.join(', ')}`);
+    throw new PreconditionError(
+      `unable to find container named ${missing} in ${objectName}; its containers are ${names.join(', ')}`,
+    );
   }
-  return lists.flatMap(([list, containers]) => containers.flatMap((container, index) => containerOps(`/spec/template/spec/${list}/${index}`, container, updates)));
+  return lists.flatMap(([list, containers]) =>
+    containers.flatMap((container, index) => containerOps(`/spec/template/spec/${list}/${index}`, container, updates)),
+  );
 }
 
 function containerOps(path: string, container: ContainerEntry, updates: readonly ImageUpdate[]): JsonPatchOperation[] {
   // A container's own name wins over `*`.
-  const image = (updates.find((update) => update.container === container.name) ?? updates.find((update) => update.container === '*'))?.image;
+  const image = (
+    updates.find((update) => update.container === container.name) ?? updates.find((update) => update.container === '*')
+  )?.image;
   if (image === undefined || image === container.image) {
     return [];
   }

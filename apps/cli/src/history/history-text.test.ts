@@ -8,15 +8,32 @@ import { historyText } from './history-text.ts';
 import { revisionObjectSchema } from './revision-resource.ts';
 import type { RevisionObject } from './revision-resource.ts';
 
-const owner = { name: 'web', namespace: 'default', uid: 'web-uid', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' };
+const owner = {
+  name: 'web',
+  namespace: 'default',
+  uid: 'web-uid',
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+};
 
 function template(images: readonly string[]): PodTemplateSpec {
-  return { metadata: { labels: { app: 'web' } }, spec: { containers: images.map((image, index) => ({ name: index === 0 ? 'nginx' : `c${index}`, image })) } };
+  return {
+    metadata: { labels: { app: 'web' } },
+    spec: { containers: images.map((image, index) => ({ name: index === 0 ? 'nginx' : `c${index}`, image })) },
+  };
 }
 
 /** A revision as the controller writes it (OpenKruise's data, the workload's annotations). */
 function revision(number: number, spec: PodTemplateSpec, annotations: Record<string, string> = {}): RevisionObject {
-  return revisionObjectSchema.parse(newControllerRevision({ owner, template: spec, ownerAnnotations: annotations, collisionCount: 0, revision: number }));
+  return revisionObjectSchema.parse(
+    newControllerRevision({
+      owner,
+      template: spec,
+      ownerAnnotations: annotations,
+      collisionCount: 0,
+      revision: number,
+    }),
+  );
 }
 
 const cause = (text: string): Record<string, string> => ({ 'kubernetes.io/change-cause': text });
@@ -42,13 +59,23 @@ describe('rollout history: the table', () => {
   });
 
   it('keeps a row whole when the change cause has line breaks, and marks data it cannot read', () => {
-    const broken: RevisionObject = { metadata: { name: 'web-x', annotations: cause('one\ntwo') }, revision: 3, data: { spec: 'nope' } };
-    expect(historyText({ displayName: 'x/web', history: [broken], revision: 0 })).toBe('x/web\nREVISION  CHANGE-CAUSE  IMAGES\n3         one two       <unreadable revision data>\n\n');
+    const broken: RevisionObject = {
+      metadata: { name: 'web-x', annotations: cause('one\ntwo') },
+      revision: 3,
+      data: { spec: 'nope' },
+    };
+    expect(historyText({ displayName: 'x/web', history: [broken], revision: 0 })).toBe(
+      'x/web\nREVISION  CHANGE-CAUSE  IMAGES\n3         one two       <unreadable revision data>\n\n',
+    );
   });
 
   it('says there is no history, as kubectl, with or without --revision', () => {
-    expect(historyText({ displayName: 'statefulset.apps.kruise.io/db', history: [], revision: 0 })).toBe('statefulset.apps.kruise.io/db\nNo rollout history found.\n');
-    expect(historyText({ displayName: 'statefulset.apps.kruise.io/db', history: [], revision: 4 })).toBe('statefulset.apps.kruise.io/db\nNo rollout history found.\n');
+    expect(historyText({ displayName: 'statefulset.apps.kruise.io/db', history: [], revision: 0 })).toBe(
+      'statefulset.apps.kruise.io/db\nNo rollout history found.\n',
+    );
+    expect(historyText({ displayName: 'statefulset.apps.kruise.io/db', history: [], revision: 4 })).toBe(
+      'statefulset.apps.kruise.io/db\nNo rollout history found.\n',
+    );
   });
 });
 
@@ -65,11 +92,20 @@ describe('rollout history --revision N: the pod template', () => {
             image: 'nginx:1.26',
             ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP' }],
             args: ['--verbose'],
-            env: [{ name: 'MODE', value: 'prod' }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
-            volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'config', mountPath: '/etc/web', readOnly: true }],
+            env: [
+              { name: 'MODE', value: 'prod' },
+              { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            ],
+            volumeMounts: [
+              { name: 'data', mountPath: '/data' },
+              { name: 'config', mountPath: '/etc/web', readOnly: true },
+            ],
           },
         ],
-        volumes: [{ name: 'data', emptyDir: {} }, { name: 'config', configMap: { name: 'web' } }],
+        volumes: [
+          { name: 'data', emptyDir: {} },
+          { name: 'config', configMap: { name: 'web' } },
+        ],
       },
     };
     const history = [revision(1, template(['nginx:1.25'])), revision(2, full)];
@@ -134,7 +170,10 @@ describe('rollout history --revision N: the pod template', () => {
     [7, 'unable to find the specified revision'],
     [2, 'unable to parse history web-broken'],
   ])('refuses --revision %i: %s', (number, message) => {
-    const history = [revision(1, template(['nginx:1.25'])), { metadata: { name: 'web-broken' }, revision: 2, data: null }];
+    const history = [
+      revision(1, template(['nginx:1.25'])),
+      { metadata: { name: 'web-broken' }, revision: 2, data: null },
+    ];
     const call = (): string => historyText({ displayName: 'cloneset.apps.kruise.io/web', history, revision: number });
     expect(call).toThrow(PreconditionError);
     expect(call).toThrow(message);

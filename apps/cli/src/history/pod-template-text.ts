@@ -17,7 +17,10 @@ export function podTemplateText(template: TemplateView): string {
     ...(spec.serviceAccountName === undefined ? [] : [`  Service Account:\t${spec.serviceAccountName}`]),
     ...containersSection('Init Containers', spec.initContainers ?? []),
     ...containersSection('Containers', spec.containers),
-    ...field('  Volumes:', (spec.volumes ?? []).map((volume) => `${volume.name} (${volumeType(volume)})`)),
+    ...field(
+      '  Volumes:',
+      (spec.volumes ?? []).map((volume) => `${volume.name} (${volumeType(volume)})`),
+    ),
   ];
   return `${tabulate(lines)}\n`;
 }
@@ -50,8 +53,18 @@ function containerLines(container: ContainerView): string[] {
     `    ${ports.length > 1 ? 'Ports' : 'Port'}:\t${ports.length === 0 ? NONE : ports.join(', ')}`,
     ...listField('Command', container.command),
     ...listField('Args', container.args),
-    ...field('    Environment:', (container.env ?? []).map((env) => `${env.name}=${env.value ?? (env.valueFrom === undefined ? '' : valueSource(env.valueFrom))}`)),
-    ...field('    Mounts:', (container.volumeMounts ?? []).map((mount) => `${mount.mountPath} from ${mount.name} (${mount.readOnly === true ? 'ro' : 'rw'})`)),
+    ...field(
+      '    Environment:',
+      (container.env ?? []).map(
+        (env) => `${env.name}=${env.value ?? (env.valueFrom === undefined ? '' : valueSource(env.valueFrom))}`,
+      ),
+    ),
+    ...field(
+      '    Mounts:',
+      (container.volumeMounts ?? []).map(
+        (mount) => `${mount.mountPath} from ${mount.name} (${mount.readOnly === true ? 'ro' : 'rw'})`,
+      ),
+    ),
   ];
 }
 

@@ -9,7 +9,13 @@ import { z } from 'zod';
 
 const stringMap = z.record(z.string(), z.string());
 
-const ownerReferenceSchema = z.looseObject({ apiVersion: z.string(), kind: z.string(), name: z.string(), uid: z.string(), controller: z.boolean().exactOptional() });
+const ownerReferenceSchema = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  controller: z.boolean().exactOptional(),
+});
 
 export const revisionObjectSchema = z.looseObject({
   metadata: z.looseObject({
@@ -43,7 +49,11 @@ export const controllerRevisions: ResourceType<RevisionObject> = defineResource<
   },
 });
 
-const selectorRequirementSchema = z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).exactOptional() });
+const selectorRequirementSchema = z.looseObject({
+  key: z.string(),
+  operator: z.string(),
+  values: z.array(z.string()).exactOptional(),
+});
 
 /** `spec.selector` of the workload, which its revisions carry as labels. */
 export const labelSelectorSchema = z.looseObject({

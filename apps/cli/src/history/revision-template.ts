@@ -16,12 +16,24 @@ const containerSchema = z.looseObject({
   command: strings.exactOptional(),
   args: strings.exactOptional(),
   ports: z.array(z.looseObject({ containerPort: z.int(), protocol: z.string().exactOptional() })).exactOptional(),
-  env: z.array(z.looseObject({ name: z.string(), value: z.string().exactOptional(), valueFrom: z.record(z.string(), z.unknown()).exactOptional() })).exactOptional(),
-  volumeMounts: z.array(z.looseObject({ name: z.string(), mountPath: z.string(), readOnly: z.boolean().exactOptional() })).exactOptional(),
+  env: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        value: z.string().exactOptional(),
+        valueFrom: z.record(z.string(), z.unknown()).exactOptional(),
+      }),
+    )
+    .exactOptional(),
+  volumeMounts: z
+    .array(z.looseObject({ name: z.string(), mountPath: z.string(), readOnly: z.boolean().exactOptional() }))
+    .exactOptional(),
 });
 
 export const templateViewSchema = z.looseObject({
-  metadata: z.looseObject({ labels: stringMap.exactOptional(), annotations: stringMap.exactOptional() }).exactOptional(),
+  metadata: z
+    .looseObject({ labels: stringMap.exactOptional(), annotations: stringMap.exactOptional() })
+    .exactOptional(),
   spec: z.looseObject({
     serviceAccountName: z.string().exactOptional(),
     initContainers: z.array(containerSchema).exactOptional(),

@@ -12,7 +12,13 @@ export function tabulate(lines: readonly string[]): string {
   for (let column = 0; column < columns; column++) {
     alignColumn(rows, widths, column);
   }
-  return rows.map((cells, row) => cells.map((cell, column) => (column < cells.length - 1 ? cell.padEnd(widths[row]?.[column] ?? 0) : cell)).join('')).join('\n');
+  return rows
+    .map((cells, row) =>
+      cells
+        .map((cell, column) => (column < cells.length - 1 ? cell.padEnd(widths[row]?.[column] ?? 0) : cell))
+        .join(''),
+    )
+    .join('\n');
 }
 
 /** Sets the width of `column` in each run of consecutive lines where it ends at a tab. */

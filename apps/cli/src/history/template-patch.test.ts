@@ -16,11 +16,26 @@ describe('withoutNulls', () => {
 
 describe('mergePatchBetween (RFC 7386)', () => {
   it.each([
-    { name: 'nothing for equal values', current: { a: 1, b: { c: [1, 2] } }, target: { a: 1, b: { c: [1, 2] } }, expected: {} },
+    {
+      name: 'nothing for equal values',
+      current: { a: 1, b: { c: [1, 2] } },
+      target: { a: 1, b: { c: [1, 2] } },
+      expected: {},
+    },
     { name: 'a changed scalar', current: { a: 1 }, target: { a: 2 }, expected: { a: 2 } },
     { name: 'an added member', current: { a: 1 }, target: { a: 1, b: { c: 'x' } }, expected: { b: { c: 'x' } } },
-    { name: 'null for a removed member, at any depth', current: { a: 1, m: { keep: 'k', drop: 'd' } }, target: { m: { keep: 'k' } }, expected: { a: null, m: { drop: null } } },
-    { name: 'a whole list when any element differs', current: { c: [{ name: 'n', image: 'a' }, { name: 's' }] }, target: { c: [{ name: 'n', image: 'b' }] }, expected: { c: [{ name: 'n', image: 'b' }] } },
+    {
+      name: 'null for a removed member, at any depth',
+      current: { a: 1, m: { keep: 'k', drop: 'd' } },
+      target: { m: { keep: 'k' } },
+      expected: { a: null, m: { drop: null } },
+    },
+    {
+      name: 'a whole list when any element differs',
+      current: { c: [{ name: 'n', image: 'a' }, { name: 's' }] },
+      target: { c: [{ name: 'n', image: 'b' }] },
+      expected: { c: [{ name: 'n', image: 'b' }] },
+    },
     { name: 'an object over a scalar', current: { a: 'x' }, target: { a: { b: 1 } }, expected: { a: { b: 1 } } },
     { name: 'a scalar over an object', current: { a: { b: 1 } }, target: { a: 'x' }, expected: { a: 'x' } },
     { name: 'everything when current is no object', current: undefined, target: { a: 1 }, expected: { a: 1 } },
@@ -32,13 +47,24 @@ describe('mergePatchBetween (RFC 7386)', () => {
 describe('rollbackPatch', () => {
   it("patches the template to the revision's, with the resourceVersion as precondition, nulls of Go's encoding dropped", () => {
     const current = {
-      metadata: { labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z' } },
+      metadata: {
+        labels: { app: 'web' },
+        annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z' },
+      },
       spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
     };
-    const target = { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', resources: {} }] } };
+    const target = {
+      metadata: { creationTimestamp: null, labels: { app: 'web' } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', resources: {} }] },
+    };
     expect(rollbackPatch({ resourceVersion: '42', current, target })).toEqual({
       metadata: { resourceVersion: '42' },
-      spec: { template: { metadata: { annotations: null }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', resources: {} }] } } },
+      spec: {
+        template: {
+          metadata: { annotations: null },
+          spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', resources: {} }] },
+        },
+      },
     });
   });
 });

@@ -23,7 +23,9 @@ export function withoutNulls(value: unknown): unknown {
   if (!isObject(value)) {
     return value;
   }
-  return Object.fromEntries(Object.entries(value).flatMap(([key, member]) => (member === null ? [] : [[key, withoutNulls(member)]])));
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, member]) => (member === null ? [] : [[key, withoutNulls(member)]])),
+  );
 }
 
 /**
@@ -55,7 +57,11 @@ function memberChange(current: Json | undefined, target: Json): unknown {
 }
 
 /** The rollback's patch: the template's changes, checked against `resourceVersion`. */
-export function rollbackPatch(input: { readonly resourceVersion: string; readonly current: unknown; readonly target: unknown }): object {
+export function rollbackPatch(input: {
+  readonly resourceVersion: string;
+  readonly current: unknown;
+  readonly target: unknown;
+}): object {
   const template = mergePatchBetween(withoutNulls(input.current), withoutNulls(input.target));
   return { metadata: { resourceVersion: input.resourceVersion }, spec: { template } };
 }

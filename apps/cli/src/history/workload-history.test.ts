@@ -4,8 +4,23 @@ import { PreconditionError } from '../cli/cli-errors.ts';
 import type { RevisionObject } from './revision-resource.ts';
 import { controlledRevisions, findRevision, undoTarget } from './workload-history.ts';
 
-function revision(name: string, number: number, owner: { uid: string; controller?: boolean } | null = { uid: 'web-uid' }): RevisionObject {
-  const ownerReferences = owner === null ? [] : [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: owner.uid, controller: owner.controller ?? true }];
+function revision(
+  name: string,
+  number: number,
+  owner: { uid: string; controller?: boolean } | null = { uid: 'web-uid' },
+): RevisionObject {
+  const ownerReferences =
+    owner === null
+      ? []
+      : [
+          {
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            name: 'web',
+            uid: owner.uid,
+            controller: owner.controller ?? true,
+          },
+        ];
   return { metadata: { name, ownerReferences }, revision: number, data: {} };
 }
 

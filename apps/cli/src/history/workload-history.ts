@@ -16,7 +16,11 @@ export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
  * workload of the same name is not its history), sorted by revision number.
  */
 export function controlledRevisions(ownerUid: string, revisions: readonly RevisionObject[]): RevisionObject[] {
-  return sortRevisions(revisions.filter((revision) => revision.metadata.ownerReferences?.find((owner) => owner.controller === true)?.uid === ownerUid));
+  return sortRevisions(
+    revisions.filter(
+      (revision) => revision.metadata.ownerReferences?.find((owner) => owner.controller === true)?.uid === ownerUid,
+    ),
+  );
 }
 
 /** The revision numbered `number`; the newest of them should two share it. */

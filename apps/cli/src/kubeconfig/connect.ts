@@ -6,7 +6,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 
-import { createRestClient, kubeConfigFiles, loadKubeConfig, needsClientNode, readKubeConfigFiles, selectContext, StaticKubeConfig } from '@kruise-ts/controller-runtime';
+import {
+  createRestClient,
+  kubeConfigFiles,
+  loadKubeConfig,
+  needsClientNode,
+  readKubeConfigFiles,
+  selectContext,
+  StaticKubeConfig,
+} from '@kruise-ts/controller-runtime';
 import type { KubeConfigLike, Reader, RequestSender, Writer } from '@kruise-ts/controller-runtime';
 
 import { HttpsTransport } from './https-transport.ts';
@@ -65,7 +73,9 @@ async function resolveKubeConfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv)
     return inCluster(flags, env);
   }
   const selected = selectContext(readKubeConfigFiles(files), flags.context);
-  const kubeConfig = needsClientNode(selected) ? await clientNodeKubeConfig(files, selected.name) : new StaticKubeConfig(selected);
+  const kubeConfig = needsClientNode(selected)
+    ? await clientNodeKubeConfig(files, selected.name)
+    : new StaticKubeConfig(selected);
   return { kubeConfig, contextNamespace: selected.context.namespace };
 }
 
@@ -73,7 +83,9 @@ async function inCluster(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promis
   if (env['KUBERNETES_SERVICE_HOST'] === undefined || flags.context !== undefined) {
     throw new Error('no kubeconfig: pass --kubeconfig FILE, set KUBECONFIG or create ~/.kube/config');
   }
-  const namespace = existsSync(SERVICE_ACCOUNT_NAMESPACE) ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim() : undefined;
+  const namespace = existsSync(SERVICE_ACCOUNT_NAMESPACE)
+    ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim()
+    : undefined;
   return { kubeConfig: await loadKubeConfig(undefined, env), contextNamespace: namespace };
 }
 
@@ -84,9 +96,21 @@ async function clientNodeKubeConfig(files: readonly string[], contextName: strin
   for (const file of files) {
     const next = new KubeConfig();
     next.loadFromFile(file);
-    next.clusters.filter((entry) => merged.getCluster(entry.name) === null).forEach((entry) => { merged.addCluster(entry); });
-    next.users.filter((entry) => merged.getUser(entry.name) === null).forEach((entry) => { merged.addUser(entry); });
-    next.contexts.filter((entry) => merged.getContextObject(entry.name) === null).forEach((entry) => { merged.addContext(entry); });
+    next.clusters
+      .filter((entry) => merged.getCluster(entry.name) === null)
+      .forEach((entry) => {
+        merged.addCluster(entry);
+      });
+    next.users
+      .filter((entry) => merged.getUser(entry.name) === null)
+      .forEach((entry) => {
+        merged.addUser(entry);
+      });
+    next.contexts
+      .filter((entry) => merged.getContextObject(entry.name) === null)
+      .forEach((entry) => {
+        merged.addContext(entry);
+      });
   }
   merged.setCurrentContext(contextName);
   return merged;

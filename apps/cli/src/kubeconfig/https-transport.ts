@@ -31,7 +31,10 @@ export class HttpsTransport implements RequestSender {
   readonly #options: HttpsTransportOptions;
   readonly #server: URL;
   // One connection for the command's few requests, instead of a TLS handshake each.
-  readonly #agents = { https: new httpsModule.Agent({ keepAlive: true }), http: new httpModule.Agent({ keepAlive: true }) };
+  readonly #agents = {
+    https: new httpsModule.Agent({ keepAlive: true }),
+    http: new httpModule.Agent({ keepAlive: true }),
+  };
 
   constructor(options: HttpsTransportOptions) {
     this.#options = options;
@@ -42,7 +45,11 @@ export class HttpsTransport implements RequestSender {
     const tls: https.RequestOptions = {};
     await this.#options.kubeConfig.applyToHTTPSOptions(tls);
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const headers: Record<string, string> = { ...credentialHeaders(tls), Accept: 'application/json', 'User-Agent': this.#options.userAgent };
+    const headers: Record<string, string> = {
+      ...credentialHeaders(tls),
+      Accept: 'application/json',
+      'User-Agent': this.#options.userAgent,
+    };
     if (body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
       // Node frames a body by chunked encoding only for methods that usually have one: a DELETE's
@@ -52,7 +59,11 @@ export class HttpsTransport implements RequestSender {
     }
     const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-    const answer = await this.#send(requestUrl(this.#server, request), { ...tlsOnly(tls), method: request.method, headers, signal }, body);
+    const answer = await this.#send(
+      requestUrl(this.#server, request),
+      { ...tlsOnly(tls), method: request.method, headers, signal },
+      body,
+    );
     if (answer.code >= 200 && answer.code < 300) {
       return answer.text === '' ? undefined : (JSON.parse(answer.text) as unknown);
     }
@@ -68,15 +79,24 @@ export class HttpsTransport implements RequestSender {
     const secure = url.protocol === 'https:';
     const client = secure ? httpsModule : httpModule;
     return new Promise((resolve, reject) => {
-      const outgoing = client.request(url, { ...options, agent: secure ? this.#agents.https : this.#agents.http }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          const retryAfter = response.headers['retry-after'];
-          resolve({ code: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8'), retryAfter });
-        });
-      });
+      const outgoing = client.request(
+        url,
+        { ...options, agent: secure ? this.#agents.https : this.#agents.http },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            const retryAfter = response.headers['retry-after'];
+            resolve({
+              code: response.statusCode ?? 0,
+              statusText: response.statusMessage ?? '',
+              text: Buffer.concat(chunks).toString('utf8'),
+              retryAfter,
+            });
+          });
+        },
+      );
       outgoing.on('error', reject);
       outgoing.end(body);
     });
@@ -86,5 +106,9 @@ export class HttpsTransport implements RequestSender {
 /** The TLS material of the kubeconfig's options (its credentials travel as headers). */
 function tlsOnly(options: https.RequestOptions): https.RequestOptions {
   const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername } = options;
-  return Object.fromEntries(Object.entries({ ca, cert, key, pfx, passphrase, rejectUnauthorized, servername }).filter(([, value]) => value !== undefined));
+  return Object.fromEntries(
+    Object.entries({ ca, cert, key, pfx, passphrase, rejectUnauthorized, servername }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
 }

@@ -12,7 +12,12 @@ export function cloneSetManifest(deployment: Deployment, name: string): CloneSet
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
-    metadata: { name, namespace: metadata.namespace ?? '', ...labels, annotations: { [MIGRATION_ANNOTATION]: encodeRecord(recordOf(deployment)) } },
+    metadata: {
+      name,
+      namespace: metadata.namespace ?? '',
+      ...labels,
+      annotations: { [MIGRATION_ANNOTATION]: encodeRecord(recordOf(deployment)) },
+    },
     spec: {
       replicas: 0,
       selector: structuredClone(spec.selector),
@@ -23,7 +28,9 @@ export function cloneSetManifest(deployment: Deployment, name: string): CloneSet
   };
 }
 
-function optionalCounts(deployment: Deployment): Pick<CloneSetManifestSpec, 'minReadySeconds' | 'revisionHistoryLimit' | 'progressDeadlineSeconds'> {
+function optionalCounts(
+  deployment: Deployment,
+): Pick<CloneSetManifestSpec, 'minReadySeconds' | 'revisionHistoryLimit' | 'progressDeadlineSeconds'> {
   const { minReadySeconds, revisionHistoryLimit, progressDeadlineSeconds } = deployment.spec;
   return {
     ...(minReadySeconds === undefined ? {} : { minReadySeconds }),

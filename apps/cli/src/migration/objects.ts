@@ -37,7 +37,12 @@ export const deploymentSchema = z.looseObject({
   spec: z.looseObject({
     // The API server defaults it to 1; absent only on objects that did not come from one.
     replicas: z.int().default(1),
-    selector: z.looseObject({ matchLabels: stringMap.exactOptional(), matchExpressions: z.array(z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).exactOptional() })).exactOptional() }),
+    selector: z.looseObject({
+      matchLabels: stringMap.exactOptional(),
+      matchExpressions: z
+        .array(z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).exactOptional() }))
+        .exactOptional(),
+    }),
     template: templateSchema,
     minReadySeconds: z.int().exactOptional(),
     revisionHistoryLimit: z.int().exactOptional(),
@@ -46,7 +51,9 @@ export const deploymentSchema = z.looseObject({
     strategy: z
       .looseObject({
         type: z.string().exactOptional(),
-        rollingUpdate: z.looseObject({ maxSurge: intOrPercent.exactOptional(), maxUnavailable: intOrPercent.exactOptional() }).exactOptional(),
+        rollingUpdate: z
+          .looseObject({ maxSurge: intOrPercent.exactOptional(), maxUnavailable: intOrPercent.exactOptional() })
+          .exactOptional(),
       })
       .exactOptional(),
   }),
@@ -88,7 +95,12 @@ export const cloneSetObjectResource: ResourceType<CloneSetObject> = defineResour
 export interface CloneSetManifest extends KubeObject {
   readonly apiVersion: 'apps.kruise.io/v1alpha1';
   readonly kind: 'CloneSet';
-  readonly metadata: { readonly name: string; readonly namespace: string; readonly labels?: Readonly<Record<string, string>>; readonly annotations: Readonly<Record<string, string>> };
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations: Readonly<Record<string, string>>;
+  };
   readonly spec: CloneSetManifestSpec;
 }
 
@@ -99,7 +111,11 @@ export interface CloneSetManifestSpec {
   readonly minReadySeconds?: number;
   readonly revisionHistoryLimit?: number;
   readonly progressDeadlineSeconds?: number;
-  readonly updateStrategy: { readonly type: 'ReCreate'; readonly maxSurge?: number | string; readonly maxUnavailable?: number | string };
+  readonly updateStrategy: {
+    readonly type: 'ReCreate';
+    readonly maxSurge?: number | string;
+    readonly maxUnavailable?: number | string;
+  };
 }
 
 export const cloneSetManifestResource: ResourceType<CloneSetManifest> = defineResource<CloneSetManifest>({

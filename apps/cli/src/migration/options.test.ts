@@ -2,7 +2,15 @@ import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 
 import { UsageError } from '../cli/cli-errors.ts';
-import { checkObjectName, checkTargetKind, DEFAULT_MAX_SURGE, DEFAULT_TIMEOUT_MS, migrateOptions, parseMaxSurge, parseTimeout } from './options.ts';
+import {
+  checkObjectName,
+  checkTargetKind,
+  DEFAULT_MAX_SURGE,
+  DEFAULT_TIMEOUT_MS,
+  migrateOptions,
+  parseMaxSurge,
+  parseTimeout,
+} from './options.ts';
 import { formatDuration, selectorString } from './report.ts';
 
 describe('--max-surge', () => {
@@ -49,7 +57,12 @@ describe('--timeout', () => {
 
 describe('migrateOptions', () => {
   it('fills in the defaults', () => {
-    expect(migrateOptions({ to: 'cloneset' })).toEqual({ to: 'cloneset', maxSurge: DEFAULT_MAX_SURGE, timeout: DEFAULT_TIMEOUT_MS, dryRun: false });
+    expect(migrateOptions({ to: 'cloneset' })).toEqual({
+      to: 'cloneset',
+      maxSurge: DEFAULT_MAX_SURGE,
+      timeout: DEFAULT_TIMEOUT_MS,
+      dryRun: false,
+    });
     expect(DEFAULT_MAX_SURGE).toEqual({ count: 1 });
     expect(DEFAULT_TIMEOUT_MS).toBe(600_000);
   });

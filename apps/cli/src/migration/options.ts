@@ -32,7 +32,10 @@ export function parseTimeout(value: string): number {
   return parseDuration(value, false);
 }
 
-const maxSurgeSchema: z.ZodType<MaxSurge> = z.union([z.object({ count: z.int().positive() }), z.object({ percent: z.int().positive() })]);
+const maxSurgeSchema: z.ZodType<MaxSurge> = z.union([
+  z.object({ count: z.int().positive() }),
+  z.object({ percent: z.int().positive() }),
+]);
 
 const migrateOptionsSchema = z.object({
   to: z.string(),
@@ -52,7 +55,10 @@ export function migrateOptions(values: unknown): MigrateOptions {
 /** `--to`: only a CloneSet for now, in any of kubectl's spellings of it. */
 export function checkTargetKind(to: string): void {
   if (resolveKind(to)?.id !== 'cloneset') {
-    throw new UsageError(`migrate --to ${to}: a Deployment can only be migrated to a CloneSet for now`, 'write --to cloneset');
+    throw new UsageError(
+      `migrate --to ${to}: a Deployment can only be migrated to a CloneSet for now`,
+      'write --to cloneset',
+    );
   }
 }
 
@@ -61,6 +67,8 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 /** `--name`: an object name the API server will take. */
 export function checkObjectName(name: string): void {
   if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
-    throw new UsageError(`invalid CloneSet name ${JSON.stringify(name)}: it must consist of lower case letters, digits, '-' and '.', and start and end with a letter or digit`);
+    throw new UsageError(
+      `invalid CloneSet name ${JSON.stringify(name)}: it must consist of lower case letters, digits, '-' and '.', and start and end with a letter or digit`,
+    );
   }
 }

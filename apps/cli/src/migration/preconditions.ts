@@ -29,7 +29,9 @@ export interface Start {
 
 export function checkStart(deployment: Deployment, cloneSet: CloneSetObject | undefined, names: Names): Start {
   if (deployment.spec.paused === true) {
-    throw new PreconditionError(`${names.deployment} is paused: resume it first (kubectl rollout resume ${names.deploymentArg})`);
+    throw new PreconditionError(
+      `${names.deployment} is paused: resume it first (kubectl rollout resume ${names.deploymentArg})`,
+    );
   }
   return cloneSet === undefined ? freshStart(deployment, names) : resumedStart(deployment, cloneSet, names);
 }
@@ -40,21 +42,34 @@ function freshStart(deployment: Deployment, names: Names): Start {
     throw new PreconditionError(`${names.deployment} has 0 replicas: there are no pods to migrate`);
   }
   if (!observed(deployment) || status?.replicas !== spec.replicas || status.updatedReplicas !== spec.replicas) {
-    throw new PreconditionError(`${names.deployment} is in the middle of a rollout or scaling (${progressOf(deployment)}): wait until kubectl rollout status ${names.deploymentArg} reports it done`);
+    throw new PreconditionError(
+      `${names.deployment} is in the middle of a rollout or scaling (${progressOf(deployment)}): wait until kubectl rollout status ${names.deploymentArg} reports it done`,
+    );
   }
-  return { resume: false, target: spec.replicas, current: { cloneSet: 0, deployment: spec.replicas }, available: status.availableReplicas ?? 0 };
+  return {
+    resume: false,
+    target: spec.replicas,
+    current: { cloneSet: 0, deployment: spec.replicas },
+    available: status.availableReplicas ?? 0,
+  };
 }
 
 function resumedStart(deployment: Deployment, cloneSet: CloneSetObject, names: Names): Start {
   const record = ownRecord(deployment, cloneSet, names);
   if (record.templateHash !== templateHash(copiedTemplate(deployment.spec.template))) {
-    throw new PreconditionError(`the template of ${names.deployment} changed after ${names.cloneSet} was created from it: the CloneSet runs the old template, so the migration does not go on`);
+    throw new PreconditionError(
+      `the template of ${names.deployment} changed after ${names.cloneSet} was created from it: the CloneSet runs the old template, so the migration does not go on`,
+    );
   }
   if (inRollout(deployment)) {
-    throw new PreconditionError(`${names.deployment} is in the middle of a rollout (${progressOf(deployment)}): wait until kubectl rollout status ${names.deploymentArg} reports it done`);
+    throw new PreconditionError(
+      `${names.deployment} is in the middle of a rollout (${progressOf(deployment)}): wait until kubectl rollout status ${names.deploymentArg} reports it done`,
+    );
   }
   if (cloneSet.spec.replicas > record.replicas) {
-    throw new PreconditionError(`${names.cloneSet} has ${String(cloneSet.spec.replicas)} replicas, more than the ${String(record.replicas)} its migration moves: it was scaled outside the migration`);
+    throw new PreconditionError(
+      `${names.cloneSet} has ${String(cloneSet.spec.replicas)} replicas, more than the ${String(record.replicas)} its migration moves: it was scaled outside the migration`,
+    );
   }
   return {
     resume: true,
@@ -78,7 +93,9 @@ function availableOf(object: Deployment | CloneSetObject): number {
 function ownRecord(deployment: Deployment, cloneSet: CloneSetObject, names: Names): MigrationRecord {
   const record = decodeRecord(cloneSet.metadata.annotations?.[MIGRATION_ANNOTATION]);
   if (record?.uid !== deployment.metadata.uid) {
-    throw new PreconditionError(`${names.cloneSet} already exists and was not created by a migration of ${names.deployment}: choose another name with --name`);
+    throw new PreconditionError(
+      `${names.cloneSet} already exists and was not created by a migration of ${names.deployment}: choose another name with --name`,
+    );
   }
   return record;
 }

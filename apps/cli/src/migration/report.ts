@@ -8,16 +8,36 @@ export interface DisplayNames {
   readonly deployment: string;
 }
 
-export function stepLine(names: DisplayNames, progress: { readonly step: number; readonly steps: number; readonly ready: number; readonly target: number; readonly deployment: number }): string {
+export function stepLine(
+  names: DisplayNames,
+  progress: {
+    readonly step: number;
+    readonly steps: number;
+    readonly ready: number;
+    readonly target: number;
+    readonly deployment: number;
+  },
+): string {
   return `step ${String(progress.step)}/${String(progress.steps)}: ${names.cloneSet} ${String(progress.ready)}/${String(progress.target)} ready, ${names.deployment} ${String(progress.deployment)}`;
 }
 
 /** The steps as `--dry-run` shows them, before any is taken. */
 export function plannedStepLines(names: DisplayNames, steps: readonly Replicas[], target: number): string[] {
-  return steps.map((step, index) => stepLine(names, { step: index + 1, steps: steps.length, ready: step.cloneSet, target, deployment: step.deployment }));
+  return steps.map((step, index) =>
+    stepLine(names, {
+      step: index + 1,
+      steps: steps.length,
+      ready: step.cloneSet,
+      target,
+      deployment: step.deployment,
+    }),
+  );
 }
 
-export function planHeader(names: DisplayNames, plan: { readonly target: number; readonly maxSurge: number; readonly available: number }): string {
+export function planHeader(
+  names: DisplayNames,
+  plan: { readonly target: number; readonly maxSurge: number; readonly available: number },
+): string {
   const pace = plan.maxSurge === 1 ? 'one at a time' : `up to ${String(plan.maxSurge)} at a time`;
   return `moving ${String(plan.target)} pods from ${names.deployment} to ${names.cloneSet}, ${pace}, never fewer than ${String(plan.available)} available`;
 }
@@ -25,7 +45,9 @@ export function planHeader(names: DisplayNames, plan: { readonly target: number;
 /** The CloneSet `--dry-run` would create, in a few lines. */
 export function manifestSummary(manifest: CloneSetManifest, display: string): string[] {
   const { spec } = manifest;
-  const containers = spec.template.spec.containers.map((container) => `${container.name}=${container.image ?? '(no image)'}`).join(', ');
+  const containers = spec.template.spec.containers
+    .map((container) => `${container.name}=${container.image ?? '(no image)'}`)
+    .join(', ');
   const counts = [
     ['minReadySeconds', spec.minReadySeconds],
     ['revisionHistoryLimit', spec.revisionHistoryLimit],
@@ -36,7 +58,9 @@ export function manifestSummary(manifest: CloneSetManifest, display: string): st
     `${display} would be created with 0 replicas:`,
     `  selector: ${selectorString(spec.selector)}`,
     `  containers: ${containers}`,
-    ...(counts.length === 0 ? [] : [`  ${counts.map(([key, value]) => `${String(key)}: ${String(value)}`).join(', ')}`]),
+    ...(counts.length === 0
+      ? []
+      : [`  ${counts.map(([key, value]) => `${String(key)}: ${String(value)}`).join(', ')}`]),
     `  updateStrategy: ${type}${maxSurge === undefined ? '' : `, maxSurge ${String(maxSurge)}`}${maxUnavailable === undefined ? '' : `, maxUnavailable ${String(maxUnavailable)}`}`,
   ];
 }
@@ -59,8 +83,14 @@ export function selectorString(selector: LabelSelector): string {
   return all.length === 0 ? '(everything)' : all.join(',');
 }
 
-export function doneLines(names: DisplayNames, finish: { readonly target: number; readonly deleteHint: string }): string[] {
-  return [`${names.deployment} migrated to ${names.cloneSet}: ${String(finish.target)} pods`, `${names.deployment} is kept with 0 replicas; delete it with: ${finish.deleteHint}`];
+export function doneLines(
+  names: DisplayNames,
+  finish: { readonly target: number; readonly deleteHint: string },
+): string[] {
+  return [
+    `${names.deployment} migrated to ${names.cloneSet}: ${String(finish.target)} pods`,
+    `${names.deployment} is kept with 0 replicas; delete it with: ${finish.deleteHint}`,
+  ];
 }
 
 /** `1 pod`, `3 pods`. */

@@ -33,7 +33,13 @@ class Cluster {
         status: { observedGeneration: 1, replicas: start.deployment, availableReplicas: start.deployment },
       },
     ]);
-    this.api.seed(cloneSetObjectResource, [{ metadata: { ...KEY, uid: '', generation: 1 }, spec: { replicas: start.cloneSet }, status: { observedGeneration: 1, availableReplicas: start.cloneSet } }]);
+    this.api.seed(cloneSetObjectResource, [
+      {
+        metadata: { ...KEY, uid: '', generation: 1 },
+        spec: { replicas: start.cloneSet },
+        status: { observedGeneration: 1, availableReplicas: start.cloneSet },
+      },
+    ]);
   }
 
   async run(migration: Partial<Migration> & Pick<Migration, 'target' | 'current' | 'maxSurge'>): Promise<void> {
@@ -56,10 +62,30 @@ class Cluster {
     const deployment = await this.api.get(deploymentResource, KEY);
     const cloneSet = await this.api.get(cloneSetObjectResource, KEY);
     const deploymentAvailable = Math.min(deployment.spec.replicas, deployment.status?.availableReplicas ?? 0);
-    const cloneSetAvailable = Math.min(cloneSet.spec.replicas, (cloneSet.status?.availableReplicas ?? 0) + this.podsPerTick);
-    this.fewestAvailable = Math.min(this.fewestAvailable, deploymentAvailable + (cloneSet.status?.availableReplicas ?? 0));
-    await this.api.patch(deploymentResource, KEY, { type: 'merge', subresource: 'status', body: { status: { observedGeneration: deployment.metadata.generation, replicas: deployment.spec.replicas, availableReplicas: deploymentAvailable } } });
-    await this.api.patch(cloneSetObjectResource, KEY, { type: 'merge', subresource: 'status', body: { status: { observedGeneration: cloneSet.metadata.generation, availableReplicas: cloneSetAvailable } } });
+    const cloneSetAvailable = Math.min(
+      cloneSet.spec.replicas,
+      (cloneSet.status?.availableReplicas ?? 0) + this.podsPerTick,
+    );
+    this.fewestAvailable = Math.min(
+      this.fewestAvailable,
+      deploymentAvailable + (cloneSet.status?.availableReplicas ?? 0),
+    );
+    await this.api.patch(deploymentResource, KEY, {
+      type: 'merge',
+      subresource: 'status',
+      body: {
+        status: {
+          observedGeneration: deployment.metadata.generation,
+          replicas: deployment.spec.replicas,
+          availableReplicas: deploymentAvailable,
+        },
+      },
+    });
+    await this.api.patch(cloneSetObjectResource, KEY, {
+      type: 'merge',
+      subresource: 'status',
+      body: { status: { observedGeneration: cloneSet.metadata.generation, availableReplicas: cloneSetAvailable } },
+    });
     this.fewestAvailable = Math.min(this.fewestAvailable, deploymentAvailable + cloneSetAvailable);
   }
 
@@ -72,7 +98,10 @@ class Cluster {
   }
 
   async replicas(): Promise<Replicas> {
-    return { cloneSet: (await this.api.get(cloneSetObjectResource, KEY)).spec.replicas, deployment: (await this.api.get(deploymentResource, KEY)).spec.replicas };
+    return {
+      cloneSet: (await this.api.get(cloneSetObjectResource, KEY)).spec.replicas,
+      deployment: (await this.api.get(deploymentResource, KEY)).spec.replicas,
+    };
   }
 }
 
@@ -80,8 +109,19 @@ describe('runMigration', () => {
   it('moves 10 pods one at a time, scaling the Deployment down only after each new pod is available', async () => {
     const cluster = new Cluster({ cloneSet: 0, deployment: 10 }, 1);
     await cluster.run({ target: 10, current: { cloneSet: 0, deployment: 10 }, maxSurge: 1 });
-    expect(cluster.lines).toEqual(Array.from({ length: 10 }, (_, index) => `step ${String(index + 1)}/10: cloneset.apps.kruise.io/web ${String(index + 1)}/10 ready, deployment.apps/web ${String(9 - index)}`));
-    expect(cluster.scaleWrites()).toEqual(Array.from({ length: 10 }, (_, index) => [`clonesets ${String(index + 1)}`, `deployments ${String(9 - index)}`]).flat());
+    expect(cluster.lines).toEqual(
+      Array.from(
+        { length: 10 },
+        (_, index) =>
+          `step ${String(index + 1)}/10: cloneset.apps.kruise.io/web ${String(index + 1)}/10 ready, deployment.apps/web ${String(9 - index)}`,
+      ),
+    );
+    expect(cluster.scaleWrites()).toEqual(
+      Array.from({ length: 10 }, (_, index) => [
+        `clonesets ${String(index + 1)}`,
+        `deployments ${String(9 - index)}`,
+      ]).flat(),
+    );
     expect(cluster.fewestAvailable).toBe(10);
     expect(await cluster.replicas()).toEqual({ cloneSet: 10, deployment: 0 });
   });
@@ -89,7 +129,14 @@ describe('runMigration', () => {
   it('moves up to maxSurge pods per step', async () => {
     const cluster = new Cluster({ cloneSet: 0, deployment: 10 }, 2);
     await cluster.run({ target: 10, current: { cloneSet: 0, deployment: 10 }, maxSurge: 4 });
-    expect(cluster.scaleWrites()).toEqual(['clonesets 4', 'deployments 6', 'clonesets 8', 'deployments 2', 'clonesets 10', 'deployments 0']);
+    expect(cluster.scaleWrites()).toEqual([
+      'clonesets 4',
+      'deployments 6',
+      'clonesets 8',
+      'deployments 2',
+      'clonesets 10',
+      'deployments 0',
+    ]);
     expect(cluster.lines.at(-1)).toBe('step 3/3: cloneset.apps.kruise.io/web 10/10 ready, deployment.apps/web 0');
     expect(cluster.fewestAvailable).toBe(10);
   });
@@ -97,7 +144,15 @@ describe('runMigration', () => {
   it('finishes an interrupted step first: the CloneSet is already up, the Deployment goes down', async () => {
     const cluster = new Cluster({ cloneSet: 4, deployment: 7 }, 1);
     await cluster.run({ target: 10, current: { cloneSet: 4, deployment: 7 }, maxSurge: 2 });
-    expect(cluster.scaleWrites()).toEqual(['deployments 6', 'clonesets 6', 'deployments 4', 'clonesets 8', 'deployments 2', 'clonesets 10', 'deployments 0']);
+    expect(cluster.scaleWrites()).toEqual([
+      'deployments 6',
+      'clonesets 6',
+      'deployments 4',
+      'clonesets 8',
+      'deployments 2',
+      'clonesets 10',
+      'deployments 0',
+    ]);
     expect(cluster.lines[0]).toBe('step 1/4: cloneset.apps.kruise.io/web 4/10 ready, deployment.apps/web 6');
     expect(cluster.fewestAvailable).toBe(10);
   });
@@ -130,9 +185,15 @@ describe('runMigration', () => {
     cluster.tick = async () => {
       const before = await cluster.api.get(deploymentResource, KEY);
       await tick();
-      await cluster.api.patch(deploymentResource, KEY, { type: 'merge', subresource: 'status', body: { status: before.status } });
+      await cluster.api.patch(deploymentResource, KEY, {
+        type: 'merge',
+        subresource: 'status',
+        body: { status: before.status },
+      });
     };
-    await expect(cluster.run({ target: 2, current: { cloneSet: 0, deployment: 2 }, maxSurge: 1, timeoutMs: 2_000 })).rejects.toThrow(
+    await expect(
+      cluster.run({ target: 2, current: { cloneSet: 0, deployment: 2 }, maxSurge: 1, timeoutMs: 2_000 }),
+    ).rejects.toThrow(
       'timed out after 2s waiting for deployment.apps/web to scale down to 1 pod (it has 2), at step 1/2\n' +
         'the migration stopped with cloneset.apps.kruise.io/web scaled to 1 and deployment.apps/web to 1; run the same command again to resume it',
     );

@@ -50,7 +50,9 @@ export async function runMigration(runtime: MigrationRuntime, migration: Migrati
     const position = { step: index + 1, steps: steps.length };
     const ready = await takeStep(runtime, migration, { from: current, to: step, position });
     current = step;
-    runtime.print(stepLine(migration.names, { ...position, ready, target: migration.target, deployment: step.deployment }));
+    runtime.print(
+      stepLine(migration.names, { ...position, ready, target: migration.target, deployment: step.deployment }),
+    );
   }
 }
 
@@ -70,7 +72,11 @@ async function takeStep(runtime: MigrationRuntime, migration: Migration, input: 
   const cloneSet = await waitUntil(runtime, migration.timeoutMs, {
     read: () => runtime.client.get(cloneSetObjectResource, migration.cloneSet),
     done: (object) => observed(object) && (object.status?.availableReplicas ?? 0) >= to.cloneSet,
-    timeout: (object) => stopped(migration, position, { state: { cloneSet: to.cloneSet, deployment: from.deployment }, waitingFor: `${names.cloneSet} to have ${podCount(to.cloneSet)} available (it has ${String(object.status?.availableReplicas ?? 0)})` }),
+    timeout: (object) =>
+      stopped(migration, position, {
+        state: { cloneSet: to.cloneSet, deployment: from.deployment },
+        waitingFor: `${names.cloneSet} to have ${podCount(to.cloneSet)} available (it has ${String(object.status?.availableReplicas ?? 0)})`,
+      }),
   });
   if (to.deployment !== from.deployment) {
     await scale(runtime.client, { resource: deploymentResource, key: migration.deployment }, to.deployment);
@@ -78,12 +84,20 @@ async function takeStep(runtime: MigrationRuntime, migration: Migration, input: 
   await waitUntil(runtime, migration.timeoutMs, {
     read: () => runtime.client.get(deploymentResource, migration.deployment),
     done: (object) => observed(object) && (object.status?.replicas ?? 0) <= to.deployment,
-    timeout: (object) => stopped(migration, position, { state: to, waitingFor: `${names.deployment} to scale down to ${podCount(to.deployment)} (it has ${String(object.status?.replicas ?? 0)})` }),
+    timeout: (object) =>
+      stopped(migration, position, {
+        state: to,
+        waitingFor: `${names.deployment} to scale down to ${podCount(to.deployment)} (it has ${String(object.status?.replicas ?? 0)})`,
+      }),
   });
   return cloneSet.status?.availableReplicas ?? 0;
 }
 
-function scale(client: Writer, object: { readonly resource: ResourceType<Deployment> | ResourceType<CloneSetObject>; readonly key: ObjectKeyRef }, replicas: number): Promise<unknown> {
+function scale(
+  client: Writer,
+  object: { readonly resource: ResourceType<Deployment> | ResourceType<CloneSetObject>; readonly key: ObjectKeyRef },
+  replicas: number,
+): Promise<unknown> {
   return client.patch(object.resource, object.key, { type: 'merge', body: { spec: { replicas } } });
 }
 
@@ -113,7 +127,11 @@ async function waitUntil<T>(runtime: MigrationRuntime, timeoutMs: number, wait: 
   }
 }
 
-function stopped(migration: Migration, position: StepInput['position'], where: { readonly state: Replicas; readonly waitingFor: string }): MigrationTimeoutError {
+function stopped(
+  migration: Migration,
+  position: StepInput['position'],
+  where: { readonly state: Replicas; readonly waitingFor: string },
+): MigrationTimeoutError {
   const { names } = migration;
   return new MigrationTimeoutError(
     [

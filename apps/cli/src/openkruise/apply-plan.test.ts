@@ -7,16 +7,34 @@ import { podResource } from '../resources/resource-types.ts';
 import { applyChanges, POLL_INTERVAL_MS } from './apply-plan.ts';
 import type { ManagerFinding } from './findings.ts';
 
-const MANAGER: ManagerFinding = { name: 'kruise-controller-manager', uid: 'd', resourceVersion: '1', replicas: 0, selector: 'control-plane=controller-manager', pods: 2, recordedReplicas: 2 };
+const MANAGER: ManagerFinding = {
+  name: 'kruise-controller-manager',
+  uid: 'd',
+  resourceVersion: '1',
+  replicas: 0,
+  selector: 'control-plane=controller-manager',
+  pods: 2,
+  recordedReplicas: 2,
+};
 
 function seedPods(client: FakeClient, names: readonly string[]): void {
   client.seed(
     podResource,
-    names.map((name) => ({ metadata: { name, namespace: 'kruise-system', uid: '', labels: { 'control-plane': name === 'other' ? 'other' : 'controller-manager' } } })),
+    names.map((name) => ({
+      metadata: {
+        name,
+        namespace: 'kruise-system',
+        uid: '',
+        labels: { 'control-plane': name === 'other' ? 'other' : 'controller-manager' },
+      },
+    })),
   );
 }
 
-function runtime(client: FakeClient, options: { readonly timeoutMs: number; readonly onSleep?: () => void }): { readonly lines: string[]; readonly run: () => Promise<void> } {
+function runtime(
+  client: FakeClient,
+  options: { readonly timeoutMs: number; readonly onSleep?: () => void },
+): { readonly lines: string[]; readonly run: () => Promise<void> } {
   let now = 0;
   const lines: string[] = [];
   const sleep = (ms: number): Promise<void> => {
@@ -25,7 +43,21 @@ function runtime(client: FakeClient, options: { readonly timeoutMs: number; read
     return Promise.resolve();
   };
   const change = { type: 'stop-manager' as const, manager: MANAGER };
-  return { lines, run: () => applyChanges({ client, print: (line) => lines.push(line), now: () => now, sleep, namespace: 'kruise-system', timeoutMs: options.timeoutMs }, [change]) };
+  return {
+    lines,
+    run: () =>
+      applyChanges(
+        {
+          client,
+          print: (line) => lines.push(line),
+          now: () => now,
+          sleep,
+          namespace: 'kruise-system',
+          timeoutMs: options.timeoutMs,
+        },
+        [change],
+      ),
+  };
 }
 
 describe('stopping the manager', () => {

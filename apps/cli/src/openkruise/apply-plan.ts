@@ -10,7 +10,12 @@ import { formatDuration } from '../migration/report.ts';
 import { countPods } from './discover.ts';
 import type { CrdFinding, ManagerFinding, WebhookConfigurationFinding } from './findings.ts';
 import { REPLICAS_BEFORE_MIGRATION_ANNOTATION } from './openkruise-names.ts';
-import { customResourceDefinitionResource, managerDeploymentResource, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './openkruise-objects.ts';
+import {
+  customResourceDefinitionResource,
+  managerDeploymentResource,
+  mutatingWebhookConfigurationResource,
+  validatingWebhookConfigurationResource,
+} from './openkruise-objects.ts';
 import type { Change } from './plan.ts';
 import { configurationName, crdName, deploymentName } from './report.ts';
 
@@ -45,7 +50,8 @@ export async function applyChanges(runtime: ChangeRuntime, changes: readonly Cha
 }
 
 async function deleteConfiguration(runtime: ChangeRuntime, configuration: WebhookConfigurationFinding): Promise<void> {
-  const resource = configuration.kind === 'mutating' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource;
+  const resource =
+    configuration.kind === 'mutating' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource;
   try {
     await runtime.client.delete(resource, { name: configuration.name }, { preconditions: { uid: configuration.uid } });
     runtime.print(`${configurationName(configuration)} deleted`);
@@ -59,9 +65,18 @@ async function deleteConfiguration(runtime: ChangeRuntime, configuration: Webhoo
 async function stopManager(runtime: ChangeRuntime, manager: ManagerFinding): Promise<void> {
   const name = deploymentName(manager.name);
   if (manager.replicas > 0) {
-    const metadata = { resourceVersion: manager.resourceVersion, annotations: { [REPLICAS_BEFORE_MIGRATION_ANNOTATION]: String(manager.replicas) } };
-    await runtime.client.patch(managerDeploymentResource, { namespace: runtime.namespace, name: manager.name }, { type: 'merge', body: { metadata, spec: { replicas: 0 } } });
-    runtime.print(`${name} scaled to 0 (from ${String(manager.replicas)}, recorded in its annotation ${REPLICAS_BEFORE_MIGRATION_ANNOTATION})`);
+    const metadata = {
+      resourceVersion: manager.resourceVersion,
+      annotations: { [REPLICAS_BEFORE_MIGRATION_ANNOTATION]: String(manager.replicas) },
+    };
+    await runtime.client.patch(
+      managerDeploymentResource,
+      { namespace: runtime.namespace, name: manager.name },
+      { type: 'merge', body: { metadata, spec: { replicas: 0 } } },
+    );
+    runtime.print(
+      `${name} scaled to 0 (from ${String(manager.replicas)}, recorded in its annotation ${REPLICAS_BEFORE_MIGRATION_ANNOTATION})`,
+    );
   }
   const deadline = runtime.now() + runtime.timeoutMs;
   for (;;) {
@@ -81,7 +96,10 @@ async function stopManager(runtime: ChangeRuntime, manager: ManagerFinding): Pro
 }
 
 async function setConversionNone(runtime: ChangeRuntime, crd: CrdFinding): Promise<void> {
-  const body = { metadata: { resourceVersion: crd.resourceVersion }, spec: { conversion: { strategy: 'None', webhook: null } } };
+  const body = {
+    metadata: { resourceVersion: crd.resourceVersion },
+    spec: { conversion: { strategy: 'None', webhook: null } },
+  };
   await runtime.client.patch(customResourceDefinitionResource, { name: crd.name }, { type: 'merge', body });
   runtime.print(`${crdName(crd.name)} conversion set to None`);
 }

@@ -3,10 +3,22 @@ import { isNotFound, labelSelectorToString } from '@kruise-ts/controller-runtime
 import type { KubeObject, ObjectKeyRef, Reader, ResourceType } from '@kruise-ts/controller-runtime';
 
 import { podResource } from '../resources/resource-types.ts';
-import { crdFinding, daemonFinding, managerFinding, openKruiseService, webhookConfigurationFinding } from './findings.ts';
+import {
+  crdFinding,
+  daemonFinding,
+  managerFinding,
+  openKruiseService,
+  webhookConfigurationFinding,
+} from './findings.ts';
 import type { Findings, ManagerFinding } from './findings.ts';
 import { OPENKRUISE_DAEMON_DAEMONSET, OPENKRUISE_MANAGER_DEPLOYMENT } from './openkruise-names.ts';
-import { customResourceDefinitionResource, daemonSetResource, managerDeploymentResource, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './openkruise-objects.ts';
+import {
+  customResourceDefinitionResource,
+  daemonSetResource,
+  managerDeploymentResource,
+  mutatingWebhookConfigurationResource,
+  validatingWebhookConfigurationResource,
+} from './openkruise-objects.ts';
 
 export async function discoverOpenKruise(client: Reader, namespace: string): Promise<Findings> {
   const service = openKruiseService(namespace);
@@ -32,11 +44,17 @@ export async function discoverOpenKruise(client: Reader, namespace: string): Pro
 }
 
 export async function readManager(client: Reader, namespace: string): Promise<ManagerFinding | undefined> {
-  const deployment = await getIfExists(client, managerDeploymentResource, { namespace, name: OPENKRUISE_MANAGER_DEPLOYMENT });
+  const deployment = await getIfExists(client, managerDeploymentResource, {
+    namespace,
+    name: OPENKRUISE_MANAGER_DEPLOYMENT,
+  });
   if (deployment === undefined) {
     return undefined;
   }
-  return managerFinding(deployment, await countPods(client, namespace, labelSelectorToString(deployment.spec.selector)));
+  return managerFinding(
+    deployment,
+    await countPods(client, namespace, labelSelectorToString(deployment.spec.selector)),
+  );
 }
 
 /** The pods a selector picks, terminating ones included. */
@@ -48,7 +66,11 @@ export async function countPods(client: Reader, namespace: string, selector: str
   return (await client.listAll(podResource, { namespace, labelSelector: selector })).items.length;
 }
 
-async function getIfExists<T extends KubeObject>(client: Reader, resource: ResourceType<T>, key: ObjectKeyRef): Promise<T | undefined> {
+async function getIfExists<T extends KubeObject>(
+  client: Reader,
+  resource: ResourceType<T>,
+  key: ObjectKeyRef,
+): Promise<T | undefined> {
   try {
     return await client.get(resource, key);
   } catch (error) {

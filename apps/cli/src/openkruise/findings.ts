@@ -7,8 +7,21 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { labelSelectorToString } from '@kruise-ts/controller-runtime';
 
-import { KRUISE_TS_CRDS, REPLICAS_BEFORE_MIGRATION_ANNOTATION, OPENKRUISE_MUTATING_CONFIGURATION, OPENKRUISE_VALIDATING_CONFIGURATION, OPENKRUISE_WEBHOOK_SERVICE } from './openkruise-names.ts';
-import type { ClientConfig, CustomResourceDefinition, DaemonSet, ManagerDeployment, Webhook, WebhookConfiguration } from './openkruise-objects.ts';
+import {
+  KRUISE_TS_CRDS,
+  REPLICAS_BEFORE_MIGRATION_ANNOTATION,
+  OPENKRUISE_MUTATING_CONFIGURATION,
+  OPENKRUISE_VALIDATING_CONFIGURATION,
+  OPENKRUISE_WEBHOOK_SERVICE,
+} from './openkruise-names.ts';
+import type {
+  ClientConfig,
+  CustomResourceDefinition,
+  DaemonSet,
+  ManagerDeployment,
+  Webhook,
+  WebhookConfiguration,
+} from './openkruise-objects.ts';
 
 export type ConfigurationKind = 'mutating' | 'validating';
 
@@ -96,7 +109,11 @@ const OPENKRUISE_NAMES: Readonly<Record<ConfigurationKind, string>> = {
 };
 
 /** The configuration as far as OpenKruise is concerned; undefined when it has nothing to do with OpenKruise. */
-export function webhookConfigurationFinding(kind: ConfigurationKind, configuration: WebhookConfiguration, service: OpenKruiseService): WebhookConfigurationFinding | undefined {
+export function webhookConfigurationFinding(
+  kind: ConfigurationKind,
+  configuration: WebhookConfiguration,
+  service: OpenKruiseService,
+): WebhookConfigurationFinding | undefined {
   const { name, uid } = configuration.metadata;
   const ours = configuration.webhooks.filter((webhook) => callsService(webhook.clientConfig, service));
   const namedAsOpenKruise = name === OPENKRUISE_NAMES[kind];
@@ -111,13 +128,21 @@ export function webhookConfigurationFinding(kind: ConfigurationKind, configurati
     webhooks: configuration.webhooks.length,
     openKruiseWebhooks: ours.length,
     podCreationBlockers: ours.filter(blocksPodCreation).length,
-    elsewhere: configuration.webhooks.filter((webhook) => !callsService(webhook.clientConfig, service)).map((webhook) => clientConfigText(webhook.clientConfig)),
+    elsewhere: configuration.webhooks
+      .filter((webhook) => !callsService(webhook.clientConfig, service))
+      .map((webhook) => clientConfigText(webhook.clientConfig)),
   };
 }
 
 function blocksPodCreation(webhook: Webhook): boolean {
-  const covers = (values: readonly string[] | undefined, wanted: readonly string[]): boolean => (values ?? []).some((value) => wanted.includes(value));
-  return webhook.failurePolicy === 'Fail' && (webhook.rules ?? []).some((rule) => covers(rule.resources, ['pods', '*', '*/*']) && covers(rule.operations, ['CREATE', '*']));
+  const covers = (values: readonly string[] | undefined, wanted: readonly string[]): boolean =>
+    (values ?? []).some((value) => wanted.includes(value));
+  return (
+    webhook.failurePolicy === 'Fail' &&
+    (webhook.rules ?? []).some(
+      (rule) => covers(rule.resources, ['pods', '*', '*/*']) && covers(rule.operations, ['CREATE', '*']),
+    )
+  );
 }
 
 /** The CRD when OpenKruise converts it, or when kruise-ts serves its kind; undefined otherwise. */
@@ -162,5 +187,10 @@ export function daemonFinding(daemonSet: DaemonSet): DaemonFinding {
 
 /** Whether any of OpenKruise is left: its webhook configurations, its manager, or a CRD it converts. */
 export function anythingOfOpenKruise(findings: Findings): boolean {
-  return findings.configurations.length > 0 || findings.manager !== undefined || findings.daemon !== undefined || findings.crds.some((crd) => crd.convertedByOpenKruise);
+  return (
+    findings.configurations.length > 0 ||
+    findings.manager !== undefined ||
+    findings.daemon !== undefined ||
+    findings.crds.some((crd) => crd.convertedByOpenKruise)
+  );
 }

@@ -12,12 +12,23 @@ import { FakeCluster } from '../../test/support/fake-cluster.ts';
 import { conversionCrd, managerDeployment, webhookConfiguration } from '../../test/support/openkruise-objects.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../cli/exit-codes.ts';
 import { podResource } from '../resources/resource-types.ts';
-import { customResourceDefinitionResource, managerDeploymentResource, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './openkruise-objects.ts';
+import {
+  customResourceDefinitionResource,
+  managerDeploymentResource,
+  mutatingWebhookConfigurationResource,
+  validatingWebhookConfigurationResource,
+} from './openkruise-objects.ts';
 
 const SERVICE = 'kruise-system/kruise-webhook-service';
 
 /** The same storage as the command's resources, without their parsers: seeds take the manifests as they are. */
-function raw(resource: { readonly group: string; readonly version: string; readonly plural: string; readonly kind: string; readonly namespaced: boolean }): ReturnType<typeof defineResource<KubeObject>> {
+function raw(resource: {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}): ReturnType<typeof defineResource<KubeObject>> {
   const { group, version, plural, kind, namespaced } = resource;
   return defineResource<KubeObject>({ group, version, plural, kind, namespaced });
 }
@@ -26,16 +37,41 @@ function raw(resource: { readonly group: string; readonly version: string; reado
 function openKruise(): FakeCluster {
   const cluster = new FakeCluster();
   cluster.api.seed(raw(mutatingWebhookConfigurationResource), [
-    webhookConfiguration('kruise-mutating-webhook-configuration', [{ name: 'mpod.kb.io', service: SERVICE }, { name: 'mcloneset.kb.io', service: SERVICE, on: 'clonesets' }]),
-    webhookConfiguration('cert-manager-webhook', [{ name: 'webhook.cert-manager.io', service: 'cert-manager/cert-manager-webhook' }]),
+    webhookConfiguration('kruise-mutating-webhook-configuration', [
+      { name: 'mpod.kb.io', service: SERVICE },
+      { name: 'mcloneset.kb.io', service: SERVICE, on: 'clonesets' },
+    ]),
+    webhookConfiguration('cert-manager-webhook', [
+      { name: 'webhook.cert-manager.io', service: 'cert-manager/cert-manager-webhook' },
+    ]),
   ]);
-  cluster.api.seed(raw(validatingWebhookConfigurationResource), [webhookConfiguration('kruise-validating-webhook-configuration', [{ name: 'vpod.kb.io', service: SERVICE }])]);
+  cluster.api.seed(raw(validatingWebhookConfigurationResource), [
+    webhookConfiguration('kruise-validating-webhook-configuration', [{ name: 'vpod.kb.io', service: SERVICE }]),
+  ]);
   cluster.api.seed(raw(managerDeploymentResource), [managerDeployment('kruise-system', 1)]);
   cluster.api.seed(raw(customResourceDefinitionResource), [
-    conversionCrd({ group: 'apps.kruise.io', plural: 'broadcastjobs', kind: 'BroadcastJob', service: SERVICE, sameSchemas: true }),
-    conversionCrd({ group: 'apps.kruise.io', plural: 'statefulsets', kind: 'StatefulSet', service: SERVICE, sameSchemas: false }),
+    conversionCrd({
+      group: 'apps.kruise.io',
+      plural: 'broadcastjobs',
+      kind: 'BroadcastJob',
+      service: SERVICE,
+      sameSchemas: true,
+    }),
+    conversionCrd({
+      group: 'apps.kruise.io',
+      plural: 'statefulsets',
+      kind: 'StatefulSet',
+      service: SERVICE,
+      sameSchemas: false,
+    }),
     conversionCrd({ group: 'apps.kruise.io', plural: 'clonesets', kind: 'CloneSet', sameSchemas: true }),
-    conversionCrd({ group: 'example.com', plural: 'widgets', kind: 'Widget', service: 'example/hooks', sameSchemas: true }),
+    conversionCrd({
+      group: 'example.com',
+      plural: 'widgets',
+      kind: 'Widget',
+      service: 'example/hooks',
+      sameSchemas: true,
+    }),
   ]);
   return cluster;
 }
@@ -59,13 +95,28 @@ const KEPT = [
 describe('migrate from-openkruise refuses a wrong command line (exit 2) and connects to nothing', () => {
   it.each([
     [['migrate', 'from-openkruise', 'extra'], "error: too many arguments for 'from-openkruise'"],
-    [['migrate', 'from-openkruise', '--to', 'cloneset'], 'error: migrate from-openkruise does not take --to\nhint: those are flags of migrate deployment/NAME --to cloneset'],
-    [['migrate', 'from-openkruise', '--max-surge', '2', '--name', 'x'], 'error: migrate from-openkruise does not take --name, --max-surge'],
-    [['migrate', 'from-openkruise', '--openkruise-namespace', 'Kruise_System'], 'error: invalid namespace "Kruise_System" for --openkruise-namespace'],
+    [
+      ['migrate', 'from-openkruise', '--to', 'cloneset'],
+      'error: migrate from-openkruise does not take --to\nhint: those are flags of migrate deployment/NAME --to cloneset',
+    ],
+    [
+      ['migrate', 'from-openkruise', '--max-surge', '2', '--name', 'x'],
+      'error: migrate from-openkruise does not take --name, --max-surge',
+    ],
+    [
+      ['migrate', 'from-openkruise', '--openkruise-namespace', 'Kruise_System'],
+      'error: invalid namespace "Kruise_System" for --openkruise-namespace',
+    ],
     [['migrate', 'from-openkruise', '--timeout', 'soon'], 'it must be a duration such as 30s, 10m or 1h30m'],
-    [['migrate', 'from-openkruise', '--force'], "error: unknown option '--force'\nSee 'kruise-ts migrate from-openkruise --help' for usage."],
+    [
+      ['migrate', 'from-openkruise', '--force'],
+      "error: unknown option '--force'\nSee 'kruise-ts migrate from-openkruise --help' for usage.",
+    ],
     // `--to` is no longer a required option of commander's (it would be required here too); migrate still asks for it.
-    [['migrate', 'deployment/web'], "error: required option '--to <kind>' not specified\nSee 'kruise-ts migrate --help' for usage."],
+    [
+      ['migrate', 'deployment/web'],
+      "error: required option '--to <kind>' not specified\nSee 'kruise-ts migrate --help' for usage.",
+    ],
   ])('%j', async (argv, message) => {
     const cluster = openKruise();
     const run = await cluster.run(...argv);
@@ -109,23 +160,48 @@ describe('migrate from-openkruise --dry-run', () => {
   it('reads OpenKruise in the namespace it is told, whatever -n says', async () => {
     const cluster = new FakeCluster();
     cluster.api.seed(raw(managerDeploymentResource), [managerDeployment('openkruise', 2)]);
-    const run = await cluster.run('-n', 'apps', 'migrate', 'from-openkruise', '--openkruise-namespace', 'openkruise', '--dry-run');
-    expect(run.stdout).toContain("found, with OpenKruise's namespace openkruise:\n  deployment.apps/kruise-controller-manager: 2 replicas, 0 pods\n");
+    const run = await cluster.run(
+      '-n',
+      'apps',
+      'migrate',
+      'from-openkruise',
+      '--openkruise-namespace',
+      'openkruise',
+      '--dry-run',
+    );
+    expect(run.stdout).toContain(
+      "found, with OpenKruise's namespace openkruise:\n  deployment.apps/kruise-controller-manager: 2 replicas, 0 pods\n",
+    );
     expect(run.stdout).toContain('  1. scale deployment.apps/kruise-controller-manager from 2 to 0 replicas');
   });
 
   it('waits for the pods of a manager already at 0 replicas', async () => {
     const cluster = new FakeCluster();
     cluster.api.seed(raw(managerDeploymentResource), [managerDeployment('kruise-system', 0)]);
-    cluster.api.seed(podResource, [{ metadata: { name: 'kruise-controller-manager-abc', namespace: 'kruise-system', uid: '', labels: { 'control-plane': 'controller-manager' } } }]);
+    cluster.api.seed(podResource, [
+      {
+        metadata: {
+          name: 'kruise-controller-manager-abc',
+          namespace: 'kruise-system',
+          uid: '',
+          labels: { 'control-plane': 'controller-manager' },
+        },
+      },
+    ]);
     const run = await cluster.run('migrate', 'from-openkruise', '--dry-run');
     expect(run.stdout).toContain('  deployment.apps/kruise-controller-manager: 0 replicas, 1 pod\n');
-    expect(run.stdout).toContain('  1. wait until the pods of deployment.apps/kruise-controller-manager (already at 0 replicas) are gone\n');
+    expect(run.stdout).toContain(
+      '  1. wait until the pods of deployment.apps/kruise-controller-manager (already at 0 replicas) are gone\n',
+    );
   });
 
   it('says when nothing of OpenKruise is left', async () => {
     const run = await new FakeCluster().run('migrate', 'from-openkruise', '--dry-run');
-    expect(run).toEqual({ code: EXIT_OK, stderr: '', stdout: 'dry run: nothing is written\nfound nothing of OpenKruise (namespace kruise-system)\nnothing to change\n' });
+    expect(run).toEqual({
+      code: EXIT_OK,
+      stderr: '',
+      stdout: 'dry run: nothing is written\nfound nothing of OpenKruise (namespace kruise-system)\nnothing to change\n',
+    });
   });
 });
 
@@ -154,11 +230,18 @@ describe('migrate from-openkruise', () => {
       'patch deployments/kruise-controller-manager',
       'patch customresourcedefinitions/broadcastjobs.apps.kruise.io',
     ]);
-    expect(cluster.api.objects(raw(mutatingWebhookConfigurationResource)).map((object) => object.metadata?.name)).toEqual(['cert-manager-webhook']);
+    expect(
+      cluster.api.objects(raw(mutatingWebhookConfigurationResource)).map((object) => object.metadata?.name),
+    ).toEqual(['cert-manager-webhook']);
     expect(cluster.api.objects(raw(validatingWebhookConfigurationResource))).toEqual([]);
     const [manager] = cluster.api.objects(managerDeploymentResource);
-    expect([manager?.spec.replicas, manager?.metadata.annotations]).toEqual([0, { 'kruise-ts.io/replicas-before-migration': '1' }]);
-    const conversions = Object.fromEntries(cluster.api.objects(customResourceDefinitionResource).map((crd) => [crd.metadata.name, crd.spec.conversion]));
+    expect([manager?.spec.replicas, manager?.metadata.annotations]).toEqual([
+      0,
+      { 'kruise-ts.io/replicas-before-migration': '1' },
+    ]);
+    const conversions = Object.fromEntries(
+      cluster.api.objects(customResourceDefinitionResource).map((crd) => [crd.metadata.name, crd.spec.conversion]),
+    );
     expect(conversions['broadcastjobs.apps.kruise.io']).toEqual({ strategy: 'None' });
     expect(conversions['statefulsets.apps.kruise.io']).toMatchObject({ strategy: 'Webhook' });
     expect(conversions['widgets.example.com']).toMatchObject({ strategy: 'Webhook' });
@@ -172,13 +255,17 @@ describe('migrate from-openkruise', () => {
     expect(cluster.writes()).toBe(0);
   });
 
-  it('refuses, writing nothing, when a configuration with OpenKruise\'s name calls another Service', async () => {
+  it("refuses, writing nothing, when a configuration with OpenKruise's name calls another Service", async () => {
     const cluster = openKruise();
-    cluster.api.seed(raw(validatingWebhookConfigurationResource), [webhookConfiguration('kruise-validating-webhook-configuration', [{ name: 'vpod.kb.io', service: 'openkruise/kruise-webhook-service' }])]);
+    cluster.api.seed(raw(validatingWebhookConfigurationResource), [
+      webhookConfiguration('kruise-validating-webhook-configuration', [
+        { name: 'vpod.kb.io', service: 'openkruise/kruise-webhook-service' },
+      ]),
+    ]);
     const run = await cluster.run('migrate', 'from-openkruise');
     expect([run.code, run.stdout]).toEqual([EXIT_FAILURE, '']);
     expect(run.stderr).toBe(
-      'error: validatingwebhookconfigurations.admissionregistration.k8s.io "kruise-validating-webhook-configuration" has OpenKruise\'s name but its webhooks call openkruise/kruise-webhook-service/mutate-pod, not OpenKruise\'s Service: if OpenKruise runs in another namespace, pass --openkruise-namespace; if it is not OpenKruise\'s, this command will not touch it, so stop OpenKruise by hand (docs/migrating-from-openkruise.md)\n',
+      "error: validatingwebhookconfigurations.admissionregistration.k8s.io \"kruise-validating-webhook-configuration\" has OpenKruise's name but its webhooks call openkruise/kruise-webhook-service/mutate-pod, not OpenKruise's Service: if OpenKruise runs in another namespace, pass --openkruise-namespace; if it is not OpenKruise's, this command will not touch it, so stop OpenKruise by hand (docs/migrating-from-openkruise.md)\n",
     );
     expect(cluster.writes()).toBe(0);
   });
@@ -187,7 +274,11 @@ describe('migrate from-openkruise', () => {
     const cluster = openKruise();
     // Someone scales the manager between the command's read and its patch.
     cluster.api.prependReactor({ verb: 'delete', name: 'kruise-validating-webhook-configuration' }, () => {
-      void cluster.api.patch(managerDeploymentResource, { namespace: 'kruise-system', name: 'kruise-controller-manager' }, { type: 'merge', body: { spec: { replicas: 3 } } });
+      void cluster.api.patch(
+        managerDeploymentResource,
+        { namespace: 'kruise-system', name: 'kruise-controller-manager' },
+        { type: 'merge', body: { spec: { replicas: 3 } } },
+      );
       return undefined;
     });
     const run = await cluster.run('migrate', 'from-openkruise');

@@ -19,4 +19,9 @@ export const OPENKRUISE_VALIDATING_CONFIGURATION = 'kruise-validating-webhook-co
 export const REPLICAS_BEFORE_MIGRATION_ANNOTATION = 'kruise-ts.io/replicas-before-migration';
 
 /** The CRDs whose kinds kruise-ts's controllers serve (the rest of OpenKruise's kinds are not served). */
-export const KRUISE_TS_CRDS: readonly string[] = ['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io', 'sidecarsets.apps.kruise.io', 'broadcastjobs.apps.kruise.io'];
+export const KRUISE_TS_CRDS: readonly string[] = [
+  'clonesets.apps.kruise.io',
+  'statefulsets.apps.kruise.io',
+  'sidecarsets.apps.kruise.io',
+  'broadcastjobs.apps.kruise.io',
+];

@@ -22,7 +22,14 @@ const metadataSchema = z.looseObject({
 
 /** admissionregistration.k8s.io/v1 WebhookClientConfig and apiextensions.k8s.io/v1's, which has the same shape. */
 const clientConfigSchema = z.looseObject({
-  service: z.looseObject({ namespace: z.string(), name: z.string(), path: z.string().exactOptional(), port: z.int().exactOptional() }).exactOptional(),
+  service: z
+    .looseObject({
+      namespace: z.string(),
+      name: z.string(),
+      path: z.string().exactOptional(),
+      port: z.int().exactOptional(),
+    })
+    .exactOptional(),
   url: z.string().exactOptional(),
 });
 
@@ -33,7 +40,14 @@ const webhookSchema = z.looseObject({
   clientConfig: clientConfigSchema,
   // The API server defaults it to Fail.
   failurePolicy: z.string().default('Fail'),
-  rules: z.array(z.looseObject({ operations: z.array(z.string()).exactOptional(), resources: z.array(z.string()).exactOptional() })).exactOptional(),
+  rules: z
+    .array(
+      z.looseObject({
+        operations: z.array(z.string()).exactOptional(),
+        resources: z.array(z.string()).exactOptional(),
+      }),
+    )
+    .exactOptional(),
 });
 
 export type Webhook = z.output<typeof webhookSchema>;
@@ -45,23 +59,25 @@ const webhookConfigurationSchema = z.looseObject({
 
 export type WebhookConfiguration = z.output<typeof webhookConfigurationSchema>;
 
-export const mutatingWebhookConfigurationResource: ResourceType<WebhookConfiguration> = defineResource<WebhookConfiguration>({
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  plural: 'mutatingwebhookconfigurations',
-  kind: 'MutatingWebhookConfiguration',
-  namespaced: false,
-  parse: parseWith(webhookConfigurationSchema, 'mutatingwebhookconfigurations.admissionregistration.k8s.io'),
-});
+export const mutatingWebhookConfigurationResource: ResourceType<WebhookConfiguration> =
+  defineResource<WebhookConfiguration>({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: 'mutatingwebhookconfigurations',
+    kind: 'MutatingWebhookConfiguration',
+    namespaced: false,
+    parse: parseWith(webhookConfigurationSchema, 'mutatingwebhookconfigurations.admissionregistration.k8s.io'),
+  });
 
-export const validatingWebhookConfigurationResource: ResourceType<WebhookConfiguration> = defineResource<WebhookConfiguration>({
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  plural: 'validatingwebhookconfigurations',
-  kind: 'ValidatingWebhookConfiguration',
-  namespaced: false,
-  parse: parseWith(webhookConfigurationSchema, 'validatingwebhookconfigurations.admissionregistration.k8s.io'),
-});
+export const validatingWebhookConfigurationResource: ResourceType<WebhookConfiguration> =
+  defineResource<WebhookConfiguration>({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: 'validatingwebhookconfigurations',
+    kind: 'ValidatingWebhookConfiguration',
+    namespaced: false,
+    parse: parseWith(webhookConfigurationSchema, 'validatingwebhookconfigurations.admissionregistration.k8s.io'),
+  });
 
 const crdVersionSchema = z.looseObject({
   name: z.string(),
@@ -89,18 +105,21 @@ const crdSchema = z.looseObject({
 
 export type CustomResourceDefinition = z.output<typeof crdSchema>;
 
-export const customResourceDefinitionResource: ResourceType<CustomResourceDefinition> = defineResource<CustomResourceDefinition>({
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  namespaced: false,
-  parse: parseWith(crdSchema, 'customresourcedefinitions.apiextensions.k8s.io'),
-});
+export const customResourceDefinitionResource: ResourceType<CustomResourceDefinition> =
+  defineResource<CustomResourceDefinition>({
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    parse: parseWith(crdSchema, 'customresourcedefinitions.apiextensions.k8s.io'),
+  });
 
 const selectorSchema = z.looseObject({
   matchLabels: stringMap.exactOptional(),
-  matchExpressions: z.array(z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).exactOptional() })).exactOptional(),
+  matchExpressions: z
+    .array(z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).exactOptional() }))
+    .exactOptional(),
 });
 
 const managerDeploymentSchema = z.looseObject({

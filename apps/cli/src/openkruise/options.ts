@@ -31,12 +31,21 @@ export interface FromOpenKruiseOptions {
 /** Commander's values for `migrate from-openkruise` (with its parent's), typed and checked. */
 export function fromOpenKruiseOptions(values: unknown): FromOpenKruiseOptions {
   const options = fromOpenKruiseOptionsSchema.parse(values);
-  const foreign = [options.to === undefined ? [] : ['--to'], options.name === undefined ? [] : ['--name'], options.maxSurge === undefined ? [] : ['--max-surge']].flat();
+  const foreign = [
+    options.to === undefined ? [] : ['--to'],
+    options.name === undefined ? [] : ['--name'],
+    options.maxSurge === undefined ? [] : ['--max-surge'],
+  ].flat();
   if (foreign.length > 0) {
-    throw new UsageError(`migrate from-openkruise does not take ${foreign.join(', ')}`, 'those are flags of migrate deployment/NAME --to cloneset');
+    throw new UsageError(
+      `migrate from-openkruise does not take ${foreign.join(', ')}`,
+      'those are flags of migrate deployment/NAME --to cloneset',
+    );
   }
   if (options.openkruiseNamespace.length > 63 || !DNS_LABEL.test(options.openkruiseNamespace)) {
-    throw new UsageError(`invalid namespace ${JSON.stringify(options.openkruiseNamespace)} for --openkruise-namespace: it must consist of lower case letters, digits and '-', and start and end with a letter or digit`);
+    throw new UsageError(
+      `invalid namespace ${JSON.stringify(options.openkruiseNamespace)} for --openkruise-namespace: it must consist of lower case letters, digits and '-', and start and end with a letter or digit`,
+    );
   }
   return { openKruiseNamespace: options.openkruiseNamespace, dryRun: options.dryRun, timeout: options.timeout };
 }

@@ -14,8 +14,22 @@ const MUTATING: WebhookConfigurationFinding = {
   podCreationBlockers: 1,
   elsewhere: [],
 };
-const VALIDATING: WebhookConfigurationFinding = { ...MUTATING, kind: 'validating', name: 'kruise-validating-webhook-configuration', uid: 'v', podCreationBlockers: 0 };
-const MANAGER: ManagerFinding = { name: 'kruise-controller-manager', uid: 'd', resourceVersion: '5', replicas: 2, selector: 'control-plane=controller-manager', pods: 2, recordedReplicas: undefined };
+const VALIDATING: WebhookConfigurationFinding = {
+  ...MUTATING,
+  kind: 'validating',
+  name: 'kruise-validating-webhook-configuration',
+  uid: 'v',
+  podCreationBlockers: 0,
+};
+const MANAGER: ManagerFinding = {
+  name: 'kruise-controller-manager',
+  uid: 'd',
+  resourceVersion: '5',
+  replicas: 2,
+  selector: 'control-plane=controller-manager',
+  pods: 2,
+  recordedReplicas: undefined,
+};
 
 function crd(plural: string, shape: Partial<CrdFinding>): CrdFinding {
   return {
@@ -49,7 +63,9 @@ function summary(plan: Plan): { changes: string[]; kept: string[]; refused: numb
           return `None ${change.crd.name}`;
       }
     }),
-    kept: plan.kept.map((entry) => (entry.type === 'daemon' ? `daemon ${entry.daemon.name}` : `replace ${entry.crd.name}`)),
+    kept: plan.kept.map((entry) =>
+      entry.type === 'daemon' ? `daemon ${entry.daemon.name}` : `replace ${entry.crd.name}`,
+    ),
     refused: plan.refusals.length,
   };
 }
@@ -63,34 +79,86 @@ describe('planMigration: what is found → what is done, in order', () => {
         configurations: [VALIDATING, MUTATING],
         manager: MANAGER,
         daemon: { name: 'kruise-daemon', pods: 3 },
-        crds: [crd('broadcastjobs', { sameSchemas: true }), crd('sidecarsets', {}), crd('statefulsets', {}), crd('clonesets', { convertedByOpenKruise: false, conversion: 'None' })],
+        crds: [
+          crd('broadcastjobs', { sameSchemas: true }),
+          crd('sidecarsets', {}),
+          crd('statefulsets', {}),
+          crd('clonesets', { convertedByOpenKruise: false, conversion: 'None' }),
+        ],
       },
       {
-        changes: ['delete mutating kruise-mutating-webhook-configuration', 'delete validating kruise-validating-webhook-configuration', 'stop kruise-controller-manager from 2', 'None broadcastjobs.apps.kruise.io'],
+        changes: [
+          'delete mutating kruise-mutating-webhook-configuration',
+          'delete validating kruise-validating-webhook-configuration',
+          'stop kruise-controller-manager from 2',
+          'None broadcastjobs.apps.kruise.io',
+        ],
         kept: ['daemon kruise-daemon', 'replace sidecarsets.apps.kruise.io', 'replace statefulsets.apps.kruise.io'],
         refused: 0,
       },
     ],
-    ['the manager already scaled to 0 but a pod still terminating: wait for it', { manager: { ...MANAGER, replicas: 0, pods: 1 } }, { changes: ['stop kruise-controller-manager from 0'], kept: [], refused: 0 }],
-    ['after a complete run: nothing to change', { manager: { ...MANAGER, replicas: 0, pods: 0 }, crds: [crd('statefulsets', {})] }, { changes: [], kept: ['replace statefulsets.apps.kruise.io'], refused: 0 }],
-    ['only a leftover webhook configuration (the manager deleted by hand)', { configurations: [MUTATING] }, { changes: ['delete mutating kruise-mutating-webhook-configuration'], kept: [], refused: 0 }],
-    ["an empty configuration with OpenKruise's name", { configurations: [{ ...VALIDATING, webhooks: 0, openKruiseWebhooks: 0 }] }, { changes: ['delete validating kruise-validating-webhook-configuration'], kept: [], refused: 0 }],
-    ['a kind kruise-ts does not serve, schemas differing: reported, not touched', { crds: [crd('daemonsets', { servedByKruiseTs: false })] }, { changes: [], kept: ['replace daemonsets.apps.kruise.io'], refused: 0 }],
+    [
+      'the manager already scaled to 0 but a pod still terminating: wait for it',
+      { manager: { ...MANAGER, replicas: 0, pods: 1 } },
+      { changes: ['stop kruise-controller-manager from 0'], kept: [], refused: 0 },
+    ],
+    [
+      'after a complete run: nothing to change',
+      { manager: { ...MANAGER, replicas: 0, pods: 0 }, crds: [crd('statefulsets', {})] },
+      { changes: [], kept: ['replace statefulsets.apps.kruise.io'], refused: 0 },
+    ],
+    [
+      'only a leftover webhook configuration (the manager deleted by hand)',
+      { configurations: [MUTATING] },
+      { changes: ['delete mutating kruise-mutating-webhook-configuration'], kept: [], refused: 0 },
+    ],
+    [
+      "an empty configuration with OpenKruise's name",
+      { configurations: [{ ...VALIDATING, webhooks: 0, openKruiseWebhooks: 0 }] },
+      { changes: ['delete validating kruise-validating-webhook-configuration'], kept: [], refused: 0 },
+    ],
+    [
+      'a kind kruise-ts does not serve, schemas differing: reported, not touched',
+      { crds: [crd('daemonsets', { servedByKruiseTs: false })] },
+      { changes: [], kept: ['replace daemonsets.apps.kruise.io'], refused: 0 },
+    ],
     ['nothing of OpenKruise', {}, { changes: [], kept: [], refused: 0 }],
     [
       "OpenKruise's name on a configuration calling elsewhere: refused, whatever else is found",
-      { configurations: [MUTATING, { ...VALIDATING, openKruiseWebhooks: 0, elsewhere: ['other/hooks/validate'] }], manager: MANAGER },
-      { changes: ['delete mutating kruise-mutating-webhook-configuration', 'stop kruise-controller-manager from 2'], kept: [], refused: 1 },
+      {
+        configurations: [MUTATING, { ...VALIDATING, openKruiseWebhooks: 0, elsewhere: ['other/hooks/validate'] }],
+        manager: MANAGER,
+      },
+      {
+        changes: ['delete mutating kruise-mutating-webhook-configuration', 'stop kruise-controller-manager from 2'],
+        kept: [],
+        refused: 1,
+      },
     ],
-    ["a configuration mixing OpenKruise's webhooks with others: refused", { configurations: [{ ...MUTATING, name: 'shared', namedAsOpenKruise: false, elsewhere: ['https://hooks.example.com/x'] }] }, { changes: [], kept: [], refused: 1 }],
+    [
+      "a configuration mixing OpenKruise's webhooks with others: refused",
+      {
+        configurations: [
+          { ...MUTATING, name: 'shared', namedAsOpenKruise: false, elsewhere: ['https://hooks.example.com/x'] },
+        ],
+      },
+      { changes: [], kept: [], refused: 1 },
+    ],
   ])('%s', (_title, found, expected) => {
     expect(summary(planMigration(findings(found)))).toEqual(expected);
   });
 
   it('says why it refuses and what to do', () => {
-    const plan = planMigration(findings({ configurations: [{ ...VALIDATING, openKruiseWebhooks: 0, elsewhere: ['other/hooks/validate'] }, { ...MUTATING, name: 'shared', elsewhere: ['https://x'] }] }));
+    const plan = planMigration(
+      findings({
+        configurations: [
+          { ...VALIDATING, openKruiseWebhooks: 0, elsewhere: ['other/hooks/validate'] },
+          { ...MUTATING, name: 'shared', elsewhere: ['https://x'] },
+        ],
+      }),
+    );
     expect(plan.refusals).toEqual([
-      'validatingwebhookconfigurations.admissionregistration.k8s.io "kruise-validating-webhook-configuration" has OpenKruise\'s name but its webhooks call other/hooks/validate, not OpenKruise\'s Service: if OpenKruise runs in another namespace, pass --openkruise-namespace; if it is not OpenKruise\'s, this command will not touch it, so stop OpenKruise by hand (docs/migrating-from-openkruise.md)',
+      "validatingwebhookconfigurations.admissionregistration.k8s.io \"kruise-validating-webhook-configuration\" has OpenKruise's name but its webhooks call other/hooks/validate, not OpenKruise's Service: if OpenKruise runs in another namespace, pass --openkruise-namespace; if it is not OpenKruise's, this command will not touch it, so stop OpenKruise by hand (docs/migrating-from-openkruise.md)",
       'mutatingwebhookconfigurations.admissionregistration.k8s.io "shared" has OpenKruise\'s webhooks and others (calling https://x): remove OpenKruise\'s webhooks from it yourself, then run this again',
     ]);
   });

@@ -24,7 +24,9 @@ export type Change =
   | { readonly type: 'conversion-none'; readonly crd: CrdFinding };
 
 /** Left as it is, and why. */
-export type Kept = { readonly type: 'daemon'; readonly daemon: DaemonFinding } | { readonly type: 'crd-to-replace'; readonly crd: CrdFinding };
+export type Kept =
+  | { readonly type: 'daemon'; readonly daemon: DaemonFinding }
+  | { readonly type: 'crd-to-replace'; readonly crd: CrdFinding };
 
 export interface Plan {
   /** Why nothing may be changed; empty when the changes may go ahead. */
@@ -42,7 +44,9 @@ export function planMigration(findings: Findings): Plan {
   const converted = findings.crds.filter((crd) => crd.convertedByOpenKruise);
   const changes: Change[] = [
     ...configurations.map((configuration) => ({ type: 'delete-configuration' as const, configuration })),
-    ...(manager !== undefined && (manager.replicas > 0 || manager.pods > 0) ? [{ type: 'stop-manager' as const, manager }] : []),
+    ...(manager !== undefined && (manager.replicas > 0 || manager.pods > 0)
+      ? [{ type: 'stop-manager' as const, manager }]
+      : []),
     ...converted.filter((crd) => crd.sameSchemas).map((crd) => ({ type: 'conversion-none' as const, crd })),
   ];
   const kept: Kept[] = [

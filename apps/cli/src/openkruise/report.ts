@@ -31,8 +31,12 @@ function count(number: number, noun: string): string {
 export function foundLines(findings: Findings): string[] {
   const { manager, daemon } = findings;
   const lines = [
-    ...findings.configurations.map((configuration) => `${configurationName(configuration)}: ${configurationSummary(configuration)}`),
-    ...(manager === undefined ? [] : [`${deploymentName(manager.name)}: ${count(manager.replicas, 'replica')}, ${count(manager.pods, 'pod')}`]),
+    ...findings.configurations.map(
+      (configuration) => `${configurationName(configuration)}: ${configurationSummary(configuration)}`,
+    ),
+    ...(manager === undefined
+      ? []
+      : [`${deploymentName(manager.name)}: ${count(manager.replicas, 'replica')}, ${count(manager.pods, 'pod')}`]),
     ...(daemon === undefined ? [] : [`${daemonSetName(daemon.name)}: ${count(daemon.pods, 'pod')}`]),
     ...findings.crds.map((crd) => `${crdName(crd.name)}: ${crdSummary(crd)}`),
   ];
@@ -44,13 +48,19 @@ export function foundLines(findings: Findings): string[] {
 
 function configurationSummary(configuration: WebhookConfigurationFinding): string {
   const calls = `${count(configuration.openKruiseWebhooks, 'webhook')} calling OpenKruise's Service`;
-  const blocking = configuration.podCreationBlockers === 0 ? '' : `, ${String(configuration.podCreationBlockers)} refusing pod creation when it does not answer (failurePolicy Fail)`;
-  const others = configuration.elsewhere.length === 0 ? '' : `, ${count(configuration.elsewhere.length, 'other webhook')}`;
+  const blocking =
+    configuration.podCreationBlockers === 0
+      ? ''
+      : `, ${String(configuration.podCreationBlockers)} refusing pod creation when it does not answer (failurePolicy Fail)`;
+  const others =
+    configuration.elsewhere.length === 0 ? '' : `, ${count(configuration.elsewhere.length, 'other webhook')}`;
   return `${calls}${blocking}${others}`;
 }
 
 function crdSummary(crd: CrdFinding): string {
-  const versions = crd.versions.map((version) => `${version.name}${version.storage ? ' (storage)' : ''}${version.served ? '' : ' (not served)'}`).join(', ');
+  const versions = crd.versions
+    .map((version) => `${version.name}${version.storage ? ' (storage)' : ''}${version.served ? '' : ' (not served)'}`)
+    .join(', ');
   return `versions ${versions}; stored ${crd.storedVersions.join(', ') || '(none)'}; conversion ${crd.conversion}`;
 }
 
@@ -59,7 +69,10 @@ export function plannedChangeLines(plan: Plan): string[] {
   if (plan.changes.length === 0) {
     return ['nothing to change'];
   }
-  return ['changes, in this order:', ...plan.changes.map((change, index) => `  ${String(index + 1)}. ${plannedChange(change)}`)];
+  return [
+    'changes, in this order:',
+    ...plan.changes.map((change, index) => `  ${String(index + 1)}. ${plannedChange(change)}`),
+  ];
 }
 
 function plannedChange(change: Change): string {

@@ -24,7 +24,8 @@ import {
   V1BETA1,
 } from '@kruise-ts/api';
 
-export type KindId = 'deployment' | 'native-statefulset' | 'cloneset' | 'advanced-statefulset' | 'sidecarset' | 'broadcastjob';
+export type KindId =
+  'deployment' | 'native-statefulset' | 'cloneset' | 'advanced-statefulset' | 'sidecarset' | 'broadcastjob';
 
 export interface Kind {
   readonly id: KindId;
@@ -37,8 +38,24 @@ export interface Kind {
 }
 
 export const KINDS: readonly Kind[] = [
-  { id: 'deployment', group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', singular: 'deployment', shortNames: ['deploy'] },
-  { id: 'native-statefulset', group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', singular: 'statefulset', shortNames: ['sts'] },
+  {
+    id: 'deployment',
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    plural: 'deployments',
+    singular: 'deployment',
+    shortNames: ['deploy'],
+  },
+  {
+    id: 'native-statefulset',
+    group: 'apps',
+    version: 'v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    singular: 'statefulset',
+    shortNames: ['sts'],
+  },
   {
     id: 'cloneset',
     group: APPS_KRUISE_IO_GROUP,
@@ -57,7 +74,15 @@ export const KINDS: readonly Kind[] = [
     singular: STATEFULSET_SINGULAR,
     shortNames: STATEFULSET_SHORT_NAMES,
   },
-  { id: 'sidecarset', group: APPS_KRUISE_IO_GROUP, version: V1ALPHA1, kind: SIDECARSET_KIND, plural: SIDECARSET_PLURAL, singular: SIDECARSET_SINGULAR, shortNames: [] },
+  {
+    id: 'sidecarset',
+    group: APPS_KRUISE_IO_GROUP,
+    version: V1ALPHA1,
+    kind: SIDECARSET_KIND,
+    plural: SIDECARSET_PLURAL,
+    singular: SIDECARSET_SINGULAR,
+    shortNames: [],
+  },
   {
     id: 'broadcastjob',
     group: APPS_KRUISE_IO_GROUP,
@@ -82,7 +107,9 @@ export function objectErrorName(kind: Kind, name: string): string {
 /** A short name that means this kind alone (else its name), for hints: `clone`, `asts`, `sidecarset`. */
 export function preferredSpelling(kind: Kind): string {
   const own = kind.shortNames.filter((name) => resolveKind(name) === kind);
-  return own[own.length - 1] ?? (resolveKind(kind.singular) === kind ? kind.singular : `${kind.singular}.${kind.group}`);
+  return (
+    own[own.length - 1] ?? (resolveKind(kind.singular) === kind ? kind.singular : `${kind.singular}.${kind.group}`)
+  );
 }
 
 /**
@@ -94,7 +121,11 @@ export function resolveKind(type: string): Kind | undefined {
   const dot = lower.indexOf('.');
   const resource = dot < 0 ? lower : lower.slice(0, dot);
   const qualifier = dot < 0 ? undefined : lower.slice(dot + 1);
-  return KINDS.find((kind) => spellings(kind).includes(resource) && (qualifier === undefined || qualifier === kind.group || qualifier === `${kind.version}.${kind.group}`));
+  return KINDS.find(
+    (kind) =>
+      spellings(kind).includes(resource) &&
+      (qualifier === undefined || qualifier === kind.group || qualifier === `${kind.version}.${kind.group}`),
+  );
 }
 
 function spellings(kind: Kind): readonly string[] {

@@ -62,7 +62,9 @@ describe('resource spellings', () => {
   });
 
   it('lists the known types in the hint of an unknown one', () => {
-    expect(usageErrorOf(() => parseObjectRef(['widget/web'])).hint).toBe('known types: deployment (deploy), cloneset (clone), statefulset.apps.kruise.io (asts), sidecarset, broadcastjob (bcj)');
+    expect(usageErrorOf(() => parseObjectRef(['widget/web'])).hint).toBe(
+      'known types: deployment (deploy), cloneset (clone), statefulset.apps.kruise.io (asts), sidecarset, broadcastjob (bcj)',
+    );
   });
 
   it('prints objects as kubectl does', () => {
@@ -75,7 +77,13 @@ describe('resource spellings', () => {
       const kind = resolveKind(type);
       return kind === undefined ? undefined : preferredSpelling(kind);
     };
-    expect([spelling('clonesets'), spelling('asts'), spelling('sts'), spelling('sidecarsets'), spelling('bcj')]).toEqual(['clone', 'asts', 'sts', 'sidecarset', 'bcj']);
+    expect([
+      spelling('clonesets'),
+      spelling('asts'),
+      spelling('sts'),
+      spelling('sidecarsets'),
+      spelling('bcj'),
+    ]).toEqual(['clone', 'asts', 'sts', 'sidecarset', 'bcj']);
   });
 });
 
@@ -89,12 +97,17 @@ describe('requireKind', () => {
 
   it('refuses a native StatefulSet and shows how to name the Advanced one', () => {
     const error = usageErrorOf(() => requireKind(parseObjectRef(['statefulset/db']), 'rollout pause', supported));
-    expect(error.message).toBe('statefulset/db is a native StatefulSet (apps/v1), which rollout pause does not work on');
+    expect(error.message).toBe(
+      'statefulset/db is a native StatefulSet (apps/v1), which rollout pause does not work on',
+    );
     expect(error.hint).toBe('for an Advanced StatefulSet write asts/db or statefulset.apps.kruise.io/db');
   });
 
   it('refuses another kind, naming the ones it takes', () => {
     const error = usageErrorOf(() => requireKind(parseObjectRef(['bcj/y']), 'scale', supported));
-    expect([error.message, error.hint]).toEqual(['scale does not work on broadcastjobs.apps.kruise.io', 'it takes clone/NAME or asts/NAME']);
+    expect([error.message, error.hint]).toEqual([
+      'scale does not work on broadcastjobs.apps.kruise.io',
+      'it takes clone/NAME or asts/NAME',
+    ]);
   });
 });

@@ -31,7 +31,9 @@ function splitSlashForm(arg: string): readonly [string, string] {
   const parts = arg.split('/');
   const [type, name] = parts;
   if (parts.length !== 2 || type === undefined || type === '' || name === undefined || name === '') {
-    throw new UsageError(`arguments in resource/name form must have a single resource and name: ${JSON.stringify(arg)}`);
+    throw new UsageError(
+      `arguments in resource/name form must have a single resource and name: ${JSON.stringify(arg)}`,
+    );
   }
   return [type, name];
 }
@@ -40,7 +42,10 @@ function kindOf(type: string): Kind {
   const kind = resolveKind(type);
   if (kind === undefined) {
     const known = KINDS.filter((candidate) => candidate.id !== 'native-statefulset').map(describeKind);
-    throw new UsageError(`the resource type ${JSON.stringify(type)} is not one kruise-ts knows`, `known types: ${known.join(', ')}`);
+    throw new UsageError(
+      `the resource type ${JSON.stringify(type)} is not one kruise-ts knows`,
+      `known types: ${known.join(', ')}`,
+    );
   }
   return kind;
 }
@@ -67,5 +72,8 @@ export function requireKind(ref: ObjectRef, command: string, supported: readonly
       `for an Advanced StatefulSet write asts/${ref.name} or statefulset.apps.kruise.io/${ref.name}`,
     );
   }
-  throw new UsageError(`${command} does not work on ${ref.kind.plural}.${ref.kind.group}`, `it takes ${accepted.join(' or ')}`);
+  throw new UsageError(
+    `${command} does not work on ${ref.kind.plural}.${ref.kind.group}`,
+    `it takes ${accepted.join(' or ')}`,
+  );
 }

@@ -32,7 +32,10 @@ export const workloadObjectSchema = z.looseObject({
     replicas: z.int().exactOptional(),
     template: z.looseObject({
       metadata: z.looseObject({ annotations: stringMap.exactOptional() }).exactOptional(),
-      spec: z.looseObject({ containers: z.array(containerSchema), initContainers: z.array(containerSchema).exactOptional() }),
+      spec: z.looseObject({
+        containers: z.array(containerSchema),
+        initContainers: z.array(containerSchema).exactOptional(),
+      }),
     }),
     updateStrategy: updateStrategySchema.exactOptional(),
     // CloneSet.
@@ -56,7 +59,11 @@ const ownerReferenceSchema = z.looseObject({
 
 /** A pod: only who controls it matters here. */
 export const podObjectSchema = z.looseObject({
-  metadata: z.looseObject({ name: z.string(), uid: z.string(), ownerReferences: z.array(ownerReferenceSchema).exactOptional() }),
+  metadata: z.looseObject({
+    name: z.string(),
+    uid: z.string(),
+    ownerReferences: z.array(ownerReferenceSchema).exactOptional(),
+  }),
 });
 
 export type PodObject = z.infer<typeof podObjectSchema>;

@@ -30,8 +30,16 @@ export function broadcastJobProgress(subject: StatusSubject): RolloutProgress {
     return { ...base, phase: 'failed', message: `${name} ${failure}` };
   }
   if (status.conditions?.some((condition) => condition.type === 'Complete' && condition.status === 'True') === true) {
-    return { ...base, phase: 'done', message: `${name} completed: ${String(succeeded)} of ${String(desired)} pods succeeded` };
+    return {
+      ...base,
+      phase: 'done',
+      message: `${name} completed: ${String(succeeded)} of ${String(desired)} pods succeeded`,
+    };
   }
   const counts = `${String(succeeded)} of ${String(desired)} pods succeeded, ${String(failed)} failed, ${String(active)} active...`;
-  return { ...base, phase: 'waiting', message: `Waiting for ${name} to complete: ${counts}${paused ? ' (paused)' : ''}` };
+  return {
+    ...base,
+    phase: 'waiting',
+    message: `Waiting for ${name} to complete: ${counts}${paused ? ' (paused)' : ''}`,
+  };
 }

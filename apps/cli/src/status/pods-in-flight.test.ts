@@ -5,7 +5,11 @@ import type { FlightPod } from './status-subject.ts';
 
 const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'u1', controller: true };
 
-function pod(name: string, status: FlightPod['status'] | undefined, extra: Partial<FlightPod['metadata']> = {}): FlightPod {
+function pod(
+  name: string,
+  status: FlightPod['status'] | undefined,
+  extra: Partial<FlightPod['metadata']> = {},
+): FlightPod {
   const metadata = { name, ownerReferences: [owner], ...extra };
   return status === undefined ? { metadata } : { metadata, status };
 }
@@ -17,7 +21,13 @@ describe('podsInFlight', () => {
     const pods = [
       pod('web-e', ready),
       pod('web-d', ready, { deletionTimestamp: '2026-11-25T10:00:00Z' }),
-      pod('web-c', { phase: 'Running', conditions: [{ type: 'InPlaceUpdateReady', status: 'False' }, { type: 'Ready', status: 'False' }] }),
+      pod('web-c', {
+        phase: 'Running',
+        conditions: [
+          { type: 'InPlaceUpdateReady', status: 'False' },
+          { type: 'Ready', status: 'False' },
+        ],
+      }),
       pod('web-b', { phase: 'Pending' }),
       pod('web-a', { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] }),
       pod('web-f', undefined),
@@ -31,8 +41,17 @@ describe('podsInFlight', () => {
     ]);
   });
 
-  it("leaves out pods another object controls, or nothing does", () => {
+  it('leaves out pods another object controls, or nothing does', () => {
     const other = { ...owner, uid: 'u2' };
-    expect(podsInFlight([pod('a', undefined, { ownerReferences: [other] }), pod('b', undefined, { ownerReferences: [] }), pod('c', undefined, { ownerReferences: [{ ...owner, controller: false }] })], 'u1')).toEqual([]);
+    expect(
+      podsInFlight(
+        [
+          pod('a', undefined, { ownerReferences: [other] }),
+          pod('b', undefined, { ownerReferences: [] }),
+          pod('c', undefined, { ownerReferences: [{ ...owner, controller: false }] }),
+        ],
+        'u1',
+      ),
+    ).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 import type { FlightPod } from './status-subject.ts';
 import type { PodInFlight } from './rollout-progress.ts';
 
-const conditionIs = (pod: FlightPod, type: string, status: string): boolean => pod.status?.conditions?.some((condition) => condition.type === type && condition.status === status) === true;
+const conditionIs = (pod: FlightPod, type: string, status: string): boolean =>
+  pod.status?.conditions?.some((condition) => condition.type === type && condition.status === status) === true;
 
 function stateOf(pod: FlightPod): string | undefined {
   if (pod.metadata.deletionTimestamp !== undefined) return 'terminating';
@@ -19,7 +20,10 @@ function stateOf(pod: FlightPod): string | undefined {
 /** The pods controlled by `ownerUid` that are in flight, by name. */
 export function podsInFlight(pods: readonly FlightPod[], ownerUid: string): PodInFlight[] {
   return pods
-    .filter((pod) => pod.metadata.ownerReferences?.some((owner) => owner.controller === true && owner.uid === ownerUid) === true)
+    .filter(
+      (pod) =>
+        pod.metadata.ownerReferences?.some((owner) => owner.controller === true && owner.uid === ownerUid) === true,
+    )
     .flatMap((pod) => {
       const state = stateOf(pod);
       return state === undefined ? [] : [{ name: pod.metadata.name, state }];

@@ -32,7 +32,14 @@ describe('progressFrame', () => {
   });
 
   it('widens the bars to 40 cells in a wide terminal, and shows a done rollout without the in-flight line', () => {
-    const done: RolloutProgress = { ...progress, phase: 'done', message: 'cloneset "web" successfully rolled out', inFlight: [], notes: [], bars: [{ label: 'updated', value: 10, total: 10 }] };
+    const done: RolloutProgress = {
+      ...progress,
+      phase: 'done',
+      message: 'cloneset "web" successfully rolled out',
+      inFlight: [],
+      notes: [],
+      bars: [{ label: 'updated', value: 10, total: 10 }],
+    };
     expect(progressFrame(done, { title: 'cloneset.apps.kruise.io/web', columns: 200, palette: NO_COLOUR })).toEqual([
       'cloneset.apps.kruise.io/web',
       `  updated       ${'█'.repeat(40)}  10/10`,
@@ -41,17 +48,37 @@ describe('progressFrame', () => {
   });
 
   it('names six pods in flight and counts the rest; draws an empty bar for a total of 0', () => {
-    const many: RolloutProgress = { ...progress, bars: [{ label: 'ready', value: 0, total: 0 }], notes: [], inFlight: Array.from({ length: 8 }, (_, index) => ({ name: `p${String(index)}`, state: 'pending' })) };
+    const many: RolloutProgress = {
+      ...progress,
+      bars: [{ label: 'ready', value: 0, total: 0 }],
+      notes: [],
+      inFlight: Array.from({ length: 8 }, (_, index) => ({ name: `p${String(index)}`, state: 'pending' })),
+    };
     const frame = progressFrame(many, { title: 't', columns: 300, palette: NO_COLOUR });
     expect(frame[1]).toBe(`  ready         ${'░'.repeat(40)}  0/0`);
-    expect(frame[2]).toBe('  in flight     p0 (pending), p1 (pending), p2 (pending), p3 (pending), p4 (pending), p5 (pending), and 2 more');
+    expect(frame[2]).toBe(
+      '  in flight     p0 (pending), p1 (pending), p2 (pending), p3 (pending), p4 (pending), p5 (pending), and 2 more',
+    );
   });
 
   it('colours each run of cells once and cuts lines by their visible width', () => {
-    const brackets: Palette = { done: (text) => `\u001b[32m${text}\u001b[39m`, todo: (text) => text, mark: (text) => `\u001b[33m${text}\u001b[39m`, failed: (text) => `<${text}>` };
-    const failed: RolloutProgress = { ...progress, phase: 'failed', message: 'cloneset "web" exceeded its progress deadline', inFlight: [], bars: [{ label: 'updated', value: 1, total: 2, mark: 1 }] };
+    const brackets: Palette = {
+      done: (text) => `\u001b[32m${text}\u001b[39m`,
+      todo: (text) => text,
+      mark: (text) => `\u001b[33m${text}\u001b[39m`,
+      failed: (text) => `<${text}>`,
+    };
+    const failed: RolloutProgress = {
+      ...progress,
+      phase: 'failed',
+      message: 'cloneset "web" exceeded its progress deadline',
+      inFlight: [],
+      bars: [{ label: 'updated', value: 1, total: 2, mark: 1 }],
+    };
     const frame = progressFrame(failed, { title: 'c', columns: 60, palette: brackets });
-    expect(frame[1]).toBe(`  updated       \u001b[32m${'█'.repeat(15)}\u001b[39m\u001b[33m│\u001b[39m${'░'.repeat(14)}  1/2`);
+    expect(frame[1]).toBe(
+      `  updated       \u001b[32m${'█'.repeat(15)}\u001b[39m\u001b[33m│\u001b[39m${'░'.repeat(14)}  1/2`,
+    );
     expect(frame[2]).toBe('<error: cloneset "web" exceeded its progress deadline>');
   });
 });

@@ -14,7 +14,12 @@ export interface Palette {
   readonly failed: (text: string) => string;
 }
 
-export const NO_COLOUR: Palette = { done: (text) => text, todo: (text) => text, mark: (text) => text, failed: (text) => text };
+export const NO_COLOUR: Palette = {
+  done: (text) => text,
+  todo: (text) => text,
+  mark: (text) => text,
+  failed: (text) => text,
+};
 
 const MAX_BAR_WIDTH = 40;
 const MIN_BAR_WIDTH = 10;
@@ -29,9 +34,14 @@ function cellsFor(value: number, total: number, width: number): number {
 function drawBar(bar: ProgressBar, width: number, palette: Palette): string {
   const filled = cellsFor(bar.value, bar.total, width);
   // The mark sits just after the last cell the update may fill.
-  const mark = bar.mark !== undefined && bar.mark < bar.total ? Math.min(width - 1, cellsFor(bar.mark, bar.total, width)) : undefined;
+  const mark =
+    bar.mark !== undefined && bar.mark < bar.total
+      ? Math.min(width - 1, cellsFor(bar.mark, bar.total, width))
+      : undefined;
   const run = (paint: (text: string) => string, text: string): string => (text === '' ? '' : paint(text));
-  const cells = (from: number, to: number): string => run(palette.done, '█'.repeat(Math.max(0, Math.min(to, filled) - from))) + run(palette.todo, '░'.repeat(Math.max(0, to - Math.max(from, filled))));
+  const cells = (from: number, to: number): string =>
+    run(palette.done, '█'.repeat(Math.max(0, Math.min(to, filled) - from))) +
+    run(palette.todo, '░'.repeat(Math.max(0, to - Math.max(from, filled))));
   const drawn = mark === undefined ? cells(0, width) : `${cells(0, mark)}${palette.mark('│')}${cells(mark + 1, width)}`;
   return `  ${bar.label.padEnd(LABEL_WIDTH)}${drawn}  ${String(bar.value)}/${String(bar.total)}`;
 }

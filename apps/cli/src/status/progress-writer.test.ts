@@ -3,12 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { progressWriter } from './progress-writer.ts';
 import type { RolloutProgress } from './rollout-progress.ts';
 
-const look = (message: string, phase: RolloutProgress['phase'] = 'waiting', value = 1): RolloutProgress => ({ phase, message, bars: [{ label: 'updated', value, total: 2 }], notes: [], inFlight: [] });
+const look = (message: string, phase: RolloutProgress['phase'] = 'waiting', value = 1): RolloutProgress => ({
+  phase,
+  message,
+  bars: [{ label: 'updated', value, total: 2 }],
+  notes: [],
+  inFlight: [],
+});
 
 function capture(mode: 'bars' | 'lines'): { output: () => string; show: (progress: RolloutProgress) => void } {
   let text = '';
-  const writer = progressWriter({ mode, write: (chunk) => { text += chunk; }, title: 'cloneset.apps.kruise.io/web', columns: 60, colour: false });
-  return { output: () => text, show: (progress) => { writer.show(progress); } };
+  const writer = progressWriter({
+    mode,
+    write: (chunk) => {
+      text += chunk;
+    },
+    title: 'cloneset.apps.kruise.io/web',
+    columns: 60,
+    colour: false,
+  });
+  return {
+    output: () => text,
+    show: (progress) => {
+      writer.show(progress);
+    },
+  };
 }
 
 describe('progressWriter', () => {

@@ -28,7 +28,12 @@ const paint =
   (text: string): string =>
     styleText(format, text, { validateStream: false });
 
-const COLOURS: Palette = { done: paint('green'), todo: paint('gray'), mark: paint(['bold', 'yellow']), failed: paint('red') };
+const COLOURS: Palette = {
+  done: paint('green'),
+  todo: paint('gray'),
+  mark: paint(['bold', 'yellow']),
+  failed: paint('red'),
+};
 
 /** Lines mode: a sentence each time it changes (the final one always). */
 function lineWriter(options: WriterOptions): ProgressWriter {

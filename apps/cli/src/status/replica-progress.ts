@@ -60,11 +60,15 @@ function countsOf(kind: Kind, subject: StatusSubject): Counts {
 function waitingFor(counts: Counts): string | undefined {
   const waiting = `Waiting for ${counts.name} rollout to finish: `;
   if (!counts.observed) return `Waiting for ${counts.name} spec update to be observed...`;
-  if (counts.updated < counts.target) return `${waiting}${String(counts.updated)} out of ${String(counts.target)} new replicas have been updated...`;
-  if (counts.updatedReady < counts.target) return `${waiting}${String(counts.updatedReady)} of ${String(counts.target)} updated replicas are ready...`;
+  if (counts.updated < counts.target)
+    return `${waiting}${String(counts.updated)} out of ${String(counts.target)} new replicas have been updated...`;
+  if (counts.updatedReady < counts.target)
+    return `${waiting}${String(counts.updatedReady)} of ${String(counts.target)} updated replicas are ready...`;
   if (counts.partition > 0) return undefined;
-  if (counts.current > counts.updated) return `${waiting}${String(counts.current - counts.updated)} old replicas are pending termination...`;
-  if (counts.available < counts.replicas) return `${waiting}${String(counts.available)} of ${String(counts.replicas)} updated replicas are available...`;
+  if (counts.current > counts.updated)
+    return `${waiting}${String(counts.current - counts.updated)} old replicas are pending termination...`;
+  if (counts.available < counts.replicas)
+    return `${waiting}${String(counts.available)} of ${String(counts.replicas)} updated replicas are available...`;
   return undefined;
 }
 
@@ -92,7 +96,11 @@ function notesOf(kind: Kind, subject: StatusSubject, counts: Counts): string[] {
   ];
 }
 
-export function replicaRolloutProgress(kind: Kind, subject: StatusSubject, inFlight: readonly PodInFlight[]): RolloutProgress {
+export function replicaRolloutProgress(
+  kind: Kind,
+  subject: StatusSubject,
+  inFlight: readonly PodInFlight[],
+): RolloutProgress {
   const counts = countsOf(kind, subject);
   const base = { bars: barsOf(counts), notes: notesOf(kind, subject, counts), inFlight };
   // A condition of an older generation may be about a template since fixed.

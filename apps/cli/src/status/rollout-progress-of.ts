@@ -6,7 +6,11 @@ import type { PodInFlight, RolloutProgress } from './rollout-progress.ts';
 import { sidecarSetRolloutProgress } from './sidecarset-progress.ts';
 import type { StatusSubject } from './status-subject.ts';
 
-export function rolloutProgressOf(kind: Kind, subject: StatusSubject, inFlight: readonly PodInFlight[]): RolloutProgress {
+export function rolloutProgressOf(
+  kind: Kind,
+  subject: StatusSubject,
+  inFlight: readonly PodInFlight[],
+): RolloutProgress {
   if (kind.id === 'sidecarset') {
     return sidecarSetRolloutProgress(subject);
   }

@@ -10,7 +10,9 @@ import type { StatusSubject } from './status-subject.ts';
 
 function partitionOf(subject: StatusSubject, matched: number): number {
   const value = subject.spec.updateStrategy?.partition;
-  return value === undefined ? 0 : Math.min(matched, Math.max(0, scaledValueFromIntOrPercent({ value, total: matched, roundUp: true })));
+  return value === undefined
+    ? 0
+    : Math.min(matched, Math.max(0, scaledValueFromIntOrPercent({ value, total: matched, roundUp: true })));
 }
 
 interface Counts {
@@ -26,8 +28,10 @@ interface Counts {
 function waitingFor(counts: Counts): string | undefined {
   const waiting = `Waiting for ${counts.name} rollout to finish: `;
   if (!counts.observed) return `Waiting for ${counts.name} spec update to be observed...`;
-  if (counts.updated < counts.target) return `${waiting}${String(counts.updated)} out of ${String(counts.target)} pods have been updated...`;
-  if (counts.updatedReady < counts.target) return `${waiting}${String(counts.updatedReady)} of ${String(counts.target)} updated pods are ready...`;
+  if (counts.updated < counts.target)
+    return `${waiting}${String(counts.updated)} out of ${String(counts.target)} pods have been updated...`;
+  if (counts.updatedReady < counts.target)
+    return `${waiting}${String(counts.updatedReady)} of ${String(counts.target)} updated pods are ready...`;
   return undefined;
 }
 
@@ -57,13 +61,20 @@ export function sidecarSetRolloutProgress(subject: StatusSubject): RolloutProgre
       { label: 'updated-ready', value: counts.updatedReady, total: matched, mark },
       { label: 'ready', value: subject.status?.readyPods ?? 0, total: matched },
     ],
-    notes: [...(paused ? ['paused'] : []), ...(partition > 0 ? [`partition ${String(partition)}`] : []), `${String(matched)} matched pods`],
+    notes: [
+      ...(paused ? ['paused'] : []),
+      ...(partition > 0 ? [`partition ${String(partition)}`] : []),
+      `${String(matched)} matched pods`,
+    ],
     inFlight: [],
   };
   const waiting = waitingFor(counts);
   if (waiting !== undefined) {
     return { ...base, phase: 'waiting', message: paused ? `${waiting} (paused)` : waiting };
   }
-  const done = partition > 0 ? `partitioned roll out complete: ${String(counts.updated)} pods have been updated (partition ${String(partition)})...` : `${counts.name} successfully rolled out`;
+  const done =
+    partition > 0
+      ? `partitioned roll out complete: ${String(counts.updated)} pods have been updated (partition ${String(partition)})...`
+      : `${counts.name} successfully rolled out`;
   return { ...base, phase: 'done', message: done };
 }

@@ -13,9 +13,15 @@ interface FailureRule {
 }
 
 const RULES: readonly FailureRule[] = [
-  { matches: (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded', says: 'exceeded its progress deadline' },
+  {
+    matches: (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
+    says: 'exceeded its progress deadline',
+  },
   // CloneSet's and the Advanced StatefulSet's failed updates.
-  { matches: (c) => (c.type === 'FailedUpdate' || c.type === 'FailedUpdatePod') && isTrue(c), says: 'failed to update its pods' },
+  {
+    matches: (c) => (c.type === 'FailedUpdate' || c.type === 'FailedUpdatePod') && isTrue(c),
+    says: 'failed to update its pods',
+  },
   // A template the API server refuses: no pod of it will ever be created (issue 20's controller check).
   { matches: (c) => c.reason === 'InvalidTemplate' && isTrue(c), says: 'cannot create pods from its template' },
   { matches: (c) => c.type === 'InvalidSpec' && isTrue(c), says: 'has a spec that cannot be carried out' },
@@ -28,7 +34,9 @@ export function failureOf(conditions: readonly StatusCondition[] | undefined): s
   for (const rule of RULES) {
     const condition = conditions?.find(rule.matches);
     if (condition !== undefined) {
-      return condition.message === undefined || condition.message === '' ? rule.says : `${rule.says}: ${condition.message}`;
+      return condition.message === undefined || condition.message === ''
+        ? rule.says
+        : `${rule.says}: ${condition.message}`;
     }
   }
   return undefined;

@@ -86,9 +86,21 @@ const podSchema = z.looseObject({
     name: z.string(),
     deletionTimestamp: z.string().exactOptional(),
     labels: z.record(z.string(), z.string()).exactOptional(),
-    ownerReferences: z.array(z.looseObject({ apiVersion: z.string(), kind: z.string(), name: z.string(), uid: z.string(), controller: z.boolean().exactOptional() })).exactOptional(),
+    ownerReferences: z
+      .array(
+        z.looseObject({
+          apiVersion: z.string(),
+          kind: z.string(),
+          name: z.string(),
+          uid: z.string(),
+          controller: z.boolean().exactOptional(),
+        }),
+      )
+      .exactOptional(),
   }),
-  status: z.looseObject({ phase: z.string().exactOptional(), conditions: z.array(conditionSchema).exactOptional() }).exactOptional(),
+  status: z
+    .looseObject({ phase: z.string().exactOptional(), conditions: z.array(conditionSchema).exactOptional() })
+    .exactOptional(),
 });
 
 /** A pod, as far as telling whether it is in flight goes. */

@@ -30,7 +30,10 @@ async function twoContexts(namespace: string): Promise<string> {
   if (cluster === null || user === null) throw new Error('the test kubeconfig has no current cluster or user');
   const config = new KubeConfig();
   config.loadFromOptions({
-    clusters: [cluster, { name: 'nowhere', server: `https://127.0.0.1:${String(await freeLoopbackPort())}`, skipTLSVerify: true }],
+    clusters: [
+      cluster,
+      { name: 'nowhere', server: `https://127.0.0.1:${String(await freeLoopbackPort())}`, skipTLSVerify: true },
+    ],
     users: [user],
     contexts: [
       { name: 'broken', cluster: 'nowhere', user: user.name },
@@ -51,14 +54,31 @@ describe('kubeconfig rules', () => {
     const env = { ...process.env, KUBECONFIG: await twoContexts(ns.name) };
 
     const current = await kruiseTs(['rollout', 'pause', 'clone/web'], { env });
-    expect([current.code, current.stderr]).toEqual([1, expect.stringMatching(/^The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/)]);
-    expect(await kruiseTs(['--context', 'test', 'rollout', 'pause', 'clone/web'], { env })).toEqual({ code: 0, stdout: 'cloneset.apps.kruise.io/web paused\n', stderr: '' });
+    expect([current.code, current.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /^The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/,
+      ),
+    ]);
+    expect(await kruiseTs(['--context', 'test', 'rollout', 'pause', 'clone/web'], { env })).toEqual({
+      code: 0,
+      stdout: 'cloneset.apps.kruise.io/web paused\n',
+      stderr: '',
+    });
     expect((await client.get(cloneSet, { namespace: ns.name, name: 'web' })).spec.updateStrategy?.paused).toBe(true);
 
-    const otherNamespace = await kruiseTs(['--context', 'test', '-n', 'default', 'rollout', 'resume', 'clone/web'], { env });
-    expect([otherNamespace.code, otherNamespace.stderr]).toEqual([1, 'Error from server (NotFound): clonesets.apps.kruise.io "web" not found\n']);
+    const otherNamespace = await kruiseTs(['--context', 'test', '-n', 'default', 'rollout', 'resume', 'clone/web'], {
+      env,
+    });
+    expect([otherNamespace.code, otherNamespace.stderr]).toEqual([
+      1,
+      'Error from server (NotFound): clonesets.apps.kruise.io "web" not found\n',
+    ]);
     const unknownContext = await kruiseTs(['--context', 'nope', 'rollout', 'resume', 'clone/web'], { env });
-    expect([unknownContext.code, unknownContext.stderr]).toEqual([1, 'error: context "nope" does not exist in the kubeconfig\n']);
+    expect([unknownContext.code, unknownContext.stderr]).toEqual([
+      1,
+      'error: context "nope" does not exist in the kubeconfig\n',
+    ]);
   });
 
   it('runs the same from the bundle', async () => {
@@ -67,7 +87,12 @@ describe('kubeconfig rules', () => {
     await createCloneSet(client, ns.name, 'web');
     const module = (await temporaryBundles())['kruise-ts-cli'];
     const env = { ...process.env, KUBECONFIG: await twoContexts(ns.name) };
-    expect(await kruiseTs(['rollout', 'pause', '--context=test', 'clone/web'], { env, ...(module === undefined ? {} : { module }) })).toEqual({
+    expect(
+      await kruiseTs(['rollout', 'pause', '--context=test', 'clone/web'], {
+        env,
+        ...(module === undefined ? {} : { module }),
+      }),
+    ).toEqual({
       code: 0,
       stdout: 'cloneset.apps.kruise.io/web paused\n',
       stderr: '',

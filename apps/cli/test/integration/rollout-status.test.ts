@@ -26,17 +26,43 @@ const client = testClient(kubeConfig);
 const kubeconfigPath = inject('kubeconfigPath');
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const run = promisify(execFile);
-const CRDS = ['clonesets', 'statefulsets', 'broadcastjobs', 'sidecarsets'].map((plural) => fileURLToPath(new URL(`../../../../crds/apps.kruise.io_${plural}.yaml`, import.meta.url)));
+const CRDS = ['clonesets', 'statefulsets', 'broadcastjobs', 'sidecarsets'].map((plural) =>
+  fileURLToPath(new URL(`../../../../crds/apps.kruise.io_${plural}.yaml`, import.meta.url)),
+);
 
 interface Manifest extends KubeObject {
   readonly spec: Record<string, unknown>;
   readonly status?: Record<string, unknown>;
 }
 
-const cloneSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets', kind: 'CloneSet', namespaced: true });
-const statefulSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true });
-const broadcastJobs = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'broadcastjobs', kind: 'BroadcastJob', namespaced: true });
-const sidecarSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets', kind: 'SidecarSet', namespaced: false });
+const cloneSets = defineResource<Manifest>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'clonesets',
+  kind: 'CloneSet',
+  namespaced: true,
+});
+const statefulSets = defineResource<Manifest>({
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  plural: 'statefulsets',
+  kind: 'StatefulSet',
+  namespaced: true,
+});
+const broadcastJobs = defineResource<Manifest>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'broadcastjobs',
+  kind: 'BroadcastJob',
+  namespaced: true,
+});
+const sidecarSets = defineResource<Manifest>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'sidecarsets',
+  kind: 'SidecarSet',
+  namespaced: false,
+});
 const pods = defineResource<Manifest>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
 
 let namespace: TestNamespace;
@@ -45,7 +71,11 @@ let controllers: ControllersProcess;
 beforeAll(async () => {
   await applyCrdFiles(kubeConfig, CRDS);
   namespace = await createTestNamespace(kubeConfig, 'cli-status');
-  controllers = await startControllersProcess({ kubeconfigPath, namespace: namespace.name, featureGates: 'CloneSet=true,AdvancedStatefulSet=true,BroadcastJob=true,SidecarSet=true' });
+  controllers = await startControllersProcess({
+    kubeconfigPath,
+    namespace: namespace.name,
+    featureGates: 'CloneSet=true,AdvancedStatefulSet=true,BroadcastJob=true,SidecarSet=true',
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -53,14 +83,23 @@ afterAll(async () => {
   await namespace[Symbol.asyncDispose]();
 });
 
-const status = (...args: string[]) => kruiseTs(['--kubeconfig', kubeconfigPath, '-n', namespace.name, 'rollout', 'status', ...args]);
+const status = (...args: string[]) =>
+  kruiseTs(['--kubeconfig', kubeconfigPath, '-n', namespace.name, 'rollout', 'status', ...args]);
 
 function cloneSet(name: string, spec: Record<string, unknown>, podSpec: Record<string, unknown> = {}): Manifest {
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name, namespace: namespace.name },
-    spec: { replicas: 3, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }], ...podSpec } }, ...spec },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1.25' }], ...podSpec },
+      },
+      ...spec,
+    },
   };
 }
 
@@ -85,10 +124,19 @@ describe('kruise-ts rollout status', () => {
   });
 
   it('draws bars with the partition and stops at the partition', async () => {
-    await client.patch(cloneSets, { namespace: namespace.name, name: 'web' }, {
-      type: 'merge',
-      body: { spec: { updateStrategy: { partition: 1 }, template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } } } },
-    });
+    await client.patch(
+      cloneSets,
+      { namespace: namespace.name, name: 'web' },
+      {
+        type: 'merge',
+        body: {
+          spec: {
+            updateStrategy: { partition: 1 },
+            template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } },
+          },
+        },
+      },
+    );
     const run = await status('cloneset/web', '--progress=bars', '--timeout=60s');
     expect(run, controllers.output()).toMatchObject({ code: 0, stderr: '' });
     const frame = lastFrame(run.stdout);
@@ -104,7 +152,17 @@ describe('kruise-ts rollout status', () => {
   });
 
   it('draws coloured bars by itself in a terminal (a pseudo-terminal from script(1))', async () => {
-    const cli = ['--conditions=@kruise-ts/source', MAIN, '--kubeconfig', kubeconfigPath, '-n', namespace.name, 'rollout', 'status', 'clone/web'];
+    const cli = [
+      '--conditions=@kruise-ts/source',
+      MAIN,
+      '--kubeconfig',
+      kubeconfigPath,
+      '-n',
+      namespace.name,
+      'rollout',
+      'status',
+      'clone/web',
+    ];
     const command = `stty cols 100; ${[process.execPath, ...cli].map((word) => `'${word}'`).join(' ')}`;
     const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', KUBECONFIG: '' };
     delete env['NO_COLOR'];
@@ -121,13 +179,18 @@ describe('kruise-ts rollout status', () => {
 
   it('exits 1 with the condition when the progress deadline passes', async () => {
     // No fake node has this label: the pods stay Pending and the rollout cannot progress.
-    await client.create(cloneSets, cloneSet('stuck', { progressDeadlineSeconds: 2 }, { nodeSelector: { 'kruise-ts.io/no-such-node': 'true' } }));
+    await client.create(
+      cloneSets,
+      cloneSet('stuck', { progressDeadlineSeconds: 2 }, { nodeSelector: { 'kruise-ts.io/no-such-node': 'true' } }),
+    );
     const run = await status('clone/stuck', '--timeout=60s');
     expect(run, controllers.output()).toMatchObject({ code: 1 });
     expect(run.stderr).toMatch(/^error: cloneset "stuck" exceeded its progress deadline: .+\n$/);
     const stored = await client.get(cloneSets, { namespace: namespace.name, name: 'stuck' });
     const conditions = (stored.status?.['conditions'] ?? []) as { type: string; status: string; reason?: string }[];
-    expect(conditions).toContainEqual(expect.objectContaining({ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }));
+    expect(conditions).toContainEqual(
+      expect.objectContaining({ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }),
+    );
   });
 
   it('gives up after --timeout, having printed where the rollout stood', async () => {
@@ -147,18 +210,38 @@ describe('kruise-ts rollout status', () => {
         serviceName: 'db',
         podManagementPolicy: 'Parallel',
         selector: { matchLabels: { app: 'db' } },
-        template: { metadata: { labels: { app: 'db' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: {
+            readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+            containers: [{ name: 'main', image: 'nginx:1.25' }],
+          },
+        },
         updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
       },
     });
-    expect(await status('asts/db', '--timeout=60s'), controllers.output()).toMatchObject({ code: 0, stdout: expect.stringMatching(/statefulset "db" successfully rolled out\n$/) as unknown });
-    await client.patch(statefulSets, { namespace: namespace.name, name: 'db' }, {
-      type: 'merge',
-      body: { spec: { updateStrategy: { rollingUpdate: { partition: 1 } }, template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } } } },
+    expect(await status('asts/db', '--timeout=60s'), controllers.output()).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/statefulset "db" successfully rolled out\n$/) as unknown,
     });
+    await client.patch(
+      statefulSets,
+      { namespace: namespace.name, name: 'db' },
+      {
+        type: 'merge',
+        body: {
+          spec: {
+            updateStrategy: { rollingUpdate: { partition: 1 } },
+            template: { spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } },
+          },
+        },
+      },
+    );
     const run = await status('statefulset.apps.kruise.io/db', '--timeout=60s');
     expect(run, controllers.output()).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('partitioned roll out complete: 2 new pods have been updated (partition 1)...');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'partitioned roll out complete: 2 new pods have been updated (partition 1)...',
+    );
     const stored = await client.get(statefulSets, { namespace: namespace.name, name: 'db' });
     expect(stored.status).toMatchObject({ replicas: 3, updatedReplicas: 2, updatedReadyReplicas: 2 });
   });
@@ -170,7 +253,9 @@ describe('kruise-ts rollout status', () => {
       metadata: { name, namespace: namespace.name },
       spec: {
         template: {
-          metadata: { annotations: simulatedJobRunAnnotations({ runMs: 500, ...(outcome === 'fail' ? { outcome: 'fail' } : {}) }) },
+          metadata: {
+            annotations: simulatedJobRunAnnotations({ runMs: 500, ...(outcome === 'fail' ? { outcome: 'fail' } : {}) }),
+          },
           spec: { restartPolicy: 'Never', containers: [{ name: 'pull', image: 'busybox:1.36' }] },
         },
         failurePolicy: { type: 'FailFast' },
@@ -179,7 +264,9 @@ describe('kruise-ts rollout status', () => {
     await client.create(broadcastJobs, job('pull', 'succeed'));
     const done = await status('bcj/pull', '--timeout=60s');
     expect(done, controllers.output()).toMatchObject({ code: 0, stderr: '' });
-    expect(done.stdout.trimEnd().split('\n').at(-1)).toMatch(/^broadcastjob "pull" completed: (\d+) of \1 pods succeeded$/);
+    expect(done.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^broadcastjob "pull" completed: (\d+) of \1 pods succeeded$/,
+    );
 
     await client.create(broadcastJobs, job('broken', 'fail'));
     const failed = await status('broadcastjob/broken', '--timeout=60s');
@@ -193,21 +280,46 @@ describe('kruise-ts rollout status', () => {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'SidecarSet',
       metadata: { name: setName },
-      spec: { namespace: namespace.name, selector: { matchLabels: { sidecar: 'yes' } }, containers: [{ name: 'logger', image: 'busybox:1.36' }], updateStrategy: { maxUnavailable: '100%' } },
+      spec: {
+        namespace: namespace.name,
+        selector: { matchLabels: { sidecar: 'yes' } },
+        containers: [{ name: 'logger', image: 'busybox:1.36' }],
+        updateStrategy: { maxUnavailable: '100%' },
+      },
     });
     try {
       // The pod webhook reaches the API server's cache a moment after it is registered: dry-run pods until one is injected.
       await waitFor(
         async () => {
-          const probe = await client.create(pods, { metadata: { name: 'probe', namespace: namespace.name, labels: { sidecar: 'yes' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } }, { dryRun: true });
+          const probe = await client.create(
+            pods,
+            {
+              metadata: { name: 'probe', namespace: namespace.name, labels: { sidecar: 'yes' } },
+              spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+            },
+            { dryRun: true },
+          );
           return (probe.spec['containers'] as unknown[]).length === 2 ? true : undefined;
         },
         { description: 'the SidecarSet pod webhook injecting', timeoutMs: 60_000, intervalMs: 500 },
       );
       const withSidecar = cloneSet('side', {});
-      await client.create(cloneSets, { ...withSidecar, spec: { ...withSidecar.spec, template: { metadata: { labels: { app: 'side', sidecar: 'yes' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } } } });
+      await client.create(cloneSets, {
+        ...withSidecar,
+        spec: {
+          ...withSidecar.spec,
+          template: {
+            metadata: { labels: { app: 'side', sidecar: 'yes' } },
+            spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+          },
+        },
+      });
       expect(await status('clone/side', '--timeout=60s')).toMatchObject({ code: 0 });
-      await client.patch(sidecarSets, { name: setName }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } });
+      await client.patch(
+        sidecarSets,
+        { name: setName },
+        { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } },
+      );
       const run = await status(`sidecarset/${setName}`, '--timeout=60s');
       expect(run, controllers.output()).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(`sidecarset "${setName}" successfully rolled out`);

@@ -39,7 +39,10 @@ export async function startControllersProcess(options: ControllersOptions): Prom
     '--metrics-bind-address=0',
     '--health-probe-bind-address=0',
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: '' },
+  });
   let output = '';
   const collect = (chunk: Buffer): void => {
     output += chunk.toString();
@@ -58,11 +61,21 @@ export async function startControllersProcess(options: ControllersOptions): Prom
     }
   };
   try {
-    await waitFor(() => Promise.resolve(output.includes('"msg":"Running controllers"') ? true : child.exitCode !== null ? Promise.reject(new Error(output)) : undefined), {
-      description: 'the controllers running',
-      timeoutMs: 60_000,
-      state: () => Promise.resolve(output),
-    });
+    await waitFor(
+      () =>
+        Promise.resolve(
+          output.includes('"msg":"Running controllers"')
+            ? true
+            : child.exitCode !== null
+              ? Promise.reject(new Error(output))
+              : undefined,
+        ),
+      {
+        description: 'the controllers running',
+        timeoutMs: 60_000,
+        state: () => Promise.resolve(output),
+      },
+    );
   } catch (error) {
     await stop();
     throw error;

@@ -37,8 +37,12 @@ export class FakeCluster {
     let stdout = '';
     let stderr = '';
     const io: CliIo = {
-      stdout: (text) => { stdout += text; },
-      stderr: (text) => { stderr += text; },
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
       env: {},
       programName: 'kruise-ts',
       now: () => NOW,
@@ -69,7 +73,18 @@ export class FakeCluster {
 
   /** Seeds a pod controlled by `owner` (or by nothing). */
   pod(name: string, owner?: WorkloadObject): void {
-    const ownerReferences = owner === undefined ? [] : [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: owner.metadata.name, uid: owner.metadata.uid, controller: true }];
+    const ownerReferences =
+      owner === undefined
+        ? []
+        : [
+            {
+              apiVersion: 'apps.kruise.io/v1alpha1',
+              kind: 'CloneSet',
+              name: owner.metadata.name,
+              uid: owner.metadata.uid,
+              controller: true,
+            },
+          ];
     this.api.seed(podResource, [{ metadata: { name, namespace: 'default', uid: `pod-${name}`, ownerReferences } }]);
   }
 

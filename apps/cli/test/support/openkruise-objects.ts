@@ -27,10 +27,18 @@ export function webhookConfiguration(name: string, webhooks: readonly WebhookSpe
 
 function webhook(spec: WebhookSpec): object {
   const [namespace = '', service = ''] = (spec.service ?? '').split('/');
-  const clientConfig = spec.url === undefined ? { service: { namespace, name: service, path: '/mutate-pod', port: 443 } } : { url: spec.url };
+  const clientConfig =
+    spec.url === undefined
+      ? { service: { namespace, name: service, path: '/mutate-pod', port: 443 } }
+      : { url: spec.url };
   const rule =
     spec.on === 'clonesets'
-      ? { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['clonesets'] }
+      ? {
+          apiGroups: ['apps.kruise.io'],
+          apiVersions: ['v1alpha1'],
+          operations: ['CREATE', 'UPDATE'],
+          resources: ['clonesets'],
+        }
       : { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
   return {
     name: spec.name,
@@ -40,7 +48,13 @@ function webhook(spec: WebhookSpec): object {
     sideEffects: 'None',
     admissionReviewVersions: ['v1'],
     timeoutSeconds: 5,
-    ...(spec.namespaces === undefined ? {} : { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [...spec.namespaces] }] } }),
+    ...(spec.namespaces === undefined
+      ? {}
+      : {
+          namespaceSelector: {
+            matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [...spec.namespaces] }],
+          },
+        }),
   };
 }
 
@@ -57,7 +71,13 @@ const objectSchema = (field: string): object => ({
  * A CRD with versions v1alpha1 and v1beta1 (storage), converted by the webhook of `service`
  * (`namespace/name`) or by None; with `sameSchemas` false, v1beta1 has another field.
  */
-export function conversionCrd(input: { readonly group: string; readonly plural: string; readonly kind: string; readonly service?: string; readonly sameSchemas: boolean }): CrdManifest {
+export function conversionCrd(input: {
+  readonly group: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly service?: string;
+  readonly sameSchemas: boolean;
+}): CrdManifest {
   const { group, plural, kind } = input;
   const [namespace = '', name = ''] = (input.service ?? '').split('/');
   return {
@@ -68,12 +88,23 @@ export function conversionCrd(input: { readonly group: string; readonly plural: 
       scope: 'Namespaced',
       versions: [
         { name: 'v1alpha1', served: true, storage: false, schema: { openAPIV3Schema: objectSchema('image') } },
-        { name: 'v1beta1', served: true, storage: true, schema: { openAPIV3Schema: objectSchema(input.sameSchemas ? 'image' : 'images') } },
+        {
+          name: 'v1beta1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: objectSchema(input.sameSchemas ? 'image' : 'images') },
+        },
       ],
       conversion:
         input.service === undefined
           ? { strategy: 'None' }
-          : { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace, name, path: '/convert', port: 443 } }, conversionReviewVersions: ['v1', 'v1beta1'] } },
+          : {
+              strategy: 'Webhook',
+              webhook: {
+                clientConfig: { service: { namespace, name, path: '/convert', port: 443 } },
+                conversionReviewVersions: ['v1', 'v1beta1'],
+              },
+            },
     },
   };
 }
@@ -87,6 +118,13 @@ export function managerDeployment(namespace: string, replicas: number): Deployme
   const labels = { 'control-plane': 'controller-manager' };
   return {
     metadata: { name: 'kruise-controller-manager', namespace, labels },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'manager', image: 'openkruise/kruise-manager:v1.9.0' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: [{ name: 'manager', image: 'openkruise/kruise-manager:v1.9.0' }] },
+      },
+    },
   };
 }

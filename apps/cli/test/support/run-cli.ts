@@ -13,7 +13,9 @@ const REPOSITORY_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const run = promisify(execFile);
 
-export const CRD_FILES = ['clonesets', 'statefulsets'].map((plural) => fileURLToPath(new URL(`../../../../crds/apps.kruise.io_${plural}.yaml`, import.meta.url)));
+export const CRD_FILES = ['clonesets', 'statefulsets'].map((plural) =>
+  fileURLToPath(new URL(`../../../../crds/apps.kruise.io_${plural}.yaml`, import.meta.url)),
+);
 
 export interface CliRun {
   readonly code: number;
@@ -34,7 +36,10 @@ export async function kruiseTs(args: readonly string[], options: CliOptions = {}
   delete inherited['KUBECONFIG'];
   const command = options.module === undefined ? ['--conditions=@kruise-ts/source', MAIN] : [options.module];
   try {
-    const { stdout, stderr } = await run(process.execPath, [...command, ...args], { cwd: REPOSITORY_ROOT, env: options.env ?? inherited });
+    const { stdout, stderr } = await run(process.execPath, [...command, ...args], {
+      cwd: REPOSITORY_ROOT,
+      env: options.env ?? inherited,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -47,9 +52,27 @@ interface Manifest extends KubeObject {
   readonly spec: Record<string, unknown>;
 }
 
-export const cloneSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets', kind: 'CloneSet', namespaced: true });
-export const advancedStatefulSets = defineResource<Manifest>({ group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true });
-const pods = defineResource<KubeObject & { spec: object }>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
+export const cloneSets = defineResource<Manifest>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'clonesets',
+  kind: 'CloneSet',
+  namespaced: true,
+});
+export const advancedStatefulSets = defineResource<Manifest>({
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  plural: 'statefulsets',
+  kind: 'StatefulSet',
+  namespaced: true,
+});
+const pods = defineResource<KubeObject & { spec: object }>({
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+});
 
 const podTemplate = (app: string): Record<string, unknown> => ({
   metadata: { labels: { app } },
@@ -80,9 +103,18 @@ export function createAdvancedStatefulSet(client: Client, namespace: string, nam
 }
 
 /** A pod, controlled by `owner` when given: no controller runs here, so the test makes the pods a workload would own. */
-export async function createPod(client: Client, pod: { readonly namespace: string; readonly name: string; readonly owner?: Manifest }): Promise<void> {
+export async function createPod(
+  client: Client,
+  pod: { readonly namespace: string; readonly name: string; readonly owner?: Manifest },
+): Promise<void> {
   const { namespace, name } = pod;
   const { apiVersion = '', kind = '', metadata } = pod.owner ?? {};
-  const ownerReferences = metadata === undefined ? [] : [{ apiVersion, kind, name: metadata.name ?? '', uid: metadata.uid ?? '', controller: true }];
-  await client.create(pods, { metadata: { name, namespace, ownerReferences }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } });
+  const ownerReferences =
+    metadata === undefined
+      ? []
+      : [{ apiVersion, kind, name: metadata.name ?? '', uid: metadata.uid ?? '', controller: true }];
+  await client.create(pods, {
+    metadata: { name, namespace, ownerReferences },
+    spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+  });
 }

@@ -37,7 +37,13 @@ interface Counters {
 function count(input: StatusInput): Counters {
   const minReady = { minReadySeconds: input.cs.spec.minReadySeconds ?? 0, now: input.now };
   const noMinReady = { minReadySeconds: 0, now: input.now };
-  const counters: Counters = { readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0, updatedAvailableReplicas: 0 };
+  const counters: Counters = {
+    readyReplicas: 0,
+    availableReplicas: 0,
+    updatedReplicas: 0,
+    updatedReadyReplicas: 0,
+    updatedAvailableReplicas: 0,
+  };
   for (const pod of input.pods) {
     const ready = isPodUpdateReady(pod, noMinReady);
     const available = isWorkloadPodAvailable(pod, minReady);
@@ -72,5 +78,8 @@ export function calculateStatus(input: StatusInput): StatusResult {
   };
   const progressing = progressingCondition({ cs: input.cs, status, conditions: input.conditions, now: input.now });
   const conditions = progressing.conditions.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
-  return { status: conditions.length === 0 ? status : { ...status, conditions }, checkAgainInMs: progressing.checkAgainInMs };
+  return {
+    status: conditions.length === 0 ? status : { ...status, conditions },
+    checkAgainInMs: progressing.checkAgainInMs,
+  };
 }

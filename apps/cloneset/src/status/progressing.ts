@@ -49,18 +49,34 @@ export function progressingCondition(input: ProgressingInput): ProgressingResult
   const deadline = input.cs.spec.progressDeadlineSeconds;
   const { now } = input;
   if (deadline === undefined || deadline === MAX_INT32) {
-    return { conditions: removeCondition(input.conditions, CloneSetConditionType.Progressing), checkAgainInMs: undefined };
+    return {
+      conditions: removeCondition(input.conditions, CloneSetConditionType.Progressing),
+      checkAgainInMs: undefined,
+    };
   }
   const set = (status: 'True' | 'False', reason: string, message: string): CloneSetCondition[] =>
     setCondition(input.conditions, { type: CloneSetConditionType.Progressing, status, reason, message }, now);
   if (rolledOut(input)) {
-    return { conditions: set('True', CloneSetConditionReason.CloneSetAvailable, 'CloneSet is available'), checkAgainInMs: undefined };
+    return {
+      conditions: set('True', CloneSetConditionReason.CloneSetAvailable, 'CloneSet is available'),
+      checkAgainInMs: undefined,
+    };
   }
   if (input.cs.spec.updateStrategy.paused === true) {
-    return { conditions: set('True', CloneSetConditionReason.CloneSetPaused, 'CloneSet is paused'), checkAgainInMs: undefined };
+    return {
+      conditions: set('True', CloneSetConditionReason.CloneSetPaused, 'CloneSet is paused'),
+      checkAgainInMs: undefined,
+    };
   }
   if (partitionAvailable(input)) {
-    return { conditions: set('True', CloneSetConditionReason.ProgressPartitionAvailable, 'CloneSet has been paused due to partition ready'), checkAgainInMs: undefined };
+    return {
+      conditions: set(
+        'True',
+        CloneSetConditionReason.ProgressPartitionAvailable,
+        'CloneSet has been paused due to partition ready',
+      ),
+      checkAgainInMs: undefined,
+    };
   }
   return deadlineCheck({ input, deadlineMs: deadline * 1000, set });
 }
@@ -74,14 +90,25 @@ function deadlineCheck(options: {
   const existing = findCondition(input.conditions, CloneSetConditionType.Progressing);
   const exceeded = `CloneSet revision ${input.status.updateRevision ?? ''} has timed out progressing`;
   if (existing?.reason === CloneSetConditionReason.ProgressDeadlineExceeded) {
-    return { conditions: set('False', CloneSetConditionReason.ProgressDeadlineExceeded, exceeded), checkAgainInMs: undefined };
+    return {
+      conditions: set('False', CloneSetConditionReason.ProgressDeadlineExceeded, exceeded),
+      checkAgainInMs: undefined,
+    };
   }
   // The clock runs from when the condition last changed into "progressing"; a new rollout restarts it.
   const progressingSince =
-    existing?.reason === CloneSetConditionReason.CloneSetUpdated ? Date.parse(existing.lastUpdateTime ?? '') : Number.NaN;
+    existing?.reason === CloneSetConditionReason.CloneSetUpdated
+      ? Date.parse(existing.lastUpdateTime ?? '')
+      : Number.NaN;
   const since = Number.isNaN(progressingSince) ? input.now : progressingSince;
   if (since + deadlineMs < input.now) {
-    return { conditions: set('False', CloneSetConditionReason.ProgressDeadlineExceeded, exceeded), checkAgainInMs: undefined };
+    return {
+      conditions: set('False', CloneSetConditionReason.ProgressDeadlineExceeded, exceeded),
+      checkAgainInMs: undefined,
+    };
   }
-  return { conditions: set('True', CloneSetConditionReason.CloneSetUpdated, 'CloneSet is progressing'), checkAgainInMs: since + deadlineMs - input.now + 1000 };
+  return {
+    conditions: set('True', CloneSetConditionReason.CloneSetUpdated, 'CloneSet is progressing'),
+    checkAgainInMs: since + deadlineMs - input.now + 1000,
+  };
 }

@@ -41,7 +41,11 @@ export function buildPods(ctx: SyncContext, state: SyncState, request: CreatePod
 function missingClaims(state: SyncState, pod: Pod): PersistentVolumeClaim[] {
   const existing = new Set(state.pvcs.map((pvc) => pvc.metadata?.name));
   return newClaimsForInstance({
-    owner: { name: state.cs.metadata.name ?? '', namespace: state.cs.metadata.namespace ?? '', controllerRef: state.controllerRef },
+    owner: {
+      name: state.cs.metadata.name ?? '',
+      namespace: state.cs.metadata.namespace ?? '',
+      controllerRef: state.controllerRef,
+    },
     volumeClaimTemplates: state.cs.spec.volumeClaimTemplates ?? [],
     instanceId: pod.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] ?? '',
     selectorLabels: state.cs.spec.selector.matchLabels ?? {},
@@ -53,5 +57,9 @@ function missingClaims(state: SyncState, pod: Pod): PersistentVolumeClaim[] {
  * creation), each slow start beginning where the CloneSet's last one that all went through got to.
  */
 export function createPods(ctx: SyncContext, state: SyncState, pods: readonly Pod[]): Promise<DeepReadonly<Pod>[]> {
-  return createOwnedPods(ctx, state.owner, { pods, claimsFor: (pod) => missingClaims(state, pod), batchSizes: ctx.createBatchSizes });
+  return createOwnedPods(ctx, state.owner, {
+    pods,
+    claimsFor: (pod) => missingClaims(state, pod),
+    batchSizes: ctx.createBatchSizes,
+  });
 }

@@ -16,7 +16,9 @@ export function deletePods(ctx: SyncContext, state: SyncState, pods: readonly De
 
 async function deleteClaimsOf(ctx: SyncContext, state: SyncState, pod: DeepReadonly<Pod>): Promise<void> {
   const instanceId = pod.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL];
-  for (const pvc of state.pvcs.filter((claim) => instanceId !== undefined && claim.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] === instanceId)) {
+  for (const pvc of state.pvcs.filter(
+    (claim) => instanceId !== undefined && claim.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] === instanceId,
+  )) {
     await deleteClaim(ctx, state.owner, pvc);
   }
 }

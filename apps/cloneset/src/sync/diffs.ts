@@ -115,7 +115,11 @@ function updateSurge(diffs: UpdateDiffs): { surge: number; oldRevision: number }
   return { surge: Math.abs(newDiff), oldRevision: newDiff > 0 ? Math.abs(newDiff) : 0 };
 }
 
-function surge(input: DiffInput, counts: Counts, diffs: UpdateDiffs): { useSurge: number; useSurgeOldRevision: number } {
+function surge(
+  input: DiffInput,
+  counts: Counts,
+  diffs: UpdateDiffs,
+): { useSurge: number; useSurgeOldRevision: number } {
   const { maxSurge } = input.strategy;
   if (maxSurge <= 0) {
     return { useSurge: 0, useSurgeOldRevision: 0 };
@@ -141,10 +145,14 @@ export function calculateDiffs(input: DiffInput): ExpectationDiffs {
   const toDelete = counts.updated.toDelete + counts.old.toDelete;
   const scale = scaleNumbers(input, counts, { useSurge, useSurgeOldRevision });
   // `0 - newDiff` as in Go; written out so that no -0 escapes into comparisons and JSON.
-  const updateNum = Math.abs(diffs.oldDiff) <= Math.abs(diffs.newDiff) ? diffs.oldDiff : diffs.newDiff === 0 ? 0 : -diffs.newDiff;
+  const updateNum =
+    Math.abs(diffs.oldDiff) <= Math.abs(diffs.newDiff) ? diffs.oldDiff : diffs.newDiff === 0 ? 0 : -diffs.newDiff;
   return {
     ...scale,
-    deleteReadyLimit: toDelete > 0 || scale.scaleDownNum > 0 ? Math.max(maxUnavailable + (input.pods.length - replicas) - counts.totalUnavailable, 0) : 0,
+    deleteReadyLimit:
+      toDelete > 0 || scale.scaleDownNum > 0
+        ? Math.max(maxUnavailable + (input.pods.length - replicas) - counts.totalUnavailable, 0)
+        : 0,
     useSurge,
     useSurgeOldRevision,
     updateNum,
@@ -152,10 +160,17 @@ export function calculateDiffs(input: DiffInput): ExpectationDiffs {
   };
 }
 
-type ScaleNumbers = Pick<ExpectationDiffs, 'scaleUpNum' | 'scaleUpNumOldRevision' | 'scaleUpLimit' | 'scaleDownNum' | 'scaleDownNumOldRevision'>;
+type ScaleNumbers = Pick<
+  ExpectationDiffs,
+  'scaleUpNum' | 'scaleUpNumOldRevision' | 'scaleUpLimit' | 'scaleDownNum' | 'scaleDownNumOldRevision'
+>;
 
 /** How many pods to add and remove, overall and at the old revision, with the scale-up rate limit. */
-function scaleNumbers(input: DiffInput, counts: Counts, surged: { useSurge: number; useSurgeOldRevision: number }): ScaleNumbers {
+function scaleNumbers(
+  input: DiffInput,
+  counts: Counts,
+  surged: { useSurge: number; useSurgeOldRevision: number },
+): ScaleNumbers {
   const { replicas, partition, scaleMaxUnavailable } = input.strategy;
   const exclude = input.excludePreparingDelete;
   const currentTotal = input.pods.length - (exclude ? counts.updated.preDeleting + counts.old.preDeleting : 0);
@@ -170,6 +185,7 @@ function scaleNumbers(input: DiffInput, counts: Counts, surged: { useSurge: numb
     scaleUpNumOldRevision: scaleUpNum > 0 ? Math.max(expectedTotalOld - currentTotalOld, 0) : 0,
     scaleUpLimit: scaleUpNum > 0 ? Math.min(scaleUpNum, Math.max(scaleMaxUnavailable - counts.totalUnavailable, 0)) : 0,
     scaleDownNum,
-    scaleDownNumOldRevision: scaleDownNum > 0 ? Math.max(currentTotalOld - counts.old.toDelete - expectedTotalOld, 0) : 0,
+    scaleDownNumOldRevision:
+      scaleDownNum > 0 ? Math.max(currentTotalOld - counts.old.toDelete - expectedTotalOld, 0) : 0,
   };
 }

@@ -52,7 +52,10 @@ export function initialLifecycleState(cs: DeepReadonly<CloneSet>): string {
  * `InPlaceUpdateReady` gate rather than restart its containers while it is in Service endpoints
  * (update-pod.ts), as Advanced StatefulSet does in OpenKruise, where the gate is the user's choice.
  */
-export function podReadinessGates(cs: DeepReadonly<CloneSet>, options: { readonly reCreateWithoutReadinessGates: boolean }): readonly string[] {
+export function podReadinessGates(
+  cs: DeepReadonly<CloneSet>,
+  options: { readonly reCreateWithoutReadinessGates: boolean },
+): readonly string[] {
   if (!options.reCreateWithoutReadinessGates || cs.spec.updateStrategy.type !== CloneSetUpdateStrategyType.ReCreate) {
     return BOTH_GATES;
   }
@@ -64,9 +67,15 @@ export function podReadinessGates(cs: DeepReadonly<CloneSet>, options: { readonl
 const BOTH_GATES: readonly string[] = [IN_PLACE_UPDATE_READY, KRUISE_POD_READY];
 
 /** The template's gates first, then ours that it lacks; the field is left out when there are none. */
-function readinessGatesField(gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>, ours: readonly string[]): { readinessGates?: { conditionType: string }[] } {
+function readinessGatesField(
+  gates: DeepReadonly<NonNullable<PodTemplateSpec['spec']>['readinessGates']>,
+  ours: readonly string[],
+): { readinessGates?: { conditionType: string }[] } {
   const present = new Set((gates ?? []).map((gate) => gate.conditionType));
-  const all = [...(gates ?? []).map((gate) => ({ ...gate })), ...ours.filter((gate) => !present.has(gate)).map((conditionType) => ({ conditionType }))];
+  const all = [
+    ...(gates ?? []).map((gate) => ({ ...gate })),
+    ...ours.filter((gate) => !present.has(gate)).map((conditionType) => ({ conditionType })),
+  ];
   return all.length === 0 ? {} : { readinessGates: all };
 }
 
@@ -105,7 +114,10 @@ function podMetadata(input: NewPodInput): NonNullable<Pod['metadata']> {
       [CLONESET_INSTANCE_ID_LABEL]: input.instanceId,
       [LIFECYCLE_STATE_LABEL]: initialLifecycleState(cs),
     },
-    annotations: { ...template.metadata?.annotations, [LIFECYCLE_TIMESTAMP_ANNOTATION]: input.now.toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    annotations: {
+      ...template.metadata?.annotations,
+      [LIFECYCLE_TIMESTAMP_ANNOTATION]: input.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    },
     ...(finalizers === undefined ? {} : { finalizers: [...finalizers] }),
     ownerReferences: [input.controllerRef],
   };

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 
 import { podResource } from '@kruise-ts/workload';
 
-import { cloneSet, editSpec, NAMESPACE, podNames, runPods, settle, syncFixture, webSpec } from '../../test/fixtures/sync-fixture.ts';
+import {
+  cloneSet,
+  editSpec,
+  NAMESPACE,
+  podNames,
+  runPods,
+  settle,
+  syncFixture,
+  webSpec,
+} from '../../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../../test/fixtures/sync-fixture.ts';
 import { refreshPods } from './pod-refresh.ts';
 import { diffsOf } from './scale.ts';
@@ -22,7 +31,9 @@ async function startUpdate(fixture: SyncFixture): Promise<void> {
   fixture.fake.clearActions();
 }
 
-async function refresh(fixture: SyncFixture): Promise<{ readonly written: number; readonly requeueMs: number | undefined }> {
+async function refresh(
+  fixture: SyncFixture,
+): Promise<{ readonly written: number; readonly requeueMs: number | undefined }> {
   const context = fixture.context();
   const result = await refreshPods(context, await fixture.state());
   return { written: result.written, requeueMs: context.requeue.delayMs };
@@ -30,13 +41,18 @@ async function refresh(fixture: SyncFixture): Promise<{ readonly written: number
 
 describe('refreshPods (over the in-memory API)', () => {
   it('gracePeriodSeconds: the new image is written only once the grace period has passed on the clock', async () => {
-    const strategy = { type: 'InPlaceIfPossible' as const, maxUnavailable: 1, inPlaceUpdateStrategy: { gracePeriodSeconds: 3 } };
+    const strategy = {
+      type: 'InPlaceIfPossible' as const,
+      maxUnavailable: 1,
+      inPlaceUpdateStrategy: { gracePeriodSeconds: 3 },
+    };
     const fixture = syncFixture([cloneSet({ spec: webSpec(1, { updateStrategy: strategy }) })]);
     await settle(fixture);
     await editSpec(fixture, webSpec(1, { updateStrategy: strategy }, 'nginx:1.27'));
     await startUpdate(fixture);
     const [name] = podNames(fixture);
-    const image = (): string | undefined => fixture.fake.objects(podResource).find((pod) => pod.metadata?.name === name)?.spec?.containers[0]?.image;
+    const image = (): string | undefined =>
+      fixture.fake.objects(podResource).find((pod) => pod.metadata?.name === name)?.spec?.containers[0]?.image;
     expect(image()).toBe('nginx:1.25');
 
     // The period counts from the end of the second the update started in (never shorter than asked).
@@ -72,10 +88,16 @@ describe('refreshPods (over the in-memory API)', () => {
     const fixture = syncFixture([cloneSet({ spec: webSpec(2) })]);
     await settle(fixture);
     const [bad] = podNames(fixture);
-    await fixture.fake.patch(podResource, { namespace: NAMESPACE, name: bad ?? '' }, { type: 'merge', body: { metadata: { annotations: { 'apps.kruise.io/inplace-update-grace': 'not json' } } } });
+    await fixture.fake.patch(
+      podResource,
+      { namespace: NAMESPACE, name: bad ?? '' },
+      { type: 'merge', body: { metadata: { annotations: { 'apps.kruise.io/inplace-update-grace': 'not json' } } } },
+    );
     fixture.fake.clearActions();
     const result = await refreshPods(fixture.context(), await fixture.state());
-    expect(result.skipped).toEqual([{ name: bad, reason: expect.stringContaining('apps.kruise.io/inplace-update-grace') as unknown }]);
+    expect(result.skipped).toEqual([
+      { name: bad, reason: expect.stringContaining('apps.kruise.io/inplace-update-grace') as unknown },
+    ]);
     expect(fixture.fake.writes()).toEqual([]);
   });
 });

@@ -12,5 +12,10 @@ export type { RefreshResult, SkippedPod } from '@kruise-ts/pod-control';
  * which also gives pods without `pod-template-hash` the label, as a Deployment's pods have it.
  */
 export function refreshPods(ctx: SyncContext, state: SyncState): Promise<RefreshResult> {
-  return refreshOwnedPods(ctx, { owner: state.owner, pods: state.pods, updateRevision: revisionNameOf(state.updateRevision), podTemplateHashLabel: true });
+  return refreshOwnedPods(ctx, {
+    owner: state.owner,
+    pods: state.pods,
+    updateRevision: revisionNameOf(state.updateRevision),
+    podTemplateHashLabel: true,
+  });
 }

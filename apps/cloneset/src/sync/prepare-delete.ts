@@ -29,7 +29,13 @@ export async function managePreparingDelete(
     if (isSpecifiedDelete(state.cs, pod)) {
       continue;
     }
-    const updated = await setLifecycleState({ client: ctx.pods, pod, state: LifecycleState.PreparingNormal, markPodNotReady: false, now: ctx.clock.now() });
+    const updated = await setLifecycleState({
+      client: ctx.pods,
+      pod,
+      state: LifecycleState.PreparingNormal,
+      markPodNotReady: false,
+      now: ctx.clock.now(),
+    });
     if (updated !== pod) {
       modified = true;
       ctx.resourceVersionExpectations.expect(updated);

@@ -32,7 +32,11 @@ function plannedDeletions(state: SyncState): PlannedDeletions {
 }
 
 /** Ready pods may only be deleted while the budget lasts; pods that are not ready always may. */
-function withinDeleteBudget(ctx: Pick<SyncContext, 'clock'>, pods: readonly ReadonlyPod[], budget: { remaining: number }): ReadonlyPod[] {
+function withinDeleteBudget(
+  ctx: Pick<SyncContext, 'clock'>,
+  pods: readonly ReadonlyPod[],
+  budget: { remaining: number },
+): ReadonlyPod[] {
   return pods.filter((pod) => {
     if (!isPodUpdateReady(pod, { minReadySeconds: 0, now: ctx.clock.now() })) {
       return true;
@@ -63,14 +67,24 @@ export type DiffPurpose = 'scale' | 'update';
  * keep an old-revision pod for it. The update step counts exact revisions (OpenKruise passes no
  * predicate there), or it would never update the pods the gate counts as done.
  */
-function isUpdatedFor(ctx: Pick<SyncContext, 'gates'>, state: SyncState, purpose: DiffPurpose): (pod: ReadonlyPod) => boolean {
+function isUpdatedFor(
+  ctx: Pick<SyncContext, 'gates'>,
+  state: SyncState,
+  purpose: DiffPurpose,
+): (pod: ReadonlyPod) => boolean {
   const updateRevision = revisionNameOf(state.updateRevision);
   const preparingUpdateAsUpdate = purpose === 'scale' && ctx.gates.enabled('PreparingUpdateAsUpdate');
-  return (pod) => (preparingUpdateAsUpdate && podLifecycleState(pod) === LifecycleState.PreparingUpdate) || isPodAtRevision(pod, updateRevision);
+  return (pod) =>
+    (preparingUpdateAsUpdate && podLifecycleState(pod) === LifecycleState.PreparingUpdate) ||
+    isPodAtRevision(pod, updateRevision);
 }
 
 /** OpenKruise's `calculateDiffsWithExpectation` over the state's pods, for the scale or the update step. */
-export function diffsOf(ctx: Pick<SyncContext, 'gates' | 'options' | 'clock'>, state: SyncState, purpose: DiffPurpose): ExpectationDiffs {
+export function diffsOf(
+  ctx: Pick<SyncContext, 'gates' | 'options' | 'clock'>,
+  state: SyncState,
+  purpose: DiffPurpose,
+): ExpectationDiffs {
   return calculateDiffs({
     cs: state.cs,
     strategy: state.strategy,
@@ -79,7 +93,9 @@ export function diffsOf(ctx: Pick<SyncContext, 'gates' | 'options' | 'clock'>, s
     currentRevision: revisionNameOf(state.currentRevision),
     updateRevision: revisionNameOf(state.updateRevision),
     partitionRollback: ctx.gates.enabled('CloneSetPartitionRollback'),
-    excludePreparingDelete: ctx.options.scalingExcludePreparingDelete || state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
+    excludePreparingDelete:
+      ctx.options.scalingExcludePreparingDelete ||
+      state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
     now: ctx.clock.now(),
   });
 }
@@ -97,13 +113,19 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
   }
   const diffs = diffsOf(ctx, state, 'scale');
   if (diffs.scaleUpNum > diffs.scaleUpLimit) {
-    ctx.recorder.warning(state.ref, CloneSetEventReason.ScaleUpLimited, `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`);
+    ctx.recorder.warning(
+      state.ref,
+      CloneSetEventReason.ScaleUpLimited,
+      `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${String(diffs.scaleUpLimit)}`,
+    );
   }
   if (diffs.scaleUpNum > 0) {
     const created = await scaleOut(ctx, state, diffs);
     return created.length > 0 ? { changed: true, created } : { changed: false, diffs: updateDiffs(ctx, state, diffs) };
   }
-  return (await scaleIn(ctx, state, { diffs, planned })) ? { changed: true } : { changed: false, diffs: updateDiffs(ctx, state, diffs) };
+  return (await scaleIn(ctx, state, { diffs, planned }))
+    ? { changed: true }
+    : { changed: false, diffs: updateDiffs(ctx, state, diffs) };
 }
 
 /** The update step's diffs: the scale step's unless PreparingUpdateAsUpdate made them differ. */
@@ -116,11 +138,26 @@ async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDi
     return [];
   }
   const instanceIds = allocateInstanceIds({ count: diffs.scaleUpLimit, activePods: state.pods, pvcs: state.pvcs });
-  ctx.logger.info({ creations: diffs.scaleUpLimit, currentRevisionCreations: diffs.scaleUpNumOldRevision }, 'Scaling out');
-  return createPods(ctx, state, buildPods(ctx, state, { expectedCreations: diffs.scaleUpLimit, expectedCurrentCreations: diffs.scaleUpNumOldRevision, instanceIds }));
+  ctx.logger.info(
+    { creations: diffs.scaleUpLimit, currentRevisionCreations: diffs.scaleUpNumOldRevision },
+    'Scaling out',
+  );
+  return createPods(
+    ctx,
+    state,
+    buildPods(ctx, state, {
+      expectedCreations: diffs.scaleUpLimit,
+      expectedCurrentCreations: diffs.scaleUpNumOldRevision,
+      instanceIds,
+    }),
+  );
 }
 
-async function scaleIn(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; planned: PlannedDeletions }): Promise<boolean> {
+async function scaleIn(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { diffs: ExpectationDiffs; planned: PlannedDeletions },
+): Promise<boolean> {
   const { diffs, planned } = input;
   if (planned.inPreDelete.length > 0 && (await deletePods(ctx, state, planned.inPreDelete))) {
     return true;

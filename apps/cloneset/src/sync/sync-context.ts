@@ -1,4 +1,12 @@
-import type { CloneSet, ControllerRevision, Node, OwnerReference, PersistentVolumeClaim, Pod, PodTemplateSpec } from '@kruise-ts/api';
+import type {
+  CloneSet,
+  ControllerRevision,
+  Node,
+  OwnerReference,
+  PersistentVolumeClaim,
+  Pod,
+  PodTemplateSpec,
+} from '@kruise-ts/api';
 import type { DeepReadonly, Lister, ObjectReference, ResourceClient } from '@kruise-ts/controller-runtime';
 import type { PodControlContext, PodOwner } from '@kruise-ts/pod-control';
 import type { RevisionStore } from '@kruise-ts/revision';

@@ -45,10 +45,13 @@ function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
  * OpenKruise's `updatePod` (the pod-control package's update): with InPlaceIfPossible or
  * InPlaceOnly, in place when the change allows it; otherwise recreated, except under InPlaceOnly.
  */
-export function updatePod(ctx: SyncContext, state: SyncState, input: { pod: ReadonlyPod; target: ReadonlyRevision }): Promise<PodUpdateOutcome> {
+export function updatePod(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { pod: ReadonlyPod; target: ReadonlyRevision },
+): Promise<PodUpdateOutcome> {
   return updatePodToRevision(ctx, updatePlan(ctx, state), input);
 }
-
 
 /**
  * Recreates the pod: deletes it (through PreparingDelete when the preDelete hook holds it, with its
@@ -57,7 +60,11 @@ export function updatePod(ctx: SyncContext, state: SyncState, input: { pod: Read
  * (limitUpdateCandidates) already bounds what the scale step's delete budget would, so we delete at
  * once: one write and one reconcile less per recreated pod.
  */
-async function recreate(ctx: SyncContext, state: SyncState, input: { pod: ReadonlyPod; target: ReadonlyRevision }): Promise<PodUpdateOutcome> {
+async function recreate(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { pod: ReadonlyPod; target: ReadonlyRevision },
+): Promise<PodUpdateOutcome> {
   const name = input.pod.metadata?.name ?? '';
   const revision = revisionNameOf(input.target);
   try {
@@ -66,10 +73,18 @@ async function recreate(ctx: SyncContext, state: SyncState, input: { pod: Readon
     }
   } catch (error) {
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(state.ref, CloneSetEventReason.FailedUpdatePodReCreate, `failed to delete pod ${name} for update(revision ${revision}): ${errorMessage(error)}`);
+      ctx.recorder.warning(
+        state.ref,
+        CloneSetEventReason.FailedUpdatePodReCreate,
+        `failed to delete pod ${name} for update(revision ${revision}): ${errorMessage(error)}`,
+      );
     }
     throw error;
   }
-  ctx.recorder.normal(state.ref, CloneSetEventReason.SuccessfulUpdatePodReCreate, `successfully delete pod ${name} for update(revision ${revision})`);
+  ctx.recorder.normal(
+    state.ref,
+    CloneSetEventReason.SuccessfulUpdatePodReCreate,
+    `successfully delete pod ${name} for update(revision ${revision})`,
+  );
   return CHANGED;
 }

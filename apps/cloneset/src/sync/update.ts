@@ -3,7 +3,15 @@ import { CloneSetUpdateStrategyType, LifecycleState } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { INPLACE_UPDATE_GRACE_ANNOTATION } from '@kruise-ts/inplace-update';
 import { isPodAtRevision } from '@kruise-ts/revision';
-import { isPreparingDelete, isWorkloadPodAvailable, limitUpdateCandidates, POD_WRITE_CONCURRENCY, podLifecycleState, settleWithConcurrency, sortUpdateCandidates } from '@kruise-ts/workload';
+import {
+  isPreparingDelete,
+  isWorkloadPodAvailable,
+  limitUpdateCandidates,
+  POD_WRITE_CONCURRENCY,
+  podLifecycleState,
+  settleWithConcurrency,
+  sortUpdateCandidates,
+} from '@kruise-ts/workload';
 
 import type { ExpectationDiffs } from './diffs.ts';
 import { refreshPods, skipOrFail } from './pod-refresh.ts';
@@ -38,20 +46,34 @@ export class UpdateError extends Error {
 }
 
 /** Pods that may be moved to the target revision now, before ordering and limits. */
-function updateCandidates(state: SyncState, input: { diffs: ExpectationDiffs; skipped: ReadonlySet<string> }): ReadonlyPod[] {
+function updateCandidates(
+  state: SyncState,
+  input: { diffs: ExpectationDiffs; skipped: ReadonlySet<string> },
+): ReadonlyPod[] {
   const updateRevision = revisionNameOf(state.updateRevision);
   const forward = input.diffs.updateNum > 0;
   return state.pods.filter((pod) => {
-    if (isPodAtRevision(pod, updateRevision) === forward || isPreparingDelete(pod) || input.skipped.has(pod.metadata?.name ?? '')) {
+    if (
+      isPodAtRevision(pod, updateRevision) === forward ||
+      isPreparingDelete(pod) ||
+      input.skipped.has(pod.metadata?.name ?? '')
+    ) {
       return false;
     }
     // A pod still in its in-place grace period is being updated already, unless it finished (Updated).
-    return podLifecycleState(pod) === LifecycleState.Updated || pod.metadata?.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION] === undefined;
+    return (
+      podLifecycleState(pod) === LifecycleState.Updated ||
+      pod.metadata?.annotations?.[INPLACE_UPDATE_GRACE_ANNOTATION] === undefined
+    );
   });
 }
 
 /** The pods the update moves now, in update order and within the maxUnavailable budget. */
-function selectPods(ctx: SyncContext, state: SyncState, input: { diffs: ExpectationDiffs; skipped: ReadonlySet<string>; targetName: string }): ReadonlyPod[] {
+function selectPods(
+  ctx: SyncContext,
+  state: SyncState,
+  input: { diffs: ExpectationDiffs; skipped: ReadonlySet<string>; targetName: string },
+): ReadonlyPod[] {
   const { diffs } = input;
   const now = ctx.clock.now();
   const availability = { minReadySeconds: state.cs.spec.minReadySeconds ?? 0, now };
@@ -72,7 +94,11 @@ function selectPods(ctx: SyncContext, state: SyncState, input: { diffs: Expectat
 }
 
 /** Folds the selected pods' outcomes into the result; the first write failure, if any, is thrown after. */
-function collectOutcomes(selected: readonly ReadonlyPod[], outcomes: readonly PromiseSettledResult<PodUpdateOutcome>[], base: UpdateResult): UpdateResult {
+function collectOutcomes(
+  selected: readonly ReadonlyPod[],
+  outcomes: readonly PromiseSettledResult<PodUpdateOutcome>[],
+  base: UpdateResult,
+): UpdateResult {
   let changed = base.changed;
   const blocked: string[] = [];
   const skipped = [...base.skipped];
@@ -124,8 +150,13 @@ export async function update(ctx: SyncContext, snapshot: SyncState, diffs: Expec
   const skipped = new Set(refreshed.skipped.map((pod) => pod.name));
   const selected = selectPods(ctx, state, { diffs, skipped, targetName });
   if (selected.length > 0) {
-    ctx.logger.info({ target: targetName, updateNum: diffs.updateNum, selected: selected.map((pod) => pod.metadata?.name) }, 'Updating pods');
+    ctx.logger.info(
+      { target: targetName, updateNum: diffs.updateNum, selected: selected.map((pod) => pod.metadata?.name) },
+      'Updating pods',
+    );
   }
-  const outcomes = await settleWithConcurrency(selected, POD_WRITE_CONCURRENCY, (pod) => updatePod(ctx, state, { pod, target }));
+  const outcomes = await settleWithConcurrency(selected, POD_WRITE_CONCURRENCY, (pod) =>
+    updatePod(ctx, state, { pod, target }),
+  );
   return collectOutcomes(selected, outcomes, base);
 }

@@ -20,7 +20,17 @@ export function cloneSetValidation(options: PodShapeOptions): WorkloadValidation
     kind: 'CloneSet',
     parse,
     target: (cs) => cloneSetValidationTarget(cs, options),
-    dryRunInputs: (cs) => [cs.metadata.name, cs.spec.template, cs.spec.volumeClaimTemplates, cs.spec.selector.matchLabels, cs.spec.updateStrategy.type, cs.spec.lifecycle],
-    updateRules: (oldCs, cs) => (isInPlaceOnly(cs) ? inPlaceOnlyViolations(oldCs.spec.template.spec, cs.spec.template.spec, 'spec.template.spec') : []),
+    dryRunInputs: (cs) => [
+      cs.metadata.name,
+      cs.spec.template,
+      cs.spec.volumeClaimTemplates,
+      cs.spec.selector.matchLabels,
+      cs.spec.updateStrategy.type,
+      cs.spec.lifecycle,
+    ],
+    updateRules: (oldCs, cs) =>
+      isInPlaceOnly(cs)
+        ? inPlaceOnlyViolations(oldCs.spec.template.spec, cs.spec.template.spec, 'spec.template.spec')
+        : [],
   };
 }

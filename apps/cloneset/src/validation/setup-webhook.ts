@@ -20,7 +20,18 @@ export const CLONESET_VALIDATION_WEBHOOK: ValidationWebhook = {
  * that throws or runs out of time admits the CloneSet, and the controller checks its template before
  * it creates the first pod.
  */
-export function setupCloneSetWebhook(manager: Manager, server: WebhookServer, options: CloneSetControllerOptions): void {
-  const shape = { shortHash: options.featureGates.enabled('CloneSetShortHash'), reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false };
-  server.register(CLONESET_VALIDATION_WEBHOOK.path, validationHandler(cloneSetValidation(shape), templateValidatorFor(manager)), { failurePolicy: 'allow' });
+export function setupCloneSetWebhook(
+  manager: Manager,
+  server: WebhookServer,
+  options: CloneSetControllerOptions,
+): void {
+  const shape = {
+    shortHash: options.featureGates.enabled('CloneSetShortHash'),
+    reCreateWithoutReadinessGates: options.reCreateWithoutReadinessGates ?? false,
+  };
+  server.register(
+    CLONESET_VALIDATION_WEBHOOK.path,
+    validationHandler(cloneSetValidation(shape), templateValidatorFor(manager)),
+    { failurePolicy: 'allow' },
+  );
 }

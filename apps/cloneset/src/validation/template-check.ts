@@ -12,9 +12,15 @@ import { cloneSetValidationTarget } from './validation-target.ts';
 import type { PodShapeOptions } from './validation-target.ts';
 
 /** The message to report when the template is invalid; undefined when it is valid, not checked now, or could not be checked. */
-export async function templateProblem(cs: DeepReadonly<CloneSet>, context: TemplateCheckContext & { readonly shape: PodShapeOptions }): Promise<string | undefined> {
+export async function templateProblem(
+  cs: DeepReadonly<CloneSet>,
+  context: TemplateCheckContext & { readonly shape: PodShapeOptions },
+): Promise<string | undefined> {
   if (!mayCreatePods(cs)) {
     return undefined;
   }
-  return checkTemplate(context, { subject: `CloneSet ${JSON.stringify(cs.metadata.name ?? '')}`, target: () => cloneSetValidationTarget(cs, context.shape) });
+  return checkTemplate(context, {
+    subject: `CloneSet ${JSON.stringify(cs.metadata.name ?? '')}`,
+    target: () => cloneSetValidationTarget(cs, context.shape),
+  });
 }

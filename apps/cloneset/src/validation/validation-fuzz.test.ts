@@ -16,8 +16,45 @@ import { TemplateValidator, validationHandler } from '@kruise-ts/template-valida
 
 import { cloneSetValidation } from './cloneset-validation.ts';
 
-const KEYS = ['containers', 'initContainers', 'volumes', 'name', 'image', 'ports', 'containerPort', 'env', 'value', 'resources', 'requests', 'cpu', 'labels', 'annotations', 'readinessGates', 'conditionType', 'spec', 'metadata', 'x'];
-const LEAVES: readonly unknown[] = [null, true, false, 0, -1, 65_536, 0.5, 1e21, '', 'Main', 'nginx', '1Gi', '-1', 'x'.repeat(300), '\u0000', '{}'];
+const KEYS = [
+  'containers',
+  'initContainers',
+  'volumes',
+  'name',
+  'image',
+  'ports',
+  'containerPort',
+  'env',
+  'value',
+  'resources',
+  'requests',
+  'cpu',
+  'labels',
+  'annotations',
+  'readinessGates',
+  'conditionType',
+  'spec',
+  'metadata',
+  'x',
+];
+const LEAVES: readonly unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  65_536,
+  0.5,
+  1e21,
+  '',
+  'Main',
+  'nginx',
+  '1Gi',
+  '-1',
+  'x'.repeat(300),
+  '\u0000',
+  '{}',
+];
 
 function randomJson(random: Random, depth: number): unknown {
   if (depth <= 0 || random() < 0.4) {
@@ -56,7 +93,12 @@ const base = {
     replicas: 2,
     selector: { matchLabels: { app: 'web' } },
     template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    volumeClaimTemplates: [
+      {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+    ],
   },
 };
 
@@ -74,17 +116,46 @@ function acceptedCloneSet(random: Random): unknown {
 
 /** The API server's answer to a dry run, at random. */
 function randomDryRun(random: Random): Promise<void> {
-  const field = pick(random, ['spec.containers[0].name', 'spec.volumes[0].name', 'metadata.labels', 'metadata.name', 'spec.resources.requests[storage]', '', 'spec.x[999]']);
+  const field = pick(random, [
+    'spec.containers[0].name',
+    'spec.volumes[0].name',
+    'metadata.labels',
+    'metadata.name',
+    'spec.resources.requests[storage]',
+    '',
+    'spec.x[999]',
+  ]);
   switch (Math.floor(random() * 7)) {
     case 0:
     case 1:
       return Promise.resolve();
     case 2:
-      return Promise.reject(new ApiError({ code: 422, status: { message: 'invalid', reason: 'Invalid', code: 422, details: { causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "x"', field }] } } }));
+      return Promise.reject(
+        new ApiError({
+          code: 422,
+          status: {
+            message: 'invalid',
+            reason: 'Invalid',
+            code: 422,
+            details: { causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "x"', field }] },
+          },
+        }),
+      );
     case 3:
-      return Promise.reject(new ApiError({ code: 400, status: { message: 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field PodSpec.spec.volumes of type []v1.Volume', code: 400 } }));
+      return Promise.reject(
+        new ApiError({
+          code: 400,
+          status: {
+            message:
+              'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field PodSpec.spec.volumes of type []v1.Volume',
+            code: 400,
+          },
+        }),
+      );
     case 4:
-      return Promise.reject(new ApiError({ code: 403, status: { message: 'forbidden: violates PodSecurity', code: 403 } }));
+      return Promise.reject(
+        new ApiError({ code: 403, status: { message: 'forbidden: violates PodSecurity', code: 403 } }),
+      );
     case 5:
       return Promise.reject(new ApiError({ code: 503, status: { message: 'unavailable', code: 503 } }));
     default:
@@ -105,19 +176,31 @@ function request(random: Random, object: unknown, oldObject?: unknown): Admissio
 }
 
 function wellFormed(response: AdmissionResponse): boolean {
-  const warningsShort = (response.warnings ?? []).every((warning) => typeof warning === 'string' && warning.length <= 250);
+  const warningsShort = (response.warnings ?? []).every(
+    (warning) => typeof warning === 'string' && warning.length <= 250,
+  );
   if (response.allowed) {
     return warningsShort && response.status === undefined;
   }
-  return warningsShort && (response.status?.code === 400 || response.status?.code === 422) && (response.status.message.length > 0);
+  return (
+    warningsShort &&
+    (response.status?.code === 400 || response.status?.code === 422) &&
+    response.status.message.length > 0
+  );
 }
 
 describe('CloneSet validation handler under random input', () => {
   it('answers 10,000 random schema-accepted templates, creates and updates, with well-formed responses', async () => {
     const random = seededRandom(20);
     // A small cache, so that most templates reach the random dry runs.
-    const validator = new TemplateValidator({ dryRun: { createPod: () => randomDryRun(random), createClaim: () => randomDryRun(random) }, maxEntries: 16 });
-    const handler = validationHandler(cloneSetValidation({ shortHash: false, reCreateWithoutReadinessGates: false }), validator);
+    const validator = new TemplateValidator({
+      dryRun: { createPod: () => randomDryRun(random), createClaim: () => randomDryRun(random) },
+      maxEntries: 16,
+    });
+    const handler = validationHandler(
+      cloneSetValidation({ shortHash: false, reCreateWithoutReadinessGates: false }),
+      validator,
+    );
     const signal = new AbortController().signal;
     const tally = { allowed: 0, denied: 0 };
     for (let i = 0; i < 10_000; i++) {
@@ -138,10 +221,27 @@ describe('CloneSet validation handler under random input', () => {
     ['no spec', { ...base, spec: undefined }],
     ['a template that is a number', { ...base, spec: { ...base.spec, template: 5 } }],
     ['containers that are a string', { ...base, spec: { ...base.spec, template: { spec: { containers: 'main' } } } }],
-    ['deep nesting', { ...base, spec: { ...base.spec, template: { ...base.spec.template, spec: { ...base.spec.template.spec, x: JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) as unknown } } } }],
+    [
+      'deep nesting',
+      {
+        ...base,
+        spec: {
+          ...base.spec,
+          template: {
+            ...base.spec.template,
+            spec: { ...base.spec.template.spec, x: JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) as unknown },
+          },
+        },
+      },
+    ],
   ])('refuses an unreadable object (%s) with a clear message', async (_name, object) => {
-    const validator = new TemplateValidator({ dryRun: { createPod: () => Promise.resolve(), createClaim: () => Promise.resolve() } });
-    const handler = validationHandler(cloneSetValidation({ shortHash: false, reCreateWithoutReadinessGates: false }), validator);
+    const validator = new TemplateValidator({
+      dryRun: { createPod: () => Promise.resolve(), createClaim: () => Promise.resolve() },
+    });
+    const handler = validationHandler(
+      cloneSetValidation({ shortHash: false, reCreateWithoutReadinessGates: false }),
+      validator,
+    );
     const response = await handler(request(seededRandom(1), object), new AbortController().signal);
     expect(response).toSatisfy(wellFormed);
     if (!response.allowed) {

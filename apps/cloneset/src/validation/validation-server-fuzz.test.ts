@@ -9,7 +9,12 @@ import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createLogger, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
-import { fuzzAdmissionBody, isJsonError, postAdmissionReview, seededRandom } from '@kruise-ts/controller-runtime/testing';
+import {
+  fuzzAdmissionBody,
+  isJsonError,
+  postAdmissionReview,
+  seededRandom,
+} from '@kruise-ts/controller-runtime/testing';
 import type { AdmissionAnswer, AdmissionTarget } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
@@ -26,7 +31,11 @@ function cloneSet(podSpec: object, annotations: Record<string, string> = {}): ob
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name: 'web', namespace: 'ns', annotations },
-    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: podSpec } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: podSpec },
+    },
   };
 }
 
@@ -51,7 +60,11 @@ const valid = review('fuzz', cloneSet({ containers: [container] }));
 
 interface ReviewBody {
   readonly kind?: unknown;
-  readonly response?: { readonly uid?: unknown; readonly allowed?: unknown; readonly status?: { readonly code?: unknown; readonly message?: unknown } };
+  readonly response?: {
+    readonly uid?: unknown;
+    readonly allowed?: unknown;
+    readonly status?: { readonly code?: unknown; readonly message?: unknown };
+  };
 }
 
 /** A 200 AdmissionReview answering `uid` that allows, or denies with 400 or 422 and a message. */
@@ -65,7 +78,12 @@ function isVerdictFor(uid: unknown, answer: AdmissionAnswer): boolean {
     return response.status === undefined;
   }
   const status = response.status;
-  return response.allowed === false && (status?.code === 400 || status?.code === 422) && typeof status.message === 'string' && status.message.length > 0;
+  return (
+    response.allowed === false &&
+    (status?.code === 400 || status?.code === 422) &&
+    typeof status.message === 'string' &&
+    status.message.length > 0
+  );
 }
 
 /** The uid a body carries, when it is JSON; a 200 must answer with it. */
@@ -95,8 +113,14 @@ describe('CloneSet validation webhook server under malformed input', () => {
   beforeAll(async () => {
     const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
     const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
-    const validator = new TemplateValidator({ dryRun: { createPod: () => Promise.resolve(), createClaim: () => Promise.resolve() } });
-    server.register(PATH, validationHandler(cloneSetValidation({ shortHash: false, reCreateWithoutReadinessGates: false }), validator), { failurePolicy: 'allow' });
+    const validator = new TemplateValidator({
+      dryRun: { createPod: () => Promise.resolve(), createClaim: () => Promise.resolve() },
+    });
+    server.register(
+      PATH,
+      validationHandler(cloneSetValidation({ shortHash: false, reCreateWithoutReadinessGates: false }), validator),
+      { failurePolicy: 'allow' },
+    );
     done = server.start(stop.signal);
     const port = await server.listening();
     target = { port, ca: certificates.caBundle() ?? '', agent };
@@ -128,7 +152,9 @@ describe('CloneSet validation webhook server under malformed input', () => {
   }, 60_000);
 
   it('refuses a review over the 3 MiB limit with 413 and a JSON message', async () => {
-    const body = Buffer.from(JSON.stringify(review('big', cloneSet({ containers: [container] }, { big: 'x'.repeat(4 * 1024 * 1024) }))));
+    const body = Buffer.from(
+      JSON.stringify(review('big', cloneSet({ containers: [container] }, { big: 'x'.repeat(4 * 1024 * 1024) }))),
+    );
     const answer = await postAdmissionReview(target, PATH, body);
     expect(answer).toSatisfy((value: AdmissionAnswer) => isJsonError(value, 413));
     expect(answer.body).toMatchObject({ message: expect.stringContaining('larger than the limit') as unknown });
@@ -145,6 +171,9 @@ describe('CloneSet validation webhook server under malformed input', () => {
 
   it('still allows the valid review afterwards', async () => {
     const answer = await postAdmissionReview(target, PATH, Buffer.from(JSON.stringify(valid)));
-    expect(answer).toMatchObject({ status: 200, body: { kind: 'AdmissionReview', response: { uid: 'fuzz', allowed: true } } });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { kind: 'AdmissionReview', response: { uid: 'fuzz', allowed: true } },
+    });
   });
 });

@@ -37,7 +37,13 @@ function withoutOwners<T extends Pod | PersistentVolumeClaim>(object: T): T {
 export function cloneSetValidationTarget(cs: DeepReadonly<CloneSet>, options: PodShapeOptions): ValidationTarget {
   const name = cs.metadata.name ?? '';
   const namespace = cs.metadata.namespace ?? '';
-  const controllerRef: OwnerReference = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name, uid: 'validation', controller: true };
+  const controllerRef: OwnerReference = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    name,
+    uid: 'validation',
+    controller: true,
+  };
   const pod = withoutOwners(
     newPod({
       cs,
@@ -51,12 +57,24 @@ export function cloneSetValidationTarget(cs: DeepReadonly<CloneSet>, options: Po
     }),
   );
   const templates = cs.spec.volumeClaimTemplates ?? [];
-  const claims = newClaimsForInstance({ owner: { name, namespace, controllerRef }, volumeClaimTemplates: templates, instanceId: PLACEHOLDER_INSTANCE_ID, selectorLabels: cs.spec.selector.matchLabels });
+  const claims = newClaimsForInstance({
+    owner: { name, namespace, controllerRef },
+    volumeClaimTemplates: templates,
+    instanceId: PLACEHOLDER_INSTANCE_ID,
+    selectorLabels: cs.spec.selector.matchLabels,
+  });
   const claimNames = templates.map((template) => template.metadata?.name ?? '');
   return {
     pod,
-    podMapping: podTemplateMapping(pod, claimNames, { template: 'spec.template', claimTemplates: 'spec.volumeClaimTemplates', name: 'metadata.name' }),
-    claims: claims.map((claim, index) => ({ claim: withoutOwners(claim), mapping: claimTemplateMapping('spec.volumeClaimTemplates', index) })),
+    podMapping: podTemplateMapping(pod, claimNames, {
+      template: 'spec.template',
+      claimTemplates: 'spec.volumeClaimTemplates',
+      name: 'metadata.name',
+    }),
+    claims: claims.map((claim, index) => ({
+      claim: withoutOwners(claim),
+      mapping: claimTemplateMapping('spec.volumeClaimTemplates', index),
+    })),
   };
 }
 

@@ -4,7 +4,15 @@ import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/te
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import {
+  activePods,
+  createCloneSet,
+  installCloneSetCrd,
+  settled,
+  startController,
+  testClient,
+  waitForStatus,
+} from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
@@ -20,22 +28,37 @@ describe('CloneSet scale-in order', () => {
         spec: {
           replicas: 5,
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] },
+          },
         },
       });
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'five pods' }, settled);
       const pods = await activePods(client, ns.name, 'app=web');
       const costs = ['100', '-100', '0', '50', '25'];
       for (const [index, pod] of pods.entries()) {
-        await client.patch(podResource, { namespace: ns.name, name: pod.metadata?.name ?? '' }, {
-          type: 'merge',
-          body: { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': costs[index] } } },
-        });
+        await client.patch(
+          podResource,
+          { namespace: ns.name, name: pod.metadata?.name ?? '' },
+          {
+            type: 'merge',
+            body: { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': costs[index] } } },
+          },
+        );
       }
       const byCost = new Map(pods.map((pod, index) => [costs[index], pod.metadata?.name ?? '']));
 
-      await client.patch(cloneSetResource, { namespace: ns.name, name: 'web' }, { type: 'merge', body: { spec: { replicas: 3 } } });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'three pods' }, (cs) => settled(cs) && cs.status?.replicas === 3);
+      await client.patch(
+        cloneSetResource,
+        { namespace: ns.name, name: 'web' },
+        { type: 'merge', body: { spec: { replicas: 3 } } },
+      );
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'web', description: 'three pods' },
+        (cs) => settled(cs) && cs.status?.replicas === 3,
+      );
       const left = (await activePods(client, ns.name, 'app=web')).map((pod) => pod.metadata?.name).sort();
       expect(left).toEqual([byCost.get('100'), byCost.get('50'), byCost.get('25')].sort());
     } finally {

@@ -1,4 +1,3 @@
-
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
@@ -6,7 +5,16 @@ import { ApiError } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, rolledOut, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import {
+  activePods,
+  createCloneSet,
+  installCloneSetCrd,
+  rolledOut,
+  settled,
+  startController,
+  testClient,
+  waitForStatus,
+} from '../support/harness.ts';
 import { imageOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -23,7 +31,10 @@ describe('CloneSet InPlaceOnly', () => {
         spec: {
           replicas: 2,
           selector: { matchLabels: { app: 'strict' } },
-          template: { metadata: { labels: { app: 'strict' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+          template: {
+            metadata: { labels: { app: 'strict' } },
+            spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+          },
           updateStrategy: { type: 'InPlaceOnly' },
         },
       });
@@ -32,35 +43,70 @@ describe('CloneSet InPlaceOnly', () => {
 
       // What CEL can see: the containers' names and order.
       const rename = await client
-        .patch(cloneSetResource, { namespace: ns.name, name: 'strict' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/name', value: 'renamed' }] })
-        .then(() => undefined, (error: unknown) => error);
+        .patch(
+          cloneSetResource,
+          { namespace: ns.name, name: 'strict' },
+          { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/name', value: 'renamed' }] },
+        )
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       expect(rename).toBeInstanceOf(ApiError);
       expect((rename as ApiError).code).toBe(422);
       expect((rename as ApiError).message).toContain('InPlaceOnly');
 
       // What it cannot: an env change is accepted, and the controller says it cannot apply it.
-      await client.patch(cloneSetResource, { namespace: ns.name, name: 'strict' }, {
-        type: 'json',
-        body: [{ op: 'add', path: '/spec/template/spec/containers/0/env', value: [{ name: 'MODE', value: 'strict' }] }],
-      });
-      const blocked = await waitForStatus(client, { namespace: ns.name, name: 'strict', description: 'the FailedUpdate condition' }, (cs) =>
-        cs.status?.conditions?.some((c) => c.type === 'FailedUpdate' && c.reason === 'InPlaceOnlyNotPossible') === true,
+      await client.patch(
+        cloneSetResource,
+        { namespace: ns.name, name: 'strict' },
+        {
+          type: 'json',
+          body: [
+            { op: 'add', path: '/spec/template/spec/containers/0/env', value: [{ name: 'MODE', value: 'strict' }] },
+          ],
+        },
       );
-      expect(blocked.status?.conditions?.find((c) => c.type === 'FailedUpdate')?.message).toContain('InPlaceOnly but can not update in-place');
-      const event = await waitFor(async () => {
-        const events = await kubeConfig.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: ns.name, fieldSelector: 'involvedObject.name=strict' });
-        return events.items.find((e) => e.reason === 'FailedUpdatePodInPlace');
-      }, { description: 'the FailedUpdatePodInPlace event' });
+      const blocked = await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'strict', description: 'the FailedUpdate condition' },
+        (cs) =>
+          cs.status?.conditions?.some((c) => c.type === 'FailedUpdate' && c.reason === 'InPlaceOnlyNotPossible') ===
+          true,
+      );
+      expect(blocked.status?.conditions?.find((c) => c.type === 'FailedUpdate')?.message).toContain(
+        'InPlaceOnly but can not update in-place',
+      );
+      const event = await waitFor(
+        async () => {
+          const events = await kubeConfig
+            .makeApiClient(CoreV1Api)
+            .listNamespacedEvent({ namespace: ns.name, fieldSelector: 'involvedObject.name=strict' });
+          return events.items.find((e) => e.reason === 'FailedUpdatePodInPlace');
+        },
+        { description: 'the FailedUpdatePodInPlace event' },
+      );
       expect(event.type).toBe('Warning');
       // That no pod is written for a blocked update is pinned down by src/sync/update.test.ts.
       expect((await activePods(client, ns.name, 'app=strict')).map(uidOf).sort()).toEqual(uids);
 
       // Back to an image-only change: it goes through in place and the condition clears.
-      await client.patch(cloneSetResource, { namespace: ns.name, name: 'strict' }, {
-        type: 'json',
-        body: [{ op: 'remove', path: '/spec/template/spec/containers/0/env' }, { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }],
-      });
-      const done = await waitForStatus(client, { namespace: ns.name, name: 'strict', description: 'updated in place' }, rolledOut);
+      await client.patch(
+        cloneSetResource,
+        { namespace: ns.name, name: 'strict' },
+        {
+          type: 'json',
+          body: [
+            { op: 'remove', path: '/spec/template/spec/containers/0/env' },
+            { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' },
+          ],
+        },
+      );
+      const done = await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'strict', description: 'updated in place' },
+        rolledOut,
+      );
       expect((done.status?.conditions ?? []).some((c) => c.type === 'FailedUpdate')).toBe(false);
       const pods = await activePods(client, ns.name, 'app=strict');
       expect(pods.map(uidOf).sort()).toEqual(uids);

@@ -11,7 +11,21 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, installCloneSetCrd, observePods, PodWriteCounter, seedExample, settled, startController, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
+import {
+  activeClaims,
+  activePods,
+  createCloneSet,
+  installCloneSetCrd,
+  observePods,
+  PodWriteCounter,
+  seedExample,
+  settled,
+  startController,
+  testClient,
+  waitForStatus,
+  webCloneSet,
+  withController,
+} from '../support/harness.ts';
 import type { ControllerHandle } from '../support/harness.ts';
 import { conditionOf, imageOf, isAvailableNow, nameOf, restartsOf, uidOf } from '../support/pods.ts';
 
@@ -19,14 +33,22 @@ const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 
 async function setImage(namespace: string, name: string, image: string): Promise<void> {
-  await client.patch(cloneSetResource, { namespace, name }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] });
+  await client.patch(
+    cloneSetResource,
+    { namespace, name },
+    { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] },
+  );
 }
 
-const allUpdated = (cs: { status?: { currentRevision?: string | undefined; updateRevision?: string | undefined } | undefined }): boolean =>
-  cs.status?.currentRevision !== undefined && cs.status.currentRevision === cs.status.updateRevision;
+const allUpdated = (cs: {
+  status?: { currentRevision?: string | undefined; updateRevision?: string | undefined } | undefined;
+}): boolean => cs.status?.currentRevision !== undefined && cs.status.currentRevision === cs.status.updateRevision;
 
 /** sample-data (5 pods with a PVC each) updated in place, as the document's InPlaceIfPossible example. */
-async function inPlaceSample(namespace: string, updateStrategy: CloneSetInput['spec']['updateStrategy']): Promise<void> {
+async function inPlaceSample(
+  namespace: string,
+  updateStrategy: CloneSetInput['spec']['updateStrategy'],
+): Promise<void> {
   const example = await seedExample('003-L053.yaml');
   await createCloneSet(client, namespace, { ...example, spec: { ...example.spec, updateStrategy } });
   await waitForStatus(client, { namespace, name: 'sample-data', description: 'sample-data settled' }, settled);
@@ -47,14 +69,20 @@ function recordUnready(namespace: string, into: Set<string>): ReturnType<typeof 
 async function rollOutSample(namespace: string, image: string, observer: { stop(): void }): Promise<void> {
   try {
     await setImage(namespace, 'sample-data', image);
-    await waitForStatus(client, { namespace, name: 'sample-data', description: `all updated in place to ${image}`, timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));
+    await waitForStatus(
+      client,
+      { namespace, name: 'sample-data', description: `all updated in place to ${image}`, timeoutMs: 90_000 },
+      (cs) => settled(cs) && allUpdated(cs),
+    );
   } finally {
     observer.stop();
   }
 }
 
 /** The writes of each pod, in order, as "verb subresource". */
-function writesByPod(writes: readonly { readonly pod: string; readonly verb: string; readonly subresource: string }[]): Map<string, string[]> {
+function writesByPod(
+  writes: readonly { readonly pod: string; readonly verb: string; readonly subresource: string }[],
+): Map<string, string[]> {
   const byPod = new Map<string, string[]>();
   for (const write of writes) {
     byPod.set(write.pod, [...(byPod.get(write.pod) ?? []), `${write.verb} ${write.subresource}`.trim()]);
@@ -80,7 +108,12 @@ describe('CloneSet in-place update', () => {
       // conditions, written right after the create (no conflict, no re-read, no second status write).
       const creation = writes.writes.slice(0, firstWrite);
       expect(creation.filter((write) => write.pod === '(new)' && write.verb === 'create')).toHaveLength(before.length);
-      expect(creation.filter((write) => write.subresource === 'status').map((write) => write.pod).sort()).toEqual(before.map(nameOf).sort());
+      expect(
+        creation
+          .filter((write) => write.subresource === 'status')
+          .map((write) => write.pod)
+          .sort(),
+      ).toEqual(before.map(nameOf).sort());
       expect(writes.failed).toEqual([]);
       // A create always records field ownership (managedFields); the in-place patch strips it.
       expect(before.every((pod) => (pod.metadata?.managedFields?.length ?? 0) > 0)).toBe(true);
@@ -91,7 +124,13 @@ describe('CloneSet in-place update', () => {
       expect(after.map((pod) => [nameOf(pod), uidOf(pod)])).toEqual(before.map((pod) => [nameOf(pod), uidOf(pod)]));
       expect(after.map(imageOf)).toEqual(Array<string>(5).fill('nginx:mainline'));
       expect(after.map((pod) => restartsOf(pod))).toEqual([1, 1, 1, 1, 1]);
-      expect(after.every((pod) => conditionOf(pod, 'InPlaceUpdateReady')?.status === 'True' && pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal')).toBe(true);
+      expect(
+        after.every(
+          (pod) =>
+            conditionOf(pod, 'InPlaceUpdateReady')?.status === 'True' &&
+            pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal',
+        ),
+      ).toBe(true);
       expect([...wentUnready].sort()).toEqual(before.map(nameOf));
       expect((await activeClaims(client, ns.name)).map(uidOf).sort()).toEqual(claimsBefore);
 
@@ -130,15 +169,25 @@ describe('CloneSet in-place update', () => {
     await withController(
       'inplace-keep-fields',
       async (namespace) => {
-        await createCloneSet(client, namespace, webCloneSet(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }));
+        await createCloneSet(
+          client,
+          namespace,
+          webCloneSet(2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }),
+        );
         await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
         await setImage(namespace, 'web', 'nginx:1.27');
-        await waitForStatus(client, { namespace, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
+        await waitForStatus(
+          client,
+          { namespace, name: 'web', description: 'all updated in place' },
+          (cs) => settled(cs) && allUpdated(cs),
+        );
         const after = await activePods(client, namespace, 'app=web');
         expect(after.map(restartsOf)).toEqual([1, 1]);
         for (const pod of after) {
           // The creation's entry and the in-place patch's (main resource, Update) are both there.
-          const entries = (pod.metadata?.managedFields ?? []).map((entry) => `${entry.operation ?? ''} ${entry.subresource ?? ''}`.trim());
+          const entries = (pod.metadata?.managedFields ?? []).map((entry) =>
+            `${entry.operation ?? ''} ${entry.subresource ?? ''}`.trim(),
+          );
           expect(entries).toContain('Update');
           expect(entries).toContain('Update status');
         }
@@ -152,16 +201,28 @@ describe('CloneSet in-place update', () => {
     await using ns = await createTestNamespace(kubeConfig, 'inplace-pipelined');
     let controller = startController({ kubeConfig, namespace: ns.name });
     try {
-      await createCloneSet(client, ns.name, webCloneSet(6, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 } }));
+      await createCloneSet(
+        client,
+        ns.name,
+        webCloneSet(6, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 } }),
+      );
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'six pods' }, settled);
       // With the controller stopped: one pod loses pod-template-hash (the refresh writes it back) and
       // the image changes, so the first reconcile has both a refresh write and pods to update.
       await controller.stop();
       const [first] = await activePods(client, ns.name, 'app=web');
-      await client.patch(podResource, { namespace: ns.name, name: nameOf(first ?? {}) }, { type: 'json', body: [{ op: 'remove', path: '/metadata/labels/pod-template-hash' }] });
+      await client.patch(
+        podResource,
+        { namespace: ns.name, name: nameOf(first ?? {}) },
+        { type: 'json', body: [{ op: 'remove', path: '/metadata/labels/pod-template-hash' }] },
+      );
       await setImage(ns.name, 'web', 'nginx:1.27');
       controller = startController({ kubeConfig, namespace: ns.name });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated in place' }, (cs) => settled(cs) && allUpdated(cs));
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'web', description: 'all updated in place' },
+        (cs) => settled(cs) && allUpdated(cs),
+      );
       // OpenKruise ends a reconcile whose refresh wrote and updates in the next; that ours does both in
       // one is pinned down by src/sync/update.test.ts. Here: the result on real pods.
       const after = await activePods(client, ns.name, 'app=web');
@@ -182,8 +243,15 @@ describe('CloneSet in-place update', () => {
         spec: {
           replicas: 2,
           selector: { matchLabels: { app: 'graceful' } },
-          template: { metadata: { labels: { app: 'graceful' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-          updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2, inPlaceUpdateStrategy: { gracePeriodSeconds: 3 } },
+          template: {
+            metadata: { labels: { app: 'graceful' } },
+            spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+          },
+          updateStrategy: {
+            type: 'InPlaceIfPossible',
+            maxUnavailable: 2,
+            inPlaceUpdateStrategy: { gracePeriodSeconds: 3 },
+          },
         },
       });
       await waitForStatus(client, { namespace: ns.name, name: 'graceful', description: 'two pods' }, settled);
@@ -203,7 +271,11 @@ describe('CloneSet in-place update', () => {
       await observer.synced;
       try {
         await setImage(ns.name, 'graceful', 'nginx:1.27');
-        await waitForStatus(client, { namespace: ns.name, name: 'graceful', description: 'both updated' }, (cs) => settled(cs) && allUpdated(cs));
+        await waitForStatus(
+          client,
+          { namespace: ns.name, name: 'graceful', description: 'both updated' },
+          (cs) => settled(cs) && allUpdated(cs),
+        );
       } finally {
         observer.stop();
       }
@@ -223,17 +295,31 @@ describe('CloneSet in-place update', () => {
     await using ns = await createTestNamespace(kubeConfig, 'inplace-restart');
     let controller: ControllerHandle = startController({ kubeConfig, namespace: ns.name });
     try {
-      await createCloneSet(client, ns.name, webCloneSet(10, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }));
+      await createCloneSet(
+        client,
+        ns.name,
+        webCloneSet(10, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } }),
+      );
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'ten pods' }, settled);
       const uids = (await activePods(client, ns.name, 'app=web')).map(uidOf).sort();
       await setImage(ns.name, 'web', 'nginx:1.27');
-      await waitFor(async () => {
-        const pods = await activePods(client, ns.name, 'app=web');
-        return pods.some((pod: DeepReadonly<Pod>) => imageOf(pod) === 'nginx:1.27') && pods.some((pod) => imageOf(pod) === 'nginx:1.25');
-      }, { description: 'the rollout to be under way', intervalMs: 20 });
+      await waitFor(
+        async () => {
+          const pods = await activePods(client, ns.name, 'app=web');
+          return (
+            pods.some((pod: DeepReadonly<Pod>) => imageOf(pod) === 'nginx:1.27') &&
+            pods.some((pod) => imageOf(pod) === 'nginx:1.25')
+          );
+        },
+        { description: 'the rollout to be under way', intervalMs: 20 },
+      );
       await controller.stop();
       controller = startController({ kubeConfig, namespace: ns.name });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated after the restart', timeoutMs: 90_000 }, (cs) => settled(cs) && allUpdated(cs));
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'web', description: 'all updated after the restart', timeoutMs: 90_000 },
+        (cs) => settled(cs) && allUpdated(cs),
+      );
       const pods = await activePods(client, ns.name, 'app=web');
       expect(pods.map(uidOf).sort()).toEqual(uids);
       expect(pods.every(isAvailableNow)).toBe(true);

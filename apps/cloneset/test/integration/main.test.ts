@@ -26,7 +26,10 @@ interface Running {
 }
 
 function runMain(args: readonly string[]): Running {
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', MAIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: '' },
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -58,7 +61,7 @@ describe('cloneset main', () => {
     expect(run.stdout()).toContain('feature gate is off');
   });
 
-  it('holds its Lease, reconciles a CloneSet, serves metrics and exits 0 on SIGTERM, with OpenKruise\'s flags', async () => {
+  it("holds its Lease, reconciles a CloneSet, serves metrics and exits 0 on SIGTERM, with OpenKruise's flags", async () => {
     await installCloneSetCrd(kubeConfig);
     await using ns = await createTestNamespace(kubeConfig, 'cloneset-main');
     const run = runMain([
@@ -78,7 +81,12 @@ describe('cloneset main', () => {
     ]);
     try {
       const lease = await waitFor(
-        async () => (await kubeConfig.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'kruise-ts-cloneset', namespace: ns.name })).spec?.holderIdentity,
+        async () =>
+          (
+            await kubeConfig
+              .makeApiClient(CoordinationV1Api)
+              .readNamespacedLease({ name: 'kruise-ts-cloneset', namespace: ns.name })
+          ).spec?.holderIdentity,
         { description: 'the kruise-ts-cloneset Lease to be held' },
       );
       expect(lease).not.toBe('');
@@ -87,18 +95,32 @@ describe('cloneset main', () => {
         spec: {
           replicas: 2,
           selector: { matchLabels: { app: 'main' } },
-          template: { metadata: { labels: { app: 'main' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
+          template: {
+            metadata: { labels: { app: 'main' } },
+            spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] },
+          },
         },
       });
-      await waitForStatus(client, { namespace: ns.name, name: 'main', description: 'two ready pods' }, (cs) => settled(cs) && cs.status?.readyReplicas === 2);
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'main', description: 'two ready pods' },
+        (cs) => settled(cs) && cs.status?.readyReplicas === 2,
+      );
 
       const port = /"metricsPort":(\d+)/.exec(run.stdout())?.[1];
       expect(port).toBeDefined();
       const metrics = await (await fetch(`http://127.0.0.1:${port ?? ''}/metrics`)).text();
-      expect(metrics).toMatch(/controller_runtime_reconcile_total\{[^}]*controller="cloneset"[^}]*result="success"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(
+        /controller_runtime_reconcile_total\{[^}]*controller="cloneset"[^}]*result="success"[^}]*\} [1-9]/,
+      );
       expect(metrics).toMatch(/leader_election_master_status\{name="kruise-ts-cloneset"\} 1/);
       // The process metrics benchmarks and dashboards read (heap, event-loop delay, RSS, CPU).
-      for (const name of ['nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes', 'process_cpu_seconds_total']) {
+      for (const name of [
+        'nodejs_heap_size_used_bytes',
+        'nodejs_eventloop_lag_p99_seconds',
+        'process_resident_memory_bytes',
+        'process_cpu_seconds_total',
+      ]) {
         expect(metrics).toMatch(new RegExp(`^${name} [0-9.e+-]+$`, 'm'));
       }
       const warnings = run
@@ -111,7 +133,9 @@ describe('cloneset main', () => {
           expect.stringContaining("--metrics-addr is OpenKruise's name for --metrics-bind-address"),
           expect.stringContaining("--controller-cache-sync-timeout is OpenKruise's name for --cache-sync-timeout"),
           expect.stringContaining('--v is accepted for compatibility with OpenKruise and has no effect'),
-          expect.stringContaining('feature gate ImagePullJobGate=true is accepted for compatibility with OpenKruise but has no effect'),
+          expect.stringContaining(
+            'feature gate ImagePullJobGate=true is accepted for compatibility with OpenKruise but has no effect',
+          ),
         ]),
       );
       expect(run.stdout()).toMatch(/"workers":2.*"msg":"Starting workers"|"msg":"Starting workers".*"workers":2/);

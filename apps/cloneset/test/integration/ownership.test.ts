@@ -5,7 +5,15 @@ import { isNotFound } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus } from '../support/harness.ts';
+import {
+  activePods,
+  createCloneSet,
+  installCloneSetCrd,
+  settled,
+  startController,
+  testClient,
+  waitForStatus,
+} from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
@@ -20,7 +28,8 @@ const web: CloneSetManifest = {
   },
 };
 
-const uids = (pods: readonly { metadata?: { uid?: string } }[]): string[] => pods.map((pod) => pod.metadata?.uid ?? '').sort();
+const uids = (pods: readonly { metadata?: { uid?: string } }[]): string[] =>
+  pods.map((pod) => pod.metadata?.uid ?? '').sort();
 
 describe('CloneSet pod ownership (claim, adopt, release)', () => {
   it('adopts the pods an orphaning delete left behind instead of creating new ones', async () => {
@@ -32,20 +41,39 @@ describe('CloneSet pod ownership (claim, adopt, release)', () => {
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'three pods' }, settled);
       const before = await activePods(client, ns.name, 'app=web');
       await client.delete(cloneSetResource, { namespace: ns.name, name: 'web' }, { propagationPolicy: 'Orphan' });
-      await waitFor(async () => (await activePods(client, ns.name, 'app=web')).every((pod) => (pod.metadata?.ownerReferences ?? []).length === 0), {
-        description: 'the garbage collector to orphan the pods',
-      });
+      await waitFor(
+        async () =>
+          (await activePods(client, ns.name, 'app=web')).every(
+            (pod) => (pod.metadata?.ownerReferences ?? []).length === 0,
+          ),
+        {
+          description: 'the garbage collector to orphan the pods',
+        },
+      );
       // The orphan finalizer is removed after the pods are released: wait for the object to be gone.
-      await waitFor(async () => client.get(cloneSetResource, { namespace: ns.name, name: 'web' }).then(() => false, (error: unknown) => isNotFound(error)), {
-        description: 'the old CloneSet to be gone',
-      });
+      await waitFor(
+        async () =>
+          client.get(cloneSetResource, { namespace: ns.name, name: 'web' }).then(
+            () => false,
+            (error: unknown) => isNotFound(error),
+          ),
+        {
+          description: 'the old CloneSet to be gone',
+        },
+      );
 
       const recreated = await createCloneSet(client, ns.name, web);
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'the new CloneSet to report three pods' }, settled);
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'web', description: 'the new CloneSet to report three pods' },
+        settled,
+      );
       const after = await activePods(client, ns.name, 'app=web');
       expect(uids(after)).toEqual(uids(before));
       for (const pod of after) {
-        expect(pod.metadata?.ownerReferences).toEqual([expect.objectContaining({ uid: recreated.metadata.uid, controller: true, kind: 'CloneSet' })]);
+        expect(pod.metadata?.ownerReferences).toEqual([
+          expect.objectContaining({ uid: recreated.metadata.uid, controller: true, kind: 'CloneSet' }),
+        ]);
       }
     } finally {
       await controller.stop();
@@ -61,10 +89,18 @@ describe('CloneSet pod ownership (claim, adopt, release)', () => {
       await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'three pods' }, settled);
       const [leaving] = await activePods(client, ns.name, 'app=web');
       const name = leaving?.metadata?.name ?? '';
-      await client.patch(podResource, { namespace: ns.name, name }, { type: 'merge', body: { metadata: { labels: { app: 'debugging' } } } });
-      await waitFor(async () => ((await client.get(podResource, { namespace: ns.name, name })).metadata?.ownerReferences ?? []).length === 0, {
-        description: 'the pod to be released',
-      });
+      await client.patch(
+        podResource,
+        { namespace: ns.name, name },
+        { type: 'merge', body: { metadata: { labels: { app: 'debugging' } } } },
+      );
+      await waitFor(
+        async () =>
+          ((await client.get(podResource, { namespace: ns.name, name })).metadata?.ownerReferences ?? []).length === 0,
+        {
+          description: 'the pod to be released',
+        },
+      );
       await waitFor(
         async () => {
           const pods = await activePods(client, ns.name, 'app=web');

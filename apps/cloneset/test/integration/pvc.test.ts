@@ -7,13 +7,23 @@ import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activeClaims, activePods, createCloneSet, seedExample, settled, testClient, waitForStatus, withController } from '../support/harness.ts';
+import {
+  activeClaims,
+  activePods,
+  createCloneSet,
+  seedExample,
+  settled,
+  testClient,
+  waitForStatus,
+  withController,
+} from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 const core = kubeConfig.makeApiClient(CoreV1Api);
 
-const idOf = (object: Pod | PersistentVolumeClaim): string => object.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] ?? '';
+const idOf = (object: Pod | PersistentVolumeClaim): string =>
+  object.metadata?.labels?.[CLONESET_INSTANCE_ID_LABEL] ?? '';
 
 async function sampleData(namespace: string, patch: Partial<CloneSetInput['spec']> = {}): Promise<void> {
   const example = await seedExample('003-L053.yaml');
@@ -26,7 +36,7 @@ async function claimsById(namespace: string): Promise<Map<string, PersistentVolu
 }
 
 describe('CloneSet per-pod PVCs (volumeClaimTemplates)', () => {
-  it('gives each pod its own bound PVC, labelled with the pod\'s instance id and owned by the CloneSet', async () => {
+  it("gives each pod its own bound PVC, labelled with the pod's instance id and owned by the CloneSet", async () => {
     await withController('pvc-create', async (namespace) => {
       await sampleData(namespace);
       const cs = await client.get(cloneSetResource, { namespace, name: 'sample-data' });
@@ -38,10 +48,18 @@ describe('CloneSet per-pod PVCs (volumeClaimTemplates)', () => {
         const claim = claims.get(idOf(pod));
         expect(claim?.metadata?.name).toBe(`data-vol-sample-data-${idOf(pod)}`);
         expect(claim?.metadata?.labels).toMatchObject({ app: 'sample', [CLONESET_INSTANCE_ID_LABEL]: idOf(pod) });
-        expect(claim?.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'CloneSet', uid: cs.metadata.uid, controller: true });
-        expect(pod.spec?.volumes).toContainEqual(expect.objectContaining({ name: 'data-vol', persistentVolumeClaim: { claimName: claim?.metadata?.name } }));
+        expect(claim?.metadata?.ownerReferences?.[0]).toMatchObject({
+          kind: 'CloneSet',
+          uid: cs.metadata.uid,
+          controller: true,
+        });
+        expect(pod.spec?.volumes).toContainEqual(
+          expect.objectContaining({ name: 'data-vol', persistentVolumeClaim: { claimName: claim?.metadata?.name } }),
+        );
       }
-      await waitFor(async () => (await activeClaims(client, namespace)).every((pvc) => pvc.status?.phase === 'Bound'), { description: 'all PVCs to be Bound' });
+      await waitFor(async () => (await activeClaims(client, namespace)).every((pvc) => pvc.status?.phase === 'Bound'), {
+        description: 'all PVCs to be Bound',
+      });
     });
   });
 
@@ -52,10 +70,15 @@ describe('CloneSet per-pod PVCs (volumeClaimTemplates)', () => {
       const before = await claimsById(namespace);
       const claim = before.get(idOf(victim ?? {}));
       await client.delete(podResource, { namespace, name: victim?.metadata?.name ?? '' });
-      const replacement = await waitFor(async () => {
-        const pods = await activePods(client, namespace, 'app=sample');
-        return pods.find((pod) => pod.metadata?.name === victim?.metadata?.name && pod.metadata?.uid !== victim?.metadata?.uid);
-      }, { description: 'the replacement pod with the same name' });
+      const replacement = await waitFor(
+        async () => {
+          const pods = await activePods(client, namespace, 'app=sample');
+          return pods.find(
+            (pod) => pod.metadata?.name === victim?.metadata?.name && pod.metadata?.uid !== victim?.metadata?.uid,
+          );
+        },
+        { description: 'the replacement pod with the same name' },
+      );
       expect(idOf(replacement)).toBe(idOf(victim ?? {}));
       const after = await claimsById(namespace);
       expect(after.get(idOf(replacement))?.metadata?.uid).toBe(claim?.metadata?.uid);
@@ -66,10 +89,20 @@ describe('CloneSet per-pod PVCs (volumeClaimTemplates)', () => {
   it('deletes the PVC of a pod removed by scaling in', async () => {
     await withController('pvc-scale-in', async (namespace) => {
       await sampleData(namespace);
-      await client.patch(cloneSetResource, { namespace, name: 'sample-data' }, { type: 'merge', body: { spec: { replicas: 3 } } });
-      await waitForStatus(client, { namespace, name: 'sample-data', description: 'three replicas' }, (cs) => settled(cs) && cs.status?.replicas === 3);
+      await client.patch(
+        cloneSetResource,
+        { namespace, name: 'sample-data' },
+        { type: 'merge', body: { spec: { replicas: 3 } } },
+      );
+      await waitForStatus(
+        client,
+        { namespace, name: 'sample-data', description: 'three replicas' },
+        (cs) => settled(cs) && cs.status?.replicas === 3,
+      );
       const pods = await activePods(client, namespace, 'app=sample');
-      await waitFor(async () => (await activeClaims(client, namespace)).length === 3, { description: 'two PVCs deleted' });
+      await waitFor(async () => (await activeClaims(client, namespace)).length === 3, {
+        description: 'two PVCs deleted',
+      });
       const claims = await claimsById(namespace);
       expect([...claims.keys()].sort()).toEqual(pods.map(idOf).sort());
     });
@@ -79,8 +112,14 @@ describe('CloneSet per-pod PVCs (volumeClaimTemplates)', () => {
     await withController('pvc-cascade', async (namespace) => {
       await sampleData(namespace);
       await client.delete(cloneSetResource, { namespace, name: 'sample-data' });
-      await waitFor(async () => (await core.listNamespacedPod({ namespace })).items.length === 0, { description: 'all pods gone', timeoutMs: 90_000 });
-      await waitFor(async () => (await core.listNamespacedPersistentVolumeClaim({ namespace })).items.length === 0, { description: 'all PVCs gone', timeoutMs: 90_000 });
+      await waitFor(async () => (await core.listNamespacedPod({ namespace })).items.length === 0, {
+        description: 'all pods gone',
+        timeoutMs: 90_000,
+      });
+      await waitFor(async () => (await core.listNamespacedPersistentVolumeClaim({ namespace })).items.length === 0, {
+        description: 'all PVCs gone',
+        timeoutMs: 90_000,
+      });
     });
   });
 
@@ -90,14 +129,23 @@ describe('CloneSet per-pod PVCs (volumeClaimTemplates)', () => {
       const [victim] = await activePods(client, namespace, 'app=sample');
       const oldClaim = (await claimsById(namespace)).get(idOf(victim ?? {}));
       await client.delete(podResource, { namespace, name: victim?.metadata?.name ?? '' });
-      await waitFor(async () => {
-        const pods = await activePods(client, namespace, 'app=sample');
-        return pods.length === 5 && !pods.some((pod) => idOf(pod) === idOf(victim ?? {}));
-      }, { description: 'a replacement with a new instance id' });
-      await waitFor(async () => !(await core.listNamespacedPersistentVolumeClaim({ namespace })).items.some((pvc) => pvc.metadata?.uid === oldClaim?.metadata?.uid), {
-        description: 'the old PVC to be gone',
-        timeoutMs: 90_000,
-      });
+      await waitFor(
+        async () => {
+          const pods = await activePods(client, namespace, 'app=sample');
+          return pods.length === 5 && !pods.some((pod) => idOf(pod) === idOf(victim ?? {}));
+        },
+        { description: 'a replacement with a new instance id' },
+      );
+      await waitFor(
+        async () =>
+          !(await core.listNamespacedPersistentVolumeClaim({ namespace })).items.some(
+            (pvc) => pvc.metadata?.uid === oldClaim?.metadata?.uid,
+          ),
+        {
+          description: 'the old PVC to be gone',
+          timeoutMs: 90_000,
+        },
+      );
       await waitForStatus(client, { namespace, name: 'sample-data', description: 'settled again' }, settled);
       const pods = await activePods(client, namespace, 'app=sample');
       const claims = await claimsById(namespace);

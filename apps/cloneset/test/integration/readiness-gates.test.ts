@@ -11,14 +11,27 @@ import { describe, expect, it } from 'vitest';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, observePods, PodWriteCounter, rolledOut, settled, testClient, waitForStatus, webCloneSet, withController } from '../support/harness.ts';
+import {
+  activePods,
+  createCloneSet,
+  observePods,
+  PodWriteCounter,
+  rolledOut,
+  settled,
+  testClient,
+  waitForStatus,
+  webCloneSet,
+  withController,
+} from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
 import { conditionOf, imageOf, nameOf, restartsOf, uidOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 
-const gatesOf = (pod: { readonly spec?: { readonly readinessGates?: readonly { readonly conditionType: string }[] | undefined } | undefined }): string[] => (pod.spec?.readinessGates ?? []).map((gate) => gate.conditionType).sort();
+const gatesOf = (pod: {
+  readonly spec?: { readonly readinessGates?: readonly { readonly conditionType: string }[] | undefined } | undefined;
+}): string[] => (pod.spec?.readinessGates ?? []).map((gate) => gate.conditionType).sort();
 const BOTH = ['InPlaceUpdateReady', 'KruisePodReady'];
 
 async function rollOut(namespace: string, patch: Record<string, unknown>, description: string): Promise<void> {
@@ -26,7 +39,9 @@ async function rollOut(namespace: string, patch: Record<string, unknown>, descri
   await waitForStatus(client, { namespace, name: 'web', description }, rolledOut);
 }
 
-const image = (tag: string): Record<string, unknown> => ({ template: { spec: { containers: [{ name: 'main', image: `nginx:${tag}` }] } } });
+const image = (tag: string): Record<string, unknown> => ({
+  template: { spec: { containers: [{ name: 'main', image: `nginx:${tag}` }] } },
+});
 
 describe('CloneSet readiness gates with --cloneset-recreate-without-readiness-gates', () => {
   it('ReCreate pods carry no gate and cost one create each; InPlaceIfPossible then recreates them (never in place without the gate), and updates the new gated pods in place', async () => {
@@ -40,7 +55,11 @@ describe('CloneSet readiness gates with --cloneset-recreate-without-readiness-ga
         expect(gateless.map(gatesOf)).toEqual([[], [], []]);
         expect(gateless.every((pod) => conditionOf(pod, 'Ready')?.status === 'True')).toBe(true);
         // Ready with the create alone: no status write of ours.
-        expect(writes.writes.map((write) => `${write.verb} ${write.subresource}`.trim())).toEqual(['create', 'create', 'create']);
+        expect(writes.writes.map((write) => `${write.verb} ${write.subresource}`.trim())).toEqual([
+          'create',
+          'create',
+          'create',
+        ]);
         expect(writes.failed).toEqual([]);
 
         // A gate-less pod could not leave Service endpoints before its container restarts: recreated.
@@ -50,7 +69,11 @@ describe('CloneSet readiness gates with --cloneset-recreate-without-readiness-ga
         });
         await observer.synced;
         try {
-          await rollOut(namespace, { updateStrategy: { type: 'InPlaceIfPossible' }, ...image('1.27') }, 'gate-less pods replaced');
+          await rollOut(
+            namespace,
+            { updateStrategy: { type: 'InPlaceIfPossible' }, ...image('1.27') },
+            'gate-less pods replaced',
+          );
         } finally {
           observer.stop();
         }
@@ -59,7 +82,13 @@ describe('CloneSet readiness gates with --cloneset-recreate-without-readiness-ga
         expect(gated.map(uidOf).filter((uid) => gateless.map(uidOf).includes(uid))).toEqual([]);
         expect(gated.map(gatesOf)).toEqual([BOTH, BOTH, BOTH]);
         expect(gated.map(imageOf)).toEqual(['nginx:1.27', 'nginx:1.27', 'nginx:1.27']);
-        expect(gated.map((pod) => [conditionOf(pod, 'InPlaceUpdateReady')?.status, conditionOf(pod, 'KruisePodReady')?.status, conditionOf(pod, 'Ready')?.status])).toEqual([
+        expect(
+          gated.map((pod) => [
+            conditionOf(pod, 'InPlaceUpdateReady')?.status,
+            conditionOf(pod, 'KruisePodReady')?.status,
+            conditionOf(pod, 'Ready')?.status,
+          ]),
+        ).toEqual([
           ['True', 'True', 'True'],
           ['True', 'True', 'True'],
           ['True', 'True', 'True'],
@@ -100,24 +129,41 @@ describe('CloneSet readiness gates with --cloneset-recreate-without-readiness-ga
       'gates-predelete',
       async (namespace) => {
         const hook = { labelsHandler: { 'example.io/hold': 'true' }, markPodNotReady: true };
-        const manifest: CloneSetManifest = webCloneSet(2, { updateStrategy: { type: 'ReCreate' }, lifecycle: { preDelete: hook } });
-        await createCloneSet(client, namespace, { ...manifest, spec: { ...manifest.spec, template: { ...manifest.spec.template, metadata: { labels: { app: 'web', 'example.io/hold': 'true' } } } } });
+        const manifest: CloneSetManifest = webCloneSet(2, {
+          updateStrategy: { type: 'ReCreate' },
+          lifecycle: { preDelete: hook },
+        });
+        await createCloneSet(client, namespace, {
+          ...manifest,
+          spec: {
+            ...manifest.spec,
+            template: { ...manifest.spec.template, metadata: { labels: { app: 'web', 'example.io/hold': 'true' } } },
+          },
+        });
         await waitForStatus(client, { namespace, name: 'web', description: 'two ready pods' }, settled);
         const pods = await activePods(client, namespace, 'app=web');
         expect(pods.map(gatesOf)).toEqual([['KruisePodReady'], ['KruisePodReady']]);
 
-        await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { replicas: 1 } } });
+        await client.patch(
+          cloneSetResource,
+          { namespace, name: 'web' },
+          { type: 'merge', body: { spec: { replicas: 1 } } },
+        );
         const held = await waitFor(
           async () => {
             const current = await activePods(client, namespace, 'app=web');
-            return current.find((pod) => pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'PreparingDelete');
+            return current.find(
+              (pod) => pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'PreparingDelete',
+            );
           },
           { description: 'a pod held in PreparingDelete' },
         );
         expect(conditionOf(held, 'KruisePodReady')?.status).toBe('False');
         const unready = await waitFor(
           async () => {
-            const current = (await activePods(client, namespace, 'app=web')).find((pod) => nameOf(pod) === nameOf(held));
+            const current = (await activePods(client, namespace, 'app=web')).find(
+              (pod) => nameOf(pod) === nameOf(held),
+            );
             return current !== undefined && conditionOf(current, 'Ready')?.status === 'False' ? current : undefined;
           },
           { description: 'the held pod not Ready' },

@@ -42,7 +42,13 @@ describe('sharded CloneSet replicas and orphans', () => {
       ring: 'cloneset-orphans',
       identities: ['replica-a', 'replica-b'],
       setup: (manager) =>
-        setupCloneSetController(manager, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, scalingExcludePreparingDelete: false, stripPodManagedFields: true }),
+        setupCloneSetController(manager, {
+          featureGates: parseFeatureGates(''),
+          workers: 2,
+          expectationTimeoutMs: 60_000,
+          scalingExcludePreparingDelete: false,
+          stripPodManagedFields: true,
+        }),
     });
     try {
       // partition 2: the adopted orphans, which carry no revision, stay as they are (ReCreate would
@@ -51,13 +57,30 @@ describe('sharded CloneSet replicas and orphans', () => {
       const adopted = await waitFor(
         async () => {
           const pods = await activePods(client, ns.name, 'app=web');
-          const owned = pods.filter((pod) => pod.metadata?.ownerReferences?.some((ref) => ref.controller === true && ref.uid === cloneSet.metadata.uid) === true);
+          const owned = pods.filter(
+            (pod) =>
+              pod.metadata?.ownerReferences?.some(
+                (ref) => ref.controller === true && ref.uid === cloneSet.metadata.uid,
+              ) === true,
+          );
           return orphans.every((name) => owned.some((pod) => pod.metadata?.name === name)) ? pods : undefined;
         },
-        { description: 'both orphans adopted by the CloneSet', timeoutMs: 60_000, state: async () => (await client.list(podResource, { namespace: ns.name })).items.map((pod) => ({ name: pod.metadata?.name, deleting: pod.metadata?.deletionTimestamp, labels: pod.metadata?.labels, owners: pod.metadata?.ownerReferences?.map((ref) => ref.name) })) },
+        {
+          description: 'both orphans adopted by the CloneSet',
+          timeoutMs: 60_000,
+          state: async () =>
+            (await client.list(podResource, { namespace: ns.name })).items.map((pod) => ({
+              name: pod.metadata?.name,
+              deleting: pod.metadata?.deletionTimestamp,
+              labels: pod.metadata?.labels,
+              owners: pod.metadata?.ownerReferences?.map((ref) => ref.name),
+            })),
+        },
       );
       for (const name of orphans) {
-        expect(adopted.find((pod) => pod.metadata?.name === name)?.metadata?.labels?.[SHARD_BUCKET_LABEL]).toBe(bucketLabels(ns.name, 'web')[SHARD_BUCKET_LABEL]);
+        expect(adopted.find((pod) => pod.metadata?.name === name)?.metadata?.labels?.[SHARD_BUCKET_LABEL]).toBe(
+          bucketLabels(ns.name, 'web')[SHARD_BUCKET_LABEL],
+        );
       }
       // Adopted, not replaced: the CloneSet of two pods made none of its own while it waited for them.
       expect(adopted.map((pod) => pod.metadata?.name).sort()).toEqual(orphans);

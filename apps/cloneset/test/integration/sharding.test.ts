@@ -30,7 +30,19 @@ import { podResource } from '@kruise-ts/workload';
 import { cloneSetResource } from '../../src/index.ts';
 import { createCloneSet, installCloneSetCrd, observePods, rolledOut, testClient } from '../support/harness.ts';
 import { conditionOf, imageOf, nameOf } from '../support/pods.ts';
-import { auditEvents, converged, exited, holders, identities, leaseTimeline, ownerOfPod, podsUpdatedTwice, SHARDING_AUDIT_POLICY, startReplica, writesOutsideOwnership } from '../support/shard-replicas.ts';
+import {
+  auditEvents,
+  converged,
+  exited,
+  holders,
+  identities,
+  leaseTimeline,
+  ownerOfPod,
+  podsUpdatedTwice,
+  SHARDING_AUDIT_POLICY,
+  startReplica,
+  writesOutsideOwnership,
+} from '../support/shard-replicas.ts';
 import type { Replica, ShardBed } from '../support/shard-replicas.ts';
 
 const CLONESETS = 30;
@@ -51,18 +63,32 @@ let runDir: string;
 let kubeConfig: KubeConfig;
 
 function bed(namespace: string, ring: string): ShardBed {
-  return { cluster, kubeConfig, namespace, ring, leaseDurationMs: LEASE_DURATION_MS, renewDeadlineMs: RENEW_DEADLINE_MS };
+  return {
+    cluster,
+    kubeConfig,
+    namespace,
+    ring,
+    leaseDurationMs: LEASE_DURATION_MS,
+    renewDeadlineMs: RENEW_DEADLINE_MS,
+  };
 }
 
 async function createNamespace(name: string): Promise<void> {
-  await testClient(kubeConfig).create(defineResource({ group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false }), { metadata: { name } });
+  await testClient(kubeConfig).create(
+    defineResource({ group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false }),
+    { metadata: { name } },
+  );
 }
 
 function cloneSetName(prefix: string, i: number): string {
   return `${prefix}-${String(i).padStart(2, '0')}`;
 }
 
-async function createCloneSets(input: { readonly namespace: string; readonly prefix: string; readonly count: number }): Promise<void> {
+async function createCloneSets(input: {
+  readonly namespace: string;
+  readonly prefix: string;
+  readonly count: number;
+}): Promise<void> {
   const client = testClient(kubeConfig);
   for (let i = 0; i < input.count; i++) {
     const name = cloneSetName(input.prefix, i);
@@ -73,7 +99,10 @@ async function createCloneSets(input: { readonly namespace: string; readonly pre
         // Each rollout (two pods, one at a time) lasts seconds: long enough for a handover inside it.
         minReadySeconds: 2,
         selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+        },
         updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
       },
     });
@@ -83,25 +112,50 @@ async function createCloneSets(input: { readonly namespace: string; readonly pre
 async function setImage(namespace: string, image: string): Promise<void> {
   const client = testClient(kubeConfig);
   const list = await client.list(cloneSetResource, { namespace });
-  await Promise.all(list.items.map((cs: CloneSet) => client.patch(cloneSetResource, { namespace, name: cs.metadata.name ?? '' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] })));
+  await Promise.all(
+    list.items.map((cs: CloneSet) =>
+      client.patch(
+        cloneSetResource,
+        { namespace, name: cs.metadata.name ?? '' },
+        { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }] },
+      ),
+    ),
+  );
 }
 
-async function allRolledOut(input: { readonly namespace: string; readonly count: number; readonly image: string }): Promise<void> {
+async function allRolledOut(input: {
+  readonly namespace: string;
+  readonly count: number;
+  readonly image: string;
+}): Promise<void> {
   const client = testClient(kubeConfig);
   await waitFor(
     async () => {
       const list = await client.list(cloneSetResource, { namespace: input.namespace });
-      const done = list.items.filter((cs: CloneSet) => rolledOut(cs) && cs.status?.observedGeneration === cs.metadata.generation && cs.spec.template.spec?.containers[0]?.image === input.image);
+      const done = list.items.filter(
+        (cs: CloneSet) =>
+          rolledOut(cs) &&
+          cs.status?.observedGeneration === cs.metadata.generation &&
+          cs.spec.template.spec?.containers[0]?.image === input.image,
+      );
       return done.length === input.count;
     },
-    { description: `all ${String(input.count)} CloneSets of ${input.namespace} rolled out to ${input.image}`, timeoutMs: 180_000 },
+    {
+      description: `all ${String(input.count)} CloneSets of ${input.namespace} rolled out to ${input.image}`,
+      timeoutMs: 180_000,
+    },
   );
 }
 
 describe('sharded CloneSet replicas', () => {
   beforeAll(async () => {
     runDir = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-sharding-'));
-    cluster = await startLocalCluster({ name: 'sharding-audit', runDir, auditPolicy: SHARDING_AUDIT_POLICY, handleSignals: false });
+    cluster = await startLocalCluster({
+      name: 'sharding-audit',
+      runDir,
+      auditPolicy: SHARDING_AUDIT_POLICY,
+      handleSignals: false,
+    });
     kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(cluster.kubeconfigPath);
     await installCloneSetCrd(kubeConfig);
@@ -112,7 +166,7 @@ describe('sharded CloneSet replicas', () => {
     await rm(runDir, { recursive: true, force: true });
   });
 
-  it('share 30 CloneSets: in-place rollouts complete through a SIGKILL and a join, within maxUnavailable, each CloneSet written only by its bucket\'s holder', async () => {
+  it("share 30 CloneSets: in-place rollouts complete through a SIGKILL and a join, within maxUnavailable, each CloneSet written only by its bucket's holder", async () => {
     const shards = bed('shards', 'kruise-ts-cloneset');
     const { namespace } = shards;
     await createNamespace(namespace);
@@ -128,17 +182,21 @@ describe('sharded CloneSet replicas', () => {
       await allRolledOut({ namespace: namespace, count: CLONESETS, image: 'nginx:1.25' });
 
       // Every pod event from here on: the most unready pods each CloneSet had at once.
-      observer = observePods(kubeConfig, { namespace: namespace, labelSelector: '' }, (pods: readonly DeepReadonly<Pod>[]) => {
-        const now = new Map<string, number>();
-        for (const pod of pods) {
-          if (conditionOf(pod, 'Ready')?.status !== 'True') {
-            now.set(ownerOfPod(nameOf(pod)), (now.get(ownerOfPod(nameOf(pod))) ?? 0) + 1);
+      observer = observePods(
+        kubeConfig,
+        { namespace: namespace, labelSelector: '' },
+        (pods: readonly DeepReadonly<Pod>[]) => {
+          const now = new Map<string, number>();
+          for (const pod of pods) {
+            if (conditionOf(pod, 'Ready')?.status !== 'True') {
+              now.set(ownerOfPod(nameOf(pod)), (now.get(ownerOfPod(nameOf(pod))) ?? 0) + 1);
+            }
           }
-        }
-        for (const [cloneSet, count] of now) {
-          unready.set(cloneSet, Math.max(unready.get(cloneSet) ?? 0, count));
-        }
-      });
+          for (const [cloneSet, count] of now) {
+            unready.set(cloneSet, Math.max(unready.get(cloneSet) ?? 0, count));
+          }
+        },
+      );
 
       // A rollout with a replica killed in the middle of it.
       const firstFrom = Date.now();
@@ -146,7 +204,11 @@ describe('sharded CloneSet replicas', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const killedAt = Date.now();
       replicas[2]?.child.kill('SIGKILL');
-      const takenOver = await converged(shards, { members: [a, b], description: 'c\'s buckets taken over by a and b', replicas });
+      const takenOver = await converged(shards, {
+        members: [a, b],
+        description: "c's buckets taken over by a and b",
+        replicas,
+      });
       expect(takenOver - killedAt).toBeLessThan(LEASE_DURATION_MS + SLACK_MS);
       await allRolledOut({ namespace: namespace, count: CLONESETS, image: 'nginx:1.26' });
       const firstTo = Date.now();
@@ -172,7 +234,12 @@ describe('sharded CloneSet replicas', () => {
       const events = await auditEvents(shards);
       expect(podsUpdatedTwice(shards, events, { from: firstFrom, to: firstTo })).toEqual([]);
       expect(podsUpdatedTwice(shards, events, { from: secondFrom, to: secondTo })).toEqual([]);
-      const replicaWrites = events.filter((event) => (event.userAgent ?? '').includes(' shard/') && event.objectRef?.resource === 'pods' && event.objectRef.namespace === namespace);
+      const replicaWrites = events.filter(
+        (event) =>
+          (event.userAgent ?? '').includes(' shard/') &&
+          event.objectRef?.resource === 'pods' &&
+          event.objectRef.namespace === namespace,
+      );
       expect(replicaWrites.length).toBeGreaterThan(4 * CLONESETS);
       // The writers include the killed replica and the newcomer: the proof covers both handovers.
       const writers = new Set(replicaWrites.map((event) => (event.userAgent ?? '').split(' shard/')[1]));
@@ -186,16 +253,24 @@ describe('sharded CloneSet replicas', () => {
       await Promise.all(replicas.map(exited));
     }
   });
-  it('a replica whose watches stall while its renewals go on takes no bucket, and none is taken from it; every write stays with the bucket\'s holder', async () => {
+  it("a replica whose watches stall while its renewals go on takes no bucket, and none is taken from it; every write stays with the bucket's holder", async () => {
     const stall = bed('shards-stall', 'kruise-ts-cloneset-stall');
     const { namespace } = stall;
     await createNamespace(namespace);
-    const proxy = await startWatchHoldingProxy({ kubeconfigPath: cluster.kubeconfigPath, proxyKubeconfigPath: path.join(runDir, 'stalled-kubeconfig') });
-    const replicas: Replica[] = [startReplica(stall, 'stalled', proxy.kubeconfigPath), startReplica(stall, 'b'), startReplica(stall, 'c')];
+    const proxy = await startWatchHoldingProxy({
+      kubeconfigPath: cluster.kubeconfigPath,
+      proxyKubeconfigPath: path.join(runDir, 'stalled-kubeconfig'),
+    });
+    const replicas: Replica[] = [
+      startReplica(stall, 'stalled', proxy.kubeconfigPath),
+      startReplica(stall, 'b'),
+      startReplica(stall, 'c'),
+    ];
     const [stalled] = replicas;
     try {
       const [a, b, c] = await identities(replicas);
-      if (a === undefined || b === undefined || c === undefined || stalled === undefined) throw new Error('three identities expected');
+      if (a === undefined || b === undefined || c === undefined || stalled === undefined)
+        throw new Error('three identities expected');
       await converged(stall, { members: [a, b, c], description: 'the buckets split among three replicas', replicas });
       await createCloneSets({ namespace, prefix: 'sw', count: 12 });
       await allRolledOut({ namespace, count: 12, image: 'nginx:1.25' });
@@ -206,7 +281,10 @@ describe('sharded CloneSet replicas', () => {
       proxy.hold();
       await setImage(namespace, 'nginx:1.26');
       const heldUntil = Date.now() + 2 * LEASE_DURATION_MS + SLACK_MS;
-      await waitFor(() => Promise.resolve(Date.now() >= heldUntil || stalled.child.exitCode !== null), { description: 'the stall to last', timeoutMs: heldUntil - Date.now() + 5000 });
+      await waitFor(() => Promise.resolve(Date.now() >= heldUntil || stalled.child.exitCode !== null), {
+        description: 'the stall to last',
+        timeoutMs: heldUntil - Date.now() + 5000,
+      });
       expect(proxy.heldStreams()).toBeGreaterThan(0);
       expect(await holders(stall)).toEqual(before);
       proxy.release();
@@ -217,7 +295,11 @@ describe('sharded CloneSet replicas', () => {
       // The stall reached the coordinator: the others looked expired there, and a live read said otherwise.
       expect(stalled.output()).toContain('A member that looked expired renewed its Lease on the API server');
       const events = await auditEvents(stall);
-      const changes = [...leaseTimeline(stall, events)].flatMap(([bucket, entries]) => entries.filter((entry) => entry.at >= from && entry.at <= to).map((entry) => `${String(bucket)} -> ${entry.holder}`));
+      const changes = [...leaseTimeline(stall, events)].flatMap(([bucket, entries]) =>
+        entries
+          .filter((entry) => entry.at >= from && entry.at <= to)
+          .map((entry) => `${String(bucket)} -> ${entry.holder}`),
+      );
       expect(changes).toEqual([]);
       expect(podsUpdatedTwice(stall, events, { from, to })).toEqual([]);
       expect(writesOutsideOwnership(stall, events)).toEqual([]);

@@ -10,7 +10,15 @@ import type { RequestObserver, RequestRecord } from '@kruise-ts/controller-runti
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { createCloneSet, installCloneSetCrd, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
+import {
+  createCloneSet,
+  installCloneSetCrd,
+  settled,
+  startController,
+  testClient,
+  waitForStatus,
+  webCloneSet,
+} from '../support/harness.ts';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
@@ -46,8 +54,16 @@ describe('CloneSet slow start of pod creations', () => {
       expect(times.creations).toHaveLength(8);
       // A new CloneSet starts at one creation.
       expect(times.firstBatchAfter(0)).toBe(1);
-      await client.patch(cloneSetResource, { namespace: ns.name, name: 'web' }, { type: 'merge', body: { spec: { replicas: 16 } } });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'sixteen pods' }, (cs) => settled(cs) && cs.status?.replicas === 16);
+      await client.patch(
+        cloneSetResource,
+        { namespace: ns.name, name: 'web' },
+        { type: 'merge', body: { spec: { replicas: 16 } } },
+      );
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'web', description: 'sixteen pods' },
+        (cs) => settled(cs) && cs.status?.replicas === 16,
+      );
       expect(times.creations).toHaveLength(16);
       expect(times.firstBatchAfter(8)).toBe(4);
     } finally {

@@ -20,7 +20,10 @@ function web(name: string, spec: Partial<CloneSetInput['spec']> = {}): CloneSetM
     spec: {
       replicas: 5,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] },
+      },
       ...spec,
     },
   };
@@ -41,10 +44,18 @@ describe('CloneSet specified delete', () => {
         return ready(namespace, 'web');
       })();
       const victims = before.slice(0, 2);
-      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { scaleStrategy: { podsToDelete: victims } } } });
-      const cs = await waitForStatus(client, { namespace, name: 'web', description: 'victims replaced and podsToDelete cleared' }, (c) => {
-        return settled(c) && (c.spec.scaleStrategy?.podsToDelete ?? []).length === 0;
-      });
+      await client.patch(
+        cloneSetResource,
+        { namespace, name: 'web' },
+        { type: 'merge', body: { spec: { scaleStrategy: { podsToDelete: victims } } } },
+      );
+      const cs = await waitForStatus(
+        client,
+        { namespace, name: 'web', description: 'victims replaced and podsToDelete cleared' },
+        (c) => {
+          return settled(c) && (c.spec.scaleStrategy?.podsToDelete ?? []).length === 0;
+        },
+      );
       const after = names(await activePods(client, namespace, 'app=web'));
       expect(after).toHaveLength(5);
       expect(after.filter((name) => victims.includes(name))).toEqual([]);
@@ -58,9 +69,19 @@ describe('CloneSet specified delete', () => {
       await createCloneSet(client, namespace, web('web'));
       const before = await ready(namespace, 'web');
       const victims = [before[1] ?? '', before[3] ?? ''];
-      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { replicas: 3, scaleStrategy: { podsToDelete: victims } } } });
-      await waitForStatus(client, { namespace, name: 'web', description: 'three pods left' }, (c) => settled(c) && c.status?.replicas === 3);
-      expect(names(await activePods(client, namespace, 'app=web'))).toEqual(before.filter((name) => !victims.includes(name)));
+      await client.patch(
+        cloneSetResource,
+        { namespace, name: 'web' },
+        { type: 'merge', body: { spec: { replicas: 3, scaleStrategy: { podsToDelete: victims } } } },
+      );
+      await waitForStatus(
+        client,
+        { namespace, name: 'web', description: 'three pods left' },
+        (c) => settled(c) && c.status?.replicas === 3,
+      );
+      expect(names(await activePods(client, namespace, 'app=web'))).toEqual(
+        before.filter((name) => !victims.includes(name)),
+      );
     });
   });
 
@@ -68,7 +89,11 @@ describe('CloneSet specified delete', () => {
     await withController('specified-label', async (namespace) => {
       await createCloneSet(client, namespace, web('web'));
       const [victim] = await ready(namespace, 'web');
-      await client.patch(podResource, { namespace, name: victim ?? '' }, { type: 'merge', body: { metadata: { labels: { [SPECIFIED_DELETE_LABEL]: 'true' } } } });
+      await client.patch(
+        podResource,
+        { namespace, name: victim ?? '' },
+        { type: 'merge', body: { metadata: { labels: { [SPECIFIED_DELETE_LABEL]: 'true' } } } },
+      );
       // The status can read settled for a moment after the deletion, before the controller has seen
       // it (a loaded run counted 4 pods then): wait for the replacement as well.
       await waitFor(
@@ -84,12 +109,20 @@ describe('CloneSet specified delete', () => {
 
   it('scenario B: with maxUnavailable 0 and maxSurge 1, the replacement comes first and the pod goes once it is available', async () => {
     await withController('scenario-b', async (namespace) => {
-      await createCloneSet(client, namespace, web('web', { minReadySeconds: 2, updateStrategy: { maxUnavailable: 0, maxSurge: 1 } }));
+      await createCloneSet(
+        client,
+        namespace,
+        web('web', { minReadySeconds: 2, updateStrategy: { maxUnavailable: 0, maxSurge: 1 } }),
+      );
       const before = await ready(namespace, 'web');
       const victim = before[0] ?? '';
       let maxPods = 0;
       let victimGoneWhileSurgeUnavailable = false;
-      await client.patch(podResource, { namespace, name: victim }, { type: 'merge', body: { metadata: { labels: { [SPECIFIED_DELETE_LABEL]: 'true' } } } });
+      await client.patch(
+        podResource,
+        { namespace, name: victim },
+        { type: 'merge', body: { metadata: { labels: { [SPECIFIED_DELETE_LABEL]: 'true' } } } },
+      );
       await waitFor(
         async () => {
           const pods = await activePods(client, namespace, 'app=web');
@@ -97,7 +130,8 @@ describe('CloneSet specified delete', () => {
           const current = names(pods);
           const surge = pods.find((pod) => !before.includes(pod.metadata?.name ?? ''));
           const surgeReady = surge?.status?.conditions?.find((c) => c.type === 'Ready');
-          const surgeAvailable = surgeReady?.status === 'True' && Date.parse(surgeReady.lastTransitionTime ?? '') + 2000 <= Date.now();
+          const surgeAvailable =
+            surgeReady?.status === 'True' && Date.parse(surgeReady.lastTransitionTime ?? '') + 2000 <= Date.now();
           if (!current.includes(victim) && surge !== undefined && !surgeAvailable) {
             victimGoneWhileSurgeUnavailable = true;
           }
@@ -110,27 +144,55 @@ describe('CloneSet specified delete', () => {
     });
   });
 
-  it('never deletes a pod that is not the CloneSet\'s, and says so with an Event and a condition', async () => {
+  it("never deletes a pod that is not the CloneSet's, and says so with an Event and a condition", async () => {
     await withController('foreign', async (namespace) => {
-      await core.createNamespacedPod({ namespace, body: { metadata: { name: 'bystander', labels: { app: 'other' } }, spec: { containers: [{ name: 'c', image: 'nginx:alpine' }] } } });
+      await core.createNamespacedPod({
+        namespace,
+        body: {
+          metadata: { name: 'bystander', labels: { app: 'other' } },
+          spec: { containers: [{ name: 'c', image: 'nginx:alpine' }] },
+        },
+      });
       await createCloneSet(client, namespace, web('web'));
       await ready(namespace, 'web');
-      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { scaleStrategy: { podsToDelete: ['bystander'] } } } });
-      const cs = await waitForStatus(client, { namespace, name: 'web', description: 'the FailedScale condition' }, (c) =>
-        (c.status?.conditions ?? []).some((cond) => cond.type === 'FailedScale' && cond.reason === 'PodsToDeleteNotOwned'),
+      await client.patch(
+        cloneSetResource,
+        { namespace, name: 'web' },
+        { type: 'merge', body: { spec: { scaleStrategy: { podsToDelete: ['bystander'] } } } },
+      );
+      const cs = await waitForStatus(
+        client,
+        { namespace, name: 'web', description: 'the FailedScale condition' },
+        (c) =>
+          (c.status?.conditions ?? []).some(
+            (cond) => cond.type === 'FailedScale' && cond.reason === 'PodsToDeleteNotOwned',
+          ),
       );
       expect(cs.status?.conditions?.find((c) => c.type === 'FailedScale')?.message).toContain('bystander');
-      const events = await waitFor(async () => {
-        const list = await core.listNamespacedEvent({ namespace });
-        return list.items.find((e) => e.involvedObject.name === 'web' && e.message?.includes('bystander') === true);
-      }, { description: 'the Warning event' });
+      const events = await waitFor(
+        async () => {
+          const list = await core.listNamespacedEvent({ namespace });
+          return list.items.find((e) => e.involvedObject.name === 'web' && e.message?.includes('bystander') === true);
+        },
+        { description: 'the Warning event' },
+      );
       expect(events).toMatchObject({ type: 'Warning', reason: 'FailedDelete' });
-      expect((await core.readNamespacedPod({ name: 'bystander', namespace })).metadata?.deletionTimestamp).toBeUndefined();
+      expect(
+        (await core.readNamespacedPod({ name: 'bystander', namespace })).metadata?.deletionTimestamp,
+      ).toBeUndefined();
       expect(await activePods(client, namespace, 'app=web')).toHaveLength(5);
 
       // Fixing the list clears the condition.
-      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { scaleStrategy: { podsToDelete: [] } } } });
-      await waitForStatus(client, { namespace, name: 'web', description: 'the condition to clear' }, (c) => !(c.status?.conditions ?? []).some((cond) => cond.type === 'FailedScale'));
+      await client.patch(
+        cloneSetResource,
+        { namespace, name: 'web' },
+        { type: 'merge', body: { spec: { scaleStrategy: { podsToDelete: [] } } } },
+      );
+      await waitForStatus(
+        client,
+        { namespace, name: 'web', description: 'the condition to clear' },
+        (c) => !(c.status?.conditions ?? []).some((cond) => cond.type === 'FailedScale'),
+      );
     });
   });
 });

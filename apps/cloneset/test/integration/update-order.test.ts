@@ -13,7 +13,18 @@ import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-c
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
-import { activePods, createCloneSet, installCloneSetCrd, observePods, rolledOut, settled, startController, testClient, waitForStatus, webCloneSet } from '../support/harness.ts';
+import {
+  activePods,
+  createCloneSet,
+  installCloneSetCrd,
+  observePods,
+  rolledOut,
+  settled,
+  startController,
+  testClient,
+  waitForStatus,
+  webCloneSet,
+} from '../support/harness.ts';
 import { imageOf, nameOf } from '../support/pods.ts';
 
 const kubeConfig = testKubeConfig();
@@ -40,7 +51,13 @@ async function updateOrder(
   await using ns = await createTestNamespace(kubeConfig, prefix);
   const controller = startController({ kubeConfig, namespace: ns.name });
   try {
-    await createCloneSet(client, ns.name, webCloneSet(options.replicas, { updateStrategy: { type: 'InPlaceIfPossible', ...options.strategy, maxUnavailable: 1 } }));
+    await createCloneSet(
+      client,
+      ns.name,
+      webCloneSet(options.replicas, {
+        updateStrategy: { type: 'InPlaceIfPossible', ...options.strategy, maxUnavailable: 1 },
+      }),
+    );
     await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'pods ready' }, settled);
     const pods = await activePods(client, ns.name, 'app=web');
     const labelsByName = new Map<string, Record<string, string>>();
@@ -48,16 +65,29 @@ async function updateOrder(
       const labels = options.labelsFor(index);
       labelsByName.set(nameOf(pod), labels);
       if (Object.keys(labels).length > 0) {
-        await client.patch(podResource, { namespace: ns.name, name: nameOf(pod) }, { type: 'merge', body: { metadata: { labels } } });
+        await client.patch(
+          podResource,
+          { namespace: ns.name, name: nameOf(pod) },
+          { type: 'merge', body: { metadata: { labels } } },
+        );
       }
     }
     // The controller must judge the pods by these labels: its pod cache and the CloneSet's are separate
     // watches, so without this wait a loaded machine can deliver the new image first.
     const labelled = [...labelsByName.values()].filter((labels) => Object.keys(labels).length > 0).length;
-    const cache = controller.manager.informers.informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL }).lister();
-    await waitFor(() => Promise.resolve(cache.list().filter((pod) => hasAllLabelsOf(pod, labelsByName.get(nameOf(pod)))).length === labelled || undefined), {
-      description: "the controller's cache to show the pods' labels",
-    });
+    const cache = controller.manager.informers
+      .informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL })
+      .lister();
+    await waitFor(
+      () =>
+        Promise.resolve(
+          cache.list().filter((pod) => hasAllLabelsOf(pod, labelsByName.get(nameOf(pod)))).length === labelled ||
+            undefined,
+        ),
+      {
+        description: "the controller's cache to show the pods' labels",
+      },
+    );
     const order: string[] = [];
     const observer = observePods(kubeConfig, { namespace: ns.name, labelSelector: 'app=web' }, (current) => {
       for (const pod of current) {
@@ -68,8 +98,19 @@ async function updateOrder(
     });
     await observer.synced;
     try {
-      await client.patch(cloneSetResource, { namespace: ns.name, name: 'web' }, { type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }] });
-      await waitForStatus(client, { namespace: ns.name, name: 'web', description: 'all updated', timeoutMs: 120_000 }, rolledOut);
+      await client.patch(
+        cloneSetResource,
+        { namespace: ns.name, name: 'web' },
+        {
+          type: 'json',
+          body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }],
+        },
+      );
+      await waitForStatus(
+        client,
+        { namespace: ns.name, name: 'web', description: 'all updated', timeoutMs: 120_000 },
+        rolledOut,
+      );
     } finally {
       observer.stop();
     }
@@ -82,7 +123,10 @@ async function updateOrder(
 }
 
 /** The pod carries every label of `labels` (false for none). */
-function hasAllLabelsOf(pod: { metadata?: { labels?: Record<string, string> | undefined } | undefined }, labels: Record<string, string> | undefined): boolean {
+function hasAllLabelsOf(
+  pod: { metadata?: { labels?: Record<string, string> | undefined } | undefined },
+  labels: Record<string, string> | undefined,
+): boolean {
   const entries = Object.entries(labels ?? {});
   return entries.length > 0 && entries.every(([key, value]) => pod.metadata?.labels?.[key] === value);
 }
@@ -98,15 +142,29 @@ describe('CloneSet update order', () => {
       },
     };
     const labels = ['bar', '', 'foo', ''];
-    const { order, batches } = await updateOrder('order-weight', { replicas: 4, strategy, labelsFor: (i) => (labels[i] === '' ? {} : { 'test-key': labels[i] ?? '' }) });
-    expect(order.map((l) => l['test-key'] ?? '-'), batches).toEqual(['foo', 'bar', '-', '-']);
+    const { order, batches } = await updateOrder('order-weight', {
+      replicas: 4,
+      strategy,
+      labelsFor: (i) => (labels[i] === '' ? {} : { 'test-key': labels[i] ?? '' }),
+    });
+    expect(
+      order.map((l) => l['test-key'] ?? '-'),
+      batches,
+    ).toEqual(['foo', 'bar', '-', '-']);
   });
 
   it('orderPriority (the seed example): the integer part of the value, higher first; pods without the key go first, as in OpenKruise', async () => {
     const strategy: UpdateStrategy = { priorityStrategy: { orderPriority: [{ orderedKey: 'some-label-key' }] } };
     const values = ['sts-1', 'sts-10', '', 'sts-5'];
-    const { order, batches } = await updateOrder('order-ordered', { replicas: 4, strategy, labelsFor: (i) => (values[i] === '' ? {} : { 'some-label-key': values[i] ?? '' }) });
-    expect(order.map((l) => l['some-label-key'] ?? '-'), batches).toEqual(['-', 'sts-10', 'sts-5', 'sts-1']);
+    const { order, batches } = await updateOrder('order-ordered', {
+      replicas: 4,
+      strategy,
+      labelsFor: (i) => (values[i] === '' ? {} : { 'some-label-key': values[i] ?? '' }),
+    });
+    expect(
+      order.map((l) => l['some-label-key'] ?? '-'),
+      batches,
+    ).toEqual(['-', 'sts-10', 'sts-5', 'sts-1']);
   });
 
   it('scatterStrategy one pod at a time: the order is computed again over the remaining pods each time, as in OpenKruise', async () => {
@@ -116,7 +174,11 @@ describe('CloneSet update order', () => {
     // comes is the ActivePods order of the pods left: more recently Ready first, which the simulated
     // kubelet's timing decides (a CI run chose it 9th, one pod per reconcile, instead of the usual 10th).
     const strategy: UpdateStrategy = { scatterStrategy: [{ key: 'foo', value: 'bar' }] };
-    const { order, batches } = await updateOrder('order-scatter-steps', { replicas: 10, strategy, labelsFor: (i) => ([2, 3, 7].includes(i) ? { foo: 'bar' } : {}) });
+    const { order, batches } = await updateOrder('order-scatter-steps', {
+      replicas: 10,
+      strategy,
+      labelsFor: (i) => ([2, 3, 7].includes(i) ? { foo: 'bar' } : {}),
+    });
     const positions = order.flatMap((l, index) => (l['foo'] === 'bar' ? [index + 1] : []));
     expect(positions.slice(0, 2), batches).toEqual([1, 5]);
     expect(positions[2], batches).toBeGreaterThan(5);

@@ -11,9 +11,21 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
-import { observeObjects, podSummary, replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
+import {
+  observeObjects,
+  podSummary,
+  replicaCountsReached,
+  startTestManager,
+  waitForObject,
+} from '@kruise-ts/controller-runtime/testing';
 import type { ObjectObserver, TestManager, WaitFor } from '@kruise-ts/controller-runtime/testing';
-import { applyCrdFiles, kwokLogOf, testKubeConfig, waitFor, withStartedInNamespace } from '@kruise-ts/local-cluster/testing';
+import {
+  applyCrdFiles,
+  kwokLogOf,
+  testKubeConfig,
+  waitFor,
+  withStartedInNamespace,
+} from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
 import { cloneSetResource, setupCloneSetController } from '../../src/index.ts';
@@ -73,8 +85,19 @@ export function startController(options: StartOptions): ControllerHandle {
  * Runs `run` in a fresh namespace with the CRD installed and a controller scoped to that namespace;
  * stops the controller and deletes the namespace afterwards.
  */
-export function withController<T>(prefix: string, run: (namespace: string) => Promise<T>, options: Omit<StartOptions, 'kubeConfig' | 'namespace'> = {}): Promise<T> {
-  return withStartedInNamespace({ prefix, crdFiles: [CRD_FILE], start: (namespace) => startController({ kubeConfig: testKubeConfig(), namespace, ...options }) }, run);
+export function withController<T>(
+  prefix: string,
+  run: (namespace: string) => Promise<T>,
+  options: Omit<StartOptions, 'kubeConfig' | 'namespace'> = {},
+): Promise<T> {
+  return withStartedInNamespace(
+    {
+      prefix,
+      crdFiles: [CRD_FILE],
+      start: (namespace) => startController({ kubeConfig: testKubeConfig(), namespace, ...options }),
+    },
+    run,
+  );
 }
 
 /** A CloneSet as a test writes it: apiVersion and kind are filled in. */
@@ -101,13 +124,20 @@ export function webCloneSet(replicas: number, extra: Partial<CloneSetManifest['s
 
 /** Creates a CloneSet in the namespace. */
 export async function createCloneSet(client: Client, namespace: string, cloneSet: CloneSetManifest): Promise<CloneSet> {
-  return client.create(cloneSetResource, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', ...cloneSet, metadata: { ...cloneSet.metadata, namespace } } as CloneSet);
+  return client.create(cloneSetResource, {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    ...cloneSet,
+    metadata: { ...cloneSet.metadata, namespace },
+  } as CloneSet);
 }
 
 /** The CloneSet's active pods (not terminating), sorted by name. */
 export async function activePods(client: Client, namespace: string, selector = ''): Promise<Pod[]> {
   const pods = await client.list(podResource, { namespace, labelSelector: selector });
-  return pods.items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  return pods.items
+    .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
 /** The namespace's PVCs (not terminating). */
@@ -117,7 +147,11 @@ export async function activeClaims(client: Client, namespace: string): Promise<P
 }
 
 /** Waits until the CloneSet satisfies `check`, and returns it; a timeout shows its status, its namespace's pods and what kwok did to them. */
-export function waitForStatus(client: Client, options: { namespace: string; name: string; description: string; timeoutMs?: number }, check: (cs: CloneSet) => boolean): Promise<CloneSet> {
+export function waitForStatus(
+  client: Client,
+  options: { namespace: string; name: string; description: string; timeoutMs?: number },
+  check: (cs: CloneSet) => boolean,
+): Promise<CloneSet> {
   const state = async (): Promise<unknown> => ({
     status: (await client.get(cloneSetResource, { namespace: options.namespace, name: options.name })).status,
     pods: (await client.list(podResource, { namespace: options.namespace })).items.map(podSummary),
@@ -141,7 +175,11 @@ export function settled(cs: CloneSet): boolean {
 export type PodObserver = ObjectObserver;
 
 /** Calls `onChange` with the namespace's pods matching `labelSelector` after every pod event, in the order the API server sent them. */
-export function observePods(kubeConfig: KubeConfig, scope: { namespace: string; labelSelector: string }, onChange: (pods: readonly DeepReadonly<Pod>[]) => void): PodObserver {
+export function observePods(
+  kubeConfig: KubeConfig,
+  scope: { namespace: string; labelSelector: string },
+  onChange: (pods: readonly DeepReadonly<Pod>[]) => void,
+): PodObserver {
   return observeObjects(kubeConfig, { resource: podResource, ...scope }, onChange);
 }
 

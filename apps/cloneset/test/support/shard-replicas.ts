@@ -55,7 +55,12 @@ export interface Replica {
 export interface AuditEvent {
   readonly verb: string;
   readonly userAgent?: string;
-  readonly objectRef?: { readonly resource?: string; readonly subresource?: string; readonly namespace?: string; readonly name?: string };
+  readonly objectRef?: {
+    readonly resource?: string;
+    readonly subresource?: string;
+    readonly namespace?: string;
+    readonly name?: string;
+  };
   readonly responseStatus?: { readonly code?: number };
   readonly requestObject?: { readonly spec?: { readonly holderIdentity?: string } };
   readonly requestReceivedTimestamp: string;
@@ -77,7 +82,10 @@ export function startReplica(bed: ShardBed, name: string, kubeconfigPath = bed.c
     '--webhook-port=0',
     '--graceful-shutdown-timeout=5s',
   ];
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', MAIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: '' },
+  });
   let output = '';
   const append = (chunk: Buffer): void => {
     output += chunk.toString();
@@ -98,28 +106,47 @@ function identityOf(replica: Replica): string | undefined {
 }
 
 export async function identities(replicas: readonly Replica[]): Promise<string[]> {
-  return waitFor(() => {
-    const ids = replicas.map(identityOf);
-    const known = ids.filter((id): id is string => id !== undefined);
-    return Promise.resolve(known.length === ids.length ? known : undefined);
-  }, { description: 'every replica to join the ring', timeoutMs: 60_000 });
+  return waitFor(
+    () => {
+      const ids = replicas.map(identityOf);
+      const known = ids.filter((id): id is string => id !== undefined);
+      return Promise.resolve(known.length === ids.length ? known : undefined);
+    },
+    { description: 'every replica to join the ring', timeoutMs: 60_000 },
+  );
 }
 
 /** Each bucket's holder as the API server has it ('' for none). */
 export async function holders(bed: ShardBed): Promise<string[]> {
   const leases = await testClient(bed.kubeConfig).list(leaseResource, { namespace: bed.namespace });
-  return Array.from({ length: SHARD_BUCKETS }, (_, bucket) => leases.items.find((lease) => lease.metadata?.name === bucketLeaseName(bed.ring, bucket))?.spec?.holderIdentity ?? '');
+  return Array.from(
+    { length: SHARD_BUCKETS },
+    (_, bucket) =>
+      leases.items.find((lease) => lease.metadata?.name === bucketLeaseName(bed.ring, bucket))?.spec?.holderIdentity ??
+      '',
+  );
 }
 
 /** Waits until every bucket Lease names the owner the ring gives it among `members`; returns when. */
-export async function converged(bed: ShardBed, input: { readonly members: readonly string[]; readonly description: string; readonly replicas: readonly Replica[] }): Promise<number> {
+export async function converged(
+  bed: ShardBed,
+  input: { readonly members: readonly string[]; readonly description: string; readonly replicas: readonly Replica[] },
+): Promise<number> {
   const owners = assignBuckets(input.members);
   // On a timeout: who holds what, and whether a replica exited (fenced) and why.
   const state = async (): Promise<unknown> => ({
     holders: await holders(bed),
-    replicas: input.replicas.map((replica) => ({ name: replica.name, exitCode: replica.child.exitCode, signal: replica.child.signalCode, log: replica.output().split('\n').slice(-5) })),
+    replicas: input.replicas.map((replica) => ({
+      name: replica.name,
+      exitCode: replica.child.exitCode,
+      signal: replica.child.signalCode,
+      log: replica.output().split('\n').slice(-5),
+    })),
   });
-  return waitFor(async () => ((await holders(bed)).every((holder, bucket) => holder === owners[bucket]) ? Date.now() : undefined), { description: input.description, timeoutMs: 90_000, state });
+  return waitFor(
+    async () => ((await holders(bed)).every((holder, bucket) => holder === owners[bucket]) ? Date.now() : undefined),
+    { description: input.description, timeoutMs: 90_000, state },
+  );
 }
 
 /** The CloneSet a pod belongs to: pods are named `<cloneset>-<suffix>`, and CloneSets with five characters (`cs-NN`). */
@@ -128,17 +155,29 @@ export function ownerOfPod(pod: string): string {
 }
 
 /** Who held each bucket of the ring when: successful Lease writes, in the order the API server finished them. */
-export function leaseTimeline(bed: ShardBed, events: readonly AuditEvent[]): Map<number, { at: number; holder: string }[]> {
+export function leaseTimeline(
+  bed: ShardBed,
+  events: readonly AuditEvent[],
+): Map<number, { at: number; holder: string }[]> {
   const prefix = `${bed.ring}-bucket-`;
   const timeline = new Map<number, { at: number; holder: string }[]>();
   for (const event of events) {
     const name = event.objectRef?.name ?? '';
     const code = event.responseStatus?.code ?? 0;
-    if (event.objectRef?.resource !== 'leases' || event.objectRef.namespace !== bed.namespace || !name.startsWith(prefix) || code < 200 || code >= 300) {
+    if (
+      event.objectRef?.resource !== 'leases' ||
+      event.objectRef.namespace !== bed.namespace ||
+      !name.startsWith(prefix) ||
+      code < 200 ||
+      code >= 300
+    ) {
       continue;
     }
     const bucket = Number(name.slice(prefix.length));
-    timeline.set(bucket, [...(timeline.get(bucket) ?? []), { at: Date.parse(event.stageTimestamp), holder: event.requestObject?.spec?.holderIdentity ?? '' }]);
+    timeline.set(bucket, [
+      ...(timeline.get(bucket) ?? []),
+      { at: Date.parse(event.stageTimestamp), holder: event.requestObject?.spec?.holderIdentity ?? '' },
+    ]);
   }
   for (const entries of timeline.values()) {
     entries.sort((a, b) => a.at - b.at);
@@ -146,7 +185,11 @@ export function leaseTimeline(bed: ShardBed, events: readonly AuditEvent[]): Map
   return timeline;
 }
 
-function holderAt(timeline: ReadonlyMap<number, readonly { at: number; holder: string }[]>, bucket: number, at: number): string {
+function holderAt(
+  timeline: ReadonlyMap<number, readonly { at: number; holder: string }[]>,
+  bucket: number,
+  at: number,
+): string {
   let holder = '';
   for (const entry of timeline.get(bucket) ?? []) {
     if (entry.at > at) break;
@@ -171,22 +214,41 @@ export function writesOutsideOwnership(bed: ShardBed, events: readonly AuditEven
     const at = Date.parse(event.requestReceivedTimestamp);
     const holder = holderAt(timeline, bucketOf(bed.namespace, cloneSet), at);
     if (holder !== writer) {
-      problems.push(`${event.verb} ${ref.resource}${ref.subresource === undefined ? '' : `/${ref.subresource}`} ${ref.name ?? ''} at ${event.requestReceivedTimestamp} by ${writer}, while the bucket's holder was ${holder === '' ? 'nobody' : holder}`);
+      problems.push(
+        `${event.verb} ${ref.resource}${ref.subresource === undefined ? '' : `/${ref.subresource}`} ${ref.name ?? ''} at ${event.requestReceivedTimestamp} by ${writer}, while the bucket's holder was ${holder === '' ? 'nobody' : holder}`,
+      );
     }
   }
   return problems;
 }
 
 /** Pods of the namespace given more than one in-place update (a successful `patch`, no subresource) by the replicas between `from` and `to`. */
-export function podsUpdatedTwice(bed: ShardBed, events: readonly AuditEvent[], window: { readonly from: number; readonly to: number }): string[] {
+export function podsUpdatedTwice(
+  bed: ShardBed,
+  events: readonly AuditEvent[],
+  window: { readonly from: number; readonly to: number },
+): string[] {
   const updates = new Map<string, string[]>();
   for (const event of events) {
     const at = Date.parse(event.requestReceivedTimestamp);
     const ref = event.objectRef;
     const code = event.responseStatus?.code ?? 0;
     const agent = event.userAgent ?? '';
-    if (event.verb === 'patch' && ref?.resource === 'pods' && ref.namespace === bed.namespace && ref.subresource === undefined && agent.includes(' shard/') && code >= 200 && code < 300 && at >= window.from && at <= window.to) {
-      updates.set(ref.name ?? '', [...(updates.get(ref.name ?? '') ?? []), `${agent.split(' shard/')[1] ?? ''} at ${event.requestReceivedTimestamp}`]);
+    if (
+      event.verb === 'patch' &&
+      ref?.resource === 'pods' &&
+      ref.namespace === bed.namespace &&
+      ref.subresource === undefined &&
+      agent.includes(' shard/') &&
+      code >= 200 &&
+      code < 300 &&
+      at >= window.from &&
+      at <= window.to
+    ) {
+      updates.set(ref.name ?? '', [
+        ...(updates.get(ref.name ?? '') ?? []),
+        `${agent.split(' shard/')[1] ?? ''} at ${event.requestReceivedTimestamp}`,
+      ]);
     }
   }
   return [...updates].filter(([, list]) => list.length > 1).map(([pod, list]) => `${pod}: ${list.join(', ')}`);
@@ -194,7 +256,10 @@ export function podsUpdatedTwice(bed: ShardBed, events: readonly AuditEvent[], w
 
 export async function auditEvents(bed: ShardBed): Promise<AuditEvent[]> {
   const text = await readFile(bed.cluster.auditLogPath, 'utf8');
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as AuditEvent);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditEvent);
 }
 
 export async function exited(replica: Replica): Promise<void> {

@@ -34,7 +34,10 @@ function requiredValues(selector: DeepReadonly<LabelSelector>): Map<string, Read
     if (expression.operator === 'In') {
       const existing = required.get(expression.key);
       const values = new Set(expression.values ?? []);
-      required.set(expression.key, existing === undefined ? values : new Set([...values].filter((value) => existing.has(value))));
+      required.set(
+        expression.key,
+        existing === undefined ? values : new Set([...values].filter((value) => existing.has(value))),
+      );
     } else if (expression.operator === 'Exists' && !required.has(expression.key)) {
       required.set(expression.key, undefined);
     }
@@ -43,11 +46,19 @@ function requiredValues(selector: DeepReadonly<LabelSelector>): Map<string, Read
 }
 
 /** Keys a selector excludes outright (DoesNotExist), and values it excludes (NotIn). */
-function excludes(selector: DeepReadonly<LabelSelector>, key: string, values: ReadonlySet<string> | undefined): boolean {
+function excludes(
+  selector: DeepReadonly<LabelSelector>,
+  key: string,
+  values: ReadonlySet<string> | undefined,
+): boolean {
   return (selector.matchExpressions ?? []).some((expression) => {
     if (expression.key !== key) return false;
     if (expression.operator === 'DoesNotExist') return true;
-    return expression.operator === 'NotIn' && values !== undefined && [...values].every((value) => (expression.values ?? []).includes(value));
+    return (
+      expression.operator === 'NotIn' &&
+      values !== undefined &&
+      [...values].every((value) => (expression.values ?? []).includes(value))
+    );
   });
 }
 
@@ -85,16 +96,30 @@ function patchedKeys(set: ReadonlySidecarSet): { readonly overwrite: Set<string>
   return { overwrite: keysOf(entries.filter((entry) => entry.patchPolicy === 'Overwrite')), all: keysOf(entries) };
 }
 
-function nameConflicts(mine: readonly { readonly name: string }[] | undefined, theirs: readonly { readonly name: string }[] | undefined, kind: { readonly field: string; readonly reason: string; readonly with: string }): SidecarSetConflict[] {
+function nameConflicts(
+  mine: readonly { readonly name: string }[] | undefined,
+  theirs: readonly { readonly name: string }[] | undefined,
+  kind: { readonly field: string; readonly reason: string; readonly with: string },
+): SidecarSetConflict[] {
   const other = names(theirs);
-  return [...names(mine)].filter((name) => other.has(name)).map((name) => ({ with: kind.with, field: `${kind.field}[name=${name}]`, reason: kind.reason }));
+  return [...names(mine)]
+    .filter((name) => other.has(name))
+    .map((name) => ({ with: kind.with, field: `${kind.field}[name=${name}]`, reason: kind.reason }));
 }
 
 function volumeConflicts(set: ReadonlySidecarSet, other: ReadonlySidecarSet): SidecarSetConflict[] {
   return (set.spec.volumes ?? []).flatMap((volume) => {
     const theirs = (other.spec.volumes ?? []).find((candidate) => candidate.name === volume.name);
     const differs = theirs !== undefined && JSON.stringify(sortedJson(theirs)) !== JSON.stringify(sortedJson(volume));
-    return differs ? [{ with: other.metadata.name ?? '', field: `spec.volumes[name=${volume.name}]`, reason: 'a volume of this name differs' }] : [];
+    return differs
+      ? [
+          {
+            with: other.metadata.name ?? '',
+            field: `spec.volumes[name=${volume.name}]`,
+            reason: 'a volume of this name differs',
+          },
+        ]
+      : [];
   });
 }
 
@@ -102,15 +127,27 @@ function annotationConflicts(set: ReadonlySidecarSet, other: ReadonlySidecarSet)
   const [mine, theirs] = [patchedKeys(set), patchedKeys(other)];
   return [...mine.all]
     .filter((key) => theirs.all.has(key) && (mine.overwrite.has(key) || theirs.overwrite.has(key)))
-    .map((key) => ({ with: other.metadata.name ?? '', field: `spec.patchPodMetadata.annotations[${key}]`, reason: 'both patch this annotation and one overwrites it' }));
+    .map((key) => ({
+      with: other.metadata.name ?? '',
+      field: `spec.patchPodMetadata.annotations[${key}]`,
+      reason: 'both patch this annotation and one overwrites it',
+    }));
 }
 
 /** The conflicts of `set` with one other SidecarSet, whatever their scopes. */
 export function conflictsBetween(set: ReadonlySidecarSet, other: ReadonlySidecarSet): SidecarSetConflict[] {
   const withName = other.metadata.name ?? '';
   return [
-    ...nameConflicts(set.spec.containers, other.spec.containers, { with: withName, field: 'spec.containers', reason: 'both inject a container of this name' }),
-    ...nameConflicts(set.spec.initContainers, other.spec.initContainers, { with: withName, field: 'spec.initContainers', reason: 'both inject an init container of this name' }),
+    ...nameConflicts(set.spec.containers, other.spec.containers, {
+      with: withName,
+      field: 'spec.containers',
+      reason: 'both inject a container of this name',
+    }),
+    ...nameConflicts(set.spec.initContainers, other.spec.initContainers, {
+      with: withName,
+      field: 'spec.initContainers',
+      reason: 'both inject an init container of this name',
+    }),
     ...volumeConflicts(set, other),
     ...annotationConflicts(set, other),
   ];
@@ -119,7 +156,11 @@ export function conflictsBetween(set: ReadonlySidecarSet, other: ReadonlySidecar
 function sortedJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedJson);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => [key, sortedJson(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, item]) => [key, sortedJson(item)]),
+  );
 }
 
 /** Older first (creationTimestamp, then name): the one that keeps injecting when two conflict. */
@@ -132,7 +173,12 @@ export function compareAge(a: ReadonlySidecarSet, b: ReadonlySidecarSet): number
 
 /** The conflicts that make `set` yield: with older SidecarSets that may select the same pods. */
 export function yieldingConflicts(set: ReadonlySidecarSet, all: readonly ReadonlySidecarSet[]): SidecarSetConflict[] {
-  return all.filter((other) => other.metadata.name !== set.metadata.name && compareAge(other, set) < 0 && sidecarSetsMayOverlap(set, other)).flatMap((other) => conflictsBetween(set, other));
+  return all
+    .filter(
+      (other) =>
+        other.metadata.name !== set.metadata.name && compareAge(other, set) < 0 && sidecarSetsMayOverlap(set, other),
+    )
+    .flatMap((other) => conflictsBetween(set, other));
 }
 
 /** A conflict as people read it. */
@@ -144,7 +190,9 @@ export function describeConflict(setName: string, conflict: SidecarSetConflict):
  * The SidecarSets a pod gets when some of them conflict on it: in age order, a set that conflicts with
  * one already taken is skipped. Returns the kept sets (in the given order) and one warning per skip.
  */
-export function resolveInjectionConflicts<T extends ReadonlySidecarSet>(sets: readonly T[]): { readonly kept: T[]; readonly warnings: string[] } {
+export function resolveInjectionConflicts<T extends ReadonlySidecarSet>(
+  sets: readonly T[],
+): { readonly kept: T[]; readonly warnings: string[] } {
   const taken: T[] = [];
   const warnings: string[] = [];
   for (const set of [...sets].sort(compareAge)) {

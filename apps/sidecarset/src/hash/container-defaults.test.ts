@@ -32,7 +32,13 @@ describe('defaultSidecarContainer', () => {
       terminationMessagePolicy: 'File',
       ports: [{ containerPort: 80, protocol: 'TCP' }],
       env: [{ name: 'P', valueFrom: { fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } } }],
-      readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
+      readinessProbe: {
+        httpGet: { port: 80, path: '/', scheme: 'HTTP' },
+        periodSeconds: 5,
+        timeoutSeconds: 1,
+        successThreshold: 1,
+        failureThreshold: 3,
+      },
     });
   });
 });

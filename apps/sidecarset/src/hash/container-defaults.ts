@@ -8,7 +8,8 @@
  */
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Kubernetes' rule: `Always` for the tag `latest` or no tag (and no digest), else `IfNotPresent`. The
@@ -34,12 +35,23 @@ function mapIfObject(value: unknown, map: (object: Json) => Json): unknown {
   return isObject(value) ? map(value) : value;
 }
 
-const httpGet = (handler: Json): Json => ({ ...handler, ...(isObject(handler['httpGet']) ? { httpGet: withDefaults(handler['httpGet'], { path: '/', scheme: 'HTTP' }) } : {}) });
-const probe = (value: Json): Json => httpGet(withDefaults(value, { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 }));
-const fieldRef = (value: Json): Json => ({ ...value, ...(isObject(value['fieldRef']) ? { fieldRef: withDefaults(value['fieldRef'], { apiVersion: 'v1' }) } : {}) });
+const httpGet = (handler: Json): Json => ({
+  ...handler,
+  ...(isObject(handler['httpGet']) ? { httpGet: withDefaults(handler['httpGet'], { path: '/', scheme: 'HTTP' }) } : {}),
+});
+const probe = (value: Json): Json =>
+  httpGet(withDefaults(value, { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 }));
+const fieldRef = (value: Json): Json => ({
+  ...value,
+  ...(isObject(value['fieldRef']) ? { fieldRef: withDefaults(value['fieldRef'], { apiVersion: 'v1' }) } : {}),
+});
 
 function lifecycle(value: Json): Json {
-  return { ...value, ...(isObject(value['postStart']) ? { postStart: httpGet(value['postStart']) } : {}), ...(isObject(value['preStop']) ? { preStop: httpGet(value['preStop']) } : {}) };
+  return {
+    ...value,
+    ...(isObject(value['postStart']) ? { postStart: httpGet(value['postStart']) } : {}),
+    ...(isObject(value['preStop']) ? { preStop: httpGet(value['preStop']) } : {}),
+  };
 }
 
 function listOf(value: unknown, map: (item: Json) => Json): unknown {
@@ -50,10 +62,22 @@ function listOf(value: unknown, map: (item: Json) => Json): unknown {
 export function defaultSidecarContainer(container: Json): Json {
   const image = typeof container['image'] === 'string' ? container['image'] : '';
   return {
-    ...withDefaults(container, { imagePullPolicy: defaultPullPolicy(image), terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }),
+    ...withDefaults(container, {
+      imagePullPolicy: defaultPullPolicy(image),
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    }),
     ports: listOf(container['ports'], (port) => withDefaults(port, { protocol: 'TCP' })),
-    env: listOf(container['env'], (env) => ({ ...env, ...(isObject(env['valueFrom']) ? { valueFrom: fieldRef(env['valueFrom']) } : {}) })),
-    transferEnv: listOf(container['transferEnv'], (entry) => ({ ...entry, ...(isObject(entry['sourceContainerNameFrom']) ? { sourceContainerNameFrom: fieldRef(entry['sourceContainerNameFrom']) } : {}) })),
+    env: listOf(container['env'], (env) => ({
+      ...env,
+      ...(isObject(env['valueFrom']) ? { valueFrom: fieldRef(env['valueFrom']) } : {}),
+    })),
+    transferEnv: listOf(container['transferEnv'], (entry) => ({
+      ...entry,
+      ...(isObject(entry['sourceContainerNameFrom'])
+        ? { sourceContainerNameFrom: fieldRef(entry['sourceContainerNameFrom']) }
+        : {}),
+    })),
     livenessProbe: mapIfObject(container['livenessProbe'], probe),
     readinessProbe: mapIfObject(container['readinessProbe'], probe),
     lifecycle: mapIfObject(container['lifecycle'], lifecycle),

@@ -17,14 +17,25 @@ describe('hashAnnotationsPatch', () => {
   it('writes both hashes, guarded by the resourceVersion, when they are missing', () => {
     const unhashed = set();
     expect(hashAnnotationsPatch(unhashed)).toEqual({
-      metadata: { resourceVersion: '7', annotations: { 'kruise.io/sidecarset-hash': sidecarSetHash(unhashed.spec), 'kruise.io/sidecarset-hash-without-image': sidecarSetHashWithoutImage(unhashed.spec) } },
+      metadata: {
+        resourceVersion: '7',
+        annotations: {
+          'kruise.io/sidecarset-hash': sidecarSetHash(unhashed.spec),
+          'kruise.io/sidecarset-hash-without-image': sidecarSetHashWithoutImage(unhashed.spec),
+        },
+      },
     });
   });
 
   it('writes them when one is stale, and nothing when both are current', () => {
     const current = set();
-    const hashes = { 'kruise.io/sidecarset-hash': sidecarSetHash(current.spec), 'kruise.io/sidecarset-hash-without-image': sidecarSetHashWithoutImage(current.spec) };
+    const hashes = {
+      'kruise.io/sidecarset-hash': sidecarSetHash(current.spec),
+      'kruise.io/sidecarset-hash-without-image': sidecarSetHashWithoutImage(current.spec),
+    };
     expect(hashAnnotationsPatch(set({ ...hashes, other: 'x' }))).toBeUndefined();
-    expect(hashAnnotationsPatch(set({ ...hashes, 'kruise.io/sidecarset-hash': 'old' }))?.metadata.annotations).toEqual(hashes);
+    expect(hashAnnotationsPatch(set({ ...hashes, 'kruise.io/sidecarset-hash': 'old' }))?.metadata.annotations).toEqual(
+      hashes,
+    );
   });
 });

@@ -15,8 +15,13 @@ import { sidecarSetHash, sidecarSetHashWithoutImage } from './sidecarset-hash.ts
  * It carries the resourceVersion it was computed from: a SidecarSet changed meanwhile is refused with a
  * conflict, and its update event brings the reconcile that hashes the new spec.
  */
-export function hashAnnotationsPatch(set: DeepReadonly<SidecarSet>): { metadata: { resourceVersion: string; annotations: Record<string, string> } } | undefined {
-  const wanted = { [SIDECARSET_HASH_ANNOTATION]: sidecarSetHash(set.spec), [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(set.spec) };
+export function hashAnnotationsPatch(
+  set: DeepReadonly<SidecarSet>,
+): { metadata: { resourceVersion: string; annotations: Record<string, string> } } | undefined {
+  const wanted = {
+    [SIDECARSET_HASH_ANNOTATION]: sidecarSetHash(set.spec),
+    [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(set.spec),
+  };
   const current = set.metadata.annotations ?? {};
   if (Object.entries(wanted).every(([key, value]) => current[key] === value)) return undefined;
   return { metadata: { resourceVersion: set.metadata.resourceVersion ?? '', annotations: wanted } };

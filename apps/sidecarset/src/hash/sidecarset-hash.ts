@@ -28,7 +28,11 @@ function defaulted(containers: readonly unknown[] | undefined, withoutImage: boo
 
 /** J: the map's keys in Go's order ("containers" before "initContainers"). */
 function encodedSidecars(spec: Sidecars, withoutImage: boolean): string {
-  const containers = marshalTypedJson(defaulted(spec.containers, withoutImage), '[]SidecarContainer', SIDECAR_CONTAINER_STRUCTS);
+  const containers = marshalTypedJson(
+    defaulted(spec.containers, withoutImage),
+    '[]SidecarContainer',
+    SIDECAR_CONTAINER_STRUCTS,
+  );
   const initContainers = spec.initContainers ?? [];
   if (!initContainers.some((container) => container.restartPolicy === 'Always')) return `{"containers":${containers}}`;
   return `{"containers":${containers},"initContainers":${marshalTypedJson(defaulted(initContainers, withoutImage), '[]SidecarContainer', SIDECAR_CONTAINER_STRUCTS)}}`;

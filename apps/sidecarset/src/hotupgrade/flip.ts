@@ -20,7 +20,10 @@ type ReadonlyPod = DeepReadonly<Pod>;
 type PodContainer = NonNullable<Pod['spec']>['containers'][number];
 
 function isPodReady(pod: ReadonlyPod): boolean {
-  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+  return (
+    pod.status?.phase === 'Running' &&
+    (pod.status.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True')
+  );
 }
 
 /** Whether the pod's pairs may be flipped now. */
@@ -38,8 +41,17 @@ function stateWithReset(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, pairs: 
   const name = set.metadata.name ?? '';
   const states = inPlaceStates(pod);
   const previous = states[name];
-  const reset = Object.fromEntries(pairs.map((pair) => [pair.other, { imageID: pod.status?.containerStatuses?.find((status) => status.name === pair.other)?.imageID ?? '' }]));
-  states[name] = { ...previous, revision: previous?.revision ?? sidecarSetHash(set.spec), lastContainerStatuses: { ...previous?.lastContainerStatuses, ...reset } };
+  const reset = Object.fromEntries(
+    pairs.map((pair) => [
+      pair.other,
+      { imageID: pod.status?.containerStatuses?.find((status) => status.name === pair.other)?.imageID ?? '' },
+    ]),
+  );
+  states[name] = {
+    ...previous,
+    revision: previous?.revision ?? sidecarSetHash(set.spec),
+    lastContainerStatuses: { ...previous?.lastContainerStatuses, ...reset },
+  };
   return JSON.stringify(states);
 }
 
@@ -57,8 +69,23 @@ export function flipPatch(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): Json
   const pairs = pairsToFlip(pod, set);
   if (pairs.length === 0 || !mayFlip(pod, set, pairs)) return undefined;
   const containers = resetContainers(pod, pairs);
-  const versions = Object.fromEntries(pairs.flatMap((pair) => [[versionAnnotation(pair.other), '0'], [versionAltAnnotation(pair.working), '0']]));
-  const annotations: Record<string, string> = { ...pod.metadata?.annotations, ...versions, [SIDECARSET_INPLACE_UPDATE_STATE_ANNOTATION]: stateWithReset(pod, set, pairs) };
-  const original = { metadata: { annotations: pod.metadata?.annotations ?? {} }, spec: { containers: pod.spec?.containers ?? [] } };
-  return [{ op: 'test', path: '/metadata/resourceVersion', value: pod.metadata?.resourceVersion ?? '' }, ...createJsonPatch(original, { metadata: { annotations }, spec: { containers } })];
+  const versions = Object.fromEntries(
+    pairs.flatMap((pair) => [
+      [versionAnnotation(pair.other), '0'],
+      [versionAltAnnotation(pair.working), '0'],
+    ]),
+  );
+  const annotations: Record<string, string> = {
+    ...pod.metadata?.annotations,
+    ...versions,
+    [SIDECARSET_INPLACE_UPDATE_STATE_ANNOTATION]: stateWithReset(pod, set, pairs),
+  };
+  const original = {
+    metadata: { annotations: pod.metadata?.annotations ?? {} },
+    spec: { containers: pod.spec?.containers ?? [] },
+  };
+  return [
+    { op: 'test', path: '/metadata/resourceVersion', value: pod.metadata?.resourceVersion ?? '' },
+    ...createJsonPatch(original, { metadata: { annotations }, spec: { containers } }),
+  ];
 }

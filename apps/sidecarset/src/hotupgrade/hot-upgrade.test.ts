@@ -15,17 +15,41 @@ function hotSet(image: string, resourceVersion = '42'): SidecarSet {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'SidecarSet',
     metadata: { name: 'mesh', resourceVersion },
-    spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'proxy', image, upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: EMPTY } }, { name: 'logger', image: 'busybox:1' }] },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      containers: [
+        { name: 'proxy', image, upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: EMPTY } },
+        { name: 'logger', image: 'busybox:1' },
+      ],
+    },
   });
 }
 
-const APP: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', resourceVersion: '7', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+const APP: Pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'ns', resourceVersion: '7', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'app', image: 'app:1' }] },
+};
 
 /** The pod as the kubelet reports it: every container running its spec image, ready or not. */
 function running(pod: Pod, options: { readonly ready?: boolean; readonly notReady?: readonly string[] } = {}): Pod {
-  const statuses = (pod.spec?.containers ?? []).map((container) => ({ name: container.name, image: container.image ?? '', imageID: `id-${container.image ?? ''}`, ready: !(options.notReady ?? []).includes(container.name), restartCount: 0 }));
+  const statuses = (pod.spec?.containers ?? []).map((container) => ({
+    name: container.name,
+    image: container.image ?? '',
+    imageID: `id-${container.image ?? ''}`,
+    ready: !(options.notReady ?? []).includes(container.name),
+    restartCount: 0,
+  }));
   const ready = options.ready ?? true;
-  return { ...pod, status: { phase: 'Running', containerStatuses: statuses, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } };
+  return {
+    ...pod,
+    status: {
+      phase: 'Running',
+      containerStatuses: statuses,
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+    },
+  };
 }
 
 /** Applies add/replace operations (what createJsonPatch emits here) to a copy. */
@@ -33,9 +57,15 @@ function applyPatch(pod: Pod, operations: readonly JsonPatchOperation[]): Pod {
   const copy = structuredClone(pod);
   for (const operation of operations) {
     if (operation.op !== 'add' && operation.op !== 'replace') continue;
-    const tokens = operation.path.split('/').slice(1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const tokens = operation.path
+      .split('/')
+      .slice(1)
+      .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
     const last = tokens.pop() ?? '';
-    const parent = tokens.reduce<Record<string, unknown>>((node, token) => node[token] as Record<string, unknown>, copy as unknown as Record<string, unknown>);
+    const parent = tokens.reduce<Record<string, unknown>>(
+      (node, token) => node[token] as Record<string, unknown>,
+      copy as unknown as Record<string, unknown>,
+    );
     parent[last] = operation.value;
   }
   return copy;
@@ -54,7 +84,9 @@ describe('hot upgrade injection', () => {
     ]);
     expect(podSidecarNames(hotSet('x'))).toEqual(['proxy-1', 'proxy-2', 'logger']);
     expect(hasAllSidecars(pod, hotSet('x'))).toBe(true);
-    expect(JSON.parse(pod.metadata?.annotations?.['kruise.io/sidecarset-hash'] ?? '{}')).toMatchObject({ mesh: { sidecarList: ['logger', 'proxy'] } });
+    expect(JSON.parse(pod.metadata?.annotations?.['kruise.io/sidecarset-hash'] ?? '{}')).toMatchObject({
+      mesh: { sidecarList: ['logger', 'proxy'] },
+    });
   });
 
   it('does not count a pod whose working entry is missing as having the sidecars', () => {
@@ -86,11 +118,27 @@ describe('pairUpgrade and flipPatch', () => {
     const upgraded: Pod = {
       ...injected,
       metadata: { ...injected.metadata, annotations: { ...injected.metadata?.annotations, ...change.annotations } },
-      spec: { containers: (injected.spec?.containers ?? []).map((container) => ({ ...container, image: change.images.get(container.name) ?? container.image ?? '' })) },
+      spec: {
+        containers: (injected.spec?.containers ?? []).map((container) => ({
+          ...container,
+          image: change.images.get(container.name) ?? container.image ?? '',
+        })),
+      },
     };
     expect(pairsToFlip(upgraded, set).map((pair) => pair.other)).toEqual(['proxy-1']);
     // The kubelet still runs the empty image in proxy-2 (recorded as the state before): not yet.
-    const recorded = { ...upgraded, metadata: { ...upgraded.metadata, annotations: { ...upgraded.metadata?.annotations, 'kruise.io/sidecarset-inplace-update-state': JSON.stringify({ mesh: { lastContainerStatuses: { 'proxy-2': { imageID: `id-${EMPTY}` } } } }) } } };
+    const recorded = {
+      ...upgraded,
+      metadata: {
+        ...upgraded.metadata,
+        annotations: {
+          ...upgraded.metadata?.annotations,
+          'kruise.io/sidecarset-inplace-update-state': JSON.stringify({
+            mesh: { lastContainerStatuses: { 'proxy-2': { imageID: `id-${EMPTY}` } } },
+          }),
+        },
+      },
+    };
     expect(flipPatch({ ...recorded, status: injected.status ?? {} }, set)).toBeUndefined();
     // Running the new image, pod not Ready and the new member not ready: not yet either.
     expect(flipPatch(running(recorded, { ready: false, notReady: ['proxy-2'] }), set)).toBeUndefined();
@@ -99,7 +147,10 @@ describe('pairUpgrade and flipPatch', () => {
     expect(patch?.[0]).toEqual({ op: 'test', path: '/metadata/resourceVersion', value: '7' });
     const flipped = applyPatch(running(recorded), patch ?? []);
     expect([imageOf(flipped, 'proxy-1'), imageOf(flipped, 'proxy-2')]).toEqual([EMPTY, 'envoy:2']);
-    expect(flipped.metadata?.annotations).toMatchObject({ 'version.sidecarset.kruise.io/proxy-1': '0', 'versionalt.sidecarset.kruise.io/proxy-2': '0' });
+    expect(flipped.metadata?.annotations).toMatchObject({
+      'version.sidecarset.kruise.io/proxy-1': '0',
+      'versionalt.sidecarset.kruise.io/proxy-2': '0',
+    });
     expect(pairsToFlip(flipped, set)).toEqual([]);
   });
 });

@@ -7,7 +7,11 @@
  * member's version in `version.sidecarset.kruise.io/<member>` / `versionalt.sidecarset.kruise.io/<member>`.
  * Names, keys and values are OpenKruise's, so that pods it injected are upgraded by us.
  */
-import { SIDECARSET_VERSION_ALT_ANNOTATION_PREFIX, SIDECARSET_VERSION_ANNOTATION_PREFIX, SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION } from '@kruise-ts/api';
+import {
+  SIDECARSET_VERSION_ALT_ANNOTATION_PREFIX,
+  SIDECARSET_VERSION_ANNOTATION_PREFIX,
+  SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION,
+} from '@kruise-ts/api';
 import type { Pod, SidecarContainer, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
@@ -59,22 +63,38 @@ export function formatWorkingContainers(working: ReadonlyMap<string, string>): s
 /** One member's version env vars, read from the pod's annotations by the downward API. */
 function versionEnv(member: string): NonNullable<PodContainer['env']> {
   return [
-    { name: SIDECARSET_VERSION_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${versionAnnotation(member)}']` } } },
-    { name: SIDECARSET_VERSION_ALT_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${versionAltAnnotation(member)}']` } } },
+    {
+      name: SIDECARSET_VERSION_ENV,
+      valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${versionAnnotation(member)}']` } },
+    },
+    {
+      name: SIDECARSET_VERSION_ALT_ENV,
+      valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${versionAltAnnotation(member)}']` } },
+    },
   ];
 }
 
 /** The pair that replaces a built sidecar container: `x-1` working with its image, `x-2` idle with the empty image. */
 export function hotUpgradePair(built: PodContainer, sidecar: ReadonlySidecar): [PodContainer, PodContainer] {
   const [first, second] = hotUpgradeNames(sidecar.name);
-  const member = (name: string, image: string): PodContainer => ({ ...structuredClone(built), name, image, env: [...(built.env ?? []), ...versionEnv(name)] });
+  const member = (name: string, image: string): PodContainer => ({
+    ...structuredClone(built),
+    name,
+    image,
+    env: [...(built.env ?? []), ...versionEnv(name)],
+  });
   return [member(first, built.image ?? ''), member(second, sidecar.upgradeStrategy.hotUpgradeEmptyImage ?? '')];
 }
 
 /** The annotations a new pod gets for one HotUpgrade sidecar: versions 1/0, alternates 0/1, `x-1` working. */
 export function injectedPairAnnotations(sidecarName: string): Record<string, string> {
   const [first, second] = hotUpgradeNames(sidecarName);
-  return { [versionAnnotation(first)]: '1', [versionAltAnnotation(first)]: '0', [versionAnnotation(second)]: '0', [versionAltAnnotation(second)]: '1' };
+  return {
+    [versionAnnotation(first)]: '1',
+    [versionAltAnnotation(first)]: '0',
+    [versionAnnotation(second)]: '0',
+    [versionAltAnnotation(second)]: '1',
+  };
 }
 
 /** A pair as it is in a pod: the working member and the other one. */
@@ -98,14 +118,19 @@ export function podPairs(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): PodPa
 
 /** The pod-side names of the SidecarSet's containers: a cold sidecar's own name, both members of a pair. */
 export function podSidecarNames(set: DeepReadonly<SidecarSet>): string[] {
-  return (set.spec.containers ?? []).flatMap((sidecar) => (isHotUpgrade(sidecar) ? [...hotUpgradeNames(sidecar.name)] : [sidecar.name]));
+  return (set.spec.containers ?? []).flatMap((sidecar) =>
+    isHotUpgrade(sidecar) ? [...hotUpgradeNames(sidecar.name)] : [sidecar.name],
+  );
 }
 
 /** Whether the pod has every sidecar of the set: cold ones by name, HotUpgrade ones as a pair with a working entry. */
 export function hasAllSidecars(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): boolean {
   const names = new Set((pod.spec?.containers ?? []).map((container) => container.name));
   const cold = (set.spec.containers ?? []).filter((sidecar) => !isHotUpgrade(sidecar));
-  return cold.every((sidecar) => names.has(sidecar.name)) && podPairs(pod, set).length === (set.spec.containers ?? []).filter(isHotUpgrade).length;
+  return (
+    cold.every((sidecar) => names.has(sidecar.name)) &&
+    podPairs(pod, set).length === (set.spec.containers ?? []).filter(isHotUpgrade).length
+  );
 }
 
 function specImage(pod: ReadonlyPod, name: string): string | undefined {
@@ -114,12 +139,18 @@ function specImage(pod: ReadonlyPod, name: string): string | undefined {
 
 /** The pairs whose non-working member does not run the empty image: an upgrade waiting for its flip. */
 export function pairsToFlip(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): PodPair[] {
-  return podPairs(pod, set).filter((pair) => specImage(pod, pair.other) !== pair.sidecar.upgradeStrategy.hotUpgradeEmptyImage);
+  return podPairs(pod, set).filter(
+    (pair) => specImage(pod, pair.other) !== pair.sidecar.upgradeStrategy.hotUpgradeEmptyImage,
+  );
 }
 
 /** The members that are idle by design (the non-working member of a settled pair): their readiness does not count. */
 export function idleMembers(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): Set<string> {
-  return new Set(podPairs(pod, set).flatMap((pair) => (specImage(pod, pair.other) === pair.sidecar.upgradeStrategy.hotUpgradeEmptyImage ? [pair.other] : [])));
+  return new Set(
+    podPairs(pod, set).flatMap((pair) =>
+      specImage(pod, pair.other) === pair.sidecar.upgradeStrategy.hotUpgradeEmptyImage ? [pair.other] : [],
+    ),
+  );
 }
 
 /** What an upgrade changes for the pod's pairs: the idle members' new images and the pod's annotations. */
@@ -148,6 +179,7 @@ export function pairUpgrade(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): Pa
     annotations[versionAltAnnotation(pair.other)] = pod.metadata?.annotations?.[versionAnnotation(pair.working)] ?? '';
     annotations[versionAltAnnotation(pair.working)] = version;
   }
-  if (images.size > 0) annotations[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION] = formatWorkingContainers(working);
+  if (images.size > 0)
+    annotations[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION] = formatWorkingContainers(working);
   return { images, annotations };
 }

@@ -20,7 +20,14 @@ export interface InjectedContainer {
   readonly policy: SidecarContainer['podInjectPolicy'];
 }
 
-const SIDECAR_ONLY_FIELDS = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy']);
+const SIDECAR_ONLY_FIELDS = new Set([
+  'podInjectPolicy',
+  'upgradeStrategy',
+  'shareVolumePolicy',
+  'shareVolumeDevicePolicy',
+  'transferEnv',
+  'resourcesPolicy',
+]);
 
 function isInjected(container: DeepReadonly<PodContainer>): boolean {
   return (container.env ?? []).some((env) => env.name === SIDECAR_INJECTED_ENV && env.value === 'true');
@@ -36,20 +43,28 @@ function subPathEnv(container: DeepReadonly<PodContainer>, mount: DeepReadonly<V
 function sharedMounts(pod: ReadonlyPod): { readonly mounts: VolumeMount[]; readonly env: EnvVar[] } {
   const appContainers = (pod.spec?.containers ?? []).filter((candidate) => !isInjected(candidate));
   return {
-    mounts: appContainers.flatMap((container) => (container.volumeMounts ?? []).map((mount) => structuredClone(mount) as VolumeMount)),
-    env: appContainers.flatMap((container) => (container.volumeMounts ?? []).flatMap((mount) => subPathEnv(container, mount))),
+    mounts: appContainers.flatMap((container) =>
+      (container.volumeMounts ?? []).map((mount) => structuredClone(mount) as VolumeMount),
+    ),
+    env: appContainers.flatMap((container) =>
+      (container.volumeMounts ?? []).flatMap((mount) => subPathEnv(container, mount)),
+    ),
   };
 }
 
 /** The pod containers' volume devices a sidecar with shareVolumeDevicePolicy enabled gets. */
 function sharedDevices(pod: ReadonlyPod): VolumeDevice[] {
   const appContainers = (pod.spec?.containers ?? []).filter((candidate) => !isInjected(candidate));
-  return appContainers.flatMap((container) => (container.volumeDevices ?? []).map((device) => structuredClone(device) as VolumeDevice));
+  return appContainers.flatMap((container) =>
+    (container.volumeDevices ?? []).map((device) => structuredClone(device) as VolumeDevice),
+  );
 }
 
 /** The sidecar's own volume devices, and with shareVolumeDevicePolicy enabled the app containers' of other paths. */
 function deviceList(pod: ReadonlyPod, sidecar: ReadonlySidecar, own: readonly VolumeDevice[]): VolumeDevice[] {
-  return sidecar.shareVolumeDevicePolicy?.type === 'enabled' ? mergeBy(own, sharedDevices(pod), (device) => device.devicePath) : [...own];
+  return sidecar.shareVolumeDevicePolicy?.type === 'enabled'
+    ? mergeBy(own, sharedDevices(pod), (device) => device.devicePath)
+    : [...own];
 }
 
 /** A pod metadata value named by a fieldRef path: metadata.name, metadata.labels['k'], metadata.annotations['k']. */
@@ -62,7 +77,10 @@ function fieldRefValue(pod: ReadonlyPod, fieldPath: string): string | undefined 
 }
 
 /** The source container of a transferEnv entry, by name or read from the pod's metadata. */
-function sourceContainerName(pod: ReadonlyPod, entry: NonNullable<ReadonlySidecar['transferEnv']>[number]): string | undefined {
+function sourceContainerName(
+  pod: ReadonlyPod,
+  entry: NonNullable<ReadonlySidecar['transferEnv']>[number],
+): string | undefined {
   return entry.sourceContainerName ?? fieldRefValue(pod, entry.sourceContainerNameFrom?.fieldRef?.fieldPath ?? '');
 }
 
@@ -75,7 +93,9 @@ function transferredNames(entry: NonNullable<ReadonlySidecar['transferEnv']>[num
 function transferredEnv(pod: ReadonlyPod, sidecar: ReadonlySidecar): EnvVar[] {
   return (sidecar.transferEnv ?? []).flatMap((entry) => {
     const source = (pod.spec?.containers ?? []).find((container) => container.name === sourceContainerName(pod, entry));
-    return transferredNames(entry).flatMap((name) => (source?.env ?? []).filter((env) => env.name === name).map((env) => structuredClone(env) as EnvVar));
+    return transferredNames(entry).flatMap((name) =>
+      (source?.env ?? []).filter((env) => env.name === name).map((env) => structuredClone(env) as EnvVar),
+    );
   });
 }
 
@@ -93,18 +113,46 @@ function mergeBy<T>(own: readonly T[], extra: readonly T[], key: (item: T) => st
 
 /** One sidecar as it goes into the pod. */
 export function buildSidecar(pod: ReadonlyPod, sidecar: ReadonlySidecar): InjectedContainer {
-  const body = Object.fromEntries(Object.entries(structuredClone(sidecar)).filter(([field]) => !SIDECAR_ONLY_FIELDS.has(field))) as PodContainer;
+  const body = Object.fromEntries(
+    Object.entries(structuredClone(sidecar)).filter(([field]) => !SIDECAR_ONLY_FIELDS.has(field)),
+  ) as PodContainer;
   const shared = sidecar.shareVolumePolicy.type === 'enabled' ? sharedMounts(pod) : { mounts: [], env: [] };
   const devicePaths = new Set((body.volumeDevices ?? []).map((device) => device.devicePath));
-  const mounts = mergeBy(body.volumeMounts ?? [], shared.mounts.filter((mount) => !devicePaths.has(mount.mountPath)), (mount) => mount.mountPath);
-  const env = mergeBy([...(body.env ?? []).filter((candidate) => candidate.name !== SIDECAR_INJECTED_ENV), { name: SIDECAR_INJECTED_ENV, value: 'true' }], [...transferredEnv(pod, sidecar), ...shared.env], (candidate) => candidate.name);
+  const mounts = mergeBy(
+    body.volumeMounts ?? [],
+    shared.mounts.filter((mount) => !devicePaths.has(mount.mountPath)),
+    (mount) => mount.mountPath,
+  );
+  const env = mergeBy(
+    [
+      ...(body.env ?? []).filter((candidate) => candidate.name !== SIDECAR_INJECTED_ENV),
+      { name: SIDECAR_INJECTED_ENV, value: 'true' },
+    ],
+    [...transferredEnv(pod, sidecar), ...shared.env],
+    (candidate) => candidate.name,
+  );
   const devices = deviceList(pod, sidecar, body.volumeDevices ?? []);
-  const container = { ...body, env, ...(mounts.length === 0 ? {} : { volumeMounts: mounts }), ...(devices.length === 0 ? {} : { volumeDevices: devices }) };
+  const container = {
+    ...body,
+    env,
+    ...(mounts.length === 0 ? {} : { volumeMounts: mounts }),
+    ...(devices.length === 0 ? {} : { volumeDevices: devices }),
+  };
   return { container, policy: sidecar.podInjectPolicy };
 }
 
 /** The SidecarSet volumes the injected containers mount (by name), in the SidecarSet's order. */
-export function mountedVolumes(set: DeepReadonly<SidecarSet>, containers: readonly InjectedContainer[]): NonNullable<NonNullable<Pod['spec']>['volumes']> {
-  const names = new Set(containers.flatMap(({ container }) => [...(container.volumeMounts ?? []).map((mount) => mount.name), ...(container.volumeDevices ?? []).map((device) => device.name)]));
-  return (set.spec.volumes ?? []).filter((volume) => names.has(volume.name)).map((volume) => structuredClone(volume) as NonNullable<NonNullable<Pod['spec']>['volumes']>[number]);
+export function mountedVolumes(
+  set: DeepReadonly<SidecarSet>,
+  containers: readonly InjectedContainer[],
+): NonNullable<NonNullable<Pod['spec']>['volumes']> {
+  const names = new Set(
+    containers.flatMap(({ container }) => [
+      ...(container.volumeMounts ?? []).map((mount) => mount.name),
+      ...(container.volumeDevices ?? []).map((device) => device.name),
+    ]),
+  );
+  return (set.spec.volumes ?? [])
+    .filter((volume) => names.has(volume.name))
+    .map((volume) => structuredClone(volume) as NonNullable<NonNullable<Pod['spec']>['volumes']>[number]);
 }

@@ -14,7 +14,13 @@ import type { Pod, SidecarContainer, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';
-import { formatWorkingContainers, hotUpgradePair, injectedPairAnnotations, isHotUpgrade, workingContainers } from '../hotupgrade/hot-upgrade.ts';
+import {
+  formatWorkingContainers,
+  hotUpgradePair,
+  injectedPairAnnotations,
+  isHotUpgrade,
+  workingContainers,
+} from '../hotupgrade/hot-upgrade.ts';
 import { policyResources } from '../resources/resources-policy.ts';
 import { buildSidecar, mountedVolumes } from './build-sidecars.ts';
 import type { InjectedContainer } from './build-sidecars.ts';
@@ -34,23 +40,40 @@ interface SetInjection {
 }
 
 /** The sidecar with the resources its resourcesPolicy computes from the pod, if it has one. */
-function withPolicyResources(pod: DeepReadonly<Pod>, sidecar: DeepReadonly<SidecarContainer>, sidecarNames: ReadonlySet<string>): DeepReadonly<SidecarContainer> {
+function withPolicyResources(
+  pod: DeepReadonly<Pod>,
+  sidecar: DeepReadonly<SidecarContainer>,
+  sidecarNames: ReadonlySet<string>,
+): DeepReadonly<SidecarContainer> {
   const policy = sidecar.resourcesPolicy;
   return policy === undefined ? sidecar : { ...sidecar, resources: policyResources(pod, policy, sidecarNames) };
 }
 
-function setInjection(pod: DeepReadonly<Pod>, set: ReadonlySidecarSet, sidecarNames: ReadonlySet<string>): SetInjection {
-  const build = (sidecar: DeepReadonly<SidecarContainer>) => buildSidecar(pod, withPolicyResources(pod, sidecar, sidecarNames));
-  const initContainers = [...(set.spec.initContainers ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(build);
+function setInjection(
+  pod: DeepReadonly<Pod>,
+  set: ReadonlySidecarSet,
+  sidecarNames: ReadonlySet<string>,
+): SetInjection {
+  const build = (sidecar: DeepReadonly<SidecarContainer>) =>
+    buildSidecar(pod, withPolicyResources(pod, sidecar, sidecarNames));
+  const initContainers = [...(set.spec.initContainers ?? [])]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(build);
   const containers = (set.spec.containers ?? []).flatMap((sidecar) => {
     const built = build(sidecar);
-    return isHotUpgrade(sidecar) ? hotUpgradePair(built.container, sidecar).map((container) => ({ container, policy: built.policy })) : [built];
+    return isHotUpgrade(sidecar)
+      ? hotUpgradePair(built.container, sidecar).map((container) => ({ container, policy: built.policy }))
+      : [built];
   });
   return { set, initContainers, containers, volumes: mountedVolumes(set, [...initContainers, ...containers]) };
 }
 
 /** The version annotations of every HotUpgrade pair, and each pair's first member as the working one. */
-function recordHotUpgradePairs(annotations: Record<string, string>, pod: DeepReadonly<Pod>, injections: readonly SetInjection[]): void {
+function recordHotUpgradePairs(
+  annotations: Record<string, string>,
+  pod: DeepReadonly<Pod>,
+  injections: readonly SetInjection[],
+): void {
   const hot = injections.flatMap(({ set }) => (set.spec.containers ?? []).filter(isHotUpgrade));
   if (hot.length === 0) return;
   const working = workingContainers(pod);
@@ -98,12 +121,21 @@ function recordInjections(annotations: Record<string, string>, injections: reado
     const sidecarList = sidecarListOf(set);
     const revision = set.status?.latestRevision;
     const setHashes = hashesOf(set);
-    hashes.set(name, { updateTimestamp, hash: setHashes.hash, sidecarSetName: name, sidecarList, ...(revision === undefined ? {} : { controllerRevision: revision }) });
+    hashes.set(name, {
+      updateTimestamp,
+      hash: setHashes.hash,
+      sidecarSetName: name,
+      sidecarList,
+      ...(revision === undefined ? {} : { controllerRevision: revision }),
+    });
     withoutImage.set(name, { updateTimestamp, hash: setHashes.withoutImage, sidecarSetName: name, sidecarList });
   }
   annotations[SIDECARSET_HASH_ANNOTATION] = formatUpgradeSpecs(hashes);
   annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION] = formatUpgradeSpecs(withoutImage);
-  annotations[SIDECARSET_INJECTED_LIST_ANNOTATION] = injectedList(annotations[SIDECARSET_INJECTED_LIST_ANNOTATION], injections.map(({ set }) => set.metadata.name ?? ''));
+  annotations[SIDECARSET_INJECTED_LIST_ANNOTATION] = injectedList(
+    annotations[SIDECARSET_INJECTED_LIST_ANNOTATION],
+    injections.map(({ set }) => set.metadata.name ?? ''),
+  );
 }
 
 /**
@@ -112,10 +144,19 @@ function recordInjections(annotations: Record<string, string>, injections: reado
  */
 export function injectSidecars(pod: DeepReadonly<Pod>, sets: readonly ReadonlySidecarSet[], now: Date): Pod {
   const result = structuredClone(pod) as Pod;
-  const annotations = patchPodAnnotations(result.metadata?.annotations ?? {}, sets.flatMap((set) => set.spec.patchPodMetadata ?? []));
+  const annotations = patchPodAnnotations(
+    result.metadata?.annotations ?? {},
+    sets.flatMap((set) => set.spec.patchPodMetadata ?? []),
+  );
   // resourcesPolicy targets the pod's own containers: no sidecar of these SidecarSets counts.
-  const sidecarNames = new Set(sets.flatMap((set) => [...(set.spec.initContainers ?? []), ...(set.spec.containers ?? [])].map((sidecar) => sidecar.name)));
-  const injections = sets.map((set) => setInjection(pod, set, sidecarNames)).filter((injection) => injection.containers.length + injection.initContainers.length > 0);
+  const sidecarNames = new Set(
+    sets.flatMap((set) =>
+      [...(set.spec.initContainers ?? []), ...(set.spec.containers ?? [])].map((sidecar) => sidecar.name),
+    ),
+  );
+  const injections = sets
+    .map((set) => setInjection(pod, set, sidecarNames))
+    .filter((injection) => injection.containers.length + injection.initContainers.length > 0);
   const spec: PodSpec = result.spec ?? { containers: [] };
   if (injections.length > 0) {
     applyInjections(spec, injections);
@@ -127,12 +168,23 @@ export function injectSidecars(pod: DeepReadonly<Pod>, sets: readonly ReadonlySi
 
 /** The containers, init containers, volumes and image pull secrets of the injections, merged into `spec`. */
 function applyInjections(spec: PodSpec, injections: readonly SetInjection[]): void {
-  const initContainers = mergeSidecarContainers(spec.initContainers ?? [], injections.flatMap((injection) => injection.initContainers));
+  const initContainers = mergeSidecarContainers(
+    spec.initContainers ?? [],
+    injections.flatMap((injection) => injection.initContainers),
+  );
   if (initContainers.length > 0) spec.initContainers = initContainers;
-  spec.containers = mergeSidecarContainers(spec.containers, injections.flatMap((injection) => injection.containers));
-  const volumes = byName(spec.volumes ?? [], injections.flatMap((injection) => injection.volumes));
+  spec.containers = mergeSidecarContainers(
+    spec.containers,
+    injections.flatMap((injection) => injection.containers),
+  );
+  const volumes = byName(
+    spec.volumes ?? [],
+    injections.flatMap((injection) => injection.volumes),
+  );
   if (volumes.length > 0) spec.volumes = volumes;
-  const setSecrets = injections.flatMap(({ set }) => (set.spec.imagePullSecrets ?? []).flatMap((secret) => (secret.name === undefined ? [] : [{ name: secret.name }])));
+  const setSecrets = injections.flatMap(({ set }) =>
+    (set.spec.imagePullSecrets ?? []).flatMap((secret) => (secret.name === undefined ? [] : [{ name: secret.name }])),
+  );
   const secrets = byName(spec.imagePullSecrets ?? [], setSecrets);
   if (secrets.length > 0) spec.imagePullSecrets = secrets;
 }

@@ -10,7 +10,10 @@ import type { InjectedContainer } from './build-sidecars.ts';
 type PodContainer = NonNullable<Pod['spec']>['containers'][number];
 
 /** The pod's containers with the sidecars merged in. */
-export function mergeSidecarContainers(own: readonly PodContainer[], sidecars: readonly InjectedContainer[]): PodContainer[] {
+export function mergeSidecarContainers(
+  own: readonly PodContainer[],
+  sidecars: readonly InjectedContainer[],
+): PodContainer[] {
   const byName = new Map(sidecars.map((sidecar) => [sidecar.container.name, sidecar.container]));
   const replaced = own.map((container) => byName.get(container.name) ?? container);
   const ownNames = new Set(own.map((container) => container.name));

@@ -14,12 +14,17 @@ function mergedValue(existing: string, patch: string, key: string): string {
   try {
     return JSON.stringify(applyMergePatch(JSON.parse(existing) as JsonValue, JSON.parse(patch) as JsonValue));
   } catch (error) {
-    throw new PatchPodMetadataError(`patchPodMetadata: annotation ${key}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PatchPodMetadataError(
+      `patchPodMetadata: annotation ${key}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** The pod's annotations after the SidecarSet's entries. */
-export function patchPodAnnotations(annotations: Readonly<Record<string, string>>, entries: readonly DeepReadonly<PatchPodMetadata>[]): Record<string, string> {
+export function patchPodAnnotations(
+  annotations: Readonly<Record<string, string>>,
+  entries: readonly DeepReadonly<PatchPodMetadata>[],
+): Record<string, string> {
   const result = { ...annotations };
   for (const entry of entries) {
     for (const [key, value] of Object.entries(entry.annotations ?? {})) {

@@ -48,7 +48,13 @@ export function parseUpgradeSpecs(text: string | undefined): Map<string, Sidecar
 
 function toUpgradeSpec(name: string, spec: z.output<typeof upgradeSpecSchema>): SidecarSetUpgradeSpec {
   const revision = spec.controllerRevision === undefined ? {} : { controllerRevision: spec.controllerRevision };
-  return { updateTimestamp: spec.updateTimestamp ?? '', hash: spec.hash ?? '', sidecarSetName: spec.sidecarSetName ?? name, sidecarList: spec.sidecarList ?? [], ...revision };
+  return {
+    updateTimestamp: spec.updateTimestamp ?? '',
+    hash: spec.hash ?? '',
+    sidecarSetName: spec.sidecarSetName ?? name,
+    sidecarList: spec.sidecarList ?? [],
+    ...revision,
+  };
 }
 
 /** The annotation text, keys sorted as Go writes a map, each record in OpenKruise's field order. */
@@ -63,7 +69,9 @@ export function formatUpgradeSpecs(specs: ReadonlyMap<string, SidecarSetUpgradeS
           hash: spec.hash,
           sidecarSetName: spec.sidecarSetName,
           sidecarList: spec.sidecarList,
-          ...(spec.controllerRevision === undefined || spec.controllerRevision === '' ? {} : { controllerRevision: spec.controllerRevision }),
+          ...(spec.controllerRevision === undefined || spec.controllerRevision === ''
+            ? {}
+            : { controllerRevision: spec.controllerRevision }),
         },
       ]),
     ),

@@ -14,7 +14,11 @@ function isEmptySelector(selector: ReadonlySidecarSet['spec']['selector']): bool
 }
 
 /** Whether the pod's namespace is in the set's scope; `namespaceLabels` undefined: the namespace could not be read (no match, as OpenKruise). */
-export function namespaceInScope(set: ReadonlySidecarSet, namespace: string, namespaceLabels: Readonly<Record<string, string>> | undefined): boolean {
+export function namespaceInScope(
+  set: ReadonlySidecarSet,
+  namespace: string,
+  namespaceLabels: Readonly<Record<string, string>> | undefined,
+): boolean {
   const { spec } = set;
   if (spec.namespace !== undefined && spec.namespace !== '' && spec.namespace !== namespace) return false;
   if (spec.namespaceSelector === undefined) return true;
@@ -22,13 +26,24 @@ export function namespaceInScope(set: ReadonlySidecarSet, namespace: string, nam
 }
 
 /** Whether a pod (in `namespace`, whose labels are `namespaceLabels`) matches the set's scope and selector. */
-export function sidecarSetMatchesPod(set: ReadonlySidecarSet, pod: DeepReadonly<Pod>, namespace: { readonly name: string; readonly labels: Readonly<Record<string, string>> | undefined }): boolean {
+export function sidecarSetMatchesPod(
+  set: ReadonlySidecarSet,
+  pod: DeepReadonly<Pod>,
+  namespace: { readonly name: string; readonly labels: Readonly<Record<string, string>> | undefined },
+): boolean {
   if (isEmptySelector(set.spec.selector)) return false;
-  return namespaceInScope(set, namespace.name, namespace.labels) && matchesLabelSelector(set.spec.selector, pod.metadata?.labels ?? {});
+  return (
+    namespaceInScope(set, namespace.name, namespace.labels) &&
+    matchesLabelSelector(set.spec.selector, pod.metadata?.labels ?? {})
+  );
 }
 
 /** The SidecarSets that inject into a new pod, sorted by name (the order their sidecars are merged in). */
-export function injectingSidecarSets(sets: readonly ReadonlySidecarSet[], pod: DeepReadonly<Pod>, namespace: { readonly name: string; readonly labels: Readonly<Record<string, string>> | undefined }): ReadonlySidecarSet[] {
+export function injectingSidecarSets(
+  sets: readonly ReadonlySidecarSet[],
+  pod: DeepReadonly<Pod>,
+  namespace: { readonly name: string; readonly labels: Readonly<Record<string, string>> | undefined },
+): ReadonlySidecarSet[] {
   return sets
     .filter((set) => set.spec.injectionStrategy?.paused !== true && sidecarSetMatchesPod(set, pod, namespace))
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));

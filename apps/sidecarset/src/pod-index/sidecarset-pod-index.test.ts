@@ -9,12 +9,26 @@ import { fakeLister } from '@kruise-ts/controller-runtime/testing';
 import { SidecarSetPodIndex } from './sidecarset-pod-index.ts';
 
 function set(name: string, scope: Partial<SidecarSetInput['spec']> = {}): SidecarSet {
-  return sidecarSetSchema.parse({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1' }], ...scope } });
+  return sidecarSetSchema.parse({
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'SidecarSet',
+    metadata: { name },
+    spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1' }], ...scope },
+  });
 }
 
-function pod(name: string, labels: Record<string, string>, options: { namespace?: string; injected?: string } = {}): Pod {
+function pod(
+  name: string,
+  labels: Record<string, string>,
+  options: { namespace?: string; injected?: string } = {},
+): Pod {
   const annotations = options.injected === undefined ? {} : { [SIDECARSET_INJECTED_LIST_ANNOTATION]: options.injected };
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: options.namespace ?? 'ns', labels, annotations }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: options.namespace ?? 'ns', labels, annotations },
+    spec: { containers: [{ name: 'app', image: 'app:1' }] },
+  };
 }
 
 function namespace(name: string, labels: Record<string, string>): KubeObject {
@@ -34,26 +48,45 @@ function arrayLister<T extends KubeObject>(objects: () => readonly T[]): Lister<
     return byKey;
   };
   const all = fakeLister(objects);
-  return { ...all, list: () => [...objects()] as DeepReadonly<T>[], getByKey: (key) => keyed().get(key) as DeepReadonly<T> | undefined };
+  return {
+    ...all,
+    list: () => [...objects()] as DeepReadonly<T>[],
+    getByKey: (key) => keyed().get(key) as DeepReadonly<T> | undefined,
+  };
 }
 
 /** An index over caches the test edits, as informers would hold them. */
 function world(initial: { sets?: SidecarSet[]; pods?: Pod[]; namespaces?: KubeObject[] }) {
-  const state = { sets: initial.sets ?? [], pods: initial.pods ?? [], namespaces: initial.namespaces ?? [namespace('ns', { team: 'a' }), namespace('other', { team: 'b' })] };
-  const index = new SidecarSetPodIndex({ sets: fakeLister(() => state.sets), pods: arrayLister(() => state.pods), namespaces: fakeLister(() => state.namespaces) });
+  const state = {
+    sets: initial.sets ?? [],
+    pods: initial.pods ?? [],
+    namespaces: initial.namespaces ?? [namespace('ns', { team: 'a' }), namespace('other', { team: 'b' })],
+  };
+  const index = new SidecarSetPodIndex({
+    sets: fakeLister(() => state.sets),
+    pods: arrayLister(() => state.pods),
+    namespaces: fakeLister(() => state.namespaces),
+  });
   for (const added of state.sets) index.setChanged(undefined, added);
-  const names = async (setName: string): Promise<string[]> => (await index.podsOf(setName)).map((found) => found.metadata?.name ?? '').sort();
+  const names = async (setName: string): Promise<string[]> =>
+    (await index.podsOf(setName)).map((found) => found.metadata?.name ?? '').sort();
   return { state, index, names };
 }
 
 describe('SidecarSetPodIndex', () => {
   it('a new SidecarSet is rescanned on its first read: the pods it selects and those that record it', async () => {
-    const { names } = world({ sets: [set('mesh')], pods: [pod('a', { app: 'web' }), pod('b', { app: 'db' }), pod('c', { app: 'db' }, { injected: 'mesh,other' })] });
+    const { names } = world({
+      sets: [set('mesh')],
+      pods: [pod('a', { app: 'web' }), pod('b', { app: 'db' }), pod('c', { app: 'db' }, { injected: 'mesh,other' })],
+    });
     expect(await names('mesh')).toEqual(['a', 'c']);
   });
 
   it('a pod event re-matches that pod and names the SidecarSets it concerned before or concerns now', async () => {
-    const { state, index, names } = world({ sets: [set('mesh'), set('db', { selector: { matchLabels: { app: 'db' } } })], pods: [pod('a', { app: 'web' })] });
+    const { state, index, names } = world({
+      sets: [set('mesh'), set('db', { selector: { matchLabels: { app: 'db' } } })],
+      pods: [pod('a', { app: 'web' })],
+    });
     expect(await names('mesh')).toEqual(['a']);
     const relabelled = pod('a', { app: 'db' });
     state.pods = [relabelled];
@@ -82,10 +115,21 @@ describe('SidecarSetPodIndex', () => {
   it.each<{ name: string; change: Partial<SidecarSetInput['spec']>; expected: string[] }>([
     { name: 'selector', change: { selector: { matchLabels: { app: 'db' } } }, expected: ['db-0'] },
     { name: 'namespace', change: { namespace: 'other' }, expected: ['web-other'] },
-    { name: 'namespaceSelector', change: { namespaceSelector: { matchLabels: { team: 'b' } } }, expected: ['web-other'] },
+    {
+      name: 'namespaceSelector',
+      change: { namespaceSelector: { matchLabels: { team: 'b' } } },
+      expected: ['web-other'],
+    },
   ])('a change of the $name rescans the SidecarSet', async ({ change, expected }) => {
     const before = set('mesh');
-    const { state, index, names } = world({ sets: [before], pods: [pod('web-0', { app: 'web' }), pod('db-0', { app: 'db' }), pod('web-other', { app: 'web' }, { namespace: 'other' })] });
+    const { state, index, names } = world({
+      sets: [before],
+      pods: [
+        pod('web-0', { app: 'web' }),
+        pod('db-0', { app: 'db' }),
+        pod('web-other', { app: 'web' }, { namespace: 'other' }),
+      ],
+    });
     expect(await names('mesh')).toEqual(['web-0', 'web-other']);
     const after = set('mesh', change);
     state.sets = [after];
@@ -106,7 +150,10 @@ describe('SidecarSetPodIndex', () => {
   });
 
   it("a namespace's new labels rescan the SidecarSets with a namespaceSelector", async () => {
-    const { state, index, names } = world({ sets: [set('mesh', { namespaceSelector: { matchLabels: { mesh: 'on' } } })], pods: [pod('a', { app: 'web' })] });
+    const { state, index, names } = world({
+      sets: [set('mesh', { namespaceSelector: { matchLabels: { mesh: 'on' } } })],
+      pods: [pod('a', { app: 'web' })],
+    });
     expect(await names('mesh')).toEqual([]);
     const old = state.namespaces[0] ?? namespace('ns', {});
     const labelled = namespace('ns', { team: 'a', mesh: 'on' });

@@ -31,7 +31,9 @@ export interface PodIndexSources {
 const RESCAN_SLICE = 500;
 
 function injectedList(pod: ReadonlyPod): Set<string> {
-  return new Set((pod.metadata?.annotations?.[SIDECARSET_INJECTED_LIST_ANNOTATION] ?? '').split(',').filter((name) => name !== ''));
+  return new Set(
+    (pod.metadata?.annotations?.[SIDECARSET_INJECTED_LIST_ANNOTATION] ?? '').split(',').filter((name) => name !== ''),
+  );
 }
 
 /** What decides which pods a SidecarSet selects. */
@@ -61,7 +63,9 @@ export class SidecarSetPodIndex {
     const key = objectKey(pod);
     const before = new Set(this.#setsOfPod.get(key));
     const injected = injectedList(pod);
-    const after = new Set(this.#sources.sets.list().flatMap((set) => (this.#concerns(set, pod, injected) ? [set.metadata.name ?? ''] : [])));
+    const after = new Set(
+      this.#sources.sets.list().flatMap((set) => (this.#concerns(set, pod, injected) ? [set.metadata.name ?? ''] : [])),
+    );
     for (const name of before) if (!after.has(name)) this.#unlink(name, key);
     for (const name of after) this.#link(name, key);
     return [...new Set([...before, ...after])];
@@ -92,7 +96,8 @@ export class SidecarSetPodIndex {
   namespaceChanged(old: DeepReadonly<KubeObject> | undefined, namespace: DeepReadonly<KubeObject>): void {
     if (old !== undefined && labelsOf(old) === labelsOf(namespace)) return;
     for (const set of this.#sources.sets.list()) {
-      if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.namespaceSelector !== undefined) this.#markDirty(set.metadata.name ?? '');
+      if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.namespaceSelector !== undefined)
+        this.#markDirty(set.metadata.name ?? '');
     }
   }
 
@@ -127,7 +132,10 @@ export class SidecarSetPodIndex {
   /** Matches every cached pod against the SidecarSet, a slice at a time; pods changed meanwhile were matched by their own events. */
   async #rescan(name: string): Promise<void> {
     const started = this.#dirty.get(name);
-    const keys = new Set([...this.#sources.pods.list().map((pod) => objectKey(pod)), ...(this.#podsOfSet.get(name) ?? [])]);
+    const keys = new Set([
+      ...this.#sources.pods.list().map((pod) => objectKey(pod)),
+      ...(this.#podsOfSet.get(name) ?? []),
+    ]);
     let matched = 0;
     for (const key of keys) {
       this.#rematch(name, key);

@@ -3,11 +3,49 @@ import { describe, expect, it } from 'vitest';
 import { ReportMemory } from './report-memory.ts';
 
 describe('ReportMemory', () => {
-  it.each<{ name: string; rounds: readonly { missed: string[]; reportable: string[] }[]; fresh: string[]; size: number }>([
-    { name: 'a pod is reported once', rounds: [{ missed: ['a'], reportable: ['a'] }, { missed: ['a'], reportable: ['a'] }], fresh: [], size: 1 },
-    { name: 'a pod no longer missed is forgotten', rounds: [{ missed: ['a', 'b'], reportable: ['a', 'b'] }, { missed: ['b'], reportable: ['b'] }], fresh: [], size: 1 },
-    { name: 'a pod missed again after it was forgotten is reported again', rounds: [{ missed: ['a'], reportable: ['a'] }, { missed: [], reportable: [] }, { missed: ['a'], reportable: ['a'] }], fresh: ['a'], size: 1 },
-    { name: 'while reports are held back (a conflict), reported pods are kept and none is added', rounds: [{ missed: ['a'], reportable: ['a'] }, { missed: ['a', 'b'], reportable: [] }], fresh: [], size: 1 },
+  it.each<{
+    name: string;
+    rounds: readonly { missed: string[]; reportable: string[] }[];
+    fresh: string[];
+    size: number;
+  }>([
+    {
+      name: 'a pod is reported once',
+      rounds: [
+        { missed: ['a'], reportable: ['a'] },
+        { missed: ['a'], reportable: ['a'] },
+      ],
+      fresh: [],
+      size: 1,
+    },
+    {
+      name: 'a pod no longer missed is forgotten',
+      rounds: [
+        { missed: ['a', 'b'], reportable: ['a', 'b'] },
+        { missed: ['b'], reportable: ['b'] },
+      ],
+      fresh: [],
+      size: 1,
+    },
+    {
+      name: 'a pod missed again after it was forgotten is reported again',
+      rounds: [
+        { missed: ['a'], reportable: ['a'] },
+        { missed: [], reportable: [] },
+        { missed: ['a'], reportable: ['a'] },
+      ],
+      fresh: ['a'],
+      size: 1,
+    },
+    {
+      name: 'while reports are held back (a conflict), reported pods are kept and none is added',
+      rounds: [
+        { missed: ['a'], reportable: ['a'] },
+        { missed: ['a', 'b'], reportable: [] },
+      ],
+      fresh: [],
+      size: 1,
+    },
   ])('$name', ({ rounds, fresh, size }) => {
     const memory = new ReportMemory();
     let last: string[] = [];

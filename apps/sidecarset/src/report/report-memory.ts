@@ -15,7 +15,10 @@ export class ReportMemory {
    * Records the pods the SidecarSet misses now (`missed`, uids) and returns those of `reportable`
    * not reported before; the others are forgotten.
    */
-  newlyMissed(set: string, input: { readonly missed: readonly string[]; readonly reportable: readonly string[] }): string[] {
+  newlyMissed(
+    set: string,
+    input: { readonly missed: readonly string[]; readonly reportable: readonly string[] },
+  ): string[] {
     const before = this.#missed.get(set) ?? new Set<string>();
     const fresh = input.reportable.filter((uid) => !before.has(uid));
     const reportable = new Set(input.reportable);

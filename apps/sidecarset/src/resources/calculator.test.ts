@@ -14,7 +14,11 @@ function resourceValue(expression: string, variable?: string): string {
   const value = variable === undefined ? { nanos: 0n, format: '' as const } : parseQuantity(variable);
   const result: CalcValue = evaluate(expression, new Map([[name, { kind: 'quantity', value }]]));
   if (result.kind === 'quantity') return formatQuantity(result.value);
-  return formatQuantity(name === 'cpu' ? milliQuantity(BigInt(Math.trunc(result.value * 1000))) : unitQuantity(BigInt(Math.trunc(result.value))));
+  return formatQuantity(
+    name === 'cpu'
+      ? milliQuantity(BigInt(Math.trunc(result.value * 1000)))
+      : unitQuantity(BigInt(Math.trunc(result.value))),
+  );
 }
 
 describe('resourcesPolicy expressions (OpenKruise pkg/util/calculator)', () => {

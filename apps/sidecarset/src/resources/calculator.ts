@@ -10,9 +10,13 @@ import { addQuantities, compareQuantities, milliQuantity, milliValue, parseQuant
 import type { Quantity } from './quantity.ts';
 
 /** A value: a plain number or a quantity. */
-export type CalcValue = { readonly kind: 'number'; readonly value: number } | { readonly kind: 'quantity'; readonly value: Quantity };
+export type CalcValue =
+  { readonly kind: 'number'; readonly value: number } | { readonly kind: 'quantity'; readonly value: Quantity };
 
-type Token = { readonly type: 'number' | 'quantity' | 'ident'; readonly text: string } | { readonly type: 'op'; readonly text: string } | { readonly type: 'end'; readonly text: '' };
+type Token =
+  | { readonly type: 'number' | 'quantity' | 'ident'; readonly text: string }
+  | { readonly type: 'op'; readonly text: string }
+  | { readonly type: 'end'; readonly text: '' };
 
 const QUANTITY_UNITS = new Set(['m', 'k', 'M', 'G', 'T', 'P', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi']);
 const isDigit = (char: string | undefined): boolean => char !== undefined && char >= '0' && char <= '9';
@@ -119,38 +123,51 @@ function parseNumber(text: string): number {
   return percent ? number / 100 : number;
 }
 
-const asQuantity = (value: CalcValue): Quantity => (value.kind === 'quantity' ? value.value : milliQuantity(BigInt(Math.trunc(value.value * 1000))));
+const asQuantity = (value: CalcValue): Quantity =>
+  value.kind === 'quantity' ? value.value : milliQuantity(BigInt(Math.trunc(value.value * 1000)));
 const quantity = (value: Quantity): CalcValue => ({ kind: 'quantity', value });
 const number = (value: number): CalcValue => ({ kind: 'number', value });
 const negate = (value: Quantity): Quantity => ({ ...value, nanos: -value.nanos });
 /** SetMilli(int64(f(float64(MilliValue())))): the format is kept. */
-const scaleMilli = (value: Quantity, scale: (milli: number) => number): Quantity => ({ ...milliQuantity(BigInt(Math.trunc(scale(Number(milliValue(value)))))), format: value.format });
+const scaleMilli = (value: Quantity, scale: (milli: number) => number): Quantity => ({
+  ...milliQuantity(BigInt(Math.trunc(scale(Number(milliValue(value)))))),
+  format: value.format,
+});
 
 function add(left: CalcValue, right: CalcValue): CalcValue {
-  return left.kind === 'number' && right.kind === 'number' ? number(left.value + right.value) : quantity(addQuantities(asQuantity(left), asQuantity(right)));
+  return left.kind === 'number' && right.kind === 'number'
+    ? number(left.value + right.value)
+    : quantity(addQuantities(asQuantity(left), asQuantity(right)));
 }
 
 function subtract(left: CalcValue, right: CalcValue): CalcValue {
-  return left.kind === 'number' && right.kind === 'number' ? number(left.value - right.value) : quantity(addQuantities(asQuantity(left), negate(asQuantity(right))));
+  return left.kind === 'number' && right.kind === 'number'
+    ? number(left.value - right.value)
+    : quantity(addQuantities(asQuantity(left), negate(asQuantity(right))));
 }
 
 function multiply(left: CalcValue, right: CalcValue): CalcValue {
   if (left.kind === 'number' && right.kind === 'number') return number(left.value * right.value);
-  if (left.kind === 'quantity' && right.kind === 'number') return quantity(scaleMilli(left.value, (milli) => milli * right.value));
-  if (right.kind === 'quantity' && left.kind === 'number') return quantity(scaleMilli(right.value, (milli) => milli * left.value));
+  if (left.kind === 'quantity' && right.kind === 'number')
+    return quantity(scaleMilli(left.value, (milli) => milli * right.value));
+  if (right.kind === 'quantity' && left.kind === 'number')
+    return quantity(scaleMilli(right.value, (milli) => milli * left.value));
   throw new Error('multiplication of two quantities');
 }
 
 function divide(left: CalcValue, right: CalcValue): CalcValue {
   if (right.kind === 'quantity') throw new Error('division by quantity');
   if (right.value === 0) throw new Error('division by zero');
-  return left.kind === 'quantity' ? quantity(scaleMilli(left.value, (milli) => milli / right.value)) : number(left.value / right.value);
+  return left.kind === 'quantity'
+    ? quantity(scaleMilli(left.value, (milli) => milli / right.value))
+    : number(left.value / right.value);
 }
 
 /** max or min of two values: two numbers stay a number, otherwise the chosen operand as a quantity (ties: the left one). */
 function extreme(name: 'max' | 'min', left: CalcValue, right: CalcValue): CalcValue {
   const keepLeft = (order: number): boolean => (name === 'max' ? order >= 0 : order <= 0);
-  if (left.kind === 'number' && right.kind === 'number') return number(keepLeft(left.value - right.value) ? left.value : right.value);
+  if (left.kind === 'number' && right.kind === 'number')
+    return number(keepLeft(left.value - right.value) ? left.value : right.value);
   const [a, b] = [asQuantity(left), asQuantity(right)];
   return quantity(keepLeft(compareQuantities(a, b)) ? a : b);
 }
@@ -251,7 +268,8 @@ class Parser {
     const lower = name.toLowerCase();
     if (lower !== 'max' && lower !== 'min') throw new Error(`unknown function: ${name}`);
     const [left, right] = args;
-    if (left === undefined || right === undefined) throw new Error(`${lower} function requires exactly 2 arguments, got ${String(args.length)}`);
+    if (left === undefined || right === undefined)
+      throw new Error(`${lower} function requires exactly 2 arguments, got ${String(args.length)}`);
     return extreme(lower, left, right);
   }
 }

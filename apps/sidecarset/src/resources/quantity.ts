@@ -15,7 +15,18 @@ export interface Quantity {
   readonly format: QuantityFormat;
 }
 
-const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const BINARY_SUFFIXES: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const NANO = 1_000_000_000n;
 
@@ -31,7 +42,9 @@ function scaled(mantissa: bigint, decimals: number, factor: { readonly ten: numb
   return tens >= 0 ? numerator : divideUp(numerator, 10n ** BigInt(-tens));
 }
 
-function suffixOf(suffix: string): { readonly ten: number; readonly two: number; readonly format: QuantityFormat } | undefined {
+function suffixOf(
+  suffix: string,
+): { readonly ten: number; readonly two: number; readonly format: QuantityFormat } | undefined {
   const decimal = DECIMAL_SUFFIXES[suffix];
   if (decimal !== undefined) return { ten: decimal, two: 0, format: 'DecimalSI' };
   const binary = BINARY_SUFFIXES[suffix];
@@ -45,7 +58,8 @@ export function parseQuantity(text: string): Quantity {
   const match = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text.trim());
   const [, sign = '', whole = '', fraction = '', suffix = ''] = match ?? [];
   const factor = suffixOf(suffix);
-  if (match === null || whole + fraction === '' || factor === undefined) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  if (match === null || whole + fraction === '' || factor === undefined)
+    throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
   const nanos = scaled(BigInt(whole + fraction), fraction.length, factor);
   return { nanos: sign === '-' ? -nanos : nanos, format: factor.format };
 }
@@ -119,6 +133,7 @@ export function formatQuantity(quantity: Quantity): string {
   const { nanos, format } = quantity;
   if (nanos === 0n) return '0';
   const wholeUnits = nanos % NANO === 0n;
-  if (format === 'BinarySI' && wholeUnits && (nanos >= 1024n * NANO || nanos <= -1024n * NANO)) return binaryString(nanos);
+  if (format === 'BinarySI' && wholeUnits && (nanos >= 1024n * NANO || nanos <= -1024n * NANO))
+    return binaryString(nanos);
   return decimalString(nanos, format === '' ? 'DecimalExponent' : format === 'BinarySI' ? 'DecimalSI' : format);
 }

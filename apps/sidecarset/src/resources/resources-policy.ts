@@ -34,26 +34,42 @@ interface Aggregate {
 const RESOURCES: readonly ResourceName[] = ['cpu', 'memory'];
 const ZERO: Quantity = { nanos: 0n, format: '' };
 
-function amountOf(list: Readonly<Record<string, string | number>> | undefined, name: ResourceName): Quantity | undefined {
+function amountOf(
+  list: Readonly<Record<string, string | number>> | undefined,
+  name: ResourceName,
+): Quantity | undefined {
   const value = list?.[name];
   return value === undefined ? undefined : quantityOf(value);
 }
 
 function sumOf(values: readonly (Quantity | undefined)[]): Quantity {
-  return values.reduce<Quantity>((total, value) => (value === undefined ? total : addQuantities(total, value)), { nanos: 0n, format: 'DecimalSI' });
+  return values.reduce<Quantity>((total, value) => (value === undefined ? total : addQuantities(total, value)), {
+    nanos: 0n,
+    format: 'DecimalSI',
+  });
 }
 
 /** The largest present value (the first of equals); undefined when none is present. */
 function maxOf(values: readonly (Quantity | undefined)[]): Quantity | undefined {
-  return values.reduce<Quantity | undefined>((best, value) => (value === undefined || (best !== undefined && value.nanos <= best.nanos) ? best : value), undefined);
+  return values.reduce<Quantity | undefined>(
+    (best, value) => (value === undefined || (best !== undefined && value.nanos <= best.nanos) ? best : value),
+    undefined,
+  );
 }
 
-function aggregate(targets: readonly DeepReadonly<PodContainer>[], mode: ResourcesPolicy['targetContainersMode']): Aggregate {
+function aggregate(
+  targets: readonly DeepReadonly<PodContainer>[],
+  mode: ResourcesPolicy['targetContainersMode'],
+): Aggregate {
   const limits: Partial<Record<ResourceName, Quantity>> = {};
   const requests: Partial<Record<ResourceName, Quantity>> = {};
   for (const name of RESOURCES) {
-    const limitValues = targets.map((container) => amountOf(container.resources?.limits as Readonly<Record<string, string | number>> | undefined, name));
-    const requestValues = targets.map((container) => amountOf(container.resources?.requests as Readonly<Record<string, string | number>> | undefined, name));
+    const limitValues = targets.map((container) =>
+      amountOf(container.resources?.limits as Readonly<Record<string, string | number>> | undefined, name),
+    );
+    const requestValues = targets.map((container) =>
+      amountOf(container.resources?.requests as Readonly<Record<string, string | number>> | undefined, name),
+    );
     const unlimited = limitValues.some((value) => value === undefined);
     const limit = mode === 'sum' ? sumOf(limitValues) : maxOf(limitValues);
     if (!unlimited && limit !== undefined) limits[name] = limit;
@@ -71,13 +87,21 @@ function evaluateExpression(expression: string, aggregated: Quantity): Quantity 
   try {
     result = evaluate(expression, new Map([[variable, { kind: 'quantity' as const, value: aggregated }]]));
   } catch (error) {
-    throw new ResourcesPolicyError(`failed to parse expression ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ResourcesPolicyError(
+      `failed to parse expression ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (result.kind === 'quantity') return result.value;
-  return variable === 'cpu' ? milliQuantity(BigInt(Math.trunc(result.value * 1000))) : unitQuantity(BigInt(Math.trunc(result.value)));
+  return variable === 'cpu'
+    ? milliQuantity(BigInt(Math.trunc(result.value * 1000)))
+    : unitQuantity(BigInt(Math.trunc(result.value)));
 }
 
-function computed(expressions: Expressions, aggregated: Partial<Record<ResourceName, Quantity>>, isLimit: boolean): Record<string, string> | undefined {
+function computed(
+  expressions: Expressions,
+  aggregated: Partial<Record<ResourceName, Quantity>>,
+  isLimit: boolean,
+): Record<string, string> | undefined {
   if (expressions === undefined) return undefined;
   const list: Record<string, string> = {};
   for (const name of RESOURCES) {
@@ -92,16 +116,24 @@ function computed(expressions: Expressions, aggregated: Partial<Record<ResourceN
 }
 
 /** The pod's containers resourcesPolicy may target: native sidecars, then containers, none of them a SidecarSet sidecar. */
-function targetsOf(pod: DeepReadonly<Pod>, pattern: RegExp, sidecarNames: ReadonlySet<string>): DeepReadonly<PodContainer>[] {
+function targetsOf(
+  pod: DeepReadonly<Pod>,
+  pattern: RegExp,
+  sidecarNames: ReadonlySet<string>,
+): DeepReadonly<PodContainer>[] {
   const native = (pod.spec?.initContainers ?? []).filter((container) => container.restartPolicy === 'Always');
-  return [...native, ...(pod.spec?.containers ?? [])].filter((container) => !sidecarNames.has(container.name) && pattern.test(container.name));
+  return [...native, ...(pod.spec?.containers ?? [])].filter(
+    (container) => !sidecarNames.has(container.name) && pattern.test(container.name),
+  );
 }
 
 function compile(expression: string): RegExp {
   try {
     return new RegExp(expression);
   } catch (error) {
-    throw new ResourcesPolicyError(`invalid regex pattern ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ResourcesPolicyError(
+      `invalid regex pattern ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -110,11 +142,21 @@ function compile(expression: string): RegExp {
  * sidecar of the SidecarSets injected into it). Throws a ResourcesPolicyError when no container is a target
  * or an expression cannot be evaluated.
  */
-export function policyResources(pod: DeepReadonly<Pod>, policy: DeepReadonly<ResourcesPolicy>, sidecarNames: ReadonlySet<string>): Resources {
+export function policyResources(
+  pod: DeepReadonly<Pod>,
+  policy: DeepReadonly<ResourcesPolicy>,
+  sidecarNames: ReadonlySet<string>,
+): Resources {
   const targets = targetsOf(pod, compile(policy.targetContainersNameRegex), sidecarNames);
-  if (targets.length === 0) throw new ResourcesPolicyError(`no containers match the regex pattern ${JSON.stringify(policy.targetContainersNameRegex)}`);
+  if (targets.length === 0)
+    throw new ResourcesPolicyError(
+      `no containers match the regex pattern ${JSON.stringify(policy.targetContainersNameRegex)}`,
+    );
   const { limits, requests } = aggregate(targets, policy.targetContainersMode);
   const computedLimits = computed(policy.resourcesExpr.limits, limits, true);
   const computedRequests = computed(policy.resourcesExpr.requests, requests, false);
-  return { ...(computedLimits === undefined ? {} : { limits: computedLimits }), ...(computedRequests === undefined ? {} : { requests: computedRequests }) };
+  return {
+    ...(computedLimits === undefined ? {} : { limits: computedLimits }),
+    ...(computedRequests === undefined ? {} : { requests: computedRequests }),
+  };
 }

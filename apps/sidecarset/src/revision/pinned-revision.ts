@@ -21,7 +21,10 @@ type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
 type ReadonlyRevision = DeepReadonly<ControllerRevision>;
 
 /** The SidecarSet's revisions (those labelled with its name, not controlled by another object), any order. */
-export function revisionsOfSidecarSet(set: ReadonlySidecarSet, revisions: readonly ReadonlyRevision[]): ReadonlyRevision[] {
+export function revisionsOfSidecarSet(
+  set: ReadonlySidecarSet,
+  revisions: readonly ReadonlyRevision[],
+): ReadonlyRevision[] {
   return revisions.filter((revision) => {
     if (revision.metadata?.labels?.[SIDECARSET_NAME_LABEL] !== set.metadata.name) return false;
     const owner = controllerRef(revision);
@@ -30,7 +33,10 @@ export function revisionsOfSidecarSet(set: ReadonlySidecarSet, revisions: readon
 }
 
 /** The pinned revision, if the SidecarSet pins one and it exists; `pinned` says whether it pins one. */
-export function pinnedRevision(set: ReadonlySidecarSet, revisions: readonly ReadonlyRevision[]): { readonly pinned: boolean; readonly revision?: ReadonlyRevision } {
+export function pinnedRevision(
+  set: ReadonlySidecarSet,
+  revisions: readonly ReadonlyRevision[],
+): { readonly pinned: boolean; readonly revision?: ReadonlyRevision } {
   const pin = set.spec.injectionStrategy?.revision;
   const name = pin?.revisionName ?? '';
   const customVersion = pin?.customVersion ?? '';
@@ -39,7 +45,9 @@ export function pinnedRevision(set: ReadonlySidecarSet, revisions: readonly Read
     return revision === undefined ? { pinned: true } : { pinned: true, revision };
   }
   if (customVersion === '') return { pinned: false };
-  const labelled = revisionsOfSidecarSet(set, revisions).filter((revision) => revision.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion);
+  const labelled = revisionsOfSidecarSet(set, revisions).filter(
+    (revision) => revision.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion,
+  );
   const newest = sortRevisions(labelled).at(-1);
   return newest === undefined ? { pinned: true } : { pinned: true, revision: newest };
 }
@@ -76,12 +84,19 @@ function choosePinned(set: ReadonlySidecarSet, pod: DeepReadonly<Pod>, random: (
 }
 
 /** The SidecarSet version a new pod gets (see the file's comment). */
-export function injectionVersion(set: ReadonlySidecarSet, pod: DeepReadonly<Pod>, deps: InjectionVersionDeps): InjectionVersion {
+export function injectionVersion(
+  set: ReadonlySidecarSet,
+  pod: DeepReadonly<Pod>,
+  deps: InjectionVersionDeps,
+): InjectionVersion {
   const { pinned, revision } = pinnedRevision(set, deps.revisions);
   if (!pinned) return { set };
   const history = revision === undefined ? undefined : historySidecarSet(set, revision);
   if (history === undefined) {
-    return { set, warning: `SidecarSet ${set.metadata.name ?? ''}: the revision pinned by spec.injectionStrategy.revision does not exist; the latest version was injected` };
+    return {
+      set,
+      warning: `SidecarSet ${set.metadata.name ?? ''}: the revision pinned by spec.injectionStrategy.revision does not exist; the latest version was injected`,
+    };
   }
   return { set: choosePinned(set, pod, deps.random) ? history : set };
 }

@@ -58,31 +58,58 @@ export async function registerLatestRevision(input: RegisterRevisionInput): Prom
 }
 
 function ownerOf(set: ReadonlySidecarSet, namespace: string): RevisionOwner {
-  return { name: set.metadata.name ?? '', namespace, uid: set.metadata.uid ?? '', apiVersion: set.apiVersion, kind: set.kind };
+  return {
+    name: set.metadata.name ?? '',
+    namespace,
+    uid: set.metadata.uid ?? '',
+    apiVersion: set.apiVersion,
+    kind: set.kind,
+  };
 }
 
 /** OpenKruise moves the set's custom version label onto its latest revision (the newest one with it wins a customVersion pin). */
-async function labelCustomVersion(store: RevisionStore, set: ReadonlySidecarSet, latest: ReadonlyRevision): Promise<void> {
+async function labelCustomVersion(
+  store: RevisionStore,
+  set: ReadonlySidecarSet,
+  latest: ReadonlyRevision,
+): Promise<void> {
   const customVersion = customVersionOf(set);
   if (customVersion === '' || latest.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion) return;
-  await store.patch(keyOf(latest), { type: 'merge', body: { metadata: { labels: { [SIDECARSET_CUSTOM_VERSION_LABEL]: customVersion } } } });
+  await store.patch(keyOf(latest), {
+    type: 'merge',
+    body: { metadata: { labels: { [SIDECARSET_CUSTOM_VERSION_LABEL]: customVersion } } },
+  });
 }
 
 /** The revisions pods record for this set (each pod's `kruise.io/sidecarset-hash` entry). */
 function recordedRevisions(pods: readonly DeepReadonly<Pod>[], setName: string): string[] {
-  return pods.flatMap((pod) => parseUpgradeSpecs(pod.metadata?.annotations?.[SIDECARSET_HASH_ANNOTATION]).get(setName)?.controllerRevision ?? []);
+  return pods.flatMap(
+    (pod) =>
+      parseUpgradeSpecs(pod.metadata?.annotations?.[SIDECARSET_HASH_ANNOTATION]).get(setName)?.controllerRevision ?? [],
+  );
 }
 
 /** Revisions a pod records, the pinned ones and the latest. */
-function liveRevisions(input: RegisterRevisionInput, history: readonly ReadonlyRevision[], latest: ReadonlyRevision): Set<string> {
+function liveRevisions(
+  input: RegisterRevisionInput,
+  history: readonly ReadonlyRevision[],
+  latest: ReadonlyRevision,
+): Set<string> {
   const { set } = input;
-  const pinned = [set.spec.injectionStrategy?.revision?.revisionName, pinnedRevision(set, history).revision?.metadata?.name];
+  const pinned = [
+    set.spec.injectionStrategy?.revision?.revisionName,
+    pinnedRevision(set, history).revision?.metadata?.name,
+  ];
   const names = [latest.metadata?.name, ...recordedRevisions(input.pods(), set.metadata.name ?? ''), ...pinned];
   return new Set(names.filter((name): name is string => name !== undefined && name !== ''));
 }
 
 /** Deletes the oldest unused revisions beyond the limit; returns how many stay over it. */
-async function truncate(input: RegisterRevisionInput, history: readonly ReadonlyRevision[], latest: ReadonlyRevision): Promise<number> {
+async function truncate(
+  input: RegisterRevisionInput,
+  history: readonly ReadonlyRevision[],
+  latest: ReadonlyRevision,
+): Promise<number> {
   const limit = Math.max(1, input.set.spec.revisionHistoryLimit);
   if (history.length <= limit) return 0;
   const live = liveRevisions(input, history, latest);

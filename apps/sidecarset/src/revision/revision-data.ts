@@ -8,7 +8,12 @@
  * And the reverse: the SidecarSet a pinned revision stands for (GetHistorySidecarSet), used by the
  * pod webhook when `injectionStrategy.revision` is set.
  */
-import { SIDECARSET_CUSTOM_VERSION_LABEL, SIDECARSET_HASH_ANNOTATION, SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_NAME_LABEL } from '@kruise-ts/api';
+import {
+  SIDECARSET_CUSTOM_VERSION_LABEL,
+  SIDECARSET_HASH_ANNOTATION,
+  SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
+  SIDECARSET_NAME_LABEL,
+} from '@kruise-ts/api';
 import type { ControllerRevision, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { marshalGoJson, marshalTypedJson } from '@kruise-ts/revision';
@@ -22,7 +27,13 @@ type ReadonlySidecarSet = DeepReadonly<SidecarSet>;
 type Json = Record<string, unknown>;
 
 /** The spec fields a revision records, in getPatch's order. */
-export const REVISION_SPEC_FIELDS = ['volumes', 'containers', 'initContainers', 'imagePullSecrets', 'patchPodMetadata'] as const;
+export const REVISION_SPEC_FIELDS = [
+  'volumes',
+  'containers',
+  'initContainers',
+  'imagePullSecrets',
+  'patchPodMetadata',
+] as const;
 
 const TABLE: GoStructTable = {
   ...SIDECAR_CONTAINER_STRUCTS,
@@ -47,7 +58,8 @@ function defaultedContainers(list: readonly unknown[] | undefined): unknown[] | 
 
 /** One field as Go's generic map holds it: absent and empty lists (omitempty) are nil. */
 function typedField(set: ReadonlySidecarSet, field: (typeof REVISION_SPEC_FIELDS)[number]): unknown {
-  const value = field === 'containers' || field === 'initContainers' ? defaultedContainers(set.spec[field]) : set.spec[field];
+  const value =
+    field === 'containers' || field === 'initContainers' ? defaultedContainers(set.spec[field]) : set.spec[field];
   if (value === undefined || value.length === 0) return null;
   return JSON.parse(marshalTypedJson(value, FIELD_TYPES[field], TABLE)) as unknown;
 }
@@ -66,12 +78,19 @@ export function customVersionOf(set: ReadonlySidecarSet): string {
 
 /** Data and labels: the SidecarSet's labels, `kruise.io/sidecarset-name`, and its custom version if any. */
 export function sidecarSetRevisionCandidate(set: ReadonlySidecarSet): RevisionCandidate {
-  return { raw: sidecarSetRevisionData(set), labels: { ...set.metadata.labels, [SIDECARSET_NAME_LABEL]: set.metadata.name ?? '' } };
+  return {
+    raw: sidecarSetRevisionData(set),
+    labels: { ...set.metadata.labels, [SIDECARSET_NAME_LABEL]: set.metadata.name ?? '' },
+  };
 }
 
 /** A new revision's annotations: the SidecarSet's, with both hashes (OpenKruise's webhook keeps them on the set; we compute them). */
 export function sidecarSetRevisionAnnotations(set: ReadonlySidecarSet): Record<string, string> {
-  return { ...set.metadata.annotations, [SIDECARSET_HASH_ANNOTATION]: sidecarSetHash(set.spec), [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(set.spec) };
+  return {
+    ...set.metadata.annotations,
+    [SIDECARSET_HASH_ANNOTATION]: sidecarSetHash(set.spec),
+    [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(set.spec),
+  };
 }
 
 function recordedSpec(revision: DeepReadonly<ControllerRevision>): Json | undefined {
@@ -86,7 +105,10 @@ function recordedSpec(revision: DeepReadonly<ControllerRevision>): Json | undefi
  * injection reads only these fields), `status.latestRevision` the revision's name (written on the pod).
  * Undefined when the revision holds no spec.
  */
-export function historySidecarSet(set: ReadonlySidecarSet, revision: DeepReadonly<ControllerRevision>): SidecarSet | undefined {
+export function historySidecarSet(
+  set: ReadonlySidecarSet,
+  revision: DeepReadonly<ControllerRevision>,
+): SidecarSet | undefined {
   const recorded = recordedSpec(revision);
   if (recorded === undefined) return undefined;
   const spec: Json = { ...(structuredClone(set.spec) as Json) };
@@ -98,5 +120,9 @@ export function historySidecarSet(set: ReadonlySidecarSet, revision: DeepReadonl
       spec[field] = structuredClone(value);
     }
   }
-  return { ...(structuredClone(set) as SidecarSet), spec: spec as SidecarSet['spec'], status: { ...structuredClone(set.status), latestRevision: revision.metadata?.name ?? '' } as SidecarSet['status'] };
+  return {
+    ...(structuredClone(set) as SidecarSet),
+    spec: spec as SidecarSet['spec'],
+    status: { ...structuredClone(set.status), latestRevision: revision.metadata?.name ?? '' } as SidecarSet['status'],
+  };
 }

@@ -8,5 +8,9 @@ import { controllerRevisionResource } from '@kruise-ts/revision';
  * objects labelled with a SidecarSet name (a workload's revisions in the same namespace stay out).
  */
 export function sidecarSetRevisionInformer(manager: Manager, namespace: string): Informer<ControllerRevision> {
-  return manager.informers.informerFor({ resource: controllerRevisionResource, namespace, labelSelector: SIDECARSET_NAME_LABEL });
+  return manager.informers.informerFor({
+    resource: controllerRevisionResource,
+    namespace,
+    labelSelector: SIDECARSET_NAME_LABEL,
+  });
 }

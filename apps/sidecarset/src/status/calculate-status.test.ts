@@ -14,15 +14,38 @@ const SET = sidecarSetSchema.parse({
 });
 
 function pod(name: string, gate: 'True' | 'False' | undefined): Pod {
-  const injected = injectSidecars({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', labels: { app: 'web' }, creationTimestamp: '2026-11-25T00:00:01Z' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } }, [SET], new Date(0));
-  const conditions = [{ type: 'Ready', status: 'True' }, ...(gate === undefined ? [] : [{ type: 'InPlaceUpdateReady', status: gate }])];
-  const containerStatuses = (injected.spec?.containers ?? []).map((container) => ({ name: container.name, image: container.image ?? '', imageID: 'id', ready: true, restartCount: 0 }));
+  const injected = injectSidecars(
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'ns', labels: { app: 'web' }, creationTimestamp: '2026-11-25T00:00:01Z' },
+      spec: { containers: [{ name: 'app', image: 'app:1' }] },
+    },
+    [SET],
+    new Date(0),
+  );
+  const conditions = [
+    { type: 'Ready', status: 'True' },
+    ...(gate === undefined ? [] : [{ type: 'InPlaceUpdateReady', status: gate }]),
+  ];
+  const containerStatuses = (injected.spec?.containers ?? []).map((container) => ({
+    name: container.name,
+    image: container.image ?? '',
+    imageID: 'id',
+    ready: true,
+    restartCount: 0,
+  }));
   return { ...injected, status: { phase: 'Running', conditions, containerStatuses } };
 }
 
 describe('calculateStatus', () => {
-  it("marks a pod its workload is updating in place (InPlaceUpdateReady False) so that its sidecars wait", () => {
-    const result = calculateStatus({ set: SET, pods: [pod('updating', 'False'), pod('done', 'True'), pod('plain', undefined)], namespaceLabels: () => ({}), excludedNamespaces: new Set() });
+  it('marks a pod its workload is updating in place (InPlaceUpdateReady False) so that its sidecars wait', () => {
+    const result = calculateStatus({
+      set: SET,
+      pods: [pod('updating', 'False'), pod('done', 'True'), pod('plain', undefined)],
+      namespaceLabels: () => ({}),
+      excludedNamespaces: new Set(),
+    });
     expect(result.candidates.map((candidate) => [candidate.pod.metadata?.name, candidate.workloadUpdating])).toEqual([
       ['updating', true],
       ['done', false],

@@ -2,7 +2,12 @@
  * A SidecarSet's status (§B.3) from the pods in the cache, and the pods that were created without its
  * sidecars (kruise-ts: the pod webhook fails open, so the controller reports what it missed).
  */
-import { IN_PLACE_UPDATE_READY, SIDECARSET_HASH_ANNOTATION, SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_INJECTED_LIST_ANNOTATION } from '@kruise-ts/api';
+import {
+  IN_PLACE_UPDATE_READY,
+  SIDECARSET_HASH_ANNOTATION,
+  SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
+  SIDECARSET_INJECTED_LIST_ANNOTATION,
+} from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { inPlaceRefreshPending } from '@kruise-ts/inplace-update';
@@ -30,7 +35,13 @@ export interface StatusInput {
 
 /** The status and the pods that missed their injection. */
 export interface StatusResult {
-  readonly status: { readonly observedGeneration: number; readonly matchedPods: number; readonly updatedPods: number; readonly readyPods: number; readonly updatedReadyPods: number };
+  readonly status: {
+    readonly observedGeneration: number;
+    readonly matchedPods: number;
+    readonly updatedPods: number;
+    readonly readyPods: number;
+    readonly updatedReadyPods: number;
+  };
   readonly missed: readonly ReadonlyPod[];
   /** The counted pods, for the upgrade. */
   readonly candidates: readonly UpgradeCandidate[];
@@ -52,18 +63,27 @@ function isWorkloadUpdating(pod: ReadonlyPod): boolean {
 }
 
 function isReady(pod: ReadonlyPod): boolean {
-  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+  return (
+    pod.status?.phase === 'Running' &&
+    (pod.status.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True')
+  );
 }
 
 /** A pod created after the SidecarSet, in its scope, that the webhook should have injected. */
 function missedInjection(pod: ReadonlyPod, input: StatusInput): boolean {
   const setCreated = input.set.metadata.creationTimestamp ?? '';
   const podCreated = pod.metadata?.creationTimestamp ?? '';
-  return input.set.spec.injectionStrategy?.paused !== true && !input.excludedNamespaces.has(pod.metadata?.namespace ?? '') && podCreated !== '' && podCreated >= setCreated;
+  return (
+    input.set.spec.injectionStrategy?.paused !== true &&
+    !input.excludedNamespaces.has(pod.metadata?.namespace ?? '') &&
+    podCreated !== '' &&
+    podCreated >= setCreated
+  );
 }
 
 /** What a pod is to the SidecarSet: not its concern, a missed injection, or a counted pod. */
-type PodClass = { readonly kind: 'other' } | { readonly kind: 'missed' } | ({ readonly kind: 'counted' } & UpgradeCandidate);
+type PodClass =
+  { readonly kind: 'other' } | { readonly kind: 'missed' } | ({ readonly kind: 'counted' } & UpgradeCandidate);
 
 /** The SidecarSet's two hashes, computed once per reconcile. */
 interface Hashes {
@@ -73,15 +93,22 @@ interface Hashes {
 
 function inScope(pod: ReadonlyPod, input: StatusInput): boolean {
   const namespace = pod.metadata?.namespace ?? '';
-  return isActive(pod) && sidecarSetMatchesPod(input.set, pod, { name: namespace, labels: input.namespaceLabels(namespace) });
+  return (
+    isActive(pod) && sidecarSetMatchesPod(input.set, pod, { name: namespace, labels: input.namespaceLabels(namespace) })
+  );
 }
 
 /** Whether the pod's record has the SidecarSet's hash, and its hash without image. */
-function recordedHashes(pod: ReadonlyPod, name: string, hashes: Hashes): { readonly updated: boolean; readonly imagesOnly: boolean } {
+function recordedHashes(
+  pod: ReadonlyPod,
+  name: string,
+  hashes: Hashes,
+): { readonly updated: boolean; readonly imagesOnly: boolean } {
   const annotations = pod.metadata?.annotations ?? {};
   return {
     updated: parseUpgradeSpecs(annotations[SIDECARSET_HASH_ANNOTATION]).get(name)?.hash === hashes.hash,
-    imagesOnly: parseUpgradeSpecs(annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]).get(name)?.hash === hashes.withoutImage,
+    imagesOnly:
+      parseUpgradeSpecs(annotations[SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]).get(name)?.hash === hashes.withoutImage,
   };
 }
 
@@ -92,8 +119,17 @@ function classify(pod: ReadonlyPod, input: StatusInput, hashes: Hashes): PodClas
   if (!hasAllSidecars(pod, input.set)) return { kind: 'other' };
   const { updated, imagesOnly } = recordedHashes(pod, name, hashes);
   // A hot upgrade whose flip is still due is in flight too: the old member has not gone back to the empty image.
-  const consistent = isSidecarStateConsistent(pod, name, podSidecarNames(input.set)) && pairsToFlip(pod, input.set).length === 0;
-  return { kind: 'counted', pod, updated, imagesOnly, consistent, ready: isReady(pod), workloadUpdating: isWorkloadUpdating(pod) };
+  const consistent =
+    isSidecarStateConsistent(pod, name, podSidecarNames(input.set)) && pairsToFlip(pod, input.set).length === 0;
+  return {
+    kind: 'counted',
+    pod,
+    updated,
+    imagesOnly,
+    consistent,
+    ready: isReady(pod),
+    workloadUpdating: isWorkloadUpdating(pod),
+  };
 }
 
 /** The status of `set` over the cached pods. */

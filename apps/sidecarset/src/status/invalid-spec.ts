@@ -26,16 +26,29 @@ export interface InvalidSpecContext {
 }
 
 /** Reports the unreadable SidecarSet and ends the reconcile with a TerminalError (its next edit reconciles it again). */
-export async function reportInvalidSpec(ctx: InvalidSpecContext, cached: DeepReadonly<SidecarSet>, why: string): Promise<never> {
+export async function reportInvalidSpec(
+  ctx: InvalidSpecContext,
+  cached: DeepReadonly<SidecarSet>,
+  why: string,
+): Promise<never> {
   const message = `the SidecarSet cannot be read: ${why}; its pods are neither counted nor upgraded until it is fixed`;
   const problem: ReportedProblem = { type: INVALID_SPEC, reason: INVALID_SPEC, message, eventReason: INVALID_SPEC };
   const current = (cached.status?.conditions ?? []) as Conditions;
   warnOnce(ctx.recorder, { ref: objectReference(sidecarSetResource, cached), conditions: current, problem });
-  const conditions = setCondition<Conditions[number]>(current, { type: INVALID_SPEC, status: 'True', reason: INVALID_SPEC, message }, { now: ctx.clock.now() });
+  const conditions = setCondition<Conditions[number]>(
+    current,
+    { type: INVALID_SPEC, status: 'True', reason: INVALID_SPEC, message },
+    { now: ctx.clock.now() },
+  );
   // A new SidecarSet has no status yet, and the schema requires its counts.
   const counts = { matchedPods: 0, updatedPods: 0, readyPods: 0 };
   const generation = cached.metadata.generation;
-  const status = { ...counts, ...cached.status, ...(generation === undefined ? {} : { observedGeneration: generation }), conditions } as SidecarSetStatus;
+  const status = {
+    ...counts,
+    ...cached.status,
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+    conditions,
+  } as SidecarSetStatus;
   await updateStatus(ctx.sets, cached, status);
   throw new TerminalError(message);
 }

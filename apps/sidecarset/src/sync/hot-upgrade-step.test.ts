@@ -6,20 +6,41 @@ import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { sidecarSetResource } from '../sidecarset-resource.ts';
-import { editSpec, hotSpec, imageIn, NAMESPACE, podWrites, runPods, sidecarSet, sidecarSetFixture, webPod } from '../../test/fixtures/sync-fixture.ts';
+import {
+  editSpec,
+  hotSpec,
+  imageIn,
+  NAMESPACE,
+  podWrites,
+  runPods,
+  sidecarSet,
+  sidecarSetFixture,
+  webPod,
+} from '../../test/fixtures/sync-fixture.ts';
 import type { SidecarSetFixture } from '../../test/fixtures/sync-fixture.ts';
 
 /** Ready pods injected with the hot sidecar proxy on envoy:1 (proxy-1 working, proxy-2 idle), whose SidecarSet then moves to envoy:2. */
-async function hotRollingOut(names: readonly string[], strategy: SidecarSetInput['spec']['updateStrategy'] = {}): Promise<SidecarSetFixture> {
+async function hotRollingOut(
+  names: readonly string[],
+  strategy: SidecarSetInput['spec']['updateStrategy'] = {},
+): Promise<SidecarSetFixture> {
   const old = sidecarSet({ spec: hotSpec('envoy:1') });
-  const fixture = sidecarSetFixture([old], names.map((name) => webPod(name, [old])));
+  const fixture = sidecarSetFixture(
+    [old],
+    names.map((name) => webPod(name, [old])),
+  );
   await editSpec(fixture, hotSpec('envoy:2', strategy));
   fixture.fake.clearActions();
   return fixture;
 }
 
-function pair(fixture: SidecarSetFixture, name: string): { working: string | undefined; images: [string | undefined, string | undefined] } {
-  const working = JSON.parse(fixture.pod(name).metadata?.annotations?.[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION] ?? '{}') as Record<string, string>;
+function pair(
+  fixture: SidecarSetFixture,
+  name: string,
+): { working: string | undefined; images: [string | undefined, string | undefined] } {
+  const working = JSON.parse(
+    fixture.pod(name).metadata?.annotations?.[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION] ?? '{}',
+  ) as Record<string, string>;
   return { working: working['proxy'], images: [imageIn(fixture, name, 'proxy-1'), imageIn(fixture, name, 'proxy-2')] };
 }
 
@@ -30,20 +51,36 @@ describe('the hot upgrade step (over the in-memory API)', () => {
     expect(pair(fixture, 'p0')).toEqual({ working: 'proxy-2', images: ['envoy:1', 'envoy:2'] });
     const annotations = fixture.pod('p0').metadata?.annotations ?? {};
     // The new member's version is the SidecarSet's resourceVersion; its alternate the old member's version.
-    expect(annotations['version.sidecarset.kruise.io/proxy-2']).toBe(fixture.fake.objects(sidecarSetResource)[0]?.metadata.resourceVersion);
+    expect(annotations['version.sidecarset.kruise.io/proxy-2']).toBe(
+      fixture.fake.objects(sidecarSetResource)[0]?.metadata.resourceVersion,
+    );
     expect(annotations['versionalt.sidecarset.kruise.io/proxy-2']).toBe('1');
   });
 
   it.each<{ name: string; ready: boolean; flipped: number }>([
-    { name: 'once the new member runs and the pod is Ready, the old member goes back to the empty image', ready: true, flipped: 1 },
+    {
+      name: 'once the new member runs and the pod is Ready, the old member goes back to the empty image',
+      ready: true,
+      flipped: 1,
+    },
     { name: 'not while the pod is not Ready and a container is not ready', ready: false, flipped: 0 },
   ])('flip: $name', async ({ ready, flipped }) => {
     const fixture = await hotRollingOut(['p0']);
     await fixture.upgradeStep();
     await runPods(fixture);
     if (!ready) {
-      const statuses = (fixture.pod('p0').status?.containerStatuses ?? []).map((status) => ({ ...status, ready: status.name !== 'app' }));
-      await fixture.fake.patchStatus(podResource, { namespace: NAMESPACE, name: 'p0' }, { type: 'merge', body: { status: { containerStatuses: statuses, conditions: [{ type: 'Ready', status: 'False' }] } } });
+      const statuses = (fixture.pod('p0').status?.containerStatuses ?? []).map((status) => ({
+        ...status,
+        ready: status.name !== 'app',
+      }));
+      await fixture.fake.patchStatus(
+        podResource,
+        { namespace: NAMESPACE, name: 'p0' },
+        {
+          type: 'merge',
+          body: { status: { containerStatuses: statuses, conditions: [{ type: 'Ready', status: 'False' }] } },
+        },
+      );
       fixture.fake.clearActions();
     }
     expect(await fixture.upgradeStep()).toEqual({ flipped, upgraded: 0 });

@@ -7,7 +7,14 @@
  */
 import type { Pod, SidecarSet } from '@kruise-ts/api';
 import { isConflict, isInvalid, isNotFound, keyOf, objectKey, objectReference } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, EventReporter, JsonPatchOperation, ReconcileContext, ResourceClient, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  EventReporter,
+  JsonPatchOperation,
+  ReconcileContext,
+  ResourceClient,
+  ResourceVersionExpectations,
+} from '@kruise-ts/controller-runtime';
 import { POD_WRITE_CONCURRENCY, podResource, settleWithConcurrency } from '@kruise-ts/workload';
 
 import { flipPatch } from '../hotupgrade/flip.ts';
@@ -58,7 +65,10 @@ function asError(error: unknown): Error {
  * undefined when the cache has caught up with every one. Observing here too keeps the answer right
  * when the informer's own observe comes later than this reconcile.
  */
-export function laggingPod(expectations: ResourceVersionExpectations, pods: readonly ReadonlyPod[]): string | undefined {
+export function laggingPod(
+  expectations: ResourceVersionExpectations,
+  pods: readonly ReadonlyPod[],
+): string | undefined {
   if (expectations.pendingKeys().length === 0) return undefined;
   for (const pod of pods) {
     expectations.observe(pod);
@@ -71,7 +81,11 @@ export function laggingPod(expectations: ResourceVersionExpectations, pods: read
  * Hot upgrades waiting for their flip go first (§B.8.5): while any pod is flipped, no other pod
  * starts an upgrade this round (its pod events bring the next round).
  */
-export async function syncUpgrades(ctx: UpgradeStepContext, set: ReadonlySidecarSet, candidates: readonly UpgradeCandidate[]): Promise<UpgradeStepResult> {
+export async function syncUpgrades(
+  ctx: UpgradeStepContext,
+  set: ReadonlySidecarSet,
+  candidates: readonly UpgradeCandidate[],
+): Promise<UpgradeStepResult> {
   const flipped = await flip(ctx, set, candidates);
   if (flipped > 0) {
     ctx.logger.info({ flipped }, 'Flipped hot-upgrade containers');
@@ -80,21 +94,41 @@ export async function syncUpgrades(ctx: UpgradeStepContext, set: ReadonlySidecar
   return { flipped: 0, upgraded: await upgrade(ctx, set, candidates) };
 }
 
-function flip(ctx: UpgradeStepContext, set: ReadonlySidecarSet, candidates: readonly UpgradeCandidate[]): Promise<number> {
+function flip(
+  ctx: UpgradeStepContext,
+  set: ReadonlySidecarSet,
+  candidates: readonly UpgradeCandidate[],
+): Promise<number> {
   const name = set.metadata.name ?? '';
-  return patchPods(ctx, candidates.map((candidate) => candidate.pod), {
-    patchOf: (pod) => flipPatch(pod, set),
-    onPatched: (pod) => {
-      ctx.recorder.normal(objectReference(podResource, pod), 'ResetContainerSucceed', `reset the old sidecar containers of SidecarSet ${name} to the hot upgrade empty image`);
+  return patchPods(
+    ctx,
+    candidates.map((candidate) => candidate.pod),
+    {
+      patchOf: (pod) => flipPatch(pod, set),
+      onPatched: (pod) => {
+        ctx.recorder.normal(
+          objectReference(podResource, pod),
+          'ResetContainerSucceed',
+          `reset the old sidecar containers of SidecarSet ${name} to the hot upgrade empty image`,
+        );
+      },
+      onFailed: (pod, error) => {
+        ctx.recorder.warning(
+          objectReference(podResource, pod),
+          'ResetContainerFailed',
+          `cannot reset the old sidecar containers of SidecarSet ${name}: ${error.message}`,
+        );
+      },
     },
-    onFailed: (pod, error) => {
-      ctx.recorder.warning(objectReference(podResource, pod), 'ResetContainerFailed', `cannot reset the old sidecar containers of SidecarSet ${name}: ${error.message}`);
-    },
-  });
+  );
 }
 
 /** Upgrades this round's pods in place; a pod changed meanwhile (its resourceVersion test fails) waits for the next round. */
-async function upgrade(ctx: UpgradeStepContext, set: ReadonlySidecarSet, candidates: readonly UpgradeCandidate[]): Promise<number> {
+async function upgrade(
+  ctx: UpgradeStepContext,
+  set: ReadonlySidecarSet,
+  candidates: readonly UpgradeCandidate[],
+): Promise<number> {
   const plan = planUpgrade(set, candidates);
   if (plan.notUpgradable.length > 0) {
     const message = `${String(plan.notUpgradable.length)} pod(s) cannot be upgraded in place: more than the sidecar images changed; recreate them to get the new sidecars`;
@@ -108,8 +142,12 @@ async function upgrade(ctx: UpgradeStepContext, set: ReadonlySidecarSet, candida
       patched.push(pod);
     },
   });
-  if (plan.upgrade.length > 0) ctx.logger.info({ upgraded, waiting: plan.upgrade.length - upgraded }, 'Upgraded sidecars in place');
-  await writeUpgradable(ctx, set, [...plan.notUpgradable.map((pod) => ({ pod, upgradable: false })), ...patched.map((pod) => ({ pod, upgradable: true }))]);
+  if (plan.upgrade.length > 0)
+    ctx.logger.info({ upgraded, waiting: plan.upgrade.length - upgraded }, 'Upgraded sidecars in place');
+  await writeUpgradable(ctx, set, [
+    ...plan.notUpgradable.map((pod) => ({ pod, upgradable: false })),
+    ...patched.map((pod) => ({ pod, upgradable: true })),
+  ]);
   return upgraded;
 }
 
@@ -118,16 +156,24 @@ async function upgrade(ctx: UpgradeStepContext, set: ReadonlySidecarSet, candida
  * it: false for pods this SidecarSet cannot upgrade in place, true for those it just upgraded; no
  * write when the cached pod already says so. A pod gone meanwhile is skipped.
  */
-async function writeUpgradable(ctx: UpgradeStepContext, set: ReadonlySidecarSet, pods: readonly { readonly pod: ReadonlyPod; readonly upgradable: boolean }[]): Promise<void> {
+async function writeUpgradable(
+  ctx: UpgradeStepContext,
+  set: ReadonlySidecarSet,
+  pods: readonly { readonly pod: ReadonlyPod; readonly upgradable: boolean }[],
+): Promise<void> {
   const now = new Date(ctx.clock.now());
   const work = pods.flatMap(({ pod, upgradable }) => {
     const condition = upgradableCondition(pod, { name: set.metadata.name ?? '', upgradable }, now);
     return condition === undefined ? [] : [{ pod, condition }];
   });
   const outcomes = await settleWithConcurrency(work, POD_WRITE_CONCURRENCY, async ({ pod, condition }) => {
-    ctx.expectations.expect(await ctx.pods.patchStatus(keyOf(pod), { type: 'strategic', body: upgradableConditionPatch(condition) }));
+    ctx.expectations.expect(
+      await ctx.pods.patchStatus(keyOf(pod), { type: 'strategic', body: upgradableConditionPatch(condition) }),
+    );
   });
-  const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && !isNotFound(outcome.reason) ? [outcome.reason as unknown] : []));
+  const failed = outcomes.flatMap((outcome) =>
+    outcome.status === 'rejected' && !isNotFound(outcome.reason) ? [outcome.reason as unknown] : [],
+  );
   if (failed.length > 0) throw asError(failed[0]);
 }
 
@@ -149,7 +195,9 @@ async function patchPods(ctx: UpgradeStepContext, pods: readonly ReadonlyPod[], 
       throw error;
     }
   });
-  const failed = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected').map((outcome) => outcome.reason as unknown);
+  const failed = outcomes
+    .filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')
+    .map((outcome) => outcome.reason as unknown);
   const real = failed.filter((error) => !isConflictOrTestFailure(error));
   if (real.length > 0) throw asError(real[0]);
   return work.length - failed.length;

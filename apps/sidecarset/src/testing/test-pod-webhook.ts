@@ -46,7 +46,11 @@ export class TestPodWebhook implements AsyncDisposable {
   constructor(options: TestPodWebhookOptions) {
     this.#options = options;
     this.configurationName = `kruise-ts-test-${options.namespace}`;
-    const pod = { name: this.configurationName, failurePolicy: options.failurePolicy ?? 'Fail', namespaceSelector: webhookNamespaceSelector({ excluded: [], namespace: options.namespace }) };
+    const pod = {
+      name: this.configurationName,
+      failurePolicy: options.failurePolicy ?? 'Fail',
+      namespaceSelector: webhookNamespaceSelector({ excluded: [], namespace: options.namespace }),
+    };
     this.#registration = new TestWebhookRegistration({
       client: options.client,
       kind: 'MutatingWebhookConfiguration',
@@ -71,7 +75,12 @@ export class TestPodWebhook implements AsyncDisposable {
       namespace,
       setup: (manager) => {
         setup?.(manager);
-        setupSidecarSetController(manager, { workers: 2, excludedNamespaces: ['kube-system'], namespace, revisionNamespace: namespace });
+        setupSidecarSetController(manager, {
+          workers: 2,
+          excludedNamespaces: ['kube-system'],
+          namespace,
+          revisionNamespace: namespace,
+        });
         setupSidecarSetWebhook(manager, this.server, { revisionNamespace: namespace });
       },
     });
@@ -105,6 +114,8 @@ export class TestPodWebhook implements AsyncDisposable {
       metadata: { generateName: 'webhook-probe-', namespace, labels: { [PROBE_LABEL]: 'true' } },
       spec: { containers: [{ name: 'probe', image: 'busybox:1.36' }], terminationGracePeriodSeconds: 0 },
     });
-    await client.delete(podResource, { namespace, name: probe.metadata?.name ?? '' }, { gracePeriodSeconds: 0 }).catch(() => undefined);
+    await client
+      .delete(podResource, { namespace, name: probe.metadata?.name ?? '' }, { gracePeriodSeconds: 0 })
+      .catch(() => undefined);
   }
 }

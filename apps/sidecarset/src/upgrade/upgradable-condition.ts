@@ -34,7 +34,9 @@ function messageEntries(message: string | undefined): Record<string, unknown> {
   if (message === undefined || message === '') return {};
   try {
     const parsed: unknown = JSON.parse(message);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -42,7 +44,13 @@ function messageEntries(message: string | undefined): Record<string, unknown> {
 
 /** Go's json.Marshal of a map: keys sorted. */
 function goMapJson(entries: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(entries).sort().map((key) => [key, entries[key]])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(entries)
+        .sort()
+        .map((key) => [key, entries[key]]),
+    ),
+  );
 }
 
 /** What one SidecarSet says of one pod. */
@@ -60,12 +68,19 @@ function goTime(now: Date): string {
  * The pod's condition once the SidecarSet says whether it can upgrade it, or undefined when the pod
  * already carries exactly that (status, reason and message; the transition time moves only with the status).
  */
-export function upgradableCondition(pod: DeepReadonly<Pod>, verdict: UpgradableVerdict, now: Date): UpgradableCondition | undefined {
+export function upgradableCondition(
+  pod: DeepReadonly<Pod>,
+  verdict: UpgradableVerdict,
+  now: Date,
+): UpgradableCondition | undefined {
   const existing = pod.status?.conditions?.find((condition) => condition.type === SIDECARSET_UPGRADABLE_CONDITION);
   const next = nextState({ ...messageEntries(existing?.message), [verdict.name]: verdict.upgradable });
-  if (existing === undefined) return { type: SIDECARSET_UPGRADABLE_CONDITION, ...next, lastProbeTime: null, lastTransitionTime: goTime(now) };
-  if (existing.status === next.status && existing.reason === next.reason && existing.message === next.message) return undefined;
-  const lastTransitionTime = existing.status === next.status ? (existing.lastTransitionTime ?? goTime(now)) : goTime(now);
+  if (existing === undefined)
+    return { type: SIDECARSET_UPGRADABLE_CONDITION, ...next, lastProbeTime: null, lastTransitionTime: goTime(now) };
+  if (existing.status === next.status && existing.reason === next.reason && existing.message === next.message)
+    return undefined;
+  const lastTransitionTime =
+    existing.status === next.status ? (existing.lastTransitionTime ?? goTime(now)) : goTime(now);
   return { type: SIDECARSET_UPGRADABLE_CONDITION, ...next, lastProbeTime: null, lastTransitionTime };
 }
 
@@ -73,10 +88,16 @@ export function upgradableCondition(pod: DeepReadonly<Pod>, verdict: UpgradableV
 function nextState(entries: Record<string, unknown>): Pick<UpgradableCondition, 'status' | 'reason' | 'message'> {
   // Only a JSON false counts against the pod, as OpenKruise's `v == false` on interface{} values.
   const all = Object.values(entries).every((value) => value !== false);
-  return { status: all ? 'True' : 'False', reason: all ? ALL_SIDECARSET_UPGRADABLE : UPDATE_IMMUTABLE_FIELD, message: goMapJson(entries) };
+  return {
+    status: all ? 'True' : 'False',
+    reason: all ? ALL_SIDECARSET_UPGRADABLE : UPDATE_IMMUTABLE_FIELD,
+    message: goMapJson(entries),
+  };
 }
 
 /** The strategic merge patch of the pod's status (conditions merge by type). */
-export function upgradableConditionPatch(condition: UpgradableCondition): { status: { conditions: UpgradableCondition[] } } {
+export function upgradableConditionPatch(condition: UpgradableCondition): {
+  status: { conditions: UpgradableCondition[] };
+} {
   return { status: { conditions: [condition] } };
 }

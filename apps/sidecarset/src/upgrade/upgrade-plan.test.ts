@@ -8,15 +8,29 @@ import { maxUnavailableCount, partitionCount, planUpgrade } from './upgrade-plan
 import type { UpgradeCandidate } from './upgrade-plan.ts';
 
 function set(updateStrategy: SidecarSetInput['spec']['updateStrategy']) {
-  return sidecarSetSchema.parse({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 's' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'x' }], updateStrategy } });
+  return sidecarSetSchema.parse({
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'SidecarSet',
+    metadata: { name: 's' },
+    spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'x' }], updateStrategy },
+  });
 }
 
-function candidate(name: string, flags: Partial<Omit<UpgradeCandidate, 'pod'>> = {}, labels: Record<string, string> = {}): UpgradeCandidate {
-  const pod: Pod = { metadata: { name, namespace: 'n', labels: { app: 'web', ...labels }, creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { containers: [] }, status: { phase: 'Running' } };
+function candidate(
+  name: string,
+  flags: Partial<Omit<UpgradeCandidate, 'pod'>> = {},
+  labels: Record<string, string> = {},
+): UpgradeCandidate {
+  const pod: Pod = {
+    metadata: { name, namespace: 'n', labels: { app: 'web', ...labels }, creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: { containers: [] },
+    status: { phase: 'Running' },
+  };
   return { pod, updated: false, imagesOnly: true, consistent: true, ready: true, workloadUpdating: false, ...flags };
 }
 
-const names = (plan: ReturnType<typeof planUpgrade>): string[] => plan.upgrade.map((pod) => pod.metadata?.name ?? '').sort();
+const names = (plan: ReturnType<typeof planUpgrade>): string[] =>
+  plan.upgrade.map((pod) => pod.metadata?.name ?? '').sort();
 
 describe('partitionCount and maxUnavailableCount', () => {
   it.each([
@@ -49,24 +63,48 @@ describe('planUpgrade', () => {
   });
 
   it('counts updated pods that are not ready against the budget, and takes unready pods for free', () => {
-    const pods = [candidate('updated-unready', { updated: true, ready: false }), candidate('a'), candidate('b', { ready: false })];
+    const pods = [
+      candidate('updated-unready', { updated: true, ready: false }),
+      candidate('a'),
+      candidate('b', { ready: false }),
+    ];
     expect(names(planUpgrade(set({ maxUnavailable: 1 }), pods))).toEqual(['b']);
     expect(names(planUpgrade(set({ maxUnavailable: 2 }), pods))).toEqual(['a', 'b']);
   });
 
   it('skips pods with an upgrade in flight, reports those whose change is more than images, and follows the selector', () => {
-    const pods = [candidate('inflight', { consistent: false }), candidate('other-change', { imagesOnly: false }), candidate('canary', {}, { canary: 'true' }), candidate('rest'), candidate('workload-updating', { workloadUpdating: true }, { canary: 'true' })];
+    const pods = [
+      candidate('inflight', { consistent: false }),
+      candidate('other-change', { imagesOnly: false }),
+      candidate('canary', {}, { canary: 'true' }),
+      candidate('rest'),
+      candidate('workload-updating', { workloadUpdating: true }, { canary: 'true' }),
+    ];
     const plan = planUpgrade(set({ maxUnavailable: 10, selector: { matchLabels: { canary: 'true' } } }), pods);
     expect(names(plan)).toEqual(['canary']);
-    expect(planUpgrade(set({ maxUnavailable: 10 }), pods).notUpgradable.map((pod) => pod.metadata?.name)).toEqual(['other-change']);
+    expect(planUpgrade(set({ maxUnavailable: 10 }), pods).notUpgradable.map((pod) => pod.metadata?.name)).toEqual([
+      'other-change',
+    ]);
   });
 });
 
 describe('isSidecarStateConsistent', () => {
   const pod = (statusImageID: string, recorded: string | undefined, statusImage = 'old'): Pod => ({
-    metadata: { name: 'p', annotations: recorded === undefined ? {} : { 'kruise.io/sidecarset-inplace-update-state': JSON.stringify({ s: { lastContainerStatuses: { logger: { imageID: recorded } } } }) } },
+    metadata: {
+      name: 'p',
+      annotations:
+        recorded === undefined
+          ? {}
+          : {
+              'kruise.io/sidecarset-inplace-update-state': JSON.stringify({
+                s: { lastContainerStatuses: { logger: { imageID: recorded } } },
+              }),
+            },
+    },
     spec: { containers: [{ name: 'logger', image: 'new' }] },
-    status: { containerStatuses: [{ name: 'logger', image: statusImage, imageID: statusImageID, ready: true, restartCount: 0 }] },
+    status: {
+      containerStatuses: [{ name: 'logger', image: statusImage, imageID: statusImageID, ready: true, restartCount: 0 }],
+    },
   });
   it.each([
     { name: 'no record', input: pod('id-old', undefined), consistent: true },

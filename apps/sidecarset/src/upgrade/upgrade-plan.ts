@@ -57,15 +57,27 @@ export function maxUnavailableCount(maxUnavailable: number | string, total: numb
 export function planUpgrade(set: DeepReadonly<SidecarSet>, candidates: readonly UpgradeCandidate[]): UpgradePlan {
   const strategy = set.spec.updateStrategy;
   const selector = strategy.selector;
-  const waiting = candidates.filter((candidate) => !candidate.updated && (selector === undefined || matchesLabelSelector(selector, candidate.pod.metadata?.labels)));
+  const waiting = candidates.filter(
+    (candidate) =>
+      !candidate.updated && (selector === undefined || matchesLabelSelector(selector, candidate.pod.metadata?.labels)),
+  );
   const notUpgradable = waiting.filter((candidate) => !candidate.imagesOnly).map((candidate) => candidate.pod);
   const ready = new Map(candidates.map((candidate) => [candidate.pod, candidate]));
-  const wait = waiting.filter((candidate) => candidate.imagesOnly && candidate.consistent && !candidate.workloadUpdating).map((candidate) => candidate.pod);
+  const wait = waiting
+    .filter((candidate) => candidate.imagesOnly && candidate.consistent && !candidate.workloadUpdating)
+    .map((candidate) => candidate.pod);
   const total = candidates.length;
-  const sorted = sortUpdateCandidates(wait, { priorityStrategy: strategy.priorityStrategy, scatterStrategy: strategy.scatterStrategy, allPods: candidates.map((candidate) => candidate.pod), isPreparingUpdate: () => false });
+  const sorted = sortUpdateCandidates(wait, {
+    priorityStrategy: strategy.priorityStrategy,
+    scatterStrategy: strategy.scatterStrategy,
+    allPods: candidates.map((candidate) => candidate.pod),
+    isPreparingUpdate: () => false,
+  });
   const allowed = sorted.slice(0, Math.max(0, sorted.length - partitionCount(strategy.partition, total)));
   const budget = maxUnavailableCount(strategy.maxUnavailable, total);
-  let unavailable = candidates.filter((candidate) => candidate.updated && !(candidate.consistent && candidate.ready)).length;
+  let unavailable = candidates.filter(
+    (candidate) => candidate.updated && !(candidate.consistent && candidate.ready),
+  ).length;
   const upgrade: ReadonlyPod[] = [];
   for (const pod of allowed) {
     const candidate = ready.get(pod);

@@ -51,14 +51,18 @@ function parseWhitelist(text: string): z.output<typeof whitelistSchema> | string
     return `${PATCH_POD_METADATA_WHITELIST_KEY} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
   const parsed = whitelistSchema.safeParse(json);
-  return parsed.success ? parsed.data : `${PATCH_POD_METADATA_WHITELIST_KEY} cannot be read: ${z.prettifyError(parsed.error)}`;
+  return parsed.success
+    ? parsed.data
+    : `${PATCH_POD_METADATA_WHITELIST_KEY} cannot be read: ${z.prettifyError(parsed.error)}`;
 }
 
 /** The expressions of the rules that apply to the SidecarSet (selector on its labels), or why the whitelist cannot be read. */
 function expressionsFor(set: DeepReadonly<SidecarSet>, text: string): RegExp[] | string {
   const whitelist = parseWhitelist(text);
   if (typeof whitelist === 'string') return whitelist;
-  const rules = (whitelist.rules ?? []).filter((rule) => rule.selector == null || matchesLabelSelector(rule.selector, set.metadata.labels));
+  const rules = (whitelist.rules ?? []).filter(
+    (rule) => rule.selector == null || matchesLabelSelector(rule.selector, set.metadata.labels),
+  );
   const expressions: RegExp[] = [];
   for (const expression of rules.flatMap((rule) => rule.allowedAnnotationKeyExprs ?? [])) {
     const compiled = compile(expression);
@@ -78,13 +82,18 @@ function firstRefusedKey(set: DeepReadonly<SidecarSet>, expressions: readonly Re
  * Why the SidecarSet's patchPodMetadata is refused (OpenKruise's messages), or undefined when it is
  * allowed. `defaultsAllowed` is the SidecarSetPatchPodMetadataDefaultsAllowed gate.
  */
-export function patchMetadataWhitelistProblem(set: DeepReadonly<SidecarSet>, configuration: KruiseConfiguration, defaultsAllowed: boolean): string | undefined {
+export function patchMetadataWhitelistProblem(
+  set: DeepReadonly<SidecarSet>,
+  configuration: KruiseConfiguration,
+  defaultsAllowed: boolean,
+): string | undefined {
   if ((set.spec.patchPodMetadata ?? []).length === 0) return undefined;
   const text = configuration?.[PATCH_POD_METADATA_WHITELIST_KEY];
   if (text === undefined) return defaultsAllowed ? undefined : 'SidecarSet patch metadata whitelist not found';
   const expressions = expressionsFor(set, text);
   if (typeof expressions === 'string') return expressions;
-  if (expressions.length === 0) return defaultsAllowed ? undefined : 'sidecarSet patch metadata annotation is not allowed';
+  if (expressions.length === 0)
+    return defaultsAllowed ? undefined : 'sidecarSet patch metadata annotation is not allowed';
   const refused = firstRefusedKey(set, expressions);
   return refused === undefined ? undefined : `sidecarSet patch metadata annotation(${refused}) is not allowed`;
 }

@@ -15,7 +15,13 @@ import type { KruiseConfiguration } from './patch-metadata-whitelist.ts';
 import { sidecarSetValidation } from './sidecarset-validation.ts';
 import { withPatchMetadataWhitelist } from './whitelist-handler.ts';
 
-const configMapResource = defineResource<KubeObject & { readonly data?: Record<string, string> }>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMapResource = defineResource<KubeObject & { readonly data?: Record<string, string> }>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 
 /**
  * OpenKruise's path; the chart's ValidatingWebhookConfiguration uses the same values. Both served
@@ -37,11 +43,23 @@ export const SIDECARSET_VALIDATION_WEBHOOK: ValidationWebhook = {
  * patches pod metadata), then the dry run of the fake pods in the revision namespace (the controllers'
  * own). Fail-open: a handler that throws or runs out of time admits the SidecarSet.
  */
-export function setupSidecarSetValidationWebhook(manager: Manager, server: WebhookServer, options: SidecarSetWebhookOptions): void {
+export function setupSidecarSetValidationWebhook(
+  manager: Manager,
+  server: WebhookServer,
+  options: SidecarSetWebhookOptions,
+): void {
   const validation = sidecarSetValidation({ namespace: options.revisionNamespace });
   const configuration = async (signal: AbortSignal): Promise<KruiseConfiguration> => {
     try {
-      return (await manager.client.get(configMapResource, { namespace: options.revisionNamespace, name: KRUISE_CONFIGURATION_NAME }, signal)).data ?? {};
+      return (
+        (
+          await manager.client.get(
+            configMapResource,
+            { namespace: options.revisionNamespace, name: KRUISE_CONFIGURATION_NAME },
+            signal,
+          )
+        ).data ?? {}
+      );
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

@@ -18,7 +18,9 @@ import type { SidecarSetValidationOptions } from './validation-target.ts';
 const parse = admissionParser<SidecarSet>('SidecarSet', parseSidecarSet, APPS_KRUISE_IO_V1ALPHA1);
 
 /** The SidecarSet kind's validation for the admission handler. */
-export function sidecarSetValidation(options: SidecarSetValidationOptions): WorkloadValidation<DeepReadonly<SidecarSet>> {
+export function sidecarSetValidation(
+  options: SidecarSetValidationOptions,
+): WorkloadValidation<DeepReadonly<SidecarSet>> {
   return {
     kind: 'SidecarSet',
     parse,

@@ -25,7 +25,14 @@ export const VALIDATION_POD_NAME = 'sidecarset-validation';
 export const PLACEHOLDER_CONTAINER_NAME = 'kruise-ts-validation-placeholder';
 
 // The same fields the injection drops (injection/build-sidecars.ts): a Pod has no such fields.
-const SIDECAR_ONLY_FIELDS = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy']);
+const SIDECAR_ONLY_FIELDS = new Set([
+  'podInjectPolicy',
+  'upgradeStrategy',
+  'shareVolumePolicy',
+  'shareVolumeDevicePolicy',
+  'transferEnv',
+  'resourcesPolicy',
+]);
 
 // A sidecar may mount (or use as a device) a volume of the pod it is injected into, which the SidecarSet
 // does not declare; OpenKruise accepts that, so the dry run's "Not found" on such a name is no error.
@@ -36,7 +43,9 @@ const PLACEHOLDER_FIELD = /^spec\.containers\[0\](\.|\[|$)/;
 
 /** One sidecar as a pod container: the SidecarSet-only fields dropped, the rest kept as written. */
 export function podContainerOf(sidecar: DeepReadonly<SidecarContainer>): PodContainer {
-  return Object.fromEntries(Object.entries(structuredClone(sidecar)).filter(([field]) => !SIDECAR_ONLY_FIELDS.has(field))) as PodContainer;
+  return Object.fromEntries(
+    Object.entries(structuredClone(sidecar)).filter(([field]) => !SIDECAR_ONLY_FIELDS.has(field)),
+  ) as PodContainer;
 }
 
 /** A placeholder name no init container has: the API server would report the clash at the user's init container. */
@@ -50,15 +59,25 @@ function placeholderName(initContainers: readonly PodContainer[]): string {
 }
 
 /** The pod a SidecarSet is dry-run as, and whether a placeholder container was added to it. */
-export function sidecarSetValidationPod(set: DeepReadonly<SidecarSet>, options: SidecarSetValidationOptions): { readonly pod: Pod; readonly placeholder: boolean } {
+export function sidecarSetValidationPod(
+  set: DeepReadonly<SidecarSet>,
+  options: SidecarSetValidationOptions,
+): { readonly pod: Pod; readonly placeholder: boolean } {
   const containers = (set.spec.containers ?? []).map(podContainerOf);
   const initContainers = (set.spec.initContainers ?? []).map(podContainerOf);
   const placeholder = containers.length === 0;
   // Appended after the user's containers (there are none), so that their indexes are the SidecarSet's.
   const podContainers = placeholder ? [{ name: placeholderName(initContainers), image: 'placeholder' }] : containers;
   const volumes = structuredClone(set.spec.volumes ?? []) as PodSpec['volumes'];
-  const spec: PodSpec = { containers: podContainers, ...(initContainers.length === 0 ? {} : { initContainers }), ...(volumes === undefined || volumes.length === 0 ? {} : { volumes }) };
-  return { pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: VALIDATION_POD_NAME, namespace: options.namespace }, spec }, placeholder };
+  const spec: PodSpec = {
+    containers: podContainers,
+    ...(initContainers.length === 0 ? {} : { initContainers }),
+    ...(volumes === undefined || volumes.length === 0 ? {} : { volumes }),
+  };
+  return {
+    pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: VALIDATION_POD_NAME, namespace: options.namespace }, spec },
+    placeholder,
+  };
 }
 
 /** Whether a dry-run cause is no error of the SidecarSet: a reference to the pod's own volumes, or the placeholder's. */
@@ -81,7 +100,16 @@ export const sidecarSetFieldMapping = prefixMapping(
 );
 
 /** The dry run of a SidecarSet: its pod, the mapping, and the causes that are not its errors. No claims. */
-export function sidecarSetValidationTarget(set: DeepReadonly<SidecarSet>, options: SidecarSetValidationOptions): ValidationTarget {
+export function sidecarSetValidationTarget(
+  set: DeepReadonly<SidecarSet>,
+  options: SidecarSetValidationOptions,
+): ValidationTarget {
   const { pod, placeholder } = sidecarSetValidationPod(set, options);
-  return { pod, podMapping: sidecarSetFieldMapping, ignorePodCause: (cause) => ignoredCause(cause, placeholder), claims: [], warnOnRefusal: false };
+  return {
+    pod,
+    podMapping: sidecarSetFieldMapping,
+    ignorePodCause: (cause) => ignoredCause(cause, placeholder),
+    claims: [],
+    warnOnRefusal: false,
+  };
 }

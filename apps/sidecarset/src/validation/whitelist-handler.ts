@@ -25,10 +25,16 @@ export interface WhitelistDeps {
   readonly defaultsAllowed: boolean;
 }
 
-async function whitelistErrors(set: DeepReadonly<SidecarSet>, deps: WhitelistDeps, signal: AbortSignal): Promise<FieldError[]> {
+async function whitelistErrors(
+  set: DeepReadonly<SidecarSet>,
+  deps: WhitelistDeps,
+  signal: AbortSignal,
+): Promise<FieldError[]> {
   if ((set.spec.patchPodMetadata ?? []).length === 0) return [];
   const problem = patchMetadataWhitelistProblem(set, await deps.configuration(signal), deps.defaultsAllowed);
-  return problem === undefined ? [] : [{ field: 'spec.patchPodMetadata', reason: 'FieldValueRequired', message: `Required value: ${problem}` }];
+  return problem === undefined
+    ? []
+    : [{ field: 'spec.patchPodMetadata', reason: 'FieldValueRequired', message: `Required value: ${problem}` }];
 }
 
 /** `inner` behind OpenKruise's rules; the ConfigMap is read only for SidecarSets that patch pod metadata. */
@@ -39,6 +45,9 @@ export function withPatchMetadataWhitelist(inner: AdmissionHandler, deps: Whitel
     if (!parsed.ok) return inner(request, signal);
     const errors = [...resourcesPolicyErrors(parsed.value), ...(await whitelistErrors(parsed.value, deps, signal))];
     if (errors.length === 0) return inner(request, signal);
-    return deniedResponse(formatFieldErrors(`SidecarSet ${JSON.stringify(request.name ?? '')}`, errors), { code: 422, reason: 'Invalid' });
+    return deniedResponse(formatFieldErrors(`SidecarSet ${JSON.stringify(request.name ?? '')}`, errors), {
+      code: 422,
+      reason: 'Invalid',
+    });
   };
 }

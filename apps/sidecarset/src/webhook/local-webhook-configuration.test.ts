@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { createLogger, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration, mutatingWebhookConfigurationResource } from '@kruise-ts/controller-runtime';
+import {
+  createLogger,
+  LOCAL_WEBHOOK_CONFIGURATION_LABEL,
+  LocalWebhookConfiguration,
+  mutatingWebhookConfigurationResource,
+} from '@kruise-ts/controller-runtime';
 import type { ServingCertificate } from '@kruise-ts/controller-runtime';
 import { FakeClient } from '@kruise-ts/controller-runtime/testing';
 
@@ -11,10 +16,22 @@ const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
 describe('localPodWebhookConfiguration', () => {
   it('points at the pod webhook on 127.0.0.1 with the CA, fail-open', () => {
-    const built = localPodWebhookConfiguration({ name: 'local', port: 40123, caBundle: b64('CA'), namespaceSelector: webhookNamespaceSelector({ excluded: [], namespace: 'ns' }) });
+    const built = localPodWebhookConfiguration({
+      name: 'local',
+      port: 40123,
+      caBundle: b64('CA'),
+      namespaceSelector: webhookNamespaceSelector({ excluded: [], namespace: 'ns' }),
+    });
     expect(built.metadata?.name).toBe('local');
     expect(built.webhooks).toMatchObject([
-      { name: 'mpod.kruise-ts.io', clientConfig: { url: 'https://127.0.0.1:40123/mutate-pod', caBundle: b64('CA') }, failurePolicy: 'Ignore', namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ns'] }] } },
+      {
+        name: 'mpod.kruise-ts.io',
+        clientConfig: { url: 'https://127.0.0.1:40123/mutate-pod', caBundle: b64('CA') },
+        failurePolicy: 'Ignore',
+        namespaceSelector: {
+          matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ns'] }],
+        },
+      },
     ]);
   });
 
@@ -27,7 +44,9 @@ describe('localPodWebhookConfiguration', () => {
 describe('webhookNamespaceSelector', () => {
   it('excludes the named namespaces (none: every namespace), and keeps to one namespace when given', () => {
     const key = 'kubernetes.io/metadata.name';
-    expect(webhookNamespaceSelector({ excluded: ['kube-system', 'kruise-system'] })).toEqual({ matchExpressions: [{ key, operator: 'NotIn', values: ['kube-system', 'kruise-system'] }] });
+    expect(webhookNamespaceSelector({ excluded: ['kube-system', 'kruise-system'] })).toEqual({
+      matchExpressions: [{ key, operator: 'NotIn', values: ['kube-system', 'kruise-system'] }],
+    });
     expect(webhookNamespaceSelector({ excluded: [] })).toEqual({});
     expect(webhookNamespaceSelector({ excluded: ['kube-system'], namespace: 'web' })).toEqual({
       matchExpressions: [
@@ -56,7 +75,12 @@ describe('localPodWebhookConfiguration as the build of a LocalWebhookConfigurati
     await expect.poll(() => client.objects(mutatingWebhookConfigurationResource).length).toBe(1);
     const [created] = client.objects(mutatingWebhookConfigurationResource);
     expect(created?.metadata?.labels).toEqual({ [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' });
-    expect(created?.webhooks?.[0]).toMatchObject({ name: 'mpod.kruise-ts.io', clientConfig: { url: 'https://127.0.0.1:40123/mutate-pod', caBundle: b64('CA-1') }, failurePolicy: 'Ignore', namespaceSelector });
+    expect(created?.webhooks?.[0]).toMatchObject({
+      name: 'mpod.kruise-ts.io',
+      clientConfig: { url: 'https://127.0.0.1:40123/mutate-pod', caBundle: b64('CA-1') },
+      failurePolicy: 'Ignore',
+      namespaceSelector,
+    });
     stopper.abort();
     await done;
     expect(client.objects(mutatingWebhookConfigurationResource)).toEqual([]);

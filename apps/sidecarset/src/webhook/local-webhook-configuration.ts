@@ -5,7 +5,12 @@
  */
 import { addLocalWebhookConfiguration } from '@kruise-ts/controller-runtime';
 import type { LabelSelector } from '@kruise-ts/api';
-import type { LocalWebhookBuildInput, Manager, WebhookConfigurationLike, WebhookServer } from '@kruise-ts/controller-runtime';
+import type {
+  LocalWebhookBuildInput,
+  Manager,
+  WebhookConfigurationLike,
+  WebhookServer,
+} from '@kruise-ts/controller-runtime';
 
 import { POD_WEBHOOK_PATH } from './setup-webhook.ts';
 import { podWebhookConfiguration } from './webhook-configuration.ts';
@@ -23,16 +28,25 @@ export interface LocalPodWebhookOptions {
  * The namespaces whose pods go to the webhook: every one but `excluded`, and only `namespace` when
  * given (a manager restricted with --namespace caches no other namespace's pods and SidecarSets).
  */
-export function webhookNamespaceSelector(options: { readonly excluded: readonly string[]; readonly namespace?: string | undefined }): LabelSelector {
+export function webhookNamespaceSelector(options: {
+  readonly excluded: readonly string[];
+  readonly namespace?: string | undefined;
+}): LabelSelector {
   const key = 'kubernetes.io/metadata.name';
-  const only = options.namespace === undefined || options.namespace === '' ? [] : [{ key, operator: 'In' as const, values: [options.namespace] }];
-  const except = options.excluded.length === 0 ? [] : [{ key, operator: 'NotIn' as const, values: [...options.excluded] }];
+  const only =
+    options.namespace === undefined || options.namespace === ''
+      ? []
+      : [{ key, operator: 'In' as const, values: [options.namespace] }];
+  const except =
+    options.excluded.length === 0 ? [] : [{ key, operator: 'NotIn' as const, values: [...options.excluded] }];
   const matchExpressions = [...only, ...except];
   return matchExpressions.length === 0 ? {} : { matchExpressions };
 }
 
 /** The configuration for a server on 127.0.0.1:`port`, with `caBundle` (base64) when known: a LocalWebhookConfiguration's `build`. */
-export function localPodWebhookConfiguration(options: LocalPodWebhookOptions & LocalWebhookBuildInput): WebhookConfigurationLike {
+export function localPodWebhookConfiguration(
+  options: LocalPodWebhookOptions & LocalWebhookBuildInput,
+): WebhookConfigurationLike {
   const built = podWebhookConfiguration({
     name: options.name,
     clientConfig: { url: `https://127.0.0.1:${String(options.port)}${POD_WEBHOOK_PATH}` },
@@ -42,7 +56,9 @@ export function localPodWebhookConfiguration(options: LocalPodWebhookOptions & L
   const { caBundle } = options;
   return {
     ...built,
-    webhooks: (built.webhooks ?? []).map((webhook) => (caBundle === undefined ? webhook : { ...webhook, clientConfig: { ...webhook.clientConfig, caBundle } })),
+    webhooks: (built.webhooks ?? []).map((webhook) =>
+      caBundle === undefined ? webhook : { ...webhook, clientConfig: { ...webhook.clientConfig, caBundle } },
+    ),
   };
 }
 
@@ -51,7 +67,11 @@ export function localPodWebhookConfiguration(options: LocalPodWebhookOptions & L
  * the server). None when the server has no pod handler (PodWebhook=false): the API server must not
  * call a path that answers 404.
  */
-export function addLocalPodWebhookConfiguration(manager: Manager, server: WebhookServer, options: LocalPodWebhookOptions): void {
+export function addLocalPodWebhookConfiguration(
+  manager: Manager,
+  server: WebhookServer,
+  options: LocalPodWebhookOptions,
+): void {
   if (!server.paths().includes(POD_WEBHOOK_PATH)) return;
   addLocalWebhookConfiguration(manager, server, {
     kind: 'MutatingWebhookConfiguration',

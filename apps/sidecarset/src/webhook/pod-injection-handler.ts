@@ -6,8 +6,20 @@
  * created without its sidecars).
  */
 import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
-import { allowedResponse, deniedResponse, patchResponseFromObjects, WebhookUnavailableError } from '@kruise-ts/controller-runtime';
-import type { AdmissionHandler, AdmissionRequest, AdmissionResponse, DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
+import {
+  allowedResponse,
+  deniedResponse,
+  patchResponseFromObjects,
+  WebhookUnavailableError,
+} from '@kruise-ts/controller-runtime';
+import type {
+  AdmissionHandler,
+  AdmissionRequest,
+  AdmissionResponse,
+  DeepReadonly,
+  KubeObject,
+  Lister,
+} from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import { resolveInjectionConflicts } from '../conflict/sidecarset-conflicts.ts';
@@ -32,7 +44,13 @@ export interface PodInjectionDeps {
 
 /** The pod fields injection reads; anything else is kept as sent. */
 const podSchema = z.looseObject({
-  metadata: z.looseObject({ namespace: z.string().optional(), labels: z.record(z.string(), z.string()).optional(), deletionTimestamp: z.string().optional() }).optional(),
+  metadata: z
+    .looseObject({
+      namespace: z.string().optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+      deletionTimestamp: z.string().optional(),
+    })
+    .optional(),
   spec: z.looseObject({ containers: z.array(z.looseObject({ name: z.string() })) }),
   status: z.looseObject({ phase: z.string().optional() }).optional(),
 });
@@ -62,21 +80,38 @@ function namespaceOf(pod: z.infer<typeof podSchema>, request: AdmissionRequest):
 function inject(request: AdmissionRequest, deps: PodInjectionDeps): AdmissionResponse {
   const parsed = podSchema.safeParse(request.object);
   if (!parsed.success) {
-    return allowedResponse({ warnings: [`kruise-ts sidecarset webhook: the pod could not be read (${parsed.error.issues[0]?.message ?? 'invalid'}); admitted without sidecars`] });
+    return allowedResponse({
+      warnings: [
+        `kruise-ts sidecarset webhook: the pod could not be read (${parsed.error.issues[0]?.message ?? 'invalid'}); admitted without sidecars`,
+      ],
+    });
   }
   if (!isActive(parsed.data)) return allowedResponse();
   const pod = request.object as Pod;
   const namespace = namespaceOf(parsed.data, request);
   const labels = deps.namespaces.get('', namespace)?.metadata?.labels;
   const matchable = { ...pod, metadata: { ...pod.metadata, namespace } };
-  const sets = injectingSidecarSets(usableSets(deps.sidecarSets), matchable, { name: namespace, labels: labels ?? undefined });
+  const sets = injectingSidecarSets(usableSets(deps.sidecarSets), matchable, {
+    name: namespace,
+    labels: labels ?? undefined,
+  });
   if (sets.length === 0) return allowedResponse();
   const { kept, warnings } = resolveInjectionConflicts(sets);
   const revisions = deps.revisions();
   const versions = kept.map((set) => injectionVersion(set, matchable, { revisions, random: deps.random }));
-  const response = patchResponseFromObjects(pod, injectSidecars(pod, versions.map((version) => version.set), new Date(deps.clock.now())));
+  const response = patchResponseFromObjects(
+    pod,
+    injectSidecars(
+      pod,
+      versions.map((version) => version.set),
+      new Date(deps.clock.now()),
+    ),
+  );
   const all = [...warnings, ...versions.flatMap((version) => (version.warning === undefined ? [] : [version.warning]))];
-  return withWarnings(response, all.map((warning) => `kruise-ts sidecarset webhook: ${warning}`));
+  return withWarnings(
+    response,
+    all.map((warning) => `kruise-ts sidecarset webhook: ${warning}`),
+  );
 }
 
 function withWarnings(response: AdmissionResponse, warnings: readonly string[]): AdmissionResponse {
@@ -93,7 +128,9 @@ async function cachesSynced(deps: PodInjectionDeps, signal: AbortSignal): Promis
   try {
     await deps.synced(signal);
   } catch (error) {
-    throw new WebhookUnavailableError(`kruise-ts sidecarset webhook: the caches of SidecarSets, namespaces and revisions have not synced (${error instanceof Error ? error.message : String(error)})`);
+    throw new WebhookUnavailableError(
+      `kruise-ts sidecarset webhook: the caches of SidecarSets, namespaces and revisions have not synced (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 
@@ -107,8 +144,14 @@ export function podInjectionHandler(deps: PodInjectionDeps): AdmissionHandler {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A resourcesPolicy the pod cannot satisfy is a refusal, as OpenKruise's (its API documents it), not a failure.
-      if (error instanceof ResourcesPolicyError) return deniedResponse(`kruise-ts sidecarset webhook: resourcesPolicy: ${message}`, { code: 400, reason: 'BadRequest' });
-      return allowedResponse({ warnings: [`kruise-ts sidecarset webhook: injection failed (${message}); admitted without sidecars`] });
+      if (error instanceof ResourcesPolicyError)
+        return deniedResponse(`kruise-ts sidecarset webhook: resourcesPolicy: ${message}`, {
+          code: 400,
+          reason: 'BadRequest',
+        });
+      return allowedResponse({
+        warnings: [`kruise-ts sidecarset webhook: injection failed (${message}); admitted without sidecars`],
+      });
     }
   };
 }

@@ -10,7 +10,11 @@ import { z } from 'zod';
 import { podInjectionHandler } from './pod-injection-handler.ts';
 
 /** The names of the caches the handler reads. */
-export const POD_INJECTION_STORES = { sidecarSets: 'sidecarsets', namespaces: 'namespaces', revisions: 'sidecarset-revisions' } as const;
+export const POD_INJECTION_STORES = {
+  sidecarSets: 'sidecarsets',
+  namespaces: 'namespaces',
+  revisions: 'sidecarset-revisions',
+} as const;
 
 /** What the registration passes to the thread. */
 export const podInjectionThreadOptionsSchema = z.object({ revisionNamespace: z.string().min(1) });

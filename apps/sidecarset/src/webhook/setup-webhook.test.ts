@@ -5,7 +5,13 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 
-import { createLogger, FeatureGates, Manager, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
+import {
+  createLogger,
+  FeatureGates,
+  Manager,
+  SelfManagedCertificates,
+  WebhookServer,
+} from '@kruise-ts/controller-runtime';
 
 import { sidecarSetOptionsFromFlags } from '../flags.ts';
 import { addLocalPodWebhookConfiguration } from './local-webhook-configuration.ts';
@@ -16,14 +22,45 @@ const logger = createLogger({ level: 'silent' });
 /** A manager that is never started: registration only. */
 function idleManager(): Manager {
   const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
-  return new Manager({ kubeConfig, logger, gracefulShutdownTimeoutMs: 1000, leaderElection: { enabled: false, namespace: 'kube-system', name: 'x', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 100 } });
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return new Manager({
+    kubeConfig,
+    logger,
+    gracefulShutdownTimeoutMs: 1000,
+    leaderElection: {
+      enabled: false,
+      namespace: 'kube-system',
+      name: 'x',
+      leaseDurationMs: 1000,
+      renewDeadlineMs: 800,
+      retryPeriodMs: 100,
+    },
+  });
 }
 
 function register(gates: Record<string, boolean>): { paths: string[]; localConfigurations: number } {
   const manager = idleManager();
-  const server = new WebhookServer({ certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }), logger, host: '127.0.0.1', port: 0 });
-  const options = sidecarSetOptionsFromFlags({ workers: 1, namespace: '', 'sidecarset-excluded-namespaces': [], 'sidecarset-revision-namespace': 'kruise-system', 'sidecarset-validation-webhook': true, 'leader-election-namespace': 'kruise-system', 'expectation-timeout': 300_000, 'feature-gates': new FeatureGates(gates) });
+  const server = new WebhookServer({
+    certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }),
+    logger,
+    host: '127.0.0.1',
+    port: 0,
+  });
+  const options = sidecarSetOptionsFromFlags({
+    workers: 1,
+    namespace: '',
+    'sidecarset-excluded-namespaces': [],
+    'sidecarset-revision-namespace': 'kruise-system',
+    'sidecarset-validation-webhook': true,
+    'leader-election-namespace': 'kruise-system',
+    'expectation-timeout': 300_000,
+    'feature-gates': new FeatureGates(gates),
+  });
   setupSidecarSetWebhook(manager, server, options);
   const add = vi.spyOn(manager, 'add');
   addLocalPodWebhookConfiguration(manager, server, { name: 'local' });

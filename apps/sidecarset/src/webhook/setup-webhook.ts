@@ -24,7 +24,11 @@ export interface SidecarSetWebhookOptions {
 }
 
 /** The handler's module (pod-injection-thread.ts), for the admission thread; `dist/sidecarset-pod-injection.mjs` in the bundles. */
-const POD_INJECTION_MODULE = threadModuleUrl(import.meta.url, './pod-injection-thread.ts', 'sidecarset-pod-injection.mjs');
+const POD_INJECTION_MODULE = threadModuleUrl(
+  import.meta.url,
+  './pod-injection-thread.ts',
+  'sidecarset-pod-injection.mjs',
+);
 
 /**
  * Registers the pod injection handler on the process's webhook server, threaded: on the admission
@@ -32,7 +36,11 @@ const POD_INJECTION_MODULE = threadModuleUrl(import.meta.url, './pod-injection-t
  * with the controller), when the server has one; nothing with PodWebhook=false. Fail-open: a
  * handler that throws or runs out of time admits the pod unchanged, and the controller reports it.
  */
-export function setupSidecarSetWebhook(manager: Manager, server: WebhookServer, options: SidecarSetWebhookOptions): void {
+export function setupSidecarSetWebhook(
+  manager: Manager,
+  server: WebhookServer,
+  options: SidecarSetWebhookOptions,
+): void {
   if (options.podWebhook === false) {
     manager.logger.info('PodWebhook=false: the pod webhook is not served, new pods get no sidecars');
     return;
@@ -42,6 +50,12 @@ export function setupSidecarSetWebhook(manager: Manager, server: WebhookServer, 
     [POD_INJECTION_STORES.namespaces]: manager.informers.informerFor({ resource: namespaceResource }),
     [POD_INJECTION_STORES.revisions]: sidecarSetRevisionInformer(manager, options.revisionNamespace),
   };
-  const threadOptions: z.input<typeof podInjectionThreadOptionsSchema> = { revisionNamespace: options.revisionNamespace };
-  server.registerThreaded(POD_WEBHOOK_PATH, { module: POD_INJECTION_MODULE, options: threadOptions, stores }, { failurePolicy: 'allow' });
+  const threadOptions: z.input<typeof podInjectionThreadOptionsSchema> = {
+    revisionNamespace: options.revisionNamespace,
+  };
+  server.registerThreaded(
+    POD_WEBHOOK_PATH,
+    { module: POD_INJECTION_MODULE, options: threadOptions, stores },
+    { failurePolicy: 'allow' },
+  );
 }

@@ -15,7 +15,9 @@ export const POD_WEBHOOK_NAME = 'mpod.kruise-ts.io';
 export interface PodWebhookConfigurationOptions {
   readonly name: string;
   /** Where the API server sends reviews: `url` (local use) or a Service (in a cluster); the path is the pod webhook's. */
-  readonly clientConfig: { readonly url: string } | { readonly service: { readonly namespace: string; readonly name: string; readonly port?: number } };
+  readonly clientConfig:
+    | { readonly url: string }
+    | { readonly service: { readonly namespace: string; readonly name: string; readonly port?: number } };
   /** Ignore (default): a down webhook never blocks pods; the controller reports what it missed. */
   readonly failurePolicy?: 'Ignore' | 'Fail';
   readonly timeoutSeconds?: number;
@@ -25,7 +27,10 @@ export interface PodWebhookConfigurationOptions {
 
 /** The configuration (its caBundle is kept by the app's CaBundleInjector). */
 export function podWebhookConfiguration(options: PodWebhookConfigurationOptions): WebhookConfigurationLike {
-  const clientConfig = 'url' in options.clientConfig ? { url: options.clientConfig.url } : { service: { ...options.clientConfig.service, path: POD_WEBHOOK_PATH } };
+  const clientConfig =
+    'url' in options.clientConfig
+      ? { url: options.clientConfig.url }
+      : { service: { ...options.clientConfig.service, path: POD_WEBHOOK_PATH } };
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
@@ -34,8 +39,12 @@ export function podWebhookConfiguration(options: PodWebhookConfigurationOptions)
       {
         name: POD_WEBHOOK_NAME,
         clientConfig,
-        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }],
-        namespaceSelector: options.namespaceSelector ?? { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+        rules: [
+          { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' },
+        ],
+        namespaceSelector: options.namespaceSelector ?? {
+          matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],
+        },
         failurePolicy: options.failurePolicy ?? 'Ignore',
         timeoutSeconds: Math.min(options.timeoutSeconds ?? 5, 5),
         sideEffects: 'None',

@@ -23,10 +23,17 @@ const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
 const EMPTY = 'busybox:1.36-empty';
 
-const proxy = (image: string): NonNullable<SidecarSetInput['spec']['containers']>[number] => ({ name: 'proxy', image, upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: EMPTY } });
-const container = (pod: DeepReadonly<Pod>, name: string) => pod.spec?.containers.find((candidate) => candidate.name === name);
-const status = (pod: DeepReadonly<Pod>, name: string) => pod.status?.containerStatuses?.find((candidate) => candidate.name === name);
-const isReady = (pod: DeepReadonly<Pod>): boolean => (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+const proxy = (image: string): NonNullable<SidecarSetInput['spec']['containers']>[number] => ({
+  name: 'proxy',
+  image,
+  upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: EMPTY },
+});
+const container = (pod: DeepReadonly<Pod>, name: string) =>
+  pod.spec?.containers.find((candidate) => candidate.name === name);
+const status = (pod: DeepReadonly<Pod>, name: string) =>
+  pod.status?.containerStatuses?.find((candidate) => candidate.name === name);
+const isReady = (pod: DeepReadonly<Pod>): boolean =>
+  (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
 
 /** A member that runs the sidecar: ready, on a real image. */
 function hasRunningSidecar(pod: DeepReadonly<Pod>): boolean {
@@ -39,7 +46,11 @@ function hasRunningSidecar(pod: DeepReadonly<Pod>): boolean {
 async function injectedPods(namespace: string, set: SidecarSet, count: number): Promise<Pod[]> {
   for (let index = 0; index < count; index += 1) {
     const pod = webPod(`web-${String(index)}`);
-    const sets = injectingSidecarSets([set], { ...pod, metadata: { ...pod.metadata, namespace } }, { name: namespace, labels: {} });
+    const sets = injectingSidecarSets(
+      [set],
+      { ...pod, metadata: { ...pod.metadata, namespace } },
+      { name: namespace, labels: {} },
+    );
     await createPod(client, namespace, injectSidecars(pod, sets, new Date()));
   }
   return waitFor(
@@ -54,12 +65,20 @@ async function injectedPods(namespace: string, set: SidecarSet, count: number): 
 describe('SidecarSet hot upgrade', () => {
   it('injects the pair, then swaps the working member and resets the old one without a moment without a running sidecar', async () => {
     await withController('sidecarset-hot', async (namespace) => {
-      await using set = await createSidecarSet(client, namespace, { containers: [proxy('envoy:1.30')], updateStrategy: { maxUnavailable: '100%' } });
+      await using set = await createSidecarSet(client, namespace, {
+        containers: [proxy('envoy:1.30')],
+        updateStrategy: { maxUnavailable: '100%' },
+      });
       const name = set.metadata.name ?? '';
       const before = await injectedPods(namespace, set, 2);
       for (const pod of before) {
         expect([container(pod, 'proxy-1')?.image, container(pod, 'proxy-2')?.image]).toEqual(['envoy:1.30', EMPTY]);
-        expect(container(pod, 'proxy-1')?.env).toContainEqual({ name: 'SIDECARSET_VERSION', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['version.sidecarset.kruise.io/proxy-1']" } } });
+        expect(container(pod, 'proxy-1')?.env).toContainEqual({
+          name: 'SIDECARSET_VERSION',
+          valueFrom: {
+            fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['version.sidecarset.kruise.io/proxy-1']" },
+          },
+        });
         expect(pod.metadata?.annotations).toMatchObject({
           [SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION]: '{"proxy":"proxy-1"}',
           'version.sidecarset.kruise.io/proxy-1': '1',
@@ -68,14 +87,33 @@ describe('SidecarSet hot upgrade', () => {
           'versionalt.sidecarset.kruise.io/proxy-2': '1',
         });
       }
-      await waitForSidecarSet(client, { name, description: 'both pods counted ready' }, (current) => current.status?.readyPods === 2);
+      await waitForSidecarSet(
+        client,
+        { name, description: 'both pods counted ready' },
+        (current) => current.status?.readyPods === 2,
+      );
       let withoutSidecar: string | undefined;
-      const observer = observeObjects(kubeConfig, { resource: podResource, namespace, labelSelector: 'app=web' }, (pods) => {
-        withoutSidecar ??= pods.find((pod) => !hasRunningSidecar(pod))?.metadata?.name;
-      });
+      const observer = observeObjects(
+        kubeConfig,
+        { resource: podResource, namespace, labelSelector: 'app=web' },
+        (pods) => {
+          withoutSidecar ??= pods.find((pod) => !hasRunningSidecar(pod))?.metadata?.name;
+        },
+      );
       await observer.synced;
-      await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { spec: { containers: [proxy('envoy:1.31')] } } });
-      const done = await waitForSidecarSet(client, { name, description: 'both pods hot-upgraded and flipped' }, (current) => current.status?.observedGeneration === current.metadata.generation && current.status?.updatedPods === 2 && current.status.updatedReadyPods === 2);
+      await client.patch(
+        sidecarSetResource,
+        { name },
+        { type: 'merge', body: { spec: { containers: [proxy('envoy:1.31')] } } },
+      );
+      const done = await waitForSidecarSet(
+        client,
+        { name, description: 'both pods hot-upgraded and flipped' },
+        (current) =>
+          current.status?.observedGeneration === current.metadata.generation &&
+          current.status?.updatedPods === 2 &&
+          current.status.updatedReadyPods === 2,
+      );
       observer.stop();
       expect(done.status).toMatchObject({ matchedPods: 2, readyPods: 2 });
       expect(withoutSidecar).toBeUndefined();
@@ -94,7 +132,9 @@ describe('SidecarSet hot upgrade', () => {
       }
       const resets = await waitFor(
         async () => {
-          const events = (await client.list(eventResource, { namespace })).items.filter((event) => event.reason === 'ResetContainerSucceed');
+          const events = (await client.list(eventResource, { namespace })).items.filter(
+            (event) => event.reason === 'ResetContainerSucceed',
+          );
           return events.length >= 2 ? events : undefined;
         },
         { description: 'a ResetContainerSucceed event per pod' },

@@ -19,7 +19,12 @@ const client = testClient(kubeConfig);
 const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
 
 function appPod(containers: NonNullable<Pod['spec']>['containers']): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'rp-', labels: { app: 'web' } }, spec: { containers, terminationGracePeriodSeconds: 0 } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { generateName: 'rp-', labels: { app: 'web' } },
+    spec: { containers, terminationGracePeriodSeconds: 0 },
+  };
 }
 
 describe('SidecarSet resourcesPolicy', () => {
@@ -36,14 +41,29 @@ describe('SidecarSet resourcesPolicy', () => {
           {
             name: 'logger',
             image: 'busybox:1.36',
-            resourcesPolicy: { targetContainersMode: 'sum', targetContainersNameRegex: '^app', resourcesExpr: { limits: { cpu: 'cpu*50%', memory: 'memory*50%' }, requests: { cpu: 'max(cpu*10%, 50m)', memory: '64Mi' } } },
+            resourcesPolicy: {
+              targetContainersMode: 'sum',
+              targetContainersNameRegex: '^app',
+              resourcesExpr: {
+                limits: { cpu: 'cpu*50%', memory: 'memory*50%' },
+                requests: { cpu: 'max(cpu*10%, 50m)', memory: '64Mi' },
+              },
+            },
           },
         ],
       });
       await webhook.start();
       const containers = [
-        { name: 'app', image: 'nginx:1.27', resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '200m', memory: '256Mi' } } },
-        { name: 'app-worker', image: 'nginx:1.27', resources: { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '300m' } } },
+        {
+          name: 'app',
+          image: 'nginx:1.27',
+          resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '200m', memory: '256Mi' } },
+        },
+        {
+          name: 'app-worker',
+          image: 'nginx:1.27',
+          resources: { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '300m' } },
+        },
         { name: 'metrics', image: 'nginx:1.27', resources: { limits: { cpu: '4', memory: '4Gi' } } },
       ];
       // The SidecarSet may still be on its way into the webhook's cache.
@@ -56,8 +76,14 @@ describe('SidecarSet resourcesPolicy', () => {
       );
       expect(injected.metadata?.annotations?.['kruise.io/sidecarset-injected-list']).toBe(set.metadata.name);
       const logger_ = injected.spec?.containers.find((container) => container.name === 'logger');
-      expect(logger_?.resources).toEqual({ limits: { cpu: '1500m', memory: '1Gi' }, requests: { cpu: '50m', memory: '64Mi' } });
-      expect(injected.spec?.containers.find((container) => container.name === 'app')?.resources?.limits).toEqual({ cpu: '1', memory: '1Gi' });
+      expect(logger_?.resources).toEqual({
+        limits: { cpu: '1500m', memory: '1Gi' },
+        requests: { cpu: '50m', memory: '64Mi' },
+      });
+      expect(injected.spec?.containers.find((container) => container.name === 'app')?.resources?.limits).toEqual({
+        cpu: '1',
+        memory: '1Gi',
+      });
 
       const refused = await createPod(client, namespace, appPod([{ name: 'db', image: 'postgres:17' }])).then(
         () => undefined,

@@ -7,35 +7,63 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { SIDECARSET_CUSTOM_VERSION_LABEL, SIDECARSET_HASH_ANNOTATION, SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_NAME_LABEL } from '@kruise-ts/api';
+import {
+  SIDECARSET_CUSTOM_VERSION_LABEL,
+  SIDECARSET_HASH_ANNOTATION,
+  SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION,
+  SIDECARSET_NAME_LABEL,
+} from '@kruise-ts/api';
 import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { controllerRevisionResource, hashRevision } from '@kruise-ts/revision';
 
-import { injectSidecars, sidecarSetHash, sidecarSetHashWithoutImage, sidecarSetResource, sidecarSetRevisionData } from '../../src/index.ts';
+import {
+  injectSidecars,
+  sidecarSetHash,
+  sidecarSetHashWithoutImage,
+  sidecarSetResource,
+  sidecarSetRevisionData,
+} from '../../src/index.ts';
 import { createPod, createSidecarSet, waitForSidecarSet, webPod, withController } from '../support/harness.ts';
 
 const client = testClient(testKubeConfig());
 
 async function revisionsOf(namespace: string, setName: string): Promise<ControllerRevision[]> {
-  const list = await client.list(controllerRevisionResource, { namespace, labelSelector: `${SIDECARSET_NAME_LABEL}=${setName}` });
+  const list = await client.list(controllerRevisionResource, {
+    namespace,
+    labelSelector: `${SIDECARSET_NAME_LABEL}=${setName}`,
+  });
   return list.items.sort((a, b) => a.revision - b.revision);
 }
 
 async function setImage(name: string, image: string, labels?: Record<string, string>): Promise<void> {
   const metadata = labels === undefined ? {} : { metadata: { labels } };
-  await client.patch(sidecarSetResource, { name }, { type: 'merge', body: { ...metadata, spec: { containers: [{ name: 'logger', image }] } } });
+  await client.patch(
+    sidecarSetResource,
+    { name },
+    { type: 'merge', body: { ...metadata, spec: { containers: [{ name: 'logger', image }] } } },
+  );
 }
 
 /** Waits until the status names a revision of `image` and returns the set. */
-async function latestAt(name: string, namespace: string, image: string): Promise<{ set: SidecarSet; revision: ControllerRevision }> {
+async function latestAt(
+  name: string,
+  namespace: string,
+  image: string,
+): Promise<{ set: SidecarSet; revision: ControllerRevision }> {
   return waitFor(
     async () => {
       const set = await client.get(sidecarSetResource, { name });
-      const revision = (await revisionsOf(namespace, name)).find((candidate) => candidate.metadata?.name === set.status?.latestRevision);
+      const revision = (await revisionsOf(namespace, name)).find(
+        (candidate) => candidate.metadata?.name === set.status?.latestRevision,
+      );
       const recorded = JSON.stringify(revision?.data ?? {});
-      return set.status?.observedGeneration === set.metadata.generation && recorded.includes(`"image":"${image}"`) && revision !== undefined ? { set, revision } : undefined;
+      return set.status?.observedGeneration === set.metadata.generation &&
+        recorded.includes(`"image":"${image}"`) &&
+        revision !== undefined
+        ? { set, revision }
+        : undefined;
     },
     { description: `the latest revision at ${image}`, timeoutMs: 30_000 },
   );
@@ -44,15 +72,25 @@ async function latestAt(name: string, namespace: string, image: string): Promise
 describe('SidecarSet revisions', () => {
   it("creates OpenKruise's revision, follows image changes, and takes an earlier revision back on rollback", async () => {
     await withController('sidecarset-revision', async (namespace) => {
-      await using created = await createSidecarSet(client, namespace, { containers: [{ name: 'logger', image: 'busybox:1.35' }] });
+      await using created = await createSidecarSet(client, namespace, {
+        containers: [{ name: 'logger', image: 'busybox:1.35' }],
+      });
       const name = created.metadata.name ?? '';
       const first = await latestAt(name, namespace, 'busybox:1.35');
       const raw = sidecarSetRevisionData(first.set);
       expect(first.revision.metadata?.name).toBe(`${name}-${hashRevision(raw, 0)}`);
       expect(first.revision.revision).toBe(1);
-      expect(first.revision.metadata?.labels).toMatchObject({ [SIDECARSET_NAME_LABEL]: name, 'controller.kubernetes.io/hash': hashRevision(raw, 0) });
-      expect(first.revision.metadata?.annotations).toMatchObject({ [SIDECARSET_HASH_ANNOTATION]: sidecarSetHash(first.set.spec), [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(first.set.spec) });
-      expect(first.revision.metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'SidecarSet', name, uid: first.set.metadata.uid, controller: true })]);
+      expect(first.revision.metadata?.labels).toMatchObject({
+        [SIDECARSET_NAME_LABEL]: name,
+        'controller.kubernetes.io/hash': hashRevision(raw, 0),
+      });
+      expect(first.revision.metadata?.annotations).toMatchObject({
+        [SIDECARSET_HASH_ANNOTATION]: sidecarSetHash(first.set.spec),
+        [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(first.set.spec),
+      });
+      expect(first.revision.metadata?.ownerReferences).toEqual([
+        expect.objectContaining({ kind: 'SidecarSet', name, uid: first.set.metadata.uid, controller: true }),
+      ]);
       expect(first.set.status?.collisionCount ?? 0).toBe(0);
 
       await setImage(name, 'busybox:1.36');
@@ -70,7 +108,11 @@ describe('SidecarSet revisions', () => {
 
   it('labels the latest revision with the custom version and keeps the history within revisionHistoryLimit, except revisions pods record', async () => {
     await withController('sidecarset-history', async (namespace) => {
-      await using created = await createSidecarSet(client, namespace, { revisionHistoryLimit: 2, updateStrategy: { type: 'NotUpdate' }, containers: [{ name: 'logger', image: 'busybox:1.30' }] });
+      await using created = await createSidecarSet(client, namespace, {
+        revisionHistoryLimit: 2,
+        updateStrategy: { type: 'NotUpdate' },
+        containers: [{ name: 'logger', image: 'busybox:1.30' }],
+      });
       const name = created.metadata.name ?? '';
       const initial = await latestAt(name, namespace, 'busybox:1.30');
       // A pod injected at the first revision: that revision must survive truncation.

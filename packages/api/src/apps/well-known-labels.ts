@@ -44,13 +44,15 @@ export const IMAGE_PRE_DOWNLOAD_IGNORED_LABEL = 'apps.kruise.io/image-predownloa
 export const KRUISE_CONTROLLER_REVISION_HASH_LABEL = 'apps.kruise.io/controller-revision-hash';
 
 /** CloneSet label `"true"`: pods in PreparingDelete do not count towards replicas when scaling. */
-export const CLONESET_SCALING_EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
+export const CLONESET_SCALING_EXCLUDE_PREPARING_DELETE_LABEL =
+  'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
 /** CloneSet annotation: IntOrString parallelism of image pre-download (default 1). */
 export const IMAGE_PRE_DOWNLOAD_PARALLELISM_ANNOTATION = 'apps.kruise.io/image-predownload-parallelism';
 /** CloneSet annotation: integer timeout in seconds of each image pull. */
 export const IMAGE_PRE_DOWNLOAD_TIMEOUT_SECONDS_ANNOTATION = 'apps.kruise.io/image-predownload-timeout-seconds';
 /** CloneSet annotation: integer number of updated ready pods required before pre-download starts. */
-export const IMAGE_PRE_DOWNLOAD_MIN_UPDATED_READY_PODS_ANNOTATION = 'apps.kruise.io/image-predownload-min-updated-ready-pods';
+export const IMAGE_PRE_DOWNLOAD_MIN_UPDATED_READY_PODS_ANNOTATION =
+  'apps.kruise.io/image-predownload-min-updated-ready-pods';
 /** Workload label protecting it from deletion (values in {@link DeleteProtection}). */
 export const DELETE_PROTECTION_LABEL = 'policy.kruise.io/delete-protection';
 

@@ -22,10 +22,18 @@ function converted(object: JsonObject, to: string): JsonObject {
 function withRecord(object: JsonObject, version: string, record: unknown): JsonObject {
   const metadata = (object['metadata'] ?? {}) as JsonObject;
   const annotations = (metadata['annotations'] ?? {}) as JsonObject;
-  return { ...object, metadata: { ...metadata, annotations: { ...annotations, [conversionAnnotation(version)]: JSON.stringify(record) } } };
+  return {
+    ...object,
+    metadata: { ...metadata, annotations: { ...annotations, [conversionAnnotation(version)]: JSON.stringify(record) } },
+  };
 }
 
-const statefulSetV1alpha1 = { apiVersion: A, kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 2, resourceVersion: '7' }, spec: { replicas: 1 } };
+const statefulSetV1alpha1 = {
+  apiVersion: A,
+  kind: 'StatefulSet',
+  metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 2, resourceVersion: '7' },
+  spec: { replicas: 1 },
+};
 
 afterEach(() => {
   Reflect.deleteProperty(Object.prototype, 'polluted');
@@ -63,8 +71,15 @@ describe('issue 38: a recorded path cannot reach the process or the object ident
   });
 
   it('identity field: a SidecarSet record cannot rename the object either', () => {
-    const beta = { apiVersion: B, kind: 'SidecarSet', metadata: { name: 's', uid: 'u' }, spec: { customVersion: 'v1' } };
-    const hostile = withRecord(beta, 'v1alpha1', { changes: [{ path: ['metadata', 'name'], original: 'other', produced: 's' }] });
+    const beta = {
+      apiVersion: B,
+      kind: 'SidecarSet',
+      metadata: { name: 's', uid: 'u' },
+      spec: { customVersion: 'v1' },
+    };
+    const hostile = withRecord(beta, 'v1alpha1', {
+      changes: [{ path: ['metadata', 'name'], original: 'other', produced: 's' }],
+    });
     expect((converted(hostile, A)['metadata'] as JsonObject)['name']).toBe('s');
   });
 
@@ -77,7 +92,10 @@ describe('issue 38: a recorded path cannot reach the process or the object ident
 
   it('the deep path: a recorded value nested 100,000 levels deep does not throw and is ignored', () => {
     const text = `{"changes":[{"path":["spec","ordinals"],"original":${'['.repeat(100_000)}${']'.repeat(100_000)}}]}`;
-    const hostile = { ...statefulSetV1alpha1, metadata: { ...statefulSetV1alpha1.metadata, annotations: { [conversionAnnotation('v1beta1')]: text } } };
+    const hostile = {
+      ...statefulSetV1alpha1,
+      metadata: { ...statefulSetV1alpha1.metadata, annotations: { [conversionAnnotation('v1beta1')]: text } },
+    };
     expect(() => convertObject(hostile, B)).not.toThrow();
     expect(converted(hostile, B)['spec']).toEqual({ replicas: 1 });
   });
@@ -92,12 +110,22 @@ describe('issue 38: a recorded path cannot reach the process or the object ident
 });
 
 describe('issue 38: a stale copy of the annotation is ignored', () => {
-  const beta = { apiVersion: B, kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 1 }, spec: { replicas: 3, ordinals: { start: 5 }, reserveOrdinals: [7] } };
+  const beta = {
+    apiVersion: B,
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 1 },
+    spec: { replicas: 3, ordinals: { start: 5 }, reserveOrdinals: [7] },
+  };
 
   /** The v1alpha1 object as a write brings it: `spec` and `generation` as the conversion sees them, with the annotation of `read`. */
   function written(read: JsonObject, change: { readonly generation: number; readonly spec: JsonObject }): JsonObject {
     const { annotations } = read['metadata'] as { annotations: JsonObject };
-    return { apiVersion: A, kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: change.generation, annotations }, spec: change.spec };
+    return {
+      apiVersion: A,
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: change.generation, annotations },
+      spec: change.spec,
+    };
   }
 
   it('the stale annotation that restores ordinals.start: written at generation 1, the object at generation 2 does not get ordinals.start back', () => {
@@ -111,40 +139,66 @@ describe('issue 38: a stale copy of the annotation is ignored', () => {
 
   it('a copy two generations old is stale whatever its spec (generation 3: the apply changed the spec as well)', () => {
     const readAtGeneration1 = converted(beta, A);
-    expect(converted(written(readAtGeneration1, { generation: 3, spec: { replicas: 4 } }), B)['spec']).toEqual({ replicas: 4 });
+    expect(converted(written(readAtGeneration1, { generation: 3, spec: { replicas: 4 } }), B)['spec']).toEqual({
+      replicas: 4,
+    });
   });
 
   it('a write of the view read at generation 1 that changes the spec (the API server bumps the generation to 2 before storing) keeps the fields', () => {
     const readAtGeneration1 = converted(beta, A);
-    expect(converted(written(readAtGeneration1, { generation: 2, spec: { replicas: 6 } }), B)['spec']).toEqual({ replicas: 6, ordinals: { start: 5 }, reserveOrdinals: [7] });
+    expect(converted(written(readAtGeneration1, { generation: 2, spec: { replicas: 6 } }), B)['spec']).toEqual({
+      replicas: 6,
+      ordinals: { start: 5 },
+      reserveOrdinals: [7],
+    });
   });
 
   it('a write of the view at its own generation keeps the fields', () => {
     const readAtGeneration1 = converted(beta, A);
-    expect(converted(written(readAtGeneration1, { generation: 1, spec: { replicas: 3 } }), B)['spec']).toEqual({ replicas: 3, ordinals: { start: 5 }, reserveOrdinals: [7] });
+    expect(converted(written(readAtGeneration1, { generation: 1, spec: { replicas: 3 } }), B)['spec']).toEqual({
+      replicas: 3,
+      ordinals: { start: 5 },
+      reserveOrdinals: [7],
+    });
   });
 
   it('a copy of the annotation from another object (another uid) is ignored', () => {
     const annotations = (converted(beta, A)['metadata'] as { annotations: JsonObject }).annotations;
-    const other = { apiVersion: A, kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns', uid: 'u-2', generation: 1, annotations }, spec: { replicas: 3 } };
+    const other = {
+      apiVersion: A,
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'ns', uid: 'u-2', generation: 1, annotations },
+      spec: { replicas: 3 },
+    };
     expect(converted(other, B)['spec']).toEqual({ replicas: 3 });
   });
 
   it('a record of the old format (no uid, no generation) is still read', () => {
-    const old = withRecord({ ...statefulSetV1alpha1 }, 'v1beta1', { changes: [{ path: ['spec', 'ordinals'], original: { start: 2 } }] });
+    const old = withRecord({ ...statefulSetV1alpha1 }, 'v1beta1', {
+      changes: [{ path: ['spec', 'ordinals'], original: { start: 2 } }],
+    });
     expect(converted(old, B)['spec']).toEqual({ replicas: 1, ordinals: { start: 2 } });
   });
 
   it('the stored SidecarSet record carries the uid only: a new generation does not make it stale, another uid does', () => {
-    const alpha = { apiVersion: A, kind: 'SidecarSet', metadata: { name: 's', uid: 'u-1', generation: 3 }, spec: { namespace: 'team-a' } };
+    const alpha = {
+      apiVersion: A,
+      kind: 'SidecarSet',
+      metadata: { name: 's', uid: 'u-1', generation: 3 },
+      spec: { namespace: 'team-a' },
+    };
     const stored = converted(alpha, B);
-    const record = JSON.parse(String((stored['metadata'] as { annotations: JsonObject }).annotations[conversionAnnotation('v1alpha1')])) as JsonObject;
+    const record = JSON.parse(
+      String((stored['metadata'] as { annotations: JsonObject }).annotations[conversionAnnotation('v1alpha1')]),
+    ) as JsonObject;
     expect(record['uid']).toBe('u-1');
     expect(record['generation']).toBeUndefined();
     const bumped = { ...stored, metadata: { ...(stored['metadata'] as JsonObject), generation: 4 } };
     expect(converted(bumped, A)['spec']).toEqual({ namespace: 'team-a' });
     const recreated = { ...stored, metadata: { ...(stored['metadata'] as JsonObject), uid: 'u-2' } };
-    expect(converted(recreated, A)['spec']).toEqual({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'team-a' } } });
+    expect(converted(recreated, A)['spec']).toEqual({
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'team-a' } },
+    });
   });
 });
 
@@ -164,7 +218,9 @@ describe('issue 38: only the fields a version cannot hold are restored, each che
 
   it('a SidecarSet custom-version label that is not a label value is not restored', () => {
     const alpha = { apiVersion: A, kind: 'SidecarSet', metadata: { name: 's' }, spec: {} };
-    const hostile = withRecord(alpha, 'v1beta1', { changes: [{ path: ['metadata', 'labels', SIDECARSET_CUSTOM_VERSION_LABEL], original: 'not a label value!' }] });
+    const hostile = withRecord(alpha, 'v1beta1', {
+      changes: [{ path: ['metadata', 'labels', SIDECARSET_CUSTOM_VERSION_LABEL], original: 'not a label value!' }],
+    });
     const result = convertObject(hostile, B);
     expect(result.ok && result.ignoredRecordEntries).toBe(1);
     expect(result.ok && result.object['metadata']).toEqual({ name: 's' });
@@ -173,9 +229,21 @@ describe('issue 38: only the fields a version cannot hold are restored, each che
   it.each([
     ['garbage', '{not json'],
     ['an array', '[1,2]'],
-    ['too large', JSON.stringify({ changes: [{ path: ['spec', 'ordinals'], original: { start: 1, pad: 'x'.repeat(300 * 1024) } }] })],
+    [
+      'too large',
+      JSON.stringify({
+        changes: [{ path: ['spec', 'ordinals'], original: { start: 1, pad: 'x'.repeat(300 * 1024) } }],
+      }),
+    ],
   ])('an unreadable record (%s) counts as one ignored entry', (_name, text) => {
-    const hostile = { ...statefulSetV1alpha1, metadata: { ...statefulSetV1alpha1.metadata, annotations: { [conversionAnnotation('v1beta1')]: text } } };
-    expect(convertObject(hostile, B)).toEqual({ ok: true, object: { ...statefulSetV1alpha1, apiVersion: B }, ignoredRecordEntries: 1 });
+    const hostile = {
+      ...statefulSetV1alpha1,
+      metadata: { ...statefulSetV1alpha1.metadata, annotations: { [conversionAnnotation('v1beta1')]: text } },
+    };
+    expect(convertObject(hostile, B)).toEqual({
+      ok: true,
+      object: { ...statefulSetV1alpha1, apiVersion: B },
+      ignoredRecordEntries: 1,
+    });
   });
 });

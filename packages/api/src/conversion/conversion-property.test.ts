@@ -14,7 +14,12 @@ import type { JsonObject } from './conversion-record.ts';
 import { convertObject } from './convert-object.ts';
 import { isJsonObject, valueAt } from './json-path.ts';
 import { MAX_RECORD_LENGTH } from './record-reader.ts';
-import { SIDECARSET_INTO_V1ALPHA1, SIDECARSET_INTO_V1BETA1, STATEFULSET_INTO_V1ALPHA1, STATEFULSET_INTO_V1BETA1 } from './restorable-fields.ts';
+import {
+  SIDECARSET_INTO_V1ALPHA1,
+  SIDECARSET_INTO_V1BETA1,
+  STATEFULSET_INTO_V1ALPHA1,
+  STATEFULSET_INTO_V1BETA1,
+} from './restorable-fields.ts';
 import type { RestoreRule } from './restorable-fields.ts';
 
 const A = 'apps.kruise.io/v1alpha1';
@@ -24,10 +29,23 @@ const RUNS = 1000;
 
 // ---- the process's globals ----
 
-const PROTOTYPES: readonly object[] = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype, Map.prototype, Set.prototype, Promise.prototype, RegExp.prototype];
+const PROTOTYPES: readonly object[] = [
+  Object.prototype,
+  Array.prototype,
+  Function.prototype,
+  String.prototype,
+  Number.prototype,
+  Boolean.prototype,
+  Map.prototype,
+  Set.prototype,
+  Promise.prototype,
+  RegExp.prototype,
+];
 
 function globalsSnapshot(): string[] {
-  return PROTOTYPES.map((prototype) => [...Object.getOwnPropertyNames(prototype), ...Object.getOwnPropertySymbols(prototype).map(String)].sort().join(','));
+  return PROTOTYPES.map((prototype) =>
+    [...Object.getOwnPropertyNames(prototype), ...Object.getOwnPropertySymbols(prototype).map(String)].sort().join(','),
+  );
 }
 
 // ---- objects, in the version they are converted from ----
@@ -66,7 +84,9 @@ function json<T>(value: T): T {
 /** Marks a `produced` to be replaced by what the object holds at the path, so that the "changed since" check lets the entry through. */
 const CURRENT = '\u0000current';
 
-const PROTOTYPE_VALUE: unknown = JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"start":1}');
+const PROTOTYPE_VALUE: unknown = JSON.parse(
+  '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"start":1}',
+);
 const RULES = [STATEFULSET_INTO_V1BETA1, STATEFULSET_INTO_V1ALPHA1, SIDECARSET_INTO_V1BETA1, SIDECARSET_INTO_V1ALPHA1];
 const RESTORABLE_PATHS = RULES.flatMap((rule) => rule.fields.map((field) => field.path));
 const HOSTILE_PATHS: readonly (readonly string[])[] = [
@@ -119,7 +139,11 @@ const valueArb = fc.oneof(
 
 /** Entries of a record: good ones (a path the rule restores, a value it accepts, what the object holds now as produced) and anything else. */
 function entryArb(rule: RestoreRule) {
-  const own = rule.fields.map((field) => ({ path: field.path, original: GOOD_VALUES.get(field.path.join('.')), produced: CURRENT }));
+  const own = rule.fields.map((field) => ({
+    path: field.path,
+    original: GOOD_VALUES.get(field.path.join('.')),
+    produced: CURRENT,
+  }));
   const any = fc.record({
     path: fc.oneof(
       { weight: 2, arbitrary: fc.constantFrom(...RESTORABLE_PATHS) },
@@ -127,9 +151,15 @@ function entryArb(rule: RestoreRule) {
       { weight: 1, arbitrary: fc.array(fc.string({ maxLength: 4 }), { maxLength: 4 }) },
     ),
     original: valueArb,
-    produced: fc.oneof({ weight: 3, arbitrary: fc.constant(CURRENT) }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }),
+    produced: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(CURRENT) },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+    ),
   });
-  return own.length === 0 ? any : fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: any });
+  return own.length === 0
+    ? any
+    : fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: any });
 }
 
 function recordArb(rule: RestoreRule) {
@@ -145,13 +175,19 @@ function recordArb(rule: RestoreRule) {
 const FIXED_TEXTS: Readonly<Record<string, string>> = {
   'a 30,000-step path': JSON.stringify({ changes: [{ path: Array.from({ length: 30_000 }, () => 'a'), original: 1 }] }),
   'a value nested 100,000 levels deep': `{"changes":[{"path":["spec","ordinals"],"original":${'['.repeat(100_000)}${']'.repeat(100_000)}}]}`,
-  'a record over the size bound': JSON.stringify({ changes: [{ path: ['spec', 'ordinals'], original: { start: 1, pad: 'x'.repeat(MAX_RECORD_LENGTH) } }] }),
+  'a record over the size bound': JSON.stringify({
+    changes: [{ path: ['spec', 'ordinals'], original: { start: 1, pad: 'x'.repeat(MAX_RECORD_LENGTH) } }],
+  }),
   'a record with a __proto__ key': '{"__proto__":{"polluted":"yes"},"changes":[]}',
-  'a __proto__ path with its produced value': '{"changes":[{"path":["__proto__","polluted"],"original":"yes"}],"uid":"u-1"}',
+  'a __proto__ path with its produced value':
+    '{"changes":[{"path":["__proto__","polluted"],"original":"yes"}],"uid":"u-1"}',
 };
 
 type Generated<T> = T extends fc.Arbitrary<infer V> ? V : never;
-type Annotation = { readonly record: Generated<ReturnType<typeof recordArb>> } | { readonly fixed: string } | { readonly text: unknown };
+type Annotation =
+  | { readonly record: Generated<ReturnType<typeof recordArb>> }
+  | { readonly fixed: string }
+  | { readonly text: unknown };
 
 function annotationArb(rule: RestoreRule): fc.Arbitrary<Annotation> {
   return fc.oneof(
@@ -166,13 +202,19 @@ function annotationArb(rule: RestoreRule): fc.Arbitrary<Annotation> {
 function annotationText(annotation: Annotation, object: JsonObject): unknown {
   if ('text' in annotation) return annotation.text;
   if ('fixed' in annotation) return FIXED_TEXTS[annotation.fixed];
-  const changes = annotation.record.changes.map((entry) => ({ ...entry, produced: entry.produced === CURRENT ? valueAt(object, entry.path) : entry.produced }));
+  const changes = annotation.record.changes.map((entry) => ({
+    ...entry,
+    produced: entry.produced === CURRENT ? valueAt(object, entry.path) : entry.produced,
+  }));
   return JSON.stringify({ ...annotation.record, changes });
 }
 
 function withAnnotations(object: JsonObject, annotations: Readonly<Record<string, unknown>>): JsonObject {
   const metadata = object['metadata'] as JsonObject;
-  return { ...object, metadata: { ...metadata, annotations: { ...(metadata['annotations'] as JsonObject | undefined), ...annotations } } };
+  return {
+    ...object,
+    metadata: { ...metadata, annotations: { ...(metadata['annotations'] as JsonObject | undefined), ...annotations } },
+  };
 }
 
 // ---- what may differ ----
@@ -185,60 +227,126 @@ function differences(a: unknown, b: unknown, at: readonly string[] = []): string
   if (!isJsonObject(a) && a !== undefined) return [[...at]];
   if (!isJsonObject(b) && b !== undefined) return [[...at]];
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  return [...keys].flatMap((key) => differences(Object.hasOwn(left, key) ? left[key] : undefined, Object.hasOwn(right, key) ? right[key] : undefined, [...at, key]));
+  return [...keys].flatMap((key) =>
+    differences(Object.hasOwn(left, key) ? left[key] : undefined, Object.hasOwn(right, key) ? right[key] : undefined, [
+      ...at,
+      key,
+    ]),
+  );
 }
 
 function isConversionAnnotation(path: readonly string[]): boolean {
-  return path.length === 3 && path[0] === 'metadata' && path[1] === 'annotations' && (path[2] ?? '').startsWith(CONVERSION_ANNOTATION_PREFIX);
+  return (
+    path.length === 3 &&
+    path[0] === 'metadata' &&
+    path[1] === 'annotations' &&
+    (path[2] ?? '').startsWith(CONVERSION_ANNOTATION_PREFIX)
+  );
 }
 
 function underRestorable(path: readonly string[], rule: RestoreRule): boolean {
   return rule.fields.some((field) => field.path.every((step, index) => path[index] === step));
 }
 
-const IDENTITY: readonly (readonly string[])[] = [['kind'], ['metadata', 'name'], ['metadata', 'namespace'], ['metadata', 'uid'], ['metadata', 'resourceVersion'], ['metadata', 'generation']];
+const IDENTITY: readonly (readonly string[])[] = [
+  ['kind'],
+  ['metadata', 'name'],
+  ['metadata', 'namespace'],
+  ['metadata', 'uid'],
+  ['metadata', 'resourceVersion'],
+  ['metadata', 'generation'],
+];
 
 const DIRECTIONS = [
-  { name: 'StatefulSet v1alpha1 -> v1beta1', kind: 'StatefulSet', from: A, to: B, rule: STATEFULSET_INTO_V1BETA1, spec: statefulSetSpecArb },
-  { name: 'StatefulSet v1beta1 -> v1alpha1', kind: 'StatefulSet', from: B, to: A, rule: STATEFULSET_INTO_V1ALPHA1, spec: statefulSetSpecArb },
-  { name: 'SidecarSet v1alpha1 -> v1beta1', kind: 'SidecarSet', from: A, to: B, rule: SIDECARSET_INTO_V1BETA1, spec: sidecarSetSpecArb },
-  { name: 'SidecarSet v1beta1 -> v1alpha1', kind: 'SidecarSet', from: B, to: A, rule: SIDECARSET_INTO_V1ALPHA1, spec: sidecarSetSpecArb },
+  {
+    name: 'StatefulSet v1alpha1 -> v1beta1',
+    kind: 'StatefulSet',
+    from: A,
+    to: B,
+    rule: STATEFULSET_INTO_V1BETA1,
+    spec: statefulSetSpecArb,
+  },
+  {
+    name: 'StatefulSet v1beta1 -> v1alpha1',
+    kind: 'StatefulSet',
+    from: B,
+    to: A,
+    rule: STATEFULSET_INTO_V1ALPHA1,
+    spec: statefulSetSpecArb,
+  },
+  {
+    name: 'SidecarSet v1alpha1 -> v1beta1',
+    kind: 'SidecarSet',
+    from: A,
+    to: B,
+    rule: SIDECARSET_INTO_V1BETA1,
+    spec: sidecarSetSpecArb,
+  },
+  {
+    name: 'SidecarSet v1beta1 -> v1alpha1',
+    kind: 'SidecarSet',
+    from: B,
+    to: A,
+    rule: SIDECARSET_INTO_V1ALPHA1,
+    spec: sidecarSetSpecArb,
+  },
 ] as const;
 
 describe('convertObject under hostile conversion records (property, seeded, every kind and direction)', () => {
-  it.each(DIRECTIONS)('$name: no throw, globals unchanged, identity kept, only restorable fields differ', ({ kind, from, to, rule, spec }) => {
-    const objectArb = fc.record({ metadata: metadataArb, spec }).map(({ metadata, spec: body }) => json({ apiVersion: from, kind, metadata, spec: body, status: { replicas: 1, updatedReadyReplicas: 1 } }) as JsonObject);
-    const casesArb = fc.record({ object: objectArb, own: fc.option(annotationArb(rule), { nil: undefined }), other: fc.option(annotationArb(rule), { nil: undefined }) });
-    const globals = globalsSnapshot();
-    let restoredCases = 0;
-    fc.assert(
-      fc.property(casesArb, ({ object, own, other }) => {
-        const otherVersion = rule.version === 'v1beta1' ? 'v1alpha1' : 'v1beta1';
-        const hostile = withAnnotations(object, {
-          ...(own === undefined ? {} : { [conversionAnnotation(rule.version)]: annotationText(own, object) }),
-          ...(other === undefined ? {} : { [conversionAnnotation(otherVersion)]: annotationText(other, object) }),
-        });
-        const input = structuredClone(hostile);
-        const result = convertObject(hostile, to);
-        const baseline = convertObject(object, to);
-        expect(globalsSnapshot()).toEqual(globals);
-        expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
-        expect(hostile).toEqual(input);
-        if (!result.ok || !baseline.ok) throw new Error('a conversion record failed a conversion');
-        expect(result.object['apiVersion']).toBe(to);
-        for (const path of IDENTITY) expect(valueAt(result.object, path), path.join('.')).toEqual(valueAt(object, path));
-        const differing = differences(baseline.object, result.object).filter((path) => !isConversionAnnotation(path));
-        for (const path of differing) expect(underRestorable(path, rule), `${JSON.stringify(path)} differs`).toBe(true);
-        if (differing.length > 0) restoredCases++;
-        for (const field of rule.fields) {
-          const value = valueAt(result.object, field.path);
-          const restored = value !== undefined && JSON.stringify(value) !== JSON.stringify(valueAt(baseline.object, field.path));
-          if (restored) expect(field.schema.safeParse(value).success, field.path.join('.')).toBe(true);
-        }
-      }),
-      { seed: SEED, numRuns: RUNS },
-    );
-    // Not vacuous: some records were good enough to be restored (none can be where the rule lists nothing).
-    expect(restoredCases > 0).toBe(rule.fields.length > 0);
-  });
+  it.each(DIRECTIONS)(
+    '$name: no throw, globals unchanged, identity kept, only restorable fields differ',
+    ({ kind, from, to, rule, spec }) => {
+      const objectArb = fc
+        .record({ metadata: metadataArb, spec })
+        .map(
+          ({ metadata, spec: body }) =>
+            json({
+              apiVersion: from,
+              kind,
+              metadata,
+              spec: body,
+              status: { replicas: 1, updatedReadyReplicas: 1 },
+            }) as JsonObject,
+        );
+      const casesArb = fc.record({
+        object: objectArb,
+        own: fc.option(annotationArb(rule), { nil: undefined }),
+        other: fc.option(annotationArb(rule), { nil: undefined }),
+      });
+      const globals = globalsSnapshot();
+      let restoredCases = 0;
+      fc.assert(
+        fc.property(casesArb, ({ object, own, other }) => {
+          const otherVersion = rule.version === 'v1beta1' ? 'v1alpha1' : 'v1beta1';
+          const hostile = withAnnotations(object, {
+            ...(own === undefined ? {} : { [conversionAnnotation(rule.version)]: annotationText(own, object) }),
+            ...(other === undefined ? {} : { [conversionAnnotation(otherVersion)]: annotationText(other, object) }),
+          });
+          const input = structuredClone(hostile);
+          const result = convertObject(hostile, to);
+          const baseline = convertObject(object, to);
+          expect(globalsSnapshot()).toEqual(globals);
+          expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+          expect(hostile).toEqual(input);
+          if (!result.ok || !baseline.ok) throw new Error('a conversion record failed a conversion');
+          expect(result.object['apiVersion']).toBe(to);
+          for (const path of IDENTITY)
+            expect(valueAt(result.object, path), path.join('.')).toEqual(valueAt(object, path));
+          const differing = differences(baseline.object, result.object).filter((path) => !isConversionAnnotation(path));
+          for (const path of differing)
+            expect(underRestorable(path, rule), `${JSON.stringify(path)} differs`).toBe(true);
+          if (differing.length > 0) restoredCases++;
+          for (const field of rule.fields) {
+            const value = valueAt(result.object, field.path);
+            const restored =
+              value !== undefined && JSON.stringify(value) !== JSON.stringify(valueAt(baseline.object, field.path));
+            if (restored) expect(field.schema.safeParse(value).success, field.path.join('.')).toBe(true);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      // Not vacuous: some records were good enough to be restored (none can be where the rule lists nothing).
+      expect(restoredCases > 0).toBe(rule.fields.length > 0);
+    },
+  );
 });

@@ -70,7 +70,8 @@ export function restoreRecordedFields(object: JsonObject, rule: RestoreRule): Re
   const record = readRecord(annotations[key], rule);
   setValueAt(object, ['metadata', 'annotations', key], undefined);
   if (isStale(record.origin, object)) return { paths: NONE, ignored: record.ignored + record.changes.length };
-  if (!record.changes.every((change) => isDeepStrictEqual(valueAt(object, change.path), change.produced))) return { paths: NONE, ignored: record.ignored };
+  if (!record.changes.every((change) => isDeepStrictEqual(valueAt(object, change.path), change.produced)))
+    return { paths: NONE, ignored: record.ignored };
   for (const change of record.changes) setValueAt(object, change.path, change.original);
   return { paths: new RestoredPaths(record.changes.map((change) => change.path)), ignored: record.ignored };
 }

@@ -12,7 +12,9 @@ import { statefulSetToV1alpha1, statefulSetToV1beta1 } from './statefulset-conve
  * The outcome for one object; `ignoredRecordEntries` counts the entries of its conversion record that
  * were not restored for being unreadable, not restorable, invalid or stale (a webhook's metric).
  */
-export type ConversionResult = { readonly ok: true; readonly object: JsonObject; readonly ignoredRecordEntries: number } | { readonly ok: false; readonly message: string };
+export type ConversionResult =
+  | { readonly ok: true; readonly object: JsonObject; readonly ignoredRecordEntries: number }
+  | { readonly ok: false; readonly message: string };
 
 /** Converts a copy the caller owns in place; returns the record entries it ignored. */
 type Converter = (object: JsonObject) => number;
@@ -42,9 +44,13 @@ function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T
 }
 
 /** The kind and the two versions of a conversion, or why it is not one of ours. */
-function conversionOf(object: JsonObject, desiredAPIVersion: string): { readonly kind: string; readonly version: string; readonly desiredVersion: string } | string {
+function conversionOf(
+  object: JsonObject,
+  desiredAPIVersion: string,
+): { readonly kind: string; readonly version: string; readonly desiredVersion: string } | string {
   const { apiVersion, kind } = object;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return 'an object to convert has no apiVersion or kind';
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string')
+    return 'an object to convert has no apiVersion or kind';
   const [group, version = ''] = apiVersion.split('/');
   const [desiredGroup, desiredVersion = ''] = desiredAPIVersion.split('/');
   if (group !== APPS_KRUISE_IO_GROUP || desiredGroup !== APPS_KRUISE_IO_GROUP) {
@@ -61,10 +67,14 @@ export function convertObject(object: unknown, desiredAPIVersion: string): Conve
   const converters = own(CONVERTERS, conversion.kind);
   const into = own(converters, conversion.desiredVersion);
   if (into === undefined || own(converters, conversion.version) === undefined) {
-    return { ok: false, message: `cannot convert ${conversion.kind} from ${String(object['apiVersion'])} to ${desiredAPIVersion}: no such version of the kind` };
+    return {
+      ok: false,
+      message: `cannot convert ${conversion.kind} from ${String(object['apiVersion'])} to ${desiredAPIVersion}: no such version of the kind`,
+    };
   }
   const tooDeep = jsonShapeProblem(object, { maxDepth: MAX_OBJECT_DEPTH, refusePrototypeKeys: false });
-  if (tooDeep !== undefined) return { ok: false, message: `cannot convert ${conversion.kind}: the object is ${tooDeep}` };
+  if (tooDeep !== undefined)
+    return { ok: false, message: `cannot convert ${conversion.kind}: the object is ${tooDeep}` };
   const converted = structuredClone(object);
   const ignoredRecordEntries = conversion.version === conversion.desiredVersion ? 0 : into(converted);
   converted['apiVersion'] = desiredAPIVersion;

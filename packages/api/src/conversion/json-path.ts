@@ -86,7 +86,10 @@ function pruneEmpty(chain: readonly JsonObject[], path: readonly string[]): void
  * and `[]` depth 1) or, with `refusePrototypeKeys`, an object with a prototype key at any depth.
  * Walks with its own stack, so a value too deep for recursion is measured, not thrown on.
  */
-export function jsonShapeProblem(value: unknown, limits: { readonly maxDepth: number; readonly refusePrototypeKeys: boolean }): string | undefined {
+export function jsonShapeProblem(
+  value: unknown,
+  limits: { readonly maxDepth: number; readonly refusePrototypeKeys: boolean },
+): string | undefined {
   const pending: { readonly value: unknown; readonly depth: number }[] = [{ value, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (typeof next.value !== 'object' || next.value === null) continue;

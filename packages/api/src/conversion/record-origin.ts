@@ -22,7 +22,15 @@ import type { RecordStamp } from './restorable-fields.ts';
 function specHashOf(object: JsonObject): string {
   const spec = Object.hasOwn(object, 'spec') ? object['spec'] : undefined;
   // Keys sorted at every level; Object.fromEntries defines own properties, so a `__proto__` key stays a key.
-  const canonical = JSON.stringify(spec ?? null, (_key, value: unknown) => (isJsonObject(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value));
+  const canonical = JSON.stringify(spec ?? null, (_key, value: unknown) =>
+    isJsonObject(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((key) => [key, value[key]]),
+        )
+      : value,
+  );
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 
@@ -30,7 +38,8 @@ function specHashOf(object: JsonObject): string {
 export function originOf(object: JsonObject, stamp: RecordStamp): RecordOrigin {
   const uid = valueAt(object, ['metadata', 'uid']);
   const generation = valueAt(object, ['metadata', 'generation']);
-  const withGeneration = stamp === 'uid-and-generation' && typeof generation === 'number' && Number.isSafeInteger(generation);
+  const withGeneration =
+    stamp === 'uid-and-generation' && typeof generation === 'number' && Number.isSafeInteger(generation);
   return {
     ...(typeof uid === 'string' && uid !== '' ? { uid } : {}),
     ...(withGeneration ? { generation, specHash: specHashOf(object) } : {}),
@@ -46,7 +55,8 @@ export function isStale(origin: RecordOrigin, object: JsonObject): boolean {
   const uid = valueAt(object, ['metadata', 'uid']);
   if (origin.uid !== undefined && uid !== origin.uid) return true;
   const generation = valueAt(object, ['metadata', 'generation']);
-  if (origin.generation === undefined || typeof generation !== 'number' || generation === origin.generation) return false;
+  if (origin.generation === undefined || typeof generation !== 'number' || generation === origin.generation)
+    return false;
   if (generation !== origin.generation + 1) return true;
   return origin.specHash === undefined || origin.specHash === specHashOf(object);
 }

@@ -43,8 +43,17 @@ export const MAX_ENTRY_DEPTH = 32;
 /** Longer than any restorable path; a longer one is refused before it is looked at. */
 const MAX_PATH_STEPS = 8;
 
-const envelopeSchema = z.object({ changes: z.array(z.unknown()), uid: z.string().optional(), generation: z.int().optional(), specHash: z.string().max(64).optional() });
-const entrySchema = z.object({ path: z.array(z.string()).min(1).max(MAX_PATH_STEPS), original: z.unknown().optional(), produced: z.unknown().optional() });
+const envelopeSchema = z.object({
+  changes: z.array(z.unknown()),
+  uid: z.string().optional(),
+  generation: z.int().optional(),
+  specHash: z.string().max(64).optional(),
+});
+const entrySchema = z.object({
+  path: z.array(z.string()).min(1).max(MAX_PATH_STEPS),
+  original: z.unknown().optional(),
+  produced: z.unknown().optional(),
+});
 
 const UNREADABLE: ReadRecord = { changes: [], origin: {}, ignored: 1 };
 
@@ -69,7 +78,11 @@ function allowedChange(entry: unknown, fields: ReadonlyMap<string, RestorableFie
   const field = fields.get(pathKey(path));
   // undefined is a removal, which every restorable field allows; a value must be one the field can hold.
   if (field === undefined || (original !== undefined && !field.schema.safeParse(original).success)) return undefined;
-  return { path: field.path, ...(original === undefined ? {} : { original }), ...(produced === undefined ? {} : { produced }) };
+  return {
+    path: field.path,
+    ...(original === undefined ? {} : { original }),
+    ...(produced === undefined ? {} : { produced }),
+  };
 }
 
 /** The record of `text` under `rule`; an annotation that is not a readable record counts as one ignored entry. */
@@ -87,6 +100,10 @@ export function readRecord(text: unknown, rule: RestoreRule): ReadRecord {
     changes.push(change);
   }
   const { uid, generation, specHash } = envelope.data;
-  const origin = { ...(uid === undefined ? {} : { uid }), ...(generation === undefined ? {} : { generation }), ...(specHash === undefined ? {} : { specHash }) };
+  const origin = {
+    ...(uid === undefined ? {} : { uid }),
+    ...(generation === undefined ? {} : { generation }),
+    ...(specHash === undefined ? {} : { specHash }),
+  };
   return { changes, origin, ignored: envelope.data.changes.length - changes.length };
 }

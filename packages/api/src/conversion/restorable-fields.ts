@@ -41,26 +41,45 @@ const CHANGEABLE_METADATA: ReadonlySet<string> = new Set(['labels', 'annotations
 function restoreRule(version: string, stamp: RecordStamp, fields: readonly RestorableField[]): RestoreRule {
   for (const { path } of fields) {
     const [root, field] = path;
-    const identity = root === undefined || root === 'apiVersion' || root === 'kind' || (root === 'metadata' && (field === undefined || !CHANGEABLE_METADATA.has(field) || path.length !== 3));
+    const identity =
+      root === undefined ||
+      root === 'apiVersion' ||
+      root === 'kind' ||
+      (root === 'metadata' && (field === undefined || !CHANGEABLE_METADATA.has(field) || path.length !== 3));
     if (identity || path.some(isPrototypeKey)) throw new Error(`${JSON.stringify(path)} cannot be a restorable field`);
   }
   return { version, stamp, fields };
 }
 
-const CUSTOM_VERSION_LABEL: RestorableField = { path: ['metadata', 'labels', SIDECARSET_CUSTOM_VERSION_LABEL], schema: labelValueSchema };
-const CUSTOM_VERSION: RestorableField = { path: ['spec', 'customVersion'], schema: sidecarSetSpecSchema.shape.customVersion };
+const CUSTOM_VERSION_LABEL: RestorableField = {
+  path: ['metadata', 'labels', SIDECARSET_CUSTOM_VERSION_LABEL],
+  schema: labelValueSchema,
+};
+const CUSTOM_VERSION: RestorableField = {
+  path: ['spec', 'customVersion'],
+  schema: sidecarSetSpecSchema.shape.customVersion,
+};
 
 /** Advanced StatefulSet into v1beta1 (the record of a v1beta1 object read as v1alpha1): the fields v1alpha1 lacks. */
 export const STATEFULSET_INTO_V1BETA1 = restoreRule('v1beta1', 'uid-and-generation', [
-  ...STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS.map((field) => ({ path: ['spec', field], schema: statefulSetSpecSchema.shape[field] })),
-  ...STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS.map((field) => ({ path: ['status', field], schema: statefulSetStatusSchema.shape[field] })),
+  ...STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS.map((field) => ({
+    path: ['spec', field],
+    schema: statefulSetSpecSchema.shape[field],
+  })),
+  ...STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS.map((field) => ({
+    path: ['status', field],
+    schema: statefulSetStatusSchema.shape[field],
+  })),
 ]);
 
 /** Advanced StatefulSet into v1alpha1: v1beta1 holds every v1alpha1 field, so nothing (no such record is written). */
 export const STATEFULSET_INTO_V1ALPHA1 = restoreRule('v1alpha1', 'uid', []);
 
 /** SidecarSet into v1beta1 (the record of a v1beta1 object read as v1alpha1): customVersion, and the label it was made into. */
-export const SIDECARSET_INTO_V1BETA1 = restoreRule('v1beta1', 'uid-and-generation', [CUSTOM_VERSION_LABEL, CUSTOM_VERSION]);
+export const SIDECARSET_INTO_V1BETA1 = restoreRule('v1beta1', 'uid-and-generation', [
+  CUSTOM_VERSION_LABEL,
+  CUSTOM_VERSION,
+]);
 
 /** SidecarSet into v1alpha1 (the record stored with a v1alpha1 object written as v1beta1): namespace, and what it and the label were made into. */
 export const SIDECARSET_INTO_V1ALPHA1 = restoreRule('v1alpha1', 'uid', [

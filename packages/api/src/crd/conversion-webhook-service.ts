@@ -9,4 +9,8 @@
 export const CONVERSION_WEBHOOK_PATH = '/convert';
 
 /** The Service the CRDs in `crds/` name (the apps' default webhook Service). */
-export const DEFAULT_CONVERSION_SERVICE = { name: 'kruise-ts-webhook', namespace: 'kruise-system', path: CONVERSION_WEBHOOK_PATH } as const;
+export const DEFAULT_CONVERSION_SERVICE = {
+  name: 'kruise-ts-webhook',
+  namespace: 'kruise-system',
+  path: CONVERSION_WEBHOOK_PATH,
+} as const;

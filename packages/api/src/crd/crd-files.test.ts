@@ -4,7 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { load as parse } from 'js-yaml';
 
-import { CHART_CRD_ANNOTATIONS, CHART_CRDS_DIRECTORY, GENERATE_COMMAND, renderAllCrdFiles, renderChartCrdFiles, renderCrdFiles } from './crd-files.ts';
+import {
+  CHART_CRD_ANNOTATIONS,
+  CHART_CRDS_DIRECTORY,
+  GENERATE_COMMAND,
+  renderAllCrdFiles,
+  renderChartCrdFiles,
+  renderCrdFiles,
+} from './crd-files.ts';
 
 describe('generated CRD files', () => {
   it('include the CloneSet, Advanced StatefulSet, SidecarSet and BroadcastJob CRDs in crds/ and in the chart', () => {
@@ -20,12 +27,17 @@ describe('generated CRD files', () => {
     ]);
   });
 
-  it.each(renderAllCrdFiles())('$relativePath is up to date with the zod schemas', async ({ directory, fileName, relativePath, content }) => {
-    const onDisk = await readFile(path.join(directory, fileName), 'utf8').catch(() => '');
-    if (onDisk !== content) {
-      expect.fail(`${relativePath} differs from what the schemas in packages/api generate: run \`${GENERATE_COMMAND}\` and commit the result`);
-    }
-  });
+  it.each(renderAllCrdFiles())(
+    '$relativePath is up to date with the zod schemas',
+    async ({ directory, fileName, relativePath, content }) => {
+      const onDisk = await readFile(path.join(directory, fileName), 'utf8').catch(() => '');
+      if (onDisk !== content) {
+        expect.fail(
+          `${relativePath} differs from what the schemas in packages/api generate: run \`${GENERATE_COMMAND}\` and commit the result`,
+        );
+      }
+    },
+  );
 
   it('leave no stale CRD in the chart (the chart renders every file of files/crds)', async () => {
     const onDisk = (await readdir(CHART_CRDS_DIRECTORY)).filter((name) => name.endsWith('.yaml')).sort();

@@ -38,7 +38,12 @@ export const CHART_CRD_ANNOTATIONS: Readonly<Record<string, string>> = { 'helm.s
 export const GENERATE_COMMAND = 'npm run crds:generate';
 
 /** Every kind whose CRD the project ships. */
-export const CRD_DEFINITIONS: readonly CrdDefinition[] = [cloneSetCrdDefinition, statefulSetCrdDefinition, sidecarSetCrdDefinition, broadcastJobCrdDefinition];
+export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
+  cloneSetCrdDefinition,
+  statefulSetCrdDefinition,
+  sidecarSetCrdDefinition,
+  broadcastJobCrdDefinition,
+];
 
 /** One generated file. */
 export interface RenderedCrdFile {
@@ -72,13 +77,19 @@ function withChartAnnotations(crd: CustomResourceDefinitionManifest): object {
 
 /** Renders the CRD file of every kind in {@link CRD_DEFINITIONS} for `crds/`. */
 export function renderCrdFiles(): RenderedCrdFile[] {
-  return CRD_DEFINITIONS.map((definition) => renderedFile(CRDS_DIRECTORY, crdFileName(definition), buildCustomResourceDefinition(definition)));
+  return CRD_DEFINITIONS.map((definition) =>
+    renderedFile(CRDS_DIRECTORY, crdFileName(definition), buildCustomResourceDefinition(definition)),
+  );
 }
 
 /** Renders the chart's copy of every CRD: the same CRD with {@link CHART_CRD_ANNOTATIONS}. */
 export function renderChartCrdFiles(): RenderedCrdFile[] {
   return CRD_DEFINITIONS.map((definition) =>
-    renderedFile(CHART_CRDS_DIRECTORY, crdFileName(definition), withChartAnnotations(buildCustomResourceDefinition(definition))),
+    renderedFile(
+      CHART_CRDS_DIRECTORY,
+      crdFileName(definition),
+      withChartAnnotations(buildCustomResourceDefinition(definition)),
+    ),
   );
 }
 

@@ -17,13 +17,23 @@ const widget: CrdDefinition = {
   names: { kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: ['wg'], categories: ['all'] },
   scope: 'Cluster',
   versions: [
-    { name: 'v1beta1', served: true, storage: false, deprecated: true, deprecationWarning: 'use v1', schema: widgetSchema },
+    {
+      name: 'v1beta1',
+      served: true,
+      storage: false,
+      deprecated: true,
+      deprecationWarning: 'use v1',
+      schema: widgetSchema,
+    },
     {
       name: 'v1',
       served: true,
       storage: true,
       schema: widgetSchema,
-      subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+      subresources: {
+        status: true,
+        scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+      },
       additionalPrinterColumns: [{ name: 'REPLICAS', type: 'integer', jsonPath: '.spec.replicas', priority: 1 }],
     },
   ],
@@ -36,12 +46,26 @@ describe('buildCustomResourceDefinition conversion', () => {
   });
 
   it('writes a webhook behind a Service on port 443, ConversionReview v1', () => {
-    const crd = buildCustomResourceDefinition({ ...widget, conversion: { strategy: 'Webhook', service: { name: 'svc', namespace: 'ns', path: '/convert' } } });
-    expect(crd.spec.conversion).toEqual({ strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'svc', namespace: 'ns', path: '/convert', port: 443 } } } });
+    const crd = buildCustomResourceDefinition({
+      ...widget,
+      conversion: { strategy: 'Webhook', service: { name: 'svc', namespace: 'ns', path: '/convert' } },
+    });
+    expect(crd.spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: {
+        conversionReviewVersions: ['v1'],
+        clientConfig: { service: { name: 'svc', namespace: 'ns', path: '/convert', port: 443 } },
+      },
+    });
   });
 
   it('refuses a kind served in several versions that does not say how they convert', () => {
-    const withoutConversion: CrdDefinition = { group: widget.group, names: widget.names, scope: widget.scope, versions: widget.versions };
+    const withoutConversion: CrdDefinition = {
+      group: widget.group,
+      names: widget.names,
+      scope: widget.scope,
+      versions: widget.versions,
+    };
     expect(() => buildCustomResourceDefinition(withoutConversion)).toThrow(/must say how they are converted/);
   });
 });
@@ -55,16 +79,38 @@ describe('buildCustomResourceDefinition', () => {
       metadata: { name: 'widgets.example.com' },
       spec: {
         group: 'example.com',
-        names: { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget', shortNames: ['wg'], categories: ['all'] },
+        names: {
+          kind: 'Widget',
+          listKind: 'WidgetList',
+          plural: 'widgets',
+          singular: 'widget',
+          shortNames: ['wg'],
+          categories: ['all'],
+        },
         scope: 'Cluster',
       },
     });
     const [beta, v1] = crd.spec.versions;
-    expect(beta).toMatchObject({ name: 'v1beta1', served: true, storage: false, deprecated: true, deprecationWarning: 'use v1' });
+    expect(beta).toMatchObject({
+      name: 'v1beta1',
+      served: true,
+      storage: false,
+      deprecated: true,
+      deprecationWarning: 'use v1',
+    });
     expect(beta).not.toHaveProperty('subresources');
-    expect(v1?.subresources).toEqual({ status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } });
-    expect(v1?.additionalPrinterColumns).toEqual([{ name: 'REPLICAS', type: 'integer', jsonPath: '.spec.replicas', priority: 1 }]);
-    expect(v1?.schema.openAPIV3Schema.properties?.['spec']?.properties?.['replicas']).toEqual({ type: 'integer', format: 'int32', default: 1 });
+    expect(v1?.subresources).toEqual({
+      status: {},
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+    });
+    expect(v1?.additionalPrinterColumns).toEqual([
+      { name: 'REPLICAS', type: 'integer', jsonPath: '.spec.replicas', priority: 1 },
+    ]);
+    expect(v1?.schema.openAPIV3Schema.properties?.['spec']?.properties?.['replicas']).toEqual({
+      type: 'integer',
+      format: 'int32',
+      default: 1,
+    });
   });
 
   it.each([
@@ -72,7 +118,9 @@ describe('buildCustomResourceDefinition', () => {
     { name: 'two storage versions', storage: [true, true] },
   ])('refuses $name', ({ storage }) => {
     const versions = widget.versions.map((version, index) => ({ ...version, storage: storage[index] ?? false }));
-    expect(() => buildCustomResourceDefinition({ ...widget, versions })).toThrow('exactly one version must be the storage version');
+    expect(() => buildCustomResourceDefinition({ ...widget, versions })).toThrow(
+      'exactly one version must be the storage version',
+    );
   });
 
   it('refuses a schema that is not structural', () => {

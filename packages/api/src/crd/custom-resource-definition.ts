@@ -65,7 +65,15 @@ export interface CrdVersionDefinition {
  */
 export type CrdConversion =
   | { readonly strategy: 'None' }
-  | { readonly strategy: 'Webhook'; readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port?: number } };
+  | {
+      readonly strategy: 'Webhook';
+      readonly service: {
+        readonly name: string;
+        readonly namespace: string;
+        readonly path: string;
+        readonly port?: number;
+      };
+    };
 
 /** A kind as the generator takes it. */
 export interface CrdDefinition {
@@ -84,7 +92,14 @@ export type GeneratedConversion =
       readonly strategy: 'Webhook';
       readonly webhook: {
         readonly conversionReviewVersions: readonly string[];
-        readonly clientConfig: { readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number } };
+        readonly clientConfig: {
+          readonly service: {
+            readonly name: string;
+            readonly namespace: string;
+            readonly path: string;
+            readonly port: number;
+          };
+        };
       };
     };
 
@@ -121,10 +136,14 @@ export interface GeneratedVersion {
 export function buildCustomResourceDefinition(definition: CrdDefinition): CustomResourceDefinitionManifest {
   const storageVersions = definition.versions.filter((version) => version.storage);
   if (storageVersions.length !== 1) {
-    throw new CrdSchemaError(`${definition.names.plural}.${definition.group}: exactly one version must be the storage version`);
+    throw new CrdSchemaError(
+      `${definition.names.plural}.${definition.group}: exactly one version must be the storage version`,
+    );
   }
   if (definition.versions.length > 1 && definition.conversion === undefined) {
-    throw new CrdSchemaError(`${definition.names.plural}.${definition.group}: a kind served in several versions must say how they are converted`);
+    throw new CrdSchemaError(
+      `${definition.names.plural}.${definition.group}: a kind served in several versions must say how they are converted`,
+    );
   }
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -144,7 +163,9 @@ function buildVersion(definition: CrdDefinition, version: CrdVersionDefinition):
   const openAPIV3Schema = toOpenApiSchema(version.schema);
   const violations = findStructuralViolations(openAPIV3Schema);
   if (violations.length > 0) {
-    throw new CrdSchemaError(`${definition.names.plural}.${definition.group}/${version.name} is not structural:\n  ${violations.join('\n  ')}`);
+    throw new CrdSchemaError(
+      `${definition.names.plural}.${definition.group}/${version.name} is not structural:\n  ${violations.join('\n  ')}`,
+    );
   }
   return {
     name: version.name,
@@ -154,7 +175,9 @@ function buildVersion(definition: CrdDefinition, version: CrdVersionDefinition):
     ...(version.deprecationWarning === undefined ? {} : { deprecationWarning: version.deprecationWarning }),
     schema: { openAPIV3Schema },
     ...(version.subresources === undefined ? {} : { subresources: buildSubresources(version.subresources) }),
-    ...(version.additionalPrinterColumns === undefined ? {} : { additionalPrinterColumns: version.additionalPrinterColumns }),
+    ...(version.additionalPrinterColumns === undefined
+      ? {}
+      : { additionalPrinterColumns: version.additionalPrinterColumns }),
   };
 }
 
@@ -172,5 +195,8 @@ function buildConversion(conversion: CrdConversion): GeneratedConversion {
     return { strategy: 'None', webhook: null };
   }
   // v1 only: every API server that serves apiextensions.k8s.io/v1 CRDs sends ConversionReview v1.
-  return { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { port: 443, ...conversion.service } } } };
+  return {
+    strategy: 'Webhook',
+    webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { port: 443, ...conversion.service } } },
+  };
 }

@@ -25,7 +25,9 @@ async function main(): Promise<void> {
     await writeFile(target, file.content);
     process.stdout.write(`wrote ${path.relative(process.cwd(), target)}\n`);
   }
-  await removeStaleChartCopies(new Set(files.filter((file) => file.directory === CHART_CRDS_DIRECTORY).map((file) => file.fileName)));
+  await removeStaleChartCopies(
+    new Set(files.filter((file) => file.directory === CHART_CRDS_DIRECTORY).map((file) => file.fileName)),
+  );
 }
 
 await main();

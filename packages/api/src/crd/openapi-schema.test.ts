@@ -22,15 +22,31 @@ describe('toOpenApiSchema', () => {
     { name: 'string', schema: z.string(), expected: { type: 'string' } },
     {
       name: 'string with length and pattern',
-      schema: z.string().min(1).max(63).regex(/^a\/b$/),
+      schema: z
+        .string()
+        .min(1)
+        .max(63)
+        .regex(/^a\/b$/),
       expected: { type: 'string', minLength: 1, maxLength: 63, pattern: '^a/b$' },
     },
     { name: 'boolean', schema: z.boolean(), expected: { type: 'boolean' } },
     { name: 'number', schema: z.number(), expected: { type: 'number' } },
-    { name: 'int32 (bounds implied by the format are not repeated)', schema: z.int32(), expected: { type: 'integer', format: 'int32' } },
-    { name: 'int32 with bounds', schema: z.int32().min(0).max(100), expected: { type: 'integer', format: 'int32', minimum: 0, maximum: 100 } },
+    {
+      name: 'int32 (bounds implied by the format are not repeated)',
+      schema: z.int32(),
+      expected: { type: 'integer', format: 'int32' },
+    },
+    {
+      name: 'int32 with bounds',
+      schema: z.int32().min(0).max(100),
+      expected: { type: 'integer', format: 'int32', minimum: 0, maximum: 100 },
+    },
     { name: 'safe integer', schema: z.int(), expected: { type: 'integer', format: 'int64' } },
-    { name: 'non-negative integer', schema: z.int().nonnegative(), expected: { type: 'integer', format: 'int64', minimum: 0 } },
+    {
+      name: 'non-negative integer',
+      schema: z.int().nonnegative(),
+      expected: { type: 'integer', format: 'int64', minimum: 0 },
+    },
     { name: 'enum', schema: z.enum(['A', 'B']), expected: { type: 'string', enum: ['A', 'B'] } },
     { name: 'literal', schema: z.literal('Always'), expected: { type: 'string', enum: ['Always'] } },
     { name: 'integer literal', schema: z.literal(3), expected: { type: 'integer', enum: [3] } },
@@ -75,7 +91,9 @@ describe('toOpenApiSchema', () => {
       schema: z.object({ inner: z.object({ n: z.int32().default(5) }).prefault({}) }),
       expected: {
         type: 'object',
-        properties: { inner: { type: 'object', default: {}, properties: { n: { type: 'integer', format: 'int32', default: 5 } } } },
+        properties: {
+          inner: { type: 'object', default: {}, properties: { n: { type: 'integer', format: 'int32', default: 5 } } },
+        },
       },
     },
     { name: 'empty object', schema: z.looseObject({}), expected: { type: 'object' } },
@@ -94,7 +112,11 @@ describe('toOpenApiSchema', () => {
     expect(toOpenApiSchema(schema)).toEqual({
       type: 'array',
       description: 'terms',
-      items: { type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' } }, required: ['key', 'value'] },
+      items: {
+        type: 'object',
+        properties: { key: { type: 'string' }, value: { type: 'string' } },
+        required: ['key', 'value'],
+      },
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['key', 'value'],
     });
@@ -120,17 +142,23 @@ describe('toOpenApiSchema', () => {
     const schema = z.looseObject({
       plain: inner.optional(),
       wrapped: withCrdMeta(inner.optional(), { validations: [outerRule] }),
-      parent: withCrdMeta(z.looseObject({ child: z.string() }), { validations: [{ rule: "self.child != ''", fieldPath: '.child' }] }),
+      parent: withCrdMeta(z.looseObject({ child: z.string() }), {
+        validations: [{ rule: "self.child != ''", fieldPath: '.child' }],
+      }),
     });
     const properties = toOpenApiSchema(schema).properties ?? {};
     expect(properties['plain']?.['x-kubernetes-validations']).toEqual([rule]);
     expect(properties['wrapped']?.['x-kubernetes-validations']).toEqual([rule, outerRule]);
-    expect(properties['parent']?.['x-kubernetes-validations']).toEqual([{ rule: "self.child != ''", fieldPath: '.child' }]);
+    expect(properties['parent']?.['x-kubernetes-validations']).toEqual([
+      { rule: "self.child != ''", fieldPath: '.child' },
+    ]);
     expect(properties['parent']?.properties?.['child']).toEqual({ type: 'string' });
   });
 
   it('emits an openApi override as is (metadata, apiVersion, kind)', () => {
-    const schema = z.looseObject({ metadata: withCrdMeta(z.looseObject({ name: z.string() }), { openApi: { type: 'object' } }) });
+    const schema = z.looseObject({
+      metadata: withCrdMeta(z.looseObject({ name: z.string() }), { openApi: { type: 'object' } }),
+    });
     expect(toOpenApiSchema(schema).properties?.['metadata']).toEqual({ type: 'object' });
   });
 
@@ -141,12 +169,32 @@ describe('toOpenApiSchema', () => {
   it.each([
     { name: 'a date', schema: z.looseObject({ when: z.date() }), message: ".when: zod type 'date'" },
     { name: 'a general union', schema: z.union([z.string(), z.boolean()]), message: 'only integer | string unions' },
-    { name: 'an object with a typed catchall', schema: z.object({ a: z.string() }).catchall(z.string()), message: 'typed catchall' },
+    {
+      name: 'an object with a typed catchall',
+      schema: z.object({ a: z.string() }).catchall(z.string()),
+      message: 'typed catchall',
+    },
     { name: 'a transform', schema: z.looseObject({ n: z.string().transform(Number) }), message: ".n: zod type 'pipe'" },
-    { name: 'unknown without an override', schema: z.looseObject({ any: z.unknown() }), message: ".any: zod type 'unknown'" },
-    { name: 'a record with non-string keys', schema: z.record(z.enum(['a']), z.string()), message: 'record keys must be plain strings' },
-    { name: 'a lazy (recursive) schema', schema: z.looseObject({ tree: z.lazy(() => z.string()) }), message: ".tree: zod type 'lazy'" },
-    { name: 'a schema recursive through a getter', schema: treeSchema, message: '.children[*].children[*].children[*]' },
+    {
+      name: 'unknown without an override',
+      schema: z.looseObject({ any: z.unknown() }),
+      message: ".any: zod type 'unknown'",
+    },
+    {
+      name: 'a record with non-string keys',
+      schema: z.record(z.enum(['a']), z.string()),
+      message: 'record keys must be plain strings',
+    },
+    {
+      name: 'a lazy (recursive) schema',
+      schema: z.looseObject({ tree: z.lazy(() => z.string()) }),
+      message: ".tree: zod type 'lazy'",
+    },
+    {
+      name: 'a schema recursive through a getter',
+      schema: treeSchema,
+      message: '.children[*].children[*].children[*]',
+    },
   ])('rejects $name with the path of the node', ({ schema, message }) => {
     expect(() => toOpenApiSchema(schema)).toThrow(CrdSchemaError);
     expect(() => toOpenApiSchema(schema)).toThrow(message);

@@ -45,7 +45,9 @@ export function toOpenApiSchema(schema: z.ZodType): OpenApiSchema {
 
 function convertNode(schema: z.ZodType, path: string): OpenApiSchema {
   if ((path.match(/\.|\[\*\]/g) ?? []).length > MAX_DEPTH) {
-    throw new CrdSchemaError(`${path}: nested deeper than ${String(MAX_DEPTH)} levels; a recursive schema has no structural form`);
+    throw new CrdSchemaError(
+      `${path}: nested deeper than ${String(MAX_DEPTH)} levels; a recursive schema has no structural form`,
+    );
   }
   const unwrapped = unwrap(schema, path);
   const meta = mergeMetas(unwrapped.metas);
@@ -63,7 +65,10 @@ function unwrap(schema: z.ZodType, path: string): Unwrapped {
     metas.push(crdMetaOf(current));
     const def = current.def;
     if (def.type === 'default' || def.type === 'prefault') {
-      defaultValue ??= toJsonValue(current instanceof z.ZodDefault || current instanceof z.ZodPrefault ? current.def.defaultValue : undefined, path);
+      defaultValue ??= toJsonValue(
+        current instanceof z.ZodDefault || current instanceof z.ZodPrefault ? current.def.defaultValue : undefined,
+        path,
+      );
     }
     nullable ||= def.type === 'nullable';
     const inner = innerTypeOf(current);
@@ -124,7 +129,8 @@ function kubernetesExtensions(meta: CrdSchemaMeta): OpenApiSchema {
   if (meta.listType !== undefined) extensions['x-kubernetes-list-type'] = meta.listType;
   if (meta.listMapKeys !== undefined) extensions['x-kubernetes-list-map-keys'] = [...meta.listMapKeys];
   if (meta.mapType !== undefined) extensions['x-kubernetes-map-type'] = meta.mapType;
-  if (meta.validations !== undefined) extensions['x-kubernetes-validations'] = meta.validations.map((rule) => ({ ...rule }));
+  if (meta.validations !== undefined)
+    extensions['x-kubernetes-validations'] = meta.validations.map((rule) => ({ ...rule }));
   return extensions;
 }
 
@@ -159,8 +165,15 @@ const converters: Partial<Record<z.ZodType['def']['type'], Converter>> = {
 
 function convertObject(schema: z.ZodObject, path: string): OpenApiSchema {
   const catchall = schema.def.catchall;
-  if (catchall !== undefined && !(catchall instanceof z.ZodUnknown) && !(catchall instanceof z.ZodAny) && !(catchall instanceof z.ZodNever)) {
-    throw new CrdSchemaError(`${pathLabel(path)}: an object with a typed catchall cannot be structural; use z.record()`);
+  if (
+    catchall !== undefined &&
+    !(catchall instanceof z.ZodUnknown) &&
+    !(catchall instanceof z.ZodAny) &&
+    !(catchall instanceof z.ZodNever)
+  ) {
+    throw new CrdSchemaError(
+      `${pathLabel(path)}: an object with a typed catchall cannot be structural; use z.record()`,
+    );
   }
   const properties: Record<string, OpenApiSchema> = {};
   const required: string[] = [];
@@ -212,7 +225,10 @@ function convertNumber(schema: z.ZodNumber): OpenApiSchema {
   const isInt32 = schema.format === 'int32';
   const isInteger = schema.format !== null && INTEGER_FORMATS.has(schema.format);
   const node: OpenApiSchema = isInteger ? { type: 'integer', format: isInt32 ? 'int32' : 'int64' } : { type: 'number' };
-  return { ...node, ...numberBounds(schema, isInt32 ? INT32_RANGE : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]) };
+  return {
+    ...node,
+    ...numberBounds(schema, isInt32 ? INT32_RANGE : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]),
+  };
 }
 
 /** minimum/maximum of a number, leaving out the bounds its format already implies (int32, safe integer). */
@@ -234,7 +250,9 @@ function enumSchema(values: readonly unknown[], path: string): OpenApiSchema {
 
 /** Only integer | string unions are structural: Kubernetes' int-or-string. */
 function convertUnion(schema: z.ZodUnion, path: string): OpenApiSchema {
-  const types = schema.def.options.map((option) => convertCore(unwrap(option as z.ZodType, path).core, path).type).sort();
+  const types = schema.def.options
+    .map((option) => convertCore(unwrap(option as z.ZodType, path).core, path).type)
+    .sort();
   if (types.length === 2 && types[0] === 'integer' && types[1] === 'string') {
     return { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
   }

@@ -26,15 +26,31 @@ describe('findStructuralViolations', () => {
   });
 
   it.each<{ name: string; schema: OpenApiSchema; violation: string }>([
-    { name: 'a node without a type', schema: { type: 'object', properties: { a: {} } }, violation: '.a: every node needs a type' },
-    { name: 'an int-or-string node with a type', schema: { type: 'string', 'x-kubernetes-int-or-string': true }, violation: 'must not declare a type' },
-    { name: 'a general anyOf', schema: { type: 'string', anyOf: [{ type: 'string' }] }, violation: 'anyOf is only allowed' },
+    {
+      name: 'a node without a type',
+      schema: { type: 'object', properties: { a: {} } },
+      violation: '.a: every node needs a type',
+    },
+    {
+      name: 'an int-or-string node with a type',
+      schema: { type: 'string', 'x-kubernetes-int-or-string': true },
+      violation: 'must not declare a type',
+    },
+    {
+      name: 'a general anyOf',
+      schema: { type: 'string', anyOf: [{ type: 'string' }] },
+      violation: 'anyOf is only allowed',
+    },
     {
       name: 'properties next to additionalProperties',
       schema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
       violation: 'cannot be combined',
     },
-    { name: 'properties on a non-object', schema: { type: 'string', properties: { a: { type: 'string' } } }, violation: 'need type object' },
+    {
+      name: 'properties on a non-object',
+      schema: { type: 'string', properties: { a: { type: 'string' } } },
+      violation: 'need type object',
+    },
     { name: 'an array without items', schema: { type: 'array' }, violation: 'an array needs items' },
     {
       name: 'a list type on a non-array',
@@ -68,7 +84,10 @@ describe('findStructuralViolations', () => {
     },
     {
       name: 'a problem deep inside items and additionalProperties',
-      schema: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', properties: { x: {} } } } },
+      schema: {
+        type: 'object',
+        additionalProperties: { type: 'array', items: { type: 'object', properties: { x: {} } } },
+      },
       violation: '[*][*].x: every node needs a type',
     },
   ])('reports $name', ({ schema, violation }) => {

@@ -20,7 +20,8 @@ export function findStructuralViolations(schema: OpenApiSchema, path = ''): stri
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     violations.push(...findStructuralViolations(child, `${path}.${name}`));
   }
-  if (schema.additionalProperties !== undefined) violations.push(...findStructuralViolations(schema.additionalProperties, `${path}[*]`));
+  if (schema.additionalProperties !== undefined)
+    violations.push(...findStructuralViolations(schema.additionalProperties, `${path}[*]`));
   if (schema.items !== undefined) violations.push(...findStructuralViolations(schema.items, `${path}[*]`));
   return violations;
 }
@@ -57,7 +58,8 @@ const checkObject: NodeCheck = (node, path) => {
 
 const checkArray: NodeCheck = (node, path) => {
   if (node.type === 'array' && node.items === undefined) return [`${path}: an array needs items`];
-  if (node.type !== 'array' && node['x-kubernetes-list-type'] !== undefined) return [`${path}: x-kubernetes-list-type needs type array`];
+  if (node.type !== 'array' && node['x-kubernetes-list-type'] !== undefined)
+    return [`${path}: x-kubernetes-list-type needs type array`];
   return [];
 };
 
@@ -65,13 +67,16 @@ const checkListType: NodeCheck = (node, path) => {
   const listType = node['x-kubernetes-list-type'];
   const keys = node['x-kubernetes-list-map-keys'];
   if (listType !== 'map') {
-    return keys === undefined ? checkSetItems(node, path) : [`${path}: x-kubernetes-list-map-keys needs x-kubernetes-list-type map`];
+    return keys === undefined
+      ? checkSetItems(node, path)
+      : [`${path}: x-kubernetes-list-map-keys needs x-kubernetes-list-type map`];
   }
   if (keys === undefined || keys.length === 0) return [`${path}: a list of type map needs x-kubernetes-list-map-keys`];
   const item = node.items;
   return keys.flatMap((key) => {
     const property = item?.properties?.[key];
-    if (property === undefined || !SCALAR_TYPES.has(property.type ?? '')) return [`${path}: map key '${key}' must be a scalar property of the items`];
+    if (property === undefined || !SCALAR_TYPES.has(property.type ?? ''))
+      return [`${path}: map key '${key}' must be a scalar property of the items`];
     const requiredOrDefaulted = (item?.required ?? []).includes(key) || property.default !== undefined;
     return requiredOrDefaulted ? [] : [`${path}: map key '${key}' must be required or defaulted`];
   });

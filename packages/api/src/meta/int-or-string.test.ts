@@ -50,10 +50,16 @@ describe('percentage patterns (the regexes the CEL rules use; RE2 and JavaScript
 
 describe('intOrPercentSchema', () => {
   it('attaches a CEL rule whose message names the field and shows the value', () => {
-    const schema = intOrPercentSchema({ path: 'spec.updateStrategy.partition', description: 'd', atMost100Percent: true });
+    const schema = intOrPercentSchema({
+      path: 'spec.updateStrategy.partition',
+      description: 'd',
+      atMost100Percent: true,
+    });
     const [validation] = crdMetaOf(schema).validations ?? [];
     expect(validation?.rule).toBe(`type(self) == int ? self >= 0 : self.matches('${PERCENT_AT_MOST_100_PATTERN}')`);
-    expect(validation?.messageExpression).toContain("'spec.updateStrategy.partition: must be a non-negative integer or a percentage from");
+    expect(validation?.messageExpression).toContain(
+      "'spec.updateStrategy.partition: must be a non-negative integer or a percentage from",
+    );
   });
 
   it('does not add the rule to the shared int-or-string schema', () => {
@@ -90,6 +96,8 @@ describe('scaledValueFromIntOrPercent', () => {
   });
 
   it('throws on a value that is neither an integer nor a percentage', () => {
-    expect(() => scaledValueFromIntOrPercent({ value: '5', total: 10, roundUp: true })).toThrow('invalid integer or percentage: "5"');
+    expect(() => scaledValueFromIntOrPercent({ value: '5', total: 10, roundUp: true })).toThrow(
+      'invalid integer or percentage: "5"',
+    );
   });
 });

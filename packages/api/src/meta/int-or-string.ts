@@ -36,7 +36,8 @@ export interface IntOrPercentOptions {
  */
 export function intOrPercentSchema(options: IntOrPercentOptions): typeof intOrStringSchema {
   const pattern = options.atMost100Percent === true ? PERCENT_AT_MOST_100_PATTERN : PERCENT_PATTERN;
-  const percent = options.atMost100Percent === true ? 'a percentage from "0%" to "100%"' : 'a percentage such as "20%" or "12.5%"';
+  const percent =
+    options.atMost100Percent === true ? 'a percentage from "0%" to "100%"' : 'a percentage such as "20%" or "12.5%"';
   return withCrdMeta(intOrStringSchema, {
     description: options.description,
     validations: [
@@ -50,7 +51,8 @@ export function intOrPercentSchema(options: IntOrPercentOptions): typeof intOrSt
 }
 
 /** A parsed IntOrString: an absolute number or a percentage (possibly fractional). */
-export type IntOrPercent = { readonly kind: 'int'; readonly value: number } | { readonly kind: 'percent'; readonly value: number };
+export type IntOrPercent =
+  { readonly kind: 'int'; readonly value: number } | { readonly kind: 'percent'; readonly value: number };
 
 const PERCENT_REGEX = new RegExp(PERCENT_PATTERN);
 

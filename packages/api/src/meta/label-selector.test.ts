@@ -6,13 +6,19 @@ describe('label key and value patterns', () => {
   const key = new RegExp(LABEL_KEY_PATTERN);
   const value = new RegExp(LABEL_VALUE_PATTERN);
 
-  it.each(['app', 'app.kubernetes.io/name', 'example.com/a_b-c.d', 'A1', `x/${'a'.repeat(63)}`])('accepts the key %s', (text) => {
-    expect(key.test(text)).toBe(true);
-  });
+  it.each(['app', 'app.kubernetes.io/name', 'example.com/a_b-c.d', 'A1', `x/${'a'.repeat(63)}`])(
+    'accepts the key %s',
+    (text) => {
+      expect(key.test(text)).toBe(true);
+    },
+  );
 
-  it.each(['', 'bad key', '-app', 'app-', 'Example.com/app', 'a/b/c', `x/${'a'.repeat(64)}`, '/app'])('rejects the key %j', (text) => {
-    expect(key.test(text)).toBe(false);
-  });
+  it.each(['', 'bad key', '-app', 'app-', 'Example.com/app', 'a/b/c', `x/${'a'.repeat(64)}`, '/app'])(
+    'rejects the key %j',
+    (text) => {
+      expect(key.test(text)).toBe(false);
+    },
+  );
 
   it.each(['', 'v1', 'a.b_c-d', 'A'])('accepts the value %j', (text) => {
     expect(value.test(text)).toBe(true);

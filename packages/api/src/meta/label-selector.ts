@@ -21,7 +21,8 @@ export const LABEL_VALUE_PATTERN = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?
  * A label key (qualified name): an optional DNS subdomain prefix and `/`, then a name of at most 63
  * characters. The prefix's own 253-character limit is approximated by the 317-character key limit.
  */
-export const LABEL_KEY_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+export const LABEL_KEY_PATTERN =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
 
 /** Longest label key: 253 (prefix) + 1 (`/`) + 63 (name). */
 export const MAX_LABEL_KEY_LENGTH = 317;
@@ -33,7 +34,12 @@ export const labelValueSchema = z.string().max(63).regex(new RegExp(LABEL_VALUE_
 export const labelKeySchema = z.string().max(MAX_LABEL_KEY_LENGTH).regex(new RegExp(LABEL_KEY_PATTERN));
 
 /** Operators of a label selector requirement. */
-export const LabelSelectorOperator = { In: 'In', NotIn: 'NotIn', Exists: 'Exists', DoesNotExist: 'DoesNotExist' } as const;
+export const LabelSelectorOperator = {
+  In: 'In',
+  NotIn: 'NotIn',
+  Exists: 'Exists',
+  DoesNotExist: 'DoesNotExist',
+} as const;
 /** A label selector operator. */
 export type LabelSelectorOperator = (typeof LabelSelectorOperator)[keyof typeof LabelSelectorOperator];
 
@@ -41,7 +47,9 @@ export type LabelSelectorOperator = (typeof LabelSelectorOperator)[keyof typeof 
 export const labelSelectorRequirementSchema = withCrdMeta(
   z.looseObject({
     key: withCrdMeta(labelKeySchema, { description: 'The label key the requirement applies to.' }),
-    operator: withCrdMeta(z.enum(LabelSelectorOperator), { description: 'How the key relates to the values: In, NotIn, Exists or DoesNotExist.' }),
+    operator: withCrdMeta(z.enum(LabelSelectorOperator), {
+      description: 'How the key relates to the values: In, NotIn, Exists or DoesNotExist.',
+    }),
     values: withCrdMeta(z.array(labelValueSchema).max(MAX_SELECTOR_REQUIREMENT_VALUES), {
       description: 'Values for In and NotIn (non-empty); must be empty for Exists and DoesNotExist.',
       listType: 'atomic',
@@ -52,7 +60,8 @@ export const labelSelectorRequirementSchema = withCrdMeta(
     validations: [
       {
         rule: "self.operator == 'In' || self.operator == 'NotIn' ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",
-        message: 'matchExpressions[].values: must be non-empty for operators In and NotIn, and empty for Exists and DoesNotExist',
+        message:
+          'matchExpressions[].values: must be non-empty for operators In and NotIn, and empty for Exists and DoesNotExist',
         fieldPath: '.values',
       },
     ],
@@ -71,7 +80,8 @@ export const labelSelectorSchema = withCrdMeta(
       validations: [
         {
           rule: `self.all(k, size(k) <= ${String(MAX_LABEL_KEY_LENGTH)} && k.matches('${LABEL_KEY_PATTERN}'))`,
-          message: 'matchLabels: every key must be a valid label key (an optional DNS subdomain prefix and "/", then a name of at most 63 characters)',
+          message:
+            'matchLabels: every key must be a valid label key (an optional DNS subdomain prefix and "/", then a name of at most 63 characters)',
         },
       ],
     }).optional(),

@@ -52,6 +52,9 @@ export function typeMetaField<const T extends string>(value: T, description: str
  * The `apiVersion` of a kind served in several versions: the schema every version of it is parsed
  * with (the controllers' hub type) accepts each, and the CRD sees a plain `type: string` as above.
  */
-export function typeMetaApiVersionField<const T extends readonly [string, ...string[]]>(values: T, description: string): z.ZodEnum<{ [K in T[number]]: K }> {
+export function typeMetaApiVersionField<const T extends readonly [string, ...string[]]>(
+  values: T,
+  description: string,
+): z.ZodEnum<{ [K in T[number]]: K }> {
   return withCrdMeta(z.enum(values), { openApi: { type: 'string' }, description });
 }

@@ -34,11 +34,14 @@ export const QUANTITY_STRING_PATTERN = `^ *${QUANTITY_PATTERN.slice(1, -1)} *$`;
  * Go reads as zero (a Pod stores `cpu: null` as `"0"`); nullable so that the API server keeps it as
  * written instead of dropping the entry.
  */
-export const quantitySchema = withCrdMeta(z.union([z.number(), z.string().regex(new RegExp(QUANTITY_STRING_PATTERN))]).nullable(), {
-  description: 'A resource.Quantity: a number, or a string such as "500m", "1Gi" or "0.5".',
-  preserveUnknownFields: true,
-  openApi: { pattern: QUANTITY_STRING_PATTERN },
-});
+export const quantitySchema = withCrdMeta(
+  z.union([z.number(), z.string().regex(new RegExp(QUANTITY_STRING_PATTERN))]).nullable(),
+  {
+    description: 'A resource.Quantity: a number, or a string such as "500m", "1Gi" or "0.5".',
+    preserveUnknownFields: true,
+    openApi: { pattern: QUANTITY_STRING_PATTERN },
+  },
+);
 
 /** A Kubernetes resource quantity as JSON carries it. */
 export type Quantity = z.infer<typeof quantitySchema>;

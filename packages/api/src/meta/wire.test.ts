@@ -24,7 +24,11 @@ describe('Wire', () => {
 
   it('gives pods string timestamps', () => {
     expectTypeOf<NonNullable<Pod['metadata']>['creationTimestamp']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<NonNullable<NonNullable<Pod['status']>['conditions']>[number]['lastTransitionTime']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<NonNullable<Pod['spec']>['containers'][number]['name']>().toEqualTypeOf<NonNullable<V1Pod['spec']>['containers'][number]['name']>();
+    expectTypeOf<NonNullable<NonNullable<Pod['status']>['conditions']>[number]['lastTransitionTime']>().toEqualTypeOf<
+      string | undefined
+    >();
+    expectTypeOf<NonNullable<Pod['spec']>['containers'][number]['name']>().toEqualTypeOf<
+      NonNullable<V1Pod['spec']>['containers'][number]['name']
+    >();
   });
 });

@@ -29,11 +29,23 @@ const templateLabels = (labels: Json): Json => spec({ template: { metadata: { la
 const selector = (value: Json): Json => spec({ selector: value });
 const podSpec = (value: Json): Json => spec({ template: { spec: value } });
 /** The template's one container with `fields` added (a merge patch replaces the whole list). */
-const container = (fields: JsonObject): Json => podSpec({ containers: [{ name: 'nginx', image: 'nginx:alpine', ...fields }] });
+const container = (fields: JsonObject): Json =>
+  podSpec({ containers: [{ name: 'nginx', image: 'nginx:alpine', ...fields }] });
 
 const cases: readonly InvalidCase[] = [
-  { name: 'negative replicas', invalid: spec({ replicas: -1 }), corrected: spec({ replicas: 0 }), field: 'spec.replicas' },
-  { name: 'missing selector', invalid: spec({ selector: null }), corrected: spec({}), field: 'spec.selector', says: 'Required value' },
+  {
+    name: 'negative replicas',
+    invalid: spec({ replicas: -1 }),
+    corrected: spec({ replicas: 0 }),
+    field: 'spec.replicas',
+  },
+  {
+    name: 'missing selector',
+    invalid: spec({ selector: null }),
+    corrected: spec({}),
+    field: 'spec.selector',
+    says: 'Required value',
+  },
   {
     name: 'empty selector',
     invalid: spec({ selector: { matchLabels: null } }),
@@ -100,7 +112,10 @@ const cases: readonly InvalidCase[] = [
   {
     name: 'invalid matchLabels key',
     invalid: mergePatch(selector({ matchLabels: { 'bad key!': 'x' } }), templateLabels({ 'bad key!': 'x' })),
-    corrected: mergePatch(selector({ matchLabels: { 'example.com/good-key': 'x' } }), templateLabels({ 'example.com/good-key': 'x' })),
+    corrected: mergePatch(
+      selector({ matchLabels: { 'example.com/good-key': 'x' } }),
+      templateLabels({ 'example.com/good-key': 'x' }),
+    ),
     field: 'spec.selector.matchLabels',
     says: 'every key must be a valid label key',
   },
@@ -150,7 +165,12 @@ const cases: readonly InvalidCase[] = [
     field: 'spec.updateStrategy.partition',
     says: 'must be a non-negative integer or a percentage',
   },
-  { name: 'negative partition', invalid: updateStrategy({ partition: -1 }), corrected: updateStrategy({ partition: 1 }), field: 'spec.updateStrategy.partition' },
+  {
+    name: 'negative partition',
+    invalid: updateStrategy({ partition: -1 }),
+    corrected: updateStrategy({ partition: 1 }),
+    field: 'spec.updateStrategy.partition',
+  },
   {
     name: 'partition above 100%',
     invalid: updateStrategy({ partition: '100.5%' }),
@@ -212,22 +232,33 @@ const cases: readonly InvalidCase[] = [
   {
     name: 'both weight and order priority',
     invalid: updateStrategy({
-      priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { a: 'b' } } }], orderPriority: [{ orderedKey: 'k' }] },
+      priorityStrategy: {
+        weightPriority: [{ weight: 50, matchSelector: { matchLabels: { a: 'b' } } }],
+        orderPriority: [{ orderedKey: 'k' }],
+      },
     }),
-    corrected: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    corrected: updateStrategy({
+      priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { a: 'b' } } }] },
+    }),
     field: 'spec.updateStrategy.priorityStrategy',
     says: 'only one of weightPriority and orderPriority can be used',
   },
   {
     name: 'priority weight above 100',
-    invalid: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 101, matchSelector: { matchLabels: { a: 'b' } } }] } }),
-    corrected: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 100, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    invalid: updateStrategy({
+      priorityStrategy: { weightPriority: [{ weight: 101, matchSelector: { matchLabels: { a: 'b' } } }] },
+    }),
+    corrected: updateStrategy({
+      priorityStrategy: { weightPriority: [{ weight: 100, matchSelector: { matchLabels: { a: 'b' } } }] },
+    }),
     field: 'spec.updateStrategy.priorityStrategy.weightPriority[0].weight',
   },
   {
     name: 'empty priority matchSelector',
     invalid: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: {} }] } }),
-    corrected: updateStrategy({ priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: { matchLabels: { a: 'b' } } }] } }),
+    corrected: updateStrategy({
+      priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: { matchLabels: { a: 'b' } } }] },
+    }),
     field: 'spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector',
     says: 'selector can not be empty',
   },
@@ -245,8 +276,18 @@ const cases: readonly InvalidCase[] = [
   },
   {
     name: 'duplicate scatter term',
-    invalid: updateStrategy({ scatterStrategy: [{ key: 'foo', value: 'bar' }, { key: 'foo', value: 'bar' }] }),
-    corrected: updateStrategy({ scatterStrategy: [{ key: 'foo', value: 'bar' }, { key: 'foo', value: 'baz' }] }),
+    invalid: updateStrategy({
+      scatterStrategy: [
+        { key: 'foo', value: 'bar' },
+        { key: 'foo', value: 'bar' },
+      ],
+    }),
+    corrected: updateStrategy({
+      scatterStrategy: [
+        { key: 'foo', value: 'bar' },
+        { key: 'foo', value: 'baz' },
+      ],
+    }),
     field: 'spec.updateStrategy.scatterStrategy[1]',
     says: 'Duplicate value',
   },
@@ -270,7 +311,12 @@ const cases: readonly InvalidCase[] = [
     corrected: spec({ progressDeadlineSeconds: 1 }),
     field: 'spec.progressDeadlineSeconds',
   },
-  { name: 'negative minReadySeconds', invalid: spec({ minReadySeconds: -5 }), corrected: spec({ minReadySeconds: 5 }), field: 'spec.minReadySeconds' },
+  {
+    name: 'negative minReadySeconds',
+    invalid: spec({ minReadySeconds: -5 }),
+    corrected: spec({ minReadySeconds: 5 }),
+    field: 'spec.minReadySeconds',
+  },
   {
     name: 'negative revisionHistoryLimit',
     invalid: spec({ revisionHistoryLimit: -1 }),
@@ -284,10 +330,33 @@ const cases: readonly InvalidCase[] = [
     field: 'spec.updateStrategy.inPlaceUpdateStrategy.imagePreDownloadParallelism',
   },
   { name: 'missing spec', invalid: { spec: null }, corrected: {}, field: 'spec', says: 'Required value' },
-  { name: 'name not a DNS subdomain', invalid: { metadata: { name: 'Not_A_Subdomain' } }, corrected: {}, field: 'metadata.name', says: 'RFC 1123 subdomain' },
-  { name: 'missing template spec', invalid: spec({ template: { spec: null } }), corrected: {}, field: 'spec.template.spec', says: 'Required value' },
-  { name: 'missing containers', invalid: podSpec({ containers: null }), corrected: {}, field: 'spec.template.spec.containers', says: 'Required value' },
-  { name: 'empty containers list', invalid: podSpec({ containers: [] }), corrected: {}, field: 'spec.template.spec.containers' },
+  {
+    name: 'name not a DNS subdomain',
+    invalid: { metadata: { name: 'Not_A_Subdomain' } },
+    corrected: {},
+    field: 'metadata.name',
+    says: 'RFC 1123 subdomain',
+  },
+  {
+    name: 'missing template spec',
+    invalid: spec({ template: { spec: null } }),
+    corrected: {},
+    field: 'spec.template.spec',
+    says: 'Required value',
+  },
+  {
+    name: 'missing containers',
+    invalid: podSpec({ containers: null }),
+    corrected: {},
+    field: 'spec.template.spec.containers',
+    says: 'Required value',
+  },
+  {
+    name: 'empty containers list',
+    invalid: podSpec({ containers: [] }),
+    corrected: {},
+    field: 'spec.template.spec.containers',
+  },
   {
     name: 'containerPort as a string',
     invalid: container({ ports: [{ containerPort: '80' }] }),
@@ -322,8 +391,12 @@ const cases: readonly InvalidCase[] = [
   },
   {
     name: 'an init container memory limit that is not a quantity',
-    invalid: podSpec({ initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: '1GB' } } }] }),
-    corrected: podSpec({ initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: '1G' } } }] }),
+    invalid: podSpec({
+      initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: '1GB' } } }],
+    }),
+    corrected: podSpec({
+      initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: '1G' } } }],
+    }),
     field: 'spec.template.spec.initContainers[0].resources.limits.memory',
     says: 'should match',
   },
@@ -335,8 +408,22 @@ const cases: readonly InvalidCase[] = [
   },
   {
     name: 'a PVC template storage request that is not a quantity',
-    invalid: spec({ volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20 GB' } } } }] }),
-    corrected: spec({ volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20G' } } } }] }),
+    invalid: spec({
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20 GB' } } },
+        },
+      ],
+    }),
+    corrected: spec({
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20G' } } },
+        },
+      ],
+    }),
     field: 'spec.volumeClaimTemplates[0].spec.resources.requests.storage',
     says: 'should match',
   },
@@ -368,30 +455,44 @@ describe('CloneSet CRD validation on a real API server', () => {
     await namespace[Symbol.asyncDispose]();
   });
 
-  const create = (body: Json): Promise<unknown> => api.createNamespacedCustomObject({ ...CLONESETS, namespace: namespace.name, body });
+  const create = (body: Json): Promise<unknown> =>
+    api.createNamespacedCustomObject({ ...CLONESETS, namespace: namespace.name, body });
 
   it('has at least 25 invalid cases, each with a distinct name', () => {
     expect(cases.length).toBeGreaterThanOrEqual(25);
     expect(new Set(cases.map((testCase) => testCase.name)).size).toBe(cases.length);
   });
 
-  it.each(cases.map((testCase, index) => ({ ...testCase, index })))('rejects $name and accepts its corrected twin', async (testCase) => {
-    const invalid = mergePatch(validCloneSet(`invalid-${String(testCase.index)}`), testCase.invalid);
-    const rejection = await rejectionOf(() => create(invalid));
-    expect(rejection.code).toBe(422);
-    expect(rejection.message).toContain(testCase.field);
-    expect(rejection.fields).toContain(testCase.field);
-    if (testCase.says !== undefined) expect(rejection.message).toContain(testCase.says);
+  it.each(cases.map((testCase, index) => ({ ...testCase, index })))(
+    'rejects $name and accepts its corrected twin',
+    async (testCase) => {
+      const invalid = mergePatch(validCloneSet(`invalid-${String(testCase.index)}`), testCase.invalid);
+      const rejection = await rejectionOf(() => create(invalid));
+      expect(rejection.code).toBe(422);
+      expect(rejection.message).toContain(testCase.field);
+      expect(rejection.fields).toContain(testCase.field);
+      if (testCase.says !== undefined) expect(rejection.message).toContain(testCase.says);
 
-    const corrected = mergePatch(validCloneSet(`corrected-${String(testCase.index)}`), testCase.corrected) as JsonObject;
-    await expect(create(corrected)).resolves.toMatchObject({ metadata: { name: `corrected-${String(testCase.index)}` } });
-  });
+      const corrected = mergePatch(
+        validCloneSet(`corrected-${String(testCase.index)}`),
+        testCase.corrected,
+      ) as JsonObject;
+      await expect(create(corrected)).resolves.toMatchObject({
+        metadata: { name: `corrected-${String(testCase.index)}` },
+      });
+    },
+  );
 
   it.each(quantitiesAccepted.map((quantity, index) => ({ ...quantity, index })))(
     'accepts a quantity a Pod accepts: $name, stored as written',
     async ({ requests, index }) => {
-      const body = mergePatch(validCloneSet(`quantity-${String(index)}`), container({ resources: { requests, limits: requests } }));
-      await expect(create(body)).resolves.toMatchObject({ spec: { template: { spec: { containers: [{ resources: { requests, limits: requests } }] } } } });
+      const body = mergePatch(
+        validCloneSet(`quantity-${String(index)}`),
+        container({ resources: { requests, limits: requests } }),
+      );
+      await expect(create(body)).resolves.toMatchObject({
+        spec: { template: { spec: { containers: [{ resources: { requests, limits: requests } }] } } },
+      });
     },
   );
 
@@ -399,14 +500,25 @@ describe('CloneSet CRD validation on a real API server', () => {
     // Not a merge patch: there, null deletes.
     const template = {
       metadata: { labels: { app: 'sample' }, annotations: { note: null } },
-      spec: { containers: [{ name: 'nginx', image: 'nginx:alpine', command: [null, 'x'], resources: { limits: { cpu: null } } }] },
+      spec: {
+        containers: [
+          { name: 'nginx', image: 'nginx:alpine', command: [null, 'x'], resources: { limits: { cpu: null } } },
+        ],
+      },
     };
     const body = validCloneSet('nulls-as-written');
-    await expect(create({ ...body, spec: { ...(body['spec'] as JsonObject), template } })).resolves.toMatchObject({ spec: { template } });
+    await expect(create({ ...body, spec: { ...(body['spec'] as JsonObject), template } })).resolves.toMatchObject({
+      spec: { template },
+    });
   });
 
   it('accepts an empty env value and a port without name or protocol, as a Pod does', async () => {
-    const body = mergePatch(validCloneSet('empty-env-value'), container({ env: [{ name: 'EMPTY', value: '' }], ports: [{ containerPort: 8080 }] }));
-    await expect(create(body)).resolves.toMatchObject({ spec: { template: { spec: { containers: [{ env: [{ name: 'EMPTY', value: '' }] }] } } } });
+    const body = mergePatch(
+      validCloneSet('empty-env-value'),
+      container({ env: [{ name: 'EMPTY', value: '' }], ports: [{ containerPort: 8080 }] }),
+    );
+    await expect(create(body)).resolves.toMatchObject({
+      spec: { template: { spec: { containers: [{ env: [{ name: 'EMPTY', value: '' }] }] } } },
+    });
   });
 });

@@ -52,7 +52,11 @@ async function readExample(fileName: string): Promise<JsonObject> {
 function toCloneSet(example: JsonObject, base: JsonObject): JsonObject {
   const asObject = example['kind'] === undefined ? { spec: example } : example;
   const spec = asObject['spec'];
-  const complete = typeof asObject['metadata'] === 'object' && isObject(spec) && spec['selector'] !== undefined && spec['template'] !== undefined;
+  const complete =
+    typeof asObject['metadata'] === 'object' &&
+    isObject(spec) &&
+    spec['selector'] !== undefined &&
+    spec['template'] !== undefined;
   return (complete ? asObject : overlay(base, asObject)) as JsonObject;
 }
 

@@ -11,7 +11,10 @@ import { applyCrdFiles, testKubeConfig } from '@kruise-ts/local-cluster/testing'
 import type { JsonObject } from './cloneset-api.ts';
 
 /** The generated CRD file under test. */
-export const BROADCASTJOB_CRD_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../crds/apps.kruise.io_broadcastjobs.yaml');
+export const BROADCASTJOB_CRD_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../crds/apps.kruise.io_broadcastjobs.yaml',
+);
 
 /** Coordinates of the resource for CustomObjectsApi calls. */
 export const BROADCASTJOBS = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'broadcastjobs' } as const;
@@ -30,7 +33,9 @@ export function validBroadcastJob(name: string): JsonObject {
     kind: 'BroadcastJob',
     metadata: { name },
     spec: {
-      template: { spec: { containers: [{ name: 'sleep', image: 'busybox', command: ['sleep', '3'] }], restartPolicy: 'Never' } },
+      template: {
+        spec: { containers: [{ name: 'sleep', image: 'busybox', command: ['sleep', '3'] }], restartPolicy: 'Never' },
+      },
       completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 30 },
     },
   };

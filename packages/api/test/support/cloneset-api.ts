@@ -10,7 +10,10 @@ import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { applyCrdFiles } from '@kruise-ts/local-cluster/testing';
 
 /** The generated CRD file under test. */
-export const CLONESET_CRD_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../crds/apps.kruise.io_clonesets.yaml');
+export const CLONESET_CRD_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../crds/apps.kruise.io_clonesets.yaml',
+);
 
 /** Coordinates of the CloneSet resource for CustomObjectsApi calls. */
 export const CLONESETS = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets' } as const;

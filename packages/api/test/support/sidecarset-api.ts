@@ -11,7 +11,10 @@ import { applyCrdFiles, testKubeConfig } from '@kruise-ts/local-cluster/testing'
 import type { JsonObject } from './cloneset-api.ts';
 
 /** The generated CRD file under test. */
-export const SIDECARSET_CRD_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../crds/apps.kruise.io_sidecarsets.yaml');
+export const SIDECARSET_CRD_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../crds/apps.kruise.io_sidecarsets.yaml',
+);
 
 /** Coordinates of the (cluster-scoped) resource for CustomObjectsApi calls. */
 export const SIDECARSETS = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets' } as const;

@@ -13,7 +13,10 @@ import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 import type { JsonObject } from './cloneset-api.ts';
 
 /** The generated CRD file under test. */
-export const STATEFULSET_CRD_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../crds/apps.kruise.io_statefulsets.yaml');
+export const STATEFULSET_CRD_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../crds/apps.kruise.io_statefulsets.yaml',
+);
 
 /** Coordinates of the resource for CustomObjectsApi calls. */
 export const STATEFULSETS = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets' } as const;
@@ -25,7 +28,9 @@ export async function installStatefulSetCrd(kubeConfig: KubeConfig): Promise<Cus
 }
 
 /** The CRD installed and a fresh namespace for the tests of one file. */
-export async function statefulSetApi(prefix: string): Promise<{ readonly api: CustomObjectsApi; readonly namespace: TestNamespace }> {
+export async function statefulSetApi(
+  prefix: string,
+): Promise<{ readonly api: CustomObjectsApi; readonly namespace: TestNamespace }> {
   const kubeConfig = testKubeConfig();
   const api = await installStatefulSetCrd(kubeConfig);
   return { api, namespace: await createTestNamespace(kubeConfig, prefix) };
@@ -44,7 +49,10 @@ export function validStatefulSet(name: string): JsonObject {
       selector: { matchLabels: { app: 'sample' } },
       template: {
         metadata: { labels: { app: 'sample' } },
-        spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'main', image: 'nginx:alpine' }] },
+        spec: {
+          readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+          containers: [{ name: 'main', image: 'nginx:alpine' }],
+        },
       },
     },
   };

@@ -23,27 +23,64 @@ function event(input: EventInput): AuditEvent {
 
 describe('isLoopCreate', () => {
   it.each([
-    { name: "the loop's create", input: { verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT }, expected: true },
-    { name: 'a dry run (the probe)', input: { verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT, query: 'dryRun=All' }, expected: false },
-    { name: 'another client', input: { verb: 'create', resource: 'clonesets', user: ADMIN, agent: 'kubectl/v1.34' }, expected: false },
-    { name: 'a status write', input: { verb: 'update', resource: 'clonesets', subresource: 'status', user: CONTENDER, agent: LOOP_AGENT }, expected: false },
+    {
+      name: "the loop's create",
+      input: { verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT },
+      expected: true,
+    },
+    {
+      name: 'a dry run (the probe)',
+      input: { verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT, query: 'dryRun=All' },
+      expected: false,
+    },
+    {
+      name: 'another client',
+      input: { verb: 'create', resource: 'clonesets', user: ADMIN, agent: 'kubectl/v1.34' },
+      expected: false,
+    },
+    {
+      name: 'a status write',
+      input: { verb: 'update', resource: 'clonesets', subresource: 'status', user: CONTENDER, agent: LOOP_AGENT },
+      expected: false,
+    },
     { name: 'a pod', input: { verb: 'create', resource: 'pods', user: ADMIN, agent: LOOP_AGENT }, expected: false },
   ])('$name ⇒ $expected', ({ input, expected }) => {
     expect(isLoopCreate(event(input), SELECTORS)).toBe(expected);
   });
 
   it('only in the loop namespace', () => {
-    expect(isLoopCreate(event({ verb: 'create', resource: 'clonesets', agent: LOOP_AGENT }), { ...SELECTORS, namespace: 'other' })).toBe(false);
+    expect(
+      isLoopCreate(event({ verb: 'create', resource: 'clonesets', agent: LOOP_AGENT }), {
+        ...SELECTORS,
+        namespace: 'other',
+      }),
+    ).toBe(false);
   });
 });
 
 describe('isLauncherDryRun', () => {
   it.each([
-    { name: "the launcher's dry-run pod create", input: { verb: 'create', resource: 'pods', query: 'dryRun=All' }, expected: true },
-    { name: 'with another parameter first', input: { verb: 'create', resource: 'pods', query: 'fieldManager=x&dryRun=All' }, expected: true },
+    {
+      name: "the launcher's dry-run pod create",
+      input: { verb: 'create', resource: 'pods', query: 'dryRun=All' },
+      expected: true,
+    },
+    {
+      name: 'with another parameter first',
+      input: { verb: 'create', resource: 'pods', query: 'fieldManager=x&dryRun=All' },
+      expected: true,
+    },
     { name: 'a real pod create', input: { verb: 'create', resource: 'pods' }, expected: false },
-    { name: "someone else's dry run", input: { verb: 'create', resource: 'pods', query: 'dryRun=All', user: ADMIN }, expected: false },
-    { name: 'a dry-run claim', input: { verb: 'create', resource: 'persistentvolumeclaims', query: 'dryRun=All' }, expected: false },
+    {
+      name: "someone else's dry run",
+      input: { verb: 'create', resource: 'pods', query: 'dryRun=All', user: ADMIN },
+      expected: false,
+    },
+    {
+      name: 'a dry-run claim',
+      input: { verb: 'create', resource: 'persistentvolumeclaims', query: 'dryRun=All' },
+      expected: false,
+    },
   ])('$name ⇒ $expected', ({ input, expected }) => {
     expect(isLauncherDryRun(event(input), SELECTORS)).toBe(expected);
   });
@@ -60,7 +97,14 @@ describe('readAuditWindow', () => {
     const window = [
       auditLine({ verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT, micros: 4_000 }),
       auditLine({ verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT, micros: 2_000 }),
-      auditLine({ verb: 'create', resource: 'clonesets', user: ADMIN, agent: LOOP_AGENT, micros: 7_000, stage: 'ResponseStarted' }),
+      auditLine({
+        verb: 'create',
+        resource: 'clonesets',
+        user: ADMIN,
+        agent: LOOP_AGENT,
+        micros: 7_000,
+        stage: 'ResponseStarted',
+      }),
       auditLine({ verb: 'create', resource: 'pods', query: 'dryRun=All', micros: 1_500 }),
       auditLine({ verb: 'patch', resource: 'clonesets', subresource: 'status', micros: 3_000 }),
       'not json',

@@ -33,12 +33,23 @@ function isDryRun(event: AuditEvent): boolean {
 
 /** One of the loop's CloneSet creates (not a dry run: the probes are). */
 export function isLoopCreate(event: AuditEvent, selectors: AuditWindowSelectors): boolean {
-  return event.verb === 'create' && resourceName(event) === 'clonesets' && event.objectRef?.['namespace'] === selectors.namespace && (event.userAgent ?? '').startsWith(selectors.loopUserAgent) && !isDryRun(event);
+  return (
+    event.verb === 'create' &&
+    resourceName(event) === 'clonesets' &&
+    event.objectRef?.['namespace'] === selectors.namespace &&
+    (event.userAgent ?? '').startsWith(selectors.loopUserAgent) &&
+    !isDryRun(event)
+  );
 }
 
 /** One of the launcher's dry-run pod creates. */
 export function isLauncherDryRun(event: AuditEvent, selectors: AuditWindowSelectors): boolean {
-  return event.verb === 'create' && resourceName(event) === 'pods' && event.user.username === selectors.launcherUsername && isDryRun(event);
+  return (
+    event.verb === 'create' &&
+    resourceName(event) === 'pods' &&
+    event.user.username === selectors.launcherUsername &&
+    isDryRun(event)
+  );
 }
 
 /** Milliseconds from request received to the event's stage; undefined when a timestamp does not parse. */
@@ -49,7 +60,11 @@ function serverMs(event: AuditEvent): number | undefined {
 }
 
 /** Reads the window's ResponseComplete events of `file` in `range`. */
-export async function readAuditWindow(file: string, range: LogRange, selectors: AuditWindowSelectors): Promise<AuditWindow> {
+export async function readAuditWindow(
+  file: string,
+  range: LogRange,
+  selectors: AuditWindowSelectors,
+): Promise<AuditWindow> {
   const creates: number[] = [];
   const dryRuns: number[] = [];
   for await (const line of logLines(file, range)) {

@@ -9,7 +9,10 @@ import { loopCloneSet, loopName } from './cloneset.ts';
  * as `kubectl apply` of many files does); the milliseconds of each, from sending the request to the
  * parsed answer. A failed create fails the loop: every one of them is a valid CloneSet.
  */
-export async function timedCreates(client: Client, input: { readonly namespace: string; readonly prefix: string; readonly count: number }): Promise<number[]> {
+export async function timedCreates(
+  client: Client,
+  input: { readonly namespace: string; readonly prefix: string; readonly count: number },
+): Promise<number[]> {
   const samples: number[] = [];
   for (let index = 0; index < input.count; index += 1) {
     const manifest = loopCloneSet(loopName(input.prefix, index), input.namespace);

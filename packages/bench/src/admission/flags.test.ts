@@ -19,8 +19,17 @@ describe('parseAdmissionFlags', () => {
   });
 
   it('takes every flag', () => {
-    const options = parseAdmissionFlags(['--creates', '50', '--warmup=0', '--runtime', 'source', '--out', 'docs/x.json', '--work-dir', '/tmp/w'], STAMP);
-    expect(options).toEqual({ creates: 50, warmup: 0, runtime: 'source', outFile: path.resolve('docs/x.json'), workDir: '/tmp/w' });
+    const options = parseAdmissionFlags(
+      ['--creates', '50', '--warmup=0', '--runtime', 'source', '--out', 'docs/x.json', '--work-dir', '/tmp/w'],
+      STAMP,
+    );
+    expect(options).toEqual({
+      creates: 50,
+      warmup: 0,
+      runtime: 'source',
+      outFile: path.resolve('docs/x.json'),
+      workDir: '/tmp/w',
+    });
   });
 
   it.each([

@@ -37,14 +37,18 @@ export interface AdmissionOptions {
 export function parseAdmissionFlags(argv: readonly string[], stamp: string): AdmissionOptions {
   let values: ReturnType<typeof parseArgs>['values'];
   try {
-    const options = Object.fromEntries(Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const }]));
+    const options = Object.fromEntries(
+      Object.keys(flagsSchema.shape).map((name) => [name, { type: 'string' as const }]),
+    );
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new BenchFlagError(error instanceof Error ? error.message : String(error));
   }
   const flags = flagsSchema.safeParse(values);
   if (!flags.success) {
-    throw new BenchFlagError(`invalid flags:\n${flags.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`).join('\n')}`);
+    throw new BenchFlagError(
+      `invalid flags:\n${flags.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`).join('\n')}`,
+    );
   }
   const base = `admission-${String(flags.data.creates)}-${stamp}`;
   return {

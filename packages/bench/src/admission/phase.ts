@@ -92,15 +92,24 @@ async function startLauncher(plan: PhasePlan, env: PhaseEnvironment): Promise<St
 async function waitForLauncher(launcher: StartedLauncher): Promise<number> {
   const target = readinessTarget(launcher.contender, launcher.running, launcher.context);
   if (target === undefined) throw new Error('the launcher serves no /metrics to wait for');
-  return waitUntilReady('kruise-ts', target, { timeoutMs: READY_TIMEOUT_MS, intervalMs: 250, startedAt: launcher.startedAt, alive: () => alive(launcher.running.pid) }).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)} (its output: ${launcher.context.logFile})`);
+  return waitUntilReady('kruise-ts', target, {
+    timeoutMs: READY_TIMEOUT_MS,
+    intervalMs: 250,
+    startedAt: launcher.startedAt,
+    alive: () => alive(launcher.running.pid),
+  }).catch((error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)} (its output: ${launcher.context.logFile})`,
+    );
   });
 }
 
 /** `<configuration>/<webhook>` of every ValidatingWebhookConfiguration in the cluster. */
 async function validatingWebhooks(client: Client): Promise<string[]> {
   const list = await client.listAll(validatingWebhookConfigurationResource);
-  return list.items.flatMap((configuration) => (configuration.webhooks ?? []).map((webhook) => `${configuration.metadata?.name ?? ''}/${webhook.name}`));
+  return list.items.flatMap((configuration) =>
+    (configuration.webhooks ?? []).map((webhook) => `${configuration.metadata?.name ?? ''}/${webhook.name}`),
+  );
 }
 
 /** The webhook phase: seconds until the webhook refused the probe; the baseline: undefined, once it admitted it. */
@@ -120,10 +129,22 @@ async function fileSize(file: string): Promise<number> {
   );
 }
 
-type LoopFigures = Pick<AdmissionPhase, 'loopSeconds' | 'client' | 'server' | 'dryRunPodCreates' | 'apiServerWebhook' | 'launcherWebhook' | 'launcherMetrics' | 'loadAverage'>;
+type LoopFigures = Pick<
+  AdmissionPhase,
+  | 'loopSeconds'
+  | 'client'
+  | 'server'
+  | 'dryRunPodCreates'
+  | 'apiServerWebhook'
+  | 'launcherWebhook'
+  | 'launcherMetrics'
+  | 'loadAverage'
+>;
 
 /** The launcher's figures of the window (its webhook histogram, reconciles, event-loop delay); stops the scraper. */
-async function launcherFigures(scraper: MetricsScraper): Promise<Pick<AdmissionPhase, 'launcherWebhook' | 'launcherMetrics'>> {
+async function launcherFigures(
+  scraper: MetricsScraper,
+): Promise<Pick<AdmissionPhase, 'launcherWebhook' | 'launcherMetrics'>> {
   const buckets = await scraper.histogramIncrease(WEBHOOK_LATENCY, { webhook: ADMISSION_WEBHOOK.path });
   const launcherMetrics = await scraper.snapshot();
   scraper.stop();
@@ -138,14 +159,25 @@ async function measuredLoop(plan: PhasePlan, env: PhaseEnvironment, running: Run
   const fromOffset = await fileSize(env.cluster.auditLogPath);
   const loadBefore = os.loadavg()[0] ?? 0;
   const started = performance.now();
-  const samples = await timedCreates(env.client, { namespace: plan.namespace, prefix: 'cs', count: env.options.creates });
+  const samples = await timedCreates(env.client, {
+    namespace: plan.namespace,
+    prefix: 'cs',
+    count: env.options.creates,
+  });
   const loopSeconds = (performance.now() - started) / 1000;
   const loadAfter = os.loadavg()[0] ?? 0;
   await sleep(AUDIT_FLUSH_MS);
   const toOffset = await fileSize(env.cluster.auditLogPath);
   const launcher = await launcherFigures(scraper);
-  const apiServerWebhook = apiServerIncrease(apiServerBefore, await apiServerWebhookBuckets(env.cluster, ADMISSION_WEBHOOK.name));
-  const audit = await readAuditWindow(env.cluster.auditLogPath, { fromOffset, toOffset }, { namespace: plan.namespace, loopUserAgent: env.userAgent, launcherUsername: env.identity.username });
+  const apiServerWebhook = apiServerIncrease(
+    apiServerBefore,
+    await apiServerWebhookBuckets(env.cluster, ADMISSION_WEBHOOK.name),
+  );
+  const audit = await readAuditWindow(
+    env.cluster.auditLogPath,
+    { fromOffset, toOffset },
+    { namespace: plan.namespace, loopUserAgent: env.userAgent, launcherUsername: env.identity.username },
+  );
   return {
     loopSeconds: Number(loopSeconds.toFixed(3)),
     client: millisecondStats(samples),
@@ -164,12 +196,18 @@ export async function runPhase(plan: PhasePlan, env: PhaseEnvironment): Promise<
   try {
     const readySeconds = await waitForLauncher(launcher);
     const effectiveSeconds = await checkWebhookPath(plan, env);
-    env.log(`${plan.name}: launcher ready after ${readySeconds.toFixed(1)} s${effectiveSeconds === undefined ? '; the probe was admitted (no webhook)' : `, webhook refusing the probe ${effectiveSeconds.toFixed(1)} s later`}`);
+    env.log(
+      `${plan.name}: launcher ready after ${readySeconds.toFixed(1)} s${effectiveSeconds === undefined ? '; the probe was admitted (no webhook)' : `, webhook refusing the probe ${effectiveSeconds.toFixed(1)} s later`}`,
+    );
     const webhooks = await validatingWebhooks(env.client);
     await timedCreates(env.client, { namespace: plan.namespace, prefix: 'warmup', count: env.options.warmup });
-    env.log(`${plan.name}: ${String(env.options.warmup)} warm-up creates done; measuring ${String(env.options.creates)} creates in ${plan.namespace}`);
+    env.log(
+      `${plan.name}: ${String(env.options.warmup)} warm-up creates done; measuring ${String(env.options.creates)} creates in ${plan.namespace}`,
+    );
     const figures = await measuredLoop(plan, env, launcher.running);
-    env.log(`${plan.name}: client-side p50 ${figures.client.p50Ms.toFixed(2)} ms, p99 ${figures.client.p99Ms.toFixed(2)} ms`);
+    env.log(
+      `${plan.name}: client-side p50 ${figures.client.p50Ms.toFixed(2)} ms, p99 ${figures.client.p99Ms.toFixed(2)} ms`,
+    );
     return {
       name: plan.name,
       namespace: plan.namespace,

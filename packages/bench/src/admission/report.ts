@@ -21,7 +21,12 @@ function statsCells(stats: Omit<MillisecondStats, 'count'>, format: (value: numb
 }
 
 function clientTable(result: AdmissionResult): string {
-  const columns = [{ title: 'phase', align: 'left' as const }, ...['creates', 'p50', 'p90', 'p99', 'max', 'mean', 'server-side p50 / p99 (audit log)', 'load before / after'].map((title) => ({ title, align: RIGHT }))];
+  const columns = [
+    { title: 'phase', align: 'left' as const },
+    ...['creates', 'p50', 'p90', 'p99', 'max', 'mean', 'server-side p50 / p99 (audit log)', 'load before / after'].map(
+      (title) => ({ title, align: RIGHT }),
+    ),
+  ];
   const rows = result.phases.map((phase) => [
     phase.name,
     groupThousands(phase.client.count),
@@ -29,27 +34,53 @@ function clientTable(result: AdmissionResult): string {
     `${ms(phase.server.p50Ms)} / ${ms(phase.server.p99Ms)}`,
     `${phase.loadAverage.before.toFixed(2)} / ${phase.loadAverage.after.toFixed(2)}`,
   ]);
-  const adds = ['webhook adds', '', ...statsCells(result.webhookAdds, deltaMs), `${deltaMs(result.webhookAddsServerSide.p50Ms)} / ${deltaMs(result.webhookAddsServerSide.p99Ms)}`, ''];
+  const adds = [
+    'webhook adds',
+    '',
+    ...statsCells(result.webhookAdds, deltaMs),
+    `${deltaMs(result.webhookAddsServerSide.p50Ms)} / ${deltaMs(result.webhookAddsServerSide.p99Ms)}`,
+    '',
+  ];
   return markdownTable(columns, [...rows, adds]);
 }
 
 function histogramRow(title: string, histogram: WebhookHistogram | undefined): string[] {
   if (histogram === undefined) return [title, MISSING, MISSING, MISSING, MISSING];
-  return [title, groupThousands(histogram.count), orMissing(histogram.p50Seconds, formatLatency), orMissing(histogram.p99Seconds, formatLatency), orMissing(histogram.p99AtMostSeconds, (bound) => `≤ ${formatLatency(bound)}`)];
+  return [
+    title,
+    groupThousands(histogram.count),
+    orMissing(histogram.p50Seconds, formatLatency),
+    orMissing(histogram.p99Seconds, formatLatency),
+    orMissing(histogram.p99AtMostSeconds, (bound) => `≤ ${formatLatency(bound)}`),
+  ];
 }
 
 function webhookTable(phase: AdmissionPhase): string {
-  const columns = [{ title: `the webhook's side (phase "${phase.name}")`, align: 'left' as const }, ...['calls', 'p50', 'p99', 'p99 bucket'].map((title) => ({ title, align: RIGHT }))];
+  const columns = [
+    { title: `the webhook's side (phase "${phase.name}")`, align: 'left' as const },
+    ...['calls', 'p50', 'p99', 'p99 bucket'].map((title) => ({ title, align: RIGHT })),
+  ];
   const dryRuns = phase.dryRunPodCreates;
   return markdownTable(columns, [
     histogramRow(`kube-apiserver: ${ADMISSION_DURATION} (CREATE)`, phase.apiServerWebhook),
     histogramRow(`launcher: ${WEBHOOK_LATENCY}`, phase.launcherWebhook),
-    ["launcher's dry-run pod creates, server-side (audit log)", groupThousands(dryRuns.count), ms(dryRuns.p50Ms), ms(dryRuns.p99Ms), MISSING],
+    [
+      "launcher's dry-run pod creates, server-side (audit log)",
+      groupThousands(dryRuns.count),
+      ms(dryRuns.p50Ms),
+      ms(dryRuns.p99Ms),
+      MISSING,
+    ],
   ]);
 }
 
 function launcherTable(phases: readonly AdmissionPhase[]): string {
-  const columns = [{ title: 'launcher, per phase', align: 'left' as const }, ...['ready after', 'reconciles', 'reconcile p50 / p99', 'event-loop delay p99 (peak)', 'dry-run pod creates'].map((title) => ({ title, align: RIGHT }))];
+  const columns = [
+    { title: 'launcher, per phase', align: 'left' as const },
+    ...['ready after', 'reconciles', 'reconcile p50 / p99', 'event-loop delay p99 (peak)', 'dry-run pod creates'].map(
+      (title) => ({ title, align: RIGHT }),
+    ),
+  ];
   return markdownTable(
     columns,
     phases.map((phase) => {

@@ -38,15 +38,34 @@ import { ADMISSION_WEBHOOK } from './webhook.ts';
 const USER_AGENT = 'kruise-ts-bench-admission';
 /** The launcher's app CRDs with --feature-gates=CloneSet=true (Advanced StatefulSet stays on by default). */
 const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml'];
-const COMMON_ARGS = ['--feature-gates=CloneSet=true', `--webhook-local-configuration=${BENCH_WEBHOOK_CONFIGURATION}`, '--webhook-port=0'];
-const BASELINE = 'the same launcher flags with --cloneset-validation-webhook=false (a new process), in a namespace of its own';
+const COMMON_ARGS = [
+  '--feature-gates=CloneSet=true',
+  `--webhook-local-configuration=${BENCH_WEBHOOK_CONFIGURATION}`,
+  '--webhook-port=0',
+];
+const BASELINE =
+  'the same launcher flags with --cloneset-validation-webhook=false (a new process), in a namespace of its own';
 
 export const PHASES: readonly PhasePlan[] = [
-  { name: WEBHOOK_PHASE, namespace: 'admission-webhook', launcherArgs: [...COMMON_ARGS, '--namespace=admission-webhook'], webhook: true },
-  { name: BASELINE_PHASE, namespace: 'admission-baseline', launcherArgs: [...COMMON_ARGS, '--namespace=admission-baseline', '--cloneset-validation-webhook=false'], webhook: false },
+  {
+    name: WEBHOOK_PHASE,
+    namespace: 'admission-webhook',
+    launcherArgs: [...COMMON_ARGS, '--namespace=admission-webhook'],
+    webhook: true,
+  },
+  {
+    name: BASELINE_PHASE,
+    namespace: 'admission-baseline',
+    launcherArgs: [...COMMON_ARGS, '--namespace=admission-baseline', '--cloneset-validation-webhook=false'],
+    webhook: false,
+  },
 ];
 
-async function prepare(cluster: LocalCluster, options: AdmissionOptions, log: (line: string) => void): Promise<PhaseEnvironment> {
+async function prepare(
+  cluster: LocalCluster,
+  options: AdmissionOptions,
+  log: (line: string) => void,
+): Promise<PhaseEnvironment> {
   const admin = new KubeConfig();
   admin.loadFromFile(cluster.kubeconfigPath);
   await applyCrdFiles(
@@ -67,7 +86,12 @@ function phaseNamed(phases: readonly AdmissionPhase[], name: AdmissionPhase['nam
   return phase;
 }
 
-function assemble(input: { startedAt: Date; command: string; options: AdmissionOptions; phases: readonly AdmissionPhase[] }): AdmissionResult {
+function assemble(input: {
+  startedAt: Date;
+  command: string;
+  options: AdmissionOptions;
+  phases: readonly AdmissionPhase[];
+}): AdmissionResult {
   const webhook = phaseNamed(input.phases, WEBHOOK_PHASE);
   const baseline = phaseNamed(input.phases, BASELINE_PHASE);
   return {
@@ -93,7 +117,10 @@ function assemble(input: { startedAt: Date; command: string; options: AdmissionO
 }
 
 /** Runs both phases on one control plane; the control plane is stopped however the run ends. */
-export async function runAdmission(options: AdmissionOptions, input: { readonly command: string; readonly log: (line: string) => void }): Promise<AdmissionResult> {
+export async function runAdmission(
+  options: AdmissionOptions,
+  input: { readonly command: string; readonly log: (line: string) => void },
+): Promise<AdmissionResult> {
   const startedAt = new Date();
   await mkdir(options.workDir, { recursive: true });
   input.log('starting a control plane');

@@ -15,9 +15,17 @@ export const ADMISSION_DURATION = 'apiserver_admission_webhook_admission_duratio
 export const WEBHOOK_LATENCY = 'controller_runtime_webhook_latency_seconds';
 
 /** The webhook's CREATE calls in kube-apiserver's histogram; undefined when /metrics cannot be read. */
-export async function apiServerWebhookBuckets(source: ProfileSource, webhookName: string): Promise<HistogramBucket[] | undefined> {
+export async function apiServerWebhookBuckets(
+  source: ProfileSource,
+  webhookName: string,
+): Promise<HistogramBucket[] | undefined> {
   return apiServerMetricsText(source).then(
-    (text) => histogramBuckets(parsePrometheusText(text), ADMISSION_DURATION, { name: webhookName, type: 'validating', operation: 'CREATE' }),
+    (text) =>
+      histogramBuckets(parsePrometheusText(text), ADMISSION_DURATION, {
+        name: webhookName,
+        type: 'validating',
+        operation: 'CREATE',
+      }),
     () => undefined,
   );
 }
@@ -29,6 +37,9 @@ export function webhookHistogram(buckets: readonly HistogramBucket[]): WebhookHi
 }
 
 /** The increase between two reads of kube-apiserver's histogram; undefined when either failed. */
-export function apiServerIncrease(before: readonly HistogramBucket[] | undefined, after: readonly HistogramBucket[] | undefined): WebhookHistogram | undefined {
+export function apiServerIncrease(
+  before: readonly HistogramBucket[] | undefined,
+  after: readonly HistogramBucket[] | undefined,
+): WebhookHistogram | undefined {
   return before === undefined || after === undefined ? undefined : webhookHistogram(subtractBuckets(after, before));
 }

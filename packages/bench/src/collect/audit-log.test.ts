@@ -181,7 +181,12 @@ describe('createAuditAggregator', () => {
     for (let index = 0; index < 1000; index += 1) {
       aggregator.add(line({ verb: 'update', resource: 'pods', micros: ((index * 7919) % 1000) + 1 }));
     }
-    expect(aggregator.result(1000).mutatingLatency).toEqual({ count: 1000, p50Seconds: 0.0005, p99Seconds: 0.00099, maxSeconds: 0.001 });
+    expect(aggregator.result(1000).mutatingLatency).toEqual({
+      count: 1000,
+      p50Seconds: 0.0005,
+      p99Seconds: 0.00099,
+      maxSeconds: 0.001,
+    });
   });
 });
 
@@ -196,9 +201,15 @@ describe('readAuditLog', () => {
 
   it('reads only what was written after the offset', async () => {
     const file = join(directory, 'audit.log');
-    await writeFile(file, `${line({ verb: 'create', resource: 'pods' })}\n${line({ verb: 'create', resource: 'pods' })}\n`);
+    await writeFile(
+      file,
+      `${line({ verb: 'create', resource: 'pods' })}\n${line({ verb: 'create', resource: 'pods' })}\n`,
+    );
     const { size } = await stat(file);
-    await appendFile(file, `${line({ verb: 'patch', resource: 'pods' })}\r\n${line({ verb: 'get', resource: 'pods' })}\n`);
+    await appendFile(
+      file,
+      `${line({ verb: 'patch', resource: 'pods' })}\r\n${line({ verb: 'get', resource: 'pods' })}\n`,
+    );
     const window = await readAuditLog(file, () => true, { podsTouched: 1, fromOffset: size });
     expect(window.byVerbAndResource).toEqual([
       { verb: 'get', resource: 'pods', count: 1 },
@@ -217,12 +228,18 @@ describe('readAuditLog', () => {
     await writeFile(file, text);
     const result = await readAuditLog(file, () => true, { podsTouched: 1, fromOffset: Buffer.byteLength(text) });
     expect(result.total).toBe(0);
-    const empty = await readAuditLog(file, () => true, { podsTouched: 1, fromOffset: Buffer.byteLength(text), toOffset: Buffer.byteLength(text) });
+    const empty = await readAuditLog(file, () => true, {
+      podsTouched: 1,
+      fromOffset: Buffer.byteLength(text),
+      toOffset: Buffer.byteLength(text),
+    });
     expect(empty.total).toBe(0);
   });
 
   it('rejects when the file does not exist', async () => {
-    await expect(readAuditLog(join(directory, 'missing.log'), () => true, { podsTouched: 1 })).rejects.toThrow(/ENOENT/);
+    await expect(readAuditLog(join(directory, 'missing.log'), () => true, { podsTouched: 1 })).rejects.toThrow(
+      /ENOENT/,
+    );
   });
 });
 

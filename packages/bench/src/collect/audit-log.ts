@@ -92,7 +92,10 @@ export function createAuditAggregator(select: AuditSelector): AuditAggregator {
       const byVerbAndResource = sortCounts([...counts.values()]);
       const total = byVerbAndResource.reduce((sum, entry) => sum + entry.count, 0);
       const writes = byVerbAndResource.reduce((sum, entry) => sum + (WRITE_VERBS.has(entry.verb) ? entry.count : 0), 0);
-      const podWrites = byVerbAndResource.reduce((sum, entry) => sum + (WRITE_VERBS.has(entry.verb) && isPodResource(entry.resource) ? entry.count : 0), 0);
+      const podWrites = byVerbAndResource.reduce(
+        (sum, entry) => sum + (WRITE_VERBS.has(entry.verb) && isPodResource(entry.resource) ? entry.count : 0),
+        0,
+      );
       const perPod = (count: number): number => (podsTouched > 0 ? Math.round((count / podsTouched) * 100) / 100 : 0);
       return {
         byVerbAndResource,
@@ -177,7 +180,11 @@ export interface ReadAuditLogOptions {
 }
 
 /** Streams the audit log `file` (from `fromOffset`) through an aggregator of `select`'s requests. */
-export async function readAuditLog(file: string, select: AuditSelector, options: ReadAuditLogOptions): Promise<RequestStats> {
+export async function readAuditLog(
+  file: string,
+  select: AuditSelector,
+  options: ReadAuditLogOptions,
+): Promise<RequestStats> {
   const aggregator = createAuditAggregator(select);
   for await (const line of logLines(file, { fromOffset: options.fromOffset ?? 0, toOffset: options.toOffset })) {
     aggregator.add(line);

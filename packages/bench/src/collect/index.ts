@@ -22,7 +22,13 @@ export {
 export type { AuditAggregator, AuditEvent, AuditSelector, ReadAuditLogOptions } from './audit-log.ts';
 export { timestampMicros } from './audit-time.ts';
 export { podWriteTime, waitForQuietPods } from './quiet-period.ts';
-export { isSimulatedKubelet, parseWatchClosure, readSimulatorFailures, readSimulatorHealth, readWatchClosures } from './simulator-health.ts';
+export {
+  isSimulatedKubelet,
+  parseWatchClosure,
+  readSimulatorFailures,
+  readSimulatorHealth,
+  readWatchClosures,
+} from './simulator-health.ts';
 export { logLines } from './log-lines.ts';
 export type { LogRange } from './log-lines.ts';
 export type { QuietPeriodOptions, QuietPeriodOutcome } from './quiet-period.ts';

@@ -122,9 +122,9 @@ describe('histogramBuckets', () => {
   });
 
   it('keeps only the series that carry the filter labels', () => {
-    expect(histogramBuckets(samples, 'controller_runtime_reconcile_time_seconds', { controller: 'sidecarset' })).toEqual(
-      buckets([0.005, 4], [0.01, 4], [0.1, 5], [Infinity, 5]),
-    );
+    expect(
+      histogramBuckets(samples, 'controller_runtime_reconcile_time_seconds', { controller: 'sidecarset' }),
+    ).toEqual(buckets([0.005, 4], [0.01, 4], [0.1, 5], [Infinity, 5]));
   });
 
   it('is empty for an unknown histogram or filter', () => {

@@ -198,7 +198,10 @@ export function histogramBuckets(
  * bucket `before` lacks counts from 0. No counter-reset handling: a contender restarted in the window
  * has no meaningful increase anyway.
  */
-export function subtractBuckets(after: readonly HistogramBucket[], before: readonly HistogramBucket[]): HistogramBucket[] {
+export function subtractBuckets(
+  after: readonly HistogramBucket[],
+  before: readonly HistogramBucket[],
+): HistogramBucket[] {
   const earlier = new Map(before.map((bucket) => [bucket.le, bucket.count]));
   return after.map((bucket) => ({ le: bucket.le, count: bucket.count - (earlier.get(bucket.le) ?? 0) }));
 }
@@ -263,7 +266,11 @@ function monotonic(buckets: readonly HistogramBucket[]): HistogramBucket[] {
 }
 
 /** The values of the series of `name` that carry `labelFilter`, NaN values left out. */
-function valuesOf(samples: readonly MetricSample[], name: string, labelFilter: Readonly<Record<string, string>>): number[] {
+function valuesOf(
+  samples: readonly MetricSample[],
+  name: string,
+  labelFilter: Readonly<Record<string, string>>,
+): number[] {
   return seriesOf(samples, name, labelFilter)
     .map((sample) => sample.value)
     .filter((value) => !Number.isNaN(value));

@@ -16,7 +16,14 @@ interface LineOptions {
 
 /** An audit log line of a request (the shared fixture, dated now unless told). */
 function auditLine(verb: string, resource: string, { subresource, stage, at = Date.now() }: LineOptions = {}): string {
-  return sharedAuditLine({ verb, resource, receivedAt: at, micros: 250, ...(subresource === undefined ? {} : { subresource }), ...(stage === undefined ? {} : { stage }) });
+  return sharedAuditLine({
+    verb,
+    resource,
+    receivedAt: at,
+    micros: 250,
+    ...(subresource === undefined ? {} : { subresource }),
+    ...(stage === undefined ? {} : { stage }),
+  });
 }
 
 describe('podWriteTime', () => {
@@ -28,7 +35,11 @@ describe('podWriteTime', () => {
     ['a pod watch', auditLine('watch', 'pods'), undefined],
     ['a pod get', auditLine('get', 'pods'), undefined],
     ['a lease update', auditLine('update', 'leases'), undefined],
-    ['a write not completed yet', auditLine('patch', 'pods', { subresource: 'status', stage: 'ResponseStarted' }), undefined],
+    [
+      'a write not completed yet',
+      auditLine('patch', 'pods', { subresource: 'status', stage: 'ResponseStarted' }),
+      undefined,
+    ],
     ['no JSON', '{"pods"', undefined],
   ])('%s', (_name, line, expected) => {
     expect(podWriteTime(line)).toBe(expected);
@@ -50,7 +61,10 @@ describe('waitForQuietPods', () => {
     const appending = (async () => {
       for (let i = 0; i < 4; i++) {
         await new Promise((resolve) => setTimeout(resolve, 60));
-        await appendFile(file, `${auditLine('patch', 'pods', { subresource: 'status' })}\n${auditLine('update', 'leases')}\n`);
+        await appendFile(
+          file,
+          `${auditLine('patch', 'pods', { subresource: 'status' })}\n${auditLine('update', 'leases')}\n`,
+        );
       }
     })();
     const outcome = await waitForQuietPods(file, 0, { quietMs: 200, timeoutMs: 10_000, pollMs: 20 });
@@ -81,7 +95,11 @@ describe('waitForQuietPods', () => {
     const file = join(dir, 'offset.log');
     const before = `${auditLine('patch', 'pods', { subresource: 'status' })}\n`;
     await writeFile(file, `${before}${auditLine('create', 'pods').slice(0, 30)}`);
-    const outcome = await waitForQuietPods(file, Buffer.byteLength(before), { quietMs: 50, timeoutMs: 5_000, pollMs: 10 });
+    const outcome = await waitForQuietPods(file, Buffer.byteLength(before), {
+      quietMs: 50,
+      timeoutMs: 5_000,
+      pollMs: 10,
+    });
     expect(outcome).toMatchObject({ quiet: true, podWritesSeen: 0 });
   });
 

@@ -78,7 +78,11 @@ async function readNewLines(file: string, offset: number): Promise<{ lines: stri
  * writes long past when the wait starts do not prolong it; a log without any pod write since
  * `fromOffset` makes it wait `quietMs` from its start.
  */
-export async function waitForQuietPods(file: string, fromOffset: number, options: QuietPeriodOptions): Promise<QuietPeriodOutcome> {
+export async function waitForQuietPods(
+  file: string,
+  fromOffset: number,
+  options: QuietPeriodOptions,
+): Promise<QuietPeriodOutcome> {
   const pollMs = options.pollMs ?? 250;
   const started = Date.now();
   let offset = fromOffset;

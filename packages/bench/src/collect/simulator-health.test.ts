@@ -4,7 +4,13 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { isSimulatedKubelet, parseWatchClosure, readSimulatorFailures, readSimulatorHealth, readWatchClosures } from './simulator-health.ts';
+import {
+  isSimulatedKubelet,
+  parseWatchClosure,
+  readSimulatorFailures,
+  readSimulatorHealth,
+  readWatchClosures,
+} from './simulator-health.ts';
 import { auditLine } from './test-audit-line.ts';
 
 // As kube-apiserver v1.34 logs them (one line each).
@@ -12,13 +18,18 @@ const KWOK_CLOSED =
   'I1122 05:04:42.580607   17173 cache_watcher.go:203] Forcing pods watcher close due to unresponsiveness: key: "/pods", labels: "", fields: "spec.nodeName!=". len(c.input) = 10, len(c.result) = 10, graceful = false';
 const OURS_CLOSED =
   'I1122 05:04:42.487651   17173 cache_watcher.go:203] Forcing pods watcher close due to unresponsiveness: key: "/pods", labels: "apps.kruise.io/cloneset-instance-id", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false';
-const OTHER_LINE = 'I1122 05:04:43.000000   17173 httplog.go:134] "HTTP" verb="PATCH" URI="/api/v1/namespaces/bench/pods/x/status" latency="3ms"';
+const OTHER_LINE =
+  'I1122 05:04:43.000000   17173 httplog.go:134] "HTTP" verb="PATCH" URI="/api/v1/namespaces/bench/pods/x/status" latency="3ms"';
 const KWOK = 'kwok/v0.8.0 (linux/amd64) kubernetes/$Format';
 
 describe('parseWatchClosure', () => {
   it.each([
     ['kwok pod watch', KWOK_CLOSED, { resource: 'pods', labelSelector: '', fieldSelector: 'spec.nodeName!=' }],
-    ['a label-selected watch', OURS_CLOSED, { resource: 'pods', labelSelector: 'apps.kruise.io/cloneset-instance-id', fieldSelector: '' }],
+    [
+      'a label-selected watch',
+      OURS_CLOSED,
+      { resource: 'pods', labelSelector: 'apps.kruise.io/cloneset-instance-id', fieldSelector: '' },
+    ],
     ['another log line', OTHER_LINE, undefined],
     ['an empty line', '', undefined],
   ])('%s', (_name, line, expected) => {
@@ -51,7 +62,10 @@ describe('reading the window of the logs', () => {
     auditLog = join(dir, 'audit.log');
     const apiServerBefore = `${KWOK_CLOSED}\n`;
     apiServerLogFrom = Buffer.byteLength(apiServerBefore);
-    await writeFile(apiServerLog, `${apiServerBefore}${[KWOK_CLOSED, OTHER_LINE, OURS_CLOSED, KWOK_CLOSED].join('\n')}\n`);
+    await writeFile(
+      apiServerLog,
+      `${apiServerBefore}${[KWOK_CLOSED, OTHER_LINE, OURS_CLOSED, KWOK_CLOSED].join('\n')}\n`,
+    );
     const auditBefore = `${auditLine({ verb: 'patch', resource: 'pods', subresource: 'status', agent: KWOK, code: 422 })}\n`;
     auditLogFrom = Buffer.byteLength(auditBefore);
     const window = [
@@ -82,7 +96,9 @@ describe('reading the window of the logs', () => {
   });
 
   it('reads nothing from an empty range (nothing logged in the window)', async () => {
-    expect(await readWatchClosures(apiServerLog, { fromOffset: apiServerLogFrom, toOffset: apiServerLogFrom })).toEqual([]);
+    expect(await readWatchClosures(apiServerLog, { fromOffset: apiServerLogFrom, toOffset: apiServerLogFrom })).toEqual(
+      [],
+    );
     expect(await readSimulatorFailures(auditLog, { fromOffset: auditLogFrom, toOffset: auditLogFrom })).toEqual([]);
   });
 
@@ -94,7 +110,12 @@ describe('reading the window of the logs', () => {
   });
 
   it('reads both for one window', async () => {
-    const health = await readSimulatorHealth({ apiServerLog, apiServerLogRange: { fromOffset: apiServerLogFrom }, auditLog, auditLogRange: { fromOffset: auditLogFrom } });
+    const health = await readSimulatorHealth({
+      apiServerLog,
+      apiServerLogRange: { fromOffset: apiServerLogFrom },
+      auditLog,
+      auditLogRange: { fromOffset: auditLogFrom },
+    });
     expect(health.watchClosures.map((row) => row.count)).toEqual([2, 1]);
     expect(health.kubeletFailedRequests.map((row) => row.count)).toEqual([2, 1]);
   });

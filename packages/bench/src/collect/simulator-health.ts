@@ -12,7 +12,8 @@ import type { LogRange } from './log-lines.ts';
 
 // klog line of k8s.io/apiserver's cacheWatcher (v1.34): `Forcing pods watcher close due to
 // unresponsiveness: key: "/pods", labels: "", fields: "spec.nodeName!=". len(c.input) = 10, ...`
-const WATCH_CLOSURE = /Forcing (\S+) watcher close due to unresponsiveness: key: "[^"]*", labels: "([^"]*)", fields: "([^"]*)"/;
+const WATCH_CLOSURE =
+  /Forcing (\S+) watcher close due to unresponsiveness: key: "[^"]*", labels: "([^"]*)", fields: "([^"]*)"/;
 
 /** The watcher a kube-apiserver log line says was closed for falling behind, if it says so. */
 export function parseWatchClosure(line: string): Omit<WatchClosureCount, 'count'> | undefined {
@@ -37,7 +38,9 @@ function countRows<T extends object>(entries: Iterable<T>, keyOf: (entry: T) => 
     const row = rows.get(key);
     rows.set(key, { ...entry, count: (row?.count ?? 0) + 1 });
   }
-  return [...rows.entries()].sort(([keyA, a], [keyB, b]) => b.count - a.count || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0)).map(([, row]) => row);
+  return [...rows.entries()]
+    .sort(([keyA, a], [keyB, b]) => b.count - a.count || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0))
+    .map(([, row]) => row);
 }
 
 /** Watch closures in a range of kube-apiserver's log, by watcher. */
@@ -49,7 +52,9 @@ export async function readWatchClosures(apiServerLog: string, range: LogRange): 
       closures.push(closure);
     }
   }
-  return countRows(closures, (closure) => JSON.stringify([closure.resource, closure.labelSelector, closure.fieldSelector]));
+  return countRows(closures, (closure) =>
+    JSON.stringify([closure.resource, closure.labelSelector, closure.fieldSelector]),
+  );
 }
 
 /** The simulated kubelets' failed requests (response code 400 and up) in a range of the audit log. */
@@ -59,7 +64,13 @@ export async function readSimulatorFailures(auditLog: string, range: LogRange): 
     const event = parseAuditEvent(line);
     const code = event?.responseStatus?.code;
     const resource = event === undefined ? undefined : resourceName(event);
-    if (event !== undefined && code !== undefined && code >= 400 && resource !== undefined && isSimulatedKubelet(event.userAgent)) {
+    if (
+      event !== undefined &&
+      code !== undefined &&
+      code >= 400 &&
+      resource !== undefined &&
+      isSimulatedKubelet(event.userAgent)
+    ) {
       failures.push({ verb: event.verb, resource, code });
     }
   }
@@ -67,7 +78,12 @@ export async function readSimulatorFailures(auditLog: string, range: LogRange): 
 }
 
 /** Both, for one contender's window. */
-export async function readSimulatorHealth(input: { readonly apiServerLog: string; readonly apiServerLogRange: LogRange; readonly auditLog: string; readonly auditLogRange: LogRange }): Promise<SimulatorHealth> {
+export async function readSimulatorHealth(input: {
+  readonly apiServerLog: string;
+  readonly apiServerLogRange: LogRange;
+  readonly auditLog: string;
+  readonly auditLogRange: LogRange;
+}): Promise<SimulatorHealth> {
   const [watchClosures, kubeletFailedRequests] = await Promise.all([
     readWatchClosures(input.apiServerLog, input.apiServerLogRange),
     readSimulatorFailures(input.auditLog, input.auditLogRange),

@@ -19,14 +19,20 @@ export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.me
 const STOP_TIMEOUT_MS = 20_000;
 
 /** Replaces `{kubeconfig}`, `{metricsPort}`, `{metricsPort1}`..., `{qps}` and `{burst}` in an external command line. */
-export function expandPlaceholders(command: string, context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>): string {
+export function expandPlaceholders(
+  command: string,
+  context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>,
+): string {
   return command.replace(/\{(kubeconfig|metricsPort\d*|qps|burst)\}/g, (_match, name: string) => {
     if (name === 'kubeconfig') return context.kubeconfigPath;
     if (name === 'qps') return String(context.qps);
     if (name === 'burst') return String(context.burst);
     const index = name === 'metricsPort' ? 0 : Number(name.slice('metricsPort'.length)) - 1;
     const port = context.metricsPorts[index];
-    if (port === undefined) throw new Error(`the command uses {${name}}, but only ${String(context.metricsPorts.length)} metrics port(s) were reserved`);
+    if (port === undefined)
+      throw new Error(
+        `the command uses {${name}}, but only ${String(context.metricsPorts.length)} metrics port(s) were reserved`,
+      );
     return String(port);
   });
 }
@@ -48,10 +54,18 @@ function kruiseTsFlags(context: ContenderContext, metricsPort: number): string {
 }
 
 /** Runs `script` under `sh -c` in a process group of its own, its output to the context's log file. */
-export async function startShell(script: string, context: Pick<ContenderContext, 'logFile' | 'kubeconfigPath'>): Promise<{ pid: number; stop: () => Promise<void> }> {
+export async function startShell(
+  script: string,
+  context: Pick<ContenderContext, 'logFile' | 'kubeconfigPath'>,
+): Promise<{ pid: number; stop: () => Promise<void> }> {
   const log = createWriteStream(context.logFile, { flags: 'a' });
   await once(log, 'open');
-  const child = spawn('sh', ['-c', script], { cwd: REPOSITORY_ROOT, stdio: ['ignore', log, log], env: { ...process.env, KUBECONFIG: context.kubeconfigPath }, detached: true });
+  const child = spawn('sh', ['-c', script], {
+    cwd: REPOSITORY_ROOT,
+    stdio: ['ignore', log, log],
+    env: { ...process.env, KUBECONFIG: context.kubeconfigPath },
+    detached: true,
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start: ${script}`);
   const exited = once(child, 'exit');
@@ -113,13 +127,17 @@ export function kruiseTsPerAppContender(entrypoints: readonly string[], name = '
     processes: entrypoints.length,
     async start(context): Promise<RunningContender> {
       const commands = await Promise.all(entrypoints.map((entrypoint) => ourNodeCommand('bundle', entrypoint)));
-      const lines = commands.map((command, index) => `${command} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} &`);
+      const lines = commands.map(
+        (command, index) => `${command} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} &`,
+      );
       const script = [...lines, 'wait'].join('\n');
       const started = await startShell(script, context);
       return {
         info: { name, kind: 'kruise-ts-per-app', command: lines.map((line) => line.slice(0, -2)).join(' ; ') },
         pid: started.pid,
-        metricsUrls: context.metricsPorts.slice(0, entrypoints.length).map((port) => `http://127.0.0.1:${String(port)}/metrics`),
+        metricsUrls: context.metricsPorts
+          .slice(0, entrypoints.length)
+          .map((port) => `http://127.0.0.1:${String(port)}/metrics`),
         select: byUsername(context.username),
         collectsGarbageOnSignal: true,
         stop: started.stop,
@@ -140,7 +158,11 @@ export function kruiseTsShardedContender(replicas: number, name = `kruise-ts-sha
     processes: replicas,
     async start(context): Promise<RunningContender> {
       const command = await ourNodeCommand('bundle', 'apps/cloneset/src/main.ts');
-      const lines = Array.from({ length: replicas }, (_unused, index) => `${command} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} --sharding --leader-election-namespace=default &`);
+      const lines = Array.from(
+        { length: replicas },
+        (_unused, index) =>
+          `${command} ${kruiseTsFlags(context, context.metricsPorts[index] ?? 0)} --sharding --leader-election-namespace=default &`,
+      );
       const script = [...lines, 'wait'].join('\n');
       const started = await startShell(script, context);
       return {
@@ -172,7 +194,8 @@ export function externalContender(name: string, command: string): Contender {
       return {
         info: { name, kind: 'external', command },
         pid: started.pid,
-        metricsUrls: command.includes('{metricsPort}') && port !== undefined ? [`http://127.0.0.1:${String(port)}/metrics`] : [],
+        metricsUrls:
+          command.includes('{metricsPort}') && port !== undefined ? [`http://127.0.0.1:${String(port)}/metrics`] : [],
         select: byUsername(context.username),
         collectsGarbageOnSignal: false,
         stop: started.stop,

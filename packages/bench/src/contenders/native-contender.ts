@@ -10,7 +10,9 @@ import { byUserAgentSuffix } from '../collect/index.ts';
 import type { WorkloadFamily } from '../measure/workloads.ts';
 import type { Contender } from './contender.ts';
 
-const CONTROLLERS: Readonly<Record<WorkloadFamily, { readonly name: string; readonly controllers: readonly string[] }>> = {
+const CONTROLLERS: Readonly<
+  Record<WorkloadFamily, { readonly name: string; readonly controllers: readonly string[] }>
+> = {
   cloneset: { name: 'native-deployment', controllers: ['deployment-controller', 'replicaset-controller'] },
   statefulset: { name: 'native-statefulset', controllers: ['statefulset-controller'] },
   // Its client's name (and so the user agent's last part); `--controllers` calls it daemonset-controller.
@@ -26,7 +28,11 @@ export function nativeContender(family: WorkloadFamily, name = CONTROLLERS[famil
     processes: 0,
     start(context) {
       return Promise.resolve({
-        info: { name, kind: 'native', command: `kube-controller-manager (${controllers.join(', ')}) of the local control plane` },
+        info: {
+          name,
+          kind: 'native',
+          command: `kube-controller-manager (${controllers.join(', ')}) of the local control plane`,
+        },
         // The whole kube-controller-manager: its other controllers (garbage collector, namespaces, ...) idle during a rollout.
         pid: context.controllerManagerPid,
         metricsUrls: [],

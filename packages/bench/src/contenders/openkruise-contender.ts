@@ -45,7 +45,10 @@ export interface OpenKruiseLaunch {
 }
 
 /** Its environment and arguments. */
-export function openKruiseCommand(launch: OpenKruiseLaunch): { readonly env: Readonly<Record<string, string>>; readonly args: readonly string[] } {
+export function openKruiseCommand(launch: OpenKruiseLaunch): {
+  readonly env: Readonly<Record<string, string>>;
+  readonly args: readonly string[];
+} {
   return {
     env: {
       POD_NAMESPACE: OPENKRUISE_NAMESPACE,

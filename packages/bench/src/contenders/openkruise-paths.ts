@@ -11,7 +11,14 @@ import path from 'node:path';
 export const OPENKRUISE_VERSION = 'v1.9.0';
 export const OPENKRUISE_MANAGER_ENV = 'KRUISE_TS_BENCH_OPENKRUISE_MANAGER';
 export const OPENKRUISE_SOURCE_ENV = 'KRUISE_TS_BENCH_OPENKRUISE_SOURCE';
-export const DEFAULT_OPENKRUISE_MANAGER = path.join(os.homedir(), '.cache', 'kruise-ts', 'bin', `kruise-manager-${OPENKRUISE_VERSION}`, 'manager');
+export const DEFAULT_OPENKRUISE_MANAGER = path.join(
+  os.homedir(),
+  '.cache',
+  'kruise-ts',
+  'bin',
+  `kruise-manager-${OPENKRUISE_VERSION}`,
+  'manager',
+);
 export const DEFAULT_OPENKRUISE_SOURCE = '/tmp/kruise-src';
 
 export interface OpenKruisePaths {
@@ -22,7 +29,10 @@ export interface OpenKruisePaths {
 }
 
 /** The flags' values win over the environment's, which win over the defaults. */
-export function resolveOpenKruisePaths(flags: { readonly manager?: string | undefined; readonly source?: string | undefined }, env: Readonly<Record<string, string | undefined>>): OpenKruisePaths {
+export function resolveOpenKruisePaths(
+  flags: { readonly manager?: string | undefined; readonly source?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): OpenKruisePaths {
   return {
     manager: path.resolve(flags.manager ?? env[OPENKRUISE_MANAGER_ENV] ?? DEFAULT_OPENKRUISE_MANAGER),
     source: path.resolve(flags.source ?? env[OPENKRUISE_SOURCE_ENV] ?? DEFAULT_OPENKRUISE_SOURCE),
@@ -30,7 +40,11 @@ export function resolveOpenKruisePaths(flags: { readonly manager?: string | unde
 }
 
 /** The files of a checkout the contender reads. */
-export function openKruiseSourceFiles(source: string): { readonly crdDir: string; readonly webhookManifests: string; readonly webhookPatch: string } {
+export function openKruiseSourceFiles(source: string): {
+  readonly crdDir: string;
+  readonly webhookManifests: string;
+  readonly webhookPatch: string;
+} {
   return {
     crdDir: path.join(source, 'config', 'crd', 'bases'),
     webhookManifests: path.join(source, 'config', 'webhook', 'manifests.yaml'),
@@ -44,7 +58,10 @@ const HOW_TO_GET = `see packages/bench/README.md, "OpenKruise's kruise-manager"`
  * What is missing, as an error message naming the flag and the environment variable; undefined when
  * both are there. `usable(file, executable)` says whether a path exists (and may be executed).
  */
-export function missingOpenKruisePaths(paths: OpenKruisePaths, usable: (file: string, executable: boolean) => boolean): string | undefined {
+export function missingOpenKruisePaths(
+  paths: OpenKruisePaths,
+  usable: (file: string, executable: boolean) => boolean,
+): string | undefined {
   if (!usable(paths.manager, true)) {
     return `--openkruise-manager: no executable kruise-manager at ${paths.manager} (flag, or $${OPENKRUISE_MANAGER_ENV}; ${HOW_TO_GET})`;
   }

@@ -55,7 +55,10 @@ webhooks:
 `;
 
 describe('installedWebhookConfigurations', () => {
-  const installed = installedWebhookConfigurations(parseWebhookConfigurations(MANIFESTS), parseWebhookConfigurations(PATCH));
+  const installed = installedWebhookConfigurations(
+    parseWebhookConfigurations(MANIFESTS),
+    parseWebhookConfigurations(PATCH),
+  );
 
   it('names them as kruise-manager looks them up (kustomize namePrefix kruise-), leaving other kinds out', () => {
     expect(installed.map((configuration) => [configuration.kind, configuration.metadata.name])).toEqual([
@@ -76,8 +79,16 @@ describe('installedWebhookConfigurations', () => {
         sideEffects: 'None',
         namespaceSelector: { matchExpressions: [{ key: 'control-plane', operator: 'DoesNotExist' }] },
       },
-      { clientConfig: { service: { name: 'webhook-service', namespace: 'system', path: '/mutate-apps-kruise-io-v1alpha1-cloneset' } }, name: 'mcloneset.kb.io' },
+      {
+        clientConfig: {
+          service: { name: 'webhook-service', namespace: 'system', path: '/mutate-apps-kruise-io-v1alpha1-cloneset' },
+        },
+        name: 'mcloneset.kb.io',
+      },
     ]);
-    expect(validating?.webhooks[0]).toMatchObject({ name: 'vpod.kb.io', objectSelector: { matchExpressions: [{ key: 'policy.kruise.io/delete-protection', operator: 'Exists' }] } });
+    expect(validating?.webhooks[0]).toMatchObject({
+      name: 'vpod.kb.io',
+      objectSelector: { matchExpressions: [{ key: 'policy.kruise.io/delete-protection', operator: 'Exists' }] },
+    });
   });
 });

@@ -11,11 +11,15 @@ describe('how the benchmark starts our processes', () => {
 
   it("runs the sources with Node.js's defaults and the GC hook, for comparison", async () => {
     const command = await ourNodeCommand('source', 'packages/launcher/src/cli.ts');
-    expect(command).toMatch(/--expose-gc --import=".*gc-on-signal\.ts" --conditions=@kruise-ts\/source packages\/launcher\/src\/cli\.ts$/);
+    expect(command).toMatch(
+      /--expose-gc --import=".*gc-on-signal\.ts" --conditions=@kruise-ts\/source packages\/launcher\/src\/cli\.ts$/,
+    );
     expect(command).not.toContain('--max-semi-space-size');
   });
 
   it('refuses an entrypoint that is not a process of the image', async () => {
-    await expect(ourNodeCommand('bundle', 'apps/cloneset/src/controller.ts')).rejects.toThrow('apps/cloneset/src/controller.ts is not a process entry of @kruise-ts/bundle');
+    await expect(ourNodeCommand('bundle', 'apps/cloneset/src/controller.ts')).rejects.toThrow(
+      'apps/cloneset/src/controller.ts is not a process entry of @kruise-ts/bundle',
+    );
   });
 });

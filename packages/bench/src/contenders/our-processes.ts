@@ -20,11 +20,15 @@ const GC_HOOK_ENTRY = 'bench-gc-on-signal';
 const chartValuesSchema = z.looseObject({ nodeFlags: z.array(z.string()), mallocArenaMax: z.number().int() });
 
 /** How the chart runs every app container (charts/kruise-ts/values.yaml): node's flags and the environment. */
-export async function chartProcessSettings(): Promise<{ readonly nodeFlags: readonly string[]; readonly environment: Readonly<Record<string, string>> }> {
-  const values = chartValuesSchema.parse(parseYaml(await readFile(path.join(REPOSITORY_ROOT, 'charts', 'kruise-ts', 'values.yaml'), 'utf8')));
+export async function chartProcessSettings(): Promise<{
+  readonly nodeFlags: readonly string[];
+  readonly environment: Readonly<Record<string, string>>;
+}> {
+  const values = chartValuesSchema.parse(
+    parseYaml(await readFile(path.join(REPOSITORY_ROOT, 'charts', 'kruise-ts', 'values.yaml'), 'utf8')),
+  );
   return { nodeFlags: values.nodeFlags, environment: { MALLOC_ARENA_MAX: String(values.mallocArenaMax) } };
 }
-
 
 /** The bundle's name of a source entrypoint (`apps/cloneset/src/main.ts` → `cloneset`). */
 function bundleNameOf(entrypoint: string): string {

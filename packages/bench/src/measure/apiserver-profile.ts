@@ -39,7 +39,9 @@ export async function captureApiServerProfile(source: ProfileSource, seconds: nu
   });
   if (response.statusCode !== 200) {
     response.resume();
-    throw new Error(`${url.pathname}: HTTP ${String(response.statusCode)} (is kube-apiserver running with --profiling?)`);
+    throw new Error(
+      `${url.pathname}: HTTP ${String(response.statusCode)} (is kube-apiserver running with --profiling?)`,
+    );
   }
   try {
     await pipeline(response, createWriteStream(file));

@@ -18,7 +18,9 @@ export interface ComponentCpuWindow {
 
 /** Reads every process's CPU time now; `end()` returns what each used since. */
 export async function startComponentCpuWindow(processes: readonly NamedProcess[]): Promise<ComponentCpuWindow> {
-  const start = await Promise.all(processes.map(async (process) => ({ process, seconds: await processCpuSeconds(process.pid) })));
+  const start = await Promise.all(
+    processes.map(async (process) => ({ process, seconds: await processCpuSeconds(process.pid) })),
+  );
   return {
     end: async () => {
       const used: Record<string, number> = {};
@@ -37,7 +39,11 @@ export async function startComponentCpuWindow(processes: readonly NamedProcess[]
  * Each process's figures over an idle window of `seconds` that `idle` spans: how the control plane's
  * memory and idle CPU grow with the pods stored is part of what one controller process costs a cluster.
  */
-export async function componentIdleFigures<T>(processes: readonly NamedProcess[], seconds: number, idle: () => Promise<T>): Promise<{ result: T; components: Record<string, ComponentIdleFigures> }> {
+export async function componentIdleFigures<T>(
+  processes: readonly NamedProcess[],
+  seconds: number,
+  idle: () => Promise<T>,
+): Promise<{ result: T; components: Record<string, ComponentIdleFigures> }> {
   const window = await startComponentCpuWindow(processes);
   const result = await idle();
   const used = await window.end();

@@ -5,7 +5,7 @@ import { idleFigures, measureIdleWindow, perThousandPods } from './idle-window.t
 const MIB = 1024 ** 2;
 
 describe('measureIdleWindow', () => {
-  it('restarts the sampler\'s window, waits, and reads its CPU per second and current RSS', async () => {
+  it("restarts the sampler's window, waits, and reads its CPU per second and current RSS", async () => {
     const calls: string[] = [];
     const sampler = {
       markWindowStart: () => {
@@ -56,7 +56,10 @@ describe('idleFigures', () => {
   });
 
   it('has CPU but no RSS per pod when there were no pods at all', () => {
-    expect(idleFigures({ window, preparedPods: 0, endOfChange: { rssBytes: 500 * MIB, pods: 0 } })).toEqual({ idleCpuCores: 0.004, idleWindowSeconds: 10 });
+    expect(idleFigures({ window, preparedPods: 0, endOfChange: { rssBytes: 500 * MIB, pods: 0 } })).toEqual({
+      idleCpuCores: 0.004,
+      idleWindowSeconds: 10,
+    });
     expect(idleFigures({ window, preparedPods: 0 })).toEqual({ idleCpuCores: 0.004, idleWindowSeconds: 10 });
   });
 });

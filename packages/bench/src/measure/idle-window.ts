@@ -18,13 +18,20 @@ export interface IdleWindow {
 }
 
 /** The idle figures of a result. */
-export type IdleFigures = Pick<ContenderResult, 'idleCpuCores' | 'idleWindowSeconds' | 'rssBytesPer1000Pods' | 'rssBasis'>;
+export type IdleFigures = Pick<
+  ContenderResult,
+  'idleCpuCores' | 'idleWindowSeconds' | 'rssBytesPer1000Pods' | 'rssBasis'
+>;
 
 /**
  * Samples the tree for `seconds` with nothing changing. The window restarts the sampler's CPU count
  * and peak; the measured change marks its own window afterwards.
  */
-export async function measureIdleWindow(sampler: Pick<ProcessSampler, 'markWindowStart' | 'snapshot'>, seconds: number, wait: (ms: number) => Promise<unknown> = sleep): Promise<IdleWindow> {
+export async function measureIdleWindow(
+  sampler: Pick<ProcessSampler, 'markWindowStart' | 'snapshot'>,
+  seconds: number,
+  wait: (ms: number) => Promise<unknown> = sleep,
+): Promise<IdleWindow> {
   await sampler.markWindowStart();
   await wait(seconds * 1000);
   const snapshot = await sampler.snapshot();
@@ -46,13 +53,22 @@ export function perThousandPods(bytes: number, pods: number): number | undefined
  * preparation left pods, else (the scenario starts from none) from the end of the change, per pod of
  * the change.
  */
-export function idleFigures(input: { window: IdleWindow; preparedPods: number; endOfChange?: { rssBytes: number; pods: number } }): IdleFigures {
+export function idleFigures(input: {
+  window: IdleWindow;
+  preparedPods: number;
+  endOfChange?: { rssBytes: number; pods: number };
+}): IdleFigures {
   const { window, preparedPods, endOfChange } = input;
-  const rss = preparedPods > 0 || endOfChange === undefined ? { bytes: window.rssBytes, after: 'preparation' as const, pods: preparedPods } : { bytes: endOfChange.rssBytes, after: 'change' as const, pods: endOfChange.pods };
+  const rss =
+    preparedPods > 0 || endOfChange === undefined
+      ? { bytes: window.rssBytes, after: 'preparation' as const, pods: preparedPods }
+      : { bytes: endOfChange.rssBytes, after: 'change' as const, pods: endOfChange.pods };
   const perThousand = perThousandPods(rss.bytes, rss.pods);
   return {
     idleCpuCores: window.cpuCores,
     idleWindowSeconds: window.seconds,
-    ...(perThousand === undefined ? {} : { rssBytesPer1000Pods: perThousand, rssBasis: { after: rss.after, pods: rss.pods } }),
+    ...(perThousand === undefined
+      ? {}
+      : { rssBytesPer1000Pods: perThousand, rssBasis: { after: rss.after, pods: rss.pods } }),
   };
 }

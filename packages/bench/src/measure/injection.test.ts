@@ -13,7 +13,9 @@ const stats = (sidecarSet: boolean, podsWithSidecar: number, podsWithoutSidecar:
 
 describe('injectionFailure', () => {
   it('fails a SidecarSet phase with any pod admitted without the sidecar, and a phase without one where a pod got it', () => {
-    expect(injectionFailure(stats(true, 999, 1))).toBe("1 of 1000 pods were admitted without the SidecarSet's container (the webhook failed open for them)");
+    expect(injectionFailure(stats(true, 999, 1))).toBe(
+      "1 of 1000 pods were admitted without the SidecarSet's container (the webhook failed open for them)",
+    );
     expect(injectionFailure(stats(false, 2, 998))).toBe('2 of 1000 pods got a sidecar with no SidecarSet');
   });
 
@@ -41,7 +43,18 @@ describe('windowHistogram', () => {
 
   it('has no quantiles when nothing was observed', () => {
     expect(windowHistogram([])).toEqual({ count: 0, buckets: [] });
-    expect(windowHistogram([{ le: 0.005, count: 0 }, { le: Infinity, count: 0 }])).toEqual({ count: 0, buckets: [{ le: 0.005, count: 0 }, { le: Infinity, count: 0 }] });
+    expect(
+      windowHistogram([
+        { le: 0.005, count: 0 },
+        { le: Infinity, count: 0 },
+      ]),
+    ).toEqual({
+      count: 0,
+      buckets: [
+        { le: 0.005, count: 0 },
+        { le: Infinity, count: 0 },
+      ],
+    });
   });
 });
 

@@ -8,7 +8,14 @@
 import type { IncomingMessage } from 'node:http';
 import https from 'node:https';
 
-import { histogramBuckets, histogramQuantile, parsePrometheusText, readAuditLog, resourceName, subtractBuckets } from '../collect/index.ts';
+import {
+  histogramBuckets,
+  histogramQuantile,
+  parsePrometheusText,
+  readAuditLog,
+  resourceName,
+  subtractBuckets,
+} from '../collect/index.ts';
 import type { AuditSelector, HistogramBucket } from '../collect/index.ts';
 import type { InjectionStats, WindowHistogram } from '../result.ts';
 import type { InjectionProbe, ScenarioContext } from '../scenarios/scenario.ts';
@@ -24,7 +31,9 @@ const ADMISSION_DURATION = 'apiserver_admission_webhook_admission_duration_secon
 export async function apiServerMetricsText(source: ProfileSource): Promise<string> {
   const { server, ca, token } = apiServerCredentials(source);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    https.get(new URL('/metrics', server), { ca, headers: { Authorization: `Bearer ${token}` } }, resolve).on('error', reject);
+    https
+      .get(new URL('/metrics', server), { ca, headers: { Authorization: `Bearer ${token}` } }, resolve)
+      .on('error', reject);
   });
   if (response.statusCode !== 200) {
     response.resume();
@@ -37,11 +46,17 @@ export async function apiServerMetricsText(source: ProfileSource): Promise<strin
 }
 
 /** The buckets of the pod webhook's admission duration in kube-apiserver; undefined when they cannot be read. */
-async function admissionBuckets(source: ProfileSource, probe: InjectionProbe): Promise<{ readonly webhook: HistogramBucket[]; readonly reference: HistogramBucket[] | undefined } | undefined> {
+async function admissionBuckets(
+  source: ProfileSource,
+  probe: InjectionProbe,
+): Promise<{ readonly webhook: HistogramBucket[]; readonly reference: HistogramBucket[] | undefined } | undefined> {
   return apiServerMetricsText(source).then(
     (text) => {
       const samples = parsePrometheusText(text);
-      const reference = probe.referenceWebhookName === undefined ? undefined : histogramBuckets(samples, ADMISSION_DURATION, { name: probe.referenceWebhookName });
+      const reference =
+        probe.referenceWebhookName === undefined
+          ? undefined
+          : histogramBuckets(samples, ADMISSION_DURATION, { name: probe.referenceWebhookName });
       return { webhook: histogramBuckets(samples, ADMISSION_DURATION, { name: probe.webhookName }), reference };
     },
     () => undefined,
@@ -49,14 +64,23 @@ async function admissionBuckets(source: ProfileSource, probe: InjectionProbe): P
 }
 
 /** The window's admission durations of the contender's webhook and of the reference webhook. */
-function admissionWindow(before: Awaited<ReturnType<typeof admissionBuckets>>, after: Awaited<ReturnType<typeof admissionBuckets>>): Pick<InjectionStats, 'apiServerAdmission' | 'referenceAdmission'> {
+function admissionWindow(
+  before: Awaited<ReturnType<typeof admissionBuckets>>,
+  after: Awaited<ReturnType<typeof admissionBuckets>>,
+): Pick<InjectionStats, 'apiServerAdmission' | 'referenceAdmission'> {
   if (before === undefined || after === undefined) return {};
-  const reference = before.reference === undefined || after.reference === undefined ? {} : { referenceAdmission: windowHistogram(subtractBuckets(after.reference, before.reference)) };
+  const reference =
+    before.reference === undefined || after.reference === undefined
+      ? {}
+      : { referenceAdmission: windowHistogram(subtractBuckets(after.reference, before.reference)) };
   return { apiServerAdmission: windowHistogram(subtractBuckets(after.webhook, before.webhook)), ...reference };
 }
 
 /** The scenario's probe with the pod webhook's name the contender gives it in its configuration (OpenKruise's `mpod.kb.io`); ours by default. */
-export function probeOfContender(probe: InjectionProbe, contender: { readonly podWebhookName?: string }): InjectionProbe {
+export function probeOfContender(
+  probe: InjectionProbe,
+  contender: { readonly podWebhookName?: string },
+): InjectionProbe {
   return contender.podWebhookName === undefined ? probe : { ...probe, webhookName: contender.podWebhookName };
 }
 
@@ -65,7 +89,12 @@ export function windowHistogram(buckets: readonly HistogramBucket[]): WindowHist
   const count = buckets.at(-1)?.count ?? 0;
   const p50Seconds = histogramQuantile(0.5, buckets);
   const p99Seconds = histogramQuantile(0.99, buckets);
-  return { count, ...(p50Seconds === undefined ? {} : { p50Seconds }), ...(p99Seconds === undefined ? {} : { p99Seconds }), buckets: buckets.map(({ le, count: observed }) => ({ le, count: observed })) };
+  return {
+    count,
+    ...(p50Seconds === undefined ? {} : { p50Seconds }),
+    ...(p99Seconds === undefined ? {} : { p99Seconds }),
+    buckets: buckets.map(({ le, count: observed }) => ({ le, count: observed })),
+  };
 }
 
 /** The contender's pod creates (its other requests left out). */
@@ -89,14 +118,19 @@ export interface InjectionWindowEnd {
 }
 
 /** Starts a phase's window (call it as the change starts); `end` reads the figures once the workload settled. */
-export async function startInjectionWindow(input: InjectionWindowInput): Promise<{ end: (window: InjectionWindowEnd) => Promise<InjectionStats> }> {
+export async function startInjectionWindow(
+  input: InjectionWindowInput,
+): Promise<{ end: (window: InjectionWindowEnd) => Promise<InjectionStats> }> {
   const admissionBefore = await admissionBuckets(input.cluster, input.probe);
   return {
     async end(window) {
       const webhook = await input.scraper.histogramIncrease(WEBHOOK_LATENCY, { webhook: input.probe.webhookPath });
       const admissionAfter = await admissionBuckets(input.cluster, input.probe);
       const pods = await countSidecars(input.context, input.probe.container);
-      const creates = await readAuditLog(window.auditLog, podCreates(window.select), { podsTouched: 1, ...window.auditRange });
+      const creates = await readAuditLog(window.auditLog, podCreates(window.select), {
+        podsTouched: 1,
+        ...window.auditRange,
+      });
       return {
         sidecarSet: window.sidecarSet,
         podsWithSidecar: pods.withSidecar,

@@ -26,7 +26,9 @@ describe('startMetricsScraper', () => {
   it('does not scrape while an idle window is measured, and scrapes again afterwards', async () => {
     const target = await metricsServer();
     const scraper = startMetricsScraper([target.url], 20);
-    closers.push(() => { scraper.stop(); });
+    closers.push(() => {
+      scraper.stop();
+    });
     await sleep(100);
     expect(target.scrapes()).toBeGreaterThan(0);
     const during = await scraper.withoutScrapes(async () => {

@@ -2,7 +2,13 @@
  * Scrapes a contender's /metrics endpoints (one per process) during a run: the peaks of the Node.js
  * heap and event-loop delay gauges, and the reconcile-time histogram's increase over the window.
  */
-import { gaugeMax, histogramBuckets, histogramQuantile, parsePrometheusText, subtractBuckets } from '../collect/index.ts';
+import {
+  gaugeMax,
+  histogramBuckets,
+  histogramQuantile,
+  parsePrometheusText,
+  subtractBuckets,
+} from '../collect/index.ts';
 import type { HistogramBucket, MetricSample } from '../collect/index.ts';
 import type { ControllerMetrics } from '../result.ts';
 
@@ -55,14 +61,21 @@ export function startMetricsScraper(urls: readonly string[], intervalMs: number)
   let latest: MetricSample[][] = [];
   const scrapeAll = async (): Promise<void> => {
     latest = await Promise.all(urls.map(scrape));
-    peakHeap = maxDefined(peakHeap, sumDefined(latest.map((samples) => gaugeMax(samples, 'nodejs_heap_size_used_bytes'))));
+    peakHeap = maxDefined(
+      peakHeap,
+      sumDefined(latest.map((samples) => gaugeMax(samples, 'nodejs_heap_size_used_bytes'))),
+    );
     for (const samples of latest) {
       peakLag = maxDefined(peakLag, gaugeMax(samples, 'nodejs_eventloop_lag_p99_seconds'));
     }
   };
-  const buckets = (scrapes: readonly MetricSample[][], name: string, labels: Readonly<Record<string, string>> = {}): HistogramBucket[] =>
-    mergeBuckets(scrapes.map((samples) => histogramBuckets(samples, name, labels)));
-  const increase = (name: string, labels?: Readonly<Record<string, string>>): HistogramBucket[] => subtractBuckets(buckets(latest, name, labels), buckets(atWindowStart, name, labels));
+  const buckets = (
+    scrapes: readonly MetricSample[][],
+    name: string,
+    labels: Readonly<Record<string, string>> = {},
+  ): HistogramBucket[] => mergeBuckets(scrapes.map((samples) => histogramBuckets(samples, name, labels)));
+  const increase = (name: string, labels?: Readonly<Record<string, string>>): HistogramBucket[] =>
+    subtractBuckets(buckets(latest, name, labels), buckets(atWindowStart, name, labels));
   let scraping = Promise.resolve();
   let paused = false;
   const timer = setInterval(() => {

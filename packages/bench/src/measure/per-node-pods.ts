@@ -10,10 +10,19 @@ import type { PerNodeStats } from '../result.ts';
 
 interface WatchedPod extends KubeObject {
   readonly spec?: { readonly nodeName?: string };
-  readonly status?: { readonly phase?: string; readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
+  readonly status?: {
+    readonly phase?: string;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+  };
 }
 
-const watchedPodResource = defineResource<WatchedPod>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
+const watchedPodResource = defineResource<WatchedPod>({
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+});
 
 /** What the watch noted of one pod (times from performance.now()). */
 interface PodTimes {
@@ -26,7 +35,10 @@ interface PodTimes {
 function hasStarted(pod: DeepReadonly<WatchedPod>): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return true;
-  return phase === 'Running' && (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+  return (
+    phase === 'Running' &&
+    (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True')
+  );
 }
 
 /** What a pod event tells: its node once bound, and the first time it was seen running and succeeded. */
@@ -56,7 +68,11 @@ export interface PerNodePodWatch {
 }
 
 /** The latest of each node's earliest time; undefined unless `nodes` nodes have one. */
-function lastNodeFirst(pods: Iterable<PodTimes>, nodes: number, time: (pod: PodTimes) => number | undefined): number | undefined {
+function lastNodeFirst(
+  pods: Iterable<PodTimes>,
+  nodes: number,
+  time: (pod: PodTimes) => number | undefined,
+): number | undefined {
   const earliest = new Map<string, number>();
   for (const pod of pods) {
     const at = time(pod);
@@ -67,8 +83,12 @@ function lastNodeFirst(pods: Iterable<PodTimes>, nodes: number, time: (pod: PodT
 }
 
 /** The figures of the pods seen since `start`. */
-export function perNodeStats(pods: readonly PodTimes[], input: { readonly nodes: number; readonly start: number }): PerNodeStats {
-  const seconds = (at: number | undefined): number | undefined => (at === undefined ? undefined : Number(((at - input.start) / 1000).toFixed(3)));
+export function perNodeStats(
+  pods: readonly PodTimes[],
+  input: { readonly nodes: number; readonly start: number },
+): PerNodeStats {
+  const seconds = (at: number | undefined): number | undefined =>
+    at === undefined ? undefined : Number(((at - input.start) / 1000).toFixed(3));
   const perNode = new Map<string, number>();
   for (const pod of pods) if (pod.node !== undefined) perNode.set(pod.node, (perNode.get(pod.node) ?? 0) + 1);
   const allRunningSeconds = seconds(lastNodeFirst(pods, input.nodes, (pod) => pod.startedAt));
@@ -86,8 +106,10 @@ export function perNodeStats(pods: readonly PodTimes[], input: { readonly nodes:
 
 /** Why the window's pods fail the run: a node without a pod that ran (or, for jobs, succeeded), or a node with two; undefined when none. */
 export function perNodeFailure(stats: PerNodeStats, jobs: boolean): string | undefined {
-  if (stats.allRunningSeconds === undefined) return `a pod ran on fewer than all ${String(stats.nodes)} nodes (${String(stats.podsStarted)} pods ran)`;
-  if (jobs && stats.allSucceededSeconds === undefined) return `a pod succeeded on fewer than all ${String(stats.nodes)} nodes (${String(stats.podsSucceeded)} pods succeeded)`;
+  if (stats.allRunningSeconds === undefined)
+    return `a pod ran on fewer than all ${String(stats.nodes)} nodes (${String(stats.podsStarted)} pods ran)`;
+  if (jobs && stats.allSucceededSeconds === undefined)
+    return `a pod succeeded on fewer than all ${String(stats.nodes)} nodes (${String(stats.podsSucceeded)} pods succeeded)`;
   if (stats.nodesWithSeveralPods > 0) return `${String(stats.nodesWithSeveralPods)} nodes got more than one pod`;
   return undefined;
 }
@@ -95,9 +117,16 @@ export function perNodeFailure(stats: PerNodeStats, jobs: boolean): string | und
 const POLL_MS = 100;
 
 /** Watches the pods of `namespace`; resolves once the watch is synced. */
-export async function startPerNodePodWatch(options: { readonly client: Client; readonly namespace: string }): Promise<PerNodePodWatch> {
+export async function startPerNodePodWatch(options: {
+  readonly client: Client;
+  readonly namespace: string;
+}): Promise<PerNodePodWatch> {
   const stop = new AbortController();
-  const factory = new InformerFactory({ client: options.client, logger: createLogger({ level: 'silent' }), namespace: options.namespace });
+  const factory = new InformerFactory({
+    client: options.client,
+    logger: createLogger({ level: 'silent' }),
+    namespace: options.namespace,
+  });
   const informer = factory.informerFor({ resource: watchedPodResource });
   let start = performance.now();
   let pods = new Map<string, PodTimes>();
@@ -107,9 +136,12 @@ export async function startPerNodePodWatch(options: { readonly client: Client; r
     pods.set(uid, times);
     noteTimes(times, pod, performance.now());
   };
-  informer.addEventHandler({ onAdd: note, onUpdate: (_old, pod) => {
-    note(pod);
-  } });
+  informer.addEventHandler({
+    onAdd: note,
+    onUpdate: (_old, pod) => {
+      note(pod);
+    },
+  });
   factory.start(stop.signal);
   await informer.waitForSync(stop.signal);
   return {

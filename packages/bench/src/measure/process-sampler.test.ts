@@ -7,8 +7,23 @@ import { parseProcStat, processTree, signalNodeProcesses } from './process-sampl
 
 describe('parseProcStat', () => {
   it('reads the fields after a command name with spaces and parentheses', () => {
-    const fields = ['S', '7', ...Array.from({ length: 9 }, () => '0'), '10', '20', '30', '40', ...Array.from({ length: 6 }, () => '0'), '25'];
-    expect(parseProcStat(42, `42 (a (b) c) ${fields.join(' ')}`)).toEqual({ pid: 42, ppid: 7, cpuTicks: 100, rssBytes: 25 * 4096 });
+    const fields = [
+      'S',
+      '7',
+      ...Array.from({ length: 9 }, () => '0'),
+      '10',
+      '20',
+      '30',
+      '40',
+      ...Array.from({ length: 6 }, () => '0'),
+      '25',
+    ];
+    expect(parseProcStat(42, `42 (a (b) c) ${fields.join(' ')}`)).toEqual({
+      pid: 42,
+      ppid: 7,
+      cpuTicks: 100,
+      rssBytes: 25 * 4096,
+    });
   });
 
   it('gives up on text without a command name', () => {
@@ -18,7 +33,12 @@ describe('parseProcStat', () => {
 
 describe('processTree', () => {
   it('is the root and its descendants only', () => {
-    const stat = (pid: number, ppid: number): { pid: number; ppid: number; cpuTicks: number; rssBytes: number } => ({ pid, ppid, cpuTicks: 0, rssBytes: 0 });
+    const stat = (pid: number, ppid: number): { pid: number; ppid: number; cpuTicks: number; rssBytes: number } => ({
+      pid,
+      ppid,
+      cpuTicks: 0,
+      rssBytes: 0,
+    });
     const tree = processTree(10, [stat(1, 0), stat(10, 1), stat(11, 10), stat(12, 11), stat(13, 1)]);
     expect(tree.map((entry) => entry.pid).sort()).toEqual([10, 11, 12]);
   });
@@ -26,9 +46,12 @@ describe('processTree', () => {
 
 describe('signalNodeProcesses', () => {
   it('signals the Node.js process under a shell (whose command name is "MainThread") and spares the shell', async () => {
-    const script = "process.on('SIGUSR2', () => { process.stdout.write('signalled\\n'); process.exit(0); }); process.stdout.write('ready\\n'); setInterval(() => undefined, 1000);";
+    const script =
+      "process.on('SIGUSR2', () => { process.stdout.write('signalled\\n'); process.exit(0); }); process.stdout.write('ready\\n'); setInterval(() => undefined, 1000);";
     // `; true` keeps sh from exec-ing node, so the tree is a shell with a Node.js child.
-    const shell = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}; true`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const shell = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}; true`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     shell.stdout.setEncoding('utf8');
     shell.stdout.on('data', (chunk: string) => {

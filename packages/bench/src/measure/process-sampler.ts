@@ -23,7 +23,10 @@ export function parseProcStat(pid: number, text: string): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
   // Fields after the name start at field 3 (state); ppid is 4, utime 14, stime 15, cutime 16, cstime 17, rss 24.
-  const fields = text.slice(close + 2).trim().split(' ');
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   const field = (n: number): number => Number(fields[n - 3] ?? Number.NaN);
   const cpuTicks = field(14) + field(15) + field(16) + field(17);
   const rssPages = field(24);

@@ -19,7 +19,11 @@ const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request?: { uid?: string } };
-    const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request?.uid ?? '', allowed: true } });
+    const body = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: review.request?.uid ?? '', allowed: true },
+    });
     response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     response.end(body);
     if (!called) {

@@ -17,7 +17,13 @@ export const REFERENCE_WEBHOOK_NAME = 'reference.bench.kruise-ts.io';
 const CONFIGURATION = 'kruise-ts-bench-reference';
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reference-webhook-server.ts');
 
-const mutatingWebhookConfigurations = defineResource<KubeObject & { readonly webhooks?: readonly object[] }>({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false });
+const mutatingWebhookConfigurations = defineResource<KubeObject & { readonly webhooks?: readonly object[] }>({
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'mutatingwebhookconfigurations',
+  kind: 'MutatingWebhookConfiguration',
+  namespaced: false,
+});
 
 export interface ReferenceWebhook {
   /** Resolves at the webhook's first request (the API server's cache has its configuration). */
@@ -25,7 +31,10 @@ export interface ReferenceWebhook {
   stop(): Promise<void>;
 }
 
-function readLines(child: ChildProcess): { readonly listening: Promise<{ port: number; caPem: string }>; readonly called: Promise<void> } {
+function readLines(child: ChildProcess): {
+  readonly listening: Promise<{ port: number; caPem: string }>;
+  readonly called: Promise<void>;
+} {
   const listening = Promise.withResolvers<{ port: number; caPem: string }>();
   const called = Promise.withResolvers<undefined>();
   child.once('exit', (code) => {
@@ -43,7 +52,9 @@ function readLines(child: ChildProcess): { readonly listening: Promise<{ port: n
 
 /** Starts the reference webhook for pods created in `namespace`. */
 export async function startReferenceWebhook(client: Client, namespace: string): Promise<ReferenceWebhook> {
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', SERVER], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = readLines(child);
   const { port, caPem } = await lines.listening;
   await client.create(mutatingWebhookConfigurations, {
@@ -53,7 +64,10 @@ export async function startReferenceWebhook(client: Client, namespace: string): 
     webhooks: [
       {
         name: REFERENCE_WEBHOOK_NAME,
-        clientConfig: { url: `https://127.0.0.1:${String(port)}/mutate`, caBundle: Buffer.from(caPem).toString('base64') },
+        clientConfig: {
+          url: `https://127.0.0.1:${String(port)}/mutate`,
+          caBundle: Buffer.from(caPem).toString('base64'),
+        },
         rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
         sideEffects: 'None',

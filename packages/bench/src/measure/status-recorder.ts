@@ -26,7 +26,11 @@ export interface StatusRecorder {
    * started; with `options.holdMs`, only once that has held for so long (the seconds are those of when it began):
    * a workload that lost two pods can look settled between its two replacements. Rejects on timeout.
    */
-  waitUntilSettled(expected: number, timeoutMs: number, options?: { readonly touched?: readonly string[]; readonly holdMs?: number | undefined }): Promise<number>;
+  waitUntilSettled(
+    expected: number,
+    timeoutMs: number,
+    options?: { readonly touched?: readonly string[]; readonly holdMs?: number | undefined },
+  ): Promise<number>;
   /** The samples since the window started. */
   series(): StatusSample[];
   stop(): void;
@@ -34,7 +38,11 @@ export interface StatusRecorder {
 
 export async function startStatusRecorder(options: StatusRecorderOptions): Promise<StatusRecorder> {
   const stop = new AbortController();
-  const factory = new InformerFactory({ client: options.client, logger: createLogger({ level: 'silent' }), namespace: options.namespace });
+  const factory = new InformerFactory({
+    client: options.client,
+    logger: createLogger({ level: 'silent' }),
+    namespace: options.namespace,
+  });
   const informer = factory.informerFor({ resource: resourceOf(options.kind) });
   let start = performance.now();
   let samples: StatusSample[] = [];
@@ -53,7 +61,12 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
       sum.available += counters.available;
     }
     const last = samples.at(-1);
-    if (last?.replicas !== sum.replicas || last.updated !== sum.updated || last.ready !== sum.ready || last.available !== sum.available) {
+    if (
+      last?.replicas !== sum.replicas ||
+      last.updated !== sum.updated ||
+      last.ready !== sum.ready ||
+      last.available !== sum.available
+    ) {
       samples.push({ t: at ?? Math.round(performance.now() - start) / 1000, ...sum });
     }
     for (const listener of listeners) listener();
@@ -84,15 +97,22 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
             held = undefined;
           } else if (held === undefined) {
             const since = performance.now();
-            held = { since, timer: setTimeout(() => {
-              finish();
-              resolve((since - start) / 1000);
-            }, holdMs) };
+            held = {
+              since,
+              timer: setTimeout(() => {
+                finish();
+                resolve((since - start) / 1000);
+              }, holdMs),
+            };
           }
         };
         const timer = setTimeout(() => {
           finish();
-          reject(new Error(`not every ${options.kind} of namespace ${options.namespace} settled within ${String(timeoutMs / 1000)} s`));
+          reject(
+            new Error(
+              `not every ${options.kind} of namespace ${options.namespace} settled within ${String(timeoutMs / 1000)} s`,
+            ),
+          );
         }, timeoutMs);
         const finish = (): void => {
           clearTimeout(timer);

@@ -47,7 +47,14 @@ export interface Workload extends KubeObject {
 }
 
 /** `StatefulSet` is the native `apps/v1` kind; `AdvancedStatefulSet` is `apps.kruise.io/v1beta1` StatefulSet. */
-export const WORKLOAD_KINDS = ['CloneSet', 'Deployment', 'AdvancedStatefulSet', 'StatefulSet', 'BroadcastJob', 'DaemonSet'] as const;
+export const WORKLOAD_KINDS = [
+  'CloneSet',
+  'Deployment',
+  'AdvancedStatefulSet',
+  'StatefulSet',
+  'BroadcastJob',
+  'DaemonSet',
+] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 /**
@@ -56,15 +63,57 @@ export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
  */
 export type WorkloadFamily = 'cloneset' | 'statefulset' | 'broadcastjob';
 
-export const cloneSetResource = defineResource<Workload>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets', kind: 'CloneSet', namespaced: true });
-export const deploymentResource = defineResource<Workload>({ group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true });
-export const advancedStatefulSetResource = defineResource<Workload>({ group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true });
-export const statefulSetResource = defineResource<Workload>({ group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true });
-export const broadcastJobResource = defineResource<Workload>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'broadcastjobs', kind: 'BroadcastJob', namespaced: true });
-export const daemonSetResource = defineResource<Workload>({ group: 'apps', version: 'v1', plural: 'daemonsets', kind: 'DaemonSet', namespaced: true });
+export const cloneSetResource = defineResource<Workload>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'clonesets',
+  kind: 'CloneSet',
+  namespaced: true,
+});
+export const deploymentResource = defineResource<Workload>({
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+});
+export const advancedStatefulSetResource = defineResource<Workload>({
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  plural: 'statefulsets',
+  kind: 'StatefulSet',
+  namespaced: true,
+});
+export const statefulSetResource = defineResource<Workload>({
+  group: 'apps',
+  version: 'v1',
+  plural: 'statefulsets',
+  kind: 'StatefulSet',
+  namespaced: true,
+});
+export const broadcastJobResource = defineResource<Workload>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'broadcastjobs',
+  kind: 'BroadcastJob',
+  namespaced: true,
+});
+export const daemonSetResource = defineResource<Workload>({
+  group: 'apps',
+  version: 'v1',
+  plural: 'daemonsets',
+  kind: 'DaemonSet',
+  namespaced: true,
+});
 
 /** Pods, for the steady scenario's churn. */
-export const podResource = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
+export const podResource = defineResource<KubeObject>({
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+});
 
 const RESOURCES: Readonly<Record<WorkloadKind, ResourceType<Workload>>> = {
   CloneSet: cloneSetResource,
@@ -116,13 +165,20 @@ function isDaemonSetSettled(workload: Workload): boolean {
   const status = workload.status;
   if (status === undefined || status.observedGeneration !== workload.metadata?.generation) return false;
   const desired = status.desiredNumberScheduled ?? 0;
-  const counts = [status.currentNumberScheduled, status.updatedNumberScheduled, status.numberReady, status.numberAvailable];
+  const counts = [
+    status.currentNumberScheduled,
+    status.updatedNumberScheduled,
+    status.numberReady,
+    status.numberAvailable,
+  ];
   return desired > 0 && (status.numberMisscheduled ?? 0) === 0 && counts.every((value) => (value ?? 0) === desired);
 }
 
 /** A BroadcastJob is done when its controller says it completed (a failed job never is). */
 function isBroadcastJobComplete(workload: Workload): boolean {
-  return (workload.status?.conditions ?? []).some((condition) => condition.type === 'Complete' && condition.status === 'True');
+  return (workload.status?.conditions ?? []).some(
+    (condition) => condition.type === 'Complete' && condition.status === 'True',
+  );
 }
 
 type Counters = { replicas: number; updated: number; ready: number; available: number };
@@ -142,7 +198,12 @@ function perNodeCounters(workload: Workload): Counters | undefined {
 
 function daemonSetCounters(status: DaemonSetStatus): Counters {
   const { currentNumberScheduled = 0, updatedNumberScheduled = 0, numberReady = 0, numberAvailable = 0 } = status;
-  return { replicas: currentNumberScheduled, updated: updatedNumberScheduled, ready: numberReady, available: numberAvailable };
+  return {
+    replicas: currentNumberScheduled,
+    updated: updatedNumberScheduled,
+    ready: numberReady,
+    available: numberAvailable,
+  };
 }
 
 /** A status sample's counters of one workload. */

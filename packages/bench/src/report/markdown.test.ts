@@ -103,28 +103,51 @@ describe('renderMarkdown', () => {
     };
     const markdown = renderMarkdown(steady);
     expect(markdown.startsWith('## steady · 10,000 pods\n')).toBe(true);
-    expect(markdown.endsWith(
-      [
-        '### Steady state',
-        '',
-        '| contender | workloads × pods | idle CPU cores | heap / 1,000 pods | RSS / 1,000 pods | churned pods | converge time |',
-        '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-        '| kruise-ts | 100 × 100 | 0.012 | 2.50 MiB | 5.00 MiB | 500 | 4.56 s |',
-        '| native-deployment | – | – | – | – | – | – |',
-        '| other | 100 × 100 | 0.020 | 3.00 MiB (garbage included) | 6.00 MiB | 500 | 5.00 s |',
-        '',
-      ].join('\n'),
-    )).toBe(true);
+    expect(
+      markdown.endsWith(
+        [
+          '### Steady state',
+          '',
+          '| contender | workloads × pods | idle CPU cores | heap / 1,000 pods | RSS / 1,000 pods | churned pods | converge time |',
+          '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+          '| kruise-ts | 100 × 100 | 0.012 | 2.50 MiB | 5.00 MiB | 500 | 4.56 s |',
+          '| native-deployment | – | – | – | – | – | – |',
+          '| other | 100 × 100 | 0.020 | 3.00 MiB (garbage included) | 6.00 MiB | 500 | 5.00 s |',
+          '',
+        ].join('\n'),
+      ),
+    ).toBe(true);
   });
 
   it('adds the control plane at rest to steady runs, with a dash where a process was not measured', () => {
-    const steady = { workloads: 10, podsPerWorkload: 10, idleCpuCoresUsed: 0.01, idleSeconds: 30, heapAfterFullGc: true, rssBytesPer1000Pods: 5 * MIB, churnedPods: 10, convergeSeconds: 1 };
+    const steady = {
+      workloads: 10,
+      podsPerWorkload: 10,
+      idleCpuCoresUsed: 0.01,
+      idleSeconds: 30,
+      heapAfterFullGc: true,
+      rssBytesPer1000Pods: 5 * MIB,
+      churnedPods: 10,
+      convergeSeconds: 1,
+    };
     const markdown = renderMarkdown({
       ...FIXTURE,
       settings: { ...FIXTURE.settings, scenario: 'steady', pods: 100 },
       results: [
-        { ...contender(0), steady: { ...steady, controlPlane: { 'kube-apiserver': { cpuCores: 0.0312, rssBytes: 900 * MIB }, etcd: { cpuCores: 0.004, rssBytes: 120 * MIB } } } },
-        { ...contender(1), steady: { ...steady, controlPlane: { 'kube-apiserver': { cpuCores: 0.05, rssBytes: 1000 * MIB } } } },
+        {
+          ...contender(0),
+          steady: {
+            ...steady,
+            controlPlane: {
+              'kube-apiserver': { cpuCores: 0.0312, rssBytes: 900 * MIB },
+              etcd: { cpuCores: 0.004, rssBytes: 120 * MIB },
+            },
+          },
+        },
+        {
+          ...contender(1),
+          steady: { ...steady, controlPlane: { 'kube-apiserver': { cpuCores: 0.05, rssBytes: 1000 * MIB } } },
+        },
       ],
     });
     expect(markdown).toContain(
@@ -147,20 +170,22 @@ describe('renderMarkdown', () => {
         { ...contender(1), controlPlaneCpuSeconds: { 'kube-apiserver': 30, etcd: 4 } },
       ],
     });
-    expect(markdown.endsWith(
-      [
-        '### CPU seconds in the measured window',
-        '',
-        '| contender | etcd | kube-apiserver | kwok | contender itself |',
-        '| --- | ---: | ---: | ---: | ---: |',
-        '| kruise-ts | 3.25 | 21.5 | 6.00 | 8.50 |',
-        '| native-deployment | 4.00 | 30.0 | – | 17.0 |',
-        '',
-      ].join('\n'),
-    )).toBe(true);
+    expect(
+      markdown.endsWith(
+        [
+          '### CPU seconds in the measured window',
+          '',
+          '| contender | etcd | kube-apiserver | kwok | contender itself |',
+          '| --- | ---: | ---: | ---: | ---: |',
+          '| kruise-ts | 3.25 | 21.5 | 6.00 | 8.50 |',
+          '| native-deployment | 4.00 | 30.0 | – | 17.0 |',
+          '',
+        ].join('\n'),
+      ),
+    ).toBe(true);
   });
 
-  it('adds the simulator table: watches closed for falling behind and the simulated kubelets\' failed requests', () => {
+  it("adds the simulator table: watches closed for falling behind and the simulated kubelets' failed requests", () => {
     const markdown = renderMarkdown({
       ...FIXTURE,
       results: [
@@ -177,17 +202,19 @@ describe('renderMarkdown', () => {
         { ...contender(1), simulator: { watchClosures: [], kubeletFailedRequests: [] } },
       ],
     });
-    expect(markdown.endsWith(
-      [
-        '### The simulator in the measured window',
-        '',
-        "| contender | watches closed for falling behind | simulated kubelets' failed requests |",
-        '| --- | --- | --- |',
-        '| kruise-ts | 13: pods fields spec.nodeName!= ×11; pods (all) ×2 | 1,426: patch pods/status 422 ×1,426 |',
-        '| native-deployment | 0 | 0 |',
-        '',
-      ].join('\n'),
-    )).toBe(true);
+    expect(
+      markdown.endsWith(
+        [
+          '### The simulator in the measured window',
+          '',
+          "| contender | watches closed for falling behind | simulated kubelets' failed requests |",
+          '| --- | --- | --- |',
+          '| kruise-ts | 13: pods fields spec.nodeName!= ×11; pods (all) ×2 | 1,426: patch pods/status 422 ×1,426 |',
+          '| native-deployment | 0 | 0 |',
+          '',
+        ].join('\n'),
+      ),
+    ).toBe(true);
   });
 
   it('adds the SidecarSet injection table for the phases whose pods went through the webhook, with dashes for what was not read', () => {
@@ -195,7 +222,16 @@ describe('renderMarkdown', () => {
     const markdown = renderMarkdown({
       ...FIXTURE,
       results: [
-        { ...contender(0), injection: { sidecarSet: false, podsWithSidecar: 0, podsWithoutSidecar: 1000, webhookLatency: { count: 1000, p50Seconds: 0.0021, p99Seconds: 0.0093, buckets: [] }, podCreateLatency: latency } },
+        {
+          ...contender(0),
+          injection: {
+            sidecarSet: false,
+            podsWithSidecar: 0,
+            podsWithoutSidecar: 1000,
+            webhookLatency: { count: 1000, p50Seconds: 0.0021, p99Seconds: 0.0093, buckets: [] },
+            podCreateLatency: latency,
+          },
+        },
         {
           ...contender(0),
           contender: { ...contender(0).contender, name: 'kruise-ts (SidecarSet)' },
@@ -204,8 +240,25 @@ describe('renderMarkdown', () => {
             podsWithSidecar: 999,
             podsWithoutSidecar: 1,
             webhookLatency: { count: 1000, p50Seconds: 0.0032, p99Seconds: 0.0175, buckets: [] },
-            apiServerAdmission: { count: 1000, p50Seconds: 0.004, p99Seconds: 0.024, buckets: [{ le: 0.005, count: 600 }, { le: 0.025, count: 991 }, { le: 0.1, count: 1000 }] },
-            referenceAdmission: { count: 1000, p50Seconds: 0.003, p99Seconds: 0.02, buckets: [{ le: 0.005, count: 700 }, { le: 0.025, count: 1000 }] },
+            apiServerAdmission: {
+              count: 1000,
+              p50Seconds: 0.004,
+              p99Seconds: 0.024,
+              buckets: [
+                { le: 0.005, count: 600 },
+                { le: 0.025, count: 991 },
+                { le: 0.1, count: 1000 },
+              ],
+            },
+            referenceAdmission: {
+              count: 1000,
+              p50Seconds: 0.003,
+              p99Seconds: 0.02,
+              buckets: [
+                { le: 0.005, count: 700 },
+                { le: 0.025, count: 1000 },
+              ],
+            },
             podCreateLatency: { ...latency, count: 0 },
           },
         },
@@ -231,8 +284,32 @@ describe('renderMarkdown', () => {
       ...FIXTURE,
       settings: { ...FIXTURE.settings, scenario: 'bcj-nodes', jobRunMs: 1000 },
       results: [
-        { ...contender(0), workloadKind: 'BroadcastJob', wallSeconds: 14.2, perNode: { nodes: 1000, podsCreated: 1000, podsStarted: 1000, allRunningSeconds: 12, podsSucceeded: 1000, allSucceededSeconds: 13.5, nodesWithSeveralPods: 0 } },
-        { ...contender(1), workloadKind: 'DaemonSet', perNode: { nodes: 1000, podsCreated: 1000, podsStarted: 1000, allRunningSeconds: 9, podsSucceeded: 0, nodesWithSeveralPods: 0 } },
+        {
+          ...contender(0),
+          workloadKind: 'BroadcastJob',
+          wallSeconds: 14.2,
+          perNode: {
+            nodes: 1000,
+            podsCreated: 1000,
+            podsStarted: 1000,
+            allRunningSeconds: 12,
+            podsSucceeded: 1000,
+            allSucceededSeconds: 13.5,
+            nodesWithSeveralPods: 0,
+          },
+        },
+        {
+          ...contender(1),
+          workloadKind: 'DaemonSet',
+          perNode: {
+            nodes: 1000,
+            podsCreated: 1000,
+            podsStarted: 1000,
+            allRunningSeconds: 9,
+            podsSucceeded: 0,
+            nodesWithSeveralPods: 0,
+          },
+        },
       ],
     });
     expect(markdown).toContain('job pods run 1,000 ms');
@@ -255,18 +332,37 @@ describe('renderMarkdown', () => {
       ...FIXTURE,
       settings: { ...FIXTURE.settings, scenario: 'scale' },
       results: [
-        { ...contender(0), idleCpuCores: 0.004, rssBytesPer1000Pods: 130 * MIB, rssBasis: { after: 'change', pods: 1000 } },
-        { ...contender(1), idleCpuCores: 0.002, rssBytesPer1000Pods: 65 * MIB, rssBasis: { after: 'change', pods: 1000 } },
+        {
+          ...contender(0),
+          idleCpuCores: 0.004,
+          rssBytesPer1000Pods: 130 * MIB,
+          rssBasis: { after: 'change', pods: 1000 },
+        },
+        {
+          ...contender(1),
+          idleCpuCores: 0.002,
+          rssBytesPer1000Pods: 65 * MIB,
+          rssBasis: { after: 'change', pods: 1000 },
+        },
       ],
     };
     const markdown = renderMarkdown(scale);
     expect(markdown).toContain('| 8.50 | 0.004 | 130 MiB | 4.20 ms | 2.00 ms / 20.0 ms | 3.20 s |');
     expect(markdown).toContain('| 17.0 (2.00×) | 0.002 (0.50×) | 65.0 MiB (0.50×) | – | – | – |');
-    expect(markdown).toContain('RSS / 1,000 pods: resident memory once the change settled, per 1,000 pods it created (the scenario starts from none).');
+    expect(markdown).toContain(
+      'RSS / 1,000 pods: resident memory once the change settled, per 1,000 pods it created (the scenario starts from none).',
+    );
   });
 
   it('shows the steady idle figures of a result written before every scenario had them, and no note of how they were taken', () => {
-    const steady = { workloads: 100, podsPerWorkload: 100, idleSeconds: 30, heapAfterFullGc: true, churnedPods: 1000, convergeSeconds: 4 };
+    const steady = {
+      workloads: 100,
+      podsPerWorkload: 100,
+      idleSeconds: 30,
+      heapAfterFullGc: true,
+      churnedPods: 1000,
+      convergeSeconds: 4,
+    };
     const older = withoutIdleFigures(contender(0));
     const markdown = renderMarkdown({
       ...FIXTURE,
@@ -284,16 +380,23 @@ describe('renderMarkdown', () => {
     expect(markdown).not.toContain('Ratios');
     expect(markdown).not.toContain('Errors');
     expect(markdown).not.toContain('CPU seconds in the measured window');
-    expect(markdown).toContain('| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 0.012 | 120 MiB | 4.20 ms | 2.00 ms / 20.0 ms | 3.20 s |');
+    expect(markdown).toContain(
+      '| kruise-ts | yes | 12.3 s | 2.01 | 2.00 | 2,010 | 12.0 ms | 150 MiB | 80.0 MiB | 8.50 | 0.012 | 120 MiB | 4.20 ms | 2.00 ms / 20.0 ms | 3.20 s |',
+    );
   });
 
   it('prints a missing p50 next to a present p99 and a latency of a second or more in seconds', () => {
     const slow: ContenderResult = {
       ...contender(0),
       metrics: { reconcileP99Seconds: 1.5 },
-      requests: { ...contender(0).requests, mutatingLatency: { count: 3, p50Seconds: 1, p99Seconds: 2.25, maxSeconds: 3 } },
+      requests: {
+        ...contender(0).requests,
+        mutatingLatency: { count: 3, p50Seconds: 1, p99Seconds: 2.25, maxSeconds: 3 },
+      },
     };
     const markdown = renderMarkdown({ ...FIXTURE, results: [contender(0), slow] });
-    expect(markdown).toContain('| kruise-ts | yes | 12.3 s (1.00×) | 2.01 (1.00×) | 2.00 (1.00×) | 2,010 (1.00×) | 2.25 s (188×) | 150 MiB (1.00×) | – | 8.50 (1.00×) | 0.012 (1.00×) | 120 MiB (1.00×) | – | – / 1.50 s (75.0×) | 3.20 s |');
+    expect(markdown).toContain(
+      '| kruise-ts | yes | 12.3 s (1.00×) | 2.01 (1.00×) | 2.00 (1.00×) | 2,010 (1.00×) | 2.25 s (188×) | 150 MiB (1.00×) | – | 8.50 (1.00×) | 0.012 (1.00×) | 120 MiB (1.00×) | – | – / 1.50 s (75.0×) | 3.20 s |',
+    );
   });
 });

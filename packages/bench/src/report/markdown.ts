@@ -3,7 +3,16 @@
  * figure next to its ratio to the first contender, then where the requests went. Rendered from the
  * result alone and deterministic, so a committed report can be regenerated and diffed.
  */
-import type { BenchResult, ContenderResult, InjectionStats, LatencySummary, PerNodeStats, RequestCount, SimulatorHealth, WindowHistogram } from '../result.ts';
+import type {
+  BenchResult,
+  ContenderResult,
+  InjectionStats,
+  LatencySummary,
+  PerNodeStats,
+  RequestCount,
+  SimulatorHealth,
+  WindowHistogram,
+} from '../result.ts';
 import {
   formatCores,
   formatGiB,
@@ -53,9 +62,15 @@ function settingsLine(result: BenchResult): string {
   return [
     `**Settings:** ${groupThousands(settings.nodes)} nodes, ${groupThousands(settings.podsPerNode)} pods/node`,
     `kubelet delays: start ${groupThousands(kubelet.podStartDelayMs)} ms, update ${groupThousands(kubelet.containerUpdateDelayMs)} ms, delete ${groupThousands(kubelet.podDeleteDelayMs)} ms, ${groupThousands(kubelet.podParallelism)} pod writes at once`,
-    settings.clientQps === 0 ? 'no client-side rate limit (API Priority and Fairness only)' : `client QPS ${groupThousands(settings.clientQps)}, burst ${groupThousands(settings.clientBurst)}`,
-    settings.schedulerQps === 0 ? 'kube-scheduler without client-side limit' : `kube-scheduler QPS ${groupThousands(settings.schedulerQps)}`,
-    settings.jobRunMs === undefined ? `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}` : `job pods run ${groupThousands(settings.jobRunMs)} ms`,
+    settings.clientQps === 0
+      ? 'no client-side rate limit (API Priority and Fairness only)'
+      : `client QPS ${groupThousands(settings.clientQps)}, burst ${groupThousands(settings.clientBurst)}`,
+    settings.schedulerQps === 0
+      ? 'kube-scheduler without client-side limit'
+      : `kube-scheduler QPS ${groupThousands(settings.schedulerQps)}`,
+    settings.jobRunMs === undefined
+      ? `maxUnavailable ${escapeMarkdown(settings.maxUnavailable)}`
+      : `job pods run ${groupThousands(settings.jobRunMs)} ms`,
     `Kubernetes ${escapeMarkdown(settings.kubernetesVersion)}`,
     `timeout ${groupThousands(settings.timeoutSeconds)} s`,
     `machine: ${groupThousands(machine.cpus)} CPUs (${escapeMarkdown(machine.cpuModel)}), ${formatGiB(machine.memoryBytes)}, Node.js ${machine.nodeVersion}, ${machine.platform}`,
@@ -99,7 +114,9 @@ function summaryTable(result: BenchResult): string {
   const rows = contenderRatios(result).flatMap((ratios, index) => {
     const contender = result.results[index];
     // The reference's ratios are 1 by definition: printing them would only add noise.
-    return contender === undefined ? [] : [summaryRow(contender, index === 0 ? { ...ratios, ratios: NO_RATIOS } : ratios)];
+    return contender === undefined
+      ? []
+      : [summaryRow(contender, index === 0 ? { ...ratios, ratios: NO_RATIOS } : ratios)];
   });
   return markdownTable(SUMMARY_COLUMNS, rows);
 }
@@ -147,9 +164,13 @@ function rssNote(results: readonly ContenderResult[]): string | undefined {
 function idleNote(results: readonly ContenderResult[]): string {
   const windowSeconds = results.find((result) => result.idleWindowSeconds !== undefined)?.idleWindowSeconds;
   const sentences = [
-    windowSeconds === undefined ? undefined : `Idle CPU: cores the contender used over ${groupThousands(windowSeconds)} s with nothing changing, once the preparation had settled.`,
+    windowSeconds === undefined
+      ? undefined
+      : `Idle CPU: cores the contender used over ${groupThousands(windowSeconds)} s with nothing changing, once the preparation had settled.`,
     rssNote(results),
-    results.some((result) => result.readySeconds !== undefined) ? 'Ready after: from the start of the contender\'s process until its ready URL answered 2xx, or else its /metrics answered.' : undefined,
+    results.some((result) => result.readySeconds !== undefined)
+      ? "Ready after: from the start of the contender's process until its ready URL answered 2xx, or else its /metrics answered."
+      : undefined,
   ];
   return sentences.filter((sentence) => sentence !== undefined).join(' ');
 }
@@ -222,7 +243,9 @@ function steadyRow(result: ContenderResult): string[] {
     result.contender.name,
     `${groupThousands(steady.workloads)} × ${groupThousands(steady.podsPerWorkload)}`,
     orMissing(steady.idleCpuCoresUsed, formatCores),
-    orMissing(steady.heapBytesPer1000Pods, (bytes) => (steady.heapAfterFullGc ? formatMiB(bytes) : `${formatMiB(bytes)} (garbage included)`)),
+    orMissing(steady.heapBytesPer1000Pods, (bytes) =>
+      steady.heapAfterFullGc ? formatMiB(bytes) : `${formatMiB(bytes)} (garbage included)`,
+    ),
     orMissing(steady.rssBytesPer1000Pods, formatMiB),
     groupThousands(steady.churnedPods),
     orMissing(steady.convergeSeconds, formatSeconds),
@@ -249,11 +272,15 @@ function within25ms(histogram: WindowHistogram | undefined): string {
 }
 
 function quantiles(p50: number | undefined, p99: number | undefined): string {
-  return p50 === undefined && p99 === undefined ? MISSING : `${orMissing(p50, formatLatency)} / ${orMissing(p99, formatLatency)}`;
+  return p50 === undefined && p99 === undefined
+    ? MISSING
+    : `${orMissing(p50, formatLatency)} / ${orMissing(p99, formatLatency)}`;
 }
 
-const histogramQuantiles = (histogram: WindowHistogram | undefined): string => quantiles(histogram?.p50Seconds, histogram?.p99Seconds);
-const latencyQuantiles = (latency: LatencySummary): string => (latency.count === 0 ? MISSING : quantiles(latency.p50Seconds, latency.p99Seconds));
+const histogramQuantiles = (histogram: WindowHistogram | undefined): string =>
+  quantiles(histogram?.p50Seconds, histogram?.p99Seconds);
+const latencyQuantiles = (latency: LatencySummary): string =>
+  latency.count === 0 ? MISSING : quantiles(latency.p50Seconds, latency.p99Seconds);
 
 function injectionRow(name: string, stats: InjectionStats): string[] {
   return [
@@ -274,14 +301,16 @@ function injectionRow(name: string, stats: InjectionStats): string[] {
  * kube-apiserver, and in the audit log's pod creates.
  */
 function injectionSection(results: readonly ContenderResult[]): string[] {
-  const rows = results.flatMap((result) => (result.injection === undefined ? [] : [injectionRow(escapeMarkdown(result.contender.name), result.injection)]));
+  const rows = results.flatMap((result) =>
+    result.injection === undefined ? [] : [injectionRow(escapeMarkdown(result.contender.name), result.injection)],
+  );
   if (rows.length === 0) {
     return [];
   }
   const note =
-    'Webhook: the contender\'s `controller_runtime_webhook_latency_seconds` (buckets 5, 10, 25, 50 ms, ...); API server admission: ' +
-    'kube-apiserver\'s `apiserver_admission_webhook_admission_duration_seconds` (buckets 5, 25, 100 ms, ...); both quantiles are ' +
-    'PromQL\'s interpolation within those buckets. No-op webhook: the same API server figure for a webhook that answers every pod unchanged from a Node.js process of its own with nothing else to do, called for the same pods (the floor any webhook pays on this machine at that moment). Pod create: the contender\'s pod creates in the audit log, the webhook call included.';
+    "Webhook: the contender's `controller_runtime_webhook_latency_seconds` (buckets 5, 10, 25, 50 ms, ...); API server admission: " +
+    "kube-apiserver's `apiserver_admission_webhook_admission_duration_seconds` (buckets 5, 25, 100 ms, ...); both quantiles are " +
+    "PromQL's interpolation within those buckets. No-op webhook: the same API server figure for a webhook that answers every pod unchanged from a Node.js process of its own with nothing else to do, called for the same pods (the floor any webhook pays on this machine at that moment). Pod create: the contender's pod creates in the audit log, the webhook call included.";
   return ['### SidecarSet injection', markdownTable(INJECTION_COLUMNS, rows), note];
 }
 
@@ -290,15 +319,16 @@ const PER_NODE_COLUMNS: readonly TableColumn[] = [
   { title: 'kind', align: 'left' },
   { title: 'nodes', align: 'right' },
   { title: 'pods created / ran / succeeded', align: 'right' },
-  { title: 'every node\'s pod running', align: 'right' },
-  { title: 'every node\'s pod succeeded', align: 'right' },
+  { title: "every node's pod running", align: 'right' },
+  { title: "every node's pod succeeded", align: 'right' },
   { title: 'done (status)', align: 'right' },
   { title: 'nodes with 2+ pods', align: 'right' },
 ];
 
 function perNodeRow(result: ContenderResult, stats: PerNodeStats, reference: PerNodeStats | undefined): string[] {
   const running = orMissing(stats.allRunningSeconds, formatSeconds);
-  const runningRatio = reference === undefined ? undefined : ratio(stats.allRunningSeconds, reference.allRunningSeconds);
+  const runningRatio =
+    reference === undefined ? undefined : ratio(stats.allRunningSeconds, reference.allRunningSeconds);
   return [
     escapeMarkdown(result.contender.name),
     result.workloadKind,
@@ -317,13 +347,15 @@ function perNodeRow(result: ContenderResult, stats: PerNodeStats, reference: Per
  */
 function perNodeSection(results: readonly ContenderResult[]): string[] {
   const reference = results[0]?.perNode;
-  const rows = results.flatMap((result, index) => (result.perNode === undefined ? [] : [perNodeRow(result, result.perNode, index === 0 ? undefined : reference)]));
+  const rows = results.flatMap((result, index) =>
+    result.perNode === undefined ? [] : [perNodeRow(result, result.perNode, index === 0 ? undefined : reference)],
+  );
   if (rows.length === 0) {
     return [];
   }
   const note =
-    'Running: the last node\'s pod first seen Running and Ready by a watch of the benchmark\'s pods (ratio to the first contender); ' +
-    'succeeded: the last node\'s pod seen Succeeded (a DaemonSet\'s pods never end). Done: the wall time, when the status said so ' +
+    "Running: the last node's pod first seen Running and Ready by a watch of the benchmark's pods (ratio to the first contender); " +
+    "succeeded: the last node's pod seen Succeeded (a DaemonSet's pods never end). Done: the wall time, when the status said so " +
     '(BroadcastJob: the Complete condition; DaemonSet: every scheduled pod updated, ready and available).';
   return ['### A pod on every node', markdownTable(PER_NODE_COLUMNS, rows), note];
 }
@@ -334,7 +366,10 @@ function idleControlPlaneSection(results: readonly ContenderResult[]): string[] 
   if (names.length === 0) {
     return [];
   }
-  const columns: TableColumn[] = [{ title: 'contender', align: 'left' }, ...names.map((name): TableColumn => ({ title: name, align: 'right' }))];
+  const columns: TableColumn[] = [
+    { title: 'contender', align: 'left' },
+    ...names.map((name): TableColumn => ({ title: name, align: 'right' })),
+  ];
   const rows = results.map((result) => [
     result.contender.name,
     ...names.map((name) => {
@@ -342,7 +377,8 @@ function idleControlPlaneSection(results: readonly ContenderResult[]): string[] 
       return figures === undefined ? MISSING : `${formatCores(figures.cpuCores)} · ${formatMiB(figures.rssBytes)}`;
     }),
   ]);
-  const note = 'Each control-plane process over the same idle window as the steady table: CPU cores · RSS at the window\'s end.';
+  const note =
+    "Each control-plane process over the same idle window as the steady table: CPU cores · RSS at the window's end.";
   return ['### The control plane at rest', markdownTable(columns, rows), note];
 }
 
@@ -352,7 +388,11 @@ function controlPlaneSection(results: readonly ContenderResult[]): string[] {
   if (names.length === 0) {
     return [];
   }
-  const columns: TableColumn[] = [{ title: 'contender', align: 'left' }, ...names.map((name): TableColumn => ({ title: name, align: 'right' })), { title: 'contender itself', align: 'right' }];
+  const columns: TableColumn[] = [
+    { title: 'contender', align: 'left' },
+    ...names.map((name): TableColumn => ({ title: name, align: 'right' })),
+    { title: 'contender itself', align: 'right' },
+  ];
   const rows = results.map((result) => [
     result.contender.name,
     ...names.map((name) => orMissing(result.controlPlaneCpuSeconds?.[name], formatNumber)),
@@ -363,18 +403,25 @@ function controlPlaneSection(results: readonly ContenderResult[]): string[] {
 
 /** The watcher a closure row names: `pods labels <selector>, fields <selector>` (each only when set), or `pods (all)`. */
 function watcherName(row: SimulatorHealth['watchClosures'][number]): string {
-  const selectors = [row.labelSelector === '' ? '' : `labels ${row.labelSelector}`, row.fieldSelector === '' ? '' : `fields ${row.fieldSelector}`].filter((part) => part !== '');
+  const selectors = [
+    row.labelSelector === '' ? '' : `labels ${row.labelSelector}`,
+    row.fieldSelector === '' ? '' : `fields ${row.fieldSelector}`,
+  ].filter((part) => part !== '');
   return escapeMarkdown(selectors.length === 0 ? `${row.resource} (all)` : `${row.resource} ${selectors.join(', ')}`);
 }
 
 function closureSummary(health: SimulatorHealth): string {
   const total = health.watchClosures.reduce((sum, row) => sum + row.count, 0);
-  return total === 0 ? '0' : `${groupThousands(total)}: ${health.watchClosures.map((row) => `${watcherName(row)} ×${groupThousands(row.count)}`).join('; ')}`;
+  return total === 0
+    ? '0'
+    : `${groupThousands(total)}: ${health.watchClosures.map((row) => `${watcherName(row)} ×${groupThousands(row.count)}`).join('; ')}`;
 }
 
 function failureSummary(health: SimulatorHealth): string {
   const total = health.kubeletFailedRequests.reduce((sum, row) => sum + row.count, 0);
-  return total === 0 ? '0' : `${groupThousands(total)}: ${health.kubeletFailedRequests.map((row) => `${row.verb} ${escapeMarkdown(row.resource)} ${String(row.code)} ×${groupThousands(row.count)}`).join('; ')}`;
+  return total === 0
+    ? '0'
+    : `${groupThousands(total)}: ${health.kubeletFailedRequests.map((row) => `${row.verb} ${escapeMarkdown(row.resource)} ${String(row.code)} ×${groupThousands(row.count)}`).join('; ')}`;
 }
 
 /**
@@ -388,7 +435,7 @@ function simulatorSection(results: readonly ContenderResult[]): string[] {
   const columns: TableColumn[] = [
     { title: 'contender', align: 'left' },
     { title: 'watches closed for falling behind', align: 'left' },
-    { title: 'simulated kubelets\' failed requests', align: 'left' },
+    { title: "simulated kubelets' failed requests", align: 'left' },
   ];
   const rows = results.map((result) => [
     result.contender.name,

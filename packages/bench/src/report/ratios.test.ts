@@ -55,7 +55,16 @@ describe('figureValues', () => {
 
   it('takes the idle figures of an older steady result from its steady figures', () => {
     const older = withoutIdleFigures(FIXTURE.results[0] ?? expect.fail('fixture'));
-    const steady = { workloads: 10, podsPerWorkload: 10, idleCpuCoresUsed: 0.005, idleSeconds: 30, heapAfterFullGc: true, rssBytesPer1000Pods: 4 * MIB, churnedPods: 10, convergeSeconds: 1 };
+    const steady = {
+      workloads: 10,
+      podsPerWorkload: 10,
+      idleCpuCoresUsed: 0.005,
+      idleSeconds: 30,
+      heapAfterFullGc: true,
+      rssBytesPer1000Pods: 4 * MIB,
+      churnedPods: 10,
+      convergeSeconds: 1,
+    };
     expect(figureValues({ ...older, steady })).toMatchObject({ idleCpuCores: 0.005, rssBytesPer1000Pods: 4 * MIB });
     expect(figureValues(older)).toMatchObject({ idleCpuCores: undefined, rssBytesPer1000Pods: undefined });
   });
@@ -86,7 +95,15 @@ describe('contenderRatios', () => {
       rssBytesPer1000Pods: 2,
     });
     expect(native?.idleCpuCores).toBeCloseTo(1.5, 10);
-    expect(rows[2]?.ratios).toMatchObject({ writesPerPod: 0, requests: 0, peakRssBytes: 0.5, peakHeapUsedBytes: 0.5, cpuSeconds: 0.5, idleCpuCores: undefined, rssBytesPer1000Pods: undefined });
+    expect(rows[2]?.ratios).toMatchObject({
+      writesPerPod: 0,
+      requests: 0,
+      peakRssBytes: 0.5,
+      peakHeapUsedBytes: 0.5,
+      cpuSeconds: 0.5,
+      idleCpuCores: undefined,
+      rssBytesPer1000Pods: undefined,
+    });
   });
 
   it('has no ratios where the reference figure is 0', () => {
@@ -95,7 +112,11 @@ describe('contenderRatios', () => {
       return expect.fail('fixture');
     }
     const zeroReference: BenchResult = { ...FIXTURE, results: [{ ...first, wallSeconds: 0 }, ...rest] };
-    expect(contenderRatios(zeroReference).map((row) => row.ratios.wallSeconds)).toEqual([undefined, undefined, undefined]);
+    expect(contenderRatios(zeroReference).map((row) => row.ratios.wallSeconds)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('is empty for a run without contenders', () => {

@@ -60,7 +60,9 @@ export function figureValues(result: ContenderResult): FigureValues {
 export function ratio(value: number | undefined, reference: number | undefined): number | undefined {
   const numerator = finite(value);
   const denominator = finite(reference);
-  return numerator === undefined || denominator === undefined || denominator === 0 ? undefined : numerator / denominator;
+  return numerator === undefined || denominator === undefined || denominator === 0
+    ? undefined
+    : numerator / denominator;
 }
 
 /** Every contender's figures and ratios, in the order of the run (the first one's ratios are 1 where defined). */

@@ -71,7 +71,9 @@ describe('renderSvg', () => {
 
   it('is a well-formed, self-contained SVG document of 900×420', () => {
     expect(xmlProblems(svg)).toEqual([]);
-    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" viewBox="0 0 900 420"')).toBe(true);
+    expect(
+      svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" viewBox="0 0 900 420"'),
+    ).toBe(true);
     expect(svg.endsWith('</svg>\n')).toBe(true);
     expect(svg).not.toMatch(/<script|<style|@import|href=|url\(/);
   });
@@ -104,7 +106,9 @@ describe('renderSvg', () => {
   });
 
   it('labels the axes with nice ticks', () => {
-    const labels = [...svg.matchAll(/<text [^>]*text-anchor="(?:middle|end)"(?: transform="[^"]*")?>([^<]*)<\/text>/g)].map(([, label]) => label);
+    const labels = [
+      ...svg.matchAll(/<text [^>]*text-anchor="(?:middle|end)"(?: transform="[^"]*")?>([^<]*)<\/text>/g),
+    ].map(([, label]) => label);
     expect(labels).toEqual([
       ...['0', '100', '200', '300', '400', '500', '600'],
       ...['0', '200', '400', '600', '800', '1,000'],
@@ -139,7 +143,10 @@ describe('renderSvg', () => {
     expect(xmlProblems(empty)).toEqual([]);
     expect(empty).not.toContain('NaN');
     expect(empty).not.toContain('<polyline');
-    const flat = renderSvg({ ...FIXTURE, results: [{ ...contender(0), series: [{ t: 0, replicas: 0, updated: 0, ready: 0, available: 0 }] }] });
+    const flat = renderSvg({
+      ...FIXTURE,
+      results: [{ ...contender(0), series: [{ t: 0, replicas: 0, updated: 0, ready: 0, available: 0 }] }],
+    });
     expect(flat).not.toContain('NaN');
     expect(polylines(flat)[0]?.points).toEqual([[72, 360]]);
   });

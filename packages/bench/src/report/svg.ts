@@ -119,10 +119,19 @@ function polyline(points: readonly string[], colour: string, dashed: boolean): s
 /** The contender's two curves, downsampled. */
 function curves(series: readonly StatusSample[], colour: string, scale: Scale): string[] {
   const samples = downsample(series, MAX_POINTS);
-  const point = (sample: StatusSample, pods: number): string => `${coordinate(xOf(sample.t, scale))},${coordinate(yOf(pods, scale))}`;
+  const point = (sample: StatusSample, pods: number): string =>
+    `${coordinate(xOf(sample.t, scale))},${coordinate(yOf(pods, scale))}`;
   return [
-    polyline(samples.map((sample) => point(sample, sample.available)), colour, false),
-    polyline(samples.map((sample) => point(sample, sample.updated)), colour, true),
+    polyline(
+      samples.map((sample) => point(sample, sample.available)),
+      colour,
+      false,
+    ),
+    polyline(
+      samples.map((sample) => point(sample, sample.updated)),
+      colour,
+      true,
+    ),
   ];
 }
 

@@ -138,6 +138,12 @@ export const FIXTURE: BenchResult = {
     freshClusterPerContender: true,
     timeoutSeconds: 600,
   },
-  machine: { cpus: 2, cpuModel: 'AMD EPYC 7B13', memoryBytes: 8 * 1024 ** 3, nodeVersion: 'v24.21.0', platform: 'linux' },
+  machine: {
+    cpus: 2,
+    cpuModel: 'AMD EPYC 7B13',
+    memoryBytes: 8 * 1024 ** 3,
+    nodeVersion: 'v24.21.0',
+    platform: 'linux',
+  },
   results: [reference, native, external],
 };

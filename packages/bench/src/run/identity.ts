@@ -32,7 +32,9 @@ async function exemptFromPriorityAndFairness(admin: KubeConfig): Promise<void> {
         rules: [
           {
             subjects: [{ kind: 'ServiceAccount', serviceAccount: { name: ACCOUNT, namespace: IDENTITY_NAMESPACE } }],
-            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }],
+            resourceRules: [
+              { verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true },
+            ],
             nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
           },
         ],
@@ -53,6 +55,11 @@ export async function createContenderIdentity(admin: KubeConfig, directory: stri
     },
   });
   await exemptFromPriorityAndFairness(admin);
-  const account = await serviceAccountKubeConfig(admin, { namespace: IDENTITY_NAMESPACE, name: ACCOUNT, expirationSeconds: 24 * 3600, directory });
+  const account = await serviceAccountKubeConfig(admin, {
+    namespace: IDENTITY_NAMESPACE,
+    name: ACCOUNT,
+    expirationSeconds: 24 * 3600,
+    directory,
+  });
   return { kubeconfigPath: account.path, username: account.username };
 }

@@ -9,7 +9,10 @@ import { readinessTarget, waitUntilReady } from './readiness.ts';
 const servers: http.Server[] = [];
 
 /** A server on a free loopback port that answers `status(n)` to its n-th request (from 1); its URL and how many requests came. */
-async function startServer(status: (request: number) => number, port = 0): Promise<{ url: string; requests: () => number }> {
+async function startServer(
+  status: (request: number) => number,
+  port = 0,
+): Promise<{ url: string; requests: () => number }> {
   let requests = 0;
   const server = http.createServer((_request, response) => {
     requests += 1;
@@ -42,13 +45,22 @@ describe('readinessTarget', () => {
   const context = { kubeconfigPath: '/k', metricsPorts: [9100, 9101], qps: 0, burst: 0 };
 
   it('takes the declared ready URL with the ports filled in, which must answer 2xx', () => {
-    expect(readinessTarget({ readyUrl: 'https://127.0.0.1:{metricsPort2}/readyz' }, { metricsUrls: ['http://127.0.0.1:9100/metrics'] }, context)).toEqual({ urls: ['https://127.0.0.1:9101/readyz'], want: '2xx' });
+    expect(
+      readinessTarget(
+        { readyUrl: 'https://127.0.0.1:{metricsPort2}/readyz' },
+        { metricsUrls: ['http://127.0.0.1:9100/metrics'] },
+        context,
+      ),
+    ).toEqual({ urls: ['https://127.0.0.1:9101/readyz'], want: '2xx' });
   });
 
-  it('else the ready URL the started contender knows (ports it picked itself: kruise-manager\'s health probes), which must answer 2xx', () => {
+  it("else the ready URL the started contender knows (ports it picked itself: kruise-manager's health probes), which must answer 2xx", () => {
     const running = { metricsUrls: ['http://127.0.0.1:9100/metrics'], readyUrl: 'http://127.0.0.1:18081/readyz' };
     expect(readinessTarget({}, running, context)).toEqual({ urls: ['http://127.0.0.1:18081/readyz'], want: '2xx' });
-    expect(readinessTarget({ readyUrl: 'http://127.0.0.1:{metricsPort}/readyz' }, running, context)).toEqual({ urls: ['http://127.0.0.1:9100/readyz'], want: '2xx' });
+    expect(readinessTarget({ readyUrl: 'http://127.0.0.1:{metricsPort}/readyz' }, running, context)).toEqual({
+      urls: ['http://127.0.0.1:9100/readyz'],
+      want: '2xx',
+    });
   });
 
   it('else every /metrics endpoint, which must answer at all', () => {
@@ -62,9 +74,13 @@ describe('readinessTarget', () => {
 });
 
 describe('waitUntilReady', () => {
-  it('polls a ready URL until it answers 2xx, and counts from the contender\'s start', async () => {
+  it("polls a ready URL until it answers 2xx, and counts from the contender's start", async () => {
     const server = await startServer((request) => (request <= 3 ? 503 : 204));
-    const seconds = await waitUntilReady('ext', { urls: [server.url], want: '2xx' }, { ...FAST, startedAt: performance.now() - 1_000 });
+    const seconds = await waitUntilReady(
+      'ext',
+      { urls: [server.url], want: '2xx' },
+      { ...FAST, startedAt: performance.now() - 1_000 },
+    );
     expect(server.requests()).toBe(4);
     expect(seconds).toBeGreaterThanOrEqual(1);
     expect(seconds).toBeLessThan(5);
@@ -77,7 +93,11 @@ describe('waitUntilReady', () => {
         resolve(startServer(() => 404, port));
       }, 150);
     });
-    const seconds = await waitUntilReady('kruise-ts', { urls: [`http://127.0.0.1:${String(port)}/metrics`], want: 'answer' }, FAST);
+    const seconds = await waitUntilReady(
+      'kruise-ts',
+      { urls: [`http://127.0.0.1:${String(port)}/metrics`], want: 'answer' },
+      FAST,
+    );
     expect((await later).requests()).toBe(1);
     expect(seconds).toBeGreaterThan(0.1);
   });
@@ -96,20 +116,30 @@ describe('waitUntilReady', () => {
     const server = await startServer(() => 503);
     const started = performance.now();
     const waiting = waitUntilReady('ext', { urls: [server.url], want: '2xx' }, { timeoutMs: 300, intervalMs: 20 });
-    await expect(waiting).rejects.toThrow(`contender ext not ready within 0.3 s: waited for a 2xx answer from ${server.url} (last: HTTP 503)`);
+    await expect(waiting).rejects.toThrow(
+      `contender ext not ready within 0.3 s: waited for a 2xx answer from ${server.url} (last: HTTP 503)`,
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(server.requests()).toBeGreaterThan(2);
   });
 
   it('names the connection error when nothing listens', async () => {
     const url = `http://127.0.0.1:${String(await closedPort())}/metrics`;
-    await expect(waitUntilReady('ext', { urls: [url], want: 'answer' }, { timeoutMs: 200, intervalMs: 20 })).rejects.toThrow(new RegExp(`contender ext not ready within 0.2 s: waited for an HTTP answer from ${url} \\(last: connect ECONNREFUSED`));
+    await expect(
+      waitUntilReady('ext', { urls: [url], want: 'answer' }, { timeoutMs: 200, intervalMs: 20 }),
+    ).rejects.toThrow(
+      new RegExp(
+        `contender ext not ready within 0.2 s: waited for an HTTP answer from ${url} \\(last: connect ECONNREFUSED`,
+      ),
+    );
   });
 
-  it('gives up at once when the contender\'s process is gone', async () => {
+  it("gives up at once when the contender's process is gone", async () => {
     const url = `http://127.0.0.1:${String(await closedPort())}/metrics`;
     const started = performance.now();
-    await expect(waitUntilReady('ext', { urls: [url], want: 'answer' }, { timeoutMs: 60_000, intervalMs: 20, alive: () => false })).rejects.toThrow(`contender ext exited before it was ready: waited for an HTTP answer from ${url}`);
+    await expect(
+      waitUntilReady('ext', { urls: [url], want: 'answer' }, { timeoutMs: 60_000, intervalMs: 20, alive: () => false }),
+    ).rejects.toThrow(`contender ext exited before it was ready: waited for an HTTP answer from ${url}`);
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

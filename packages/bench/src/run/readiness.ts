@@ -43,7 +43,11 @@ const MIN_PROBE_TIMEOUT_MS = 250;
  * given), else the one it knows once started, else its /metrics endpoints; undefined when it has neither (the native baseline runs with
  * the cluster; an external command without `{metricsPort}` says nothing).
  */
-export function readinessTarget(contender: Pick<Contender, 'readyUrl'>, running: Pick<RunningContender, 'metricsUrls' | 'readyUrl'>, context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>): ReadinessTarget | undefined {
+export function readinessTarget(
+  contender: Pick<Contender, 'readyUrl'>,
+  running: Pick<RunningContender, 'metricsUrls' | 'readyUrl'>,
+  context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>,
+): ReadinessTarget | undefined {
   if (contender.readyUrl !== undefined) return { urls: [expandPlaceholders(contender.readyUrl, context)], want: '2xx' };
   if (running.readyUrl !== undefined) return { urls: [running.readyUrl], want: '2xx' };
   return running.metricsUrls.length > 0 ? { urls: running.metricsUrls, want: 'answer' } : undefined;
@@ -59,7 +63,10 @@ function probe(url: URL, want: ReadinessTarget['want'], timeoutMs: number): Prom
     };
     // A fresh connection per probe (no pooled socket outlives the wait). HTTPS as the kubelet's
     // probes do it: a webhook server's own certificate is not verified.
-    const request = url.protocol === 'https:' ? https.get(url, { agent: false, timeout: timeoutMs, rejectUnauthorized: false }, onResponse) : http.get(url, { agent: false, timeout: timeoutMs }, onResponse);
+    const request =
+      url.protocol === 'https:'
+        ? https.get(url, { agent: false, timeout: timeoutMs, rejectUnauthorized: false }, onResponse)
+        : http.get(url, { agent: false, timeout: timeoutMs }, onResponse);
     request.on('timeout', () => {
       request.destroy(new Error(`no answer within ${String(timeoutMs)} ms`));
     });
@@ -85,12 +92,19 @@ export async function waitUntilReady(name: string, target: ReadinessTarget, wait
   for (;;) {
     const timeoutMs = Math.min(MAX_PROBE_TIMEOUT_MS, Math.max(MIN_PROBE_TIMEOUT_MS, deadline - performance.now()));
     const outcomes = await Promise.all(pending.map((url) => probe(url, target.want, timeoutMs)));
-    const failing = pending.flatMap((url, index) => (outcomes[index]?.passed === true ? [] : [`${url.href} (last: ${outcomes[index]?.detail ?? 'no answer'})`]));
+    const failing = pending.flatMap((url, index) =>
+      outcomes[index]?.passed === true ? [] : [`${url.href} (last: ${outcomes[index]?.detail ?? 'no answer'})`],
+    );
     pending = pending.filter((_url, index) => outcomes[index]?.passed !== true);
     if (pending.length === 0) return (performance.now() - startedAt) / 1000;
-    if (wait.alive?.() === false) throw new Error(`contender ${name} exited before it was ready: waited for ${describeWanted(target.want)} from ${failing.join(', ')}`);
+    if (wait.alive?.() === false)
+      throw new Error(
+        `contender ${name} exited before it was ready: waited for ${describeWanted(target.want)} from ${failing.join(', ')}`,
+      );
     if (performance.now() >= deadline) {
-      throw new Error(`contender ${name} not ready within ${String(wait.timeoutMs / 1000)} s: waited for ${describeWanted(target.want)} from ${failing.join(', ')}`);
+      throw new Error(
+        `contender ${name} not ready within ${String(wait.timeoutMs / 1000)} s: waited for ${describeWanted(target.want)} from ${failing.join(', ')}`,
+      );
     }
     await sleep(Math.min(wait.intervalMs, Math.max(0, deadline - performance.now())));
   }

@@ -35,7 +35,13 @@ export interface BenchOutput {
 
 export function machineInfo(): MachineInfo {
   const cpus = os.cpus();
-  return { cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), nodeVersion: process.version, platform: `${os.platform()}-${os.arch()}` };
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    nodeVersion: process.version,
+    platform: `${os.platform()}-${os.arch()}`,
+  };
 }
 
 export async function runBench(options: BenchRunOptions): Promise<BenchOutput> {
@@ -46,7 +52,14 @@ export async function runBench(options: BenchRunOptions): Promise<BenchOutput> {
   await mkdir(workDir, { recursive: true });
   const results: ContenderResult[] = [];
   for (const [index, contender] of options.contenders.entries()) {
-    results.push(...(await runContender(contender, index, { settings: options.settings, scenario: options.scenario, workDir, log: options.log })));
+    results.push(
+      ...(await runContender(contender, index, {
+        settings: options.settings,
+        scenario: options.scenario,
+        workDir,
+        log: options.log,
+      })),
+    );
   }
   const result: BenchResult = {
     schemaVersion: 1,

@@ -32,7 +32,15 @@ import { startStatusRecorder } from '../measure/status-recorder.ts';
 import { workloadKindFor } from '../measure/workloads.ts';
 import type { WorkloadKind } from '../measure/workloads.ts';
 import type { StatusRecorder } from '../measure/status-recorder.ts';
-import type { ContenderResult, InjectionStats, PerNodeStats, QuietBeforeChange, RunSettings, SimulatorHealth, SteadyStateStats } from '../result.ts';
+import type {
+  ContenderResult,
+  InjectionStats,
+  PerNodeStats,
+  QuietBeforeChange,
+  RunSettings,
+  SimulatorHealth,
+  SteadyStateStats,
+} from '../result.ts';
 import { SCENARIOS } from '../scenarios/scenario.ts';
 import type { RunScenarioOptions, Scenario, ScenarioContext, ScenarioPhase } from '../scenarios/scenario.ts';
 import { createContenderIdentity } from './identity.ts';
@@ -47,7 +55,12 @@ const QUIET_MS = 2_000;
 const QUIET_TIMEOUT_MS = 120_000;
 const NATIVE_FEATURE_GATES = '--feature-gates=MaxUnavailableStatefulSet=true';
 /** The CRDs of the kinds the scenarios drive (SidecarSets: sidecarset-scale; BroadcastJobs: bcj-nodes). */
-const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_sidecarsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
+const CRD_FILES = [
+  'apps.kruise.io_clonesets.yaml',
+  'apps.kruise.io_statefulsets.yaml',
+  'apps.kruise.io_sidecarsets.yaml',
+  'apps.kruise.io_broadcastjobs.yaml',
+];
 /** How long the pod watch may lag behind the workload's status once it settled. */
 const POD_WATCH_CATCH_UP_MS = 10_000;
 /** How long a started contender may take to be ready (webhook certificates, informer caches) before it fails. */
@@ -84,7 +97,11 @@ async function startCluster(options: ContenderRunOptions, index: number): Promis
       // the gate the API server drops the field and the baseline would replace one pod at a time.
       'kube-apiserver': [NATIVE_FEATURE_GATES],
       // kube-controller-manager has no "unlimited": 0 becomes a limit no rollout here reaches.
-      'kube-controller-manager': [`--kube-api-qps=${String(settings.clientQps || UNLIMITED)}`, `--kube-api-burst=${String(settings.clientBurst || UNLIMITED)}`, NATIVE_FEATURE_GATES],
+      'kube-controller-manager': [
+        `--kube-api-qps=${String(settings.clientQps || UNLIMITED)}`,
+        `--kube-api-burst=${String(settings.clientBurst || UNLIMITED)}`,
+        NATIVE_FEATURE_GATES,
+      ],
     },
     log: (line) => {
       options.log(`  [cluster] ${line}`);
@@ -130,7 +147,11 @@ async function profileApiServer(measurement: Measurement): Promise<string | unde
   if (profile === undefined) {
     return undefined;
   }
-  return captureApiServerProfile({ kubeconfigPath: measurement.cluster.kubeconfigPath }, profile.seconds, profile.file).then(
+  return captureApiServerProfile(
+    { kubeconfigPath: measurement.cluster.kubeconfigPath },
+    profile.seconds,
+    profile.file,
+  ).then(
     () => profile.file,
     (error: unknown) => {
       measurement.log(`  no kube-apiserver profile: ${String(error)}`);
@@ -140,11 +161,17 @@ async function profileApiServer(measurement: Measurement): Promise<string | unde
 }
 
 /** The measured part: the change, then waiting until every workload is settled (or the timeout). */
-async function measuredChange({ scenario, change: makeChange }: { scenario: Scenario; change: Scenario['change'] }, context: ScenarioContext, measurement: Measurement): Promise<ChangeOutcome> {
+async function measuredChange(
+  { scenario, change: makeChange }: { scenario: Scenario; change: Scenario['change'] },
+  context: ScenarioContext,
+  measurement: Measurement,
+): Promise<ChangeOutcome> {
   await measurement.sampler.markWindowStart();
   await measurement.scraper.markWindowStart();
   const auditFrom = await fileSize(measurement.auditLogPath);
-  const apiServerLogFile = measurement.cluster.components.find((component) => component.name === 'kube-apiserver')?.logFile;
+  const apiServerLogFile = measurement.cluster.components.find(
+    (component) => component.name === 'kube-apiserver',
+  )?.logFile;
   const apiServerLogFrom = apiServerLogFile === undefined ? 0 : await fileSize(apiServerLogFile);
   const cpu = await startComponentCpuWindow(measurement.cluster.components);
   measurement.recorder.startWindow();
@@ -152,16 +179,32 @@ async function measuredChange({ scenario, change: makeChange }: { scenario: Scen
   const started = performance.now();
   const profiling = profileApiServer(measurement);
   const change = await makeChange(context);
-  const settled = await measurement.recorder.waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, { touched: change.touched, holdMs: scenario.settleHoldMs }).then(
-    (wallSeconds) => ({ completed: true, wallSeconds }),
-    (error: unknown) => ({ completed: false, error: String(error), wallSeconds: (performance.now() - started) / 1000 }),
-  );
+  const settled = await measurement.recorder
+    .waitUntilSettled(scenario.workloadCount(context.options), context.options.timeoutMs, {
+      touched: change.touched,
+      holdMs: scenario.settleHoldMs,
+    })
+    .then(
+      (wallSeconds) => ({ completed: true, wallSeconds }),
+      (error: unknown) => ({
+        completed: false,
+        error: String(error),
+        wallSeconds: (performance.now() - started) / 1000,
+      }),
+    );
   const apiserverProfile = await profiling;
   return {
     ...settled,
     pods: change.pods,
     auditRange: { fromOffset: auditFrom, toOffset: await fileSize(measurement.auditLogPath) },
-    ...(apiServerLogFile === undefined ? {} : { apiServerLog: { file: apiServerLogFile, range: { fromOffset: apiServerLogFrom, toOffset: await fileSize(apiServerLogFile) } } }),
+    ...(apiServerLogFile === undefined
+      ? {}
+      : {
+          apiServerLog: {
+            file: apiServerLogFile,
+            range: { fromOffset: apiServerLogFrom, toOffset: await fileSize(apiServerLogFile) },
+          },
+        }),
     controlPlaneCpuSeconds: await cpu.end(),
     ...(apiserverProfile === undefined ? {} : { apiserverProfile }),
   };
@@ -171,7 +214,11 @@ async function measuredChange({ scenario, change: makeChange }: { scenario: Scen
 type SteadyIdle = Omit<SteadyStateStats, 'churnedPods' | 'convergeSeconds'>;
 
 /** steady: CPU while nothing changes, and memory per cached pod; its window is also the scenario's idle window. */
-async function idlePhase(context: ScenarioContext, measurement: Measurement, input: { idleSeconds: number; running: RunningContender }): Promise<{ window: IdleWindow; steady: SteadyIdle }> {
+async function idlePhase(
+  context: ScenarioContext,
+  measurement: Measurement,
+  input: { idleSeconds: number; running: RunningContender },
+): Promise<{ window: IdleWindow; steady: SteadyIdle }> {
   const { idleSeconds, running } = input;
   // Let the last status writes and events of the preparation pass.
   await sleep(3_000);
@@ -180,7 +227,9 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
   // Heap used counts garbage until a collection; an idle process does not collect. Ours collect on
   // SIGUSR2 (gc-on-signal.ts), so the figure is the live heap; others report what they report.
   // Ours serve one /metrics per Node.js process, so every one of them must have got the signal.
-  const collected = running.collectsGarbageOnSignal && (await signalNodeProcesses(running.pid, 'SIGUSR2')) >= Math.max(1, running.metricsUrls.length);
+  const collected =
+    running.collectsGarbageOnSignal &&
+    (await signalNodeProcesses(running.pid, 'SIGUSR2')) >= Math.max(1, running.metricsUrls.length);
   if (collected) {
     await sleep(2_000);
   }
@@ -206,16 +255,25 @@ async function idlePhase(context: ScenarioContext, measurement: Measurement, inp
  */
 async function idleBeforeChange(input: PhaseInput): Promise<{ window: IdleWindow; steady?: SteadyIdle }> {
   const { scenario, context, measurement, running, options } = input;
-  if (scenario.name === 'steady') return idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running });
+  if (scenario.name === 'steady')
+    return idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running });
   options.log(`  idle for ${String(options.scenario.idleWindowSeconds)} s`);
-  return { window: await measurement.scraper.withoutScrapes(() => measureIdleWindow(measurement.sampler, options.scenario.idleWindowSeconds)) };
+  return {
+    window: await measurement.scraper.withoutScrapes(() =>
+      measureIdleWindow(measurement.sampler, options.scenario.idleWindowSeconds),
+    ),
+  };
 }
 
 /**
  * The phase's idle figures; in a scenario that starts from no pods, the RSS is read right after the
  * change settled (before the audit log is read), per pod of the change.
  */
-async function phaseIdleFigures(input: { scenario: Scenario; options: ContenderRunOptions; measurement: Measurement }, window: IdleWindow, changedPods: number): Promise<IdleFigures> {
+async function phaseIdleFigures(
+  input: { scenario: Scenario; options: ContenderRunOptions; measurement: Measurement },
+  window: IdleWindow,
+  changedPods: number,
+): Promise<IdleFigures> {
   const preparedPods = input.scenario.preparedPods(input.options.scenario);
   if (preparedPods > 0) return idleFigures({ window, preparedPods });
   const { currentRssBytes } = await input.measurement.sampler.snapshot();
@@ -236,7 +294,15 @@ function failedResult(contender: Contender, options: ContenderRunOptions, error:
     error: error instanceof Error ? error.message : String(error),
     wallSeconds: 0,
     pods: 0,
-    requests: { byVerbAndResource: [], total: 0, writes: 0, writesPerPod: 0, podWritesPerPod: 0, mutatingLatency: latency, readLatency: latency },
+    requests: {
+      byVerbAndResource: [],
+      total: 0,
+      writes: 0,
+      writesPerPod: 0,
+      podWritesPerPod: 0,
+      mutatingLatency: latency,
+      readLatency: latency,
+    },
     process: { peakRssBytes: 0, cpuSeconds: 0, sampleIntervalMs: SAMPLE_INTERVAL_MS },
     metrics: {},
     series: [],
@@ -251,7 +317,10 @@ async function adminSetup(cluster: LocalCluster, contender: Contender): Promise<
   await contender.setUpCluster?.(admin);
   await admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NAMESPACE } } });
   // The driver is not measured and must never be the bottleneck: no client-side rate limit.
-  return { admin, client: createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: 'kruise-ts-bench' })) };
+  return {
+    admin,
+    client: createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: 'kruise-ts-bench' })),
+  };
 }
 
 /** A started contender, what it was given, and when its process was spawned (`performance.now()`). */
@@ -261,7 +330,11 @@ interface StartedContender {
   readonly startedAt: number;
 }
 
-async function startContender(contender: Contender, { cluster, admin }: { cluster: LocalCluster; admin: KubeConfig }, options: ContenderRunOptions): Promise<StartedContender> {
+async function startContender(
+  contender: Contender,
+  { cluster, admin }: { cluster: LocalCluster; admin: KubeConfig },
+  options: ContenderRunOptions,
+): Promise<StartedContender> {
   const identity = await createContenderIdentity(admin, cluster.runDir);
   const metricsPorts = await Promise.all(Array.from({ length: contender.processes }, () => freeLoopbackPort()));
   const controllerManager = cluster.components.find((component) => component.name === 'kube-controller-manager');
@@ -296,15 +369,29 @@ function processAlive(pid: number): boolean {
  * Waits until the started contender is ready (see readiness.ts), so that the preparation does not
  * start against a controller still loading; its seconds, or undefined when nothing tells readiness.
  */
-async function waitForReady(contender: Contender, started: StartedContender, options: ContenderRunOptions): Promise<number | undefined> {
+async function waitForReady(
+  contender: Contender,
+  started: StartedContender,
+  options: ContenderRunOptions,
+): Promise<number | undefined> {
   const target = readinessTarget(contender, started.running, started.context);
   if (target === undefined) {
-    if (contender.kind !== 'native') options.log(`${contender.name}: no ready URL and no /metrics to wait for; preparing right away`);
+    if (contender.kind !== 'native')
+      options.log(`${contender.name}: no ready URL and no /metrics to wait for; preparing right away`);
     return undefined;
   }
-  options.log(`${contender.name}: waiting for ${target.want === '2xx' ? 'a 2xx answer' : 'an answer'} from ${target.urls.join(', ')}`);
-  const seconds = await waitUntilReady(contender.name, target, { timeoutMs: READY_TIMEOUT_MS, intervalMs: READY_POLL_MS, startedAt: started.startedAt, alive: () => processAlive(started.running.pid) }).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)} (its output: ${started.context.logFile})`);
+  options.log(
+    `${contender.name}: waiting for ${target.want === '2xx' ? 'a 2xx answer' : 'an answer'} from ${target.urls.join(', ')}`,
+  );
+  const seconds = await waitUntilReady(contender.name, target, {
+    timeoutMs: READY_TIMEOUT_MS,
+    intervalMs: READY_POLL_MS,
+    startedAt: started.startedAt,
+    alive: () => processAlive(started.running.pid),
+  }).catch((error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)} (its output: ${started.context.logFile})`,
+    );
   });
   options.log(`${contender.name}: ready after ${seconds.toFixed(1)} s`);
   return Number(seconds.toFixed(3));
@@ -320,14 +407,24 @@ interface MeasureInput {
 }
 
 /** Prepares the scenario with the contender running, measures its change (each of its phases) and collects every figure. */
-async function measureScenario({ contender, running, client, cluster, options, cleanups }: MeasureInput): Promise<ContenderResult[]> {
+async function measureScenario({
+  contender,
+  running,
+  client,
+  cluster,
+  options,
+  cleanups,
+}: MeasureInput): Promise<ContenderResult[]> {
   const scenario = SCENARIOS[options.settings.scenario];
   const kind = workloadKindOf(contender, options);
   const profileSeconds = options.settings.apiserverProfileSeconds;
   const measurement: Measurement = {
     cluster,
     log: options.log,
-    profile: profileSeconds === undefined ? undefined : { seconds: profileSeconds, file: path.join(options.workDir, `${contender.name}-kube-apiserver.pprof`) },
+    profile:
+      profileSeconds === undefined
+        ? undefined
+        : { seconds: profileSeconds, file: path.join(options.workDir, `${contender.name}-kube-apiserver.pprof`) },
     recorder: await startStatusRecorder({ client, namespace: NAMESPACE, kind }),
     perNode: scenario.perNode === true ? await startPerNodePodWatch({ client, namespace: NAMESPACE }) : undefined,
     sampler: startProcessSampler(running.pid, SAMPLE_INTERVAL_MS),
@@ -348,7 +445,14 @@ async function measureScenario({ contender, running, client, cluster, options, c
       measurement.scraper.stop();
     },
   );
-  const context: ScenarioContext = { client, namespace: NAMESPACE, kind, options: options.scenario, recorder: measurement.recorder, metricsUrls: running.metricsUrls };
+  const context: ScenarioContext = {
+    client,
+    namespace: NAMESPACE,
+    kind,
+    options: options.scenario,
+    recorder: measurement.recorder,
+    metricsUrls: running.metricsUrls,
+  };
   const results: ContenderResult[] = [];
   for (const phase of plannedPhases(scenario)) {
     results.push(await measurePhase({ contender, scenario, phase, context, measurement, running, options }));
@@ -366,7 +470,9 @@ interface PlannedPhase {
 
 /** The scenario's phases; the first one prepares the scenario first. */
 function plannedPhases(scenario: Scenario): PlannedPhase[] {
-  const phases: readonly ScenarioPhase[] = scenario.phases ?? [{ label: '', change: (context) => scenario.change(context) }];
+  const phases: readonly ScenarioPhase[] = scenario.phases ?? [
+    { label: '', change: (context) => scenario.change(context) },
+  ];
   return phases.map((phase, index) => ({
     label: scenario.phases === undefined ? undefined : phase.label,
     prepare: async (context) => {
@@ -398,24 +504,58 @@ async function measurePhase(input: PhaseInput): Promise<ContenderResult> {
   const quiet = await waitForQuiet(measurement.auditLogPath, preparedFrom, options);
   const idle = await idleBeforeChange(input);
   options.log(`${name}: measuring ${scenario.name}`);
-  const injection = scenario.injection === undefined ? undefined : await startInjectionWindow({ probe: probeOfContender(scenario.injection, input.contender), context, scraper: measurement.scraper, cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath } });
+  const injection =
+    scenario.injection === undefined
+      ? undefined
+      : await startInjectionWindow({
+          probe: probeOfContender(scenario.injection, input.contender),
+          context,
+          scraper: measurement.scraper,
+          cluster: { kubeconfigPath: measurement.cluster.kubeconfigPath },
+        });
   const outcome = await measuredChange({ scenario, change: phase.change }, context, measurement);
   const idleStats = await phaseIdleFigures(input, idle.window, outcome.pods);
-  options.log(`${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`);
-  const injected = await injection?.end({ sidecarSet: phase.sidecarSet, auditLog: measurement.auditLogPath, auditRange: outcome.auditRange, select: running.select });
-  const perNode = await endPerNodeWatch(measurement, { nodes: options.scenario.pods, jobs: context.kind === 'BroadcastJob', completed: outcome.completed });
+  options.log(
+    `${name}: ${outcome.completed ? 'done' : 'NOT done'} after ${outcome.wallSeconds.toFixed(1)} s; reading the audit log`,
+  );
+  const injected = await injection?.end({
+    sidecarSet: phase.sidecarSet,
+    auditLog: measurement.auditLogPath,
+    auditRange: outcome.auditRange,
+    select: running.select,
+  });
+  const perNode = await endPerNodeWatch(measurement, {
+    nodes: options.scenario.pods,
+    jobs: context.kind === 'BroadcastJob',
+    completed: outcome.completed,
+  });
   const result = await phaseResult({ outcome, measurement, running, kind: context.kind });
   return {
-    ...withFailure({ ...result, contender: { ...running.info, name } }, outcome.error ?? injectionFailure(injected) ?? perNode.failure),
+    ...withFailure(
+      { ...result, contender: { ...running.info, name } },
+      outcome.error ?? injectionFailure(injected) ?? perNode.failure,
+    ),
     quietBeforeChange: quiet,
     ...idleStats,
-    ...(idle.steady === undefined ? {} : { steady: { ...idle.steady, churnedPods: outcome.pods, convergeSeconds: Number(outcome.wallSeconds.toFixed(3)) } }),
+    ...(idle.steady === undefined
+      ? {}
+      : {
+          steady: {
+            ...idle.steady,
+            churnedPods: outcome.pods,
+            convergeSeconds: Number(outcome.wallSeconds.toFixed(3)),
+          },
+        }),
     ...scenarioFigures({ label: phase.label, injected, perNode: perNode.stats }),
   };
 }
 
 /** The figures only some scenarios have: the phase's name, the SidecarSet injection, the pods of every node. */
-function scenarioFigures(input: { label: string | undefined; injected: InjectionStats | undefined; perNode: PerNodeStats | undefined }): Pick<ContenderResult, 'phase' | 'injection' | 'perNode'> {
+function scenarioFigures(input: {
+  label: string | undefined;
+  injected: InjectionStats | undefined;
+  perNode: PerNodeStats | undefined;
+}): Pick<ContenderResult, 'phase' | 'injection' | 'perNode'> {
   return {
     ...(input.label === undefined ? {} : { phase: input.label }),
     ...(input.injected === undefined ? {} : { injection: input.injected }),
@@ -424,10 +564,17 @@ function scenarioFigures(input: { label: string | undefined; injected: Injection
 }
 
 /** bcj-nodes: the pods of every node, and why they fail the run (if they do). */
-async function endPerNodeWatch(measurement: Measurement, input: { nodes: number; jobs: boolean; completed: boolean }): Promise<{ stats?: PerNodeStats; failure?: string | undefined }> {
+async function endPerNodeWatch(
+  measurement: Measurement,
+  input: { nodes: number; jobs: boolean; completed: boolean },
+): Promise<{ stats?: PerNodeStats; failure?: string | undefined }> {
   if (measurement.perNode === undefined) return {};
   // A run that timed out has nothing to catch up with.
-  const stats = await measurement.perNode.end({ nodes: input.nodes, jobs: input.jobs, catchUpMs: input.completed ? POD_WATCH_CATCH_UP_MS : 0 });
+  const stats = await measurement.perNode.end({
+    nodes: input.nodes,
+    jobs: input.jobs,
+    catchUpMs: input.completed ? POD_WATCH_CATCH_UP_MS : 0,
+  });
   return { stats, failure: perNodeFailure(stats, input.jobs) };
 }
 
@@ -437,9 +584,17 @@ function withFailure(result: ContenderResult, error: string | undefined): Conten
 }
 
 /** The figures every scenario has, read once the change settled (or timed out). */
-async function phaseResult(input: { outcome: ChangeOutcome; measurement: Measurement; running: RunningContender; kind: WorkloadKind }): Promise<ContenderResult> {
+async function phaseResult(input: {
+  outcome: ChangeOutcome;
+  measurement: Measurement;
+  running: RunningContender;
+  kind: WorkloadKind;
+}): Promise<ContenderResult> {
   const { outcome, measurement, running } = input;
-  const requests = await readAuditLog(measurement.auditLogPath, running.select, { podsTouched: outcome.pods, ...outcome.auditRange });
+  const requests = await readAuditLog(measurement.auditLogPath, running.select, {
+    podsTouched: outcome.pods,
+    ...outcome.auditRange,
+  });
   const processStats = await measurement.sampler.snapshot();
   const simulator = await simulatorHealth(measurement.auditLogPath, outcome);
   return {
@@ -449,7 +604,11 @@ async function phaseResult(input: { outcome: ChangeOutcome; measurement: Measure
     wallSeconds: Number(outcome.wallSeconds.toFixed(3)),
     pods: outcome.pods,
     requests,
-    process: { peakRssBytes: processStats.peakRssBytes, cpuSeconds: Number(processStats.cpuSeconds.toFixed(2)), sampleIntervalMs: SAMPLE_INTERVAL_MS },
+    process: {
+      peakRssBytes: processStats.peakRssBytes,
+      cpuSeconds: Number(processStats.cpuSeconds.toFixed(2)),
+      sampleIntervalMs: SAMPLE_INTERVAL_MS,
+    },
     metrics: await measurement.scraper.snapshot(),
     controlPlaneCpuSeconds: outcome.controlPlaneCpuSeconds,
     ...(outcome.apiserverProfile === undefined ? {} : { apiserverProfile: outcome.apiserverProfile }),
@@ -464,13 +623,24 @@ async function simulatorHealth(auditLog: string, outcome: ChangeOutcome): Promis
   if (apiServerLog === undefined) {
     return undefined;
   }
-  return readSimulatorHealth({ apiServerLog: apiServerLog.file, apiServerLogRange: apiServerLog.range, auditLog, auditLogRange: outcome.auditRange });
+  return readSimulatorHealth({
+    apiServerLog: apiServerLog.file,
+    apiServerLogRange: apiServerLog.range,
+    auditLog,
+    auditLogRange: outcome.auditRange,
+  });
 }
 
 /** Waits until the preparation's tail of pod writes has passed (see quiet-period.ts). */
-async function waitForQuiet(auditLogPath: string, fromOffset: number, options: ContenderRunOptions): Promise<QuietBeforeChange> {
+async function waitForQuiet(
+  auditLogPath: string,
+  fromOffset: number,
+  options: ContenderRunOptions,
+): Promise<QuietBeforeChange> {
   const outcome = await waitForQuietPods(auditLogPath, fromOffset, { quietMs: QUIET_MS, timeoutMs: QUIET_TIMEOUT_MS });
-  options.log(`  ${outcome.quiet ? 'quiet' : 'NOT quiet'} after ${outcome.waitedSeconds.toFixed(1)} s (${String(outcome.podWritesSeen)} pod writes seen meanwhile)`);
+  options.log(
+    `  ${outcome.quiet ? 'quiet' : 'NOT quiet'} after ${outcome.waitedSeconds.toFixed(1)} s (${String(outcome.podWritesSeen)} pod writes seen meanwhile)`,
+  );
   return { quietMs: QUIET_MS, ...outcome };
 }
 
@@ -478,7 +648,11 @@ async function waitForQuiet(auditLogPath: string, fromOffset: number, options: C
  * Runs one contender on a fresh cluster: one result, or one per phase of the scenario; failures
  * become a result with `completed: false` and the error.
  */
-export async function runContender(contender: Contender, index: number, options: ContenderRunOptions): Promise<ContenderResult[]> {
+export async function runContender(
+  contender: Contender,
+  index: number,
+  options: ContenderRunOptions,
+): Promise<ContenderResult[]> {
   options.log(`${contender.name}: starting a control plane`);
   const cluster = await startCluster(options, index);
   const cleanups: (() => Promise<void> | void)[] = [];

@@ -22,7 +22,8 @@ const POLL_MS = 100;
 const WARMUP_TIMEOUT_MS = 120_000;
 
 function perNodeKind(context: ScenarioContext): 'BroadcastJob' | 'DaemonSet' {
-  if (context.kind !== 'BroadcastJob' && context.kind !== 'DaemonSet') throw new Error(`bcj-nodes drives BroadcastJobs or DaemonSets, not ${context.kind}`);
+  if (context.kind !== 'BroadcastJob' && context.kind !== 'DaemonSet')
+    throw new Error(`bcj-nodes drives BroadcastJobs or DaemonSets, not ${context.kind}`);
   return context.kind;
 }
 
@@ -35,7 +36,8 @@ function handled(workload: Workload): boolean {
 async function pollUntil(description: string, probe: () => Promise<boolean>): Promise<void> {
   const deadline = performance.now() + WARMUP_TIMEOUT_MS;
   while (!(await probe())) {
-    if (performance.now() > deadline) throw new Error(`bcj-nodes: ${description} did not happen within ${String(WARMUP_TIMEOUT_MS / 1000)} s`);
+    if (performance.now() > deadline)
+      throw new Error(`bcj-nodes: ${description} did not happen within ${String(WARMUP_TIMEOUT_MS / 1000)} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -48,8 +50,19 @@ async function pollUntil(description: string, probe: () => Promise<boolean>): Pr
 async function warmUp(context: ScenarioContext): Promise<void> {
   const resource = resourceOf(context.kind);
   const key = { namespace: context.namespace, name: WARMUP };
-  await context.client.create(resource, perNodeManifest({ kind: perNodeKind(context), name: WARMUP, namespace: context.namespace, runMs: context.options.jobRunMs, nodeSelector: NO_NODE }));
-  await pollUntil(`the contender handling the warm-up ${context.kind}`, async () => handled(await context.client.get(resource, key)));
+  await context.client.create(
+    resource,
+    perNodeManifest({
+      kind: perNodeKind(context),
+      name: WARMUP,
+      namespace: context.namespace,
+      runMs: context.options.jobRunMs,
+      nodeSelector: NO_NODE,
+    }),
+  );
+  await pollUntil(`the contender handling the warm-up ${context.kind}`, async () =>
+    handled(await context.client.get(resource, key)),
+  );
   await context.client.delete(resource, key, { propagationPolicy: 'Background' });
   await pollUntil(`the warm-up ${context.kind}'s deletion`, () =>
     context.client.get(resource, key).then(
@@ -69,7 +82,12 @@ export const bcjNodesScenario: Scenario = {
   preparedPods: () => 0,
   prepare: warmUp,
   async change(context) {
-    const manifest = perNodeManifest({ kind: perNodeKind(context), name: WORKLOAD, namespace: context.namespace, runMs: context.options.jobRunMs });
+    const manifest = perNodeManifest({
+      kind: perNodeKind(context),
+      name: WORKLOAD,
+      namespace: context.namespace,
+      runMs: context.options.jobRunMs,
+    });
     await context.client.create(resourceOf(context.kind), manifest);
     return { pods: context.options.pods, touched: [`${context.namespace}/${WORKLOAD}`] };
   },

@@ -32,7 +32,10 @@ function container(image: string): object {
  */
 function podTemplate(name: string, image: string, inPlaceReadinessGate = false): object {
   const readinessGates = inPlaceReadinessGate ? { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } : {};
-  return { metadata: { labels: { app: name } }, spec: { containers: [container(image)], terminationGracePeriodSeconds: 0, ...readinessGates } };
+  return {
+    metadata: { labels: { app: name } },
+    spec: { containers: [container(image)], terminationGracePeriodSeconds: 0, ...readinessGates },
+  };
 }
 
 /**
@@ -43,13 +46,22 @@ function podTemplate(name: string, image: string, inPlaceReadinessGate = false):
  */
 function statefulSetManifest(spec: WorkloadSpec): Workload {
   const metadata = { name: spec.name, namespace: spec.namespace };
-  const common = { replicas: spec.replicas, selector: { matchLabels: { app: spec.name } }, serviceName: spec.name, podManagementPolicy: 'Parallel' };
+  const common = {
+    replicas: spec.replicas,
+    selector: { matchLabels: { app: spec.name } },
+    serviceName: spec.name,
+    podManagementPolicy: 'Parallel',
+  };
   if (spec.kind === 'StatefulSet') {
     return {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata,
-      spec: { ...common, template: podTemplate(spec.name, spec.image), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: spec.maxUnavailable } } },
+      spec: {
+        ...common,
+        template: podTemplate(spec.name, spec.image),
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: spec.maxUnavailable } },
+      },
     };
   }
   return {
@@ -59,7 +71,10 @@ function statefulSetManifest(spec: WorkloadSpec): Workload {
     spec: {
       ...common,
       template: podTemplate(spec.name, spec.image, spec.updateType !== 'ReCreate'),
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: spec.updateType, maxUnavailable: spec.maxUnavailable } },
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { podUpdatePolicy: spec.updateType, maxUnavailable: spec.maxUnavailable },
+      },
     },
   };
 }
@@ -125,9 +140,22 @@ export function perNodeManifest(spec: PerNodeSpec): Workload {
     restartPolicy: spec.kind === 'BroadcastJob' ? 'Never' : 'Always',
     ...(spec.nodeSelector === undefined ? {} : { nodeSelector: spec.nodeSelector }),
   };
-  const template = { metadata: { labels: { app: spec.name }, annotations: simulatedJobRunAnnotations({ runMs: spec.runMs }) }, spec: podSpec };
+  const template = {
+    metadata: { labels: { app: spec.name }, annotations: simulatedJobRunAnnotations({ runMs: spec.runMs }) },
+    spec: podSpec,
+  };
   if (spec.kind === 'DaemonSet') {
-    return { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata, spec: { selector: { matchLabels: { app: spec.name } }, template } };
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata,
+      spec: { selector: { matchLabels: { app: spec.name } }, template },
+    };
   }
-  return { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata, spec: { template, completionPolicy: { type: 'Always' } } };
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'BroadcastJob',
+    metadata,
+    spec: { template, completionPolicy: { type: 'Always' } },
+  };
 }

@@ -118,7 +118,10 @@ export const scaleScenario: Scenario = {
   change: scaleOut,
 };
 
-function rolloutScenario(name: 'inplace' | 'recreate' | 'asts-inplace' | 'asts-recreate', updateType: 'ReCreate' | 'InPlaceIfPossible'): Scenario {
+function rolloutScenario(
+  name: 'inplace' | 'recreate' | 'asts-inplace' | 'asts-recreate',
+  updateType: 'ReCreate' | 'InPlaceIfPossible',
+): Scenario {
   return {
     name,
     family: name.startsWith('asts-') ? 'statefulset' : 'cloneset',
@@ -151,7 +154,15 @@ async function churnPods(context: ScenarioContext, count: number): Promise<strin
   const concurrency = 20;
   for (let start = 0; start < victims.length; start += concurrency) {
     await Promise.all(
-      victims.slice(start, start + concurrency).map((pod) => context.client.delete(podResource, { namespace: context.namespace, name: pod.metadata?.name ?? '' }, { gracePeriodSeconds: 0 })),
+      victims
+        .slice(start, start + concurrency)
+        .map((pod) =>
+          context.client.delete(
+            podResource,
+            { namespace: context.namespace, name: pod.metadata?.name ?? '' },
+            { gracePeriodSeconds: 0 },
+          ),
+        ),
     );
   }
   return [...new Set(victims.map((pod) => `${context.namespace}/${pod.metadata?.labels?.['app'] ?? ''}`))];
@@ -165,7 +176,12 @@ export const steadyScenario: Scenario = {
   settleHoldMs: 1000,
   workloadCount: (options) => options.workloads,
   preparedPods: (options) => options.workloads * options.podsPerWorkload,
-  prepare: (context) => createWorkloads(context, { replicas: context.options.podsPerWorkload, updateType: 'ReCreate', count: context.options.workloads }),
+  prepare: (context) =>
+    createWorkloads(context, {
+      replicas: context.options.podsPerWorkload,
+      updateType: 'ReCreate',
+      count: context.options.workloads,
+    }),
   async change(context) {
     const total = context.options.workloads * context.options.podsPerWorkload;
     const count = Math.round((total * context.options.churnPercent) / 100);

@@ -23,7 +23,12 @@ export const BENCH_SIDECAR = 'bench-sidecar';
 /** The configuration the contender writes for its pod webhook (deleted when it stops). */
 export const BENCH_WEBHOOK_CONFIGURATION = 'kruise-ts-bench';
 
-const INJECTION: InjectionProbe = { container: BENCH_SIDECAR, webhookPath: '/mutate-pod', webhookName: 'mpod.kruise-ts.io', referenceWebhookName: REFERENCE_WEBHOOK_NAME };
+const INJECTION: InjectionProbe = {
+  container: BENCH_SIDECAR,
+  webhookPath: '/mutate-pod',
+  webhookName: 'mpod.kruise-ts.io',
+  referenceWebhookName: REFERENCE_WEBHOOK_NAME,
+};
 const SIDECARSET = 'bench';
 const POLL_MS = 250;
 const WEBHOOK_TIMEOUT_MS = 60_000;
@@ -33,20 +38,36 @@ interface SidecarSetObject extends KubeObject {
   readonly status?: { readonly observedGeneration?: number };
 }
 
-const sidecarSetResource = defineResource<SidecarSetObject>({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets', kind: 'SidecarSet', namespaced: false });
+const sidecarSetResource = defineResource<SidecarSetObject>({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'sidecarsets',
+  kind: 'SidecarSet',
+  namespaced: false,
+});
 
 async function pollUntil(description: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await probe())) {
-    if (performance.now() > deadline) throw new Error(`sidecarset-scale: ${description} did not happen within ${String(timeoutMs / 1000)} s`);
+    if (performance.now() > deadline)
+      throw new Error(`sidecarset-scale: ${description} did not happen within ${String(timeoutMs / 1000)} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
 /** Admission requests the contender's pod webhook answered, from its /metrics. */
 async function webhookRequests(metricsUrls: readonly string[]): Promise<number> {
-  const texts = await Promise.all(metricsUrls.map(async (url) => (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text()));
-  return texts.reduce((sum, text) => sum + (counterSum(parsePrometheusText(text), 'controller_runtime_webhook_requests_total', { webhook: INJECTION.webhookPath }) ?? 0), 0);
+  const texts = await Promise.all(
+    metricsUrls.map(async (url) => (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text()),
+  );
+  return texts.reduce(
+    (sum, text) =>
+      sum +
+      (counterSum(parsePrometheusText(text), 'controller_runtime_webhook_requests_total', {
+        webhook: INJECTION.webhookPath,
+      }) ?? 0),
+    0,
+  );
 }
 
 /**
@@ -54,12 +75,24 @@ async function webhookRequests(metricsUrls: readonly string[]): Promise<number> 
  * contender's webhook counts a request: its configuration is written and in the API server's cache.
  */
 async function waitForWebhook(context: ScenarioContext, reference: ReferenceWebhook): Promise<void> {
-  if (context.metricsUrls.length === 0) throw new Error('sidecarset-scale reads the contender\'s /metrics to know that its webhook is called; this contender serves none');
-  const probePod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'webhook-probe-', namespace: context.namespace, labels: { 'bench-probe': 'true' } }, spec: { containers: [{ name: 'main', image: IMAGE_BEFORE }], terminationGracePeriodSeconds: 0 } };
-  await pollUntil('the API server calling the contender\'s pod webhook', WEBHOOK_TIMEOUT_MS, async () => {
+  if (context.metricsUrls.length === 0)
+    throw new Error(
+      "sidecarset-scale reads the contender's /metrics to know that its webhook is called; this contender serves none",
+    );
+  const probePod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { generateName: 'webhook-probe-', namespace: context.namespace, labels: { 'bench-probe': 'true' } },
+    spec: { containers: [{ name: 'main', image: IMAGE_BEFORE }], terminationGracePeriodSeconds: 0 },
+  };
+  await pollUntil("the API server calling the contender's pod webhook", WEBHOOK_TIMEOUT_MS, async () => {
     const before = await webhookRequests(context.metricsUrls).catch(() => -1);
     const probe = await context.client.create(podResource, probePod);
-    await context.client.delete(podResource, { namespace: context.namespace, name: probe.metadata?.name ?? '' }, { gracePeriodSeconds: 0 });
+    await context.client.delete(
+      podResource,
+      { namespace: context.namespace, name: probe.metadata?.name ?? '' },
+      { gracePeriodSeconds: 0 },
+    );
     return before >= 0 && (await webhookRequests(context.metricsUrls)) > before;
   });
   // The reference webhook's configuration went in first, so the probe pods have called it too.
@@ -75,7 +108,10 @@ async function addSidecarSet(context: ScenarioContext): Promise<void> {
   await patchWorkload(context, { spec: { replicas: 0 } });
   await pollUntil('the scale-down to 0 pods', context.options.timeoutMs, async () => {
     const workload = await client.get(resourceOf(context.kind), { namespace, name: WORKLOAD });
-    return isSettled(workload) && (await client.listAll(podResource, { namespace, labelSelector: `app=${WORKLOAD}` })).items.length === 0;
+    return (
+      isSettled(workload) &&
+      (await client.listAll(podResource, { namespace, labelSelector: `app=${WORKLOAD}` })).items.length === 0
+    );
   });
   await client.create(sidecarSetResource, {
     apiVersion: 'apps.kruise.io/v1alpha1',
@@ -84,7 +120,14 @@ async function addSidecarSet(context: ScenarioContext): Promise<void> {
     spec: {
       namespace,
       selector: { matchLabels: { app: WORKLOAD } },
-      containers: [{ name: BENCH_SIDECAR, image: 'busybox:1.36', command: ['sleep', 'infinity'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+      containers: [
+        {
+          name: BENCH_SIDECAR,
+          image: 'busybox:1.36',
+          command: ['sleep', 'infinity'],
+          resources: { requests: { cpu: '10m', memory: '16Mi' } },
+        },
+      ],
     },
   });
   // The controller's status write says the SidecarSet is in the contender's cache, which its webhook reads.
@@ -112,13 +155,25 @@ export const sidecarSetScaleScenario: Scenario = {
   ],
   // The all-in-one process with SidecarSet on, registering its webhook on a port it picks; the
   // SidecarSet's revisions in the benchmark's namespace (the default, the controllers' kruise-system, does not exist here).
-  contenderArgs: ['--feature-gates=SidecarSet=true', `--webhook-local-configuration=${BENCH_WEBHOOK_CONFIGURATION}`, '--webhook-port=0', '--sidecarset-revision-namespace=bench'],
+  contenderArgs: [
+    '--feature-gates=SidecarSet=true',
+    `--webhook-local-configuration=${BENCH_WEBHOOK_CONFIGURATION}`,
+    '--webhook-port=0',
+    '--sidecarset-revision-namespace=bench',
+  ],
   injection: INJECTION,
 };
 
 /** The phase's pods of the workload with the sidecar, and without it. */
-export async function countSidecars(context: Pick<ScenarioContext, 'client' | 'namespace'>, container: string): Promise<{ withSidecar: number; withoutSidecar: number }> {
-  const pods = (await context.client.listAll(podResource, { namespace: context.namespace, labelSelector: `app=${WORKLOAD}` })).items as (KubeObject & { spec?: { containers?: readonly { name: string }[] } })[];
-  const withSidecar = pods.filter((pod) => (pod.spec?.containers ?? []).some((candidate) => candidate.name === container)).length;
+export async function countSidecars(
+  context: Pick<ScenarioContext, 'client' | 'namespace'>,
+  container: string,
+): Promise<{ withSidecar: number; withoutSidecar: number }> {
+  const pods = (
+    await context.client.listAll(podResource, { namespace: context.namespace, labelSelector: `app=${WORKLOAD}` })
+  ).items as (KubeObject & { spec?: { containers?: readonly { name: string }[] } })[];
+  const withSidecar = pods.filter((pod) =>
+    (pod.spec?.containers ?? []).some((candidate) => candidate.name === container),
+  ).length;
   return { withSidecar, withoutSidecar: pods.length - withSidecar };
 }

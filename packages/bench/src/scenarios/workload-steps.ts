@@ -24,21 +24,38 @@ function assertStoredMaxUnavailable(context: ScenarioContext, workload: Workload
   const strategy = workload.spec['updateStrategy'] as { rollingUpdate?: { maxUnavailable?: unknown } } | undefined;
   const stored = strategy?.rollingUpdate?.maxUnavailable;
   if (stored !== context.options.maxUnavailable) {
-    throw new Error(`the API server stored the native StatefulSet with rollingUpdate.maxUnavailable ${JSON.stringify(stored)}, not ${context.options.maxUnavailable}: is the MaxUnavailableStatefulSet feature gate on?`);
+    throw new Error(
+      `the API server stored the native StatefulSet with rollingUpdate.maxUnavailable ${JSON.stringify(stored)}, not ${context.options.maxUnavailable}: is the MaxUnavailableStatefulSet feature gate on?`,
+    );
   }
 }
 
 /** Creates the workloads and waits until they are settled. */
-export async function createWorkloads(context: ScenarioContext, { replicas, updateType, count = 1 }: Creation): Promise<void> {
+export async function createWorkloads(
+  context: ScenarioContext,
+  { replicas, updateType, count = 1 }: Creation,
+): Promise<void> {
   const kind = context.kind;
-  if (kind === 'BroadcastJob' || kind === 'DaemonSet') throw new Error(`${kind}s have no replicas: see scenarios/bcj-nodes.ts`);
-  const names = count === 1 ? [WORKLOAD] : Array.from({ length: count }, (_unused, index) => `${WORKLOAD}-${String(index).padStart(3, '0')}`);
+  if (kind === 'BroadcastJob' || kind === 'DaemonSet')
+    throw new Error(`${kind}s have no replicas: see scenarios/bcj-nodes.ts`);
+  const names =
+    count === 1
+      ? [WORKLOAD]
+      : Array.from({ length: count }, (_unused, index) => `${WORKLOAD}-${String(index).padStart(3, '0')}`);
   const resource = resourceOf(context.kind);
   const created = await Promise.all(
     names.map((name) =>
       context.client.create(
         resource,
-        workloadManifest({ kind, name, namespace: context.namespace, replicas, image: IMAGE_BEFORE, updateType, maxUnavailable: context.options.maxUnavailable }),
+        workloadManifest({
+          kind,
+          name,
+          namespace: context.namespace,
+          replicas,
+          image: IMAGE_BEFORE,
+          updateType,
+          maxUnavailable: context.options.maxUnavailable,
+        }),
       ),
     ),
   );
@@ -48,7 +65,11 @@ export async function createWorkloads(context: ScenarioContext, { replicas, upda
 
 /** A merge patch of the (only) workload. */
 export async function patchWorkload(context: ScenarioContext, body: object): Promise<void> {
-  await context.client.patch(resourceOf(context.kind), { namespace: context.namespace, name: WORKLOAD }, { type: 'merge', body });
+  await context.client.patch(
+    resourceOf(context.kind),
+    { namespace: context.namespace, name: WORKLOAD },
+    { type: 'merge', body },
+  );
 }
 
 /** Scales the workload out to the scenario's pods. */

@@ -17,12 +17,31 @@ import type { BenchResult } from '../../src/index.ts';
 
 const missing = missingOpenKruisePaths(resolveOpenKruisePaths({}, process.env), fileUsable);
 
-async function bench(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string; result: BenchResult }> {
+async function bench(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string; result: BenchResult }> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-openkruise-'));
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', ...args, '--idle-window-seconds', '1', '--out', out], { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdoutText, stderrText) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: stdoutText, stderr: stderrText });
-    });
+    execFile(
+      process.execPath,
+      [
+        '--conditions=@kruise-ts/source',
+        'packages/bench/src/cli.ts',
+        ...args,
+        '--idle-window-seconds',
+        '1',
+        '--out',
+        out,
+      ],
+      { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdoutText, stderrText) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+          stdout: stdoutText,
+          stderr: stderrText,
+        });
+      },
+    );
   });
   const json = (await readdir(out)).find((name) => name.endsWith('.json'));
   if (json === undefined) throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
@@ -52,8 +71,18 @@ describe.skipIf(missing !== undefined)('npm run bench -- --contender openkruise'
       expect(result.injection?.webhookLatency.count).toBeGreaterThanOrEqual(30);
       expect(result.injection?.apiServerAdmission?.count).toBeGreaterThanOrEqual(30);
     }
-    expect(run.result.results[0]?.injection).toMatchObject({ sidecarSet: false, podsWithSidecar: 0, podsWithoutSidecar: 30 });
-    expect(run.result.results[1]?.injection).toMatchObject({ sidecarSet: true, podsWithSidecar: 30, podsWithoutSidecar: 0 });
-    expect(run.stdout).toMatch(/\| openkruise \(SidecarSet\) \| yes \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| – \|/);
+    expect(run.result.results[0]?.injection).toMatchObject({
+      sidecarSet: false,
+      podsWithSidecar: 0,
+      podsWithoutSidecar: 30,
+    });
+    expect(run.result.results[1]?.injection).toMatchObject({
+      sidecarSet: true,
+      podsWithSidecar: 30,
+      podsWithoutSidecar: 0,
+    });
+    expect(run.stdout).toMatch(
+      /\| openkruise \(SidecarSet\) \| yes \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| – \|/,
+    );
   });
 });

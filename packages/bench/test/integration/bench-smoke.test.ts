@@ -29,9 +29,26 @@ interface BenchRun {
 async function bench(args: readonly string[]): Promise<BenchRun> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-'));
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', ...args, '--idle-window-seconds', '1', '--out', out], { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdoutText, stderrText) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: stdoutText, stderr: stderrText });
-    });
+    execFile(
+      process.execPath,
+      [
+        '--conditions=@kruise-ts/source',
+        'packages/bench/src/cli.ts',
+        ...args,
+        '--idle-window-seconds',
+        '1',
+        '--out',
+        out,
+      ],
+      { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdoutText, stderrText) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+          stdout: stdoutText,
+          stderr: stderrText,
+        });
+      },
+    );
   });
   const files = (await readdir(out)).filter((name) => !name.endsWith('-work')).sort();
   const json = files.find((name) => name.endsWith('.json'));
@@ -39,7 +56,8 @@ async function bench(args: readonly string[]): Promise<BenchRun> {
   const result = JSON.parse(await readFile(path.join(out, json), 'utf8')) as BenchResult;
   const profileHeads = new Map<string, number[]>();
   for (const { contender, apiserverProfile } of result.results) {
-    if (apiserverProfile !== undefined) profileHeads.set(contender.name, [...(await readFile(apiserverProfile)).subarray(0, 2)]);
+    if (apiserverProfile !== undefined)
+      profileHeads.set(contender.name, [...(await readFile(apiserverProfile)).subarray(0, 2)]);
   }
   await rm(out, { recursive: true, force: true });
   return { code, stdout, stderr, result, files, profileHeads };
@@ -70,7 +88,9 @@ function expectComplete(result: ContenderResult, pods: number, { preparedPods = 
   // The change started only after the preparation's pod writes had stopped for the quiet period.
   expect(result.quietBeforeChange).toMatchObject({ quiet: true, quietMs: 2000 });
   if (preparedPods) expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
-  expect(Object.keys(result.controlPlaneCpuSeconds ?? {})).toEqual(expect.arrayContaining(['etcd', 'kube-apiserver', 'kwok']));
+  expect(Object.keys(result.controlPlaneCpuSeconds ?? {})).toEqual(
+    expect.arrayContaining(['etcd', 'kube-apiserver', 'kwok']),
+  );
   expect(result.controlPlaneCpuSeconds?.['kube-apiserver']).toBeGreaterThan(0);
   // Read from kube-apiserver's log and the audit log (usually empty at this size; counted in tests of the readers).
   expect(Array.isArray(result.simulator?.watchClosures)).toBe(true);
@@ -80,10 +100,27 @@ function expectComplete(result: ContenderResult, pods: number, { preparedPods = 
 describe('npm run bench', () => {
   it('inplace, 100 pods: our launcher, and the same launcher plugged in as an external command', async () => {
     const external = `ext=${LAUNCHER} --kubeconfig={kubeconfig} --metrics-bind-address=127.0.0.1:{metricsPort} --health-probe-bind-address=127.0.0.1:0 --leader-elect=false --kube-api-qps={qps} --kube-api-burst={burst} --log-level=warn`;
-    const run = await bench(['inplace', '--pods', '100', '--contender', 'kruise-ts', '--contender', external, '--apiserver-profile-seconds', '2']);
+    const run = await bench([
+      'inplace',
+      '--pods',
+      '100',
+      '--contender',
+      'kruise-ts',
+      '--contender',
+      external,
+      '--apiserver-profile-seconds',
+      '2',
+    ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.result.settings).toMatchObject({ scenario: 'inplace', pods: 100, clientQps: 0, kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 } });
-    expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
+    expect(run.result.settings).toMatchObject({
+      scenario: 'inplace',
+      pods: 100,
+      clientQps: 0,
+      kubelet: { podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0 },
+    });
+    expect(
+      run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind]),
+    ).toEqual([
       ['kruise-ts', 'kruise-ts', 'CloneSet'],
       ['ext', 'external', 'CloneSet'],
     ]);
@@ -108,7 +145,21 @@ describe('npm run bench', () => {
   });
 
   it('steady, 4 × 10 pods: our apps one process each, and native Deployments as the baseline', async () => {
-    const run = await bench(['steady', '--workloads', '4', '--pods-per-workload', '10', '--idle-seconds', '2', '--churn-percent', '20', '--contender', 'kruise-ts-per-app', '--contender', 'native']);
+    const run = await bench([
+      'steady',
+      '--workloads',
+      '4',
+      '--pods-per-workload',
+      '10',
+      '--idle-seconds',
+      '2',
+      '--churn-percent',
+      '20',
+      '--contender',
+      'kruise-ts-per-app',
+      '--contender',
+      'native',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const [ours, native] = run.result.results;
     expect(ours?.workloadKind).toBe('CloneSet');
@@ -119,7 +170,9 @@ describe('npm run bench', () => {
       expect(result.steady?.convergeSeconds).toBe(result.wallSeconds);
       expect(result.steady?.rssBytesPer1000Pods).toBeGreaterThan(0);
       // The churned pods were replaced by the contender.
-      expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(8);
+      expect(
+        result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count,
+      ).toBe(8);
     }
     expect(ours?.steady?.heapBytesPer1000Pods).toBeGreaterThan(0);
     // Every one of our processes collected its garbage before the heap was read (live heap).
@@ -132,7 +185,9 @@ describe('npm run bench', () => {
     const run = await bench(['asts-inplace', '--pods', '30']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.result.settings).toMatchObject({ scenario: 'asts-inplace', pods: 30, maxUnavailable: '20%' });
-    expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
+    expect(
+      run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind]),
+    ).toEqual([
       ['kruise-ts', 'kruise-ts', 'AdvancedStatefulSet'],
       ['native-statefulset', 'native', 'StatefulSet'],
     ]);
@@ -141,7 +196,8 @@ describe('npm run bench', () => {
       expectComplete(result, 30);
       expect(result.series.at(-1)).toMatchObject({ replicas: 30, updated: 30, available: 30 });
     }
-    const count = (result: ContenderResult | undefined, verb: string): number | undefined => result?.requests.byVerbAndResource.find((row) => row.verb === verb && row.resource === 'pods')?.count;
+    const count = (result: ContenderResult | undefined, verb: string): number | undefined =>
+      result?.requests.byVerbAndResource.find((row) => row.verb === verb && row.resource === 'pods')?.count;
     // In place: each pod patched, none created or deleted; the native controller deletes and re-creates every pod.
     expect([count(ours, 'patch'), count(ours, 'create'), count(ours, 'delete')]).toEqual([30, undefined, undefined]);
     // The native controller may send a delete twice (a retry after a conflict under load; CI saw 31).
@@ -163,7 +219,9 @@ describe('npm run bench', () => {
     const [without, withSidecarSet] = run.result.results;
     for (const result of run.result.results) {
       expectComplete(result, 30);
-      expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(30);
+      expect(
+        result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count,
+      ).toBe(30);
       expect(result.series.at(-1)).toMatchObject({ replicas: 30, available: 30 });
       // Every pod creation of both phases went through the webhook, seen by its server and by the API server.
       expect(result.injection?.webhookLatency.count).toBeGreaterThanOrEqual(30);
@@ -181,7 +239,9 @@ describe('npm run bench', () => {
     const run = await bench(['bcj-nodes', '--nodes', '20', '--job-run-ms', '500']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.result.settings).toMatchObject({ scenario: 'bcj-nodes', pods: 20, nodes: 20, jobRunMs: 500 });
-    expect(run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind])).toEqual([
+    expect(
+      run.result.results.map((result) => [result.contender.name, result.contender.kind, result.workloadKind]),
+    ).toEqual([
       ['kruise-ts', 'kruise-ts', 'BroadcastJob'],
       ['native-daemonset', 'native', 'DaemonSet'],
     ]);
@@ -190,7 +250,9 @@ describe('npm run bench', () => {
     const [ours, native] = run.result.results;
     for (const result of run.result.results) {
       expectComplete(result, 20, { preparedPods: false });
-      expect(result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count).toBe(20);
+      expect(
+        result.requests.byVerbAndResource.find((row) => row.verb === 'create' && row.resource === 'pods')?.count,
+      ).toBe(20);
       expect(result.perNode).toMatchObject({ nodes: 20, podsCreated: 20, podsStarted: 20, nodesWithSeveralPods: 0 });
       expect(result.perNode?.allRunningSeconds).toBeGreaterThan(0);
     }
@@ -210,10 +272,24 @@ describe('npm run bench', () => {
     // A contender that never serves CloneSets, so the run waits in its preparation until interrupted.
     const marker = `${String(7_000 + Math.floor(Math.random() * 1_000))}.5`;
     const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-'));
-    const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bench/src/cli.ts', 'scale', '--pods', '10', '--contender', `stray=exec sleep ${marker}`, '--out', out], {
-      cwd: REPOSITORY_ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@kruise-ts/source',
+        'packages/bench/src/cli.ts',
+        'scale',
+        '--pods',
+        '10',
+        '--contender',
+        `stray=exec sleep ${marker}`,
+        '--out',
+        out,
+      ],
+      {
+        cwd: REPOSITORY_ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -238,5 +314,11 @@ describe('npm run bench', () => {
 async function processesRunning(commandLine: string): Promise<number> {
   const pids = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
   const lines = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
-  return lines.filter((line) => line.split('\0').filter((word) => word !== '').join(' ') === commandLine).length;
+  return lines.filter(
+    (line) =>
+      line
+        .split('\0')
+        .filter((word) => word !== '')
+        .join(' ') === commandLine,
+  ).length;
 }

@@ -27,7 +27,13 @@ const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 interface SetView {
   readonly metadata: { readonly generation?: number };
-  readonly status?: { readonly observedGeneration?: number; readonly readyReplicas?: number; readonly updatedReplicas?: number; readonly currentRevision?: string; readonly updateRevision?: string };
+  readonly status?: {
+    readonly observedGeneration?: number;
+    readonly readyReplicas?: number;
+    readonly updatedReplicas?: number;
+    readonly currentRevision?: string;
+    readonly updateRevision?: string;
+  };
 }
 
 let releaseNamespace: TestNamespace;
@@ -41,7 +47,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (installed) {
-    await runHelm(['uninstall', RELEASE, '--namespace', releaseNamespace.name, '--wait'], { kubeconfig: inject('kubeconfigPath') });
+    await runHelm(['uninstall', RELEASE, '--namespace', releaseNamespace.name, '--wait'], {
+      kubeconfig: inject('kubeconfigPath'),
+    });
   }
   await workloadNamespace[Symbol.asyncDispose]();
   await releaseNamespace[Symbol.asyncDispose]();
@@ -49,18 +57,32 @@ afterAll(async () => {
 
 describe('the chart with AdvancedStatefulSet=true', () => {
   it('deploys the app with its own ServiceAccount and RBAC, and the app reconciles a set with that identity', async () => {
-    const result = await installChart({ release: RELEASE, namespace: releaseNamespace.name, gates: GATES, kubeconfig: inject('kubeconfigPath') });
+    const result = await installChart({
+      release: RELEASE,
+      namespace: releaseNamespace.name,
+      gates: GATES,
+      kubeconfig: inject('kubeconfigPath'),
+    });
     expect(result.code, result.stderr).toBe(0);
     installed = true;
-    const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
+    const deployment = await admin
+      .makeApiClient(AppsV1Api)
+      .readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
     expect(deployment.status?.availableReplicas).toBe(1);
     const serviceAccountName = deployment.spec?.template.spec?.serviceAccountName ?? '';
     expect(serviceAccountName).toBe(APP);
     const [entrypoint = '', ...flags] = deployment.spec?.template.spec?.containers[0]?.args ?? [];
     expect(entrypoint).toBe('dist/advanced-statefulset.mjs');
 
-    const account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: serviceAccountName });
-    const app = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
+    const account = await serviceAccountKubeConfig(admin, {
+      namespace: releaseNamespace.name,
+      name: serviceAccountName,
+    });
+    const app = await startApp(entrypoint, [
+      ...outOfClusterFlags(flags),
+      `--kubeconfig=${account.path}`,
+      `--namespace=${workloadNamespace.name}`,
+    ]);
     const namespace = workloadNamespace.name;
     try {
       await custom.createNamespacedCustomObject({
@@ -75,27 +97,66 @@ describe('the chart with AdvancedStatefulSet=true', () => {
             serviceName: 'sample',
             podManagementPolicy: 'Parallel',
             selector: { matchLabels: { app: 'sample' } },
-            template: { metadata: { labels: { app: 'sample' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'nginx', image: 'nginx:alpine' }] } },
-            volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+            template: {
+              metadata: { labels: { app: 'sample' } },
+              spec: {
+                readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+                containers: [{ name: 'nginx', image: 'nginx:alpine' }],
+              },
+            },
+            volumeClaimTemplates: [
+              {
+                metadata: { name: 'data' },
+                spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+              },
+            ],
             updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 } },
             persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
           },
         },
       });
-      const read = async (): Promise<SetView> => (await custom.getNamespacedCustomObject({ ...STATEFULSETS, namespace, name: 'sample' })) as SetView;
+      const read = async (): Promise<SetView> =>
+        (await custom.getNamespacedCustomObject({ ...STATEFULSETS, namespace, name: 'sample' })) as SetView;
       const settled = (set: SetView): boolean => {
         const status = set.status;
-        return status !== undefined && status.observedGeneration === set.metadata.generation && status.readyReplicas === 2 && status.updatedReplicas === 2 && status.currentRevision === status.updateRevision;
+        return (
+          status !== undefined &&
+          status.observedGeneration === set.metadata.generation &&
+          status.readyReplicas === 2 &&
+          status.updatedReplicas === 2 &&
+          status.currentRevision === status.updateRevision
+        );
       };
-      await waitFor(async () => (settled(await read()) ? true : undefined), { description: 'two ready pods', timeoutMs: 90_000 });
-      await custom.patchNamespacedCustomObject({ ...STATEFULSETS, namespace, name: 'sample', body: { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:mainline' }] } } } } }, MERGE_PATCH);
-      await waitFor(async () => {
-        const pods = (await core.listNamespacedPod({ namespace, labelSelector: 'app=sample' })).items;
-        return settled(await read()) && pods.every((pod) => pod.spec?.containers[0]?.image === 'nginx:mainline') ? true : undefined;
-      }, { description: 'updated in place', timeoutMs: 90_000 });
+      await waitFor(async () => (settled(await read()) ? true : undefined), {
+        description: 'two ready pods',
+        timeoutMs: 90_000,
+      });
+      await custom.patchNamespacedCustomObject(
+        {
+          ...STATEFULSETS,
+          namespace,
+          name: 'sample',
+          body: { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:mainline' }] } } } },
+        },
+        MERGE_PATCH,
+      );
+      await waitFor(
+        async () => {
+          const pods = (await core.listNamespacedPod({ namespace, labelSelector: 'app=sample' })).items;
+          return settled(await read()) && pods.every((pod) => pod.spec?.containers[0]?.image === 'nginx:mainline')
+            ? true
+            : undefined;
+        },
+        { description: 'updated in place', timeoutMs: 90_000 },
+      );
       const claims = (await core.listNamespacedPersistentVolumeClaim({ namespace })).items;
       expect(claims.map((claim) => claim.metadata?.name).sort()).toEqual(['data-sample-0', 'data-sample-1']);
-      const events = (await core.listNamespacedEvent({ namespace, fieldSelector: 'involvedObject.kind=StatefulSet,involvedObject.name=sample' })).items;
+      const events = (
+        await core.listNamespacedEvent({
+          namespace,
+          fieldSelector: 'involvedObject.kind=StatefulSet,involvedObject.name=sample',
+        })
+      ).items;
       expect(new Set(events.map((event) => event.reason))).toContain('SuccessfulUpdatePodInPlace');
       expect(events.every((event) => event.source?.component === 'statefulset-controller')).toBe(true);
     } finally {

@@ -9,13 +9,27 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { AppsV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  AuthorizationV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import type { ServiceAccountKubeConfig } from '@kruise-ts/local-cluster';
-import { createFakeNodes, createTestNamespace, TEST_NODE_TOLERATION, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import {
+  createFakeNodes,
+  createTestNamespace,
+  TEST_NODE_TOLERATION,
+  testKubeConfig,
+  waitFor,
+} from '@kruise-ts/local-cluster/testing';
 import type { FakeNodes, TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import { statusCode } from '../support/status-code.ts';
@@ -35,7 +49,14 @@ const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const JSON_PATCH = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 
 interface JobView {
-  readonly status?: { readonly desired?: number; readonly active?: number; readonly succeeded?: number; readonly failed?: number; readonly phase?: string; readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
+  readonly status?: {
+    readonly desired?: number;
+    readonly active?: number;
+    readonly succeeded?: number;
+    readonly failed?: number;
+    readonly phase?: string;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+  };
 }
 
 let releaseNamespace: TestNamespace;
@@ -47,12 +68,18 @@ let account: ServiceAccountKubeConfig | undefined;
 beforeAll(async () => {
   releaseNamespace = await createTestNamespace(admin, 'chart-bcj-release');
   workloadNamespace = await createTestNamespace(admin, 'chart-bcj-workload');
-  nodes = await createFakeNodes(admin, { prefix: 'chart-bcj', count: 3, labels: { [NODE_LABEL]: workloadNamespace.name } });
+  nodes = await createFakeNodes(admin, {
+    prefix: 'chart-bcj',
+    count: 3,
+    labels: { [NODE_LABEL]: workloadNamespace.name },
+  });
 });
 
 afterAll(async () => {
   if (installed) {
-    await runHelm(['uninstall', RELEASE, '--namespace', releaseNamespace.name, '--wait'], { kubeconfig: inject('kubeconfigPath') });
+    await runHelm(['uninstall', RELEASE, '--namespace', releaseNamespace.name, '--wait'], {
+      kubeconfig: inject('kubeconfigPath'),
+    });
   }
   await nodes?.[Symbol.asyncDispose]();
   await workloadNamespace[Symbol.asyncDispose]();
@@ -68,49 +95,100 @@ function jobBody(name: string, options: { readonly runMs: number; readonly ttlSe
     spec: {
       template: {
         metadata: { labels: { app: name }, annotations: { 'sim.kruise-ts.io/run-ms': String(options.runMs) } },
-        spec: { containers: [{ name: 'work', image: 'busybox:1.36' }], restartPolicy: 'Never', nodeSelector: { [NODE_LABEL]: workloadNamespace.name }, tolerations: [TEST_NODE_TOLERATION], terminationGracePeriodSeconds: 0 },
+        spec: {
+          containers: [{ name: 'work', image: 'busybox:1.36' }],
+          restartPolicy: 'Never',
+          nodeSelector: { [NODE_LABEL]: workloadNamespace.name },
+          tolerations: [TEST_NODE_TOLERATION],
+          terminationGracePeriodSeconds: 0,
+        },
       },
-      completionPolicy: { type: 'Always', ...(options.ttlSecondsAfterFinished === undefined ? {} : { ttlSecondsAfterFinished: options.ttlSecondsAfterFinished }) },
+      completionPolicy: {
+        type: 'Always',
+        ...(options.ttlSecondsAfterFinished === undefined
+          ? {}
+          : { ttlSecondsAfterFinished: options.ttlSecondsAfterFinished }),
+      },
     },
   };
 }
 
 async function readJob(name: string): Promise<JobView> {
-  return (await custom.getNamespacedCustomObject({ ...BROADCASTJOBS, namespace: workloadNamespace.name, name })) as JobView;
+  return (await custom.getNamespacedCustomObject({
+    ...BROADCASTJOBS,
+    namespace: workloadNamespace.name,
+    name,
+  })) as JobView;
 }
 
 async function waitForJob(name: string, description: string, check: (job: JobView) => boolean): Promise<JobView> {
-  return waitFor(async () => {
-    const job = await readJob(name);
-    return check(job) ? job : undefined;
-  }, { description, timeoutMs: 60_000 });
+  return waitFor(
+    async () => {
+      const job = await readJob(name);
+      return check(job) ? job : undefined;
+    },
+    { description, timeoutMs: 60_000 },
+  );
 }
 
-
-async function allowed(kubeConfig: KubeConfig, attributes: { readonly verb: string; readonly group?: string; readonly resource: string; readonly subresource?: string }): Promise<boolean> {
-  const review = await kubeConfig.makeApiClient(AuthorizationV1Api).createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { namespace: workloadNamespace.name, ...attributes } } } });
+async function allowed(
+  kubeConfig: KubeConfig,
+  attributes: {
+    readonly verb: string;
+    readonly group?: string;
+    readonly resource: string;
+    readonly subresource?: string;
+  },
+): Promise<boolean> {
+  const review = await kubeConfig
+    .makeApiClient(AuthorizationV1Api)
+    .createSelfSubjectAccessReview({
+      body: { spec: { resourceAttributes: { namespace: workloadNamespace.name, ...attributes } } },
+    });
   return review.status?.allowed === true;
 }
 
 async function jobEventReasons(name: string): Promise<{ readonly reasons: string[]; readonly components: string[] }> {
-  const events = (await core.listNamespacedEvent({ namespace: workloadNamespace.name, fieldSelector: `involvedObject.kind=BroadcastJob,involvedObject.name=${name}` })).items;
-  return { reasons: events.map((event) => event.reason ?? ''), components: [...new Set(events.map((event) => event.source?.component ?? ''))] };
+  const events = (
+    await core.listNamespacedEvent({
+      namespace: workloadNamespace.name,
+      fieldSelector: `involvedObject.kind=BroadcastJob,involvedObject.name=${name}`,
+    })
+  ).items;
+  return {
+    reasons: events.map((event) => event.reason ?? ''),
+    components: [...new Set(events.map((event) => event.source?.component ?? ''))],
+  };
 }
 
 /** Runs the sample job; the pod of the node whose label is removed mid-run is deleted by the app. */
 async function runSampleJob(nodeNames: readonly string[]): Promise<void> {
   const namespace = workloadNamespace.name;
   await custom.createNamespacedCustomObject({ ...BROADCASTJOBS, namespace, body: jobBody('sample', { runMs: 5000 }) });
-  await waitForJob('sample', 'a running pod on each of the 3 nodes', (job) => job.status?.desired === 3 && job.status.active === 3);
+  await waitForJob(
+    'sample',
+    'a running pod on each of the 3 nodes',
+    (job) => job.status?.desired === 3 && job.status.active === 3,
+  );
   const leaving = nodeNames[2] ?? '';
-  await core.patchNode({ name: leaving, body: [{ op: 'remove', path: `/metadata/labels/${NODE_LABEL.replace('/', '~1')}` }] }, JSON_PATCH);
-  const done = await waitForJob('sample', 'the job completed on the 2 nodes that still fit', (job) => job.status?.phase === 'completed');
+  await core.patchNode(
+    { name: leaving, body: [{ op: 'remove', path: `/metadata/labels/${NODE_LABEL.replace('/', '~1')}` }] },
+    JSON_PATCH,
+  );
+  const done = await waitForJob(
+    'sample',
+    'the job completed on the 2 nodes that still fit',
+    (job) => job.status?.phase === 'completed',
+  );
   expect(done.status).toMatchObject({ desired: 2, active: 0, succeeded: 2, failed: 0 });
   expect(done.status?.conditions).toContainEqual(expect.objectContaining({ type: 'Complete', status: 'True' }));
-  const pods = await waitFor(async () => {
-    const list = (await core.listNamespacedPod({ namespace, labelSelector: 'broadcastjob-name=sample' })).items;
-    return list.length === 2 ? list : undefined;
-  }, { description: 'the pod of the node that left the selector to be gone' });
+  const pods = await waitFor(
+    async () => {
+      const list = (await core.listNamespacedPod({ namespace, labelSelector: 'broadcastjob-name=sample' })).items;
+      return list.length === 2 ? list : undefined;
+    },
+    { description: 'the pod of the node that left the selector to be gone' },
+  );
   expect(pods.map((pod) => pod.spec?.nodeName).sort()).toEqual([...nodeNames.slice(0, 2)].sort());
   expect(pods.every((pod) => pod.status?.phase === 'Succeeded')).toBe(true);
   const events = await jobEventReasons('sample');
@@ -121,17 +199,31 @@ async function runSampleJob(nodeNames: readonly string[]): Promise<void> {
 
 /** A job with ttlSecondsAfterFinished 0 is deleted by the app once it completed. */
 async function runShortLivedJob(): Promise<void> {
-  await custom.createNamespacedCustomObject({ ...BROADCASTJOBS, namespace: workloadNamespace.name, body: jobBody('short-lived', { runMs: 500, ttlSecondsAfterFinished: 0 }) });
-  await waitFor(async () => ((await statusCode(() => readJob('short-lived'))) === 404 ? true : undefined), { description: 'the finished job deleted after its TTL', timeoutMs: 60_000 });
+  await custom.createNamespacedCustomObject({
+    ...BROADCASTJOBS,
+    namespace: workloadNamespace.name,
+    body: jobBody('short-lived', { runMs: 500, ttlSecondsAfterFinished: 0 }),
+  });
+  await waitFor(async () => ((await statusCode(() => readJob('short-lived'))) === 404 ? true : undefined), {
+    description: 'the finished job deleted after its TTL',
+    timeoutMs: 60_000,
+  });
   expect((await jobEventReasons('short-lived')).reasons).toContain('JobComplete');
 }
 
 describe('the chart with BroadcastJob=true', () => {
   it('deploys the app with its own ServiceAccount and RBAC, and the app runs BroadcastJobs with that identity', async () => {
-    const result = await installChart({ release: RELEASE, namespace: releaseNamespace.name, gates: GATES, kubeconfig: inject('kubeconfigPath') });
+    const result = await installChart({
+      release: RELEASE,
+      namespace: releaseNamespace.name,
+      gates: GATES,
+      kubeconfig: inject('kubeconfigPath'),
+    });
     expect(result.code, result.stderr).toBe(0);
     installed = true;
-    const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
+    const deployment = await admin
+      .makeApiClient(AppsV1Api)
+      .readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
     expect(deployment.status?.availableReplicas).toBe(1);
     const serviceAccountName = deployment.spec?.template.spec?.serviceAccountName ?? '';
     expect(serviceAccountName).toBe(APP);
@@ -141,13 +233,25 @@ describe('the chart with BroadcastJob=true', () => {
 
     account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: serviceAccountName });
     // --namespace: the run's cluster is shared with other test files, whose jobs this app must not touch.
-    const app = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`]);
+    const app = await startApp(entrypoint, [
+      ...outOfClusterFlags(flags),
+      `--kubeconfig=${account.path}`,
+      `--namespace=${workloadNamespace.name}`,
+    ]);
     try {
       const leaseName = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
-      await waitFor(async () => (await admin.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: leaseName, namespace: releaseNamespace.name })).spec?.holderIdentity, {
-        description: `the app to hold its Lease ${leaseName}`,
-        timeoutMs: 60_000,
-      });
+      await waitFor(
+        async () =>
+          (
+            await admin
+              .makeApiClient(CoordinationV1Api)
+              .readNamespacedLease({ name: leaseName, namespace: releaseNamespace.name })
+          ).spec?.holderIdentity,
+        {
+          description: `the app to hold its Lease ${leaseName}`,
+          timeoutMs: 60_000,
+        },
+      );
       await runSampleJob(nodes?.names ?? []);
       await runShortLivedJob();
     } finally {
@@ -162,32 +266,101 @@ describe('the chart with BroadcastJob=true', () => {
     const appCore = asApp.makeApiClient(CoreV1Api);
     const appCustom = asApp.makeApiClient(CustomObjectsApi);
     const namespace = workloadNamespace.name;
-    const pod = (await core.listNamespacedPod({ namespace, labelSelector: 'broadcastjob-name=sample' })).items[0]?.metadata?.name ?? '';
+    const pod =
+      (await core.listNamespacedPod({ namespace, labelSelector: 'broadcastjob-name=sample' })).items[0]?.metadata
+        ?.name ?? '';
     const node = nodes?.names[0] ?? '';
 
     // Jobs and pods are read from the caches (list/watch), never by name, and never changed but for the job's status.
-    expect(await statusCode(() => appCustom.getNamespacedCustomObject({ ...BROADCASTJOBS, namespace, name: 'sample' }))).toBe(403);
-    expect(await statusCode(() => appCustom.patchNamespacedCustomObject({ ...BROADCASTJOBS, namespace, name: 'sample', body: { spec: { paused: true } } }, MERGE_PATCH))).toBe(403);
-    expect(await statusCode(() => appCustom.createNamespacedCustomObject({ ...BROADCASTJOBS, namespace, body: jobBody('not-allowed', { runMs: 1 }) }))).toBe(403);
+    expect(
+      await statusCode(() => appCustom.getNamespacedCustomObject({ ...BROADCASTJOBS, namespace, name: 'sample' })),
+    ).toBe(403);
+    expect(
+      await statusCode(() =>
+        appCustom.patchNamespacedCustomObject(
+          { ...BROADCASTJOBS, namespace, name: 'sample', body: { spec: { paused: true } } },
+          MERGE_PATCH,
+        ),
+      ),
+    ).toBe(403);
+    expect(
+      await statusCode(() =>
+        appCustom.createNamespacedCustomObject({
+          ...BROADCASTJOBS,
+          namespace,
+          body: jobBody('not-allowed', { runMs: 1 }),
+        }),
+      ),
+    ).toBe(403);
     expect(await statusCode(() => appCore.readNamespacedPod({ namespace, name: pod }))).toBe(403);
-    expect(await statusCode(() => appCore.patchNamespacedPod({ namespace, name: pod, body: { metadata: { labels: { touched: 'yes' } } } }, MERGE_PATCH))).toBe(403);
-    expect(await statusCode(() => appCore.patchNode({ name: node, body: { metadata: { labels: { touched: 'yes' } } } }, MERGE_PATCH))).toBe(403);
+    expect(
+      await statusCode(() =>
+        appCore.patchNamespacedPod(
+          { namespace, name: pod, body: { metadata: { labels: { touched: 'yes' } } } },
+          MERGE_PATCH,
+        ),
+      ),
+    ).toBe(403);
+    expect(
+      await statusCode(() =>
+        appCore.patchNode({ name: node, body: { metadata: { labels: { touched: 'yes' } } } }, MERGE_PATCH),
+      ),
+    ).toBe(403);
     expect(await statusCode(() => appCore.listNamespacedSecret({ namespace }))).toBe(403);
     expect(await statusCode(() => appCore.listNamespacedConfigMap({ namespace }))).toBe(403);
     expect(await statusCode(() => appCore.listNamespacedPersistentVolumeClaim({ namespace }))).toBe(403);
-    expect(await statusCode(() => asApp.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace }))).toBe(403);
+    expect(await statusCode(() => asApp.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace }))).toBe(
+      403,
+    );
     expect(await statusCode(() => asApp.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace }))).toBe(403);
-    expect(await statusCode(() => asApp.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace, body: { metadata: { name: 'elsewhere' } } }))).toBe(403);
-    expect(await statusCode(() => asApp.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: releaseNamespace.name, name: 'another-apps-lease' }))).toBe(403);
-    expect(await allowed(asApp, { verb: 'update', group: 'apps.kruise.io', resource: 'broadcastjobs', subresource: 'status' })).toBe(false);
+    expect(
+      await statusCode(() =>
+        asApp
+          .makeApiClient(CoordinationV1Api)
+          .createNamespacedLease({ namespace, body: { metadata: { name: 'elsewhere' } } }),
+      ),
+    ).toBe(403);
+    expect(
+      await statusCode(() =>
+        asApp
+          .makeApiClient(CoordinationV1Api)
+          .readNamespacedLease({ namespace: releaseNamespace.name, name: 'another-apps-lease' }),
+      ),
+    ).toBe(403);
+    expect(
+      await allowed(asApp, {
+        verb: 'update',
+        group: 'apps.kruise.io',
+        resource: 'broadcastjobs',
+        subresource: 'status',
+      }),
+    ).toBe(false);
     expect(await allowed(asApp, { verb: 'patch', resource: 'pods', subresource: 'status' })).toBe(false);
     expect(await allowed(asApp, { verb: 'create', resource: 'pods', subresource: 'binding' })).toBe(false);
 
     // Granted cluster-wide, as the app needs without --namespace.
     expect(await statusCode(() => appCustom.listClusterCustomObject({ ...BROADCASTJOBS, limit: 1 }))).toBe(200);
-    expect(await statusCode(() => appCore.listPodForAllNamespaces({ labelSelector: 'broadcastjob-controller-uid', limit: 1 }))).toBe(200);
+    expect(
+      await statusCode(() =>
+        appCore.listPodForAllNamespaces({ labelSelector: 'broadcastjob-controller-uid', limit: 1 }),
+      ),
+    ).toBe(200);
     expect(await statusCode(() => appCore.listNode({ limit: 1 }))).toBe(200);
-    expect(await allowed(asApp, { verb: 'patch', group: 'apps.kruise.io', resource: 'broadcastjobs', subresource: 'status' })).toBe(true);
-    expect(await allowed(asApp, { verb: 'update', group: 'apps.kruise.io', resource: 'broadcastjobs', subresource: 'finalizers' })).toBe(true);
+    expect(
+      await allowed(asApp, {
+        verb: 'patch',
+        group: 'apps.kruise.io',
+        resource: 'broadcastjobs',
+        subresource: 'status',
+      }),
+    ).toBe(true);
+    expect(
+      await allowed(asApp, {
+        verb: 'update',
+        group: 'apps.kruise.io',
+        resource: 'broadcastjobs',
+        subresource: 'finalizers',
+      }),
+    ).toBe(true);
   });
 });

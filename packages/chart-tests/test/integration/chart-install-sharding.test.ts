@@ -11,7 +11,14 @@ import { randomBytes } from 'node:crypto';
 import { AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { bucketLabels, bucketLeaseName, bucketOf, SHARD_BUCKET_LABEL, SHARD_BUCKETS, SHARD_RING_LABEL } from '@kruise-ts/controller-runtime';
+import {
+  bucketLabels,
+  bucketLeaseName,
+  bucketOf,
+  SHARD_BUCKET_LABEL,
+  SHARD_BUCKETS,
+  SHARD_RING_LABEL,
+} from '@kruise-ts/controller-runtime';
 import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
@@ -32,7 +39,11 @@ const PER_REPLICA = 2;
 
 interface CloneSetView {
   readonly metadata: { readonly generation?: number };
-  readonly status?: { readonly observedGeneration?: number; readonly readyReplicas?: number; readonly updatedReadyReplicas?: number };
+  readonly status?: {
+    readonly observedGeneration?: number;
+    readonly readyReplicas?: number;
+    readonly updatedReadyReplicas?: number;
+  };
 }
 
 let releaseNamespace: TestNamespace;
@@ -46,7 +57,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (installed) {
-    await runHelm(['uninstall', RELEASE, '--namespace', releaseNamespace.name, '--wait'], { kubeconfig: inject('kubeconfigPath') });
+    await runHelm(['uninstall', RELEASE, '--namespace', releaseNamespace.name, '--wait'], {
+      kubeconfig: inject('kubeconfigPath'),
+    });
   }
   await workloadNamespace[Symbol.asyncDispose]();
   await releaseNamespace[Symbol.asyncDispose]();
@@ -54,9 +67,17 @@ afterAll(async () => {
 
 /** Each bucket's holder, from the ring's Leases in the release namespace. */
 async function bucketHolders(ring: string): Promise<Map<number, string>> {
-  const listed = await leases.listNamespacedLease({ namespace: releaseNamespace.name, labelSelector: `${SHARD_RING_LABEL}=${ring}` });
+  const listed = await leases.listNamespacedLease({
+    namespace: releaseNamespace.name,
+    labelSelector: `${SHARD_RING_LABEL}=${ring}`,
+  });
   const byName = new Map(listed.items.map((lease) => [lease.metadata?.name ?? '', lease.spec?.holderIdentity ?? '']));
-  return new Map(Array.from({ length: SHARD_BUCKETS }, (_unused, bucket) => [bucket, byName.get(bucketLeaseName(ring, bucket)) ?? '']));
+  return new Map(
+    Array.from({ length: SHARD_BUCKETS }, (_unused, bucket) => [
+      bucket,
+      byName.get(bucketLeaseName(ring, bucket)) ?? '',
+    ]),
+  );
 }
 
 /** Names `sample-<i>` until each holder owns PER_REPLICA of them, by the CloneSet's bucket. */
@@ -79,27 +100,44 @@ function cloneSetBody(name: string): object {
     spec: {
       replicas: 1,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'nginx', image: 'nginx:alpine' }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx:alpine' }] },
+      },
     },
   };
 }
 
 describe('the chart with apps.cloneset.shards=2', () => {
   it("runs two replicas with the Deployment's args and the ServiceAccount's token: they split the buckets and each reconciles its CloneSets", async () => {
-    const result = await installChart({ release: RELEASE, namespace: releaseNamespace.name, gates: 'CloneSet=true', kubeconfig: inject('kubeconfigPath'), set: ['apps.cloneset.shards=2'] });
+    const result = await installChart({
+      release: RELEASE,
+      namespace: releaseNamespace.name,
+      gates: 'CloneSet=true',
+      kubeconfig: inject('kubeconfigPath'),
+      set: ['apps.cloneset.shards=2'],
+    });
     expect(result.code, result.stderr).toBe(0);
     installed = true;
-    const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
+    const deployment = await admin
+      .makeApiClient(AppsV1Api)
+      .readNamespacedDeployment({ name: APP, namespace: releaseNamespace.name });
     expect(deployment.spec?.replicas).toBe(2);
     const container = deployment.spec?.template.spec?.containers[0];
     const [entrypoint = '', ...flags] = container?.args ?? [];
     expect(flags).toContain('--sharding');
     const ring = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
     expect(ring).not.toBe('');
-    const account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: deployment.spec?.template.spec?.serviceAccountName ?? '' });
+    const account = await serviceAccountKubeConfig(admin, {
+      namespace: releaseNamespace.name,
+      name: deployment.spec?.template.spec?.serviceAccountName ?? '',
+    });
     const [, ...nodeFlags] = container?.command ?? [];
     const args = [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`];
-    const replicas: AppProcess[] = [await startApp(entrypoint, args, nodeFlags), await startApp(entrypoint, args, nodeFlags)];
+    const replicas: AppProcess[] = [
+      await startApp(entrypoint, args, nodeFlags),
+      await startApp(entrypoint, args, nodeFlags),
+    ];
     const namespace = workloadNamespace.name;
     try {
       const holders = await waitFor(
@@ -108,7 +146,11 @@ describe('the chart with apps.cloneset.shards=2', () => {
           const identities = new Set(held.values());
           return identities.size === 2 && !identities.has('') ? held : undefined;
         },
-        { description: 'every bucket held, by two replicas', timeoutMs: 90_000, state: async () => Object.fromEntries(await bucketHolders(ring)) },
+        {
+          description: 'every bucket held, by two replicas',
+          timeoutMs: 90_000,
+          state: async () => Object.fromEntries(await bucketHolders(ring)),
+        },
       );
       const names = namesForEachHolder(holders, namespace);
       for (const name of names) {
@@ -118,12 +160,22 @@ describe('the chart with apps.cloneset.shards=2', () => {
         await waitFor(
           async () => {
             const cs = (await custom.getNamespacedCustomObject({ ...CLONESET, namespace, name })) as CloneSetView;
-            return cs.status?.observedGeneration === cs.metadata.generation && cs.status?.readyReplicas === 1 && cs.status.updatedReadyReplicas === 1 ? true : undefined;
+            return cs.status?.observedGeneration === cs.metadata.generation &&
+              cs.status?.readyReplicas === 1 &&
+              cs.status.updatedReadyReplicas === 1
+              ? true
+              : undefined;
           },
-          { description: `CloneSet ${name} with one ready pod`, timeoutMs: 90_000, state: () => Promise.resolve(replicas.map((replica) => replica.output().split('\n').slice(-20))) },
+          {
+            description: `CloneSet ${name} with one ready pod`,
+            timeoutMs: 90_000,
+            state: () => Promise.resolve(replicas.map((replica) => replica.output().split('\n').slice(-20))),
+          },
         );
         const pods = (await core.listNamespacedPod({ namespace, labelSelector: `app=${name}` })).items;
-        expect(pods.map((pod) => pod.metadata?.labels?.[SHARD_BUCKET_LABEL])).toEqual([bucketLabels(namespace, name)[SHARD_BUCKET_LABEL]]);
+        expect(pods.map((pod) => pod.metadata?.labels?.[SHARD_BUCKET_LABEL])).toEqual([
+          bucketLabels(namespace, name)[SHARD_BUCKET_LABEL],
+        ]);
       }
     } finally {
       expect(await Promise.all(replicas.map((replica) => replica.stop()))).toEqual([0, 0]);

@@ -74,7 +74,6 @@ async function helmAgainstCluster(args: readonly string[]): Promise<HelmResult> 
   return runHelm(args, { kubeconfig: inject('kubeconfigPath') });
 }
 
-
 async function readCloneSet(namespace: string, name: string): Promise<CloneSetView> {
   return (await custom.getNamespacedCustomObject({ ...CLONESET, namespace, name })) as CloneSetView;
 }
@@ -91,11 +90,17 @@ async function cloneSetState(namespace: string): Promise<unknown> {
     conditions: pod.status?.conditions?.map((condition) => `${condition.type}=${condition.status}`),
     lifecycle: pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'],
   }));
-  const claims = (await core.listNamespacedPersistentVolumeClaim({ namespace })).items.map((claim) => claim.metadata?.name);
+  const claims = (await core.listNamespacedPersistentVolumeClaim({ namespace })).items.map(
+    (claim) => claim.metadata?.name,
+  );
   return { cloneSet: cs, pods, claims, appLog: runningApp?.output().split('\n').slice(-40) };
 }
 
-async function waitForCloneSet(namespace: string, description: string, check: (cs: CloneSetView) => boolean): Promise<CloneSetView> {
+async function waitForCloneSet(
+  namespace: string,
+  description: string,
+  check: (cs: CloneSetView) => boolean,
+): Promise<CloneSetView> {
   return waitFor(
     async () => {
       const cs = await readCloneSet(namespace, 'sample-data');
@@ -118,7 +123,9 @@ function settled(cs: CloneSetView, replicas: number): boolean {
 
 async function activePods(namespace: string): Promise<V1Pod[]> {
   const pods = await core.listNamespacedPod({ namespace, labelSelector: 'app=sample' });
-  return pods.items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  return pods.items
+    .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
 async function installedDeployment(): Promise<V1Deployment> {
@@ -132,7 +139,15 @@ beforeAll(async () => {
   await core.patchNamespace(
     {
       name: releaseNamespace.name,
-      body: { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest', 'pod-security.kubernetes.io/warn': 'restricted' } } },
+      body: {
+        metadata: {
+          labels: {
+            'pod-security.kubernetes.io/enforce': 'restricted',
+            'pod-security.kubernetes.io/enforce-version': 'latest',
+            'pod-security.kubernetes.io/warn': 'restricted',
+          },
+        },
+      },
     },
     MERGE_PATCH,
   );
@@ -176,7 +191,10 @@ describe('the kruise-ts chart on the local control plane', () => {
 
     const deployment = await installedDeployment();
     expect(deployment.status?.availableReplicas).toBe(1);
-    const pods = await core.listNamespacedPod({ namespace: releaseNamespace.name, labelSelector: `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=cloneset` });
+    const pods = await core.listNamespacedPod({
+      namespace: releaseNamespace.name,
+      labelSelector: `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=cloneset`,
+    });
     expect(pods.items).toHaveLength(1);
     const [pod] = pods.items;
     expect(pod?.status?.phase).toBe('Running');
@@ -184,12 +202,16 @@ describe('the kruise-ts chart on the local control plane', () => {
 
     // The namespace really enforces it: the same pod without its security settings is refused.
     const unsafe = { metadata: { name: 'unsafe' }, spec: { containers: [{ name: 'app', image: 'kruise-ts:0.1.0' }] } };
-    const refused = await core.createNamespacedPod({ namespace: releaseNamespace.name, body: unsafe, dryRun: 'All' }).then(
-      () => '',
-      (error: unknown) => (error instanceof ApiException ? (JSON.parse(String(error.body)) as { message: string }).message : String(error)),
-    );
+    const refused = await core
+      .createNamespacedPod({ namespace: releaseNamespace.name, body: unsafe, dryRun: 'All' })
+      .then(
+        () => '',
+        (error: unknown) =>
+          error instanceof ApiException
+            ? (JSON.parse(String(error.body)) as { message: string }).message
+            : String(error),
+      );
     expect(refused).toContain('pods "unsafe" is forbidden: violates PodSecurity "restricted:latest"');
-
   });
 
   it("runs the CloneSet app out of cluster with the Deployment's args and its ServiceAccount's token, and reconciles a CloneSet end to end", async () => {
@@ -197,7 +219,10 @@ describe('the kruise-ts chart on the local control plane', () => {
     const [entrypoint = '', ...flags] = container?.args ?? [];
     expect(entrypoint).toBe('dist/cloneset.mjs');
     expect(flags).toContain(`--feature-gates=${README_GATES}`);
-    account = await serviceAccountKubeConfig(admin, { namespace: releaseNamespace.name, name: (await installedDeployment()).spec?.template.spec?.serviceAccountName ?? '' });
+    account = await serviceAccountKubeConfig(admin, {
+      namespace: releaseNamespace.name,
+      name: (await installedDeployment()).spec?.template.spec?.serviceAccountName ?? '',
+    });
     expect(account.username).toBe(`system:serviceaccount:${releaseNamespace.name}:${APP}`);
 
     // --namespace: the run's cluster is shared with other test files, whose CloneSets this app must not
@@ -206,18 +231,31 @@ describe('the kruise-ts chart on the local control plane', () => {
     const [node, ...nodeFlags] = container?.command ?? [];
     expect(node).toBe('node');
     expect(nodeFlags.length).toBeGreaterThan(0);
-    const app: AppProcess = await startApp(entrypoint, [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`], nodeFlags);
+    const app: AppProcess = await startApp(
+      entrypoint,
+      [...outOfClusterFlags(flags), `--kubeconfig=${account.path}`, `--namespace=${workloadNamespace.name}`],
+      nodeFlags,
+    );
     runningApp = app;
     try {
       const leaseName = flags.find((flag) => flag.startsWith('--leader-election-id='))?.split('=')[1] ?? '';
       const lease = await waitFor(
-        async () => (await admin.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: leaseName, namespace: releaseNamespace.name })).spec?.holderIdentity,
+        async () =>
+          (
+            await admin
+              .makeApiClient(CoordinationV1Api)
+              .readNamespacedLease({ name: leaseName, namespace: releaseNamespace.name })
+          ).spec?.holderIdentity,
         { description: `the app to hold its Lease ${leaseName} in the release namespace`, timeoutMs: 60_000 },
       );
       expect(lease).not.toBe('');
-      const healthPort = await waitFor(() => Promise.resolve(/"healthProbePort":(\d+)/.exec(app.output())?.[1]), { description: 'the health probe port in the log' });
+      const healthPort = await waitFor(() => Promise.resolve(/"healthProbePort":(\d+)/.exec(app.output())?.[1]), {
+        description: 'the health probe port in the log',
+      });
       expect((await fetch(`http://127.0.0.1:${healthPort}/healthz`)).status).toBe(200);
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).status === 200, { description: '/readyz (caches synced)' });
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).status === 200, {
+        description: '/readyz (caches synced)',
+      });
 
       const namespace = workloadNamespace.name;
       await custom.createNamespacedCustomObject({
@@ -232,9 +270,22 @@ describe('the kruise-ts chart on the local control plane', () => {
             selector: { matchLabels: { app: 'sample' } },
             template: {
               metadata: { labels: { app: 'sample' } },
-              spec: { containers: [{ name: 'nginx', image: 'nginx:alpine', volumeMounts: [{ name: 'data-vol', mountPath: '/usr/share/nginx/html' }] }] },
+              spec: {
+                containers: [
+                  {
+                    name: 'nginx',
+                    image: 'nginx:alpine',
+                    volumeMounts: [{ name: 'data-vol', mountPath: '/usr/share/nginx/html' }],
+                  },
+                ],
+              },
             },
-            volumeClaimTemplates: [{ metadata: { name: 'data-vol' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } } }],
+            volumeClaimTemplates: [
+              {
+                metadata: { name: 'data-vol' },
+                spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } },
+              },
+            ],
             updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '50%' },
           },
         },
@@ -242,7 +293,10 @@ describe('the kruise-ts chart on the local control plane', () => {
       await waitForCloneSet(namespace, 'two ready pods', (cs) => settled(cs, 2));
 
       // Scale out: new pods with their own PVCs.
-      await custom.patchNamespacedCustomObject({ ...CLONESET, namespace, name: 'sample-data', body: { spec: { replicas: 4 } } }, MERGE_PATCH);
+      await custom.patchNamespacedCustomObject(
+        { ...CLONESET, namespace, name: 'sample-data', body: { spec: { replicas: 4 } } },
+        MERGE_PATCH,
+      );
       await waitForCloneSet(namespace, 'four ready pods', (cs) => settled(cs, 4));
       const before = await activePods(namespace);
       expect(before).toHaveLength(4);
@@ -252,17 +306,45 @@ describe('the kruise-ts chart on the local control plane', () => {
 
       // In-place image update: same pods (names and UIDs), new image, one container restart each.
       await custom.patchNamespacedCustomObject(
-        { ...CLONESET, namespace, name: 'sample-data', body: { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:mainline', volumeMounts: [{ name: 'data-vol', mountPath: '/usr/share/nginx/html' }] }] } } } } },
+        {
+          ...CLONESET,
+          namespace,
+          name: 'sample-data',
+          body: {
+            spec: {
+              template: {
+                spec: {
+                  containers: [
+                    {
+                      name: 'nginx',
+                      image: 'nginx:mainline',
+                      volumeMounts: [{ name: 'data-vol', mountPath: '/usr/share/nginx/html' }],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
         MERGE_PATCH,
       );
-      await waitForCloneSet(namespace, 'all four updated in place', (cs) => settled(cs, 4) && cs.status?.updateRevision !== undefined);
+      await waitForCloneSet(
+        namespace,
+        'all four updated in place',
+        (cs) => settled(cs, 4) && cs.status?.updateRevision !== undefined,
+      );
       const after = await activePods(namespace);
       expect(after.map((pod) => pod.metadata?.uid)).toEqual(before.map((pod) => pod.metadata?.uid));
       expect(after.map((pod) => pod.spec?.containers[0]?.image)).toEqual(Array<string>(4).fill('nginx:mainline'));
       expect(after.map((pod) => pod.status?.containerStatuses?.[0]?.restartCount)).toEqual([1, 1, 1, 1]);
 
       // Events in the workload's namespace, written with the app's identity.
-      const events = (await core.listNamespacedEvent({ namespace, fieldSelector: 'involvedObject.kind=CloneSet,involvedObject.name=sample-data' })).items;
+      const events = (
+        await core.listNamespacedEvent({
+          namespace,
+          fieldSelector: 'involvedObject.kind=CloneSet,involvedObject.name=sample-data',
+        })
+      ).items;
       const reasons = new Set(events.map((event) => event.reason));
       expect(reasons).toContain('SuccessfulCreate');
       expect(reasons).toContain('SuccessfulUpdatePodInPlace');
@@ -286,17 +368,43 @@ describe('the kruise-ts chart on the local control plane', () => {
     expect(await statusCode(() => appCore.listNamespacedSecret({ namespace }))).toBe(403);
     expect(await statusCode(() => appCore.listSecretForAllNamespaces())).toBe(403);
     expect(await statusCode(() => appCore.listNamespacedConfigMap({ namespace }))).toBe(403);
-    const deployment = { metadata: { name: 'not-allowed' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'c' }] } } } };
+    const deployment = {
+      metadata: { name: 'not-allowed' },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'c' }] } },
+      },
+    };
     expect(await statusCode(() => appApps.createNamespacedDeployment({ namespace, body: deployment }))).toBe(403);
-    const cloneSet: object = (await appCustom.getNamespacedCustomObject({ ...CLONESET, namespace, name: 'sample-data' })) as object;
-    expect(await statusCode(() => appCustom.replaceNamespacedCustomObject({ ...CLONESET, namespace, name: 'sample-data', body: cloneSet }))).toBe(403);
-    expect(await statusCode(() => appCustom.deleteNamespacedCustomObject({ ...CLONESET, namespace, name: 'sample-data' }))).toBe(403);
-    expect(await statusCode(() => appLeases.createNamespacedLease({ namespace, body: { metadata: { name: 'elsewhere' } } }))).toBe(403);
-    expect(await statusCode(() => appLeases.readNamespacedLease({ namespace: releaseNamespace.name, name: 'another-apps-lease' }))).toBe(403);
+    const cloneSet: object = (await appCustom.getNamespacedCustomObject({
+      ...CLONESET,
+      namespace,
+      name: 'sample-data',
+    })) as object;
+    expect(
+      await statusCode(() =>
+        appCustom.replaceNamespacedCustomObject({ ...CLONESET, namespace, name: 'sample-data', body: cloneSet }),
+      ),
+    ).toBe(403);
+    expect(
+      await statusCode(() => appCustom.deleteNamespacedCustomObject({ ...CLONESET, namespace, name: 'sample-data' })),
+    ).toBe(403);
+    expect(
+      await statusCode(() => appLeases.createNamespacedLease({ namespace, body: { metadata: { name: 'elsewhere' } } })),
+    ).toBe(403);
+    expect(
+      await statusCode(() =>
+        appLeases.readNamespacedLease({ namespace: releaseNamespace.name, name: 'another-apps-lease' }),
+      ),
+    ).toBe(403);
 
     // Granted cluster-wide, as the app needs without --namespace.
     expect(await statusCode(() => appCustom.listClusterCustomObject({ ...CLONESET }))).toBe(200);
-    expect(await statusCode(() => appCore.listPodForAllNamespaces({ labelSelector: 'apps.kruise.io/cloneset-instance-id', limit: 1 }))).toBe(200);
+    expect(
+      await statusCode(() =>
+        appCore.listPodForAllNamespaces({ labelSelector: 'apps.kruise.io/cloneset-instance-id', limit: 1 }),
+      ),
+    ).toBe(200);
     expect(await statusCode(() => appCore.listNode({ limit: 1 }))).toBe(200);
 
     // pods/resize is granted only because this release sets InPlaceWorkloadVerticalScaling=true (the
@@ -311,16 +419,27 @@ describe('the kruise-ts chart on the local control plane', () => {
     const namespace = workloadNamespace.name;
     await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
       namespace,
-      body: { metadata: { name: 'alice-edit' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }] },
+      body: {
+        metadata: { name: 'alice-edit' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
+      },
     });
     const can = async (verb: string, subresource = ''): Promise<boolean> =>
       (
         await admin.makeApiClient(AuthorizationV1Api).createSubjectAccessReview({
-          body: { spec: { user: 'alice', resourceAttributes: { namespace, verb, group: 'apps.kruise.io', resource: 'clonesets', subresource } } },
+          body: {
+            spec: {
+              user: 'alice',
+              resourceAttributes: { namespace, verb, group: 'apps.kruise.io', resource: 'clonesets', subresource },
+            },
+          },
         })
       ).status?.allowed === true;
     // The clusterrole-aggregation controller copies the rules into edit shortly after the install.
-    await waitFor(async () => (await can('create')) && (await can('update', 'scale')), { description: 'edit to include the CloneSet rules' });
+    await waitFor(async () => (await can('create')) && (await can('update', 'scale')), {
+      description: 'edit to include the CloneSet rules',
+    });
     expect(await can('update', 'status')).toBe(false);
   });
 
@@ -329,10 +448,13 @@ describe('the kruise-ts chart on the local control plane', () => {
     expect(result.code).toBe(0);
     installed = false;
     expect(await statusCode(() => installedDeployment())).toBe(404);
-    expect(await statusCode(() => admin.makeApiClient(RbacAuthorizationV1Api).readClusterRole({ name: APP }))).toBe(404);
-    const crd = await admin.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name: 'clonesets.apps.kruise.io' });
+    expect(await statusCode(() => admin.makeApiClient(RbacAuthorizationV1Api).readClusterRole({ name: APP }))).toBe(
+      404,
+    );
+    const crd = await admin
+      .makeApiClient(ApiextensionsV1Api)
+      .readCustomResourceDefinition({ name: 'clonesets.apps.kruise.io' });
     expect(crd.metadata?.deletionTimestamp).toBeUndefined();
     expect((await readCloneSet(workloadNamespace.name, 'sample-data')).spec.replicas).toBe(4);
   });
 });
-

@@ -52,7 +52,12 @@ const BROADCASTJOB_RULES = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 /** The CA-bundle injector of its validation webhook, on its own configuration only (not with cert-manager). */
-const VALIDATING_CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['kruise-ts-broadcastjob-validation'], verbs: ['get', 'patch'] };
+const VALIDATING_CONFIGURATION_RULE = {
+  apiGroups: ['admissionregistration.k8s.io'],
+  resources: ['validatingwebhookconfigurations'],
+  resourceNames: ['kruise-ts-broadcastjob-validation'],
+  verbs: ['get', 'patch'],
+};
 
 /** The one object of `objects` called `name`. */
 function named<T extends { metadata?: { name?: string } }>(objects: readonly T[], name: string): T {
@@ -74,8 +79,12 @@ function broadcastJobContainer(manifests: readonly Manifest[]): V1Container {
 }
 
 /** Every rule of the app's ClusterRoles and Roles (not the aggregated user roles). */
-function appRules(manifests: readonly Manifest[]): { resources?: string[]; resourceNames?: string[]; verbs: string[]; apiGroups?: string[] }[] {
-  const roles = [...ofKind<V1ClusterRole>(manifests, 'ClusterRole'), ...ofKind<V1Role>(manifests, 'Role')].filter((role) => !/-(view|edit)$/.test(role.metadata?.name ?? ''));
+function appRules(
+  manifests: readonly Manifest[],
+): { resources?: string[]; resourceNames?: string[]; verbs: string[]; apiGroups?: string[] }[] {
+  const roles = [...ofKind<V1ClusterRole>(manifests, 'ClusterRole'), ...ofKind<V1Role>(manifests, 'Role')].filter(
+    (role) => !/-(view|edit)$/.test(role.metadata?.name ?? ''),
+  );
   return roles.flatMap((role) => role.rules ?? []);
 }
 
@@ -92,17 +101,36 @@ describe('helm template: the BroadcastJob app', () => {
     expect(defaults.filter((entry) => entry.includes('broadcastjob'))).toEqual([]);
     const withOthers = inventory((await renderChart({ featureGates: 'BroadcastJob=true' })).manifests);
     expect(withOthers).toEqual(expect.arrayContaining(BROADCASTJOB_OBJECTS));
-    expect(withOthers.filter((entry) => entry.startsWith('Deployment/'))).toEqual(['Deployment/kruise-ts-advanced-statefulset', 'Deployment/kruise-ts-broadcastjob', 'Deployment/kruise-ts-cloneset']);
+    expect(withOthers.filter((entry) => entry.startsWith('Deployment/'))).toEqual([
+      'Deployment/kruise-ts-advanced-statefulset',
+      'Deployment/kruise-ts-broadcastjob',
+      'Deployment/kruise-ts-cloneset',
+    ]);
   });
 
   it('passes helm lint --strict with the app on', async () => {
-    const result = await runHelm(['lint', '--strict', CHART_DIRECTORY, '-f', await valuesFile({ featureGates: 'BroadcastJob=true', apps: { broadcastjob: { workers: 2, extraArgs: ['--assign-bcj-pods-by-scheduler=false'] } } })]);
+    const result = await runHelm([
+      'lint',
+      '--strict',
+      CHART_DIRECTORY,
+      '-f',
+      await valuesFile({
+        featureGates: 'BroadcastJob=true',
+        apps: { broadcastjob: { workers: 2, extraArgs: ['--assign-bcj-pods-by-scheduler=false'] } },
+      }),
+    ]);
     expect(result.stdout + result.stderr).toContain('1 chart(s) linted, 0 chart(s) failed');
     expect(result.code).toBe(0);
   });
 
   it('runs dist/broadcastjob.mjs with the common flags, --workers from apps.broadcastjob.workers, its webhook flags, and its extraArgs last', async () => {
-    const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB, extraArgs: ['--leader-election-lease-duration=30s'], apps: { broadcastjob: { workers: 5, extraArgs: ['--broadcastjob-workers=2', '--assign-bcj-pods-by-scheduler=false'] } } });
+    const { manifests } = await renderChart({
+      featureGates: ONLY_BROADCASTJOB,
+      extraArgs: ['--leader-election-lease-duration=30s'],
+      apps: {
+        broadcastjob: { workers: 5, extraArgs: ['--broadcastjob-workers=2', '--assign-bcj-pods-by-scheduler=false'] },
+      },
+    });
     const container = broadcastJobContainer(manifests);
     expect(container.args).toEqual([
       'dist/broadcastjob.mjs',
@@ -128,8 +156,12 @@ describe('helm template: the BroadcastJob app', () => {
       '--assign-bcj-pods-by-scheduler=false',
     ]);
     // The manager and the shared webhook flags accept every chart flag; the app's own two are among the ones its flags shape declares.
-    expect(parseFlags((container.args ?? []).slice(1, -2), managerFlagsSchema.extend(webhookFlagsShape)).workers).toBe(5);
-    expect(await appFlagNames()).toEqual(expect.arrayContaining(['broadcastjob-workers', 'assign-bcj-pods-by-scheduler']));
+    expect(parseFlags((container.args ?? []).slice(1, -2), managerFlagsSchema.extend(webhookFlagsShape)).workers).toBe(
+      5,
+    );
+    expect(await appFlagNames()).toEqual(
+      expect.arrayContaining(['broadcastjob-workers', 'assign-bcj-pods-by-scheduler']),
+    );
     expect(container.ports).toEqual([
       { name: 'metrics', containerPort: 8080, protocol: 'TCP' },
       { name: 'health', containerPort: 8000, protocol: 'TCP' },
@@ -137,7 +169,9 @@ describe('helm template: the BroadcastJob app', () => {
     ]);
     const defaults = broadcastJobContainer((await renderChart({ featureGates: ONLY_BROADCASTJOB })).manifests);
     expect(defaults.args?.filter((arg) => arg.startsWith('--workers='))).toEqual(['--workers=3']);
-    const withoutWebhook = broadcastJobContainer((await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } })).manifests);
+    const withoutWebhook = broadcastJobContainer(
+      (await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } })).manifests,
+    );
     expect(withoutWebhook.args?.at(-1)).toBe('--workers=3');
     expect(withoutWebhook.ports?.map((port) => port.name)).toEqual(['metrics', 'health']);
   });
@@ -152,16 +186,31 @@ describe('helm template: the BroadcastJob app', () => {
   });
 
   it('meets Pod Security "restricted"', async () => {
-    const template = broadcastJobDeployment((await renderChart({ featureGates: ONLY_BROADCASTJOB })).manifests).spec?.template;
-    expect(restrictedViolations(template?.spec ?? { containers: [] }, template?.metadata?.annotations ?? {})).toEqual([]);
+    const template = broadcastJobDeployment((await renderChart({ featureGates: ONLY_BROADCASTJOB })).manifests).spec
+      ?.template;
+    expect(restrictedViolations(template?.spec ?? { containers: [] }, template?.metadata?.annotations ?? {})).toEqual(
+      [],
+    );
     expect(template?.spec?.serviceAccountName).toBe('kruise-ts-broadcastjob');
   });
 
   it.each([
-    ['a typo in apps.broadcastjob', { broadcastjob: { worker: 2 } }, "at '/apps/broadcastjob': additional properties 'worker' not allowed"],
+    [
+      'a typo in apps.broadcastjob',
+      { broadcastjob: { worker: 2 } },
+      "at '/apps/broadcastjob': additional properties 'worker' not allowed",
+    ],
     ['zero workers', { broadcastjob: { workers: 0 } }, "at '/apps/broadcastjob/workers': minimum: got 0, want 1"],
-    ['a replicas key of its own', { broadcastjob: { replicas: 2 } }, "at '/apps/broadcastjob': additional properties 'replicas' not allowed"],
-    ['a flag without --', { broadcastjob: { extraArgs: ['assign-bcj-pods-by-scheduler=false'] } }, "at '/apps/broadcastjob/extraArgs/0'"],
+    [
+      'a replicas key of its own',
+      { broadcastjob: { replicas: 2 } },
+      "at '/apps/broadcastjob': additional properties 'replicas' not allowed",
+    ],
+    [
+      'a flag without --',
+      { broadcastjob: { extraArgs: ['assign-bcj-pods-by-scheduler=false'] } },
+      "at '/apps/broadcastjob/extraArgs/0'",
+    ],
   ])('refuses %s, naming the key', async (_name, apps, message) => {
     const error = await renderChartFailure({ featureGates: ONLY_BROADCASTJOB, apps });
     expect(error).toContain(SCHEMA_FAILURE);
@@ -172,31 +221,77 @@ describe('helm template: the BroadcastJob app', () => {
 describe('helm template: the BroadcastJob app RBAC', () => {
   it('grants exactly the cluster-wide rules its code needs: no get (it reads from its caches), no patch or update of jobs or pods', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB });
-    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules).toEqual([...BROADCASTJOB_RULES, VALIDATING_CONFIGURATION_RULE]);
-    const withoutWebhook = await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } });
-    expect(named(ofKind<V1ClusterRole>(withoutWebhook.manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules).toEqual(BROADCASTJOB_RULES);
+    expect(named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules).toEqual([
+      ...BROADCASTJOB_RULES,
+      VALIDATING_CONFIGURATION_RULE,
+    ]);
+    const withoutWebhook = await renderChart({
+      featureGates: ONLY_BROADCASTJOB,
+      webhook: { validation: { enabled: false } },
+    });
+    expect(
+      named(ofKind<V1ClusterRole>(withoutWebhook.manifests, 'ClusterRole'), 'kruise-ts-broadcastjob').rules,
+    ).toEqual(BROADCASTJOB_RULES);
     const binding = named(ofKind<V1ClusterRoleBinding>(manifests, 'ClusterRoleBinding'), 'kruise-ts-broadcastjob');
-    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kruise-ts-broadcastjob' });
-    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-broadcastjob', namespace: 'kruise-system' }]);
+    expect(binding.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'kruise-ts-broadcastjob',
+    });
+    expect(binding.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'kruise-ts-broadcastjob', namespace: 'kruise-system' },
+    ]);
   });
 
   it('has no wildcard or ConfigMap, only its own certificates Secret and webhook configuration by name, and nothing else in the release namespace but its Lease', async () => {
     const { manifests } = await renderChart({ featureGates: ONLY_BROADCASTJOB }, { namespace: 'controllers' });
     const rules = appRules(manifests);
-    expect(rules.flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);
-    expect(rules.filter((rule) => rule.resources?.some((resource) => /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource)) === true)).toEqual([
+    expect(
+      rules
+        .flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])])
+        .filter((word) => word.includes('*')),
+    ).toEqual([]);
+    expect(
+      rules.filter(
+        (rule) =>
+          rule.resources?.some((resource) =>
+            /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource),
+          ) === true,
+      ),
+    ).toEqual([
       VALIDATING_CONFIGURATION_RULE,
-      { apiGroups: [''], resources: ['secrets'], resourceNames: ['kruise-ts-broadcastjob-webhook-certs'], verbs: ['get', 'update'] },
+      {
+        apiGroups: [''],
+        resources: ['secrets'],
+        resourceNames: ['kruise-ts-broadcastjob-webhook-certs'],
+        verbs: ['get', 'update'],
+      },
     ]);
     const roles = ofKind<V1Role>(manifests, 'Role');
-    expect(roles.map((role) => `${role.metadata?.namespace ?? ''}/${role.metadata?.name ?? ''}`)).toEqual(['controllers/kruise-ts-broadcastjob-leader-election', 'controllers/kruise-ts-broadcastjob-webhook-certs']);
+    expect(roles.map((role) => `${role.metadata?.namespace ?? ''}/${role.metadata?.name ?? ''}`)).toEqual([
+      'controllers/kruise-ts-broadcastjob-leader-election',
+      'controllers/kruise-ts-broadcastjob-webhook-certs',
+    ]);
     expect(roles[0]?.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['kruise-ts-broadcastjob'], verbs: ['get', 'update'] },
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        resourceNames: ['kruise-ts-broadcastjob'],
+        verbs: ['get', 'update'],
+      },
     ]);
     // With webhook.validation.enabled=false it has no webhook at all: no Secret or configuration access.
-    const withoutWebhook = appRules((await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } })).manifests);
-    expect(withoutWebhook.flatMap((rule) => rule.resources ?? []).filter((resource) => /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource))).toEqual([]);
+    const withoutWebhook = appRules(
+      (await renderChart({ featureGates: ONLY_BROADCASTJOB, webhook: { validation: { enabled: false } } })).manifests,
+    );
+    expect(
+      withoutWebhook
+        .flatMap((rule) => rule.resources ?? [])
+        .filter((resource) =>
+          /^(secrets|configmaps|mutatingwebhookconfigurations|validatingwebhookconfigurations)/.test(resource),
+        ),
+    ).toEqual([]);
   });
 
   it('aggregates read access to BroadcastJobs into view and write access into edit/admin (no scale subresource)', async () => {
@@ -204,9 +299,21 @@ describe('helm template: the BroadcastJob app RBAC', () => {
     const view = named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-broadcastjob-view');
     const edit = named(ofKind<V1ClusterRole>(manifests, 'ClusterRole'), 'kruise-ts-broadcastjob-edit');
     expect(view.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-view']).toBe('true');
-    expect(view.rules).toEqual([{ apiGroups: ['apps.kruise.io'], resources: ['broadcastjobs', 'broadcastjobs/status'], verbs: ['get', 'list', 'watch'] }]);
+    expect(view.rules).toEqual([
+      {
+        apiGroups: ['apps.kruise.io'],
+        resources: ['broadcastjobs', 'broadcastjobs/status'],
+        verbs: ['get', 'list', 'watch'],
+      },
+    ]);
     expect(edit.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-edit']).toBe('true');
     expect(edit.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-admin']).toBe('true');
-    expect(edit.rules).toEqual([{ apiGroups: ['apps.kruise.io'], resources: ['broadcastjobs'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] }]);
+    expect(edit.rules).toEqual([
+      {
+        apiGroups: ['apps.kruise.io'],
+        resources: ['broadcastjobs'],
+        verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'],
+      },
+    ]);
   });
 });

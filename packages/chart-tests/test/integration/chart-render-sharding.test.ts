@@ -10,7 +10,11 @@ import { ofKind, renderChart, renderChartFailure } from '../support/helm.ts';
 
 const ALL_APPS = 'SidecarSet=true,BroadcastJob=true';
 /** What a sharded replica does with Leases beyond its leader Lease: read the ring, renew, take and release, collect the expired. */
-const RING_RULE = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'update', 'delete'] };
+const RING_RULE = {
+  apiGroups: ['coordination.k8s.io'],
+  resources: ['leases'],
+  verbs: ['get', 'list', 'watch', 'update', 'delete'],
+};
 
 function deployment(manifests: Parameters<typeof ofKind>[0], name: string): V1Deployment | undefined {
   return ofKind<V1Deployment>(manifests, 'Deployment').find((d) => d.metadata?.name === name);
@@ -25,25 +29,33 @@ function leaderRole(manifests: Parameters<typeof ofKind>[0], app: string): V1Rol
 }
 
 describe('chart: sharded apps', () => {
-  it.each(['cloneset', 'advanced-statefulset', 'broadcastjob'])('runs apps.%s.shards replicas with --sharding, a PodDisruptionBudget and the ring\'s Lease rule', async (app) => {
-    const { manifests } = await renderChart({ featureGates: ALL_APPS, apps: { [app]: { shards: 3 } } });
-    const sharded = deployment(manifests, `kruise-ts-${app}`);
-    expect(sharded?.spec?.replicas).toBe(3);
-    expect(argsOf(sharded)).toContain('--sharding');
-    expect(argsOf(sharded)).toContain(`--leader-election-id=kruise-ts-${app}`);
-    expect(leaderRole(manifests, app)?.rules).toContainEqual(RING_RULE);
-    expect(ofKind<V1PodDisruptionBudget>(manifests, 'PodDisruptionBudget').map((pdb) => pdb.metadata?.name)).toContain(`kruise-ts-${app}`);
-    // The other workload apps keep one leader, and no Lease rule beyond their own.
-    for (const other of ['cloneset', 'advanced-statefulset', 'broadcastjob'].filter((name) => name !== app)) {
-      expect(deployment(manifests, `kruise-ts-${other}`)?.spec?.replicas).toBe(1);
-      expect(argsOf(deployment(manifests, `kruise-ts-${other}`))).not.toContain('--sharding');
-      expect(leaderRole(manifests, other)?.rules).not.toContainEqual(RING_RULE);
-    }
-  });
+  it.each(['cloneset', 'advanced-statefulset', 'broadcastjob'])(
+    "runs apps.%s.shards replicas with --sharding, a PodDisruptionBudget and the ring's Lease rule",
+    async (app) => {
+      const { manifests } = await renderChart({ featureGates: ALL_APPS, apps: { [app]: { shards: 3 } } });
+      const sharded = deployment(manifests, `kruise-ts-${app}`);
+      expect(sharded?.spec?.replicas).toBe(3);
+      expect(argsOf(sharded)).toContain('--sharding');
+      expect(argsOf(sharded)).toContain(`--leader-election-id=kruise-ts-${app}`);
+      expect(leaderRole(manifests, app)?.rules).toContainEqual(RING_RULE);
+      expect(
+        ofKind<V1PodDisruptionBudget>(manifests, 'PodDisruptionBudget').map((pdb) => pdb.metadata?.name),
+      ).toContain(`kruise-ts-${app}`);
+      // The other workload apps keep one leader, and no Lease rule beyond their own.
+      for (const other of ['cloneset', 'advanced-statefulset', 'broadcastjob'].filter((name) => name !== app)) {
+        expect(deployment(manifests, `kruise-ts-${other}`)?.spec?.replicas).toBe(1);
+        expect(argsOf(deployment(manifests, `kruise-ts-${other}`))).not.toContain('--sharding');
+        expect(leaderRole(manifests, other)?.rules).not.toContainEqual(RING_RULE);
+      }
+    },
+  );
 
   it('lets every sharded app patch pods, by which its bucket labeller labels pods made before sharding (BroadcastJob only when sharded)', async () => {
     const podVerbs = (manifests: Parameters<typeof ofKind>[0], app: string): string[] =>
-      ofKind<V1ClusterRole>(manifests, 'ClusterRole').find((role) => role.metadata?.name === `kruise-ts-${app}`)?.rules?.find((rule) => rule.resources?.includes('pods') === true && rule.apiGroups?.includes('') === true)?.verbs ?? [];
+      ofKind<V1ClusterRole>(manifests, 'ClusterRole')
+        .find((role) => role.metadata?.name === `kruise-ts-${app}`)
+        ?.rules?.find((rule) => rule.resources?.includes('pods') === true && rule.apiGroups?.includes('') === true)
+        ?.verbs ?? [];
     for (const app of ['cloneset', 'advanced-statefulset', 'broadcastjob']) {
       const { manifests } = await renderChart({ featureGates: ALL_APPS, apps: { [app]: { shards: 3 } } });
       expect(podVerbs(manifests, app), app).toContain('patch');
@@ -63,7 +75,11 @@ describe('chart: sharded apps', () => {
   });
 
   it('refuses shards for the SidecarSet app, naming the field, and negative shards', async () => {
-    expect(await renderChartFailure({ featureGates: ALL_APPS, apps: { sidecarset: { shards: 2 } } })).toContain("at '/apps/sidecarset': additional properties 'shards' not allowed");
-    expect(await renderChartFailure({ apps: { cloneset: { shards: -1 } } })).toContain("at '/apps/cloneset/shards': minimum: got -1, want 0");
+    expect(await renderChartFailure({ featureGates: ALL_APPS, apps: { sidecarset: { shards: 2 } } })).toContain(
+      "at '/apps/sidecarset': additional properties 'shards' not allowed",
+    );
+    expect(await renderChartFailure({ apps: { cloneset: { shards: -1 } } })).toContain(
+      "at '/apps/cloneset/shards': minimum: got -1, want 0",
+    );
   });
 });

@@ -8,11 +8,24 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { V1ClusterRole, V1Container, V1Deployment, V1PodDisruptionBudget, V1Role, V1Service } from '@kubernetes/client-node';
+import type {
+  V1ClusterRole,
+  V1Container,
+  V1Deployment,
+  V1PodDisruptionBudget,
+  V1Role,
+  V1Service,
+} from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { dump as stringify, load as parse } from 'js-yaml';
 
-import { managerFlagsSchema, parseFeatureGates, parseFlags, parseManagerFlags, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import {
+  managerFlagsSchema,
+  parseFeatureGates,
+  parseFlags,
+  parseManagerFlags,
+  webhookFlagsShape,
+} from '@kruise-ts/controller-runtime';
 
 import { CHART_DIRECTORY, readChartApps, restrictedViolations } from '../../src/index.ts';
 import { inventory, ofKind, renderChart, renderChartFailure, runHelm, valuesFile } from '../support/helm.ts';
@@ -51,13 +64,22 @@ const CLONESET_RULES = [
   { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
   { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
   { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
-  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+  {
+    apiGroups: ['apps'],
+    resources: ['controllerrevisions'],
+    verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
+  },
   { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 const RESIZE_RULE = { apiGroups: [''], resources: ['pods/resize'], verbs: ['patch'] };
 /** The CA-bundle injector of its validation webhook, on its own configuration only (not with cert-manager). */
-const VALIDATING_CONFIGURATION_RULE = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['kruise-ts-cloneset-validation'], verbs: ['get', 'patch'] };
+const VALIDATING_CONFIGURATION_RULE = {
+  apiGroups: ['admissionregistration.k8s.io'],
+  resources: ['validatingwebhookconfigurations'],
+  resourceNames: ['kruise-ts-cloneset-validation'],
+  verbs: ['get', 'patch'],
+};
 
 /** The objects of the Advanced StatefulSet app (on by default next to CloneSet); its own test is chart-install-asts. */
 const STATEFULSET_OBJECTS = [
@@ -88,14 +110,23 @@ const MEASURED_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=
 /** Values that set every key of the chart to something other than its default. */
 const EVERY_VALUE = {
   featureGates: 'CloneSet=true, InPlaceWorkloadVerticalScaling=true, SidecarSet=true, BroadcastJob=true',
-  image: { repository: 'registry.example/kruise-ts', tag: '0.1.0-rc.1', digest: '', pullPolicy: 'Always', pullSecrets: ['regcred'] },
+  image: {
+    repository: 'registry.example/kruise-ts',
+    tag: '0.1.0-rc.1',
+    digest: '',
+    pullPolicy: 'Always',
+    pullSecrets: ['regcred'],
+  },
   replicas: 3,
   resources: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: 1, memory: '1Gi' } },
   nodeFlags: ['--max-old-space-size=700'],
   mallocArenaMax: 4,
   logging: { level: 'debug', format: 'text' },
   kubeAPI: { qps: 7.5, burst: 15 },
-  metrics: { port: 9090, serviceMonitor: { enabled: true, interval: '30s', scrapeTimeout: '10s', labels: { release: 'prometheus' } } },
+  metrics: {
+    port: 9090,
+    serviceMonitor: { enabled: true, interval: '30s', scrapeTimeout: '10s', labels: { release: 'prometheus' } },
+  },
   health: { port: 9091 },
   gracefulShutdownTimeoutSeconds: 60,
   securityContext: { runAsUser: 1000, runAsGroup: 2000 },
@@ -103,12 +134,30 @@ const EVERY_VALUE = {
   rbac: { aggregateToDefaultRoles: false },
   nodeSelector: { 'kubernetes.io/os': 'linux' },
   tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'control', effect: 'NoSchedule' }],
-  affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'cloneset' } } } }] } },
+  affinity: {
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        {
+          weight: 1,
+          podAffinityTerm: {
+            topologyKey: 'kubernetes.io/hostname',
+            labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'cloneset' } },
+          },
+        },
+      ],
+    },
+  },
   priorityClassName: 'kruise-ts-critical',
   podAnnotations: { 'example.com/scrape': 'true' },
   podLabels: { team: 'platform' },
   extraArgs: ['--leader-election-lease-duration=30s'],
-  webhook: { port: 9443, failurePolicy: 'Fail', timeoutSeconds: 3, validation: { enabled: false }, certManager: { enabled: true } },
+  webhook: {
+    port: 9443,
+    failurePolicy: 'Fail',
+    timeoutSeconds: 3,
+    validation: { enabled: false },
+    certManager: { enabled: true },
+  },
   apps: {
     cloneset: { workers: 8, extraArgs: ['--cloneset-scaling-exclude-preparing-delete'] },
     'advanced-statefulset': { workers: 2, extraArgs: ['--statefulset-strip-pod-managed-fields=false'] },
@@ -119,10 +168,14 @@ const EVERY_VALUE = {
 
 /** The CloneSet app's one object among `objects` of a kind (the tests here read that app; the others render the same templates). */
 function cloneSetObject<T extends { metadata?: { name?: string } }>(objects: readonly T[]): T {
-  const found = objects.filter((candidate) => /kruise-ts-cloneset(-metrics|-leader-election)?$/.test(candidate.metadata?.name ?? ''));
+  const found = objects.filter((candidate) =>
+    /kruise-ts-cloneset(-metrics|-leader-election)?$/.test(candidate.metadata?.name ?? ''),
+  );
   const [only, ...others] = found;
   if (only === undefined || others.length > 0) {
-    throw new Error(`expected exactly one object of the CloneSet app, got ${objects.map((object) => object.metadata?.name ?? '').join(', ')}`);
+    throw new Error(
+      `expected exactly one object of the CloneSet app, got ${objects.map((object) => object.metadata?.name ?? '').join(', ')}`,
+    );
   }
   return only;
 }
@@ -175,8 +228,14 @@ describe('helm template: apps by feature gate', () => {
   it('renders the CloneSet and Advanced StatefulSet apps by default: for each its CRD, ServiceAccount, RBAC, metrics Service, Deployment and validation webhook, nothing else', async () => {
     const { manifests } = await renderChart();
     expect(inventory(manifests)).toEqual(DEFAULT_OBJECTS);
-    expect(inventory((await renderChart({ featureGates: 'AdvancedStatefulSet=false' })).manifests)).toEqual(CLONESET_OBJECTS);
-    expect(manifests.filter((manifest) => manifest.metadata.namespace !== undefined).every((manifest) => manifest.metadata.namespace === 'kruise-system')).toBe(true);
+    expect(inventory((await renderChart({ featureGates: 'AdvancedStatefulSet=false' })).manifests)).toEqual(
+      CLONESET_OBJECTS,
+    );
+    expect(
+      manifests
+        .filter((manifest) => manifest.metadata.namespace !== undefined)
+        .every((manifest) => manifest.metadata.namespace === 'kruise-system'),
+    ).toBe(true);
   });
 
   it('renders no object at all with every app gate off', async () => {
@@ -188,9 +247,19 @@ describe('helm template: apps by feature gate', () => {
     const apps = await readChartApps();
     expect(Object.entries(apps).filter(([, app]) => !app.available)).toEqual([]);
     const copy = await chartCopyWithUnavailable('BroadcastJob');
-    const result = await runHelm(['template', 'kruise-ts', copy, '--namespace', 'kruise-system', '--set', 'featureGates=BroadcastJob=true']);
+    const result = await runHelm([
+      'template',
+      'kruise-ts',
+      copy,
+      '--namespace',
+      'kruise-system',
+      '--set',
+      'featureGates=BroadcastJob=true',
+    ]);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('featureGates: BroadcastJob=true enables the BroadcastJob app, which kruise-ts 0.1.0 does not have yet');
+    expect(result.stderr).toContain(
+      'featureGates: BroadcastJob=true enables the BroadcastJob app, which kruise-ts 0.1.0 does not have yet',
+    );
     expect((await runHelm(['template', 'kruise-ts', copy, '--namespace', 'kruise-system'])).code).toBe(0);
   });
 
@@ -210,9 +279,19 @@ describe('helm template: apps by feature gate', () => {
       { gates: 'KruiseDaemon=false,PreDownloadImageForInPlaceUpdate=false' },
       { gates: 'CloneSetShortHash=true' },
       { gates: 'Cloneset=true', problem: 'unknown feature gate "Cloneset"' },
-      { gates: 'PodWebhook=false,WorkloadSpread=true', problem: 'feature gate "WorkloadSpread" is set to true, but "PodWebhook=false" forces it to false' },
-      { gates: 'KruiseDaemon=false,ImagePullJobGate=true', problem: 'feature gate "ImagePullJobGate" is set to true, but "KruiseDaemon=false" forces it to false' },
-      { gates: 'PreDownloadImageForInPlaceUpdate=true,ImagePullJobGate=false', problem: 'feature gate "ImagePullJobGate" is set to false, but "PreDownloadImageForInPlaceUpdate=true" forces it to true' },
+      {
+        gates: 'PodWebhook=false,WorkloadSpread=true',
+        problem: 'feature gate "WorkloadSpread" is set to true, but "PodWebhook=false" forces it to false',
+      },
+      {
+        gates: 'KruiseDaemon=false,ImagePullJobGate=true',
+        problem: 'feature gate "ImagePullJobGate" is set to true, but "KruiseDaemon=false" forces it to false',
+      },
+      {
+        gates: 'PreDownloadImageForInPlaceUpdate=true,ImagePullJobGate=false',
+        problem:
+          'feature gate "ImagePullJobGate" is set to false, but "PreDownloadImageForInPlaceUpdate=true" forces it to true',
+      },
     ];
     for (const { gates, problem } of cases) {
       let runtimeApps: string[] | Error;
@@ -229,7 +308,10 @@ describe('helm template: apps by feature gate', () => {
       }
       if (problem === undefined) {
         const { manifests } = await renderChart({ featureGates: gates });
-        expect(ofKind<V1Deployment>(manifests, 'Deployment').map((deployment) => deployment.metadata?.name), gates).toEqual(runtimeApps);
+        expect(
+          ofKind<V1Deployment>(manifests, 'Deployment').map((deployment) => deployment.metadata?.name),
+          gates,
+        ).toEqual(runtimeApps);
       } else {
         expect(runtimeApps, gates).toBeInstanceOf(Error);
         expect(await renderChartFailure({ featureGates: gates }), gates).toContain(problem);
@@ -238,14 +320,18 @@ describe('helm template: apps by feature gate', () => {
   });
 
   it('passes the gate string unchanged to the app, and no --feature-gates flag when it is empty', async () => {
-    const withGates = deploymentOf((await renderChart({ featureGates: 'InPlaceWorkloadVerticalScaling=true, CloneSet=true' })).manifests);
+    const withGates = deploymentOf(
+      (await renderChart({ featureGates: 'InPlaceWorkloadVerticalScaling=true, CloneSet=true' })).manifests,
+    );
     expect(containerOf(withGates).args).toContain('--feature-gates=InPlaceWorkloadVerticalScaling=true, CloneSet=true');
     const without = deploymentOf((await renderChart()).manifests);
     expect(containerOf(without).args?.some((arg) => arg.startsWith('--feature-gates'))).toBe(false);
   });
 
   it('refuses a cluster older than Kubernetes 1.30', async () => {
-    expect(await renderChartFailure({}, { kubeVersion: 'v1.29.9' })).toContain('chart requires kubeVersion: >=1.30.0-0 which is incompatible with Kubernetes v1.29.9');
+    expect(await renderChartFailure({}, { kubeVersion: 'v1.29.9' })).toContain(
+      'chart requires kubeVersion: >=1.30.0-0 which is incompatible with Kubernetes v1.29.9',
+    );
   });
 });
 
@@ -254,18 +340,58 @@ describe('helm template: RBAC', () => {
     const { manifests } = await renderChart();
     const role = clusterRole(manifests, 'kruise-ts-cloneset');
     expect(role.rules).toEqual([...CLONESET_RULES, VALIDATING_CONFIGURATION_RULE]);
-    const everything = [...ofKind<V1ClusterRole>(manifests, 'ClusterRole'), ...ofKind<V1Role>(manifests, 'Role')].flatMap((candidate) => candidate.rules ?? []);
-    expect(everything.flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])]).filter((word) => word.includes('*'))).toEqual([]);
-    expect(everything.flatMap((rule) => rule.resources ?? []).filter((resource) => resource.startsWith('configmaps'))).toEqual([]);
+    const everything = [
+      ...ofKind<V1ClusterRole>(manifests, 'ClusterRole'),
+      ...ofKind<V1Role>(manifests, 'Role'),
+    ].flatMap((candidate) => candidate.rules ?? []);
+    expect(
+      everything
+        .flatMap((rule) => [...rule.verbs, ...(rule.resources ?? []), ...(rule.apiGroups ?? [])])
+        .filter((word) => word.includes('*')),
+    ).toEqual([]);
+    expect(
+      everything.flatMap((rule) => rule.resources ?? []).filter((resource) => resource.startsWith('configmaps')),
+    ).toEqual([]);
     // Secrets: each app its own webhook certificates Secret, by name, in a Role of the release namespace.
-    const secretRoles = ofKind<V1Role>(manifests, 'Role').filter((candidate) => candidate.rules?.some((rule) => rule.resources?.includes('secrets')) === true);
-    expect(secretRoles.map((candidate) => [candidate.metadata?.namespace, candidate.metadata?.name, candidate.rules])).toEqual(
-      ['advanced-statefulset', 'cloneset'].map((app) => ['kruise-system', `kruise-ts-${app}-webhook-certs`, [{ apiGroups: [''], resources: ['secrets'], resourceNames: [`kruise-ts-${app}-webhook-certs`], verbs: ['get', 'update'] }]]),
+    const secretRoles = ofKind<V1Role>(manifests, 'Role').filter(
+      (candidate) => candidate.rules?.some((rule) => rule.resources?.includes('secrets')) === true,
     );
-    expect(ofKind<V1ClusterRole>(manifests, 'ClusterRole').flatMap((candidate) => candidate.rules ?? []).filter((rule) => rule.resources?.some((resource) => resource.startsWith('secrets')) === true)).toEqual([]);
-    const binding = cloneSetObject(ofKind<{ metadata: { name: string }; roleRef: { apiGroup: string; kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] }>(manifests, 'ClusterRoleBinding'));
-    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kruise-ts-cloneset' });
-    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-ts-cloneset', namespace: 'kruise-system' }]);
+    expect(
+      secretRoles.map((candidate) => [candidate.metadata?.namespace, candidate.metadata?.name, candidate.rules]),
+    ).toEqual(
+      ['advanced-statefulset', 'cloneset'].map((app) => [
+        'kruise-system',
+        `kruise-ts-${app}-webhook-certs`,
+        [
+          {
+            apiGroups: [''],
+            resources: ['secrets'],
+            resourceNames: [`kruise-ts-${app}-webhook-certs`],
+            verbs: ['get', 'update'],
+          },
+        ],
+      ]),
+    );
+    expect(
+      ofKind<V1ClusterRole>(manifests, 'ClusterRole')
+        .flatMap((candidate) => candidate.rules ?? [])
+        .filter((rule) => rule.resources?.some((resource) => resource.startsWith('secrets')) === true),
+    ).toEqual([]);
+    const binding = cloneSetObject(
+      ofKind<{
+        metadata: { name: string };
+        roleRef: { apiGroup: string; kind: string; name: string };
+        subjects: { kind: string; name: string; namespace: string }[];
+      }>(manifests, 'ClusterRoleBinding'),
+    );
+    expect(binding.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'kruise-ts-cloneset',
+    });
+    expect(binding.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'kruise-ts-cloneset', namespace: 'kruise-system' },
+    ]);
   });
 
   it('limits leader election to the app own Lease in the release namespace (create cannot be limited by name)', async () => {
@@ -274,15 +400,27 @@ describe('helm template: RBAC', () => {
     expect(role.metadata?.namespace).toBe('controllers');
     expect(role.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['kruise-ts-cloneset'], verbs: ['get', 'update'] },
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        resourceNames: ['kruise-ts-cloneset'],
+        verbs: ['get', 'update'],
+      },
     ]);
-    expect(containerOf(deploymentOf(manifests)).args).toEqual(expect.arrayContaining(['--leader-election-namespace=controllers', '--leader-election-id=kruise-ts-cloneset']));
+    expect(containerOf(deploymentOf(manifests)).args).toEqual(
+      expect.arrayContaining(['--leader-election-namespace=controllers', '--leader-election-id=kruise-ts-cloneset']),
+    );
   });
 
   it('adds pods/resize patch, and nothing else, with InPlaceWorkloadVerticalScaling=true', async () => {
     const { manifests } = await renderChart({ featureGates: 'InPlaceWorkloadVerticalScaling=true' });
     const rules = clusterRole(manifests, 'kruise-ts-cloneset').rules ?? [];
-    expect(rules).toEqual([...CLONESET_RULES.slice(0, 6), RESIZE_RULE, ...CLONESET_RULES.slice(6), VALIDATING_CONFIGURATION_RULE]);
+    expect(rules).toEqual([
+      ...CLONESET_RULES.slice(0, 6),
+      RESIZE_RULE,
+      ...CLONESET_RULES.slice(6),
+      VALIDATING_CONFIGURATION_RULE,
+    ]);
   });
 
   it('aggregates read access into view and write access into edit/admin, unless turned off', async () => {
@@ -290,12 +428,27 @@ describe('helm template: RBAC', () => {
     const view = clusterRole(manifests, 'kruise-ts-cloneset-view');
     const edit = clusterRole(manifests, 'kruise-ts-cloneset-edit');
     expect(view.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-view']).toBe('true');
-    expect(view.rules).toEqual([{ apiGroups: ['apps.kruise.io'], resources: ['clonesets', 'clonesets/scale', 'clonesets/status'], verbs: ['get', 'list', 'watch'] }]);
+    expect(view.rules).toEqual([
+      {
+        apiGroups: ['apps.kruise.io'],
+        resources: ['clonesets', 'clonesets/scale', 'clonesets/status'],
+        verbs: ['get', 'list', 'watch'],
+      },
+    ]);
     expect(edit.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-edit']).toBe('true');
     expect(edit.metadata?.labels?.['rbac.authorization.k8s.io/aggregate-to-admin']).toBe('true');
-    expect(edit.rules).toEqual([{ apiGroups: ['apps.kruise.io'], resources: ['clonesets', 'clonesets/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] }]);
+    expect(edit.rules).toEqual([
+      {
+        apiGroups: ['apps.kruise.io'],
+        resources: ['clonesets', 'clonesets/scale'],
+        verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'],
+      },
+    ]);
     const off = await renderChart({ rbac: { aggregateToDefaultRoles: false } });
-    expect(inventory(off.manifests).filter((entry) => entry.startsWith('ClusterRole/'))).toEqual(['ClusterRole/kruise-ts-advanced-statefulset', 'ClusterRole/kruise-ts-cloneset']);
+    expect(inventory(off.manifests).filter((entry) => entry.startsWith('ClusterRole/'))).toEqual([
+      'ClusterRole/kruise-ts-advanced-statefulset',
+      'ClusterRole/kruise-ts-cloneset',
+    ]);
   });
 });
 
@@ -375,7 +528,10 @@ describe('helm template: the Deployment', () => {
     expect(container.command).toEqual(['node', '--max-old-space-size=700']);
     expect(container.env).toEqual([{ name: 'MALLOC_ARENA_MAX', value: '4' }]);
     // webhook.validation.enabled=false: the CloneSet app serves no webhook, so no webhook port or flags.
-    expect(container.ports?.map((port) => [port.name, port.containerPort])).toEqual([['metrics', 9090], ['health', 9091]]);
+    expect(container.ports?.map((port) => [port.name, port.containerPort])).toEqual([
+      ['metrics', 9090],
+      ['health', 9091],
+    ]);
     expect(deployment.spec?.replicas).toBe(3);
     expect(pod?.spec?.terminationGracePeriodSeconds).toBe(65);
     expect(pod?.spec?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
@@ -383,10 +539,18 @@ describe('helm template: the Deployment', () => {
     expect(pod?.spec?.tolerations).toEqual(EVERY_VALUE.tolerations);
     expect(pod?.spec?.affinity).toEqual(EVERY_VALUE.affinity);
     expect(pod?.spec?.priorityClassName).toBe('kruise-ts-critical');
-    expect(pod?.spec?.securityContext).toEqual(expect.objectContaining({ runAsUser: 1000, runAsGroup: 2000, runAsNonRoot: true }));
+    expect(pod?.spec?.securityContext).toEqual(
+      expect.objectContaining({ runAsUser: 1000, runAsGroup: 2000, runAsNonRoot: true }),
+    );
     expect(pod?.metadata?.annotations).toEqual(EVERY_VALUE.podAnnotations);
-    expect(pod?.metadata?.labels).toEqual(expect.objectContaining({ team: 'platform', 'app.kubernetes.io/component': 'cloneset' }));
-    expect(cloneSetObject(ofKind<{ metadata: { name: string; annotations: Record<string, string> } }>(manifests, 'ServiceAccount')).metadata.annotations).toEqual(EVERY_VALUE.serviceAccount.annotations);
+    expect(pod?.metadata?.labels).toEqual(
+      expect.objectContaining({ team: 'platform', 'app.kubernetes.io/component': 'cloneset' }),
+    );
+    expect(
+      cloneSetObject(
+        ofKind<{ metadata: { name: string; annotations: Record<string, string> } }>(manifests, 'ServiceAccount'),
+      ).metadata.annotations,
+    ).toEqual(EVERY_VALUE.serviceAccount.annotations);
     const service = cloneSetObject(ofKind<V1Service>(manifests, 'Service'));
     expect(service.spec?.ports).toEqual([{ name: 'metrics', port: 9090, targetPort: 'metrics', protocol: 'TCP' }]);
   });
@@ -405,11 +569,19 @@ describe('helm template: the Deployment', () => {
     const budget = cloneSetObject(ofKind<V1PodDisruptionBudget>(manifests, 'PodDisruptionBudget'));
     expect(budget.spec?.maxUnavailable).toBe(1);
     expect(budget.spec?.selector?.matchLabels).toEqual(deployment.spec?.selector.matchLabels);
-    expect(inventory(manifests)).toEqual([...DEFAULT_OBJECTS, 'PodDisruptionBudget/kruise-ts-advanced-statefulset', 'PodDisruptionBudget/kruise-ts-cloneset'].sort());
+    expect(inventory(manifests)).toEqual(
+      [
+        ...DEFAULT_OBJECTS,
+        'PodDisruptionBudget/kruise-ts-advanced-statefulset',
+        'PodDisruptionBudget/kruise-ts-cloneset',
+      ].sort(),
+    );
   });
 
   it('refuses the same port for metrics and health', async () => {
-    expect(await renderChartFailure({ metrics: { port: 8000 } })).toContain('metrics.port and health.port must differ (both are 8000)');
+    expect(await renderChartFailure({ metrics: { port: 8000 } })).toContain(
+      'metrics.port and health.port must differ (both are 8000)',
+    );
   });
 
   it('names objects after a release that does not contain the chart name', async () => {
@@ -427,7 +599,9 @@ describe('helm template: the Deployment', () => {
     expect(deployments.length).toBeGreaterThan(0);
     for (const deployment of deployments) {
       const template = deployment.spec?.template;
-      expect(restrictedViolations(template?.spec ?? { containers: [] }, template?.metadata?.annotations ?? {})).toEqual([]);
+      expect(restrictedViolations(template?.spec ?? { containers: [] }, template?.metadata?.annotations ?? {})).toEqual(
+        [],
+      );
       const container = containerOf(deployment);
       expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
       expect(template?.spec?.securityContext?.runAsUser).toBeGreaterThan(0);
@@ -443,17 +617,29 @@ describe('helm template: CRDs and monitoring', () => {
     expect(text).toContain(`---\n# Source: kruise-ts/templates/crds.yaml\n${file}`);
     const crds = ofKind(manifests, 'CustomResourceDefinition');
     expect(crds.map((crd) => crd.metadata.name)).toEqual(['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io']);
-    expect(crds.map((crd) => crd.metadata.annotations)).toEqual([{ 'helm.sh/resource-policy': 'keep' }, { 'helm.sh/resource-policy': 'keep' }]);
+    expect(crds.map((crd) => crd.metadata.annotations)).toEqual([
+      { 'helm.sh/resource-policy': 'keep' },
+      { 'helm.sh/resource-policy': 'keep' },
+    ]);
     const cloneSetOff = await renderChart({ featureGates: 'CloneSet=false' });
-    expect(ofKind(cloneSetOff.manifests, 'CustomResourceDefinition').map((crd) => crd.metadata.name)).toEqual(['statefulsets.apps.kruise.io']);
+    expect(ofKind(cloneSetOff.manifests, 'CustomResourceDefinition').map((crd) => crd.metadata.name)).toEqual([
+      'statefulsets.apps.kruise.io',
+    ]);
     const off = await renderChart({ featureGates: NO_APP });
     expect(off.text).not.toContain('CustomResourceDefinition');
   });
 
   it('renders one ServiceMonitor per app that selects its metrics Service, only when enabled', async () => {
-    const { manifests } = await renderChart({ metrics: { serviceMonitor: { enabled: true, interval: '30s', labels: { release: 'prometheus' } } } });
+    const { manifests } = await renderChart({
+      metrics: { serviceMonitor: { enabled: true, interval: '30s', labels: { release: 'prometheus' } } },
+    });
     expect(ofKind(manifests, 'ServiceMonitor')).toHaveLength(2);
-    const monitor = cloneSetObject(ofKind<{ metadata: { name: string; labels: Record<string, string> }; spec: { selector: { matchLabels: Record<string, string> }; endpoints: unknown[] } }>(manifests, 'ServiceMonitor'));
+    const monitor = cloneSetObject(
+      ofKind<{
+        metadata: { name: string; labels: Record<string, string> };
+        spec: { selector: { matchLabels: Record<string, string> }; endpoints: unknown[] };
+      }>(manifests, 'ServiceMonitor'),
+    );
     expect(monitor.metadata.labels['release']).toBe('prometheus');
     expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
     const service = cloneSetObject(ofKind<V1Service>(manifests, 'Service'));

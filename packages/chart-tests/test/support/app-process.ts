@@ -44,7 +44,9 @@ export function outOfClusterFlags(flags: readonly string[]): string[] {
  */
 export function withFlag(flags: readonly string[], name: string, value: string): string[] {
   const prefix = `--${name}=`;
-  return flags.some((flag) => flag.startsWith(prefix)) ? flags.map((flag) => (flag.startsWith(prefix) ? `${prefix}${value}` : flag)) : [...flags, `${prefix}${value}`];
+  return flags.some((flag) => flag.startsWith(prefix))
+    ? flags.map((flag) => (flag.startsWith(prefix) ? `${prefix}${value}` : flag))
+    : [...flags, `${prefix}${value}`];
 }
 
 /** A TCP port free on every interface (for a server that listens on all of them). */
@@ -77,7 +79,11 @@ async function bundledFile(entrypoint: string): Promise<string> {
  * Starts `node ...nodeFlags <entrypoint> ...flags` in the repository root, with the bundle the image
  * would hold; `nodeFlags` are the container command's arguments after `node`, when a test takes them.
  */
-export async function startApp(entrypoint: string, flags: readonly string[], nodeFlags: readonly string[] = []): Promise<AppProcess> {
+export async function startApp(
+  entrypoint: string,
+  flags: readonly string[],
+  nodeFlags: readonly string[] = [],
+): Promise<AppProcess> {
   const child = spawn(process.execPath, [...nodeFlags, await bundledFile(entrypoint), ...flags], {
     cwd: REPOSITORY_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,7 +106,13 @@ export async function startApp(entrypoint: string, flags: readonly string[], nod
     }
     return exited;
   };
-  return { child, output: () => output, exited, stop, [Symbol.asyncDispose]: async () => {
+  return {
+    child,
+    output: () => output,
+    exited,
+    stop,
+    [Symbol.asyncDispose]: async () => {
       await stop();
-    }, };
+    },
+  };
 }

@@ -17,7 +17,12 @@ export function cloneSet(name: string, options: { readonly replicas: number; rea
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name },
-    spec: { replicas: options.replicas, selector: { matchLabels: { app: name } }, template: pod(name, options.containerName), updateStrategy: { type: 'InPlaceIfPossible' } },
+    spec: {
+      replicas: options.replicas,
+      selector: { matchLabels: { app: name } },
+      template: pod(name, options.containerName),
+      updateStrategy: { type: 'InPlaceIfPossible' },
+    },
   };
 }
 
@@ -26,7 +31,13 @@ export function statefulSet(name: string, options: { readonly replicas: number }
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'StatefulSet',
     metadata: { name },
-    spec: { replicas: options.replicas, serviceName: name, selector: { matchLabels: { app: name } }, template: pod(name), reserveOrdinals: [5] },
+    spec: {
+      replicas: options.replicas,
+      serviceName: name,
+      selector: { matchLabels: { app: name } },
+      template: pod(name),
+      reserveOrdinals: [5],
+    },
   };
 }
 
@@ -35,7 +46,10 @@ export function sidecarSet(name: string, selectorValue: string): Json {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'SidecarSet',
     metadata: { name },
-    spec: { selector: { matchLabels: { 'e2e.kruise-ts.io/sidecar': selectorValue } }, containers: [{ name, image: 'busybox:1.36', command: ['sleep', '999999'] }] },
+    spec: {
+      selector: { matchLabels: { 'e2e.kruise-ts.io/sidecar': selectorValue } },
+      containers: [{ name, image: 'busybox:1.36', command: ['sleep', '999999'] }],
+    },
   };
 }
 
@@ -53,6 +67,14 @@ export function broadcastJob(name: string): Json {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'BroadcastJob',
     metadata: { name },
-    spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34', command: ['perl', '-e', 'print 1'] }] } }, completionPolicy: { type: 'Never' } },
+    spec: {
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          containers: [{ name: 'pi', image: 'perl:5.34', command: ['perl', '-e', 'print 1'] }],
+        },
+      },
+      completionPolicy: { type: 'Never' },
+    },
   };
 }

@@ -28,7 +28,10 @@ export interface HelmResult {
 }
 
 /** Runs helm with `args`; `kubeconfig` for commands that talk to a cluster. Never throws for a non-zero exit. */
-export async function runHelm(args: readonly string[], options: { readonly kubeconfig?: string } = {}): Promise<HelmResult> {
+export async function runHelm(
+  args: readonly string[],
+  options: { readonly kubeconfig?: string } = {},
+): Promise<HelmResult> {
   const helm = await toolBinary('helm');
   const env = {
     ...process.env,
@@ -56,7 +59,12 @@ export async function valuesFile(values: object): Promise<string> {
 export interface Manifest {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Record<string, string>;
+    readonly annotations?: Record<string, string>;
+  };
   readonly [field: string]: unknown;
 }
 
@@ -110,7 +118,9 @@ export async function renderChartFailure(values: object, options: RenderOptions 
 
 /** The objects of one kind, sorted by name. */
 export function ofKind<T = Manifest>(manifests: readonly Manifest[], kind: string): T[] {
-  return manifests.filter((manifest) => manifest.kind === kind).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)) as T[];
+  return manifests
+    .filter((manifest) => manifest.kind === kind)
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)) as T[];
 }
 
 /** `kind/name` of every object, sorted: what a render produced, at a glance. */
@@ -128,10 +138,29 @@ export const CHART_TEST_CRD_ARGS: readonly string[] = ['--set', 'crds.install=fa
  * CRD would replace for every test file at once; installs with CRDs run on a control plane of their
  * own (packages/launcher/test/integration/openkruise-crds.test.ts). `set`: more `--set` values.
  */
-export function installChart(input: { readonly release: string; readonly namespace: string; readonly gates: string; readonly kubeconfig: string; readonly set?: readonly string[] }): Promise<HelmResult> {
+export function installChart(input: {
+  readonly release: string;
+  readonly namespace: string;
+  readonly gates: string;
+  readonly kubeconfig: string;
+  readonly set?: readonly string[];
+}): Promise<HelmResult> {
   const values = (input.set ?? []).flatMap((value) => ['--set', value]);
   return runHelm(
-    ['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--set', `featureGates=${input.gates.replaceAll(',', '\\,')}`, ...values, '--wait', '--timeout', '3m', ...CHART_TEST_CRD_ARGS],
+    [
+      'install',
+      input.release,
+      CHART_DIRECTORY,
+      '--namespace',
+      input.namespace,
+      '--set',
+      `featureGates=${input.gates.replaceAll(',', '\\,')}`,
+      ...values,
+      '--wait',
+      '--timeout',
+      '3m',
+      ...CHART_TEST_CRD_ARGS,
+    ],
     { kubeconfig: input.kubeconfig },
   );
 }

@@ -39,11 +39,20 @@ export interface ChartCluster {
   stop(): Promise<void>;
 }
 
-export async function startChartCluster(name: string, options: { readonly nodes?: number } = {}): Promise<ChartCluster> {
+export async function startChartCluster(
+  name: string,
+  options: { readonly nodes?: number } = {},
+): Promise<ChartCluster> {
   const runDir = await mkdtemp(path.join(os.tmpdir(), `kruise-ts-chart-${name}-`));
   let cluster: LocalCluster | undefined;
   try {
-    cluster = await startLocalCluster({ name: `chart-${name}`, runDir, nodes: options.nodes ?? 2, handleSignals: false, log: () => undefined });
+    cluster = await startLocalCluster({
+      name: `chart-${name}`,
+      runDir,
+      nodes: options.nodes ?? 2,
+      handleSignals: false,
+      log: () => undefined,
+    });
     // KRUISE_TS_CHART_E2E_DEBUG=1: the kubelet's log on stderr (what it ran, restarted, deleted).
     const debug = process.env['KRUISE_TS_CHART_E2E_DEBUG'] === '1';
     const kubelet = await startProcessKubelet({
@@ -84,13 +93,54 @@ export async function startChartCluster(name: string, options: { readonly nodes?
 }
 
 /** `helm install <release> charts/kruise-ts -n <namespace> --create-namespace --wait` with `values` and more helm `args`. */
-export async function helmInstall(cluster: ChartCluster, input: { readonly release: string; readonly namespace: string; readonly values: Readonly<Record<string, unknown>>; readonly args?: readonly string[]; readonly timeout?: string }): Promise<HelmResult> {
-  return cluster.helm(['install', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '--create-namespace', '-f', await valuesFile(input.values), '--wait', '--timeout', input.timeout ?? '4m', ...(input.args ?? [])]);
+export async function helmInstall(
+  cluster: ChartCluster,
+  input: {
+    readonly release: string;
+    readonly namespace: string;
+    readonly values: Readonly<Record<string, unknown>>;
+    readonly args?: readonly string[];
+    readonly timeout?: string;
+  },
+): Promise<HelmResult> {
+  return cluster.helm([
+    'install',
+    input.release,
+    CHART_DIRECTORY,
+    '--namespace',
+    input.namespace,
+    '--create-namespace',
+    '-f',
+    await valuesFile(input.values),
+    '--wait',
+    '--timeout',
+    input.timeout ?? '4m',
+    ...(input.args ?? []),
+  ]);
 }
 
 /** `helm upgrade <release> charts/kruise-ts --wait` with `values`. */
-export async function helmUpgrade(cluster: ChartCluster, input: { readonly release: string; readonly namespace: string; readonly values: Readonly<Record<string, unknown>>; readonly timeout?: string }): Promise<HelmResult> {
-  return cluster.helm(['upgrade', input.release, CHART_DIRECTORY, '--namespace', input.namespace, '-f', await valuesFile(input.values), '--wait', '--timeout', input.timeout ?? '4m']);
+export async function helmUpgrade(
+  cluster: ChartCluster,
+  input: {
+    readonly release: string;
+    readonly namespace: string;
+    readonly values: Readonly<Record<string, unknown>>;
+    readonly timeout?: string;
+  },
+): Promise<HelmResult> {
+  return cluster.helm([
+    'upgrade',
+    input.release,
+    CHART_DIRECTORY,
+    '--namespace',
+    input.namespace,
+    '-f',
+    await valuesFile(input.values),
+    '--wait',
+    '--timeout',
+    input.timeout ?? '4m',
+  ]);
 }
 
 /** Throws helm's output when it failed: what a test should show when an install does not finish. */
@@ -107,14 +157,29 @@ export async function chartPods(cluster: ChartCluster, namespace: string): Promi
 }
 
 /** Waits until every Deployment of the release namespace has all its replicas updated and available. */
-export async function waitForChartDeployments(cluster: ChartCluster, namespace: string, timeoutMs = 180_000): Promise<void> {
+export async function waitForChartDeployments(
+  cluster: ChartCluster,
+  namespace: string,
+  timeoutMs = 180_000,
+): Promise<void> {
   const apps = cluster.kubeConfig.makeApiClient(AppsV1Api);
-  await waitFor(async () => {
-    const deployments = (await apps.listNamespacedDeployment({ namespace })).items;
-    return deployments.length > 0 && deployments.every((deployment) => {
-      const wanted = deployment.spec?.replicas ?? 1;
-      const status = deployment.status;
-      return status?.observedGeneration === deployment.metadata?.generation && status?.updatedReplicas === wanted && status.availableReplicas === wanted && (status.replicas ?? 0) === wanted;
-    });
-  }, { timeoutMs, description: `every Deployment in ${namespace} available` });
+  await waitFor(
+    async () => {
+      const deployments = (await apps.listNamespacedDeployment({ namespace })).items;
+      return (
+        deployments.length > 0 &&
+        deployments.every((deployment) => {
+          const wanted = deployment.spec?.replicas ?? 1;
+          const status = deployment.status;
+          return (
+            status?.observedGeneration === deployment.metadata?.generation &&
+            status?.updatedReplicas === wanted &&
+            status.availableReplicas === wanted &&
+            (status.replicas ?? 0) === wanted
+          );
+        })
+      );
+    },
+    { timeoutMs, description: `every Deployment in ${namespace} available` },
+  );
 }

@@ -7,7 +7,13 @@ import { InformerFactory } from './informer-factory.ts';
 import type { InformerFactoryOptions } from './informer-factory.ts';
 
 const pods = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
-const nodes = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false });
+const nodes = defineResource<KubeObject>({
+  group: '',
+  version: 'v1',
+  plural: 'nodes',
+  kind: 'Node',
+  namespaced: false,
+});
 
 /** Informers are never started here, so the client is never called. */
 function factory(): InformerFactory {

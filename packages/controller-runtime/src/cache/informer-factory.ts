@@ -123,7 +123,9 @@ export class InformerFactory {
     const both = AbortSignal.any([signal, timeout]);
     const results = await Promise.all([...this.#informers.values()].map((informer) => informer.waitForSync(both)));
     if (results.includes(false) && !signal.aborted) {
-      const pending = [...this.#informers.entries()].filter(([, informer]) => !informer.hasSynced()).map(([key]) => key);
+      const pending = [...this.#informers.entries()]
+        .filter(([, informer]) => !informer.hasSynced())
+        .map(([key]) => key);
       throw new Error(`caches did not sync within ${String(timeoutMs)}ms: ${pending.join(', ')}`);
     }
   }
@@ -154,5 +156,11 @@ function resourceKey(resource: Pick<ResourceType, 'group' | 'version' | 'plural'
 }
 
 function scopeKey(scope: WatchScope<KubeObject>): string {
-  return [resourceKey(scope.resource), scope.namespace ?? '*', scope.labelSelector ?? '', scope.fieldSelector ?? '', scope.dynamicLabelSelector === undefined ? '' : 'sharded'].join('|');
+  return [
+    resourceKey(scope.resource),
+    scope.namespace ?? '*',
+    scope.labelSelector ?? '',
+    scope.fieldSelector ?? '',
+    scope.dynamicLabelSelector === undefined ? '' : 'sharded',
+  ].join('|');
 }

@@ -44,7 +44,7 @@ class Stream implements AsyncIterable<WatchEvent<KubeObject>> {
 
 /** Serves scripted list pages and hands out a new Stream per watch call. */
 class ScriptedListWatcher implements ListWatcher<KubeObject> {
-  readonly lists: ((ObjectList<KubeObject> | { error: Error })[])[] = [];
+  readonly lists: (ObjectList<KubeObject> | { error: Error })[][] = [];
   readonly watchVersions: string[] = [];
   readonly streams: Stream[] = [];
   #page = 0;
@@ -68,9 +68,13 @@ class ScriptedListWatcher implements ListWatcher<KubeObject> {
     const stream = new Stream();
     this.streams.push(stream);
     // Like a real watch, an aborted signal ends the stream with the abort's reason.
-    options.signal.addEventListener('abort', () => {
-      stream.push({ error: options.signal.reason });
-    }, { once: true });
+    options.signal.addEventListener(
+      'abort',
+      () => {
+        stream.push({ error: options.signal.reason });
+      },
+      { once: true },
+    );
     return stream;
   }
 }
@@ -89,15 +93,29 @@ async function until(condition: () => boolean): Promise<void> {
 function recorder(informer: Informer<KubeObject>): string[] {
   const log: string[] = [];
   informer.addEventHandler({
-    onAdd: (o, initial) => log.push(`add ${o.metadata?.name ?? ''}@${o.metadata?.resourceVersion ?? ''}${initial ? ' initial' : ''}`),
-    onUpdate: (a, b) => log.push(`update ${a.metadata?.name ?? ''} ${a.metadata?.resourceVersion ?? ''}->${b.metadata?.resourceVersion ?? ''}`),
+    onAdd: (o, initial) =>
+      log.push(`add ${o.metadata?.name ?? ''}@${o.metadata?.resourceVersion ?? ''}${initial ? ' initial' : ''}`),
+    onUpdate: (a, b) =>
+      log.push(
+        `update ${a.metadata?.name ?? ''} ${a.metadata?.resourceVersion ?? ''}->${b.metadata?.resourceVersion ?? ''}`,
+      ),
     onDelete: (o) => log.push(`delete ${o.metadata?.name ?? ''}@${o.metadata?.resourceVersion ?? ''}`),
   });
   return log;
 }
 
-function start(listWatcher: ListWatcher<KubeObject>, extra: { freeze?: boolean; onActivity?: () => void; keep?: (object: KubeObject) => boolean } = {}): { informer: Informer<KubeObject>; log: string[]; stop: AbortController } {
-  const informer = new Informer({ listWatcher, description: 'test', logger, backoff: { initialMs: 1, maxMs: 2 }, transform: stripManagedFields, ...extra });
+function start(
+  listWatcher: ListWatcher<KubeObject>,
+  extra: { freeze?: boolean; onActivity?: () => void; keep?: (object: KubeObject) => boolean } = {},
+): { informer: Informer<KubeObject>; log: string[]; stop: AbortController } {
+  const informer = new Informer({
+    listWatcher,
+    description: 'test',
+    logger,
+    backoff: { initialMs: 1, maxMs: 2 },
+    transform: stripManagedFields,
+    ...extra,
+  });
   const log = recorder(informer);
   const stop = new AbortController();
   void informer.run(stop.signal);
@@ -105,7 +123,7 @@ function start(listWatcher: ListWatcher<KubeObject>, extra: { freeze?: boolean; 
 }
 
 describe('Informer', () => {
-  it('lists every page, then watches from the first page\'s resourceVersion', async () => {
+  it("lists every page, then watches from the first page's resourceVersion", async () => {
     const lw = new ScriptedListWatcher();
     lw.lists.push([page([obj('a', '5')], '10', 'token'), page([obj('b', '6')], '11')]);
     const { informer, log, stop } = start(lw);
@@ -128,7 +146,12 @@ describe('Informer', () => {
     stream?.push({ type: 'BOOKMARK', resourceVersion: '20' });
     await until(() => informer.lastSyncResourceVersion() === '20');
     expect(log.slice(1)).toEqual(['add b@11', 'update a 5->12', 'delete b@11']);
-    expect(informer.lister().list().map((o) => o.metadata?.name)).toEqual(['a']);
+    expect(
+      informer
+        .lister()
+        .list()
+        .map((o) => o.metadata?.name),
+    ).toEqual(['a']);
 
     // The server closes the watch: resume from the last version seen, without relisting.
     stream?.push({ end: true });
@@ -160,7 +183,9 @@ describe('Informer', () => {
     lw.lists.push([page([obj('a', '5'), obj('b', '30'), obj('d', '31')], '40')]);
     const { informer, log, stop } = start(lw);
     await until(() => lw.streams.length === 1);
-    lw.streams[0]?.push({ error: new ApiError({ code: 410, status: { kind: 'Status', reason: 'Expired', code: 410 } }) });
+    lw.streams[0]?.push({
+      error: new ApiError({ code: 410, status: { kind: 'Status', reason: 'Expired', code: 410 } }),
+    });
     await until(() => lw.streams.length === 2);
     expect(log.slice(3)).toEqual(['update b 6->30', 'add d@31', 'delete c@7']);
     expect(lw.watchVersions).toEqual(['10', '40']);
@@ -259,9 +284,21 @@ describe('Informer', () => {
   });
 
   it('stripManagedFields keeps every other field, and the input as it was', () => {
-    const input = { metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, managedFields: [{ manager: 'kubectl' }], resourceVersion: '5' }, spec: { replicas: 1 } };
+    const input = {
+      metadata: {
+        name: 'a',
+        namespace: 'ns',
+        labels: { app: 'web' },
+        managedFields: [{ manager: 'kubectl' }],
+        resourceVersion: '5',
+      },
+      spec: { replicas: 1 },
+    };
     const stripped = stripManagedFields(input);
-    expect(stripped).toEqual({ metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, resourceVersion: '5' }, spec: { replicas: 1 } });
+    expect(stripped).toEqual({
+      metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' }, resourceVersion: '5' },
+      spec: { replicas: 1 },
+    });
     expect(input.metadata.managedFields).toEqual([{ manager: 'kubectl' }]);
   });
 

@@ -86,7 +86,10 @@ export class Informer<T extends KubeObject> {
   constructor(options: InformerOptions<T>) {
     this.#options = options;
     this.#store = new Store<T>(options.indexers ?? {});
-    this.#backoff = new Backoff({ initialMs: options.backoff?.initialMs ?? 800, maxMs: options.backoff?.maxMs ?? 30_000 });
+    this.#backoff = new Backoff({
+      initialMs: options.backoff?.initialMs ?? 800,
+      maxMs: options.backoff?.maxMs ?? 30_000,
+    });
   }
 
   /** Adds a handler; if the cache is already filled, the handler first gets an add for every object. */
@@ -193,12 +196,20 @@ export class Informer<T extends KubeObject> {
   }
 
   /** Decides what to do after a failure and waits if needed; returns whether the next step must list. */
-  async #recover(input: { error: unknown; phase: 'list' | 'watch'; started: number; signal: AbortSignal }): Promise<boolean> {
+  async #recover(input: {
+    error: unknown;
+    phase: 'list' | 'watch';
+    started: number;
+    signal: AbortSignal;
+  }): Promise<boolean> {
     const { error, phase, signal } = input;
     if (isGone(error)) {
       // The version we resumed from has been compacted: only a fresh list can tell what changed.
       this.#stats.relistsAfterGone++;
-      this.#options.logger.info({ informer: this.#options.description, resourceVersion: this.#resourceVersion }, 'Watch resource version expired, relisting');
+      this.#options.logger.info(
+        { informer: this.#options.description, resourceVersion: this.#resourceVersion },
+        'Watch resource version expired, relisting',
+      );
       return true;
     }
     this.#stats.failures++;
@@ -206,7 +217,10 @@ export class Informer<T extends KubeObject> {
       this.#backoff.reset();
     }
     const delay = this.#backoff.next();
-    this.#options.logger.warn({ informer: this.#options.description, phase, err: error, retryInMs: delay }, 'List/watch failed, retrying');
+    this.#options.logger.warn(
+      { informer: this.#options.description, phase, err: error, retryInMs: delay },
+      'List/watch failed, retrying',
+    );
     await sleep(delay, undefined, { signal }).catch(() => undefined);
     return phase === 'list';
   }
@@ -218,7 +232,11 @@ export class Informer<T extends KubeObject> {
     let continueToken: string | undefined;
     let resourceVersion = '';
     do {
-      const page = await this.#options.listWatcher.list({ limit: this.#options.pageSize ?? 500, continue: continueToken, signal });
+      const page = await this.#options.listWatcher.list({
+        limit: this.#options.pageSize ?? 500,
+        continue: continueToken,
+        signal,
+      });
       items.push(...page.items);
       resourceVersion ||= page.metadata.resourceVersion;
       continueToken = page.metadata.continue === '' ? undefined : page.metadata.continue;
@@ -344,7 +362,6 @@ export function stripManagedFields<T extends KubeObject>(object: T): T {
   }
   // A rest copy, not `delete`: deleting a property turns a V8 object into a dictionary (hash table)
   // of several times its size, and the cache holds one metadata per object.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the dropped field
   const { managedFields, ...metadata } = object.metadata;
   return { ...object, metadata };
 }

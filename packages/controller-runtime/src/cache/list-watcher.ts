@@ -8,7 +8,11 @@ import type { WatchEvent } from '../client/watch.ts';
 /** The two calls an informer makes; an interface so that the reflector logic can be unit-tested. */
 export interface ListWatcher<T> {
   list(options: { limit: number; continue?: string | undefined; signal: AbortSignal }): Promise<ObjectList<T>>;
-  watch(options: { resourceVersion: string; timeoutSeconds: number; signal: AbortSignal }): AsyncIterable<WatchEvent<T>>;
+  watch(options: {
+    resourceVersion: string;
+    timeoutSeconds: number;
+    signal: AbortSignal;
+  }): AsyncIterable<WatchEvent<T>>;
 }
 
 /** What an informer watches: a resource, optionally one namespace, optionally server-side selectors. */
@@ -25,8 +29,15 @@ export interface WatchScope<T extends KubeObject> {
 }
 
 /** Lists and watches a scope through the API. */
-export function apiListWatcher<T extends KubeObject>(reader: Reader & { readonly transport: Transport }, scope: WatchScope<T>): ListWatcher<T> {
-  const selectors = (): { namespace: string | undefined; labelSelector: string | undefined; fieldSelector: string | undefined } => ({
+export function apiListWatcher<T extends KubeObject>(
+  reader: Reader & { readonly transport: Transport },
+  scope: WatchScope<T>,
+): ListWatcher<T> {
+  const selectors = (): {
+    namespace: string | undefined;
+    labelSelector: string | undefined;
+    fieldSelector: string | undefined;
+  } => ({
     namespace: scope.namespace,
     labelSelector: joinSelectors(scope.labelSelector, scope.dynamicLabelSelector?.()),
     fieldSelector: scope.fieldSelector,

@@ -22,12 +22,18 @@ export interface Lister<T> {
 export function createLister<T extends KubeObject>(store: Store<T>): Lister<T> {
   const readonly = (objects: T[]): DeepReadonly<T>[] => objects as DeepReadonly<T>[];
   return {
-    get: (namespace, name) => store.get(namespace === '' ? name : `${namespace}/${name}`) as DeepReadonly<T> | undefined,
+    get: (namespace, name) =>
+      store.get(namespace === '' ? name : `${namespace}/${name}`) as DeepReadonly<T> | undefined,
     getByKey: (key) => store.get(key) as DeepReadonly<T> | undefined,
     list: (options = {}) => {
-      const candidates = options.namespace === undefined ? [...store.values()] : store.byIndex(NAMESPACE_INDEX, options.namespace);
+      const candidates =
+        options.namespace === undefined ? [...store.values()] : store.byIndex(NAMESPACE_INDEX, options.namespace);
       const { labelSelector } = options;
-      return readonly(labelSelector === undefined ? candidates : candidates.filter((o) => matchesLabelSelector(labelSelector, o.metadata?.labels)));
+      return readonly(
+        labelSelector === undefined
+          ? candidates
+          : candidates.filter((o) => matchesLabelSelector(labelSelector, o.metadata?.labels)),
+      );
     },
     byIndex: (indexName, value) => readonly(store.byIndex(indexName, value)),
   };

@@ -5,14 +5,29 @@ import { byControllerUid, byLabel, CONTROLLER_UID_INDEX } from './indexers.ts';
 import { createLister } from './lister.ts';
 import { Store } from './store.ts';
 
-function pod(namespace: string, name: string, options: { owner?: string; labels?: Record<string, string>; rv?: string } = {}): KubeObject {
+function pod(
+  namespace: string,
+  name: string,
+  options: { owner?: string; labels?: Record<string, string>; rv?: string } = {},
+): KubeObject {
   return {
     metadata: {
       namespace,
       name,
       resourceVersion: options.rv ?? '1',
       labels: options.labels ?? {},
-      ownerReferences: options.owner === undefined ? [] : [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: options.owner, controller: true }],
+      ownerReferences:
+        options.owner === undefined
+          ? []
+          : [
+              {
+                apiVersion: 'apps.kruise.io/v1alpha1',
+                kind: 'CloneSet',
+                name: 'cs',
+                uid: options.owner,
+                controller: true,
+              },
+            ],
     },
   };
 }
@@ -23,12 +38,22 @@ describe('Store', () => {
     store.upsert(pod('a', 'p1', { owner: 'u1', labels: { app: 'web' } }));
     store.upsert(pod('a', 'p2', { owner: 'u1', labels: { app: 'db' } }));
     store.upsert(pod('b', 'p3', { owner: 'u2' }));
-    expect(store.byIndex(CONTROLLER_UID_INDEX, 'u1').map((p) => p.metadata?.name).sort()).toEqual(['p1', 'p2']);
+    expect(
+      store
+        .byIndex(CONTROLLER_UID_INDEX, 'u1')
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(['p1', 'p2']);
 
     // A pod released by its owner leaves the owner's index.
     store.upsert(pod('a', 'p2', { labels: { app: 'web' }, rv: '2' }));
     expect(store.byIndex(CONTROLLER_UID_INDEX, 'u1').map((p) => p.metadata?.name)).toEqual(['p1']);
-    expect(store.byIndex('app', 'web').map((p) => p.metadata?.name).sort()).toEqual(['p1', 'p2']);
+    expect(
+      store
+        .byIndex('app', 'web')
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(['p1', 'p2']);
 
     expect(store.delete('a/p1')?.metadata?.name).toBe('p1');
     expect(store.byIndex(CONTROLLER_UID_INDEX, 'u1')).toEqual([]);
@@ -58,8 +83,18 @@ describe('Lister', () => {
     store.upsert(pod('a', 'p2', { labels: { app: 'db' } }));
     store.upsert(pod('b', 'p3', { labels: { app: 'web' } }));
     const lister = createLister(store);
-    expect(lister.list({ namespace: 'a' }).map((p) => p.metadata?.name).sort()).toEqual(['p1', 'p2']);
-    expect(lister.list({ labelSelector: { matchLabels: { app: 'web' } } }).map((p) => p.metadata?.name).sort()).toEqual(['p1', 'p3']);
+    expect(
+      lister
+        .list({ namespace: 'a' })
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(['p1', 'p2']);
+    expect(
+      lister
+        .list({ labelSelector: { matchLabels: { app: 'web' } } })
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(['p1', 'p3']);
     expect(lister.get('b', 'p3')?.metadata?.name).toBe('p3');
     expect(lister.get('b', 'nope')).toBeUndefined();
   });

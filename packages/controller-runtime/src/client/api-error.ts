@@ -69,7 +69,12 @@ export class ApiError extends Error {
   /** Seconds the server asked to wait before retrying (429, 503), when it said so. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(options: { code: number; status?: StatusBody | undefined; message?: string; retryAfterSeconds?: number | undefined }) {
+  constructor(options: {
+    code: number;
+    status?: StatusBody | undefined;
+    message?: string;
+    retryAfterSeconds?: number | undefined;
+  }) {
     const reason = reasonOf(options.code, options.status);
     super(options.status?.message ?? options.message ?? `request failed with HTTP ${String(options.code)} (${reason})`);
     this.name = 'ApiError';

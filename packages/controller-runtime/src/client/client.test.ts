@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 
-import { ApiError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, isTooManyRequests } from './api-error.ts';
+import {
+  ApiError,
+  isAlreadyExists,
+  isConflict,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+} from './api-error.ts';
 import { controllerRef, objectKey, splitObjectKey } from './kube-object.ts';
 import { apiVersionOf, defineResource, resourcePath } from './resource-type.ts';
 
 const pods = defineResource({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
-const clonesets = defineResource({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets', kind: 'CloneSet', namespaced: true });
+const clonesets = defineResource({
+  group: 'apps.kruise.io',
+  version: 'v1alpha1',
+  plural: 'clonesets',
+  kind: 'CloneSet',
+  namespaced: true,
+});
 const nodes = defineResource({ group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false });
 
 describe('resource paths', () => {
@@ -13,7 +27,10 @@ describe('resource paths', () => {
     [resourcePath(pods, {}), '/api/v1/pods'],
     [resourcePath(pods, { namespace: 'ns' }), '/api/v1/namespaces/ns/pods'],
     [resourcePath(pods, { namespace: 'ns', name: 'p', subresource: 'resize' }), '/api/v1/namespaces/ns/pods/p/resize'],
-    [resourcePath(clonesets, { namespace: 'ns', name: 'cs', subresource: 'scale' }), '/apis/apps.kruise.io/v1alpha1/namespaces/ns/clonesets/cs/scale'],
+    [
+      resourcePath(clonesets, { namespace: 'ns', name: 'cs', subresource: 'scale' }),
+      '/apis/apps.kruise.io/v1alpha1/namespaces/ns/clonesets/cs/scale',
+    ],
     [resourcePath(nodes, { namespace: 'ignored', name: 'n1' }), '/api/v1/nodes/n1'],
   ])('%s', (actual, expected) => {
     expect(actual).toBe(expected);
@@ -43,7 +60,12 @@ describe('ApiError', () => {
   it('carries the field causes and Retry-After', () => {
     const error = new ApiError({
       code: 422,
-      status: { kind: 'Status', reason: 'Invalid', message: 'CloneSet "x" is invalid', details: { causes: [{ field: 'spec.replicas', message: 'must be >= 0' }] } },
+      status: {
+        kind: 'Status',
+        reason: 'Invalid',
+        message: 'CloneSet "x" is invalid',
+        details: { causes: [{ field: 'spec.replicas', message: 'must be >= 0' }] },
+      },
       retryAfterSeconds: 3,
     });
     expect(error.message).toBe('CloneSet "x" is invalid');
@@ -62,7 +84,9 @@ describe('object keys', () => {
 
   it('finds the controller reference', () => {
     const ref = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'u', controller: true };
-    expect(controllerRef({ metadata: { ownerReferences: [{ ...ref, controller: false, uid: 'x' }, ref] } })?.uid).toBe('u');
+    expect(controllerRef({ metadata: { ownerReferences: [{ ...ref, controller: false, uid: 'x' }, ref] } })?.uid).toBe(
+      'u',
+    );
     expect(controllerRef({ metadata: {} })).toBeUndefined();
   });
 });

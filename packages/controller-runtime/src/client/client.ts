@@ -87,7 +87,11 @@ export interface Writer {
 /** Changes the status subresource. */
 export interface StatusWriter {
   updateStatus<T extends KubeObject>(resource: ResourceType<T>, object: T, options?: WriteOptions): Promise<T>;
-  patchStatus<T extends KubeObject>(resource: ResourceType<T>, key: ObjectKeyRef, patch: Patch & WriteOptions): Promise<T>;
+  patchStatus<T extends KubeObject>(
+    resource: ResourceType<T>,
+    key: ObjectKeyRef,
+    patch: Patch & WriteOptions,
+  ): Promise<T>;
 }
 
 /** Everything a controller may do with the API, composed of the narrow interfaces above. */
@@ -128,7 +132,10 @@ export function createRestClient(transport: RequestSender, defaults: { fieldMana
     fieldManager: options?.fieldManager ?? fieldManager,
     dryRun: options?.dryRun === true ? 'All' : undefined,
   });
-  const list = async <T extends KubeObject>(resource: ResourceType<T>, options: ListOptions = {}): Promise<ObjectList<T>> => {
+  const list = async <T extends KubeObject>(
+    resource: ResourceType<T>,
+    options: ListOptions = {},
+  ): Promise<ObjectList<T>> => {
     const raw = (await transport.request({
       verb: 'list',
       method: 'GET',
@@ -140,7 +147,8 @@ export function createRestClient(transport: RequestSender, defaults: { fieldMana
     return { ...raw, items: resource.parse === undefined ? items : items.map(resource.parse) };
   };
   return {
-    get: (resource, key, signal) => send(resource, { verb: 'get', method: 'GET', path: resourcePath(resource, key), signal }),
+    get: (resource, key, signal) =>
+      send(resource, { verb: 'get', method: 'GET', path: resourcePath(resource, key), signal }),
     list,
     listAll: (resource, options) => listAllPages(list, resource, options),
     create: (resource, object, options) =>
@@ -153,7 +161,14 @@ export function createRestClient(transport: RequestSender, defaults: { fieldMana
         signal: options?.signal,
       }),
     update: (resource, object, options) =>
-      send(resource, { verb: 'update', method: 'PUT', path: objectPath(resource, object), query: writeQuery(options), body: withTypeMeta(resource, object), signal: options?.signal }),
+      send(resource, {
+        verb: 'update',
+        method: 'PUT',
+        path: objectPath(resource, object),
+        query: writeQuery(options),
+        body: withTypeMeta(resource, object),
+        signal: options?.signal,
+      }),
     updateStatus: (resource, object, options) =>
       send(resource, {
         verb: 'update',
@@ -163,16 +178,36 @@ export function createRestClient(transport: RequestSender, defaults: { fieldMana
         body: withTypeMeta(resource, object),
         signal: options?.signal,
       }),
-    patch: (resource, key, patch) => send(resource, patchRequest({ resource, key, patch, query: patchQuery(patch, writeQuery(patch)) })),
-    patchStatus: (resource, key, patch) => send(resource, patchRequest({ resource, key, patch: { ...patch, subresource: 'status' }, query: patchQuery(patch, writeQuery(patch)) })),
+    patch: (resource, key, patch) =>
+      send(resource, patchRequest({ resource, key, patch, query: patchQuery(patch, writeQuery(patch)) })),
+    patchStatus: (resource, key, patch) =>
+      send(
+        resource,
+        patchRequest({
+          resource,
+          key,
+          patch: { ...patch, subresource: 'status' },
+          query: patchQuery(patch, writeQuery(patch)),
+        }),
+      ),
     delete: async (resource, key, options) => {
-      await transport.request({ verb: 'delete', method: 'DELETE', path: resourcePath(resource, key), body: deleteBody(options), signal: options?.signal });
+      await transport.request({
+        verb: 'delete',
+        method: 'DELETE',
+        path: resourcePath(resource, key),
+        body: deleteBody(options),
+        signal: options?.signal,
+      });
     },
   };
 }
 
 function objectPath(resource: ResourceType, object: KubeObject, subresource?: string): string {
-  return resourcePath(resource, { namespace: object.metadata?.namespace, name: object.metadata?.name ?? '', subresource });
+  return resourcePath(resource, {
+    namespace: object.metadata?.namespace,
+    name: object.metadata?.name ?? '',
+    subresource,
+  });
 }
 
 function listQuery(options: ListOptions): Record<string, string | number | undefined> {
@@ -213,7 +248,14 @@ function deleteBody(options: DeleteOptions | undefined): object | undefined {
     return undefined;
   }
   const { gracePeriodSeconds, preconditions, propagationPolicy, dryRun } = options;
-  return { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds, preconditions, propagationPolicy, ...(dryRun === true ? { dryRun: ['All'] } : {}) };
+  return {
+    apiVersion: 'v1',
+    kind: 'DeleteOptions',
+    gracePeriodSeconds,
+    preconditions,
+    propagationPolicy,
+    ...(dryRun === true ? { dryRun: ['All'] } : {}),
+  };
 }
 
 /** List items come without apiVersion/kind; put them back so that objects look the same however read. */
@@ -230,7 +272,12 @@ async function listAllPages<T extends KubeObject>(
   const items = [...first.items];
   let next = first.metadata.continue;
   while (next !== undefined && next !== '') {
-    const page = await list(resource, { ...options, limit: options.limit ?? 500, continue: next, resourceVersion: undefined });
+    const page = await list(resource, {
+      ...options,
+      limit: options.limit ?? 500,
+      continue: next,
+      resourceVersion: undefined,
+    });
     items.push(...page.items);
     next = page.metadata.continue;
   }

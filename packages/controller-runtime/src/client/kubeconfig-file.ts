@@ -31,7 +31,11 @@ const userSchema = z.looseObject({
   'auth-provider': z.unknown().exactOptional(),
 });
 
-const contextSchema = z.looseObject({ cluster: z.string(), user: z.string().exactOptional(), namespace: z.string().exactOptional() });
+const contextSchema = z.looseObject({
+  cluster: z.string(),
+  user: z.string().exactOptional(),
+  namespace: z.string().exactOptional(),
+});
 
 const kubeConfigFileSchema = z.looseObject({
   'current-context': z.string().exactOptional(),
@@ -56,7 +60,8 @@ export interface KubeConfigEntries {
 export function readKubeConfigFile(file: string): KubeConfigEntries {
   const parsed = kubeConfigFileSchema.safeParse(parseFile(file));
   if (!parsed.success) {
-    const problem = (issue: z.core.$ZodIssue): string => (issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
+    const problem = (issue: z.core.$ZodIssue): string =>
+      issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`;
     throw new Error(`kubeconfig ${file}: ${parsed.error.issues.map(problem).join('; ')}`);
   }
   const directory = path.dirname(path.resolve(file));
@@ -79,7 +84,10 @@ function parseFile(file: string): unknown {
   }
 }
 
-function byName<E extends { readonly name: string }, T>(entries: readonly E[] | null | undefined, map: (entry: E) => T): Map<string, T> {
+function byName<E extends { readonly name: string }, T>(
+  entries: readonly E[] | null | undefined,
+  map: (entry: E) => T,
+): Map<string, T> {
   const result = new Map<string, T>();
   for (const entry of entries ?? []) {
     if (!result.has(entry.name)) {

@@ -61,7 +61,10 @@ describe('kubeConfigFiles', () => {
   });
 
   it("takes KUBECONFIG's files that exist, in order", () => {
-    expect(kubeConfigFiles(undefined, { KUBECONFIG: [second, '/missing', first].join(path.delimiter) })).toEqual([second, first]);
+    expect(kubeConfigFiles(undefined, { KUBECONFIG: [second, '/missing', first].join(path.delimiter) })).toEqual([
+      second,
+      first,
+    ]);
   });
 
   it('falls back to ~/.kube/config', () => {

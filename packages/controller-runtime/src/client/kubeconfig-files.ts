@@ -68,12 +68,21 @@ export function selectContext(config: KubeConfigEntries, override: string | unde
   }
   const cluster = config.clusters.get(context.cluster);
   if (cluster === undefined) {
-    throw new Error(`context ${JSON.stringify(name)} names cluster ${JSON.stringify(context.cluster)}, which the kubeconfig does not define`);
+    throw new Error(
+      `context ${JSON.stringify(name)} names cluster ${JSON.stringify(context.cluster)}, which the kubeconfig does not define`,
+    );
   }
-  return { name, cluster, user: (context.user === undefined ? undefined : config.users.get(context.user)) ?? {}, context };
+  return {
+    name,
+    cluster,
+    user: (context.user === undefined ? undefined : config.users.get(context.user)) ?? {},
+    context,
+  };
 }
 
 /** Whether the context needs what only @kubernetes/client-node implements (it is heavy: loaded only then). */
 export function needsClientNode(selected: Pick<SelectedContext, 'cluster' | 'user'>): boolean {
-  return selected.user.exec != null || selected.user['auth-provider'] != null || selected.cluster['proxy-url'] !== undefined;
+  return (
+    selected.user.exec != null || selected.user['auth-provider'] != null || selected.cluster['proxy-url'] !== undefined
+  );
 }

@@ -7,7 +7,12 @@ import { dump } from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { needsClientNode } from './kubeconfig-files.ts';
-import { defaultKubeConfigSource, inClusterContext, readCurrentContext, StaticKubeConfig } from './kubeconfig-loader.ts';
+import {
+  defaultKubeConfigSource,
+  inClusterContext,
+  readCurrentContext,
+  StaticKubeConfig,
+} from './kubeconfig-loader.ts';
 import type { CurrentContext } from './kubeconfig-loader.ts';
 
 let dir = '';
@@ -59,8 +64,17 @@ describe('StaticKubeConfig.applyToHTTPSOptions', () => {
   const cases: readonly Case[] = [
     { name: 'token', user: { token: 's3cret' }, expected: { headers: { Authorization: 'Bearer s3cret' } } },
     { name: 'an empty token', user: { token: '' }, expected: {} },
-    { name: 'a token file, relative to the kubeconfig', user: { tokenFile: 'secrets/token' }, files: { 'secrets/token': 'from-file\n' }, expected: { headers: { Authorization: 'Bearer from-file' } } },
-    { name: 'token over tokenFile', user: { token: 'inline', tokenFile: 'missing' }, expected: { headers: { Authorization: 'Bearer inline' } } },
+    {
+      name: 'a token file, relative to the kubeconfig',
+      user: { tokenFile: 'secrets/token' },
+      files: { 'secrets/token': 'from-file\n' },
+      expected: { headers: { Authorization: 'Bearer from-file' } },
+    },
+    {
+      name: 'token over tokenFile',
+      user: { token: 'inline', tokenFile: 'missing' },
+      expected: { headers: { Authorization: 'Bearer inline' } },
+    },
     {
       name: 'client certificate and key data (base64)',
       user: { 'client-certificate-data': base64('CERT-DATA'), 'client-key-data': base64('KEY-DATA') },
@@ -72,19 +86,50 @@ describe('StaticKubeConfig.applyToHTTPSOptions', () => {
       files: { 'pki/client.crt': 'CERT-FILE', '../client.key': 'KEY-FILE' },
       expected: { cert: Buffer.from('CERT-FILE'), key: Buffer.from('KEY-FILE') },
     },
-    { name: 'certificate authority data', cluster: { 'certificate-authority-data': base64('CA-DATA') }, user: {}, expected: { ca: Buffer.from('CA-DATA') } },
-    { name: 'certificate authority file', cluster: { 'certificate-authority': 'ca.crt' }, user: {}, files: { 'ca.crt': 'CA-FILE' }, expected: { ca: Buffer.from('CA-FILE') } },
-    { name: 'insecure-skip-tls-verify', cluster: { 'insecure-skip-tls-verify': true }, user: {}, expected: { rejectUnauthorized: false } },
+    {
+      name: 'certificate authority data',
+      cluster: { 'certificate-authority-data': base64('CA-DATA') },
+      user: {},
+      expected: { ca: Buffer.from('CA-DATA') },
+    },
+    {
+      name: 'certificate authority file',
+      cluster: { 'certificate-authority': 'ca.crt' },
+      user: {},
+      files: { 'ca.crt': 'CA-FILE' },
+      expected: { ca: Buffer.from('CA-FILE') },
+    },
+    {
+      name: 'insecure-skip-tls-verify',
+      cluster: { 'insecure-skip-tls-verify': true },
+      user: {},
+      expected: { rejectUnauthorized: false },
+    },
     { name: 'insecure-skip-tls-verify false', cluster: { 'insecure-skip-tls-verify': false }, user: {}, expected: {} },
-    { name: 'tls-server-name', cluster: { 'tls-server-name': 'kubernetes.default' }, user: {}, expected: { servername: 'kubernetes.default' } },
-    { name: 'username and password', user: { username: 'admin', password: 'pa:ss' }, expected: { auth: 'admin:pa:ss' } },
+    {
+      name: 'tls-server-name',
+      cluster: { 'tls-server-name': 'kubernetes.default' },
+      user: {},
+      expected: { servername: 'kubernetes.default' },
+    },
+    {
+      name: 'username and password',
+      user: { username: 'admin', password: 'pa:ss' },
+      expected: { auth: 'admin:pa:ss' },
+    },
     { name: 'username without password', user: { username: 'admin' }, expected: { auth: 'admin:' } },
     { name: 'no credentials', user: {}, expected: {} },
     {
       name: 'everything at once',
       cluster: { 'certificate-authority-data': base64('CA'), 'tls-server-name': 'api' },
       user: { token: 't', 'client-certificate-data': base64('C'), 'client-key-data': base64('K') },
-      expected: { ca: Buffer.from('CA'), cert: Buffer.from('C'), key: Buffer.from('K'), servername: 'api', headers: { Authorization: 'Bearer t' } },
+      expected: {
+        ca: Buffer.from('CA'),
+        cert: Buffer.from('C'),
+        key: Buffer.from('K'),
+        servername: 'api',
+        headers: { Authorization: 'Bearer t' },
+      },
     },
   ];
 
@@ -98,13 +143,19 @@ describe('StaticKubeConfig.applyToHTTPSOptions', () => {
 
   it('keeps the headers already in the options', async () => {
     const file = write('config', kubeconfigYaml({}, { token: 't' }));
-    expect(await httpsOptions(file, { headers: { 'X-Trace': '1' } })).toEqual({ headers: { 'X-Trace': '1', Authorization: 'Bearer t' } });
-    expect(await httpsOptions(write('plain', kubeconfigYaml({}, {})), { headers: { 'X-Trace': '1' } })).toEqual({ headers: { 'X-Trace': '1' } });
+    expect(await httpsOptions(file, { headers: { 'X-Trace': '1' } })).toEqual({
+      headers: { 'X-Trace': '1', Authorization: 'Bearer t' },
+    });
+    expect(await httpsOptions(write('plain', kubeconfigYaml({}, {})), { headers: { 'X-Trace': '1' } })).toEqual({
+      headers: { 'X-Trace': '1' },
+    });
   });
 
   it('appends the token to headers given as a flat list', async () => {
     const file = write('config', kubeconfigYaml({}, { token: 't' }));
-    expect(await httpsOptions(file, { headers: ['X-Trace', '1'] })).toEqual({ headers: ['X-Trace', '1', 'Authorization', 'Bearer t'] });
+    expect(await httpsOptions(file, { headers: ['X-Trace', '1'] })).toEqual({
+      headers: ['X-Trace', '1', 'Authorization', 'Bearer t'],
+    });
   });
 
   it('takes an absolute token file as it is', async () => {
@@ -118,7 +169,9 @@ describe('StaticKubeConfig.applyToHTTPSOptions', () => {
     const start = new Date('2026-01-01T00:00:00Z').getTime();
     vi.setSystemTime(start);
     const token = write('token', 'first\n');
-    const kubeConfig = new StaticKubeConfig(readCurrentContext(write('config', kubeconfigYaml({}, { tokenFile: 'token' }))));
+    const kubeConfig = new StaticKubeConfig(
+      readCurrentContext(write('config', kubeconfigYaml({}, { tokenFile: 'token' }))),
+    );
     const authorization = async (): Promise<unknown> => {
       const options: https.RequestOptions = {};
       await kubeConfig.applyToHTTPSOptions(options);
@@ -142,7 +195,9 @@ describe('StaticKubeConfig.applyToHTTPSOptions', () => {
 
   it('serves the server of the current cluster', () => {
     const file = write('config', kubeconfigYaml({ server: 'https://10.1.2.3:443/prefix' }, {}));
-    expect(new StaticKubeConfig(readCurrentContext(file)).getCurrentCluster()).toEqual({ server: 'https://10.1.2.3:443/prefix' });
+    expect(new StaticKubeConfig(readCurrentContext(file)).getCurrentCluster()).toEqual({
+      server: 'https://10.1.2.3:443/prefix',
+    });
   });
 });
 
@@ -166,32 +221,73 @@ describe('readCurrentContext', () => {
         ],
       }),
     );
-    expect(readCurrentContext(file)).toEqual({ cluster: { server: 'https://b', 'insecure-skip-tls-verify': true }, user: { token: 'tb' } });
+    expect(readCurrentContext(file)).toEqual({
+      cluster: { server: 'https://b', 'insecure-skip-tls-verify': true },
+      user: { token: 'tb' },
+    });
   });
 
   it.each([
     ['a context without a user', { cluster: 'c' }],
     ['a context whose user is not defined', { cluster: 'c', user: 'nobody' }],
   ])('takes no credentials for %s', (_name, context) => {
-    const file = write('config', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: { server: 'https://c' } }], contexts: [{ name: 'ctx', context }] }));
+    const file = write(
+      'config',
+      dump({
+        'current-context': 'ctx',
+        clusters: [{ name: 'c', cluster: { server: 'https://c' } }],
+        contexts: [{ name: 'ctx', context }],
+      }),
+    );
     expect(readCurrentContext(file).user).toEqual({});
   });
 
   it('takes no credentials for a user entry without a user', () => {
-    const file = write('config', 'current-context: ctx\nclusters: [{name: c, cluster: {server: "https://c"}}]\nusers: [{name: u, user: null}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\n');
+    const file = write(
+      'config',
+      'current-context: ctx\nclusters: [{name: c, cluster: {server: "https://c"}}]\nusers: [{name: u, user: null}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\n',
+    );
     expect(readCurrentContext(file).user).toEqual({});
   });
 
   const clusters = [{ name: 'c', cluster: { server: 'https://c' } }];
   const contexts = [{ name: 'ctx', context: { cluster: 'c' } }];
   it.each([
-    ['the current context is not among the contexts', dump({ 'current-context': 'other', clusters, contexts }), 'context "other" does not exist in the kubeconfig'],
+    [
+      'the current context is not among the contexts',
+      dump({ 'current-context': 'other', clusters, contexts }),
+      'context "other" does not exist in the kubeconfig',
+    ],
     ['no current context', dump({ clusters, contexts }), 'the kubeconfig has no current context'],
-    ['no contexts at all', dump({ 'current-context': 'ctx', clusters }), 'context "ctx" does not exist in the kubeconfig'],
-    ['the context names an undefined cluster', dump({ 'current-context': 'ctx', clusters, contexts: [{ name: 'ctx', context: { cluster: 'gone' } }] }), 'context "ctx" names cluster "gone", which the kubeconfig does not define'],
-    ['a cluster without server', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: {} }], contexts }), 'clusters.0.cluster.server: '],
-    ['a cluster with an empty server', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: { server: '' } }], contexts }), 'clusters.0.cluster.server: '],
-    ['a string where a boolean belongs', dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: { server: 'https://c', 'insecure-skip-tls-verify': 'yes' } }], contexts }), 'clusters.0.cluster.insecure-skip-tls-verify: '],
+    [
+      'no contexts at all',
+      dump({ 'current-context': 'ctx', clusters }),
+      'context "ctx" does not exist in the kubeconfig',
+    ],
+    [
+      'the context names an undefined cluster',
+      dump({ 'current-context': 'ctx', clusters, contexts: [{ name: 'ctx', context: { cluster: 'gone' } }] }),
+      'context "ctx" names cluster "gone", which the kubeconfig does not define',
+    ],
+    [
+      'a cluster without server',
+      dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: {} }], contexts }),
+      'clusters.0.cluster.server: ',
+    ],
+    [
+      'a cluster with an empty server',
+      dump({ 'current-context': 'ctx', clusters: [{ name: 'c', cluster: { server: '' } }], contexts }),
+      'clusters.0.cluster.server: ',
+    ],
+    [
+      'a string where a boolean belongs',
+      dump({
+        'current-context': 'ctx',
+        clusters: [{ name: 'c', cluster: { server: 'https://c', 'insecure-skip-tls-verify': 'yes' } }],
+        contexts,
+      }),
+      'clusters.0.cluster.insecure-skip-tls-verify: ',
+    ],
     ['a YAML scalar', 'just a string\n', 'expected object, received string'],
     ['a YAML list', '- a\n- b\n', 'expected object, received array'],
     ['an empty file', '', 'kubeconfig'],
@@ -225,7 +321,14 @@ describe('needsClientNode', () => {
     ['a proxy', context({ 'proxy-url': 'http://proxy:3128' }, {}), true],
     ['a token', context({}, { token: 't' }), false],
     ['a token file', context({}, { tokenFile: '/t' }), false],
-    ['a client certificate', context({ 'certificate-authority-data': 'Q0E=' }, { 'client-certificate-data': 'Qw==', 'client-key-data': 'Sw==' }), false],
+    [
+      'a client certificate',
+      context(
+        { 'certificate-authority-data': 'Q0E=' },
+        { 'client-certificate-data': 'Qw==', 'client-key-data': 'Sw==' },
+      ),
+      false,
+    ],
     ['basic credentials', context({}, { username: 'u', password: 'p' }), false],
     ['no credentials', context({}, {}), false],
     ['exec: null', context({}, { exec: null }), false],
@@ -234,7 +337,10 @@ describe('needsClientNode', () => {
   });
 
   it('is true for an exec user read from a file', () => {
-    const file = write('config', kubeconfigYaml({}, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token' } }));
+    const file = write(
+      'config',
+      kubeconfigYaml({}, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token' } }),
+    );
     expect(needsClientNode(readCurrentContext(file))).toBe(true);
   });
 });
@@ -285,15 +391,50 @@ describe('defaultKubeConfigSource', () => {
   it.each([
     {
       name: 'KUBECONFIG with several files, empty entries and missing files dropped (as kubectl)',
-      env: (home: string) => ({ HOME: home, KUBECONFIG: [path.join(home, 'a'), '', path.join(home, 'missing'), path.join(home, 'b'), ''].join(path.delimiter), KUBERNETES_SERVICE_HOST: '10.96.0.1' }),
+      env: (home: string) => ({
+        HOME: home,
+        KUBECONFIG: [path.join(home, 'a'), '', path.join(home, 'missing'), path.join(home, 'b'), ''].join(
+          path.delimiter,
+        ),
+        KUBERNETES_SERVICE_HOST: '10.96.0.1',
+      }),
       homeConfig: true,
       expected: (home: string): unknown => ({ files: [path.join(home, 'a'), path.join(home, 'b')] }),
     },
-    { name: 'KUBECONFIG with one file', env: (home: string) => ({ HOME: home, KUBECONFIG: path.join(home, 'a') }), homeConfig: true, expected: (home: string): unknown => ({ files: [path.join(home, 'a')] }) },
-    { name: 'KUBECONFIG with only missing files, in-cluster', env: (home: string) => ({ HOME: home, KUBECONFIG: path.join(home, 'missing'), KUBERNETES_SERVICE_HOST: '10.96.0.1' }), homeConfig: true, expected: (): unknown => 'in-cluster' },
-    { name: 'HOME/.kube/config when it exists', env: (home: string) => ({ HOME: home, KUBERNETES_SERVICE_HOST: '10.96.0.1' }), homeConfig: true, expected: (home: string): unknown => ({ files: [path.join(home, '.kube', 'config')] }) },
-    { name: 'an empty KUBECONFIG counts as unset', env: (home: string) => ({ HOME: home, KUBECONFIG: path.delimiter }), homeConfig: true, expected: (home: string): unknown => ({ files: [path.join(home, '.kube', 'config')] }) },
-    { name: 'in-cluster when only KUBERNETES_SERVICE_HOST is set', env: (home: string) => ({ HOME: home, KUBERNETES_SERVICE_HOST: '10.96.0.1' }), homeConfig: false, expected: (): unknown => 'in-cluster' },
+    {
+      name: 'KUBECONFIG with one file',
+      env: (home: string) => ({ HOME: home, KUBECONFIG: path.join(home, 'a') }),
+      homeConfig: true,
+      expected: (home: string): unknown => ({ files: [path.join(home, 'a')] }),
+    },
+    {
+      name: 'KUBECONFIG with only missing files, in-cluster',
+      env: (home: string) => ({
+        HOME: home,
+        KUBECONFIG: path.join(home, 'missing'),
+        KUBERNETES_SERVICE_HOST: '10.96.0.1',
+      }),
+      homeConfig: true,
+      expected: (): unknown => 'in-cluster',
+    },
+    {
+      name: 'HOME/.kube/config when it exists',
+      env: (home: string) => ({ HOME: home, KUBERNETES_SERVICE_HOST: '10.96.0.1' }),
+      homeConfig: true,
+      expected: (home: string): unknown => ({ files: [path.join(home, '.kube', 'config')] }),
+    },
+    {
+      name: 'an empty KUBECONFIG counts as unset',
+      env: (home: string) => ({ HOME: home, KUBECONFIG: path.delimiter }),
+      homeConfig: true,
+      expected: (home: string): unknown => ({ files: [path.join(home, '.kube', 'config')] }),
+    },
+    {
+      name: 'in-cluster when only KUBERNETES_SERVICE_HOST is set',
+      env: (home: string) => ({ HOME: home, KUBERNETES_SERVICE_HOST: '10.96.0.1' }),
+      homeConfig: false,
+      expected: (): unknown => 'in-cluster',
+    },
     { name: 'nothing', env: (home: string) => ({ HOME: home }), homeConfig: false, expected: (): unknown => undefined },
   ])('$name', ({ env, homeConfig, expected }) => {
     const home = path.join(dir, 'home');

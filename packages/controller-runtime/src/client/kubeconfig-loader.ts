@@ -86,7 +86,9 @@ export class StaticKubeConfig implements KubeConfigLike {
     const token = this.#token?.();
     if (token !== undefined && token !== '') {
       // Node also takes headers as a flat [name, value, ...] list.
-      options.headers = isHeaderList(options.headers) ? [...options.headers, 'Authorization', `Bearer ${token}`] : { ...options.headers, Authorization: `Bearer ${token}` };
+      options.headers = isHeaderList(options.headers)
+        ? [...options.headers, 'Authorization', `Bearer ${token}`]
+        : { ...options.headers, Authorization: `Bearer ${token}` };
     }
     if (this.#basicAuth !== undefined) {
       options.auth = this.#basicAuth;
@@ -112,7 +114,10 @@ function tokenSource(user: UserEntry): (() => string) | undefined {
 }
 
 /** The in-cluster context: the ServiceAccount's token and CA, the API server from the environment. */
-export function inClusterContext(env: NodeJS.ProcessEnv, serviceAccountDir = SERVICE_ACCOUNT_DIR): CurrentContext | undefined {
+export function inClusterContext(
+  env: NodeJS.ProcessEnv,
+  serviceAccountDir = SERVICE_ACCOUNT_DIR,
+): CurrentContext | undefined {
   const host = env['KUBERNETES_SERVICE_HOST'];
   const port = env['KUBERNETES_SERVICE_PORT'];
   if (host === undefined || port === undefined || !existsSync(path.join(serviceAccountDir, 'token'))) {
@@ -126,7 +131,9 @@ export function inClusterContext(env: NodeJS.ProcessEnv, serviceAccountDir = SER
 }
 
 /** Where the default kubeconfig is, in kubectl's order; `in-cluster` when none is and a ServiceAccount is. */
-export function defaultKubeConfigSource(env: NodeJS.ProcessEnv): { readonly files: readonly string[] } | 'in-cluster' | undefined {
+export function defaultKubeConfigSource(
+  env: NodeJS.ProcessEnv,
+): { readonly files: readonly string[] } | 'in-cluster' | undefined {
   const files = kubeConfigFiles(undefined, env);
   if (files.length > 0) {
     return { files };

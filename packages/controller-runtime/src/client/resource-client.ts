@@ -1,4 +1,13 @@
-import type { DeleteOptions, ObjectKeyRef, Patch, PatchOptions, Reader, StatusWriter, WriteOptions, Writer } from './client.ts';
+import type {
+  DeleteOptions,
+  ObjectKeyRef,
+  Patch,
+  PatchOptions,
+  Reader,
+  StatusWriter,
+  WriteOptions,
+  Writer,
+} from './client.ts';
 import type { KubeObject } from './kube-object.ts';
 import type { ResourceType } from './resource-type.ts';
 
@@ -36,7 +45,11 @@ export type ObjectApi = Reader & Writer & StatusWriter;
  * const pods = resourceClient(client, podResource, context.signal);
  * await pods.delete({ namespace, name }, { preconditions: { uid } });
  */
-export function resourceClient<T extends KubeObject>(api: ObjectApi, resource: ResourceType<T>, signal?: AbortSignal): ResourceClient<T> {
+export function resourceClient<T extends KubeObject>(
+  api: ObjectApi,
+  resource: ResourceType<T>,
+  signal?: AbortSignal,
+): ResourceClient<T> {
   const withSignal = signal === undefined ? {} : { signal };
   return {
     resource,
@@ -49,6 +62,8 @@ export function resourceClient<T extends KubeObject>(api: ObjectApi, resource: R
 }
 
 /** The key of an object, for the calls of a {@link ResourceClient}. */
-export function keyOf(object: { readonly metadata?: { readonly namespace?: string | undefined; readonly name?: string | undefined } | undefined }): ObjectKeyRef {
+export function keyOf(object: {
+  readonly metadata?: { readonly namespace?: string | undefined; readonly name?: string | undefined } | undefined;
+}): ObjectKeyRef {
   return { namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' };
 }

@@ -29,7 +29,10 @@ export interface ResourcePathOptions {
 /** The REST path of a collection, an object or a subresource of it. */
 export function resourcePath(resource: ResourceType, options: ResourcePathOptions = {}): string {
   const base = resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
-  const scope = resource.namespaced && options.namespace !== undefined && options.namespace !== '' ? `/namespaces/${encodeURIComponent(options.namespace)}` : '';
+  const scope =
+    resource.namespaced && options.namespace !== undefined && options.namespace !== ''
+      ? `/namespaces/${encodeURIComponent(options.namespace)}`
+      : '';
   const name = options.name === undefined ? '' : `/${encodeURIComponent(options.name)}`;
   const subresource = options.subresource === undefined || options.name === undefined ? '' : `/${options.subresource}`;
   return `${base}${scope}/${resource.plural}${name}${subresource}`;

@@ -20,12 +20,28 @@ describe('credentialHeaders', () => {
   it.each<[string, https.RequestOptions, Record<string, string>]>([
     ['nothing', {}, {}],
     ['a bearer token', { headers: { Authorization: 'Bearer t' } }, { Authorization: 'Bearer t' }],
-    ['every string header', { headers: { Authorization: 'Bearer t', 'X-Remote-User': 'me' } }, { Authorization: 'Bearer t', 'X-Remote-User': 'me' }],
-    ['headers that are not strings dropped', { headers: { 'X-Count': 3, 'X-List': ['a', 'b'], 'X-Kept': 'yes' } }, { 'X-Kept': 'yes' }],
+    [
+      'every string header',
+      { headers: { Authorization: 'Bearer t', 'X-Remote-User': 'me' } },
+      { Authorization: 'Bearer t', 'X-Remote-User': 'me' },
+    ],
+    [
+      'headers that are not strings dropped',
+      { headers: { 'X-Count': 3, 'X-List': ['a', 'b'], 'X-Kept': 'yes' } },
+      { 'X-Kept': 'yes' },
+    ],
     ['auth as basic credentials', { auth: 'admin:s3cret' }, { Authorization: basic('admin:s3cret') }],
     ['auth with a colon in the password', { auth: 'admin:pa:ss' }, { Authorization: basic('admin:pa:ss') }],
-    ['auth with non-ASCII characters, as UTF-8', { auth: 'jürgen:päss' }, { Authorization: `Basic ${Buffer.from('jürgen:päss', 'utf8').toString('base64')}` }],
-    ['auth over an Authorization header', { headers: { Authorization: 'Bearer t', 'X-Kept': 'yes' }, auth: 'u:p' }, { Authorization: basic('u:p'), 'X-Kept': 'yes' }],
+    [
+      'auth with non-ASCII characters, as UTF-8',
+      { auth: 'jürgen:päss' },
+      { Authorization: `Basic ${Buffer.from('jürgen:päss', 'utf8').toString('base64')}` },
+    ],
+    [
+      'auth over an Authorization header',
+      { headers: { Authorization: 'Bearer t', 'X-Kept': 'yes' }, auth: 'u:p' },
+      { Authorization: basic('u:p'), 'X-Kept': 'yes' },
+    ],
     ['TLS material ignored', { ca: 'CA', cert: 'C', key: 'K', rejectUnauthorized: false, servername: 's' }, {}],
   ])('%s', (_name, options, expected) => {
     expect(credentialHeaders(options)).toEqual(expected);
@@ -58,12 +74,18 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     ca = await generateCertificateAuthority({ commonName: 'test-ca', now });
     serving = await generateServingCertificate({ ca, dnsNames: ['kube.test'], now });
     client = await generateServingCertificate({ ca, dnsNames: ['client.test'], now });
-    server = https.createServer({ cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false }, (request, response) => {
-      const peer = (request.socket as TLSSocket).getPeerCertificate();
-      seen.push({ authorization: request.headers.authorization, clientCertificateSubject: Object.keys(peer).length === 0 ? undefined : String(peer.subject.CN) });
-      response.setHeader('Content-Type', 'application/json');
-      response.end(JSON.stringify({ path: request.url }));
-    });
+    server = https.createServer(
+      { cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false },
+      (request, response) => {
+        const peer = (request.socket as TLSSocket).getPeerCertificate();
+        seen.push({
+          authorization: request.headers.authorization,
+          clientCertificateSubject: Object.keys(peer).length === 0 ? undefined : String(peer.subject.CN),
+        });
+        response.setHeader('Content-Type', 'application/json');
+        response.end(JSON.stringify({ path: request.url }));
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -75,7 +97,11 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
 
   const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
 
-  function kubeConfigFor(cluster: Record<string, unknown>, user: Record<string, unknown>, serverPort = port): StaticKubeConfig {
+  function kubeConfigFor(
+    cluster: Record<string, unknown>,
+    user: Record<string, unknown>,
+    serverPort = port,
+  ): StaticKubeConfig {
     const file = path.join(dir, `config-${String(seen.length)}-${String(Math.random()).slice(2)}`);
     writeFileSync(
       file,
@@ -90,10 +116,19 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
   }
 
   function transportFor(cluster: Record<string, unknown>, user: Record<string, unknown>, serverPort = port): Transport {
-    return new Transport({ kubeConfig: kubeConfigFor(cluster, user, serverPort), qps: 0, burst: 0, userAgent: 'transport-test', requestTimeoutMs: 5_000 });
+    return new Transport({
+      kubeConfig: kubeConfigFor(cluster, user, serverPort),
+      qps: 0,
+      burst: 0,
+      userAgent: 'transport-test',
+      requestTimeoutMs: 5_000,
+    });
   }
 
-  async function get(cluster: Record<string, unknown>, user: Record<string, unknown>): Promise<{ readonly body: unknown; readonly seen: Seen | undefined }> {
+  async function get(
+    cluster: Record<string, unknown>,
+    user: Record<string, unknown>,
+  ): Promise<{ readonly body: unknown; readonly seen: Seen | undefined }> {
     const transport = transportFor(cluster, user);
     const before = seen.length;
     try {
@@ -105,8 +140,16 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
   }
 
   it.each<{ readonly name: string; readonly user: () => Record<string, unknown>; readonly expected: Seen }>([
-    { name: 'a token', user: () => ({ token: 't0k3n' }), expected: { authorization: 'Bearer t0k3n', clientCertificateSubject: undefined } },
-    { name: 'basic credentials', user: () => ({ username: 'admin', password: 'pw' }), expected: { authorization: `Basic ${b64('admin:pw')}`, clientCertificateSubject: undefined } },
+    {
+      name: 'a token',
+      user: () => ({ token: 't0k3n' }),
+      expected: { authorization: 'Bearer t0k3n', clientCertificateSubject: undefined },
+    },
+    {
+      name: 'basic credentials',
+      user: () => ({ username: 'admin', password: 'pw' }),
+      expected: { authorization: `Basic ${b64('admin:pw')}`, clientCertificateSubject: undefined },
+    },
     {
       name: 'a client certificate',
       user: () => ({ 'client-certificate-data': b64(client.certPem), 'client-key-data': b64(client.keyPem) }),
@@ -133,12 +176,20 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
       });
     });
     await new Promise<void>((resolve) => goLike.listen(0, '127.0.0.1', resolve));
-    const transport = transportFor({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'kube.test' }, { token: 't' }, (goLike.address() as AddressInfo).port);
+    const transport = transportFor(
+      { 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'kube.test' },
+      { token: 't' },
+      (goLike.address() as AddressInfo).port,
+    );
     try {
-      await Promise.all(Array.from({ length: 4 }, () => transport.request({ verb: 'get', method: 'GET', path: '/api' })));
+      await Promise.all(
+        Array.from({ length: 4 }, () => transport.request({ verb: 'get', method: 'GET', path: '/api' })),
+      );
       const opened = connections;
       await new Promise((resolve) => setTimeout(resolve, 5_500));
-      await Promise.all(Array.from({ length: 4 }, () => transport.request({ verb: 'get', method: 'GET', path: '/api' })));
+      await Promise.all(
+        Array.from({ length: 4 }, () => transport.request({ verb: 'get', method: 'GET', path: '/api' })),
+      );
       expect([opened > 0, connections]).toEqual([true, opened]);
     } finally {
       transport.close();
@@ -146,12 +197,22 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     }
   }, 20_000);
 
-  it('gives a sharded replica\'s renewals their own rate limit: never queued behind the process\'s other requests', async () => {
-    const slow = new Transport({ kubeConfig: kubeConfigFor({ 'insecure-skip-tls-verify': true }, { token: 't' }), qps: 1, burst: 1, userAgent: 'busy', requestTimeoutMs: 5000 });
+  it("gives a sharded replica's renewals their own rate limit: never queued behind the process's other requests", async () => {
+    const slow = new Transport({
+      kubeConfig: kubeConfigFor({ 'insecure-skip-tls-verify': true }, { token: 't' }),
+      qps: 1,
+      burst: 1,
+      userAgent: 'busy',
+      requestTimeoutMs: 5000,
+    });
     const ring = slow.withOwnRateLimit({ qps: 20, burst: 20 });
     try {
       const order: string[] = [];
-      const queued = Array.from({ length: 3 }, (_, i) => slow.request({ verb: 'get', method: 'GET', path: `/busy/${String(i)}` }).then(() => order.push(`busy-${String(i)}`)));
+      const queued = Array.from({ length: 3 }, (_, i) =>
+        slow
+          .request({ verb: 'get', method: 'GET', path: `/busy/${String(i)}` })
+          .then(() => order.push(`busy-${String(i)}`)),
+      );
       await ring.request({ verb: 'update', method: 'PUT', path: '/renew', body: {} }).then(() => order.push('renewal'));
       await Promise.all(queued);
       expect(order.indexOf('renewal')).toBeLessThan(2);
@@ -160,7 +221,7 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     }
   });
 
-  it('refuses every write a write guard refuses, right before sending it, and lets reads and the ring\'s own transport through', async () => {
+  it("refuses every write a write guard refuses, right before sending it, and lets reads and the ring's own transport through", async () => {
     const transport = transportFor({ 'insecure-skip-tls-verify': true }, { token: 't' });
     const ring = transport.withOwnRateLimit({ qps: 0, burst: 0 });
     transport.guardWrites(() => {
@@ -168,10 +229,14 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     });
     const before = seen.length;
     try {
-      await expect(transport.request({ verb: 'patch', method: 'PATCH', path: '/api/v1/namespaces/n/pods/p', body: {} })).rejects.toThrow('fenced');
+      await expect(
+        transport.request({ verb: 'patch', method: 'PATCH', path: '/api/v1/namespaces/n/pods/p', body: {} }),
+      ).rejects.toThrow('fenced');
       expect(seen.length).toBe(before);
       await expect(transport.request({ verb: 'get', method: 'GET', path: '/api' })).resolves.toEqual({ path: '/api' });
-      await expect(ring.request({ verb: 'update', method: 'PUT', path: '/renew', body: {} })).resolves.toEqual({ path: '/renew' });
+      await expect(ring.request({ verb: 'update', method: 'PUT', path: '/renew', body: {} })).resolves.toEqual({
+        path: '/renew',
+      });
     } finally {
       transport.close();
     }
@@ -184,8 +249,14 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
 
   it.each<[string, () => Record<string, unknown>]>([
     ['without the CA', () => ({ 'tls-server-name': 'kube.test' })],
-    ['without tls-server-name (its certificate does not name 127.0.0.1)', () => ({ 'certificate-authority-data': b64(ca.certPem) })],
-    ['with another tls-server-name', () => ({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'other.test' })],
+    [
+      'without tls-server-name (its certificate does not name 127.0.0.1)',
+      () => ({ 'certificate-authority-data': b64(ca.certPem) }),
+    ],
+    [
+      'with another tls-server-name',
+      () => ({ 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'other.test' }),
+    ],
   ])('refuses the server %s, before sending anything', async (_name, cluster) => {
     const before = seen.length;
     await expect(get(cluster(), { token: 'never-sent' })).rejects.toThrow();

@@ -121,7 +121,10 @@ export class Transport {
   async request(request: HttpRequest): Promise<unknown> {
     const retries = this.#options.maxThrottleRetries ?? DEFAULT_THROTTLE_RETRIES;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#send(request, AbortSignal.timeout(this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+      const response = await this.#send(
+        request,
+        AbortSignal.timeout(this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      );
       const text = await response.text();
       if (response.ok) {
         return text === '' ? undefined : (JSON.parse(text) as unknown);
@@ -130,7 +133,9 @@ export class Transport {
       if (!shouldRetry(error, request, { attempt, retries })) {
         throw error;
       }
-      await sleep(Math.min((error.retryAfterSeconds ?? 1) * 1000, MAX_RETRY_AFTER_MS), undefined, { signal: request.signal });
+      await sleep(Math.min((error.retryAfterSeconds ?? 1) * 1000, MAX_RETRY_AFTER_MS), undefined, {
+        signal: request.signal,
+      });
     }
   }
 
@@ -196,7 +201,11 @@ export class Transport {
   async #authenticate(request: HttpRequest): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher }> {
     const options: https.RequestOptions = {};
     await this.#options.kubeConfig.applyToHTTPSOptions(options);
-    const headers: Record<string, string> = { ...credentialHeaders(options), Accept: 'application/json', 'User-Agent': this.#options.userAgent };
+    const headers: Record<string, string> = {
+      ...credentialHeaders(options),
+      Accept: 'application/json',
+      'User-Agent': this.#options.userAgent,
+    };
     if (request.body !== undefined) {
       headers['Content-Type'] = request.contentType ?? 'application/json';
     }
@@ -260,7 +269,12 @@ export class TransportClosedError extends Error {
 }
 
 function toApiError(response: Response, text: string): ApiError {
-  return apiErrorFromAnswer({ code: response.status, statusText: response.statusText, text, retryAfter: response.headers.get('retry-after') });
+  return apiErrorFromAnswer({
+    code: response.status,
+    statusText: response.statusText,
+    text,
+    retryAfter: response.headers.get('retry-after'),
+  });
 }
 
 /**

@@ -34,7 +34,11 @@ interface RawWatchEvent {
  * is thrown as ApiError; the stream ends when the server closes it. A client-side deadline slightly
  * after the server's timeout makes sure a connection that went silent cannot hang the caller forever.
  */
-export async function* watchResource<T extends KubeObject>(transport: Transport, resource: ResourceType<T>, options: WatchOptions): AsyncGenerator<WatchEvent<T>> {
+export async function* watchResource<T extends KubeObject>(
+  transport: Transport,
+  resource: ResourceType<T>,
+  options: WatchOptions,
+): AsyncGenerator<WatchEvent<T>> {
   const deadline = AbortSignal.timeout(options.timeoutSeconds * 1000 + CLIENT_DEADLINE_SLACK_MS);
   const response = await transport.stream({
     verb: 'watch',

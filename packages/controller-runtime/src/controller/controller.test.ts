@@ -21,9 +21,13 @@ function staticListWatcher(items: KubeObject[]): ListWatcher<KubeObject> {
       [Symbol.asyncIterator]: () => ({
         next: () =>
           new Promise<IteratorResult<never>>((resolve) => {
-            signal.addEventListener('abort', () => {
-              resolve({ done: true, value: undefined });
-            }, { once: true });
+            signal.addEventListener(
+              'abort',
+              () => {
+                resolve({ done: true, value: undefined });
+              },
+              { once: true },
+            );
           }),
       }),
     }),
@@ -49,7 +53,11 @@ interface Harness {
   done: Promise<void>;
 }
 
-function run(items: KubeObject[], reconcile: (request: Request, signal: AbortSignal) => Promise<Result | undefined>, workers = 2): Harness {
+function run(
+  items: KubeObject[],
+  reconcile: (request: Request, signal: AbortSignal) => Promise<Result | undefined>,
+  workers = 2,
+): Harness {
   const informer = new Informer({ listWatcher: staticListWatcher(items), description: 'test', logger });
   const outcomes: ReconcileOutcome[] = [];
   const reconciler: Reconciler = { reconcile: (context, request) => reconcile(request, context.signal) };
@@ -168,10 +176,14 @@ describe('Controller shutdown', () => {
       (request, signal) => {
         started.push(request.name);
         return new Promise((_resolve, reject) => {
-          signal.addEventListener('abort', () => {
-            sawAbort = true;
-            reject(signal.reason as Error);
-          }, { once: true });
+          signal.addEventListener(
+            'abort',
+            () => {
+              sawAbort = true;
+              reject(signal.reason as Error);
+            },
+            { once: true },
+          );
         });
       },
       1,
@@ -191,7 +203,11 @@ describe('event mappers', () => {
   it('maps owned objects to their controller of the right group and kind, any version', () => {
     const mapper = requestForControllerOwner({ group: 'apps.kruise.io', kind: 'CloneSet' });
     const owned = (apiVersion: string, kind: string): KubeObject => ({
-      metadata: { namespace: 'ns', name: 'p', ownerReferences: [{ apiVersion, kind, name: 'cs', uid: 'u', controller: true }] },
+      metadata: {
+        namespace: 'ns',
+        name: 'p',
+        ownerReferences: [{ apiVersion, kind, name: 'cs', uid: 'u', controller: true }],
+      },
     });
     expect(mapper(owned('apps.kruise.io/v1alpha1', 'CloneSet'))).toEqual([{ namespace: 'ns', name: 'cs' }]);
     expect(mapper(owned('apps.kruise.io/v1beta1', 'CloneSet'))).toEqual([{ namespace: 'ns', name: 'cs' }]);

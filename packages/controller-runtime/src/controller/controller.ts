@@ -185,7 +185,12 @@ export class Controller implements Runnable {
   async #reconcileHandler(key: string, signal: AbortSignal): Promise<void> {
     const request = requestFromKey(key);
     const reconcileId = randomUUID();
-    const logger = this.#options.logger.child({ controller: this.name, namespace: request.namespace, name: request.name, reconcileID: reconcileId });
+    const logger = this.#options.logger.child({
+      controller: this.name,
+      namespace: request.namespace,
+      name: request.name,
+      reconcileID: reconcileId,
+    });
     const timeout = AbortSignal.timeout(this.#options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS);
     const started = performance.now();
     this.#active++;
@@ -193,7 +198,10 @@ export class Controller implements Runnable {
     let outcome: ReconcileOutcome = 'error';
     let terminal = false;
     try {
-      const result = await this.#options.reconciler.reconcile({ signal: AbortSignal.any([signal, timeout]), logger, reconcileId }, request);
+      const result = await this.#options.reconciler.reconcile(
+        { signal: AbortSignal.any([signal, timeout]), logger, reconcileId },
+        request,
+      );
       outcome = this.#onSuccess(key, result);
     } catch (error) {
       terminal = error instanceof TerminalError;
@@ -201,7 +209,12 @@ export class Controller implements Runnable {
     } finally {
       this.#active--;
       this.#reportWorkers();
-      this.#options.observer?.reconciled({ controller: this.name, outcome, seconds: (performance.now() - started) / 1000, terminal });
+      this.#options.observer?.reconciled({
+        controller: this.name,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+        terminal,
+      });
     }
   }
 
@@ -227,11 +240,18 @@ export class Controller implements Runnable {
       return;
     }
     this.queue.addRateLimited(key);
-    context.logger.error({ err: error, retries: this.queue.numRequeues(key) }, 'Reconciler error, retrying with backoff');
+    context.logger.error(
+      { err: error, retries: this.queue.numRequeues(key) },
+      'Reconciler error, retrying with backoff',
+    );
   }
 
   #reportWorkers(): void {
-    this.#options.observer?.workers({ controller: this.name, max: this.#options.workers ?? DEFAULT_WORKERS, active: this.#active });
+    this.#options.observer?.workers({
+      controller: this.name,
+      max: this.#options.workers ?? DEFAULT_WORKERS,
+      active: this.#active,
+    });
   }
 }
 

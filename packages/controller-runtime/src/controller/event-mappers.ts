@@ -16,7 +16,10 @@ export function requestForObject<T extends KubeObject>(): RequestMapper<T> {
  * The group is compared without the version, so owner references written by any served version of the
  * owner (OpenKruise writes v1beta1 at HEAD, v1alpha1 before) are recognised.
  */
-export function requestForControllerOwner<T extends KubeObject>(owner: { readonly group: string; readonly kind: string }): RequestMapper<T> {
+export function requestForControllerOwner<T extends KubeObject>(owner: {
+  readonly group: string;
+  readonly kind: string;
+}): RequestMapper<T> {
   return (object) => {
     const ref = controllerRef(object);
     if (ref?.kind !== owner.kind || groupOf(ref.apiVersion) !== owner.group) {

@@ -24,8 +24,18 @@ export class EventCache {
   }
 
   /** The identity of an event: same object, type, reason and message. */
-  static key(object: ObjectReference, event: { readonly type: string; readonly reason: string; readonly message: string }): string {
-    return JSON.stringify([object.uid ?? '', object.namespace ?? '', object.name, event.type, event.reason, event.message]);
+  static key(
+    object: ObjectReference,
+    event: { readonly type: string; readonly reason: string; readonly message: string },
+  ): string {
+    return JSON.stringify([
+      object.uid ?? '',
+      object.namespace ?? '',
+      object.name,
+      event.type,
+      event.reason,
+      event.message,
+    ]);
   }
 
   /** The event written for this key within the aggregation window, if any. */

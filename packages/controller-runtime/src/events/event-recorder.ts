@@ -13,7 +13,13 @@ import type { RecordedEvent } from './event-cache.ts';
 import type { EventLike, EventReporter, ObjectReference } from './event-types.ts';
 
 /** core/v1 Event. */
-export const eventResource = defineResource<EventLike>({ group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true });
+export const eventResource = defineResource<EventLike>({
+  group: '',
+  version: 'v1',
+  plural: 'events',
+  kind: 'Event',
+  namespaced: true,
+});
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -75,7 +81,10 @@ export class EventRecorder implements EventReporter {
       return;
     }
     if (!this.#writes.enqueue(EventCache.key(object, event), () => this.#write({ object, ...event }))) {
-      this.#options.logger.debug({ reason: event.reason, object: object.name }, 'Event dropped: too many events waiting to be written');
+      this.#options.logger.debug(
+        { reason: event.reason, object: object.name },
+        'Event dropped: too many events waiting to be written',
+      );
     }
   }
 
@@ -104,7 +113,11 @@ export class EventRecorder implements EventReporter {
       try {
         const previous = this.#cache.get(key);
         const written = previous === undefined ? await this.#create(event) : await this.#increment(previous);
-        this.#cache.set(key, { namespace: written.metadata?.namespace ?? '', name: written.metadata?.name ?? '', count: written.count ?? 1 });
+        this.#cache.set(key, {
+          namespace: written.metadata?.namespace ?? '',
+          name: written.metadata?.name ?? '',
+          count: written.count ?? 1,
+        });
         return;
       } catch (error) {
         this.#cache.delete(key);
@@ -116,7 +129,10 @@ export class EventRecorder implements EventReporter {
   }
 
   /** Whether a failed write is dropped for good: after the last attempt, or at once when the manager shut down. */
-  #givesUp(error: unknown, input: { event: EventContent & { object: ObjectReference }; lastAttempt: boolean }): boolean {
+  #givesUp(
+    error: unknown,
+    input: { event: EventContent & { object: ObjectReference }; lastAttempt: boolean },
+  ): boolean {
     const fields = { reason: input.event.reason, object: input.event.object.name };
     if (error instanceof TransportClosedError) {
       // As client-go's broadcaster, an Event still queued at shutdown is dropped.
@@ -131,7 +147,8 @@ export class EventRecorder implements EventReporter {
 
   async #create(event: EventContent & { object: ObjectReference }): Promise<EventLike> {
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const namespace = event.object.namespace === undefined || event.object.namespace === '' ? 'default' : event.object.namespace;
+    const namespace =
+      event.object.namespace === undefined || event.object.namespace === '' ? 'default' : event.object.namespace;
     return this.#options.client.create(eventResource, {
       metadata: { name: `${event.object.name}.${Date.now().toString(16)}${randomBytes(2).toString('hex')}`, namespace },
       involvedObject: event.object,

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { EventWriteQueue } from './event-write-queue.ts';
 
 /** A write that finishes when the test says so, and records when it started and ended. */
-function controlledWrite(log: string[], name: string): { write: () => Promise<void>; finish: () => void; fail: () => void } {
+function controlledWrite(
+  log: string[],
+  name: string,
+): { write: () => Promise<void>; finish: () => void; fail: () => void } {
   let finish = (): void => undefined;
   let fail = (): void => undefined;
   const write = (): Promise<void> =>

@@ -61,7 +61,10 @@ describe('ScaleExpectations metrics', () => {
 });
 
 describe('ResourceVersionExpectations metrics', () => {
-  const pod = (resourceVersion: string, uid = 'u1'): { metadata: { uid: string; namespace: string; name: string; resourceVersion: string } } => ({
+  const pod = (
+    resourceVersion: string,
+    uid = 'u1',
+  ): { metadata: { uid: string; namespace: string; name: string; resourceVersion: string } } => ({
     metadata: { uid, namespace: 'ns', name: `pod-${uid}`, resourceVersion },
   });
 

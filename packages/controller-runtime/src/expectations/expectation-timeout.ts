@@ -22,7 +22,9 @@ export interface ExpectationsOptions<E> {
 export function resolveExpectationTimeout(timeoutMs: number | undefined): number {
   const resolved = timeoutMs ?? DEFAULT_EXPECTATION_TIMEOUT_MS;
   if (!(resolved > 0) || !Number.isFinite(resolved)) {
-    throw new RangeError(`expectation timeout must be a positive, finite number of milliseconds, got ${String(resolved)}`);
+    throw new RangeError(
+      `expectation timeout must be a positive, finite number of milliseconds, got ${String(resolved)}`,
+    );
   }
   return resolved;
 }

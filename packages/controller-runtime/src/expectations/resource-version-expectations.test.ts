@@ -5,13 +5,28 @@ import { ResourceVersionExpectations, isResourceVersionAtLeast } from './resourc
 import type { ResourceVersionExpectationTimeout, VersionedObject } from './resource-version-expectations.ts';
 
 function pod(resourceVersion: string | undefined, uid = 'uid-1'): VersionedObject {
-  return { metadata: { uid, namespace: 'default', name: 'web-a', ...(resourceVersion === undefined ? {} : { resourceVersion }) } };
+  return {
+    metadata: {
+      uid,
+      namespace: 'default',
+      name: 'web-a',
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
+    },
+  };
 }
 
-function setup(timeoutMs = 60_000): { clock: FakeClock; timeouts: ResourceVersionExpectationTimeout[]; expectations: ResourceVersionExpectations } {
+function setup(timeoutMs = 60_000): {
+  clock: FakeClock;
+  timeouts: ResourceVersionExpectationTimeout[];
+  expectations: ResourceVersionExpectations;
+} {
   const clock = new FakeClock();
   const timeouts: ResourceVersionExpectationTimeout[] = [];
-  const expectations = new ResourceVersionExpectations({ timeoutMs, clock, onTimeout: (event) => timeouts.push(event) });
+  const expectations = new ResourceVersionExpectations({
+    timeoutMs,
+    clock,
+    onTimeout: (event) => timeouts.push(event),
+  });
   return { clock, timeouts, expectations };
 }
 
@@ -97,12 +112,24 @@ describe('ResourceVersionExpectations', () => {
   it('drops a stuck expectation after the timeout, reports it once and recovers', () => {
     const { clock, timeouts, expectations } = setup(60_000);
     expectations.expect(pod('5'));
-    expect(expectations.check(pod('4'))).toEqual({ satisfied: false, unsatisfiedForMs: 0, remainingMs: 60_000, timedOut: false });
+    expect(expectations.check(pod('4'))).toEqual({
+      satisfied: false,
+      unsatisfiedForMs: 0,
+      remainingMs: 60_000,
+      timedOut: false,
+    });
     clock.advance(59_999);
     expect(expectations.check(pod('4'))).toMatchObject({ satisfied: false, remainingMs: 1 });
     clock.advance(1);
-    expect(expectations.check(pod('4'))).toEqual({ satisfied: true, unsatisfiedForMs: 60_000, remainingMs: 0, timedOut: true });
-    expect(timeouts).toEqual([{ key: 'default/web-a', uid: 'uid-1', expectedResourceVersion: '5', observedResourceVersion: '4', ageMs: 60_000 }]);
+    expect(expectations.check(pod('4'))).toEqual({
+      satisfied: true,
+      unsatisfiedForMs: 60_000,
+      remainingMs: 0,
+      timedOut: true,
+    });
+    expect(timeouts).toEqual([
+      { key: 'default/web-a', uid: 'uid-1', expectedResourceVersion: '5', observedResourceVersion: '4', ageMs: 60_000 },
+    ]);
     expect(expectations.check(pod('4'))).toMatchObject({ satisfied: true, timedOut: false });
     // A new write starts a fresh timer.
     expectations.expect(pod('8'));
@@ -119,6 +146,8 @@ describe('ResourceVersionExpectations', () => {
     expectations.isSatisfied({ metadata: { uid: 'u' } });
     clock.advance(1000);
     expect(expectations.isSatisfied({ metadata: { uid: 'u' } })).toBe(true);
-    expect(timeouts).toEqual([{ key, uid: 'u', expectedResourceVersion: '5', observedResourceVersion: undefined, ageMs: 1000 }]);
+    expect(timeouts).toEqual([
+      { key, uid: 'u', expectedResourceVersion: '5', observedResourceVersion: undefined, ageMs: 1000 },
+    ]);
   });
 });

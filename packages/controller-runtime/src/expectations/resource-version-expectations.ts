@@ -58,7 +58,12 @@ interface ExpectedVersion {
   firstUnsatisfiedAt: number | undefined;
 }
 
-const SATISFIED: ResourceVersionSatisfaction = { satisfied: true, unsatisfiedForMs: 0, remainingMs: 0, timedOut: false };
+const SATISFIED: ResourceVersionSatisfaction = {
+  satisfied: true,
+  unsatisfiedForMs: 0,
+  remainingMs: 0,
+  timedOut: false,
+};
 
 const NUMERIC = /^[0-9]+$/;
 
@@ -106,7 +111,12 @@ export class ResourceVersionExpectations {
     }
     const existing = this.#expected.get(uid);
     if (existing === undefined) {
-      this.#expected.set(uid, { key: objectKey(obj, uid), version, since: this.#clock.now(), firstUnsatisfiedAt: undefined });
+      this.#expected.set(uid, {
+        key: objectKey(obj, uid),
+        version,
+        since: this.#clock.now(),
+        firstUnsatisfiedAt: undefined,
+      });
     } else if (!isOlderNumeric(version, existing.version)) {
       existing.version = version;
     }
@@ -158,7 +168,13 @@ export class ResourceVersionExpectations {
       return { satisfied: false, unsatisfiedForMs: ageMs, remainingMs: this.#timeoutMs - ageMs, timedOut: false };
     }
     this.#settle(uid, entry);
-    this.#onTimeout?.({ key: entry.key, uid, expectedResourceVersion: entry.version, observedResourceVersion: observed, ageMs });
+    this.#onTimeout?.({
+      key: entry.key,
+      uid,
+      expectedResourceVersion: entry.version,
+      observedResourceVersion: observed,
+      ageMs,
+    });
     return { satisfied: true, unsatisfiedForMs: ageMs, remainingMs: 0, timedOut: true };
   }
 

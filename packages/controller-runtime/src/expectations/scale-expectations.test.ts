@@ -8,7 +8,11 @@ type Step = readonly ['expect' | 'observe', ScaleAction, string] | readonly ['de
 
 const OWNER = 'default/web';
 
-function setup(timeoutMs = 60_000): { clock: FakeClock; timeouts: ScaleExpectationTimeout[]; expectations: ScaleExpectations } {
+function setup(timeoutMs = 60_000): {
+  clock: FakeClock;
+  timeouts: ScaleExpectationTimeout[];
+  expectations: ScaleExpectations;
+} {
   const clock = new FakeClock();
   const timeouts: ScaleExpectationTimeout[] = [];
   const expectations = new ScaleExpectations({ timeoutMs, clock, onTimeout: (event) => timeouts.push(event) });
@@ -29,7 +33,14 @@ describe('ScaleExpectations', () => {
   it.each<{ name: string; steps: readonly Step[]; satisfied: boolean; create?: string[]; delete?: string[] }>([
     { name: 'nothing expected', steps: [], satisfied: true },
     { name: 'a pending create', steps: [['expect', 'create', 'web-a']], satisfied: false, create: ['web-a'] },
-    { name: 'a create observed', steps: [['expect', 'create', 'web-a'], ['observe', 'create', 'web-a']], satisfied: true },
+    {
+      name: 'a create observed',
+      steps: [
+        ['expect', 'create', 'web-a'],
+        ['observe', 'create', 'web-a'],
+      ],
+      satisfied: true,
+    },
     {
       name: 'creates and deletes, partly observed, sorted',
       steps: [
@@ -43,9 +54,34 @@ describe('ScaleExpectations', () => {
       create: ['web-a', 'web-b'],
       delete: ['web-x'],
     },
-    { name: 'observed under the other action', steps: [['expect', 'create', 'web-a'], ['observe', 'delete', 'web-a']], satisfied: false, create: ['web-a'] },
-    { name: 'the same name expected twice counts once', steps: [['expect', 'delete', 'web-a'], ['expect', 'delete', 'web-a'], ['observe', 'delete', 'web-a']], satisfied: true },
-    { name: 'unknown names and owners observed are harmless', steps: [['observe', 'create', 'nope'], ['expect', 'create', 'web-a'], ['observe', 'create', 'nope']], satisfied: false, create: ['web-a'] },
+    {
+      name: 'observed under the other action',
+      steps: [
+        ['expect', 'create', 'web-a'],
+        ['observe', 'delete', 'web-a'],
+      ],
+      satisfied: false,
+      create: ['web-a'],
+    },
+    {
+      name: 'the same name expected twice counts once',
+      steps: [
+        ['expect', 'delete', 'web-a'],
+        ['expect', 'delete', 'web-a'],
+        ['observe', 'delete', 'web-a'],
+      ],
+      satisfied: true,
+    },
+    {
+      name: 'unknown names and owners observed are harmless',
+      steps: [
+        ['observe', 'create', 'nope'],
+        ['expect', 'create', 'web-a'],
+        ['observe', 'create', 'nope'],
+      ],
+      satisfied: false,
+      create: ['web-a'],
+    },
     { name: 'deleted owner', steps: [['expect', 'create', 'web-a'], ['delete']], satisfied: true },
   ])('$name', ({ steps, satisfied, create = [], delete: deleted = [] }) => {
     const { expectations, timeouts } = setup();
@@ -69,7 +105,11 @@ describe('ScaleExpectations', () => {
     expect(expectations.satisfied(OWNER)).toMatchObject({ satisfied: false, unsatisfiedForMs: 0, remainingMs: 60_000 });
     clock.advance(15_000);
     expectations.expect(OWNER, 'create', 'web-b');
-    expect(expectations.satisfied(OWNER)).toMatchObject({ satisfied: false, unsatisfiedForMs: 15_000, remainingMs: 45_000 });
+    expect(expectations.satisfied(OWNER)).toMatchObject({
+      satisfied: false,
+      unsatisfiedForMs: 15_000,
+      remainingMs: 45_000,
+    });
   });
 
   it('drops stale names after the timeout, reports once per action and then reads satisfied', () => {
@@ -108,7 +148,11 @@ describe('ScaleExpectations', () => {
     clock.advance(60_000);
     expect(expectations.satisfied(OWNER).timedOut).toBe(true);
     expectations.expect(OWNER, 'create', 'web-b');
-    expect(expectations.satisfied(OWNER)).toMatchObject({ satisfied: false, unsatisfiedForMs: 0, pending: { create: ['web-b'] } });
+    expect(expectations.satisfied(OWNER)).toMatchObject({
+      satisfied: false,
+      unsatisfiedForMs: 0,
+      pending: { create: ['web-b'] },
+    });
     clock.advance(30_000);
     expect(expectations.satisfied(OWNER)).toMatchObject({ satisfied: false, unsatisfiedForMs: 30_000 });
     expectations.observe(OWNER, 'create', 'web-b');

@@ -141,13 +141,27 @@ export class ScaleExpectations {
     const ageMs = now - owner.firstUnsatisfiedAt;
     const names: ScaleNames = { create: [...owner.create].sort(), delete: [...owner.delete].sort() };
     if (ageMs < this.#timeoutMs) {
-      return { satisfied: false, pending: names, unsatisfiedForMs: ageMs, remainingMs: this.#timeoutMs - ageMs, timedOut: false, dropped: NO_NAMES };
+      return {
+        satisfied: false,
+        pending: names,
+        unsatisfiedForMs: ageMs,
+        remainingMs: this.#timeoutMs - ageMs,
+        timedOut: false,
+        dropped: NO_NAMES,
+      };
     }
     // Drop before reporting, so a throwing callback cannot leave the owner blocked.
     this.#owners.delete(ownerKey);
     this.#settled(owner);
     this.#reportTimeout(ownerKey, names, ageMs);
-    return { satisfied: true, pending: NO_NAMES, unsatisfiedForMs: ageMs, remainingMs: 0, timedOut: true, dropped: names };
+    return {
+      satisfied: true,
+      pending: NO_NAMES,
+      unsatisfiedForMs: ageMs,
+      remainingMs: 0,
+      timedOut: true,
+      dropped: names,
+    };
   }
 
   /** Forgets everything about `ownerKey`; call it when the owner is deleted. */

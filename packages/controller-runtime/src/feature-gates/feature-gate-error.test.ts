@@ -15,12 +15,16 @@ describe('FeatureGateError', () => {
       'A=true,B=true',
     );
     expect(error.name).toBe('FeatureGateError');
-    expect(error.message).toBe(`invalid feature gates "A=true,B=true": unknown feature gate "A"; unknown feature gate "B"; known gates: ${KNOWN}`);
+    expect(error.message).toBe(
+      `invalid feature gates "A=true,B=true": unknown feature gate "A"; unknown feature gate "B"; known gates: ${KNOWN}`,
+    );
     expect(error.problems).toHaveLength(2);
   });
 
   it('omits the list for pure conflicts and the input when there is none', () => {
-    expect(new FeatureGateError([{ kind: 'conflict', message: 'x conflicts with y' }]).message).toBe('invalid feature gates: x conflicts with y');
+    expect(new FeatureGateError([{ kind: 'conflict', message: 'x conflicts with y' }]).message).toBe(
+      'invalid feature gates: x conflicts with y',
+    );
   });
 
   it.each([

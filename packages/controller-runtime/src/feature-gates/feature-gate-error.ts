@@ -9,7 +9,9 @@ export interface FeatureGateProblem {
 
 /** Appends the list of known gates to problems a typo can cause, so the message alone says how to fix it. */
 export function describeFeatureGateProblem(problem: FeatureGateProblem): string {
-  return problem.kind === 'conflict' ? problem.message : `${problem.message}; known gates: ${FEATURE_GATE_NAMES.join(', ')}`;
+  return problem.kind === 'conflict'
+    ? problem.message
+    : `${problem.message}; known gates: ${FEATURE_GATE_NAMES.join(', ')}`;
 }
 
 /**
@@ -28,6 +30,8 @@ export class FeatureGateError extends Error {
 
 function formatProblems(problems: readonly FeatureGateProblem[], input: string | undefined): string {
   const subject = input === undefined ? 'invalid feature gates' : `invalid feature gates ${JSON.stringify(input)}`;
-  const listed = problems.some((problem) => problem.kind !== 'conflict') ? `; known gates: ${FEATURE_GATE_NAMES.join(', ')}` : '';
+  const listed = problems.some((problem) => problem.kind !== 'conflict')
+    ? `; known gates: ${FEATURE_GATE_NAMES.join(', ')}`
+    : '';
   return `${subject}: ${problems.map((problem) => problem.message).join('; ')}${listed}`;
 }

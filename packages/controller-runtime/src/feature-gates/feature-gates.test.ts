@@ -20,7 +20,9 @@ describe('FeatureGates', () => {
   });
 
   it('rejects unknown override keys from untyped callers', () => {
-    expect(() => new FeatureGates({ Nope: true } as never)).toThrow(/unknown feature gate "Nope"; known gates: AdvancedStatefulSet, /);
+    expect(() => new FeatureGates({ Nope: true } as never)).toThrow(
+      /unknown feature gate "Nope"; known gates: AdvancedStatefulSet, /,
+    );
   });
 
   it('rejects conflicting overrides', () => {

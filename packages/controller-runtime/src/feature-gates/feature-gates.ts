@@ -25,7 +25,9 @@ export class FeatureGates {
     const explicit = new Map<FeatureGateName, boolean>();
     const unknown = Object.keys(overrides).filter((name) => !isFeatureGateName(name));
     if (unknown.length > 0) {
-      throw new FeatureGateError(unknown.map((name) => ({ kind: 'unknown-gate', message: `unknown feature gate ${JSON.stringify(name)}` })));
+      throw new FeatureGateError(
+        unknown.map((name) => ({ kind: 'unknown-gate', message: `unknown feature gate ${JSON.stringify(name)}` })),
+      );
     }
     for (const name of FEATURE_GATE_NAMES) {
       const value = overrides[name];
@@ -33,7 +35,9 @@ export class FeatureGates {
         explicit.set(name, value);
       }
     }
-    const values = new Map<FeatureGateName, boolean>(FEATURE_GATE_NAMES.map((name) => [name, explicit.get(name) ?? KNOWN_FEATURE_GATES[name].default]));
+    const values = new Map<FeatureGateName, boolean>(
+      FEATURE_GATE_NAMES.map((name) => [name, explicit.get(name) ?? KNOWN_FEATURE_GATES[name].default]),
+    );
     const conflicts = applyFeatureGateDependencies(values, explicit);
     if (conflicts.length > 0) {
       throw new FeatureGateError(conflicts);

@@ -35,7 +35,10 @@ describe('applyFeatureGateDependencies', () => {
     const values = defaults({ PodWebhook: false, WorkloadSpread: true });
     const problems = applyFeatureGateDependencies(values, new Map([['WorkloadSpread', true]]));
     expect(problems).toEqual([
-      { kind: 'conflict', message: 'feature gate "WorkloadSpread" is set to true, but "PodWebhook=false" forces it to false' },
+      {
+        kind: 'conflict',
+        message: 'feature gate "WorkloadSpread" is set to true, but "PodWebhook=false" forces it to false',
+      },
     ]);
   });
 });

@@ -43,9 +43,18 @@ export const FEATURE_GATE_DEPENDENCIES: readonly FeatureGateDependency[] = [
       ],
     },
   },
-  { when: { gate: 'PreDownloadImageForInPlaceUpdate', enabled: true }, force: { enabled: true, gates: ['ImagePullJobGate'] } },
-  { when: { gate: 'PreDownloadImageForDaemonSetUpdate', enabled: true }, force: { enabled: true, gates: ['ImagePullJobGate'] } },
-  { when: { gate: 'ResourcesDeletionProtection', enabled: false }, force: { enabled: false, gates: ['DeletionProtectionForCRDCascadingGate'] } },
+  {
+    when: { gate: 'PreDownloadImageForInPlaceUpdate', enabled: true },
+    force: { enabled: true, gates: ['ImagePullJobGate'] },
+  },
+  {
+    when: { gate: 'PreDownloadImageForDaemonSetUpdate', enabled: true },
+    force: { enabled: true, gates: ['ImagePullJobGate'] },
+  },
+  {
+    when: { gate: 'ResourcesDeletionProtection', enabled: false },
+    force: { enabled: false, gates: ['DeletionProtectionForCRDCascadingGate'] },
+  },
 ];
 
 /**

@@ -21,7 +21,9 @@ function walk(directory: string): string[] {
   } catch {
     return [];
   }
-  return entries.flatMap((entry) => (entry.isDirectory() ? walk(path.join(directory, entry.name)) : [path.join(directory, entry.name)]));
+  return entries.flatMap((entry) =>
+    entry.isDirectory() ? walk(path.join(directory, entry.name)) : [path.join(directory, entry.name)],
+  );
 }
 
 function gateUses(): Map<string, string[]> {
@@ -29,7 +31,12 @@ function gateUses(): Map<string, string[]> {
   const files = ['apps', 'packages']
     .flatMap((group) => walk(path.join(ROOT, group)))
     .filter((file) => file.includes(`${path.sep}src${path.sep}`) && file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .filter((file) => !file.includes(`${path.sep}node_modules${path.sep}`) && !file.includes(`${path.sep}testing${path.sep}`) && !file.includes(`${path.sep}feature-gates${path.sep}`));
+    .filter(
+      (file) =>
+        !file.includes(`${path.sep}node_modules${path.sep}`) &&
+        !file.includes(`${path.sep}testing${path.sep}`) &&
+        !file.includes(`${path.sep}feature-gates${path.sep}`),
+    );
   for (const file of files) {
     for (const match of readFileSync(file, 'utf8').matchAll(USE)) {
       const name = match[1] ?? match[2] ?? '';
@@ -46,10 +53,18 @@ describe('the implemented flag of every feature gate', () => {
     expect(uses.get('CloneSet')).toContain(path.join('apps', 'cloneset', 'src', 'main.ts'));
   });
 
-  it.each(FEATURE_GATE_NAMES.map((name) => ({ name, implemented: KNOWN_FEATURE_GATES[name].implemented })))('$name: implemented is $implemented', ({ name, implemented }) => {
-    const where = uses.get(name) ?? [];
-    expect(where.length > 0, where.length > 0 ? `${name} is used in ${where.join(', ')} but not marked implemented` : `${name} is marked implemented but no code asks for it`).toBe(implemented);
-  });
+  it.each(FEATURE_GATE_NAMES.map((name) => ({ name, implemented: KNOWN_FEATURE_GATES[name].implemented })))(
+    '$name: implemented is $implemented',
+    ({ name, implemented }) => {
+      const where = uses.get(name) ?? [];
+      expect(
+        where.length > 0,
+        where.length > 0
+          ? `${name} is used in ${where.join(', ')} but not marked implemented`
+          : `${name} is marked implemented but no code asks for it`,
+      ).toBe(implemented);
+    },
+  );
 
   it('uses no gate that is not in the table', () => {
     expect([...uses.keys()].filter((name) => !Object.hasOwn(KNOWN_FEATURE_GATES, name))).toEqual([]);

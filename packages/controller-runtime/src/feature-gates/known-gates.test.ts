@@ -58,11 +58,19 @@ describe('known feature gates', () => {
   });
 
   it.each(OPENKRUISE)('%s defaults to %s at stage %s, as in OpenKruise', (name, enabled, stage) => {
-    expect(KNOWN_FEATURE_GATES[name as FeatureGateName]).toMatchObject({ default: enabled, stage, origin: 'openkruise' });
+    expect(KNOWN_FEATURE_GATES[name as FeatureGateName]).toMatchObject({
+      default: enabled,
+      stage,
+      origin: 'openkruise',
+    });
   });
 
   it.each(APPS)('app gate %s defaults to %s', (name, enabled) => {
-    expect(KNOWN_FEATURE_GATES[name as FeatureGateName]).toMatchObject({ default: enabled, origin: 'kruise-ts', apps: [name] });
+    expect(KNOWN_FEATURE_GATES[name as FeatureGateName]).toMatchObject({
+      default: enabled,
+      origin: 'kruise-ts',
+      apps: [name],
+    });
   });
 
   it('records for every gate whether kruise-ts implements it and which apps it affects', () => {

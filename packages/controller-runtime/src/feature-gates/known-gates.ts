@@ -57,50 +57,131 @@ const BETA_OFF = { default: false, stage: 'Beta' } as const;
 
 /** OpenKruise's gates (spec §13), keyed by their exact, case-sensitive names. */
 const OPENKRUISE_GATES = {
-  KruiseDaemon: openkruise(BETA_ON, [CS, ASTS], 'Features relying on kruise-daemon (image pulling, container restart, runtime metadata).'),
-  PodWebhook: implemented(openkruise(BETA_ON, [SS, CS, ASTS], 'The Pod admission webhook (sidecar injection, readiness gate, PUB, WorkloadSpread).')),
+  KruiseDaemon: openkruise(
+    BETA_ON,
+    [CS, ASTS],
+    'Features relying on kruise-daemon (image pulling, container restart, runtime metadata).',
+  ),
+  PodWebhook: implemented(
+    openkruise(
+      BETA_ON,
+      [SS, CS, ASTS],
+      'The Pod admission webhook (sidecar injection, readiness gate, PUB, WorkloadSpread).',
+    ),
+  ),
   DaemonWatchingPod: openkruise(BETA_ON, [], 'kruise-daemon watches the pods on its node.'),
-  CloneSetShortHash: implemented(openkruise(ALPHA_OFF, [CS], 'The pod controller-revision-hash label holds only the short hash.')),
-  KruisePodReadinessGate: openkruise(ALPHA_OFF, [CS, ASTS], 'Inject the KruisePodReady readiness gate into all pods, not only Kruise-owned ones.'),
-  PreDownloadImageForInPlaceUpdate: openkruise(ALPHA_OFF, [CS, ASTS], 'Create ImagePullJobs to pre-download images before in-place updates.'),
-  CloneSetPartitionRollback: implemented(openkruise(ALPHA_OFF, [CS], 'Roll pods back to currentRevision when updated pods exceed replicas - partition.')),
-  ResourcesDeletionProtection: openkruise(BETA_OFF, [CS, ASTS], 'Deletion protection webhook for namespaces, services, CRDs and workloads.'),
-  PodUnavailableBudgetDeleteGate: openkruise(BETA_ON, [CS, ASTS], 'PodUnavailableBudget protects pod deletion and eviction.'),
+  CloneSetShortHash: implemented(
+    openkruise(ALPHA_OFF, [CS], 'The pod controller-revision-hash label holds only the short hash.'),
+  ),
+  KruisePodReadinessGate: openkruise(
+    ALPHA_OFF,
+    [CS, ASTS],
+    'Inject the KruisePodReady readiness gate into all pods, not only Kruise-owned ones.',
+  ),
+  PreDownloadImageForInPlaceUpdate: openkruise(
+    ALPHA_OFF,
+    [CS, ASTS],
+    'Create ImagePullJobs to pre-download images before in-place updates.',
+  ),
+  CloneSetPartitionRollback: implemented(
+    openkruise(ALPHA_OFF, [CS], 'Roll pods back to currentRevision when updated pods exceed replicas - partition.'),
+  ),
+  ResourcesDeletionProtection: openkruise(
+    BETA_OFF,
+    [CS, ASTS],
+    'Deletion protection webhook for namespaces, services, CRDs and workloads.',
+  ),
+  PodUnavailableBudgetDeleteGate: openkruise(
+    BETA_ON,
+    [CS, ASTS],
+    'PodUnavailableBudget protects pod deletion and eviction.',
+  ),
   PodUnavailableBudgetUpdateGate: openkruise(ALPHA_OFF, [CS, SS], 'PodUnavailableBudget protects in-place updates.'),
   WorkloadSpread: openkruise(BETA_ON, [CS, ASTS], 'The WorkloadSpread controller and webhooks.'),
   TemplateNoDefaults: openkruise(ALPHA_OFF, [CS, ASTS, BJ], 'Webhooks do not inject pod and PVC template defaults.'),
-  InPlaceUpdateEnvFromMetadata: implemented(openkruise(BETA_ON, [CS, ASTS], 'In-place update of containers whose env comes from changed labels/annotations.')),
+  InPlaceUpdateEnvFromMetadata: implemented(
+    openkruise(BETA_ON, [CS, ASTS], 'In-place update of containers whose env comes from changed labels/annotations.'),
+  ),
   StatefulSetAutoDeletePVC: implemented(openkruise(BETA_ON, [ASTS], 'PVC retention policy for StatefulSets.')),
-  SidecarSetPatchPodMetadataDefaultsAllowed: implemented(openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.')),
-  SidecarTerminator: openkruise(ALPHA_OFF, [BJ], 'Stop sidecars when the main containers of Never/OnFailure pods exit.'),
+  SidecarSetPatchPodMetadataDefaultsAllowed: implemented(
+    openkruise(ALPHA_OFF, [SS], 'SidecarSet may patch pod metadata by default.'),
+  ),
+  SidecarTerminator: openkruise(
+    ALPHA_OFF,
+    [BJ],
+    'Stop sidecars when the main containers of Never/OnFailure pods exit.',
+  ),
   PodProbeMarkerGate: openkruise(BETA_ON, [], 'PodProbeMarker custom probes.'),
   PreDownloadImageForDaemonSetUpdate: openkruise(ALPHA_OFF, [], 'Pre-download images for Advanced DaemonSet updates.'),
-  CloneSetEventHandlerOptimization: openkruise(ALPHA_OFF, [CS], 'Skip pod update events irrelevant to CloneSet (kruise#2473 regression in OpenKruise).'),
-  PreparingUpdateAsUpdate: implemented(openkruise(ALPHA_OFF, [CS, ASTS], 'Treat PreparingUpdate pods as updated when scaling.')),
-  ImagePullJobGate: openkruise(ALPHA_OFF, [CS, ASTS], 'Run the ImagePullJob controllers (forced on by either pre-download gate).'),
+  CloneSetEventHandlerOptimization: openkruise(
+    ALPHA_OFF,
+    [CS],
+    'Skip pod update events irrelevant to CloneSet (kruise#2473 regression in OpenKruise).',
+  ),
+  PreparingUpdateAsUpdate: implemented(
+    openkruise(ALPHA_OFF, [CS, ASTS], 'Treat PreparingUpdate pods as updated when scaling.'),
+  ),
+  ImagePullJobGate: openkruise(
+    ALPHA_OFF,
+    [CS, ASTS],
+    'Run the ImagePullJob controllers (forced on by either pre-download gate).',
+  ),
   ResourceDistributionGate: openkruise(BETA_OFF, [], 'The ResourceDistribution controller.'),
   DeletionProtectionForCRDCascadingGate: openkruise(ALPHA_OFF, [], 'Cascading deletion protection for CRDs.'),
   EnhancedLivenessProbe: openkruise(ALPHA_OFF, [], 'The enhanced liveness probe solution.'),
-  RecreatePodWhenChangeVCTInCloneSetGate: implemented(openkruise(ALPHA_OFF, [CS], 'A volumeClaimTemplates change recreates pods instead of updating them in place.')),
+  RecreatePodWhenChangeVCTInCloneSetGate: implemented(
+    openkruise(ALPHA_OFF, [CS], 'A volumeClaimTemplates change recreates pods instead of updating them in place.'),
+  ),
   StatefulSetStartOrdinal: implemented(openkruise(ALPHA_OFF, [ASTS], 'Custom start ordinal for StatefulSets.')),
   PodIndexLabel: implemented(openkruise(BETA_ON, [ASTS], 'Pod index label on StatefulSet pods.')),
   EnableExternalCerts: openkruise(ALPHA_OFF, [CS, ASTS, SS, BJ], 'Use externally generated webhook certificates.'),
-  StatefulSetAutoResizePVCGate: implemented(openkruise(ALPHA_OFF, [ASTS], 'Expand PVCs automatically when volumeClaimTemplates grow.')),
+  StatefulSetAutoResizePVCGate: implemented(
+    openkruise(ALPHA_OFF, [ASTS], 'Expand PVCs automatically when volumeClaimTemplates grow.'),
+  ),
   ForceDeleteTimeoutExpectationGate: {
-    ...openkruise(ALPHA_OFF, [CS], 'Drop timed-out scale expectations (kruise#1765). kruise-ts always drops them, whatever this gate says.'),
+    ...openkruise(
+      ALPHA_OFF,
+      [CS],
+      'Drop timed-out scale expectations (kruise#1765). kruise-ts always drops them, whatever this gate says.',
+    ),
     alwaysOn: true,
   },
-  InPlaceWorkloadVerticalScaling: implemented(openkruise(ALPHA_OFF, [CS, ASTS], 'In-place CPU/memory changes of CloneSet and Advanced StatefulSet pods.')),
+  InPlaceWorkloadVerticalScaling: implemented(
+    openkruise(ALPHA_OFF, [CS, ASTS], 'In-place CPU/memory changes of CloneSet and Advanced StatefulSet pods.'),
+  ),
   EnablePodProbeMarkerOnServerless: openkruise(ALPHA_OFF, [], 'PodProbeMarker on serverless pods.'),
   EnableSortSidecarContainerByName: openkruise(ALPHA_OFF, [SS], 'Sort injected sidecar containers by name.'),
-  InPlacePodVerticalScaling: openkruise(ALPHA_OFF, [CS, ASTS], 'Assume in-place pod resize works in the cluster; PUB protects resizes.'),
-  DefaultHostNetworkHostPortsInPodTemplates: openkruise(ALPHA_OFF, [CS, ASTS, BJ], 'Default hostPort to containerPort in hostNetwork pod templates.'),
-  DaemonSetPruneIneligibleNodes: openkruise(ALPHA_OFF, [], 'Advanced DaemonSet ignores pods on no-longer-eligible nodes for maxUnavailable.'),
+  InPlacePodVerticalScaling: openkruise(
+    ALPHA_OFF,
+    [CS, ASTS],
+    'Assume in-place pod resize works in the cluster; PUB protects resizes.',
+  ),
+  DefaultHostNetworkHostPortsInPodTemplates: openkruise(
+    ALPHA_OFF,
+    [CS, ASTS, BJ],
+    'Default hostPort to containerPort in hostNetwork pod templates.',
+  ),
+  DaemonSetPruneIneligibleNodes: openkruise(
+    ALPHA_OFF,
+    [],
+    'Advanced DaemonSet ignores pods on no-longer-eligible nodes for maxUnavailable.',
+  ),
 } satisfies Record<string, FeatureGateSpec>;
 
 /** A kruise-ts app gate: Beta when on by default, Alpha while the app is still being built; implemented once the app exists. */
-function app(name: FeatureGateApp, state: { readonly enabled: boolean; readonly exists: boolean }, description: string): FeatureGateSpec {
-  return { default: state.enabled, stage: state.enabled ? 'Beta' : 'Alpha', origin: 'kruise-ts', implemented: state.exists, apps: [name], description };
+function app(
+  name: FeatureGateApp,
+  state: { readonly enabled: boolean; readonly exists: boolean },
+  description: string,
+): FeatureGateSpec {
+  return {
+    default: state.enabled,
+    stage: state.enabled ? 'Beta' : 'Alpha',
+    origin: 'kruise-ts',
+    implemented: state.exists,
+    apps: [name],
+    description,
+  };
 }
 
 /**
@@ -111,8 +192,16 @@ function app(name: FeatureGateApp, state: { readonly enabled: boolean; readonly 
 const APP_GATES = {
   CloneSet: app(CS, { enabled: true, exists: true }, 'Run the CloneSet controller.'),
   AdvancedStatefulSet: app(ASTS, { enabled: true, exists: true }, 'Run the Advanced StatefulSet controller.'),
-  SidecarSet: app(SS, { enabled: false, exists: true }, 'Run the SidecarSet app: the pod injection webhook and the controller (off by default: a pod webhook is something a cluster opts into).'),
-  BroadcastJob: app(BJ, { enabled: false, exists: true }, 'Run the BroadcastJob controller (off by default: a kruise-ts gate, OpenKruise has none and always runs it; the chart deploys it with BroadcastJob=true, docs/benchmarks.md measures it).'),
+  SidecarSet: app(
+    SS,
+    { enabled: false, exists: true },
+    'Run the SidecarSet app: the pod injection webhook and the controller (off by default: a pod webhook is something a cluster opts into).',
+  ),
+  BroadcastJob: app(
+    BJ,
+    { enabled: false, exists: true },
+    'Run the BroadcastJob controller (off by default: a kruise-ts gate, OpenKruise has none and always runs it; the chart deploys it with BroadcastJob=true, docs/benchmarks.md measures it).',
+  ),
 } satisfies Record<string, FeatureGateSpec>;
 
 /** Every known gate with its spec. */
@@ -122,7 +211,9 @@ export const KNOWN_FEATURE_GATES = { ...OPENKRUISE_GATES, ...APP_GATES } as cons
 export type FeatureGateName = keyof typeof KNOWN_FEATURE_GATES;
 
 /** All known gate names, sorted. */
-export const FEATURE_GATE_NAMES: readonly FeatureGateName[] = (Object.keys(KNOWN_FEATURE_GATES) as FeatureGateName[]).sort();
+export const FEATURE_GATE_NAMES: readonly FeatureGateName[] = (
+  Object.keys(KNOWN_FEATURE_GATES) as FeatureGateName[]
+).sort();
 
 /** Narrows a string to a known gate name (own keys only, so `toString` or `__proto__` are not gates). */
 export function isFeatureGateName(name: string): name is FeatureGateName {

@@ -27,7 +27,10 @@ describe('parseFeatureGates: valid input', () => {
   it.each([
     { flag: 'CloneSetShortHash=true', expected: { CloneSetShortHash: true } },
     { flag: 'CloneSet=false,SidecarSet=true', expected: { CloneSet: false, SidecarSet: true } },
-    { flag: '  CloneSetShortHash = true ,\tSidecarSet=true  ', expected: { CloneSetShortHash: true, SidecarSet: true } },
+    {
+      flag: '  CloneSetShortHash = true ,\tSidecarSet=true  ',
+      expected: { CloneSetShortHash: true, SidecarSet: true },
+    },
     { flag: 'CloneSetShortHash=true,', expected: { CloneSetShortHash: true } },
     { flag: ' , ,', expected: {} },
     { flag: 'CloneSet=true', expected: {} },
@@ -40,8 +43,14 @@ describe('parseFeatureGates: valid input', () => {
 
 describe('parseFeatureGates: invalid input', () => {
   it.each([
-    { flag: 'Foo=true', message: `invalid feature gates "Foo=true": unknown feature gate "Foo"; known gates: ${KNOWN}` },
-    { flag: 'cloneset=true', message: `invalid feature gates "cloneset=true": unknown feature gate "cloneset"; known gates: ${KNOWN}` },
+    {
+      flag: 'Foo=true',
+      message: `invalid feature gates "Foo=true": unknown feature gate "Foo"; known gates: ${KNOWN}`,
+    },
+    {
+      flag: 'cloneset=true',
+      message: `invalid feature gates "cloneset=true": unknown feature gate "cloneset"; known gates: ${KNOWN}`,
+    },
     {
       flag: 'CloneSet=yes',
       message: `invalid feature gates "CloneSet=yes": invalid value "yes" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}`,
@@ -50,9 +59,18 @@ describe('parseFeatureGates: invalid input', () => {
       flag: 'CloneSet=True',
       message: `invalid feature gates "CloneSet=True": invalid value "True" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}`,
     },
-    { flag: 'CloneSet=1', message: `invalid feature gates "CloneSet=1": invalid value "1" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}` },
-    { flag: 'CloneSet=', message: `invalid feature gates "CloneSet=": invalid value "" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}` },
-    { flag: 'CloneSet', message: `invalid feature gates "CloneSet": missing "=" in "CloneSet": want Name=true or Name=false; known gates: ${KNOWN}` },
+    {
+      flag: 'CloneSet=1',
+      message: `invalid feature gates "CloneSet=1": invalid value "1" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}`,
+    },
+    {
+      flag: 'CloneSet=',
+      message: `invalid feature gates "CloneSet=": invalid value "" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}`,
+    },
+    {
+      flag: 'CloneSet',
+      message: `invalid feature gates "CloneSet": missing "=" in "CloneSet": want Name=true or Name=false; known gates: ${KNOWN}`,
+    },
     {
       flag: 'Foo=true,CloneSet=maybe',
       message: `invalid feature gates "Foo=true,CloneSet=maybe": unknown feature gate "Foo"; invalid value "maybe" for feature gate "CloneSet": want true or false; known gates: ${KNOWN}`,
@@ -98,7 +116,10 @@ describe('parseFeatureGates: OpenKruise dependency rules', () => {
     { flag: 'PreDownloadImageForInPlaceUpdate=true', on: ['PreDownloadImageForInPlaceUpdate', 'ImagePullJobGate'] },
     { flag: 'PreDownloadImageForDaemonSetUpdate=true', on: ['PreDownloadImageForDaemonSetUpdate', 'ImagePullJobGate'] },
     { flag: 'DeletionProtectionForCRDCascadingGate=false', off: ['DeletionProtectionForCRDCascadingGate'] },
-    { flag: 'ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true', on: ['ResourcesDeletionProtection', 'DeletionProtectionForCRDCascadingGate'] },
+    {
+      flag: 'ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true',
+      on: ['ResourcesDeletionProtection', 'DeletionProtectionForCRDCascadingGate'],
+    },
     { flag: 'KruiseDaemon=false,PodWebhook=false', off: ['ImagePullJobGate', 'WorkloadSpread', 'DaemonWatchingPod'] },
   ])('$flag', ({ flag, off = [], on = [] }) => {
     const gates = parseFeatureGates(flag);
@@ -117,7 +138,8 @@ describe('parseFeatureGates: OpenKruise dependency rules', () => {
   it.each([
     {
       flag: 'PodWebhook=false,WorkloadSpread=true',
-      message: 'invalid feature gates "PodWebhook=false,WorkloadSpread=true": feature gate "WorkloadSpread" is set to true, but "PodWebhook=false" forces it to false',
+      message:
+        'invalid feature gates "PodWebhook=false,WorkloadSpread=true": feature gate "WorkloadSpread" is set to true, but "PodWebhook=false" forces it to false',
     },
     {
       flag: 'KruiseDaemon=false,PreDownloadImageForInPlaceUpdate=true',
@@ -126,7 +148,8 @@ describe('parseFeatureGates: OpenKruise dependency rules', () => {
     },
     {
       flag: 'KruiseDaemon=false,ImagePullJobGate=true',
-      message: 'invalid feature gates "KruiseDaemon=false,ImagePullJobGate=true": feature gate "ImagePullJobGate" is set to true, but "KruiseDaemon=false" forces it to false',
+      message:
+        'invalid feature gates "KruiseDaemon=false,ImagePullJobGate=true": feature gate "ImagePullJobGate" is set to true, but "KruiseDaemon=false" forces it to false',
     },
     {
       flag: 'DeletionProtectionForCRDCascadingGate=true',
@@ -157,8 +180,13 @@ describe('parseFeatureGates: OpenKruise dependency rules', () => {
   });
 
   it('accepts explicit settings that agree with a rule', () => {
-    expect(nonDefaults(parseFeatureGates('PodWebhook=false,WorkloadSpread=false'))).toMatchObject({ PodWebhook: false, WorkloadSpread: false });
-    expect(parseFeatureGates('PreDownloadImageForInPlaceUpdate=true,ImagePullJobGate=true').enabled('ImagePullJobGate')).toBe(true);
+    expect(nonDefaults(parseFeatureGates('PodWebhook=false,WorkloadSpread=false'))).toMatchObject({
+      PodWebhook: false,
+      WorkloadSpread: false,
+    });
+    expect(
+      parseFeatureGates('PreDownloadImageForInPlaceUpdate=true,ImagePullJobGate=true').enabled('ImagePullJobGate'),
+    ).toBe(true);
   });
 });
 
@@ -167,14 +195,18 @@ describe('FeatureGates.toString', () => {
     { flag: '', canonical: '' },
     { flag: 'SidecarSet=true, CloneSetShortHash=true', canonical: 'CloneSetShortHash=true,SidecarSet=true' },
     { flag: 'CloneSet=true,CloneSet=false', canonical: 'CloneSet=false' },
-    { flag: 'PreDownloadImageForInPlaceUpdate=true', canonical: 'ImagePullJobGate=true,PreDownloadImageForInPlaceUpdate=true' },
+    {
+      flag: 'PreDownloadImageForInPlaceUpdate=true',
+      canonical: 'ImagePullJobGate=true,PreDownloadImageForInPlaceUpdate=true',
+    },
     {
       flag: 'PodWebhook=false',
       canonical: 'PodUnavailableBudgetDeleteGate=false,PodWebhook=false,WorkloadSpread=false',
     },
     {
       flag: 'KruiseDaemon=false',
-      canonical: 'DaemonWatchingPod=false,InPlaceUpdateEnvFromMetadata=false,KruiseDaemon=false,PodProbeMarkerGate=false',
+      canonical:
+        'DaemonWatchingPod=false,InPlaceUpdateEnvFromMetadata=false,KruiseDaemon=false,PodProbeMarkerGate=false',
     },
   ])('$flag → "$canonical" and back', ({ flag, canonical }) => {
     const gates = parseFeatureGates(flag);

@@ -7,7 +7,9 @@ import type { FeatureGateOverrides } from './feature-gates.ts';
 import { isFeatureGateName } from './known-gates.ts';
 import type { FeatureGateName } from './known-gates.ts';
 
-type ParseResult = { readonly ok: true; readonly gates: FeatureGates } | { readonly ok: false; readonly problems: readonly FeatureGateProblem[] };
+type ParseResult =
+  | { readonly ok: true; readonly gates: FeatureGates }
+  | { readonly ok: false; readonly problems: readonly FeatureGateProblem[] };
 
 /**
  * Parses a `--feature-gates` value (`A=true,B=false`), the format of Kubernetes components and
@@ -61,7 +63,8 @@ function tryParseFeatureGates(flag: string): ParseResult {
   return buildGates(overrides);
 }
 
-type ParsedItem = { readonly name: FeatureGateName; readonly value: boolean } | { readonly problem: FeatureGateProblem };
+type ParsedItem =
+  { readonly name: FeatureGateName; readonly value: boolean } | { readonly problem: FeatureGateProblem };
 
 function parseItem(item: string): ParsedItem | undefined {
   if (item === '') {
@@ -69,7 +72,9 @@ function parseItem(item: string): ParsedItem | undefined {
   }
   const equals = item.indexOf('=');
   if (equals < 0) {
-    return { problem: { kind: 'syntax', message: `missing "=" in ${JSON.stringify(item)}: want Name=true or Name=false` } };
+    return {
+      problem: { kind: 'syntax', message: `missing "=" in ${JSON.stringify(item)}: want Name=true or Name=false` },
+    };
   }
   const name = item.slice(0, equals).trim();
   const value = item.slice(equals + 1).trim();
@@ -77,7 +82,12 @@ function parseItem(item: string): ParsedItem | undefined {
     return { problem: { kind: 'unknown-gate', message: `unknown feature gate ${JSON.stringify(name)}` } };
   }
   if (value !== 'true' && value !== 'false') {
-    return { problem: { kind: 'bad-value', message: `invalid value ${JSON.stringify(value)} for feature gate "${name}": want true or false` } };
+    return {
+      problem: {
+        kind: 'bad-value',
+        message: `invalid value ${JSON.stringify(value)} for feature gate "${name}": want true or false`,
+      },
+    };
   }
   return { name, value: value === 'true' };
 }

@@ -16,6 +16,8 @@ export function unimplementedGateWarnings(gates: FeatureGates): string[] {
     }
     return spec.origin === 'kruise-ts'
       ? [`feature gate ${name}=true has no effect: the ${name} app does not exist yet`]
-      : [`feature gate ${name}=true is accepted for compatibility with OpenKruise but has no effect: kruise-ts does not implement it`];
+      : [
+          `feature gate ${name}=true is accepted for compatibility with OpenKruise but has no effect: kruise-ts does not implement it`,
+        ];
   });
 }

@@ -8,10 +8,15 @@ export const goDurationSchema = z.string().transform((text, context) => {
     return parseGoDuration(text.trim());
   } catch (error) {
     if (!(error instanceof GoDurationError)) throw error;
-    context.addIssue({ code: 'custom', message: `expected a duration such as 15s, 1h30m or 500ms, got ${JSON.stringify(text)} (${error.message})` });
+    context.addIssue({
+      code: 'custom',
+      message: `expected a duration such as 15s, 1h30m or 500ms, got ${JSON.stringify(text)} (${error.message})`,
+    });
     return z.NEVER;
   }
 });
 
 /** A Go duration of 0 or more (a timeout, a period), as milliseconds. */
-export const durationSchema = goDurationSchema.refine((milliseconds) => milliseconds >= 0, { message: 'expected a duration of 0 or more' });
+export const durationSchema = goDurationSchema.refine((milliseconds) => milliseconds >= 0, {
+  message: 'expected a duration of 0 or more',
+});

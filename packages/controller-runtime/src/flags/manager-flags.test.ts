@@ -37,18 +37,31 @@ describe('parseManagerFlags', () => {
       '--feature-gates=CloneSetShortHash=true',
       '--metrics-bind-address=127.0.0.1:9090',
     ]);
-    expect(flags).toMatchObject({ 'kube-api-qps': 12.5, 'kube-api-burst': 20, 'leader-elect': false, 'leader-election-lease-duration': 30_000, 'expectation-timeout': 60_000, 'graceful-shutdown-timeout': 500 });
+    expect(flags).toMatchObject({
+      'kube-api-qps': 12.5,
+      'kube-api-burst': 20,
+      'leader-elect': false,
+      'leader-election-lease-duration': 30_000,
+      'expectation-timeout': 60_000,
+      'graceful-shutdown-timeout': 500,
+    });
     expect(flags['feature-gates'].enabled('CloneSetShortHash')).toBe(true);
     expect(parseManagerFlags(['--leader-elect'])['leader-elect']).toBe(true);
     // 0: no client-side limit (the API server's Priority and Fairness decides), as controller-runtime ≥ 0.15.
-    expect(parseManagerFlags(['--kube-api-qps=0', '--kube-api-burst=0'])).toMatchObject({ 'kube-api-qps': 0, 'kube-api-burst': 0 });
+    expect(parseManagerFlags(['--kube-api-qps=0', '--kube-api-burst=0'])).toMatchObject({
+      'kube-api-qps': 0,
+      'kube-api-burst': 0,
+    });
   });
 
   it.each([
     [['--kube-api-qps=abc'], '--kube-api-qps: expected a number of 0 or more, got "abc"'],
     [['--kube-api-qps=-1'], '--kube-api-qps: expected a number of 0 or more, got "-1"'],
     [['--kube-api-burst=2.5'], '--kube-api-burst'],
-    [['--leader-election-lease-duration=15'], '--leader-election-lease-duration: expected a duration such as 15s, 1h30m or 500ms, got "15" (time: missing unit in duration "15")'],
+    [
+      ['--leader-election-lease-duration=15'],
+      '--leader-election-lease-duration: expected a duration such as 15s, 1h30m or 500ms, got "15" (time: missing unit in duration "15")',
+    ],
     [['--leader-election-lease-duration=-1s'], '--leader-election-lease-duration: expected a duration of 0 or more'],
     [['--log-level=loud'], '--log-level'],
     [['--metrics-bind-address=8080'], '--metrics-bind-address: expected host:port, :port or 0'],
@@ -62,7 +75,10 @@ describe('parseManagerFlags', () => {
 });
 
 describe('parseFlags with app flags', () => {
-  const schema = managerFlagsSchema.extend({ 'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false), 'cloneset-workers': z.string().optional() });
+  const schema = managerFlagsSchema.extend({
+    'cloneset-scaling-exclude-preparing-delete': booleanFlag().default(false),
+    'cloneset-workers': z.string().optional(),
+  });
 
   it('accepts the manager flags plus the app flags, bare booleans included', () => {
     const flags = parseFlags(['--cloneset-scaling-exclude-preparing-delete', '--leader-elect=false'], schema);

@@ -11,17 +11,26 @@ import { crossFlagProblems } from './sharding-flags.ts';
 const BOOLEAN_FLAG_SCHEMAS = new WeakSet<z.ZodType>();
 
 /** A boolean flag: `--flag`, `--flag=true` or `--flag=false`. */
-export function booleanFlag(): z.ZodPipe<z.ZodEnum<{ true: 'true'; false: 'false' }>, z.ZodTransform<boolean, 'true' | 'false'>> {
+export function booleanFlag(): z.ZodPipe<
+  z.ZodEnum<{ true: 'true'; false: 'false' }>,
+  z.ZodTransform<boolean, 'true' | 'false'>
+> {
   const schema = z.enum(['true', 'false']).transform((value) => value === 'true');
   BOOLEAN_FLAG_SCHEMAS.add(schema);
   return schema;
 }
 /** A numeric flag: a number (`label`: "a number", "an integer") greater than 0, or of 0 or more. */
-export const countFlag = (label: string, minimum: 'positive' | 'non-negative' = 'positive'): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
+export const countFlag = (
+  label: string,
+  minimum: 'positive' | 'non-negative' = 'positive',
+): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> =>
   z.string().transform((text, context) => {
     const value = Number(text);
     if (!Number.isFinite(value) || value < 0 || (value === 0 && minimum === 'positive')) {
-      context.addIssue({ code: 'custom', message: `expected ${label} ${minimum === 'positive' ? 'greater than 0' : 'of 0 or more'}, got ${JSON.stringify(text)}` });
+      context.addIssue({
+        code: 'custom',
+        message: `expected ${label} ${minimum === 'positive' ? 'greater than 0' : 'of 0 or more'}, got ${JSON.stringify(text)}`,
+      });
       return z.NEVER;
     }
     return value;
@@ -64,7 +73,6 @@ export const managerFlagsSchema = z.strictObject({
 /** Parsed manager flags. */
 export type ManagerFlags = z.output<typeof managerFlagsSchema>;
 
-
 /** A command line that cannot be used; the message lists every problem with the flag's name. */
 export class FlagError extends Error {
   constructor(message: string) {
@@ -88,13 +96,26 @@ export function parseManagerFlags(argv: readonly string[]): ManagerFlags {
  * `compat` are accepted too: an alias sets our flag (giving both is an error naming them), an ignored
  * flag is checked and dropped (`compatibilityNotes` says so for the log).
  */
-export function parseFlags<S extends z.ZodObject>(argv: readonly string[], schema: S, compat: FlagCompat = {}): z.output<S> {
+export function parseFlags<S extends z.ZodObject>(
+  argv: readonly string[],
+  schema: S,
+  compat: FlagCompat = {},
+): z.output<S> {
   const options = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, { type: 'string' as const }]));
-  const booleans = new Set(Object.entries(schema.shape).filter(([, field]) => isBooleanFlag(field as z.ZodType)).map(([name]) => name));
+  const booleans = new Set(
+    Object.entries(schema.shape)
+      .filter(([, field]) => isBooleanFlag(field as z.ZodType))
+      .map(([name]) => name),
+  );
   const args = withCompatFlags(argv, { compat, known: new Set(Object.keys(schema.shape)) });
   let values: Record<string, string | undefined>;
   try {
-    values = parseArgs({ args: normalizeBooleans(args, booleans), options, strict: true, allowPositionals: false }).values;
+    values = parseArgs({
+      args: normalizeBooleans(args, booleans),
+      options,
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (error) {
     throw new FlagError(error instanceof Error ? error.message : String(error));
   }
@@ -117,12 +138,15 @@ function withCompatFlags(argv: readonly string[], input: { compat: FlagCompat; k
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] ?? '';
     const name = arg.startsWith('--') ? flagName(arg) : '';
-    const entry = name !== '' && !input.known.has(name) && Object.hasOwn(input.compat, name) ? input.compat[name] : undefined;
+    const entry =
+      name !== '' && !input.known.has(name) && Object.hasOwn(input.compat, name) ? input.compat[name] : undefined;
     if (entry === undefined) {
       args.push(arg);
     } else if (entry.kind === 'alias') {
       if (given.has(entry.to)) {
-        throw new FlagError(`invalid flags:\n  --${name}: OpenKruise's name for --${entry.to}, which is given too; give only --${entry.to}`);
+        throw new FlagError(
+          `invalid flags:\n  --${name}: OpenKruise's name for --${entry.to}, which is given too; give only --${entry.to}`,
+        );
       }
       args.push(`--${entry.to}${arg.slice(2 + name.length)}`);
     } else {
@@ -171,7 +195,11 @@ function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet<string
  * For a process's main: parses `argv` or writes the FlagError's message to stderr and exits with
  * code 2, as command-line tools do for usage errors. Other errors are thrown.
  */
-export function parseFlagsOrExit<S extends z.ZodObject>(argv: readonly string[], schema: S, compat: FlagCompat = {}): z.output<S> {
+export function parseFlagsOrExit<S extends z.ZodObject>(
+  argv: readonly string[],
+  schema: S,
+  compat: FlagCompat = {},
+): z.output<S> {
   try {
     return parseFlags(argv, schema, compat);
   } catch (error) {

@@ -10,7 +10,10 @@ const LEASE_DURATION = 'leader-election-lease-duration';
 const RENEW_DEADLINE = 'leader-election-renew-deadline';
 
 /** The ring's timing of a process with these flags. */
-export function shardTimingFromFlags(flags: { readonly [LEASE_DURATION]: number; readonly [RENEW_DEADLINE]: number }): ShardTiming {
+export function shardTimingFromFlags(flags: {
+  readonly [LEASE_DURATION]: number;
+  readonly [RENEW_DEADLINE]: number;
+}): ShardTiming {
   const leaseDurationMs = flags[LEASE_DURATION];
   const renewDeadlineMs = flags[RENEW_DEADLINE];
   return { leaseDurationMs, renewDeadlineMs, renewPeriodMs: renewPeriodFor(leaseDurationMs, renewDeadlineMs) };
@@ -26,9 +29,12 @@ export function crossFlagProblems(flags: Readonly<Record<string, unknown>>): str
   if (flags['sharding'] !== true || typeof leaseDurationMs !== 'number' || typeof renewDeadlineMs !== 'number') {
     return [];
   }
-  return shardTimingProblems(shardTimingFromFlags({ [LEASE_DURATION]: leaseDurationMs, [RENEW_DEADLINE]: renewDeadlineMs }), {
-    leaseDuration: `--${LEASE_DURATION}`,
-    renewDeadline: `--${RENEW_DEADLINE}`,
-    renewPeriod: `the member renew period (a third of --${LEASE_DURATION}, at most half of --${RENEW_DEADLINE})`,
-  }).map((problem) => `--sharding: ${problem}`);
+  return shardTimingProblems(
+    shardTimingFromFlags({ [LEASE_DURATION]: leaseDurationMs, [RENEW_DEADLINE]: renewDeadlineMs }),
+    {
+      leaseDuration: `--${LEASE_DURATION}`,
+      renewDeadline: `--${RENEW_DEADLINE}`,
+      renewPeriod: `the member renew period (a third of --${LEASE_DURATION}, at most half of --${RENEW_DEADLINE})`,
+    },
+  ).map((problem) => `--sharding: ${problem}`);
 }

@@ -5,10 +5,18 @@ import { parseFeatureGates } from '../feature-gates/parse-feature-gates.ts';
 import { workersFlag, workloadControllerOptions } from './workload-controller-flags.ts';
 
 describe('workloadControllerOptions', () => {
-  const flags = { 'feature-gates': parseFeatureGates('CloneSetShortHash=true'), workers: 3, 'expectation-timeout': 300_000 };
+  const flags = {
+    'feature-gates': parseFeatureGates('CloneSetShortHash=true'),
+    workers: 3,
+    'expectation-timeout': 300_000,
+  };
 
   it("takes the controller's own workers over --workers, and the gates and expectation timeout as they are", () => {
-    expect(workloadControllerOptions(flags, 8)).toEqual({ featureGates: flags['feature-gates'], workers: 8, expectationTimeoutMs: 300_000 });
+    expect(workloadControllerOptions(flags, 8)).toEqual({
+      featureGates: flags['feature-gates'],
+      workers: 8,
+      expectationTimeoutMs: 300_000,
+    });
     expect(workloadControllerOptions(flags, undefined).workers).toBe(3);
   });
 

@@ -9,7 +9,9 @@ import type { FeatureGates } from '../feature-gates/feature-gates.ts';
 import { countFlag } from './manager-flags.ts';
 
 /** A controller's own workers flag (`--cloneset-workers`, ...): an integer, optional. */
-export function workersFlag(): z.ZodOptional<z.ZodPipe<z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>, z.ZodNumber>> {
+export function workersFlag(): z.ZodOptional<
+  z.ZodPipe<z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>, z.ZodNumber>
+> {
   return countFlag('an integer').pipe(z.number().int()).optional();
 }
 
@@ -28,6 +30,13 @@ export interface WorkloadControllerOptions {
 }
 
 /** The common options; `ownWorkers` (the controller's own workers flag) wins over `--workers`. */
-export function workloadControllerOptions(flags: WorkloadControllerFlags, ownWorkers: number | undefined): WorkloadControllerOptions {
-  return { featureGates: flags['feature-gates'], workers: ownWorkers ?? flags.workers, expectationTimeoutMs: flags['expectation-timeout'] };
+export function workloadControllerOptions(
+  flags: WorkloadControllerFlags,
+  ownWorkers: number | undefined,
+): WorkloadControllerOptions {
+  return {
+    featureGates: flags['feature-gates'],
+    workers: ownWorkers ?? flags.workers,
+    expectationTimeoutMs: flags['expectation-timeout'],
+  };
 }

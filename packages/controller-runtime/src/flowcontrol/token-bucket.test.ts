@@ -29,11 +29,14 @@ describe('TokenBucket', () => {
     { qps: 5, burst: 10, calls: 12, expected: [...Array<number>(10).fill(0), 200, 400] },
     { qps: 2, burst: 1, calls: 4, expected: [0, 500, 1000, 1500] },
     { qps: 3, burst: 1, calls: 3, expected: [0, 1000 / 3, 2000 / 3] },
-  ])('reserve: qps $qps, burst $burst passes the burst at once, then spaces by 1/qps', ({ qps, burst, calls, expected }) => {
-    const bucket = new TokenBucket({ qps, burst, clock: new FakeClock() });
-    const waits = Array.from({ length: calls }, () => bucket.reserve());
-    expect(waits).toEqual(expected);
-  });
+  ])(
+    'reserve: qps $qps, burst $burst passes the burst at once, then spaces by 1/qps',
+    ({ qps, burst, calls, expected }) => {
+      const bucket = new TokenBucket({ qps, burst, clock: new FakeClock() });
+      const waits = Array.from({ length: calls }, () => bucket.reserve());
+      expect(waits).toEqual(expected);
+    },
+  );
 
   it('refills at qps up to burst', () => {
     const clock = new FakeClock();

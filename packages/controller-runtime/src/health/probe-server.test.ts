@@ -27,7 +27,10 @@ describe('ProbeServer', () => {
       address: '0',
       registry,
       healthz: new Map<string, HealthCheck>([['ping', () => true]]),
-      readyz: new Map<string, HealthCheck>([['informers', () => ready], ['webhook', () => Promise.reject(new Error('down'))]]),
+      readyz: new Map<string, HealthCheck>([
+        ['informers', () => ready],
+        ['webhook', () => Promise.reject(new Error('down'))],
+      ]),
     });
     const port = await server.listen();
     try {

@@ -10,7 +10,13 @@ import { decideLease, microTime } from './lease-decision.ts';
 import type { LeaseLike, LeaseTiming } from './lease-decision.ts';
 
 /** coordination.k8s.io/v1 Lease. */
-export const leaseResource = defineResource<LeaseLike>({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true });
+export const leaseResource = defineResource<LeaseLike>({
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+  namespaced: true,
+});
 
 export interface LeaderElectorOptions extends LeaseTiming {
   readonly client: Client;
@@ -52,7 +58,10 @@ export class LeaderElector {
     if (!(await this.#acquire(signal))) {
       return 'shutdown';
     }
-    this.#options.logger.info({ lease: this.#leaseName(), identity: this.#options.identity }, 'Acquired the leader lease');
+    this.#options.logger.info(
+      { lease: this.#leaseName(), identity: this.#options.identity },
+      'Acquired the leader lease',
+    );
     this.#options.onLeadershipChange?.(true);
     const leadership = new AbortController();
     const leading = lead(AbortSignal.any([signal, leadership.signal]));
@@ -86,10 +95,15 @@ export class LeaderElector {
       if (isAborted(signal)) {
         return 'shutdown';
       }
-      if (await this.#tryAcquireOrRenew(AbortSignal.any([signal, AbortSignal.timeout(this.#options.renewDeadlineMs)]))) {
+      if (
+        await this.#tryAcquireOrRenew(AbortSignal.any([signal, AbortSignal.timeout(this.#options.renewDeadlineMs)]))
+      ) {
         lastRenew = performance.now();
       } else if (performance.now() - lastRenew >= this.#options.renewDeadlineMs) {
-        this.#options.logger.error({ lease: this.#leaseName() }, 'Failed to renew the leader lease before the renew deadline; leadership lost');
+        this.#options.logger.error(
+          { lease: this.#leaseName() },
+          'Failed to renew the leader lease before the renew deadline; leadership lost',
+        );
         return 'lost';
       }
     }
@@ -108,13 +122,21 @@ export class LeaderElector {
       // Another holder's age on the monotonic clock (client-go's rule); wall time only goes into the Lease.
       const now = performance.now();
       this.#observe(current, now);
-      const decision = decideLease({ current, identity: this.#options.identity, now, wallNow: Date.now(), observedAt: this.#observed?.at ?? now, timing: this.#options });
+      const decision = decideLease({
+        current,
+        identity: this.#options.identity,
+        now,
+        wallNow: Date.now(),
+        observedAt: this.#observed?.at ?? now,
+        timing: this.#options,
+      });
       if (decision.kind === 'wait') {
         return false;
       }
-      const written = current === undefined
-        ? await client.create(leaseResource, { metadata: { name, namespace }, spec: decision.spec }, { signal })
-        : await client.update(leaseResource, { ...current, spec: decision.spec }, { signal });
+      const written =
+        current === undefined
+          ? await client.create(leaseResource, { metadata: { name, namespace }, spec: decision.spec }, { signal })
+          : await client.update(leaseResource, { ...current, spec: decision.spec }, { signal });
       this.#observe(written, now);
       return true;
     } catch (error) {
@@ -125,7 +147,10 @@ export class LeaderElector {
 
   #logAttemptFailure(error: unknown): void {
     const expected = isConflict(error) || isAlreadyExists(error);
-    this.#options.logger[expected ? 'debug' : 'warn']({ err: error, lease: this.#leaseName() }, 'Could not acquire or renew the leader lease');
+    this.#options.logger[expected ? 'debug' : 'warn'](
+      { err: error, lease: this.#leaseName() },
+      'Could not acquire or renew the leader lease',
+    );
   }
 
   #observe(lease: LeaseLike | undefined, now: number): void {
@@ -145,7 +170,10 @@ export class LeaderElector {
       const now = microTime(Date.now());
       await client.update(
         leaseResource,
-        { ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } },
+        {
+          ...current,
+          spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
+        },
         { signal: AbortSignal.timeout(5000) },
       );
       this.#options.logger.info({ lease: this.#leaseName() }, 'Released the leader lease');

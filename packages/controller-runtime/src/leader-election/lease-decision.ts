@@ -11,7 +11,12 @@ export interface LeaseSpecLike {
 export interface LeaseLike {
   readonly apiVersion?: string;
   readonly kind?: string;
-  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly resourceVersion?: string; readonly labels?: Readonly<Record<string, string>> };
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly resourceVersion?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+  };
   readonly spec?: LeaseSpecLike | undefined;
 }
 

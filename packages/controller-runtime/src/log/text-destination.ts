@@ -45,7 +45,10 @@ export function formatTextLine(json: string): string {
     .map(([key, value]) => `${key}=${formatValue(value)}`);
   const err = record['err'];
   const stack = errorStack(err);
-  const errField = err === undefined ? [] : [`err=${formatValue(typeof err === 'object' && err !== null && 'message' in err ? err.message : err)}`];
+  const errField =
+    err === undefined
+      ? []
+      : [`err=${formatValue(typeof err === 'object' && err !== null && 'message' in err ? err.message : err)}`];
   const head = [text('time'), level, text('msg'), ...fields, ...errField].filter((part) => part !== '').join(' ');
   return stack === undefined ? head : `${head}\n${stack.replace(/^/gm, '    ')}`;
 }

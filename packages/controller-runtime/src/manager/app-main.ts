@@ -50,7 +50,10 @@ export interface AppMainOptions<S extends z.ZodObject> {
 }
 
 /** Runs the app until a signal stops it; exits the process (0 after a clean stop, 1 on a fatal error). */
-export async function runAppMain<S extends z.ZodObject>(argv: readonly string[], options: AppMainOptions<S>): Promise<never> {
+export async function runAppMain<S extends z.ZodObject>(
+  argv: readonly string[],
+  options: AppMainOptions<S>,
+): Promise<never> {
   const flags = parseFlagsOrExit(argv, options.schema, OPENKRUISE_MANAGER_FLAGS);
   // The schema extends managerFlagsSchema, so the parsed flags carry every manager flag.
   const common = flags as unknown as ManagerFlags;
@@ -62,7 +65,12 @@ export async function runAppMain<S extends z.ZodObject>(argv: readonly string[],
   }
   const kubeConfig = await loadKubeConfigOrExit(common.kubeconfig);
   const manager = new Manager(
-    managerOptionsFromFlags(common, { kubeConfig, logger, userAgent: `kruise-ts-${options.app}`, defaultLeaseName: `kruise-ts-${options.app}` }),
+    managerOptionsFromFlags(common, {
+      kubeConfig,
+      logger,
+      userAgent: `kruise-ts-${options.app}`,
+      defaultLeaseName: `kruise-ts-${options.app}`,
+    }),
   );
   options.setup(manager, flags);
   setupWebhooks(manager, options, flags);

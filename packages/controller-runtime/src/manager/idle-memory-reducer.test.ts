@@ -7,7 +7,12 @@ import type { GcFunction } from './idle-memory-reducer.ts';
 
 const MIB = 1024 * 1024;
 
-function setup(options: { rss: number[] } = { rss: [100 * MIB] }): { reducer: IdleMemoryReducer; clock: FakeClock; calls: Parameters<GcFunction>[0][]; memory: { rss: number } } {
+function setup(options: { rss: number[] } = { rss: [100 * MIB] }): {
+  reducer: IdleMemoryReducer;
+  clock: FakeClock;
+  calls: Parameters<GcFunction>[0][];
+  memory: { rss: number };
+} {
   const clock = new FakeClock();
   const memory = { rss: options.rss[0] ?? 0 };
   const calls: Parameters<GcFunction>[0][] = [];
@@ -15,7 +20,14 @@ function setup(options: { rss: number[] } = { rss: [100 * MIB] }): { reducer: Id
     calls.push(gcOptions);
     memory.rss = 110 * MIB;
   };
-  const reducer = new IdleMemoryReducer({ gc, clock, logger: createLogger({ level: 'silent' }), quietMs: 2000, minGrowthBytes: 16 * MIB, rss: () => memory.rss });
+  const reducer = new IdleMemoryReducer({
+    gc,
+    clock,
+    logger: createLogger({ level: 'silent' }),
+    quietMs: 2000,
+    minGrowthBytes: 16 * MIB,
+    rss: () => memory.rss,
+  });
   return { reducer, clock, calls, memory };
 }
 
@@ -64,7 +76,12 @@ describe('IdleMemoryReducer', () => {
 
   it('does nothing without gc (no --expose-gc) or after stop', () => {
     const clock = new FakeClock();
-    const withoutGc = new IdleMemoryReducer({ gc: undefined, clock, logger: createLogger({ level: 'silent' }), rss: () => 0 });
+    const withoutGc = new IdleMemoryReducer({
+      gc: undefined,
+      clock,
+      logger: createLogger({ level: 'silent' }),
+      rss: () => 0,
+    });
     withoutGc.notifyActivity();
     expect(clock.pendingTimers()).toBe(0);
     const { reducer, calls, memory, clock: other } = setup();

@@ -19,7 +19,11 @@ import { realClock } from '../util/clock.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 
 /** V8's `gc` as `--expose-gc` exposes it, with the options used here. */
-export type GcFunction = (options: { readonly type: 'major'; readonly execution: 'sync'; readonly flavor: 'last-resort' }) => unknown;
+export type GcFunction = (options: {
+  readonly type: 'major';
+  readonly execution: 'sync';
+  readonly flavor: 'last-resort';
+}) => unknown;
 
 export interface IdleMemoryReducerOptions {
   readonly gc: GcFunction | undefined;

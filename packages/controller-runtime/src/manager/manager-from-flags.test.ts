@@ -18,7 +18,10 @@ afterEach(() => {
 });
 
 /** A kubeconfig file in the temp dir whose current context `name` has cluster `server` and the user given. */
-function kubeconfig(file: string, input: { readonly name: string; readonly server: string; readonly user: Record<string, unknown> }): string {
+function kubeconfig(
+  file: string,
+  input: { readonly name: string; readonly server: string; readonly user: Record<string, unknown> },
+): string {
   const full = path.join(dir, file);
   mkdirSync(path.dirname(full), { recursive: true });
   writeFileSync(
@@ -35,7 +38,9 @@ function kubeconfig(file: string, input: { readonly name: string; readonly serve
   return full;
 }
 
-const exec = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token', interactiveMode: 'Never' } };
+const exec = {
+  exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token', interactiveMode: 'Never' },
+};
 
 describe('loadKubeConfig', () => {
   interface Case {
@@ -48,20 +53,33 @@ describe('loadKubeConfig', () => {
   const cases: readonly Case[] = [
     {
       name: 'a token kubeconfig given as --kubeconfig: read here',
-      input: (home) => ({ file: kubeconfig('token', { name: 'a', server: 'https://a.example:6443', user: { token: 't' } }), env: { HOME: home } }),
+      input: (home) => ({
+        file: kubeconfig('token', { name: 'a', server: 'https://a.example:6443', user: { token: 't' } }),
+        env: { HOME: home },
+      }),
       type: StaticKubeConfig,
       server: 'https://a.example:6443',
     },
     {
       name: 'a token kubeconfig in KUBECONFIG: read here',
-      input: (home) => ({ file: undefined, env: { HOME: home, KUBECONFIG: kubeconfig('token', { name: 'a', server: 'https://a.example:6443', user: { token: 't' } }) } }),
+      input: (home) => ({
+        file: undefined,
+        env: {
+          HOME: home,
+          KUBECONFIG: kubeconfig('token', { name: 'a', server: 'https://a.example:6443', user: { token: 't' } }),
+        },
+      }),
       type: StaticKubeConfig,
       server: 'https://a.example:6443',
     },
     {
       name: 'a client-certificate kubeconfig at HOME/.kube/config: read here',
       input: (home) => {
-        kubeconfig('home/.kube/config', { name: 'h', server: 'https://h.example', user: { 'client-certificate-data': 'Qw==', 'client-key-data': 'Sw==' } });
+        kubeconfig('home/.kube/config', {
+          name: 'h',
+          server: 'https://h.example',
+          user: { 'client-certificate-data': 'Qw==', 'client-key-data': 'Sw==' },
+        });
         return { file: undefined, env: { HOME: home } };
       },
       type: StaticKubeConfig,
@@ -69,13 +87,19 @@ describe('loadKubeConfig', () => {
     },
     {
       name: 'an exec-plugin kubeconfig given as --kubeconfig: client-node',
-      input: (home) => ({ file: kubeconfig('exec', { name: 'e', server: 'https://e.example', user: exec }), env: { HOME: home } }),
+      input: (home) => ({
+        file: kubeconfig('exec', { name: 'e', server: 'https://e.example', user: exec }),
+        env: { HOME: home },
+      }),
       type: KubeConfig,
       server: 'https://e.example',
     },
     {
       name: 'an exec-plugin kubeconfig in KUBECONFIG: client-node',
-      input: (home) => ({ file: undefined, env: { HOME: home, KUBECONFIG: kubeconfig('exec', { name: 'e', server: 'https://e.example', user: exec }) } }),
+      input: (home) => ({
+        file: undefined,
+        env: { HOME: home, KUBECONFIG: kubeconfig('exec', { name: 'e', server: 'https://e.example', user: exec }) },
+      }),
       type: KubeConfig,
       server: 'https://e.example',
     },
@@ -104,7 +128,10 @@ describe('loadKubeConfig', () => {
   it('merges the files of KUBECONFIG as client-node does', async () => {
     const first = kubeconfig('first', { name: 'one', server: 'https://one.example', user: { token: '1' } });
     const second = kubeconfig('second', { name: 'two', server: 'https://two.example', user: { token: '2' } });
-    const kubeConfig = await loadKubeConfig(undefined, { HOME: dir, KUBECONFIG: [first, '', second].join(path.delimiter) });
+    const kubeConfig = await loadKubeConfig(undefined, {
+      HOME: dir,
+      KUBECONFIG: [first, '', second].join(path.delimiter),
+    });
     expect(kubeConfig).toBeInstanceOf(KubeConfig);
     if (kubeConfig instanceof KubeConfig) {
       expect(kubeConfig.getContexts().map((context) => context.name)).toEqual(['one', 'two']);
@@ -114,7 +141,14 @@ describe('loadKubeConfig', () => {
 
   it('takes the current context of a later file when the first names none (as kubectl)', async () => {
     const first = path.join(dir, 'no-context');
-    writeFileSync(first, dump({ clusters: [{ name: 'x', cluster: { server: 'https://x.example' } }], users: [], contexts: [{ name: 'x', context: { cluster: 'x' } }] }));
+    writeFileSync(
+      first,
+      dump({
+        clusters: [{ name: 'x', cluster: { server: 'https://x.example' } }],
+        users: [],
+        contexts: [{ name: 'x', context: { cluster: 'x' } }],
+      }),
+    );
     const second = kubeconfig('second', { name: 'two', server: 'https://two.example', user: { token: '2' } });
     const kubeConfig = await loadKubeConfig(undefined, { HOME: dir, KUBECONFIG: [first, second].join(path.delimiter) });
     expect(kubeConfig.getCurrentCluster()?.server).toBe('https://two.example');
@@ -123,6 +157,8 @@ describe('loadKubeConfig', () => {
   it('names the file of a broken kubeconfig', async () => {
     const file = path.join(dir, 'broken');
     writeFileSync(file, dump({ 'current-context': 'missing', contexts: [] }));
-    await expect(loadKubeConfig(file, { HOME: dir })).rejects.toThrow(`kubeconfig ${file}: context "missing" does not exist in the kubeconfig`);
+    await expect(loadKubeConfig(file, { HOME: dir })).rejects.toThrow(
+      `kubeconfig ${file}: context "missing" does not exist in the kubeconfig`,
+    );
   });
 });

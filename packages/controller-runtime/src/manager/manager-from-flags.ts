@@ -2,7 +2,12 @@ import type { Logger } from 'pino';
 
 import type { KubeConfigLike } from '../client/cluster-config.ts';
 import { needsClientNode } from '../client/kubeconfig-files.ts';
-import { defaultKubeConfigSource, inClusterContext, readCurrentContext, StaticKubeConfig } from '../client/kubeconfig-loader.ts';
+import {
+  defaultKubeConfigSource,
+  inClusterContext,
+  readCurrentContext,
+  StaticKubeConfig,
+} from '../client/kubeconfig-loader.ts';
 
 import type { FeatureGates } from '../feature-gates/feature-gates.ts';
 import { unimplementedGateWarnings } from '../feature-gates/unimplemented-gates.ts';
@@ -20,7 +25,10 @@ import { shardTimingFromFlags } from '../flags/sharding-flags.ts';
  * proxies and merged files @kubernetes/client-node is loaded (only then: it is heavy). Only an app's
  * main calls this: it reads the environment.
  */
-export async function loadKubeConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<KubeConfigLike> {
+export async function loadKubeConfig(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<KubeConfigLike> {
   const source = file === undefined ? defaultKubeConfigSource(env) : { files: [file] };
   const inCluster = source === 'in-cluster' ? inClusterContext(env) : undefined;
   if (inCluster !== undefined) {
@@ -106,7 +114,10 @@ function shardingFromFlags(flags: ManagerFlags, process: ManagerProcess): Shardi
  * Logs, once at start-up, what the command line asked for that kruise-ts takes differently:
  * OpenKruise flag names (aliases and no-ops) and feature gates turned on that change nothing.
  */
-export function logStartupWarnings(logger: Logger, input: { readonly argv: readonly string[]; readonly compat: FlagCompat; readonly gates: FeatureGates }): void {
+export function logStartupWarnings(
+  logger: Logger,
+  input: { readonly argv: readonly string[]; readonly compat: FlagCompat; readonly gates: FeatureGates },
+): void {
   for (const note of compatibilityNotes(input.argv, input.compat)) {
     logger.warn(note);
   }

@@ -20,7 +20,13 @@ import { WebhookServer } from '../webhook/webhook-server.ts';
 import { Manager } from './manager.ts';
 
 const logger = createLogger({ level: 'silent' });
-const thingResource = defineResource<KubeObject>({ group: 'example.com', version: 'v1', plural: 'things', kind: 'Thing', namespaced: true });
+const thingResource = defineResource<KubeObject>({
+  group: 'example.com',
+  version: 'v1',
+  plural: 'things',
+  kind: 'Thing',
+  namespaced: true,
+});
 
 /** A manager whose API server cannot be reached: its caches never sync and it never leads. */
 function offlineManager(): Manager {
@@ -36,13 +42,29 @@ function offlineManager(): Manager {
     logger,
     healthProbeAddress: '127.0.0.1:0',
     gracefulShutdownTimeoutMs: 5000,
-    leaderElection: { enabled: true, namespace: 'kube-system', name: 'serving-test', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 100 },
+    leaderElection: {
+      enabled: true,
+      namespace: 'kube-system',
+      name: 'serving-test',
+      leaseDurationMs: 1000,
+      renewDeadlineMs: 800,
+      retryPeriodMs: 100,
+    },
   });
 }
 
-function withServer(manager: Manager): { readonly server: WebhookServer; readonly certificates: SelfManagedCertificates } {
+function withServer(manager: Manager): {
+  readonly server: WebhookServer;
+  readonly certificates: SelfManagedCertificates;
+} {
   const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
-  const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0, registry: manager.metrics.registry });
+  const server = new WebhookServer({
+    certificates,
+    logger,
+    host: '127.0.0.1',
+    port: 0,
+    registry: manager.metrics.registry,
+  });
   server.register('/validate', () => Promise.resolve(allowedResponse()), { failurePolicy: 'deny' });
   server.registerConversion('/convert', (object) => ({ ok: true, object: { ...(object as object), converted: true } }));
   manager.add(server);
@@ -51,14 +73,29 @@ function withServer(manager: Manager): { readonly server: WebhookServer; readonl
 }
 
 function postConversion(port: number, ca: string): Promise<number> {
-  const body = JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'c', desiredAPIVersion: 'example.com/v2', objects: [{ a: 1 }] } });
+  const body = JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    request: { uid: 'c', desiredAPIVersion: 'example.com/v2', objects: [{ a: 1 }] },
+  });
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', port, path: '/convert', method: 'POST', ca, agent: false, headers: { 'Content-Type': 'application/json' } }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        resolve(response.statusCode ?? 0);
-      });
-    });
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/convert',
+        method: 'POST',
+        ca,
+        agent: false,
+        headers: { 'Content-Type': 'application/json' },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          resolve(response.statusCode ?? 0);
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -105,10 +142,14 @@ describe('a manager with a webhook server', () => {
     manager.add({
       start: (signal) =>
         new Promise((resolve) => {
-          signal.addEventListener('abort', () => {
-            draining.resolve(undefined);
-            setTimeout(resolve, 1500);
-          }, { once: true });
+          signal.addEventListener(
+            'abort',
+            () => {
+              draining.resolve(undefined);
+              setTimeout(resolve, 1500);
+            },
+            { once: true },
+          );
         }),
     });
     const stop = new AbortController();

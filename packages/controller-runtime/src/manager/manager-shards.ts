@@ -61,10 +61,26 @@ export class ManagerShards {
   /** Each controller's scale expectations, to forget those of buckets this replica takes. */
   readonly #scaleExpectations = new Map<string, ScaleExpectations[]>();
 
-  constructor(input: { options: ShardingOptions; gate: BucketGate; client: Client; informers: InformerFactory; logger: Logger; registry: Registry; namespace: string | undefined; add: (runnable: Runnable) => void }) {
+  constructor(input: {
+    options: ShardingOptions;
+    gate: BucketGate;
+    client: Client;
+    informers: InformerFactory;
+    logger: Logger;
+    registry: Registry;
+    namespace: string | undefined;
+    add: (runnable: Runnable) => void;
+  }) {
     const { options, gate, client, logger } = input;
     this.gate = gate;
-    this.#labeller = new BucketLabeller({ client, listWatcher: (scope) => apiListWatcher(client, scope), gate, logger: logger.child({ component: 'bucket-labeller' }), namespace: input.namespace, qps: options.labelQps ?? 20 });
+    this.#labeller = new BucketLabeller({
+      client,
+      listWatcher: (scope) => apiListWatcher(client, scope),
+      gate,
+      logger: logger.child({ component: 'bucket-labeller' }),
+      namespace: input.namespace,
+      qps: options.labelQps ?? 20,
+    });
     const labeller = this.#labeller;
     const ring = { ring: options.ring, namespace: options.namespace };
     this.#coordinator = new ShardCoordinator({
@@ -76,7 +92,11 @@ export class ManagerShards {
       identity: options.identity ?? `${os.hostname()}_${randomUUID()}`,
       logger: logger.child({ component: 'shard-coordinator' }),
       timing: options.timing,
-      observer: registerShardMetrics(input.registry, { ring: options.ring, gate, unlabelled: () => labeller.pending() }),
+      observer: registerShardMetrics(input.registry, {
+        ring: options.ring,
+        gate,
+        unlabelled: () => labeller.pending(),
+      }),
     });
     const coordinator = this.#coordinator;
     client.transport.guardWrites(() => {

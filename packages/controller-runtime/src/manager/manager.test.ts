@@ -42,7 +42,14 @@ describe('Manager expectations', () => {
     expect(metrics).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="scale"} 1');
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logged).toContainEqual(
-      expect.objectContaining({ level: 'warn', controller: 'cloneset', owner: 'ns/cs', action: 'create', pods: ['cs-abcde'], msg: expect.stringContaining('never showed 1 creations of ns/cs') as unknown }),
+      expect.objectContaining({
+        level: 'warn',
+        controller: 'cloneset',
+        owner: 'ns/cs',
+        action: 'create',
+        pods: ['cs-abcde'],
+        msg: expect.stringContaining('never showed 1 creations of ns/cs') as unknown,
+      }),
     );
   });
 
@@ -58,10 +65,16 @@ describe('Manager expectations', () => {
     scale.observe('ns/other', 'delete', 'other-xyz12');
     const metrics = await manager.metrics.registry.metrics();
     expect(metrics).toContain('kruise_ts_expectations_unsatisfied{controller="cloneset",kind="scale"} 1');
-    expect(metrics).toContain('kruise_ts_expectations_oldest_unsatisfied_seconds{controller="cloneset",kind="scale"} 2.5');
+    expect(metrics).toContain(
+      'kruise_ts_expectations_oldest_unsatisfied_seconds{controller="cloneset",kind="scale"} 2.5',
+    );
     expect(metrics).toContain('kruise_ts_expectations_unsatisfied{controller="cloneset",kind="resource_version"} 1');
-    expect(metrics).toContain('kruise_ts_expectations_oldest_unsatisfied_seconds{controller="cloneset",kind="resource_version"} 2.5');
-    expect(metrics).toContain('kruise_ts_expectations_wait_duration_seconds_bucket{le="5",controller="cloneset",kind="scale"} 1');
+    expect(metrics).toContain(
+      'kruise_ts_expectations_oldest_unsatisfied_seconds{controller="cloneset",kind="resource_version"} 2.5',
+    );
+    expect(metrics).toContain(
+      'kruise_ts_expectations_wait_duration_seconds_bucket{le="5",controller="cloneset",kind="scale"} 1',
+    );
   });
 
   it('logs and counts a resource-version expectation that times out', async () => {
@@ -74,9 +87,13 @@ describe('Manager expectations', () => {
     expect(expectations.isSatisfied({ metadata: { uid: 'u1', resourceVersion: '9' } })).toBe(false);
     clock.advance(500);
     expect(expectations.isSatisfied({ metadata: { uid: 'u1', resourceVersion: '9' } })).toBe(true);
-    expect(await manager.metrics.registry.metrics()).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="resource_version"} 1');
+    expect(await manager.metrics.registry.metrics()).toContain(
+      'kruise_ts_expectations_timeouts_total{controller="cloneset",kind="resource_version"} 1',
+    );
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', controller: 'cloneset', object: 'u1', expected: '10', observed: '9' }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 'warn', controller: 'cloneset', object: 'u1', expected: '10', observed: '9' }),
+    );
   });
 });
 
@@ -85,9 +102,17 @@ describe('Manager rate limiter', () => {
     { argv: ['--rate-limiter-base-delay=1h'], queuedSoon: 0 },
     { argv: ['--rate-limiter-base-delay=0ms'], queuedSoon: 1 },
   ])('the --rate-limiter-* flags reach every controller queue: $argv', async ({ argv, queuedSoon }) => {
-    const { rateLimiter } = managerOptionsFromFlags(parseManagerFlags(argv), { kubeConfig: new KubeConfig(), logger: createLogger({ level: 'silent' }), userAgent: 't', defaultLeaseName: 'l' });
+    const { rateLimiter } = managerOptionsFromFlags(parseManagerFlags(argv), {
+      kubeConfig: new KubeConfig(),
+      logger: createLogger({ level: 'silent' }),
+      userAgent: 't',
+      defaultLeaseName: 'l',
+    });
     const manager = offlineManager([], { rateLimiter });
-    const controller = manager.newController({ name: 'test', reconciler: { reconcile: () => Promise.resolve(undefined) } });
+    const controller = manager.newController({
+      name: 'test',
+      reconciler: { reconcile: () => Promise.resolve(undefined) },
+    });
     controller.queue.addRateLimited('ns/a');
     // Long enough for a 0 ms delay to pass; an hour's delay keeps the item away whatever the machine does.
     await new Promise((resolve) => setTimeout(resolve, 50));

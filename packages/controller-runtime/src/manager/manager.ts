@@ -124,7 +124,10 @@ export class Manager {
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.logger = options.logger;
-    this.#memoryReducer = new IdleMemoryReducer({ gc: IdleMemoryReducer.exposedGc(), logger: options.logger.child({ component: 'idle-memory-reducer' }) });
+    this.#memoryReducer = new IdleMemoryReducer({
+      gc: IdleMemoryReducer.exposedGc(),
+      logger: options.logger.child({ component: 'idle-memory-reducer' }),
+    });
     this.metrics = createRuntimeMetrics(options.registry);
     const sharding = withIdentity(options.sharding);
     const transport = new Transport({
@@ -155,7 +158,16 @@ export class Manager {
     const add = (runnable: Runnable): void => {
       this.add(runnable);
     };
-    return new ManagerShards({ options: sharding, gate, client: this.client, informers: this.informers, logger: this.logger, registry: this.metrics.registry, namespace: this.#options.namespace, add });
+    return new ManagerShards({
+      options: sharding,
+      gate,
+      client: this.client,
+      informers: this.informers,
+      logger: this.logger,
+      registry: this.metrics.registry,
+      namespace: this.#options.namespace,
+      add,
+    });
   }
 
   /**
@@ -201,13 +213,19 @@ export class Manager {
    * with `kind="scale"`), and a timeout is logged as a warning naming the owner and the pods whose
    * creation or deletion never showed in the cache, and counted in `kruise_ts_expectations_timeouts_total`.
    */
-  scaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'> = {}): ScaleExpectations {
+  scaleExpectations(
+    controller: string,
+    options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'> = {},
+  ): ScaleExpectations {
     const expectations = this.#newScaleExpectations(controller, options);
     this.#shards?.trackScaleExpectations(controller, expectations);
     return expectations;
   }
 
-  #newScaleExpectations(controller: string, options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'>): ScaleExpectations {
+  #newScaleExpectations(
+    controller: string,
+    options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'>,
+  ): ScaleExpectations {
     return new ScaleExpectations({
       ...options,
       metrics: this.metrics.expectationMetrics(controller, 'scale'),
@@ -223,14 +241,23 @@ export class Manager {
   }
 
   /** Resource-version expectations of a controller, exported, logged and counted like scale ones (`kind="resource_version"`). */
-  resourceVersionExpectations(controller: string, options: Omit<ExpectationsOptions<ResourceVersionExpectationTimeout>, 'onTimeout' | 'metrics'> = {}): ResourceVersionExpectations {
+  resourceVersionExpectations(
+    controller: string,
+    options: Omit<ExpectationsOptions<ResourceVersionExpectationTimeout>, 'onTimeout' | 'metrics'> = {},
+  ): ResourceVersionExpectations {
     return new ResourceVersionExpectations({
       ...options,
       metrics: this.metrics.expectationMetrics(controller, 'resource_version'),
       onTimeout: (event) => {
         this.metrics.expectationsTimeouts.inc({ controller, kind: 'resource_version' });
         this.logger.warn(
-          { controller, object: event.key, expected: event.expectedResourceVersion, observed: event.observedResourceVersion, ageMs: event.ageMs },
+          {
+            controller,
+            object: event.key,
+            expected: event.expectedResourceVersion,
+            observed: event.observedResourceVersion,
+            ageMs: event.ageMs,
+          },
           `Resource version expectation timed out: the cache never showed our write of ${event.key} (resourceVersion ${event.expectedResourceVersion}); dropped it`,
         );
       },
@@ -270,21 +297,35 @@ export class Manager {
       // whole idle CPU); a blocked loop still shows, as a late sample.
       collectDefaultMetrics({ register: this.metrics.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     }
-    const servers = await startProbeServers({ ...this.#options, registry: this.metrics.registry, healthz: this.#healthz, readyz: this.#readyz });
+    const servers = await startProbeServers({
+      ...this.#options,
+      registry: this.metrics.registry,
+      healthz: this.#healthz,
+      readyz: this.#readyz,
+    });
     this.#ports = servers.ports;
-    this.logger.info({ metricsPort: servers.ports.metrics, healthProbePort: servers.ports.health }, 'Serving metrics and health probes');
+    this.logger.info(
+      { metricsPort: servers.ports.metrics, healthProbePort: servers.ports.health },
+      'Serving metrics and health probes',
+    );
     const group = new RunGroup(signal);
     const serving = this.#startServing(group);
-    const background = group.run(this.#runnables.filter((r) => r.needLeaderElection !== true && r.servesUntilExit !== true), group.signal);
+    const background = group.run(
+      this.#runnables.filter((r) => r.needLeaderElection !== true && r.servesUntilExit !== true),
+      group.signal,
+    );
     const leaderRunnables = this.#runnables.filter((r) => r.needLeaderElection === true);
     // A sharded app's controllers need no leader: it takes the Lease only for what still does.
-    const elected = leaderRunnables.length === 0 && this.#shards !== undefined ? Promise.resolve('shutdown' as const) : this.#runElected({
-      stop: group.signal,
-      run: (leading) => group.run(leaderRunnables, leading),
-      onLost: () => {
-        group.fail(new Error('leader election lost'));
-      },
-    });
+    const elected =
+      leaderRunnables.length === 0 && this.#shards !== undefined
+        ? Promise.resolve('shutdown' as const)
+        : this.#runElected({
+            stop: group.signal,
+            run: (leading) => group.run(leaderRunnables, leading),
+            onLost: () => {
+              group.fail(new Error('leader election lost'));
+            },
+          });
     await group.stopped();
     this.#memoryReducer.stop();
     this.logger.info('Stopping the manager');
@@ -301,14 +342,21 @@ export class Manager {
   #startServing(group: RunGroup): () => Promise<void> {
     const serving = new AbortController();
     this.informers.start(serving.signal);
-    const served = group.run(this.#runnables.filter((r) => r.servesUntilExit === true), serving.signal);
+    const served = group.run(
+      this.#runnables.filter((r) => r.servesUntilExit === true),
+      serving.signal,
+    );
     return async () => {
       serving.abort();
       await served;
     };
   }
 
-  async #runElected(input: { stop: AbortSignal; run: (signal: AbortSignal) => Promise<void>; onLost: () => void }): Promise<'shutdown' | 'lost'> {
+  async #runElected(input: {
+    stop: AbortSignal;
+    run: (signal: AbortSignal) => Promise<void>;
+    onLost: () => void;
+  }): Promise<'shutdown' | 'lost'> {
     const election = this.#options.leaderElection;
     if (election?.enabled !== true) {
       await input.run(input.stop);
@@ -348,12 +396,14 @@ export class Manager {
       this.logger.warn({ timeoutMs }, 'Graceful shutdown timed out; some reconciles were still running');
     }
     const eventsMs = Math.min(MAX_EVENT_FLUSH_MS, Math.max(0, deadline - performance.now()));
-    await Promise.race([Promise.all([...this.#recorders.values()].map((r) => r.flush())), sleep(eventsMs, undefined, { ref: false })]);
+    await Promise.race([
+      Promise.all([...this.#recorders.values()].map((r) => r.flush())),
+      sleep(eventsMs, undefined, { ref: false }),
+    ]);
     // Before the client closes: a handler in flight may still need the API server.
     await Promise.race([stopServing(), sleep(MAX_SERVING_STOP_MS, undefined, { ref: false })]);
     this.client.transport.close();
   }
-
 }
 
 /** Runnables sharing one stop signal: the caller's, or the first failure's. */
@@ -368,9 +418,13 @@ class RunGroup {
 
   /** Runs the runnables with the signal; a failure stops the group instead of rejecting. */
   async run(runnables: readonly Runnable[], signal: AbortSignal): Promise<void> {
-    await Promise.all(runnables.map((runnable) => runnable.start(signal).catch((error: unknown) => {
-      this.fail(error);
-    })));
+    await Promise.all(
+      runnables.map((runnable) =>
+        runnable.start(signal).catch((error: unknown) => {
+          this.fail(error);
+        }),
+      ),
+    );
   }
 
   fail(error: unknown): void {
@@ -385,9 +439,13 @@ class RunGroup {
         resolve();
         return;
       }
-      this.signal.addEventListener('abort', () => {
-        resolve();
-      }, { once: true });
+      this.signal.addEventListener(
+        'abort',
+        () => {
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 
@@ -400,8 +458,12 @@ class RunGroup {
 }
 
 /** The sharding options with the process's identity decided: the user agent names it too. */
-function withIdentity(sharding: ShardingOptions | undefined): (ShardingOptions & { readonly identity: string }) | undefined {
-  return sharding === undefined ? undefined : { ...sharding, identity: sharding.identity ?? `${os.hostname()}_${randomUUID()}` };
+function withIdentity(
+  sharding: ShardingOptions | undefined,
+): (ShardingOptions & { readonly identity: string }) | undefined {
+  return sharding === undefined
+    ? undefined
+    : { ...sharding, identity: sharding.identity ?? `${os.hostname()}_${randomUUID()}` };
 }
 
 /** A sharded replica names itself in its user agent, so that the API server's audit log tells the replicas' writes apart. */

@@ -8,7 +8,10 @@ export function requestObserver(metrics: RuntimeMetrics): RequestObserver {
     observeRequest: (record) => {
       metrics.restClientRequests.inc({ code: record.code, method: record.method, host: record.host });
       metrics.restClientRequestDuration.observe({ verb: record.verb, host: record.host }, record.durationSeconds);
-      metrics.restClientRateLimiterDuration.observe({ verb: record.verb, host: record.host }, record.rateLimiterSeconds);
+      metrics.restClientRateLimiterDuration.observe(
+        { verb: record.verb, host: record.host },
+        record.rateLimiterSeconds,
+      );
     },
   };
 }

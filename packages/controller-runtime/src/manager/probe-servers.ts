@@ -18,7 +18,9 @@ export interface ProbeServersInput {
 }
 
 /** Starts the metrics server and the health-probe server that are configured. */
-export async function startProbeServers(input: ProbeServersInput): Promise<{ ports: BoundPorts; close: () => Promise<void> }> {
+export async function startProbeServers(
+  input: ProbeServersInput,
+): Promise<{ ports: BoundPorts; close: () => Promise<void> }> {
   const started: ProbeServer[] = [];
   const ports: { metrics?: number; health?: number } = {};
   try {
@@ -28,7 +30,11 @@ export async function startProbeServers(input: ProbeServersInput): Promise<{ por
       started.push(server);
     }
     if (input.healthProbeAddress !== undefined) {
-      const server = new ProbeServer({ address: input.healthProbeAddress, healthz: input.healthz, readyz: input.readyz });
+      const server = new ProbeServer({
+        address: input.healthProbeAddress,
+        healthz: input.healthz,
+        readyz: input.readyz,
+      });
       ports.health = await server.listen();
       started.push(server);
     }

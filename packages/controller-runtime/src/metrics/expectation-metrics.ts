@@ -20,7 +20,9 @@ export type ExpectationKind = 'scale' | 'resource_version';
  * Buckets of `kruise_ts_expectations_wait_duration_seconds`: 5 ms (a watch event on an idle machine)
  * to 10 min (past the default 5 min timeout, where a wait ends by being dropped).
  */
-export const EXPECTATION_WAIT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+export const EXPECTATION_WAIT_BUCKETS: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600,
+];
 
 /** The expectation metrics on one registry. */
 export interface ExpectationCollectors {
@@ -36,14 +38,21 @@ export interface ExpectationCollectors {
   forStore(controller: string, kind: ExpectationKind): ExpectationMetrics;
 }
 
-type BacklogReaders = Map<string, { readonly labels: Record<ExpectationLabel, string>; readonly read: () => ExpectationBacklog }>;
+type BacklogReaders = Map<
+  string,
+  { readonly labels: Record<ExpectationLabel, string>; readonly read: () => ExpectationBacklog }
+>;
 
 /** Registers the expectation metrics on `registry`. */
 export function createExpectationCollectors(registry: Registry): ExpectationCollectors {
   const readers: BacklogReaders = new Map();
   const registers = [registry];
   const labelNames = ['controller', 'kind'] as const;
-  const scrapeTimeGauge = (name: string, help: string, value: (backlog: ExpectationBacklog) => number): Gauge<ExpectationLabel> =>
+  const scrapeTimeGauge = (
+    name: string,
+    help: string,
+    value: (backlog: ExpectationBacklog) => number,
+  ): Gauge<ExpectationLabel> =>
     new Gauge({
       name,
       help,

@@ -20,23 +20,80 @@ const WQ = ['name', 'controller'];
 
 /** controller-runtime's definitions, transcribed independently of the implementation. */
 const EXPECTED: readonly Expected[] = [
-  { member: 'reconcileTotal', name: 'controller_runtime_reconcile_total', type: 'counter', labels: ['controller', 'result'], help: 'Total number of reconciliations per controller' },
-  { member: 'reconcileErrors', name: 'controller_runtime_reconcile_errors_total', type: 'counter', labels: ['controller'], help: 'Total number of reconciliation errors per controller' },
-  { member: 'terminalReconcileErrors', name: 'controller_runtime_terminal_reconcile_errors_total', type: 'counter', labels: ['controller'], help: 'Total number of terminal reconciliation errors per controller' },
-  { member: 'reconcilePanics', name: 'controller_runtime_reconcile_panics_total', type: 'counter', labels: ['controller'], help: 'Total number of reconciliation panics per controller' },
-  { member: 'reconcileTimeouts', name: 'controller_runtime_reconcile_timeouts_total', type: 'counter', labels: ['controller'], help: 'Total number of reconciliation timeouts per controller' },
+  {
+    member: 'reconcileTotal',
+    name: 'controller_runtime_reconcile_total',
+    type: 'counter',
+    labels: ['controller', 'result'],
+    help: 'Total number of reconciliations per controller',
+  },
+  {
+    member: 'reconcileErrors',
+    name: 'controller_runtime_reconcile_errors_total',
+    type: 'counter',
+    labels: ['controller'],
+    help: 'Total number of reconciliation errors per controller',
+  },
+  {
+    member: 'terminalReconcileErrors',
+    name: 'controller_runtime_terminal_reconcile_errors_total',
+    type: 'counter',
+    labels: ['controller'],
+    help: 'Total number of terminal reconciliation errors per controller',
+  },
+  {
+    member: 'reconcilePanics',
+    name: 'controller_runtime_reconcile_panics_total',
+    type: 'counter',
+    labels: ['controller'],
+    help: 'Total number of reconciliation panics per controller',
+  },
+  {
+    member: 'reconcileTimeouts',
+    name: 'controller_runtime_reconcile_timeouts_total',
+    type: 'counter',
+    labels: ['controller'],
+    help: 'Total number of reconciliation timeouts per controller',
+  },
   {
     member: 'reconcileTime',
     name: 'controller_runtime_reconcile_time_seconds',
     type: 'histogram',
     labels: ['controller'],
     help: 'Length of time per reconciliation per controller',
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60],
+    buckets: [
+      0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75,
+      2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+    ],
   },
-  { member: 'maxConcurrentReconciles', name: 'controller_runtime_max_concurrent_reconciles', type: 'gauge', labels: ['controller'], help: 'Maximum number of concurrent reconciles per controller' },
-  { member: 'activeWorkers', name: 'controller_runtime_active_workers', type: 'gauge', labels: ['controller'], help: 'Number of currently used workers per controller' },
-  { member: 'workQueueDepth', name: 'workqueue_depth', type: 'gauge', labels: ['name', 'controller', 'priority'], help: 'Current depth of workqueue by workqueue and priority' },
-  { member: 'workQueueAdds', name: 'workqueue_adds_total', type: 'counter', labels: WQ, help: 'Total number of adds handled by workqueue' },
+  {
+    member: 'maxConcurrentReconciles',
+    name: 'controller_runtime_max_concurrent_reconciles',
+    type: 'gauge',
+    labels: ['controller'],
+    help: 'Maximum number of concurrent reconciles per controller',
+  },
+  {
+    member: 'activeWorkers',
+    name: 'controller_runtime_active_workers',
+    type: 'gauge',
+    labels: ['controller'],
+    help: 'Number of currently used workers per controller',
+  },
+  {
+    member: 'workQueueDepth',
+    name: 'workqueue_depth',
+    type: 'gauge',
+    labels: ['name', 'controller', 'priority'],
+    help: 'Current depth of workqueue by workqueue and priority',
+  },
+  {
+    member: 'workQueueAdds',
+    name: 'workqueue_adds_total',
+    type: 'counter',
+    labels: WQ,
+    help: 'Total number of adds handled by workqueue',
+  },
   {
     member: 'workQueueQueueDuration',
     name: 'workqueue_queue_duration_seconds',
@@ -74,7 +131,13 @@ const EXPECTED: readonly Expected[] = [
     labels: WQ,
     help: 'Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, explicit RequeueAfter or AddAfter calls)',
   },
-  { member: 'restClientRequests', name: 'rest_client_requests_total', type: 'counter', labels: ['code', 'method', 'host'], help: 'Number of HTTP requests, partitioned by status code, method, and host.' },
+  {
+    member: 'restClientRequests',
+    name: 'rest_client_requests_total',
+    type: 'counter',
+    labels: ['code', 'method', 'host'],
+    help: 'Number of HTTP requests, partitioned by status code, method, and host.',
+  },
   {
     member: 'restClientRequestDuration',
     name: 'rest_client_request_duration_seconds',
@@ -163,7 +226,9 @@ describe('createRuntimeMetrics', () => {
       expect(internals.upperBounds).toEqual(expected.buckets);
     }
     const text = await metrics.registry.metrics();
-    expect(text).toContain(`# HELP ${expected.name} ${expected.help.replace(/\\/g, '\\\\')}\n# TYPE ${expected.name} ${expected.type}`);
+    expect(text).toContain(
+      `# HELP ${expected.name} ${expected.help.replace(/\\/g, '\\\\')}\n# TYPE ${expected.name} ${expected.type}`,
+    );
   });
 
   it('exports the bucket constants as defined upstream', () => {

@@ -24,7 +24,9 @@ export const RECONCILE_TIME_BUCKETS: readonly number[] = [
 ];
 
 /** Buckets of the REST client latency histograms: 5 ms … 60 s, as client-go / controller-runtime. */
-export const REST_CLIENT_DURATION_BUCKETS: readonly number[] = [0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
+export const REST_CLIENT_DURATION_BUCKETS: readonly number[] = [
+  0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0,
+];
 
 /** Every metric the runtime exports, registered on one registry. */
 export interface RuntimeMetrics {
@@ -103,7 +105,10 @@ type ControllerMetrics = Pick<
   | 'activeWorkers'
 >;
 
-type ClientMetrics = Pick<RuntimeMetrics, 'restClientRequests' | 'restClientRequestDuration' | 'restClientRateLimiterDuration'>;
+type ClientMetrics = Pick<
+  RuntimeMetrics,
+  'restClientRequests' | 'restClientRequestDuration' | 'restClientRateLimiterDuration'
+>;
 
 /**
  * Creates and registers the runtime metrics on `registry` (a new, private `Registry` by default; never
@@ -126,8 +131,7 @@ export function createRuntimeMetrics(registry: Registry = new Registry()): Runti
     ...createClientMetrics(registry),
     leaderElectionMasterStatus: new Gauge({
       name: 'leader_election_master_status',
-      help:
-        "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+      help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
       labelNames: ['name'] as const,
       registers: [registry],
     }),
@@ -136,14 +140,16 @@ export function createRuntimeMetrics(registry: Registry = new Registry()): Runti
     expectationsOldestUnsatisfied: expectations.oldestUnsatisfied,
     expectationsWaitDuration: expectations.waitDuration,
     workQueueMetrics: (name: string): WorkQueueMetrics => workQueue.forQueue(name),
-    expectationMetrics: (controller: string, kind: ExpectationKind): ExpectationMetrics => expectations.forStore(controller, kind),
+    expectationMetrics: (controller: string, kind: ExpectationKind): ExpectationMetrics =>
+      expectations.forStore(controller, kind),
   };
 }
 
 function createControllerMetrics(registry: Registry): ControllerMetrics {
   const registers = [registry];
   const labelNames = ['controller'] as const;
-  const counter = (name: string, help: string): Counter<'controller'> => new Counter({ name, help, labelNames, registers });
+  const counter = (name: string, help: string): Counter<'controller'> =>
+    new Counter({ name, help, labelNames, registers });
   const gauge = (name: string, help: string): Gauge<'controller'> => new Gauge({ name, help, labelNames, registers });
   return {
     reconcileTotal: new Counter({
@@ -152,13 +158,22 @@ function createControllerMetrics(registry: Registry): ControllerMetrics {
       labelNames: ['controller', 'result'] as const,
       registers,
     }),
-    reconcileErrors: counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller'),
+    reconcileErrors: counter(
+      'controller_runtime_reconcile_errors_total',
+      'Total number of reconciliation errors per controller',
+    ),
     terminalReconcileErrors: counter(
       'controller_runtime_terminal_reconcile_errors_total',
       'Total number of terminal reconciliation errors per controller',
     ),
-    reconcilePanics: counter('controller_runtime_reconcile_panics_total', 'Total number of reconciliation panics per controller'),
-    reconcileTimeouts: counter('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller'),
+    reconcilePanics: counter(
+      'controller_runtime_reconcile_panics_total',
+      'Total number of reconciliation panics per controller',
+    ),
+    reconcileTimeouts: counter(
+      'controller_runtime_reconcile_timeouts_total',
+      'Total number of reconciliation timeouts per controller',
+    ),
     reconcileTime: new Histogram({
       name: 'controller_runtime_reconcile_time_seconds',
       help: 'Length of time per reconciliation per controller',
@@ -166,7 +181,10 @@ function createControllerMetrics(registry: Registry): ControllerMetrics {
       buckets: [...RECONCILE_TIME_BUCKETS],
       registers,
     }),
-    maxConcurrentReconciles: gauge('controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller'),
+    maxConcurrentReconciles: gauge(
+      'controller_runtime_max_concurrent_reconciles',
+      'Maximum number of concurrent reconciles per controller',
+    ),
     activeWorkers: gauge('controller_runtime_active_workers', 'Number of currently used workers per controller'),
   };
 }

@@ -5,7 +5,12 @@ import { FakeClock } from '../testing/fake-clock.ts';
 import { createRuntimeMetrics } from './runtime-metrics.ts';
 import type { RuntimeMetrics } from './runtime-metrics.ts';
 
-type Member = 'workQueueDepth' | 'workQueueAdds' | 'workQueueUnfinishedWork' | 'workQueueLongestRunningProcessor' | 'workQueueRetries';
+type Member =
+  | 'workQueueDepth'
+  | 'workQueueAdds'
+  | 'workQueueUnfinishedWork'
+  | 'workQueueLongestRunningProcessor'
+  | 'workQueueRetries';
 
 async function value(metrics: RuntimeMetrics, member: Member, name: string): Promise<number | undefined> {
   // Reading through the registry runs the scrape-time `collect` hooks, as a real scrape does.
@@ -19,10 +24,15 @@ const HISTOGRAMS = {
   workQueueWorkDuration: 'workqueue_work_duration_seconds',
 } as const;
 
-async function histogram(metrics: RuntimeMetrics, member: keyof typeof HISTOGRAMS, name: string): Promise<{ count: number; sum: number }> {
+async function histogram(
+  metrics: RuntimeMetrics,
+  member: keyof typeof HISTOGRAMS,
+  name: string,
+): Promise<{ count: number; sum: number }> {
   const { values } = await metrics[member].get();
   const pick = (suffix: string): number =>
-    values.find((sample) => sample.metricName === `${HISTOGRAMS[member]}_${suffix}` && sample.labels['name'] === name)?.value ?? 0;
+    values.find((sample) => sample.metricName === `${HISTOGRAMS[member]}_${suffix}` && sample.labels['name'] === name)
+      ?.value ?? 0;
   return { count: pick('count'), sum: pick('sum') };
 }
 
@@ -79,7 +89,11 @@ describe('work queue metrics', () => {
 
   it('reports zero depth after shutDown', async () => {
     const metrics = createRuntimeMetrics();
-    const queue = createWorkQueue<string>({ name: 'q', clock: new FakeClock(), metrics: metrics.workQueueMetrics('q') });
+    const queue = createWorkQueue<string>({
+      name: 'q',
+      clock: new FakeClock(),
+      metrics: metrics.workQueueMetrics('q'),
+    });
     queue.add('x');
     queue.shutDown();
     expect(await value(metrics, 'workQueueDepth', 'q')).toBe(0);

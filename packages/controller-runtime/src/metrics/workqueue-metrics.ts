@@ -55,7 +55,12 @@ export function createWorkQueueCollectors(registry: Registry): WorkQueueCollecto
       }
     },
   });
-  const adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames, registers });
+  const adds = new Counter({
+    name: 'workqueue_adds_total',
+    help: 'Total number of adds handled by workqueue',
+    labelNames,
+    registers,
+  });
   const queueDuration = new Histogram({
     name: 'workqueue_queue_duration_seconds',
     help: 'How long in seconds an item stays in workqueue before being requested',
@@ -73,7 +78,7 @@ export function createWorkQueueCollectors(registry: Registry): WorkQueueCollecto
   const unfinishedWork = scrapeTimeGauge({
     name: 'workqueue_unfinished_work_seconds',
     help:
-      'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration. ' +
+      "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. " +
       'Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.',
     registry,
     value: (read) => read().unfinishedWorkSeconds,
@@ -95,11 +100,21 @@ export function createWorkQueueCollectors(registry: Registry): WorkQueueCollecto
   const forQueue = (name: string): WorkQueueMetrics => {
     const labels = { name, controller: name };
     return {
-      added: () => { adds.inc(labels); },
-      waited: (seconds) => { queueDuration.observe(labels, seconds); },
-      processed: (seconds) => { workDuration.observe(labels, seconds); },
-      retried: () => { retries.inc(labels); },
-      bindState: (read) => { readers.set(name, read); },
+      added: () => {
+        adds.inc(labels);
+      },
+      waited: (seconds) => {
+        queueDuration.observe(labels, seconds);
+      },
+      processed: (seconds) => {
+        workDuration.observe(labels, seconds);
+      },
+      retried: () => {
+        retries.inc(labels);
+      },
+      bindState: (read) => {
+        readers.set(name, read);
+      },
     };
   };
   return { depth, adds, queueDuration, workDuration, unfinishedWork, longestRunningProcessor, retries, forQueue };

@@ -16,7 +16,12 @@ function whenTimes<K>(limiter: RateLimiter<K>, item: K, times: number): number[]
 describe('itemExponentialFailureRateLimiter', () => {
   it.each([
     { name: 'defaults 5 ms → 1000 s', options: {}, times: 5, expected: [5, 10, 20, 40, 80] },
-    { name: 'capped at maxDelayMs', options: { baseDelayMs: 1, maxDelayMs: 10 }, times: 6, expected: [1, 2, 4, 8, 10, 10] },
+    {
+      name: 'capped at maxDelayMs',
+      options: { baseDelayMs: 1, maxDelayMs: 10 },
+      times: 6,
+      expected: [1, 2, 4, 8, 10, 10],
+    },
     { name: 'a zero base never backs off', options: { baseDelayMs: 0 }, times: 3, expected: [0, 0, 0] },
   ])('$name', ({ options, times, expected }) => {
     expect(whenTimes(itemExponentialFailureRateLimiter<string>(options), 'ns/a', times)).toEqual(expected);
@@ -124,9 +129,21 @@ describe('defaultControllerRateLimiter', () => {
   });
 
   it('passes OpenKruise --rate-limiter-* options through', () => {
-    const limiter = defaultControllerRateLimiter<string>({ baseDelayMs: 100, maxDelayMs: 300, qps: 1, burst: 1, clock: new FakeClock() });
+    const limiter = defaultControllerRateLimiter<string>({
+      baseDelayMs: 100,
+      maxDelayMs: 300,
+      qps: 1,
+      burst: 1,
+      clock: new FakeClock(),
+    });
     expect(whenTimes(limiter, 'a', 4)).toEqual([100, 1000, 2000, 3000]);
-    const other = defaultControllerRateLimiter<string>({ baseDelayMs: 100, maxDelayMs: 300, qps: 1000, burst: 1000, clock: new FakeClock() });
+    const other = defaultControllerRateLimiter<string>({
+      baseDelayMs: 100,
+      maxDelayMs: 300,
+      qps: 1000,
+      burst: 1000,
+      clock: new FakeClock(),
+    });
     expect(whenTimes(other, 'a', 4)).toEqual([100, 200, 300, 300]);
   });
 });

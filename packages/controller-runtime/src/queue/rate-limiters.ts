@@ -56,7 +56,9 @@ export function itemExponentialFailureRateLimiter<K>(options: ExponentialFailure
   const baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
   const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   if (!(baseDelayMs >= 0) || !(maxDelayMs >= 0)) {
-    throw new RangeError(`exponential rate limiter: delays must be >= 0, got base ${String(baseDelayMs)} ms, max ${String(maxDelayMs)} ms`);
+    throw new RangeError(
+      `exponential rate limiter: delays must be >= 0, got base ${String(baseDelayMs)} ms, max ${String(maxDelayMs)} ms`,
+    );
   }
   const failures = new Map<K, number>();
   return {

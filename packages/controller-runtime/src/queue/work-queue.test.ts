@@ -48,7 +48,11 @@ describe('work queue: add/get/done', () => {
   it.each([
     { name: 'de-duplicates an item added twice', adds: ['ns/a', 'ns/a'], expected: ['ns/a'] },
     { name: 'hands items out in FIFO order', adds: ['ns/c', 'ns/a', 'ns/b'], expected: ['ns/c', 'ns/a', 'ns/b'] },
-    { name: 'keeps the first position of a duplicate', adds: ['ns/a', 'ns/b', 'ns/a', 'ns/c'], expected: ['ns/a', 'ns/b', 'ns/c'] },
+    {
+      name: 'keeps the first position of a duplicate',
+      adds: ['ns/a', 'ns/b', 'ns/a', 'ns/c'],
+      expected: ['ns/a', 'ns/b', 'ns/c'],
+    },
   ])('$name', async ({ adds, expected }) => {
     const { queue } = setup();
     for (const item of adds) {

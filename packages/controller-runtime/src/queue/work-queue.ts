@@ -85,7 +85,12 @@ class KeyedWorkQueue<K> implements WorkQueue<K> {
     this.#clock = options.clock ?? realClock;
     this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>({ clock: this.#clock });
     this.#metrics = options.metrics;
-    this.#delayed = new DelayedAdds<K>({ clock: this.#clock, onReady: (item) => { this.add(item); } });
+    this.#delayed = new DelayedAdds<K>({
+      clock: this.#clock,
+      onReady: (item) => {
+        this.add(item);
+      },
+    });
     this.#metrics?.bindState(() => this.#readState());
   }
 

@@ -26,7 +26,7 @@ describe('BucketGate', () => {
     expect(gate.admit(A)).toBe(admission);
   });
 
-  it('holds back a held bucket\'s key while a deferral says so', () => {
+  it("holds back a held bucket's key while a deferral says so", () => {
     const gate = new BucketGate();
     gate.set(bucketA, 'active');
     let unlabelled = true;

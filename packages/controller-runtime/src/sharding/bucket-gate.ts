@@ -142,7 +142,9 @@ export class BucketGate implements ReconcileGate {
 
   /** The sharded caches of `resource` (the labeller repairs wrong bucket labels it finds there). */
   shardedCachesOf(resource: ResourceType): readonly Informer<KubeObject>[] {
-    return this.#informers.filter((entry) => entry.resource !== undefined && resourceId(entry.resource) === resourceId(resource)).map(({ informer }) => informer);
+    return this.#informers
+      .filter((entry) => entry.resource !== undefined && resourceId(entry.resource) === resourceId(resource))
+      .map(({ informer }) => informer);
   }
 }
 

@@ -57,7 +57,8 @@ export function ownerFinder(kind: LabelledKind): OwnerOf {
     const [owner] = mapper(object);
     return owner === undefined ? undefined : requestKey(owner);
   };
-  const adoptable = (object: DeepReadonly<KubeObject>): boolean => kind.orphanOwner !== undefined && controllerRef(object) === undefined;
+  const adoptable = (object: DeepReadonly<KubeObject>): boolean =>
+    kind.orphanOwner !== undefined && controllerRef(object) === undefined;
   return {
     controller,
     labelFor: (object) => controller(object) ?? (adoptable(object) ? kind.orphanOwner?.(object) : undefined),
@@ -81,7 +82,9 @@ export function labelRepair(ownerOf: OwnerOf, object: DeepReadonly<KubeObject>):
     return undefined;
   }
   const bucket = bucketOfKey(owner);
-  return parseBucketLabel(object.metadata?.labels?.[SHARD_BUCKET_LABEL]) === bucket ? undefined : { owner, value: bucketLabelValue(bucket) };
+  return parseBucketLabel(object.metadata?.labels?.[SHARD_BUCKET_LABEL]) === bucket
+    ? undefined
+    : { owner, value: bucketLabelValue(bucket) };
 }
 
 /**
@@ -90,6 +93,9 @@ export function labelRepair(ownerOf: OwnerOf, object: DeepReadonly<KubeObject>):
  * instead of writing a label chosen for what the object was.
  */
 export function labelPatch(repair: LabelRepair, resourceVersion: string | undefined): PatchRequest {
-  const metadata = { labels: { [SHARD_BUCKET_LABEL]: repair.value }, ...(resourceVersion === undefined || resourceVersion === '' ? {} : { resourceVersion }) };
+  const metadata = {
+    labels: { [SHARD_BUCKET_LABEL]: repair.value },
+    ...(resourceVersion === undefined || resourceVersion === '' ? {} : { resourceVersion }),
+  };
   return { type: 'merge', body: { metadata } };
 }

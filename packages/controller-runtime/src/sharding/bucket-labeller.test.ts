@@ -27,12 +27,28 @@ afterEach(() => {
 
 function pod(name: string, extra: { labels?: Record<string, string>; owner?: 'ours' | 'native' } = {}): KubeObject {
   const ownerReferences: OwnerReferenceLike[] | undefined =
-    extra.owner === undefined ? undefined : [extra.owner === 'ours' ? { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web', uid: 'web', controller: true } : { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'db', controller: true }];
-  return { metadata: { namespace: 'ns', name, labels: { [POD_NAME]: name, ...extra.labels }, ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
+    extra.owner === undefined
+      ? undefined
+      : [
+          extra.owner === 'ours'
+            ? { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web', uid: 'web', controller: true }
+            : { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'db', controller: true },
+        ];
+  return {
+    metadata: {
+      namespace: 'ns',
+      name,
+      labels: { [POD_NAME]: name, ...extra.labels },
+      ...(ownerReferences === undefined ? {} : { ownerReferences }),
+    },
+  };
 }
 
 /** An Advanced StatefulSet's labeller over the in-memory API; an orphan labelled app=web would be adopted by `ns/web`. */
-function labellerOver(api: MemoryApi, gate: BucketGate): { labeller: BucketLabeller; scopes: WatchScope<KubeObject>[] } {
+function labellerOver(
+  api: MemoryApi,
+  gate: BucketGate,
+): { labeller: BucketLabeller; scopes: WatchScope<KubeObject>[] } {
   const scopes: WatchScope<KubeObject>[] = [];
   const labeller = new BucketLabeller({
     client: { patch: (_resource, key, request) => api.patch(key.name, request) as Promise<never> },
@@ -45,12 +61,22 @@ function labellerOver(api: MemoryApi, gate: BucketGate): { labeller: BucketLabel
     namespace: 'ns',
     qps: 100,
   });
-  const orphanOwner = (object: DeepReadonly<KubeObject>): string | undefined => (object.metadata?.labels?.['app'] === 'web' ? 'ns/web' : undefined);
-  labeller.add({ resource: pods, labelSelector: POD_NAME, ownerKind: 'StatefulSet', ownerGroup: 'apps.kruise.io', orphanOwner });
+  const orphanOwner = (object: DeepReadonly<KubeObject>): string | undefined =>
+    object.metadata?.labels?.['app'] === 'web' ? 'ns/web' : undefined;
+  labeller.add({
+    resource: pods,
+    labelSelector: POD_NAME,
+    ownerKind: 'StatefulSet',
+    ownerGroup: 'apps.kruise.io',
+    orphanOwner,
+  });
   return { labeller, scopes };
 }
 
-function run(runnable: { run?: (signal: AbortSignal) => Promise<void>; start?: (signal: AbortSignal) => Promise<void> }): void {
+function run(runnable: {
+  run?: (signal: AbortSignal) => Promise<void>;
+  start?: (signal: AbortSignal) => Promise<void>;
+}): void {
   const stop = new AbortController();
   stops.push(stop);
   void (runnable.start ?? runnable.run)?.call(runnable, stop.signal);
@@ -63,7 +89,8 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   expect(condition(), what).toBe(true);
 }
 
-const bucketLabelOf = (api: MemoryApi, name: string): string | undefined => api.get(name)?.metadata?.labels?.[SHARD_BUCKET_LABEL];
+const bucketLabelOf = (api: MemoryApi, name: string): string | undefined =>
+  api.get(name)?.metadata?.labels?.[SHARD_BUCKET_LABEL];
 
 describe('BucketLabeller (issue 38)', () => {
   it('the ControllerRevision labeller has no selector and the Advanced StatefulSet pod labeller matches native StatefulSet pods: never-ours objects are not cached or written, and the unlabelled backlog reaches 0 after a migration', async () => {
@@ -87,15 +114,19 @@ describe('BucketLabeller (issue 38)', () => {
     expect(labeller.blocks('ns/web')).toBe(true);
     gate.set(WEB, 'active');
     await until(() => labeller.pending() === 0, 'the backlog to reach 0');
-    expect(['web-0', 'web-1', 'web-2', 'web-9', 'web-8', 'db-0', 'db-1'].map((name) => bucketLabelOf(api, name))).toEqual([WEB_VALUE, WEB_VALUE, WEB_VALUE, WEB_VALUE, undefined, undefined, 'x']);
+    expect(
+      ['web-0', 'web-1', 'web-2', 'web-9', 'web-8', 'db-0', 'db-1'].map((name) => bucketLabelOf(api, name)),
+    ).toEqual([WEB_VALUE, WEB_VALUE, WEB_VALUE, WEB_VALUE, undefined, undefined, 'x']);
     expect(api.patches.map((patch) => patch.name).sort()).toEqual(['web-0', 'web-1', 'web-2', 'web-9']);
     // The native StatefulSet's pods are as they were made; only the contested orphan stays cached.
-    expect(['db-0', 'db-1'].map((name) => api.get(name)?.metadata?.resourceVersion)).toEqual(made.slice(5).map((object) => object.metadata?.resourceVersion));
+    expect(['db-0', 'db-1'].map((name) => api.get(name)?.metadata?.resourceVersion)).toEqual(
+      made.slice(5).map((object) => object.metadata?.resourceVersion),
+    );
     expect(labeller.cachedCount()).toBe(1);
     expect(labeller.blocks('ns/web')).toBe(false);
   });
 
-  it('a bucket label with a wrong or malformed value hides the object from every replica: the holder of the bucket a wrong label names relabels it to its owner\'s, and leaves another controller\'s objects alone', async () => {
+  it("a bucket label with a wrong or malformed value hides the object from every replica: the holder of the bucket a wrong label names relabels it to its owner's, and leaves another controller's objects alone", async () => {
     const api = new MemoryApi();
     api.put(pod('web-3', { owner: 'ours', labels: { [SHARD_BUCKET_LABEL]: OTHER_VALUE } }));
     const native = api.put(pod('db-2', { owner: 'native', labels: { [SHARD_BUCKET_LABEL]: OTHER_VALUE } }));
@@ -103,13 +134,25 @@ describe('BucketLabeller (issue 38)', () => {
     // This replica holds the bucket the wrong labels name, not web's.
     const gate = new BucketGate();
     gate.set(OTHER, 'active');
-    const cache = new Informer<KubeObject>({ listWatcher: api.listWatcher(`${POD_NAME},${bucketSelector([OTHER])}`), description: 'sharded pods', logger });
+    const cache = new Informer<KubeObject>({
+      listWatcher: api.listWatcher(`${POD_NAME},${bucketSelector([OTHER])}`),
+      description: 'sharded pods',
+      logger,
+    });
     gate.register(cache, pods);
     const { labeller } = labellerOver(api, gate);
     run(cache);
     run(labeller);
-    await until(() => bucketLabelOf(api, 'web-3') === WEB_VALUE && cache.lister().list().length === 1, 'web-3 relabelled and gone from the sharded cache');
-    expect(cache.lister().list().map((object) => object.metadata?.name)).toEqual(['db-2']);
+    await until(
+      () => bucketLabelOf(api, 'web-3') === WEB_VALUE && cache.lister().list().length === 1,
+      'web-3 relabelled and gone from the sharded cache',
+    );
+    expect(
+      cache
+        .lister()
+        .list()
+        .map((object) => object.metadata?.name),
+    ).toEqual(['db-2']);
     expect(api.get('db-2')?.metadata?.resourceVersion).toBe(native.metadata?.resourceVersion);
     // An unlabelled object of a bucket this replica does not hold is its owner's replica's to label.
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -128,7 +171,10 @@ describe('BucketLabeller (issue 38)', () => {
     gate.set(WEB, 'active');
     const { labeller } = labellerOver(api, gate);
     run(labeller);
-    await until(() => api.patches.length === 1 && labeller.cachedCount() === 0, 'the patch tried and the object dropped');
+    await until(
+      () => api.patches.length === 1 && labeller.cachedCount() === 0,
+      'the patch tried and the object dropped',
+    );
     expect(bucketLabelOf(api, 'web-0')).toBeUndefined();
     expect(labeller.pending()).toBe(0);
   });

@@ -58,7 +58,11 @@ interface Relabel {
 export class BucketLabeller implements Runnable {
   readonly needLeaderElection = false;
   readonly #options: BucketLabellerOptions;
-  readonly #informers: { readonly kind: LabelledKind; readonly informer: Informer<KubeObject>; readonly ownerOf: OwnerOf }[] = [];
+  readonly #informers: {
+    readonly kind: LabelledKind;
+    readonly informer: Informer<KubeObject>;
+    readonly ownerOf: OwnerOf;
+  }[] = [];
   readonly #limiter: TokenBucket;
   /** Objects in this replica's sharded caches whose bucket label names a bucket other than their owner's, by key. */
   readonly #misplaced = new Map<string, Relabel>();
@@ -80,7 +84,11 @@ export class BucketLabeller implements Runnable {
     const ownerOf = ownerFinder(kind);
     const namespace = kind.resource.namespaced && this.#options.namespace !== '' ? this.#options.namespace : undefined;
     const informer = new Informer<KubeObject>({
-      listWatcher: this.#options.listWatcher({ resource: kind.resource, namespace, labelSelector: joinSelectors(kind.labelSelector, WITHOUT_A_VALID_BUCKET) }),
+      listWatcher: this.#options.listWatcher({
+        resource: kind.resource,
+        namespace,
+        labelSelector: joinSelectors(kind.labelSelector, WITHOUT_A_VALID_BUCKET),
+      }),
       description: `unlabelled ${kind.resource.plural}`,
       logger: this.#options.logger,
       // Only candidates: a native StatefulSet's pods (same pod-name label) or another kind's revisions
@@ -104,13 +112,25 @@ export class BucketLabeller implements Runnable {
   blocks(key: string): boolean {
     return this.#informers.some(({ informer, ownerOf }) => {
       const lister = informer.lister();
-      return !informer.hasSynced() || lister.byIndex(OWNER_INDEX, key).length > 0 || lister.byIndex(ORPHAN_INDEX, '').some((orphan) => ownerOf.labelFor(orphan) === key);
+      return (
+        !informer.hasSynced() ||
+        lister.byIndex(OWNER_INDEX, key).length > 0 ||
+        lister.byIndex(ORPHAN_INDEX, '').some((orphan) => ownerOf.labelFor(orphan) === key)
+      );
     });
   }
 
   /** Objects still waiting for their bucket label (missing or malformed), across kinds: those with an owner to take it from. */
   pending(): number {
-    return this.#informers.reduce((sum, { informer, ownerOf }) => sum + informer.lister().list().filter((object) => ownerOf.labelFor(object) !== undefined).length, 0);
+    return this.#informers.reduce(
+      (sum, { informer, ownerOf }) =>
+        sum +
+        informer
+          .lister()
+          .list()
+          .filter((object) => ownerOf.labelFor(object) !== undefined).length,
+      0,
+    );
   }
 
   /** Objects its informers hold, across kinds: candidates only, with or without an owner to label them from yet. */
@@ -180,7 +200,11 @@ export class BucketLabeller implements Runnable {
     for (const { kind, informer, ownerOf } of this.#informers) {
       for (const object of informer.lister().list()) {
         const repair = labelRepair(ownerOf, object);
-        if (repair === undefined || this.#options.gate.state(bucketOfKey(repair.owner)) === undefined || !this.#limiter.tryAccept()) {
+        if (
+          repair === undefined ||
+          this.#options.gate.state(bucketOfKey(repair.owner)) === undefined ||
+          !this.#limiter.tryAccept()
+        ) {
           continue;
         }
         await this.#label({ kind, object, repair }, signal);
@@ -193,17 +217,26 @@ export class BucketLabeller implements Runnable {
     const { kind, object, repair } = input;
     const key = { namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '' };
     try {
-      await this.#options.client.patch(kind.resource, key, { ...labelPatch(repair, object.metadata?.resourceVersion), signal });
+      await this.#options.client.patch(kind.resource, key, {
+        ...labelPatch(repair, object.metadata?.resourceVersion),
+        signal,
+      });
       return 'done';
     } catch (error) {
       if (isAborted(signal) || isNotFound(error)) {
         return 'done';
       }
       if (isConflict(error)) {
-        this.#options.logger.debug({ object: objectKey(object), resource: kind.resource.plural }, 'The object changed before its bucket label was written; judging it again');
+        this.#options.logger.debug(
+          { object: objectKey(object), resource: kind.resource.plural },
+          'The object changed before its bucket label was written; judging it again',
+        );
         return 'changed';
       }
-      this.#options.logger.warn({ err: error, object: objectKey(object), resource: kind.resource.plural }, 'Could not write the bucket label; retrying');
+      this.#options.logger.warn(
+        { err: error, object: objectKey(object), resource: kind.resource.plural },
+        'Could not write the bucket label; retrying',
+      );
       return 'retry';
     }
   }
@@ -212,7 +245,14 @@ export class BucketLabeller implements Runnable {
 /** The object's name, namespace, version and owners: all the labeller reads of it. */
 function ownershipOnly(object: KubeObject): KubeObject {
   const { name, namespace, resourceVersion, ownerReferences } = object.metadata ?? {};
-  return { metadata: { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }), ...(resourceVersion === undefined ? {} : { resourceVersion }), ...(ownerReferences === undefined ? {} : { ownerReferences }) } };
+  return {
+    metadata: {
+      ...(name === undefined ? {} : { name }),
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
+      ...(ownerReferences === undefined ? {} : { ownerReferences }),
+    },
+  };
 }
 
 /** Ownership, and the labels an orphan's would-be owner is found by. */

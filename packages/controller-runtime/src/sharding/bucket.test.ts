@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
-import { bucketLabels, bucketOf, bucketSelector, fnv1a32, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS, shardHash } from './bucket.ts';
+import {
+  bucketLabels,
+  bucketOf,
+  bucketSelector,
+  fnv1a32,
+  parseBucketLabel,
+  SHARD_BUCKET_LABEL,
+  SHARD_BUCKETS,
+  shardHash,
+} from './bucket.ts';
 
 describe('fnv1a32', () => {
   it.each([
@@ -20,9 +29,12 @@ describe('fnv1a32', () => {
 describe('bucketOf', () => {
   it('is stable: these values are written into pod labels, so a change would relabel every pod', () => {
     expect(SHARD_BUCKETS).toBe(64);
-    expect([bucketOf('default', 'web'), bucketOf('default', 'web-1'), bucketOf('kube-system', 'web'), bucketOf('a', 'b')]).toEqual(
-      ['default/web', 'default/web-1', 'kube-system/web', 'a/b'].map((key) => shardHash(key) % 64),
-    );
+    expect([
+      bucketOf('default', 'web'),
+      bucketOf('default', 'web-1'),
+      bucketOf('kube-system', 'web'),
+      bucketOf('a', 'b'),
+    ]).toEqual(['default/web', 'default/web-1', 'kube-system/web', 'a/b'].map((key) => shardHash(key) % 64));
     expect(bucketOf('default', 'web')).toBe(bucketOf('default', 'web'));
   });
 
@@ -42,7 +54,7 @@ describe('bucketOf', () => {
 });
 
 describe('bucket labels and selectors', () => {
-  it('labels an owned object with its owner\'s bucket', () => {
+  it("labels an owned object with its owner's bucket", () => {
     expect(bucketLabels('default', 'web')).toEqual({ [SHARD_BUCKET_LABEL]: String(bucketOf('default', 'web')) });
   });
 

@@ -61,8 +61,16 @@ export function bucketOfKey(key: string, buckets?: number): number {
  * `object` with the bucket label of the workload `ownerKey` (`namespace/name`) added: what a
  * controller creates for a workload carries it, so that a sharded replica caches it with its owner.
  */
-export function withBucketLabel<T extends { readonly metadata?: { readonly labels?: Readonly<Record<string, string>> | undefined } | undefined }>(object: T, ownerKey: string): T {
-  return { ...object, metadata: { ...object.metadata, labels: { ...object.metadata?.labels, [SHARD_BUCKET_LABEL]: bucketLabelValue(bucketOfKey(ownerKey)) } } };
+export function withBucketLabel<
+  T extends { readonly metadata?: { readonly labels?: Readonly<Record<string, string>> | undefined } | undefined },
+>(object: T, ownerKey: string): T {
+  return {
+    ...object,
+    metadata: {
+      ...object.metadata,
+      labels: { ...object.metadata?.labels, [SHARD_BUCKET_LABEL]: bucketLabelValue(bucketOfKey(ownerKey)) },
+    },
+  };
 }
 
 /** The label value of a bucket. */

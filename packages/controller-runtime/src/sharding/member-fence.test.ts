@@ -6,7 +6,12 @@ import { FencedError, MemberFence } from './member-fence.ts';
 
 function fenceOn(clock: Clock): { fence: MemberFence; fenced: FencedError[] } {
   const fenced: FencedError[] = [];
-  const fence = new MemberFence({ clock, renewDeadlineMs: 10_000, describe: 'ring r', onFence: (error) => void fenced.push(error) });
+  const fence = new MemberFence({
+    clock,
+    renewDeadlineMs: 10_000,
+    describe: 'ring r',
+    onFence: (error) => void fenced.push(error),
+  });
   return { fence, fenced };
 }
 
@@ -30,7 +35,11 @@ describe('MemberFence', () => {
 
   it('refuses a write once the deadline passed even when the timer has not fired (an event loop blocked past it)', () => {
     let now = 0;
-    const stalledTimers: Clock = { now: () => now, setTimeout: () => ({}) as TimerHandle, clearTimeout: () => undefined };
+    const stalledTimers: Clock = {
+      now: () => now,
+      setTimeout: () => ({}) as TimerHandle,
+      clearTimeout: () => undefined,
+    };
     const { fence, fenced } = fenceOn(stalledTimers);
     fence.renewed(0);
     now = 9999;

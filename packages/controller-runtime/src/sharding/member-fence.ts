@@ -25,7 +25,12 @@ export class MemberFence {
   #timer: TimerHandle | undefined;
   #fenced: FencedError | undefined;
 
-  constructor(input: { clock: Clock; renewDeadlineMs: number; describe: string; onFence: (error: FencedError) => void }) {
+  constructor(input: {
+    clock: Clock;
+    renewDeadlineMs: number;
+    describe: string;
+    onFence: (error: FencedError) => void;
+  }) {
     this.#clock = input.clock;
     this.#renewDeadlineMs = input.renewDeadlineMs;
     this.#describe = input.describe;
@@ -58,9 +63,12 @@ export class MemberFence {
     if (this.#timer !== undefined) {
       this.#clock.clearTimeout(this.#timer);
     }
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#check();
-    }, sentAt + this.#renewDeadlineMs - this.#clock.now());
+    this.#timer = this.#clock.setTimeout(
+      () => {
+        this.#check();
+      },
+      sentAt + this.#renewDeadlineMs - this.#clock.now(),
+    );
   }
 
   /** Throws FencedError (fencing first if the deadline passed): no write may leave once it did. */
@@ -79,12 +87,18 @@ export class MemberFence {
     if (this.#timer !== undefined) {
       this.#clock.clearTimeout(this.#timer);
     }
-    this.#fenced = new FencedError(`${this.#describe}: the member Lease was not renewed within ${String(this.#renewDeadlineMs)} ms of sending the last renewal; stopped all work so that other replicas may take the buckets`);
+    this.#fenced = new FencedError(
+      `${this.#describe}: the member Lease was not renewed within ${String(this.#renewDeadlineMs)} ms of sending the last renewal; stopped all work so that other replicas may take the buckets`,
+    );
     this.#onFence(this.#fenced);
   }
 
   #check(): void {
-    if (this.#sentAt !== undefined && this.#fenced === undefined && this.#clock.now() >= this.#sentAt + this.#renewDeadlineMs) {
+    if (
+      this.#sentAt !== undefined &&
+      this.#fenced === undefined &&
+      this.#clock.now() >= this.#sentAt + this.#renewDeadlineMs
+    ) {
       this.fence();
     }
   }

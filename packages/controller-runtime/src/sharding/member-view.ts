@@ -73,7 +73,12 @@ export class MemberView {
       into.buckets.set(bucket, { holder, resourceVersion, lease });
     } else if (holder !== '' && isMemberLeaseName(this.#ring, name)) {
       const seen = this.#renewal(name, { identity: holder, resourceVersion, at: now });
-      into.members.push({ leaseName: name, identity: seen.identity, observedAt: seen.at, leaseDurationMs: durationOf(spec.leaseDurationSeconds, this.#defaultDurationMs) });
+      into.members.push({
+        leaseName: name,
+        identity: seen.identity,
+        observedAt: seen.at,
+        leaseDurationMs: durationOf(spec.leaseDurationSeconds, this.#defaultDurationMs),
+      });
     }
   }
 

@@ -19,7 +19,11 @@ export interface RingLeases {
 
 /** The ring's Leases from the process's shared informers. */
 export function ringLeasesFrom(informers: InformerFactory, ref: RingRef): RingLeases {
-  const informer = informers.informerFor({ resource: leaseResource, namespace: ref.namespace, labelSelector: `${SHARD_RING_LABEL}=${ref.ring}` });
+  const informer = informers.informerFor({
+    resource: leaseResource,
+    namespace: ref.namespace,
+    labelSelector: `${SHARD_RING_LABEL}=${ref.ring}`,
+  });
   return {
     list: () => informer.lister().list(),
     get: (name) => informer.lister().get(ref.namespace, name),

@@ -54,13 +54,34 @@ class Ring {
     },
   };
 
-  coordinator(identity: string, timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, renewPeriodMs: 5000 }): { coordinator: ShardCoordinator; gate: BucketGate; done: Promise<unknown> } {
+  coordinator(
+    identity: string,
+    timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, renewPeriodMs: 5000 },
+  ): { coordinator: ShardCoordinator; gate: BucketGate; done: Promise<unknown> } {
     const gate = new BucketGate(BUCKETS);
-    const observer = { members: () => undefined, handover: (kind: string, bucket: number) => void this.handovers.push([kind, bucket]) };
-    const coordinator = new ShardCoordinator({ ring: RING, namespace: NAMESPACE, client: this.api, leases: this.leases, gate, identity, logger: createLogger({ level: 'silent' }), timing, observer, bucketCount: BUCKETS, clock: this.clock });
+    const observer = {
+      members: () => undefined,
+      handover: (kind: string, bucket: number) => void this.handovers.push([kind, bucket]),
+    };
+    const coordinator = new ShardCoordinator({
+      ring: RING,
+      namespace: NAMESPACE,
+      client: this.api,
+      leases: this.leases,
+      gate,
+      identity,
+      logger: createLogger({ level: 'silent' }),
+      timing,
+      observer,
+      bucketCount: BUCKETS,
+      clock: this.clock,
+    });
     const stop = new AbortController();
     stops.push(stop);
-    const done = coordinator.start(stop.signal).then(() => 'stopped', (error: unknown) => error);
+    const done = coordinator.start(stop.signal).then(
+      () => 'stopped',
+      (error: unknown) => error,
+    );
     return { coordinator, gate, done };
   }
 
@@ -75,11 +96,18 @@ class Ring {
   }
 
   seedBuckets(holders: Readonly<Record<number, string>>): void {
-    this.fake.seed(leaseResource, Object.entries(holders).map(([bucket, holder]) => ({ metadata: { name: bucketLeaseName(RING, Number(bucket)), namespace: NAMESPACE }, spec: { holderIdentity: holder } })));
+    this.fake.seed(
+      leaseResource,
+      Object.entries(holders).map(([bucket, holder]) => ({
+        metadata: { name: bucketLeaseName(RING, Number(bucket)), namespace: NAMESPACE },
+        spec: { holderIdentity: holder },
+      })),
+    );
   }
 
   holderOf(bucket: number): string | undefined {
-    return this.fake.objects(leaseResource).find((lease) => lease.metadata?.name === bucketLeaseName(RING, bucket))?.spec?.holderIdentity;
+    return this.fake.objects(leaseResource).find((lease) => lease.metadata?.name === bucketLeaseName(RING, bucket))
+      ?.spec?.holderIdentity;
   }
 
   /** The watch delivers what the API server holds (unless stalled); `notify: false` leaves the round asleep (it was busy). */
@@ -132,7 +160,12 @@ const sharesOfTwo = { a: bucketsOf(ownersOfTwo, 'a'), b: bucketsOf(ownersOfTwo, 
 
 /** b holds its share of a ring of a and b, a's share is free, and b renews every 5 s from `start` on. */
 function twoMemberRing(ring: Ring): (now: number) => Promise<void> {
-  ring.seedBuckets(Object.fromEntries([...sharesOfTwo.a.map((b): [number, string] => [b, '']), ...sharesOfTwo.b.map((b): [number, string] => [b, 'b'])]));
+  ring.seedBuckets(
+    Object.fromEntries([
+      ...sharesOfTwo.a.map((b): [number, string] => [b, '']),
+      ...sharesOfTwo.b.map((b): [number, string] => [b, 'b']),
+    ]),
+  );
   const start = ring.clock.now();
   return async (now) => {
     if ((now - start) % 5000 === 0) {
@@ -144,13 +177,18 @@ function twoMemberRing(ring: Ring): (now: number) => Promise<void> {
 describe('ShardCoordinator fencing (docs/sharding.md, "Fencing")', () => {
   it('with renew deadline 12 s of 15 s, a member whose renewals hang stops at 12 s after sending its last good one, before anyone may take over at 15 s', async () => {
     const ring = new Ring();
-    const { gate, done } = ring.coordinator('a', { leaseDurationMs: 15_000, renewDeadlineMs: 12_000, renewPeriodMs: 5000 });
+    const { gate, done } = ring.coordinator('a', {
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 12_000,
+      renewPeriodMs: 5000,
+    });
     const start = ring.clock.now();
     ring.sync();
     await ring.run(1000);
     expect(gate.states().size).toBe(BUCKETS);
     // From now on every renewal hangs until its caller gives up.
-    ring.updateHook = (lease, options) => (lease.metadata?.name === memberLeaseName(RING, 'a') ? hangUntilAborted(options?.signal) : undefined);
+    ring.updateHook = (lease, options) =>
+      lease.metadata?.name === memberLeaseName(RING, 'a') ? hangUntilAborted(options?.signal) : undefined;
     let fencedAt: number | undefined;
     await ring.run(16_000, (now) => {
       if (fencedAt === undefined && gate.states().size === 0) {
@@ -164,7 +202,9 @@ describe('ShardCoordinator fencing (docs/sharding.md, "Fencing")', () => {
 
   it('refuses a timing whose fence margin cannot hold a write in flight, naming the settings', () => {
     const ring = new Ring();
-    expect(() => ring.coordinator('a', { leaseDurationMs: 15_000, renewDeadlineMs: 14_000, renewPeriodMs: 5000 })).toThrow(/renewDeadlineMs \(14s\) must be at least 2s below leaseDurationMs \(15s\)/);
+    expect(() =>
+      ring.coordinator('a', { leaseDurationMs: 15_000, renewDeadlineMs: 14_000, renewPeriodMs: 5000 }),
+    ).toThrow(/renewDeadlineMs \(14s\) must be at least 2s below leaseDurationMs \(15s\)/);
   });
 });
 
@@ -185,7 +225,9 @@ describe('ShardCoordinator takeovers', () => {
       expect(ring.holderOf(bucket)).toBe('a');
     }
     expect(ring.handovers.filter(([kind]) => kind === 'taken_over')).toEqual([]);
-    expect(ring.fake.actions.some((action) => action.verb === 'get' && action.name === memberLeaseName(RING, 'b'))).toBe(true);
+    expect(
+      ring.fake.actions.some((action) => action.verb === 'get' && action.name === memberLeaseName(RING, 'b')),
+    ).toBe(true);
   });
 
   it('takes over once the API server too shows the holder not renewed for a whole Lease duration', async () => {
@@ -198,7 +240,12 @@ describe('ShardCoordinator takeovers', () => {
     for (const bucket of [...sharesOfTwo.a, ...sharesOfTwo.b]) {
       expect(ring.holderOf(bucket)).toBe('a');
     }
-    expect(ring.handovers.filter(([kind]) => kind === 'taken_over').map(([, bucket]) => bucket).sort()).toEqual(sharesOfTwo.b);
+    expect(
+      ring.handovers
+        .filter(([kind]) => kind === 'taken_over')
+        .map(([, bucket]) => bucket)
+        .sort(),
+    ).toEqual(sharesOfTwo.b);
   });
 });
 
@@ -212,7 +259,11 @@ describe('ShardCoordinator releases', () => {
     const [moved = -1] = sharesOfTwo.b;
     // The release commits, b claims the free bucket at once, and the answer to a is lost.
     ring.updateHook = (lease, options) => {
-      if (lease.metadata?.name !== bucketLeaseName(RING, moved) || lease.spec?.holderIdentity !== '' || ring.updateHook === undefined) {
+      if (
+        lease.metadata?.name !== bucketLeaseName(RING, moved) ||
+        lease.spec?.holderIdentity !== '' ||
+        ring.updateHook === undefined
+      ) {
         return undefined;
       }
       ring.updateHook = undefined;

@@ -19,7 +19,14 @@ import { MemberFence } from './member-fence.ts';
 import { MemberView } from './member-view.ts';
 import type { SeenBucket } from './member-view.ts';
 import type { RingLeases } from './ring-leases.ts';
-import { claimBucketLease, deleteMemberLease, memberLeaseName, readLease, releaseHeldBucket, renewMemberLease } from './shard-leases.ts';
+import {
+  claimBucketLease,
+  deleteMemberLease,
+  memberLeaseName,
+  readLease,
+  releaseHeldBucket,
+  renewMemberLease,
+} from './shard-leases.ts';
 import type { LeaseApi, RingRef } from './shard-leases.ts';
 import { decideShardRound } from './shard-round.ts';
 import type { Acquisition } from './shard-round.ts';
@@ -142,7 +149,11 @@ export class ShardCoordinator implements Runnable {
   async #renewLoop(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && this.#fence.fenced === undefined) {
       const renewed = await this.#renewOnce(signal);
-      await sleepOn(this.#clock, renewed ? this.#timing.renewPeriodMs : Math.min(RENEW_RETRY_MS, this.#timing.renewPeriodMs), signal);
+      await sleepOn(
+        this.#clock,
+        renewed ? this.#timing.renewPeriodMs : Math.min(RENEW_RETRY_MS, this.#timing.renewPeriodMs),
+        signal,
+      );
     }
   }
 
@@ -150,10 +161,20 @@ export class ShardCoordinator implements Runnable {
   async #renewOnce(signal: AbortSignal): Promise<boolean> {
     const sent = this.#clock.now();
     const renewedAt = this.#fence.renewedAt;
-    const timeout = timeoutOn(this.#clock, renewedAt === undefined ? this.#timing.renewDeadlineMs : renewedAt + this.#timing.renewDeadlineMs - sent);
+    const timeout = timeoutOn(
+      this.#clock,
+      renewedAt === undefined ? this.#timing.renewDeadlineMs : renewedAt + this.#timing.renewDeadlineMs - sent,
+    );
     try {
       const attempt = AbortSignal.any([signal, timeout.signal]);
-      this.#self = await renewMemberLease(this.#options.client, { ...this.#ringRef(), identity: this.#options.identity, leaseDurationMs: this.#timing.leaseDurationMs, current: this.#self, now: Date.now(), signal: attempt });
+      this.#self = await renewMemberLease(this.#options.client, {
+        ...this.#ringRef(),
+        identity: this.#options.identity,
+        leaseDurationMs: this.#timing.leaseDurationMs,
+        current: this.#self,
+        now: Date.now(),
+        signal: attempt,
+      });
       const first = this.#fence.renewedAt === undefined;
       this.#fence.renewed(sent);
       if (first) {
@@ -180,7 +201,10 @@ export class ShardCoordinator implements Runnable {
         if (isAborted(signal)) {
           return;
         }
-        this.#options.logger.warn({ err: error, ring: this.#options.ring }, 'Shard round failed; retrying at the next one');
+        this.#options.logger.warn(
+          { err: error, ring: this.#options.ring },
+          'Shard round failed; retrying at the next one',
+        );
       }
       await this.#sleepUntilWoken(signal, this.#timing.renewPeriodMs);
     }
@@ -247,7 +271,10 @@ export class ShardCoordinator implements Runnable {
 
   #stopLost(lost: readonly number[], seen: ReadonlyMap<number, SeenBucket>): void {
     for (const bucket of lost) {
-      this.#options.logger.error({ ring: this.#options.ring, bucket, holder: seen.get(bucket)?.holder }, 'A bucket this replica held is held by another replica; stopped working on it');
+      this.#options.logger.error(
+        { ring: this.#options.ring, bucket, holder: seen.get(bucket)?.holder },
+        'A bucket this replica held is held by another replica; stopped working on it',
+      );
       this.#options.gate.delete(bucket);
       this.#held.delete(bucket);
       this.#options.observer?.handover('lost', bucket);
@@ -291,34 +318,54 @@ export class ShardCoordinator implements Runnable {
     const live = await readLease(this.#options.client, { namespace: this.#options.namespace, name, signal });
     const expired = this.#view.confirmExpired(name, live, this.#clock.now());
     if (!expired) {
-      this.#options.logger.info({ ring: this.#options.ring, holder }, 'A member that looked expired renewed its Lease on the API server; not taking its buckets');
+      this.#options.logger.info(
+        { ring: this.#options.ring, holder },
+        'A member that looked expired renewed its Lease on the API server; not taking its buckets',
+      );
     }
     return expired;
   }
 
   /** Writes this replica as holder of each bucket to take, a few at a time; returns those it got. */
-  async #claim(acquisitions: readonly Acquisition[], seen: ReadonlyMap<number, SeenBucket>, signal: AbortSignal): Promise<number[]> {
+  async #claim(
+    acquisitions: readonly Acquisition[],
+    seen: ReadonlyMap<number, SeenBucket>,
+    signal: AbortSignal,
+  ): Promise<number[]> {
     const got: number[] = [];
     for (let i = 0; i < acquisitions.length; i += CLAIM_CONCURRENCY) {
       const batch = acquisitions.slice(i, i + CLAIM_CONCURRENCY);
-      await Promise.all(batch.map(async (acquisition) => {
-        try {
-          const lease = await claimBucketLease(this.#options.client, { ...this.#ringRef(), identity: this.#options.identity, bucket: acquisition.bucket, leaseDurationMs: this.#timing.leaseDurationMs, lease: seen.get(acquisition.bucket)?.lease, now: Date.now(), signal });
-          if (this.#fence.fenced !== undefined) {
-            return;
+      await Promise.all(
+        batch.map(async (acquisition) => {
+          try {
+            const lease = await claimBucketLease(this.#options.client, {
+              ...this.#ringRef(),
+              identity: this.#options.identity,
+              bucket: acquisition.bucket,
+              leaseDurationMs: this.#timing.leaseDurationMs,
+              lease: seen.get(acquisition.bucket)?.lease,
+              now: Date.now(),
+              signal,
+            });
+            if (this.#fence.fenced !== undefined) {
+              return;
+            }
+            this.#held.set(acquisition.bucket, lease);
+            this.#options.gate.set(acquisition.bucket, 'acquiring');
+            this.#options.observer?.handover(acquisition.takeover ? 'taken_over' : 'acquired', acquisition.bucket);
+            got.push(acquisition.bucket);
+          } catch (error) {
+            if (!isAborted(signal)) {
+              // Another member got there first: expected when several decide on stale views at once.
+              const raced = isConflict(error) || isAlreadyExists(error);
+              this.#options.logger[raced ? 'debug' : 'warn'](
+                { err: error, bucket: acquisition.bucket },
+                'Could not take a bucket; trying again next round',
+              );
+            }
           }
-          this.#held.set(acquisition.bucket, lease);
-          this.#options.gate.set(acquisition.bucket, 'acquiring');
-          this.#options.observer?.handover(acquisition.takeover ? 'taken_over' : 'acquired', acquisition.bucket);
-          got.push(acquisition.bucket);
-        } catch (error) {
-          if (!isAborted(signal)) {
-            // Another member got there first: expected when several decide on stale views at once.
-            const raced = isConflict(error) || isAlreadyExists(error);
-            this.#options.logger[raced ? 'debug' : 'warn']({ err: error, bucket: acquisition.bucket }, 'Could not take a bucket; trying again next round');
-          }
-        }
-      }));
+        }),
+      );
     }
     return got.sort((a, b) => a - b);
   }
@@ -328,9 +375,13 @@ export class ShardCoordinator implements Runnable {
     const { gate } = this.#options;
     const relisted = Promise.all(gate.shardedInformers().map((informer) => informer.relist()));
     const aborted = new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => {
-        resolve();
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          resolve();
+        },
+        { once: true },
+      );
     });
     await Promise.race([relisted, aborted]);
     if (signal.aborted) {
@@ -353,7 +404,12 @@ export class ShardCoordinator implements Runnable {
     if (lease === undefined || this.#options.gate.state(bucket) !== 'draining' || signal.aborted) {
       return;
     }
-    const outcome = await releaseHeldBucket(this.#options.client, { lease, identity: this.#options.identity, now: Date.now(), signal }).catch((error: unknown) => ({ kind: 'retry' as const, lease, error }));
+    const outcome = await releaseHeldBucket(this.#options.client, {
+      lease,
+      identity: this.#options.identity,
+      now: Date.now(),
+      signal,
+    }).catch((error: unknown) => ({ kind: 'retry' as const, lease, error }));
     if (outcome.kind === 'retry') {
       await this.#retryRelease(bucket, outcome, signal);
       return;
@@ -362,14 +418,21 @@ export class ShardCoordinator implements Runnable {
     this.#options.gate.delete(bucket);
     this.#options.observer?.handover(outcome.kind, bucket);
     if (outcome.kind === 'lost') {
-      this.#options.logger.error({ ring: this.#options.ring, bucket, holder: outcome.holder }, 'A bucket this replica was releasing is held by another replica; wrote nothing');
+      this.#options.logger.error(
+        { ring: this.#options.ring, bucket, holder: outcome.holder },
+        'A bucket this replica was releasing is held by another replica; wrote nothing',
+      );
       return;
     }
     this.#options.logger.info({ ring: this.#options.ring, bucket }, 'Released a bucket');
     this.#relistSoon(signal);
   }
 
-  async #retryRelease(bucket: number, outcome: { readonly lease: LeaseLike; readonly error: unknown }, signal: AbortSignal): Promise<void> {
+  async #retryRelease(
+    bucket: number,
+    outcome: { readonly lease: LeaseLike; readonly error: unknown },
+    signal: AbortSignal,
+  ): Promise<void> {
     if (this.#options.gate.state(bucket) !== 'draining') {
       // A round found it lost meanwhile (or the member fenced): nothing of it is ours to release.
       return;
@@ -403,11 +466,23 @@ export class ShardCoordinator implements Runnable {
       gate.set(bucket, 'draining');
     }
     const drained = new AbortController();
-    await Promise.race([Promise.all(held.map((bucket) => gate.whenIdle(bucket))), sleepOn(this.#clock, SHUTDOWN_DRAIN_MS, drained.signal)]);
+    await Promise.race([
+      Promise.all(held.map((bucket) => gate.whenIdle(bucket))),
+      sleepOn(this.#clock, SHUTDOWN_DRAIN_MS, drained.signal),
+    ]);
     drained.abort();
     const signal = AbortSignal.timeout(5000);
     // Never by a copy read from the cache: one that lags could empty a Lease another member took meanwhile.
-    await Promise.all([...this.#held.values()].map((lease) => releaseHeldBucket(this.#options.client, { lease, identity: this.#options.identity, now: Date.now(), signal }).catch(() => undefined)));
+    await Promise.all(
+      [...this.#held.values()].map((lease) =>
+        releaseHeldBucket(this.#options.client, {
+          lease,
+          identity: this.#options.identity,
+          now: Date.now(),
+          signal,
+        }).catch(() => undefined),
+      ),
+    );
     gate.clear();
     this.#held.clear();
     if (this.#self !== undefined) {

@@ -52,12 +52,31 @@ function ringMetadata(ref: RingRef, name: string): NonNullable<LeaseLike['metada
  * Creates or renews this member's Lease. `current` is the version last written or read (undefined at
  * first); a conflict or a missing Lease is resolved by reading it again once.
  */
-export async function renewMemberLease(api: LeaseApi, input: RingRef & { identity: string; leaseDurationMs: number; current: LeaseLike | undefined; now: number; signal: AbortSignal }): Promise<LeaseLike> {
+export async function renewMemberLease(
+  api: LeaseApi,
+  input: RingRef & {
+    identity: string;
+    leaseDurationMs: number;
+    current: LeaseLike | undefined;
+    now: number;
+    signal: AbortSignal;
+  },
+): Promise<LeaseLike> {
   const name = memberLeaseName(input.ring, input.identity);
-  const spec = { holderIdentity: input.identity, leaseDurationSeconds: Math.ceil(input.leaseDurationMs / 1000), renewTime: microTime(input.now) };
-  const current = input.current ?? (await api.get(leaseResource, { namespace: input.namespace, name }, input.signal).catch(orUndefinedIfNotFound));
+  const spec = {
+    holderIdentity: input.identity,
+    leaseDurationSeconds: Math.ceil(input.leaseDurationMs / 1000),
+    renewTime: microTime(input.now),
+  };
+  const current =
+    input.current ??
+    (await api.get(leaseResource, { namespace: input.namespace, name }, input.signal).catch(orUndefinedIfNotFound));
   if (current === undefined) {
-    return api.create(leaseResource, { metadata: ringMetadata(input, name), spec: { ...spec, acquireTime: spec.renewTime } }, { signal: input.signal });
+    return api.create(
+      leaseResource,
+      { metadata: ringMetadata(input, name), spec: { ...spec, acquireTime: spec.renewTime } },
+      { signal: input.signal },
+    );
   }
   return api.update(leaseResource, { ...current, spec: { ...current.spec, ...spec } }, { signal: input.signal });
 }
@@ -66,23 +85,58 @@ export async function renewMemberLease(api: LeaseApi, input: RingRef & { identit
  * Writes this member as a bucket's holder: creates the Lease, or updates it on condition of the
  * version read (the API server refuses the write if anyone changed it since: exactly one member wins).
  */
-export async function claimBucketLease(api: LeaseApi, input: RingRef & { identity: string; bucket: number; leaseDurationMs: number; lease: LeaseLike | undefined; now: number; signal: AbortSignal }): Promise<LeaseLike> {
+export async function claimBucketLease(
+  api: LeaseApi,
+  input: RingRef & {
+    identity: string;
+    bucket: number;
+    leaseDurationMs: number;
+    lease: LeaseLike | undefined;
+    now: number;
+    signal: AbortSignal;
+  },
+): Promise<LeaseLike> {
   const now = microTime(input.now);
-  const spec = { holderIdentity: input.identity, acquireTime: now, renewTime: now, leaseDurationSeconds: Math.ceil(input.leaseDurationMs / 1000) };
+  const spec = {
+    holderIdentity: input.identity,
+    acquireTime: now,
+    renewTime: now,
+    leaseDurationSeconds: Math.ceil(input.leaseDurationMs / 1000),
+  };
   if (input.lease === undefined) {
-    return api.create(leaseResource, { metadata: ringMetadata(input, bucketLeaseName(input.ring, input.bucket)), spec: { ...spec, leaseTransitions: 0 } }, { signal: input.signal });
+    return api.create(
+      leaseResource,
+      {
+        metadata: ringMetadata(input, bucketLeaseName(input.ring, input.bucket)),
+        spec: { ...spec, leaseTransitions: 0 },
+      },
+      { signal: input.signal },
+    );
   }
-  const transitions = (input.lease.spec?.leaseTransitions ?? 0) + (input.lease.spec?.holderIdentity === input.identity ? 0 : 1);
-  return api.update(leaseResource, { ...input.lease, spec: { ...input.lease.spec, ...spec, leaseTransitions: transitions } }, { signal: input.signal });
+  const transitions =
+    (input.lease.spec?.leaseTransitions ?? 0) + (input.lease.spec?.holderIdentity === input.identity ? 0 : 1);
+  return api.update(
+    leaseResource,
+    { ...input.lease, spec: { ...input.lease.spec, ...spec, leaseTransitions: transitions } },
+    { signal: input.signal },
+  );
 }
 
 /** A Lease as the API server has it now (a quorum read, not the cache); undefined when there is none. */
-export async function readLease(api: LeaseApi, input: { namespace: string; name: string; signal: AbortSignal }): Promise<LeaseLike | undefined> {
-  return api.get(leaseResource, { namespace: input.namespace, name: input.name }, input.signal).catch(orUndefinedIfNotFound);
+export async function readLease(
+  api: LeaseApi,
+  input: { namespace: string; name: string; signal: AbortSignal },
+): Promise<LeaseLike | undefined> {
+  return api
+    .get(leaseResource, { namespace: input.namespace, name: input.name }, input.signal)
+    .catch(orUndefinedIfNotFound);
 }
 
 /** How a release ended: done, or the bucket is another member's (nothing written), or try again with `lease`. */
-export type ReleaseOutcome = { readonly kind: 'released' } | { readonly kind: 'lost'; readonly holder: string } | { readonly kind: 'retry'; readonly lease: LeaseLike; readonly error: unknown };
+export type ReleaseOutcome =
+  | { readonly kind: 'released' }
+  | { readonly kind: 'lost'; readonly holder: string }
+  | { readonly kind: 'retry'; readonly lease: LeaseLike; readonly error: unknown };
 
 /**
  * Empties the holder of a bucket Lease this member holds, by compare-and-swap on `lease`, the copy
@@ -91,7 +145,10 @@ export type ReleaseOutcome = { readonly kind: 'released' } | { readonly kind: 'l
  * nothing is written; this member still as holder is retried on that copy, which can only empty this
  * member's own hold. Any other failure is retried on the copy this member wrote.
  */
-export async function releaseHeldBucket(api: LeaseApi, input: { lease: LeaseLike; identity: string; now: number; signal: AbortSignal }): Promise<ReleaseOutcome> {
+export async function releaseHeldBucket(
+  api: LeaseApi,
+  input: { lease: LeaseLike; identity: string; now: number; signal: AbortSignal },
+): Promise<ReleaseOutcome> {
   try {
     await releaseBucketLease(api, input);
     return { kind: 'released' };
@@ -100,7 +157,10 @@ export async function releaseHeldBucket(api: LeaseApi, input: { lease: LeaseLike
       return { kind: 'retry', lease: input.lease, error };
     }
     const { namespace = '', name = '' } = input.lease.metadata ?? {};
-    return afterConflict(await readLease(api, { namespace, name, signal: input.signal }), { identity: input.identity, error });
+    return afterConflict(await readLease(api, { namespace, name, signal: input.signal }), {
+      identity: input.identity,
+      error,
+    });
   }
 }
 
@@ -113,18 +173,34 @@ function afterConflict(live: LeaseLike | undefined, input: { identity: string; e
 }
 
 /** Empties a bucket Lease's holder, on condition of the version this member holds. */
-export async function releaseBucketLease(api: LeaseApi, input: { lease: LeaseLike; now: number; signal: AbortSignal }): Promise<LeaseLike> {
-  return api.update(leaseResource, { ...input.lease, spec: { ...input.lease.spec, holderIdentity: '', renewTime: microTime(input.now) } }, { signal: input.signal });
+export async function releaseBucketLease(
+  api: LeaseApi,
+  input: { lease: LeaseLike; now: number; signal: AbortSignal },
+): Promise<LeaseLike> {
+  return api.update(
+    leaseResource,
+    { ...input.lease, spec: { ...input.lease.spec, holderIdentity: '', renewTime: microTime(input.now) } },
+    { signal: input.signal },
+  );
 }
 
 /** Deletes a member Lease on condition of its version, so that a member that renewed meanwhile keeps it. */
-export async function deleteMemberLease(api: LeaseApi, input: { lease: LeaseLike; signal: AbortSignal }): Promise<void> {
+export async function deleteMemberLease(
+  api: LeaseApi,
+  input: { lease: LeaseLike; signal: AbortSignal },
+): Promise<void> {
   const { name = '', namespace = '', resourceVersion } = input.lease.metadata ?? {};
-  await api.delete(leaseResource, { namespace, name }, { signal: input.signal, ...(resourceVersion === undefined ? {} : { preconditions: { resourceVersion } }) }).catch((error: unknown) => {
-    if (!isNotFound(error)) {
-      throw error;
-    }
-  });
+  await api
+    .delete(
+      leaseResource,
+      { namespace, name },
+      { signal: input.signal, ...(resourceVersion === undefined ? {} : { preconditions: { resourceVersion } }) },
+    )
+    .catch((error: unknown) => {
+      if (!isNotFound(error)) {
+        throw error;
+      }
+    });
 }
 
 function orUndefinedIfNotFound(error: unknown): undefined {

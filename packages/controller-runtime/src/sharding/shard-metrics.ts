@@ -9,7 +9,10 @@ import type { BucketGate } from './bucket-gate.ts';
 import type { ShardObserver } from './shard-coordinator.ts';
 
 /** Registers the metrics of one ring on `registry`; returns the coordinator's observer. */
-export function registerShardMetrics(registry: Registry, input: { ring: string; gate: BucketGate; unlabelled?: () => number }): ShardObserver {
+export function registerShardMetrics(
+  registry: Registry,
+  input: { ring: string; gate: BucketGate; unlabelled?: () => number },
+): ShardObserver {
   const { ring, gate, unlabelled } = input;
   new Gauge({
     name: 'kruise_ts_shard_unlabelled_objects',
@@ -20,7 +23,12 @@ export function registerShardMetrics(registry: Registry, input: { ring: string; 
       this.set({ ring }, unlabelled?.() ?? 0);
     },
   });
-  const members = new Gauge({ name: 'kruise_ts_shard_members', help: 'Live members of the shard ring, as this replica sees them.', labelNames: ['ring'], registers: [registry] });
+  const members = new Gauge({
+    name: 'kruise_ts_shard_members',
+    help: 'Live members of the shard ring, as this replica sees them.',
+    labelNames: ['ring'],
+    registers: [registry],
+  });
   const handovers = new Counter({
     name: 'kruise_ts_shard_handovers_total',
     help: 'Buckets this replica took (acquired: free; taken_over: from a member that stopped renewing), released, or lost to another holder.',
@@ -44,7 +52,7 @@ export function registerShardMetrics(registry: Registry, input: { ring: string; 
   });
   new Gauge({
     name: 'kruise_ts_shard_cached_objects',
-    help: 'Objects in this replica\'s sharded caches (those that select on the bucket label).',
+    help: "Objects in this replica's sharded caches (those that select on the bucket label).",
     labelNames: ['ring', 'informer'],
     registers: [registry],
     collect() {

@@ -28,7 +28,9 @@ function input(overrides: Partial<ShardRoundInput> = {}): ShardRoundInput {
 }
 
 function leases(entries: Record<number, string>): Map<number, ObservedBucket> {
-  return new Map(Object.entries(entries).map(([bucket, holder]) => [Number(bucket), { holder, resourceVersion: `rv-${bucket}` }]));
+  return new Map(
+    Object.entries(entries).map(([bucket, holder]) => [Number(bucket), { holder, resourceVersion: `rv-${bucket}` }]),
+  );
 }
 
 function local(entries: Record<number, LocalBucketState>): Map<number, LocalBucketState> {
@@ -59,7 +61,12 @@ describe('decideShardRound', () => {
   it('waits for a live holder to release a bucket the ring now gives to this member', () => {
     const owners = assignBuckets(['a', 'b'], { buckets: 8 });
     const mine = bucketsOf(owners, 'a');
-    const round = decideShardRound(input({ members: [member('a'), member('b', 14_999)], buckets: leases(Object.fromEntries(mine.map((b) => [b, 'b']))) }));
+    const round = decideShardRound(
+      input({
+        members: [member('a'), member('b', 14_999)],
+        buckets: leases(Object.fromEntries(mine.map((b) => [b, 'b']))),
+      }),
+    );
     expect(round.live).toEqual(['a', 'b']);
     expect(round.acquire).toEqual([]);
   });
@@ -67,9 +74,15 @@ describe('decideShardRound', () => {
   it('takes over the buckets of a holder whose Lease stood still for its whole duration on this clock', () => {
     const owners = assignBuckets(['a'], { buckets: 8 });
     expect(bucketsOf(owners, 'a')).toHaveLength(8);
-    const round = decideShardRound(input({ members: [member('a'), member('b', DURATION)], buckets: leases({ 3: 'b', 4: '' }) }));
+    const round = decideShardRound(
+      input({ members: [member('a'), member('b', DURATION)], buckets: leases({ 3: 'b', 4: '' }) }),
+    );
     expect(round.live).toEqual(['a']);
-    expect(round.acquire.find((a) => a.bucket === 3)).toEqual({ bucket: 3, lease: { holder: 'b', resourceVersion: 'rv-3' }, takeover: true });
+    expect(round.acquire.find((a) => a.bucket === 3)).toEqual({
+      bucket: 3,
+      lease: { holder: 'b', resourceVersion: 'rv-3' },
+      takeover: true,
+    });
     expect(round.acquire.find((a) => a.bucket === 4)?.takeover).toBe(false);
   });
 
@@ -83,37 +96,65 @@ describe('decideShardRound', () => {
     const toC = bucketsOf(owners, 'c');
     expect(toC.length).toBeGreaterThan(0);
     const all = local(Object.fromEntries(Array.from({ length: 8 }, (_, b) => [b, 'active' as const])));
-    const round = decideShardRound(input({ members: [member('a'), member('c')], buckets: leases(Object.fromEntries(Array.from({ length: 8 }, (_, b) => [b, 'a']))), local: all }));
+    const round = decideShardRound(
+      input({
+        members: [member('a'), member('c')],
+        buckets: leases(Object.fromEntries(Array.from({ length: 8 }, (_, b) => [b, 'a']))),
+        local: all,
+      }),
+    );
     expect(round.release).toEqual(toC);
     expect(round.acquire).toEqual([]);
   });
 
   it('does not release again what it is draining, and releases a bucket it is still acquiring', () => {
-    const round = decideShardRound(input({ members: [member('a'), member('c')], local: local({ 0: 'draining', 1: 'acquiring', 2: 'active' }), buckets: leases({ 0: 'a', 1: 'a', 2: 'a' }) }));
+    const round = decideShardRound(
+      input({
+        members: [member('a'), member('c')],
+        local: local({ 0: 'draining', 1: 'acquiring', 2: 'active' }),
+        buckets: leases({ 0: 'a', 1: 'a', 2: 'a' }),
+      }),
+    );
     const owners = assignBuckets(['a', 'c'], { buckets: 8 });
     expect(round.release).toEqual([1, 2].filter((b) => owners[b] !== 'a'));
     expect(round.release).not.toContain(0);
   });
 
   it('stops at once on a bucket another member wrote itself into after our write, and does not try to take it back', () => {
-    const round = decideShardRound(input({
-      local: local({ 2: 'active', 3: 'draining' }),
-      buckets: new Map([[2, { holder: 'b', resourceVersion: '120' }], [3, { holder: 'b', resourceVersion: '130' }]]),
-      written: new Map([[2, '100'], [3, '101']]),
-      members: [member('a'), member('b')],
-    }));
+    const round = decideShardRound(
+      input({
+        local: local({ 2: 'active', 3: 'draining' }),
+        buckets: new Map([
+          [2, { holder: 'b', resourceVersion: '120' }],
+          [3, { holder: 'b', resourceVersion: '130' }],
+        ]),
+        written: new Map([
+          [2, '100'],
+          [3, '101'],
+        ]),
+        members: [member('a'), member('b')],
+      }),
+    );
     expect(round.lost).toEqual([2, 3]);
     expect(round.release).toEqual([]);
   });
 
   it('does not count as lost what a lagging cache shows: the holder before our write, or our own release', () => {
-    const round = decideShardRound(input({
-      local: local({ 2: 'acquiring', 3: 'draining' }),
-      // Bucket 2: the cache still shows b, from before our takeover at version 100. Bucket 3: we just released it.
-      buckets: new Map([[2, { holder: 'b', resourceVersion: '90' }], [3, { holder: '', resourceVersion: '140' }]]),
-      written: new Map([[2, '100'], [3, '101']]),
-      members: [member('a')],
-    }));
+    const round = decideShardRound(
+      input({
+        local: local({ 2: 'acquiring', 3: 'draining' }),
+        // Bucket 2: the cache still shows b, from before our takeover at version 100. Bucket 3: we just released it.
+        buckets: new Map([
+          [2, { holder: 'b', resourceVersion: '90' }],
+          [3, { holder: '', resourceVersion: '140' }],
+        ]),
+        written: new Map([
+          [2, '100'],
+          [3, '101'],
+        ]),
+        members: [member('a')],
+      }),
+    );
     expect(round.lost).toEqual([]);
   });
 
@@ -123,7 +164,9 @@ describe('decideShardRound', () => {
   });
 
   it('collects member Leases expired for longer than the grace, never its own', () => {
-    const round = decideShardRound(input({ members: [member('a', 500_000), member('b', DURATION + 60_000), member('c', DURATION + 59_999)] }));
+    const round = decideShardRound(
+      input({ members: [member('a', 500_000), member('b', DURATION + 60_000), member('c', DURATION + 59_999)] }),
+    );
     expect(round.collect).toEqual(['lease-b']);
   });
 

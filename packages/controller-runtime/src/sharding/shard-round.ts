@@ -88,7 +88,15 @@ export function decideShardRound(input: ShardRoundInput): ShardRound {
       release.push(bucket);
     }
   }
-  return { fence: false, live, owners, release, lost, acquire: acquisitions(input, owners, liveSet), collect: collectable(input) };
+  return {
+    fence: false,
+    live,
+    owners,
+    release,
+    lost,
+    acquire: acquisitions(input, owners, liveSet),
+    collect: collectable(input),
+  };
 }
 
 /**
@@ -148,6 +156,10 @@ function acquisitions(input: ShardRoundInput, owners: readonly string[], live: R
 
 function collectable(input: ShardRoundInput): string[] {
   return input.members
-    .filter((member) => member.identity !== input.identity && member.observedAt + member.leaseDurationMs + input.memberGcAfterMs <= input.now)
+    .filter(
+      (member) =>
+        member.identity !== input.identity &&
+        member.observedAt + member.leaseDurationMs + input.memberGcAfterMs <= input.now,
+    )
     .map((member) => member.leaseName);
 }

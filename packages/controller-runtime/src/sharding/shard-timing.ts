@@ -14,7 +14,11 @@ export interface ShardTiming {
   readonly renewPeriodMs: number;
 }
 
-export const DEFAULT_SHARD_TIMING: ShardTiming = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, renewPeriodMs: 5_000 };
+export const DEFAULT_SHARD_TIMING: ShardTiming = {
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  renewPeriodMs: 5_000,
+};
 
 /** The least fence margin (`leaseDuration - renewDeadline`) accepted: a write in flight and a late timer must fit in it. */
 export const MIN_FENCE_MARGIN_MS = 2000;
@@ -31,7 +35,11 @@ export interface ShardTimingNames {
   readonly renewPeriod: string;
 }
 
-const OPTION_NAMES: ShardTimingNames = { leaseDuration: 'leaseDurationMs', renewDeadline: 'renewDeadlineMs', renewPeriod: 'renewPeriodMs' };
+const OPTION_NAMES: ShardTimingNames = {
+  leaseDuration: 'leaseDurationMs',
+  renewDeadline: 'renewDeadlineMs',
+  renewPeriod: 'renewPeriodMs',
+};
 
 function seconds(ms: number): string {
   return `${String(ms / 1000)}s`;
@@ -49,7 +57,9 @@ export function shardTimingProblems(timing: ShardTiming, names: ShardTimingNames
   if (!(timing.renewDeadlineMs >= 1000)) {
     problems.push(`${names.renewDeadline} (${seconds(timing.renewDeadlineMs)}) must be at least 1s`);
   } else if (!(timing.renewPeriodMs > 0) || timing.renewPeriodMs * 2 > timing.renewDeadlineMs) {
-    problems.push(`${names.renewPeriod} (${seconds(timing.renewPeriodMs)}) must be positive and at most half of ${names.renewDeadline} (${seconds(timing.renewDeadlineMs)}), so that one failed renewal is retried before the deadline`);
+    problems.push(
+      `${names.renewPeriod} (${seconds(timing.renewPeriodMs)}) must be positive and at most half of ${names.renewDeadline} (${seconds(timing.renewDeadlineMs)}), so that one failed renewal is retried before the deadline`,
+    );
   }
   return problems;
 }

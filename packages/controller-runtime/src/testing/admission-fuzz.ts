@@ -9,7 +9,21 @@ import { pick } from './seeded-random.ts';
 import type { Random } from './seeded-random.ts';
 
 /** JSON values that decoders tend to mishandle: wrong types, extremes, empty and prototype-polluting shapes. */
-const ODD_JSON_VALUES: readonly unknown[] = [null, true, 0, -1, 1e308, '', 'x'.repeat(300), [], {}, [null], { uid: 1 }, '\u0000\uffff', { __proto__: { a: 1 } }];
+const ODD_JSON_VALUES: readonly unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  '',
+  'x'.repeat(300),
+  [],
+  {},
+  [null],
+  { uid: 1 },
+  '\u0000\uffff',
+  { __proto__: { a: 1 } },
+];
 
 /** A copy of `value` with one member at a random depth replaced by an odd value or deleted. */
 export function corruptJson(random: Random, value: unknown): unknown {
@@ -70,18 +84,24 @@ export interface AdmissionAnswer {
 /** POSTs `body` as `application/json` to `path`; rejects when the answer is not JSON or the connection fails. */
 export function postAdmissionReview(target: AdmissionTarget, path: string, body: Buffer): Promise<AdmissionAnswer> {
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', path, method: 'POST', ...target, headers: { 'Content-Type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as unknown });
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
-      response.on('error', reject);
-    });
+    const request = https.request(
+      { host: '127.0.0.1', path, method: 'POST', ...target, headers: { 'Content-Type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve({
+              status: response.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString()) as unknown,
+            });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -11,5 +11,12 @@ export type AdmissionRequestInput = Partial<Omit<AdmissionRequest, 'kind' | 'res
 /** A request for `input.kind`: a CREATE by an anonymous user unless the input says otherwise. */
 export function admissionRequest(input: AdmissionRequestInput): AdmissionRequest {
   const { kind, resource, ...rest } = input;
-  return { uid: 'review-1', operation: 'CREATE', userInfo: {}, kind, resource: { group: kind.group, version: kind.version, resource }, ...rest };
+  return {
+    uid: 'review-1',
+    operation: 'CREATE',
+    userInfo: {},
+    kind,
+    resource: { group: kind.group, version: kind.version, resource },
+    ...rest,
+  };
 }

@@ -41,17 +41,35 @@ export function fakeApiError(options: FakeApiErrorOptions): ApiError {
 
 /** 404 for a missing object. */
 export function notFound(kind: string, name: string): ApiError {
-  return fakeApiError({ code: 404, reason: 'NotFound', message: `${kind.toLowerCase()}s "${name}" not found`, name, kind });
+  return fakeApiError({
+    code: 404,
+    reason: 'NotFound',
+    message: `${kind.toLowerCase()}s "${name}" not found`,
+    name,
+    kind,
+  });
 }
 
 /** 409 AlreadyExists for a create of an existing name. */
 export function alreadyExists(kind: string, name: string): ApiError {
-  return fakeApiError({ code: 409, reason: 'AlreadyExists', message: `${kind.toLowerCase()}s "${name}" already exists`, name, kind });
+  return fakeApiError({
+    code: 409,
+    reason: 'AlreadyExists',
+    message: `${kind.toLowerCase()}s "${name}" already exists`,
+    name,
+    kind,
+  });
 }
 
 /** 409 Conflict for a stale resourceVersion or a failed precondition. */
 export function conflict(kind: string, name: string, why: string): ApiError {
-  return fakeApiError({ code: 409, reason: 'Conflict', message: `Operation cannot be fulfilled on ${kind.toLowerCase()}s "${name}": ${why}`, name, kind });
+  return fakeApiError({
+    code: 409,
+    reason: 'Conflict',
+    message: `Operation cannot be fulfilled on ${kind.toLowerCase()}s "${name}": ${why}`,
+    name,
+    kind,
+  });
 }
 
 /** 422 Invalid for a patch that cannot be applied. */

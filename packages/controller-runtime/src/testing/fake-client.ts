@@ -6,7 +6,15 @@
  * a step checkable in milliseconds. What it does not do: admission, validation, defaulting, graceful
  * deletion (a delete removes the object at once), server-side apply, watches.
  */
-import type { DeleteOptions, ListOptions, ObjectKeyRef, ObjectList, Patch, PatchOptions, WriteOptions } from '../client/client.ts';
+import type {
+  DeleteOptions,
+  ListOptions,
+  ObjectKeyRef,
+  ObjectList,
+  Patch,
+  PatchOptions,
+  WriteOptions,
+} from '../client/client.ts';
 import type { KubeObject } from '../client/kube-object.ts';
 import type { ObjectApi } from '../client/resource-client.ts';
 import { apiVersionOf } from '../client/resource-type.ts';
@@ -67,7 +75,10 @@ export class FakeClient implements ObjectApi {
   /** Stores objects as they are (a test's starting state), without recording actions. */
   seed<T extends KubeObject>(resource: ResourceType<T>, objects: readonly T[]): void {
     for (const object of objects) {
-      this.#put(resource, this.#stamp(resource, jsonCopy(object) as Stored, { created: (object.metadata?.uid ?? '') === '' }));
+      this.#put(
+        resource,
+        this.#stamp(resource, jsonCopy(object) as Stored, { created: (object.metadata?.uid ?? '') === '' }),
+      );
     }
   }
 
@@ -77,7 +88,10 @@ export class FakeClient implements ObjectApi {
   }
 
   /** A cache-like lister over the stored objects, as an informer would serve them once synced. */
-  lister<T extends KubeObject>(resource: ResourceType<T>, indexers: Readonly<Record<string, IndexFunc<KubeObject>>> = {}): Lister<T> {
+  lister<T extends KubeObject>(
+    resource: ResourceType<T>,
+    indexers: Readonly<Record<string, IndexFunc<KubeObject>>> = {},
+  ): Lister<T> {
     return fakeLister(() => this.objects(resource), indexers);
   }
 
@@ -97,14 +111,22 @@ export class FakeClient implements ObjectApi {
   }
 
   get<T extends KubeObject>(resource: ResourceType<T>, key: ObjectKeyRef, signal?: AbortSignal): Promise<T> {
-    return this.#call(signal, { verb: 'get', resource: resource.plural, namespace: key.namespace ?? '', name: key.name }, () => this.#answer(resource, this.#existing(resource, key)));
+    return this.#call(
+      signal,
+      { verb: 'get', resource: resource.plural, namespace: key.namespace ?? '', name: key.name },
+      () => this.#answer(resource, this.#existing(resource, key)),
+    );
   }
 
   list<T extends KubeObject>(resource: ResourceType<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
-    return this.#call(options.signal, { verb: 'list', resource: resource.plural, namespace: options.namespace ?? '', name: '' }, () => ({
-      items: this.objects(resource).filter((object) => matchesScope(object, options)),
-      metadata: { resourceVersion: String(this.#resourceVersion) },
-    }));
+    return this.#call(
+      options.signal,
+      { verb: 'list', resource: resource.plural, namespace: options.namespace ?? '', name: '' },
+      () => ({
+        items: this.objects(resource).filter((object) => matchesScope(object, options)),
+        metadata: { resourceVersion: String(this.#resourceVersion) },
+      }),
+    );
   }
 
   listAll<T extends KubeObject>(resource: ResourceType<T>, options?: ListOptions): Promise<ObjectList<T>> {
@@ -113,7 +135,14 @@ export class FakeClient implements ObjectApi {
 
   create<T extends KubeObject>(resource: ResourceType<T>, object: T, options?: WriteOptions): Promise<T> {
     const dryRun = options?.dryRun === true;
-    const action: FakeAction = { verb: 'create', resource: resource.plural, namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '', body: jsonCopy(object), ...(dryRun ? { dryRun } : {}) };
+    const action: FakeAction = {
+      verb: 'create',
+      resource: resource.plural,
+      namespace: object.metadata?.namespace ?? '',
+      name: object.metadata?.name ?? '',
+      body: jsonCopy(object),
+      ...(dryRun ? { dryRun } : {}),
+    };
     return this.#call(options?.signal, action, () => {
       const stored = this.#stamp(resource, jsonCopy(object) as Stored, { created: true });
       if (this.#find(resource, keyOf(stored)) !== undefined) {
@@ -132,25 +161,49 @@ export class FakeClient implements ObjectApi {
   }
 
   patch<T extends KubeObject>(resource: ResourceType<T>, key: ObjectKeyRef, patch: Patch & PatchOptions): Promise<T> {
-    const action: FakeAction = { verb: 'patch', resource: resource.plural, subresource: patch.subresource, namespace: key.namespace ?? '', name: key.name, patchType: patch.type, body: jsonCopy(patch.body) };
+    const action: FakeAction = {
+      verb: 'patch',
+      resource: resource.plural,
+      subresource: patch.subresource,
+      namespace: key.namespace ?? '',
+      name: key.name,
+      patchType: patch.type,
+      body: jsonCopy(patch.body),
+    };
     return this.#call(patch.signal, action, () => {
       const current = this.#existing(resource, key);
       const patched = applyPatch(current, patch) as unknown as Stored;
-      checkResourceVersion(resource, { current, requested: isJsonObject(patch.body) ? requestedVersion(patch.body) : undefined });
+      checkResourceVersion(resource, {
+        current,
+        requested: isJsonObject(patch.body) ? requestedVersion(patch.body) : undefined,
+      });
       return this.#answer(resource, this.#write(resource, { current, next: patched, subresource: patch.subresource }));
     });
   }
 
-  patchStatus<T extends KubeObject>(resource: ResourceType<T>, key: ObjectKeyRef, patch: Patch & WriteOptions): Promise<T> {
+  patchStatus<T extends KubeObject>(
+    resource: ResourceType<T>,
+    key: ObjectKeyRef,
+    patch: Patch & WriteOptions,
+  ): Promise<T> {
     return this.patch(resource, key, { ...patch, subresource: 'status' });
   }
 
   delete(resource: ResourceType, key: ObjectKeyRef, options?: DeleteOptions): Promise<void> {
-    const action: FakeAction = { verb: 'delete', resource: resource.plural, namespace: key.namespace ?? '', name: key.name, body: options?.preconditions };
+    const action: FakeAction = {
+      verb: 'delete',
+      resource: resource.plural,
+      namespace: key.namespace ?? '',
+      name: key.name,
+      body: options?.preconditions,
+    };
     return this.#call(options?.signal, action, () => {
       const current = this.#existing(resource, key);
       const { uid, resourceVersion } = options?.preconditions ?? {};
-      if ((uid !== undefined && uid !== current.metadata.uid) || (resourceVersion !== undefined && resourceVersion !== current.metadata.resourceVersion)) {
+      if (
+        (uid !== undefined && uid !== current.metadata.uid) ||
+        (resourceVersion !== undefined && resourceVersion !== current.metadata.resourceVersion)
+      ) {
         throw conflict(resource.kind, key.name, 'the precondition failed');
       }
       this.#objects.get(resourceKey(resource))?.delete(objectPath(key));
@@ -176,22 +229,43 @@ export class FakeClient implements ObjectApi {
     }
   }
 
-  #replace<T extends KubeObject>(resource: ResourceType<T>, object: T, options: { signal: AbortSignal | undefined; subresource: string | undefined }): Promise<T> {
-    const action: FakeAction = { verb: 'update', resource: resource.plural, subresource: options.subresource, namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '', body: jsonCopy(object) };
+  #replace<T extends KubeObject>(
+    resource: ResourceType<T>,
+    object: T,
+    options: { signal: AbortSignal | undefined; subresource: string | undefined },
+  ): Promise<T> {
+    const action: FakeAction = {
+      verb: 'update',
+      resource: resource.plural,
+      subresource: options.subresource,
+      namespace: object.metadata?.namespace ?? '',
+      name: object.metadata?.name ?? '',
+      body: jsonCopy(object),
+    };
     return this.#call(options.signal, action, () => {
       const current = this.#existing(resource, keyOf(object));
       checkResourceVersion(resource, { current, requested: object.metadata?.resourceVersion ?? '' });
-      return this.#answer(resource, this.#write(resource, { current, next: jsonCopy(object) as Stored, subresource: options.subresource }));
+      return this.#answer(
+        resource,
+        this.#write(resource, { current, next: jsonCopy(object) as Stored, subresource: options.subresource }),
+      );
     });
   }
 
   /** Stores `next` in place of `current`: a status write keeps all but the status (and, for pods, labels, annotations and finalizers). */
   #write(resource: ResourceType, input: { current: Stored; next: Stored; subresource: string | undefined }): Stored {
     const { current, next } = input;
-    const merged: Stored = input.subresource === 'status' ? statusWrite(resource, current, next) : { ...next, metadata: { ...next.metadata, ...identityOf(current) } };
-    const specChanged = JSON.stringify((current as { spec?: unknown }).spec) !== JSON.stringify((merged as { spec?: unknown }).spec);
+    const merged: Stored =
+      input.subresource === 'status'
+        ? statusWrite(resource, current, next)
+        : { ...next, metadata: { ...next.metadata, ...identityOf(current) } };
+    const specChanged =
+      JSON.stringify((current as { spec?: unknown }).spec) !== JSON.stringify((merged as { spec?: unknown }).spec);
     const generation = (current.metadata.generation ?? 1) + (specChanged && input.subresource === undefined ? 1 : 0);
-    return this.#put(resource, { ...merged, metadata: { ...merged.metadata, generation, resourceVersion: this.#nextVersion() } });
+    return this.#put(resource, {
+      ...merged,
+      metadata: { ...merged.metadata, generation, resourceVersion: this.#nextVersion() },
+    });
   }
 
   #stamp(resource: ResourceType, object: Stored, options: { created: boolean }): Stored {
@@ -204,7 +278,8 @@ export class FakeClient implements ObjectApi {
       metadata.creationTimestamp ??= '2026-01-01T00:00:00Z';
       metadata.generation = 1;
     }
-    metadata.resourceVersion = options.created || metadata.resourceVersion === undefined ? this.#nextVersion() : metadata.resourceVersion;
+    metadata.resourceVersion =
+      options.created || metadata.resourceVersion === undefined ? this.#nextVersion() : metadata.resourceVersion;
     return { ...object, apiVersion: apiVersionOf(resource), kind: resource.kind, metadata };
   }
 
@@ -267,7 +342,10 @@ function matches(match: ReactorMatch, action: FakeAction): boolean {
 
 function matchesScope(object: KubeObject, options: ListOptions): boolean {
   const namespace = options.namespace ?? '';
-  return (namespace === '' || object.metadata?.namespace === namespace) && matchesSelectorString(options.labelSelector ?? '', object.metadata?.labels);
+  return (
+    (namespace === '' || object.metadata?.namespace === namespace) &&
+    matchesSelectorString(options.labelSelector ?? '', object.metadata?.labels)
+  );
 }
 
 function requestedVersion(body: Readonly<Record<string, JsonValue>>): string | undefined {
@@ -278,8 +356,16 @@ function requestedVersion(body: Readonly<Record<string, JsonValue>>): string | u
 
 /** A resourceVersion sent with a write is a precondition: a stale one is a Conflict, as on the API server. */
 function checkResourceVersion(resource: ResourceType, input: { current: Stored; requested: string | undefined }): void {
-  if (input.requested !== undefined && input.requested !== '' && input.requested !== input.current.metadata.resourceVersion) {
-    throw conflict(resource.kind, input.current.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
+  if (
+    input.requested !== undefined &&
+    input.requested !== '' &&
+    input.requested !== input.current.metadata.resourceVersion
+  ) {
+    throw conflict(
+      resource.kind,
+      input.current.metadata.name ?? '',
+      'the object has been modified; please apply your changes to the latest version and try again',
+    );
   }
 }
 
@@ -294,7 +380,9 @@ function applyPatch(current: Stored, patch: Patch): JsonValue {
       try {
         return applyJsonPatch(document, patch.body);
       } catch (error) {
-        throw error instanceof JsonPatchError ? invalid(current.kind ?? '', current.metadata.name ?? '', error.message) : error;
+        throw error instanceof JsonPatchError
+          ? invalid(current.kind ?? '', current.metadata.name ?? '', error.message)
+          : error;
       }
     case 'apply':
       throw new Error('the fake client does not implement server-side apply');

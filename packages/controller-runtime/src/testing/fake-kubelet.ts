@@ -30,7 +30,14 @@ export interface FakeWorkloadParts {
 /** An empty API, a recorder, a clock that moves only when told, `featureGates` (`--feature-gates` text) and both expectations on that clock. */
 export function fakeWorkloadParts(featureGates = ''): FakeWorkloadParts {
   const clock = new FakeClock();
-  return { fake: new FakeClient(), recorder: new FakeEventRecorder(), clock, gates: parseFeatureGates(featureGates), scaleExpectations: new ScaleExpectations({ clock }), resourceVersionExpectations: new ResourceVersionExpectations({ clock }) };
+  return {
+    fake: new FakeClient(),
+    recorder: new FakeEventRecorder(),
+    clock,
+    gates: parseFeatureGates(featureGates),
+    scaleExpectations: new ScaleExpectations({ clock }),
+    resourceVersionExpectations: new ResourceVersionExpectations({ clock }),
+  };
 }
 
 /** How the fake kubelet runs pods. */
@@ -47,53 +54,79 @@ export interface RunFakePodsOptions {
 
 function isReadyByGates(pod: Pod): boolean {
   const conditions = pod.status?.conditions ?? [];
-  return (pod.spec?.readinessGates ?? []).every((gate) => conditions.some((condition) => condition.type === gate.conditionType && condition.status === 'True'));
+  return (pod.spec?.readinessGates ?? []).every((gate) =>
+    conditions.some((condition) => condition.type === gate.conditionType && condition.status === 'True'),
+  );
 }
 
 /** Every stored pod (or those named) Running, its containers running their spec images. */
 export async function runFakePods(fake: FakeClient, options: RunFakePodsOptions): Promise<void> {
   const since = new Date(options.readySince).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  for (const pod of fake.objects(options.pods).filter((candidate) => options.names === undefined || options.names.includes(candidate.metadata?.name ?? ''))) {
+  for (const pod of fake
+    .objects(options.pods)
+    .filter((candidate) => options.names === undefined || options.names.includes(candidate.metadata?.name ?? ''))) {
     const ready = isReadyByGates(pod);
     const digest = options.digestOf?.(pod) ?? '0';
-    await fake.patchStatus(options.pods, { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' }, {
-      type: 'strategic',
-      body: {
-        status: {
-          phase: 'Running',
-          conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: since }],
-          containerStatuses: (pod.spec?.containers ?? []).map((container) => ({
-            name: container.name,
-            image: container.image ?? '',
-            imageID: `${container.image ?? ''}@sha256:${digest}`,
-            ready,
-            restartCount: 0,
-            started: true,
-            state: { running: { startedAt: since } },
-          })),
+    await fake.patchStatus(
+      options.pods,
+      { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+      {
+        type: 'strategic',
+        body: {
+          status: {
+            phase: 'Running',
+            conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: since }],
+            containerStatuses: (pod.spec?.containers ?? []).map((container) => ({
+              name: container.name,
+              image: container.image ?? '',
+              imageID: `${container.image ?? ''}@sha256:${digest}`,
+              ready,
+              restartCount: 0,
+              started: true,
+              state: { running: { startedAt: since } },
+            })),
+          },
         },
       },
-    });
+    );
   }
   fake.clearActions();
 }
 
 /** What the pod and PVC informers' handlers do: the fixture's creations and deletions are seen at once. */
-export function observeScaleActions(actions: readonly FakeAction[], input: { readonly key: string; readonly expectations: ScaleExpectations }): void {
+export function observeScaleActions(
+  actions: readonly FakeAction[],
+  input: { readonly key: string; readonly expectations: ScaleExpectations },
+): void {
   for (const action of actions) {
-    if ((action.resource === 'pods' || action.resource === 'persistentvolumeclaims') && (action.verb === 'create' || action.verb === 'delete')) {
+    if (
+      (action.resource === 'pods' || action.resource === 'persistentvolumeclaims') &&
+      (action.verb === 'create' || action.verb === 'delete')
+    ) {
       input.expectations.observe(input.key, action.verb, action.name);
     }
   }
 }
 
 /** One reconcile of `namespace/name`, whose pod and PVC creations and deletions the fixture's informers then see. */
-export async function reconcileObservingScale(fake: FakeClient, reconciler: Reconciler, input: { readonly namespace: string; readonly name: string; readonly expectations: ScaleExpectations; readonly context: ReconcileContext }): Promise<Result | undefined> {
+export async function reconcileObservingScale(
+  fake: FakeClient,
+  reconciler: Reconciler,
+  input: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly expectations: ScaleExpectations;
+    readonly context: ReconcileContext;
+  },
+): Promise<Result | undefined> {
   const before = fake.actions.length;
   try {
     return await reconciler.reconcile(input.context, { namespace: input.namespace, name: input.name });
   } finally {
-    observeScaleActions(fake.actions.slice(before), { key: `${input.namespace}/${input.name}`, expectations: input.expectations });
+    observeScaleActions(fake.actions.slice(before), {
+      key: `${input.namespace}/${input.name}`,
+      expectations: input.expectations,
+    });
   }
 }
 
@@ -114,7 +147,12 @@ export async function settleReconciles(input: SettleInput, rounds: number): Prom
   for (let round = 0; round < rounds; round++) {
     input.fake.clearActions();
     await input.reconcile();
-    const wrote = input.fake.writes().some((action) => action.resource !== 'events' && !(action.resource === input.owner && action.subresource === 'status'));
+    const wrote = input.fake
+      .writes()
+      .some(
+        (action) =>
+          action.resource !== 'events' && !(action.resource === input.owner && action.subresource === 'status'),
+      );
     await input.runPods();
     if (!wrote) {
       input.fake.clearActions();

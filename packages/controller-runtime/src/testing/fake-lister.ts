@@ -11,14 +11,18 @@ import type { DeepReadonly } from '../util/deep-readonly.ts';
  * follows the API server), with the given indexers. Objects come deep-frozen, as a test manager's
  * cache hands them out, so that code mutating a cached object fails loudly.
  */
-export function fakeLister<T extends KubeObject>(objects: () => readonly T[], indexers: Readonly<Record<string, IndexFunc<KubeObject>>> = {}): Lister<T> {
+export function fakeLister<T extends KubeObject>(
+  objects: () => readonly T[],
+  indexers: Readonly<Record<string, IndexFunc<KubeObject>>> = {},
+): Lister<T> {
   const all = (): DeepReadonly<T>[] => objects().map((object) => deepFreeze(object));
   const keyOf = (object: DeepReadonly<T>): string => {
     const namespace = object.metadata?.namespace ?? '';
-    return namespace === '' ? object.metadata?.name ?? '' : `${namespace}/${object.metadata?.name ?? ''}`;
+    return namespace === '' ? (object.metadata?.name ?? '') : `${namespace}/${object.metadata?.name ?? ''}`;
   };
   return {
-    get: (namespace, name) => all().find((object) => (object.metadata?.namespace ?? '') === namespace && object.metadata?.name === name),
+    get: (namespace, name) =>
+      all().find((object) => (object.metadata?.namespace ?? '') === namespace && object.metadata?.name === name),
     getByKey: (key) => all().find((object) => keyOf(object) === key),
     list: (options: ListerListOptions = {}) =>
       all().filter(

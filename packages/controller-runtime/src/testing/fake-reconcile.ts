@@ -51,7 +51,11 @@ export function fakeReconcileFixture<T extends KubeObject>(options: FakeReconcil
   return {
     fake,
     recorder,
-    reconcile: (name = options.name) => reconciler.reconcile({ signal: new AbortController().signal, logger: silent, reconcileId: 'test' }, { namespace, name }),
+    reconcile: (name = options.name) =>
+      reconciler.reconcile(
+        { signal: new AbortController().signal, logger: silent, reconcileId: 'test' },
+        { namespace, name },
+      ),
     stored: (name = options.name) => {
       const object = fake.objects(resource).find((candidate) => candidate.metadata?.name === name);
       if (object === undefined) {

@@ -12,7 +12,13 @@ export { FakeEventRecorder } from './fake-event-recorder.ts';
 export type { RecordedFakeEvent } from './fake-event-recorder.ts';
 export { fakeLister } from './fake-lister.ts';
 export { storeLister } from './store-lister.ts';
-export { fakeWorkloadParts, observeScaleActions, reconcileObservingScale, runFakePods, settleReconciles } from './fake-kubelet.ts';
+export {
+  fakeWorkloadParts,
+  observeScaleActions,
+  reconcileObservingScale,
+  runFakePods,
+  settleReconciles,
+} from './fake-kubelet.ts';
 export type { FakeWorkloadParts, RunFakePodsOptions, SettleInput } from './fake-kubelet.ts';
 export { fakeReconcileFixture } from './fake-reconcile.ts';
 export type { FakeReconcileFixture, FakeReconcileOptions, FakeReconcileParts } from './fake-reconcile.ts';
@@ -21,7 +27,17 @@ export { applyMergePatch } from '../util/merge-patch.ts';
 export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 export { observeObjects, RequestLog, testClient } from './live-cluster.ts';
 export type { ObjectObserver, SentRequest } from './live-cluster.ts';
-export { conditionOf, imageOf, isActive, isAvailableNow, nameOf, podSummary, restartsOf, revisionOf, uidOf } from './pod-views.ts';
+export {
+  conditionOf,
+  imageOf,
+  isActive,
+  isAvailableNow,
+  nameOf,
+  podSummary,
+  restartsOf,
+  revisionOf,
+  uidOf,
+} from './pod-views.ts';
 export { replicaCountsReached, startShardedTestManagers, startTestManager, waitForObject } from './test-manager.ts';
 export type { ReplicatedObject, TestManager, TestManagerOptions, WaitFor } from './test-manager.ts';
 export { TestWebhookRegistration } from './test-webhook-registration.ts';

@@ -100,7 +100,9 @@ function test(document: JsonValue, operation: JsonPatchOperation): void {
   }
 }
 
-const OPERATIONS: Readonly<Record<JsonPatchOperation['op'], (document: JsonValue, operation: JsonPatchOperation) => void>> = {
+const OPERATIONS: Readonly<
+  Record<JsonPatchOperation['op'], (document: JsonValue, operation: JsonPatchOperation) => void>
+> = {
   add: (document, operation) => {
     add(document, operation.path, valueOf(operation));
   },

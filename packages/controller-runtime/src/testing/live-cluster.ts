@@ -76,7 +76,12 @@ export class RequestLog implements RequestObserver {
   observeRequest(record: RequestRecord): void {
     // A dry run stores nothing: `create (dry run)`, so that counts of creations and writes leave it out.
     const verb = record.dryRun === true ? `${record.verb} (dry run)` : record.verb;
-    this.requests.push({ sentAt: performance.now() - record.durationSeconds * 1000, verb, path: record.path, code: record.code });
+    this.requests.push({
+      sentAt: performance.now() - record.durationSeconds * 1000,
+      verb,
+      path: record.path,
+      code: record.code,
+    });
   }
 
   /** The requests matching a verb and a path pattern. */

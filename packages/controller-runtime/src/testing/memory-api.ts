@@ -21,7 +21,10 @@ type Labels = Readonly<Record<string, string>>;
 
 /** The comma-separated requirements of a selector (commas inside `( )` belong to a set). */
 function requirements(selector: string): string[] {
-  return selector.split(/,(?![^(]*\))/).map((part) => part.trim()).filter((part) => part !== '');
+  return selector
+    .split(/,(?![^(]*\))/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 function satisfies(requirement: string, labels: Labels): boolean {
@@ -36,7 +39,10 @@ function satisfies(requirement: string, labels: Labels): boolean {
 }
 
 export function matchesSelector(selector: string, object: KubeObject | undefined): boolean {
-  return object !== undefined && requirements(selector).every((requirement) => satisfies(requirement, object.metadata?.labels ?? {}));
+  return (
+    object !== undefined &&
+    requirements(selector).every((requirement) => satisfies(requirement, object.metadata?.labels ?? {}))
+  );
 }
 
 export class MemoryApi {
@@ -74,17 +80,29 @@ export class MemoryApi {
     if (conflicts(current, body.metadata?.resourceVersion)) {
       return Promise.reject(fakeApiError({ code: 409, reason: 'Conflict', name }));
     }
-    return Promise.resolve(this.put({ ...current, metadata: { ...current.metadata, labels: { ...current.metadata?.labels, ...body.metadata?.labels } } }));
+    return Promise.resolve(
+      this.put({
+        ...current,
+        metadata: { ...current.metadata, labels: { ...current.metadata?.labels, ...body.metadata?.labels } },
+      }),
+    );
   }
 
   listWatcher(selector: string): ListWatcher<KubeObject> {
     return {
-      list: () => Promise.resolve({ items: [...this.#objects.values()].filter((object) => matchesSelector(selector, object)), metadata: { resourceVersion: String(this.#version) } }),
+      list: () =>
+        Promise.resolve({
+          items: [...this.#objects.values()].filter((object) => matchesSelector(selector, object)),
+          metadata: { resourceVersion: String(this.#version) },
+        }),
       watch: (options) => this.#watch(selector, { from: Number(options.resourceVersion), signal: options.signal }),
     };
   }
 
-  async *#watch(selector: string, options: { from: number; signal: AbortSignal }): AsyncGenerator<WatchEvent<KubeObject>> {
+  async *#watch(
+    selector: string,
+    options: { from: number; signal: AbortSignal },
+  ): AsyncGenerator<WatchEvent<KubeObject>> {
     let next = this.#log.findIndex((change) => change.version > options.from);
     next = next < 0 ? this.#log.length : next;
     while (!options.signal.aborted) {

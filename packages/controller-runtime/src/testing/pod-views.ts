@@ -4,13 +4,21 @@ import type { DeepReadonly } from '../util/deep-readonly.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
-export function conditionOf(pod: ReadonlyPod, type: string): { status: string; lastTransitionTime?: string | undefined } | undefined {
+export function conditionOf(
+  pod: ReadonlyPod,
+  type: string,
+): { status: string; lastTransitionTime?: string | undefined } | undefined {
   return pod.status?.conditions?.find((c) => c.type === type);
 }
 
 /** Ready, not terminating, lifecycle Normal (or none) and not in an in-place update. */
 export function isAvailableNow(pod: ReadonlyPod): boolean {
-  return pod.metadata?.deletionTimestamp === undefined && pod.status?.phase === 'Running' && conditionOf(pod, 'Ready')?.status === 'True' && isSettled(pod);
+  return (
+    pod.metadata?.deletionTimestamp === undefined &&
+    pod.status?.phase === 'Running' &&
+    conditionOf(pod, 'Ready')?.status === 'True' &&
+    isSettled(pod)
+  );
 }
 
 /** Lifecycle state Normal (or none) and no in-place update under way. */
@@ -21,7 +29,9 @@ function isSettled(pod: ReadonlyPod): boolean {
 }
 
 export function isActive(pod: ReadonlyPod): boolean {
-  return pod.metadata?.deletionTimestamp === undefined && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed';
+  return (
+    pod.metadata?.deletionTimestamp === undefined && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed'
+  );
 }
 
 export function revisionOf(pod: ReadonlyPod): string {
@@ -39,7 +49,8 @@ export function restartsOf(pod: ReadonlyPod): number {
 }
 
 export const nameOf = (pod: ReadonlyPod): string => pod.metadata?.name ?? '';
-export const uidOf = (object: { readonly metadata?: { readonly uid?: string | undefined } | undefined }): string => object.metadata?.uid ?? '';
+export const uidOf = (object: { readonly metadata?: { readonly uid?: string | undefined } | undefined }): string =>
+  object.metadata?.uid ?? '';
 
 /**
  * What a timed-out wait shows of each pod: enough to tell where a rollout stopped (its revision,

@@ -44,14 +44,19 @@ function withoutDirectives(value: JsonValue): JsonValue {
   if (!isJsonObject(value)) {
     return value;
   }
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !isDirective(key)).map(([key, member]) => [key, withoutDirectives(member)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !isDirective(key))
+      .map(([key, member]) => [key, withoutDirectives(member)]),
+  );
 }
 
 function mergeList(current: readonly JsonValue[], patch: readonly JsonValue[], mergeKey: string): JsonValue[] {
   const result = [...current];
   for (const item of patch) {
     const key = isJsonObject(item) ? item[mergeKey] : undefined;
-    const position = key === undefined ? -1 : result.findIndex((existing) => isJsonObject(existing) && existing[mergeKey] === key);
+    const position =
+      key === undefined ? -1 : result.findIndex((existing) => isJsonObject(existing) && existing[mergeKey] === key);
     if (isJsonObject(item) && item['$patch'] === 'delete') {
       if (position >= 0) {
         result.splice(position, 1);
@@ -72,7 +77,10 @@ function mergeMember(name: string, current: JsonValue | undefined, patch: JsonVa
       return mergeList(current, patch, mergeKey);
     }
     if (SET_LISTS.has(name) && Array.isArray(current)) {
-      return [...current, ...patch.filter((item) => !current.some((existing) => JSON.stringify(existing) === JSON.stringify(item)))];
+      return [
+        ...current,
+        ...patch.filter((item) => !current.some((existing) => JSON.stringify(existing) === JSON.stringify(item))),
+      ];
     }
     return withoutDirectives(patch);
   }

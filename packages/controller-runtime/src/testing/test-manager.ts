@@ -37,7 +37,10 @@ export interface TestManager {
 export function startTestManager(options: TestManagerOptions): TestManager {
   const manager = new Manager({
     kubeConfig: options.kubeConfig,
-    logger: createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as 'silent', base: { namespace: options.namespace } }),
+    logger: createLogger({
+      level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as 'silent',
+      base: { namespace: options.namespace },
+    }),
     namespace: options.namespace,
     qps: 200,
     burst: 200,
@@ -59,12 +62,20 @@ export function startTestManager(options: TestManagerOptions): TestManager {
 }
 
 /** Polls `read` until `check` holds, with `waitFor` of the caller's choice (the local cluster's). */
-export type WaitFor = <T>(probe: () => Promise<T | undefined>, options: { description: string; timeoutMs?: number }) => Promise<T>;
+export type WaitFor = <T>(
+  probe: () => Promise<T | undefined>,
+  options: { description: string; timeoutMs?: number },
+) => Promise<T>;
 
 /** Waits until the object satisfies `check`, and returns it. */
 export function waitForObject<T extends KubeObject>(
   input: { readonly client: Client; readonly resource: ResourceType<T>; readonly waitFor: WaitFor },
-  options: { readonly namespace: string; readonly name: string; readonly description: string; readonly timeoutMs?: number },
+  options: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly description: string;
+    readonly timeoutMs?: number;
+  },
   check: (object: T) => boolean,
 ): Promise<T> {
   return input.waitFor(
@@ -84,17 +95,28 @@ export interface ReplicatedObject {
 }
 
 /** The status has observed the spec and each of `counts` equals `spec.replicas`. */
-export function replicaCountsReached<T extends ReplicatedObject>(object: T, counts: readonly (keyof NonNullable<T['status']> & string)[]): boolean {
+export function replicaCountsReached<T extends ReplicatedObject>(
+  object: T,
+  counts: readonly (keyof NonNullable<T['status']> & string)[],
+): boolean {
   const status = object.status as Readonly<Record<string, unknown>> | undefined;
-  return status !== undefined && status['observedGeneration'] === object.metadata.generation && counts.every((count) => status[count] === object.spec.replicas);
+  return (
+    status !== undefined &&
+    status['observedGeneration'] === object.metadata.generation &&
+    counts.every((count) => status[count] === object.spec.replicas)
+  );
 }
 
 /**
  * Test managers that share the sharded controllers' work (docs/sharding.md): one per identity, on one
  * ring whose Leases live in the test's namespace, with short Lease timings (6 s, deadline 4 s).
  */
-export function startShardedTestManagers(options: Omit<TestManagerOptions, 'sharding'> & { readonly ring: string; readonly identities: readonly string[] }): TestManager[] {
+export function startShardedTestManagers(
+  options: Omit<TestManagerOptions, 'sharding'> & { readonly ring: string; readonly identities: readonly string[] },
+): TestManager[] {
   const timing = { leaseDurationMs: 6000, renewDeadlineMs: 4000, renewPeriodMs: 1000 };
   const { ring, identities, ...rest } = options;
-  return identities.map((identity) => startTestManager({ ...rest, sharding: { ring, namespace: options.namespace, identity, timing } }));
+  return identities.map((identity) =>
+    startTestManager({ ...rest, sharding: { ring, namespace: options.namespace, identity, timing } }),
+  );
 }

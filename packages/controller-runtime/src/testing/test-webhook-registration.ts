@@ -10,7 +10,10 @@ import type { Logger } from 'pino';
 
 import type { Client } from '../client/client.ts';
 import { createRuntimeMetrics } from '../metrics/runtime-metrics.ts';
-import { mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from '../webhook/ca-bundle-injector.ts';
+import {
+  mutatingWebhookConfigurationResource,
+  validatingWebhookConfigurationResource,
+} from '../webhook/ca-bundle-injector.ts';
 import type { WebhookConfigurationKind, WebhookConfigurationLike } from '../webhook/ca-bundle-injector.ts';
 import { LocalWebhookConfiguration } from '../webhook/local-webhook-configuration.ts';
 import type { LocalWebhookBuildInput } from '../webhook/local-webhook-configuration.ts';
@@ -55,8 +58,19 @@ export class TestWebhookRegistration implements AsyncDisposable {
   constructor(options: TestWebhookRegistrationOptions) {
     this.#options = options;
     this.configurationName = options.name;
-    this.#certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger: options.logger });
-    this.server = new WebhookServer({ certificates: this.#certificates, logger: options.logger, host: '127.0.0.1', port: 0, registry: this.#metrics, admissionThread: options.admissionThread });
+    this.#certificates = new SelfManagedCertificates({
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+      logger: options.logger,
+    });
+    this.server = new WebhookServer({
+      certificates: this.#certificates,
+      logger: options.logger,
+      host: '127.0.0.1',
+      port: 0,
+      registry: this.#metrics,
+      admissionThread: options.admissionThread,
+    });
   }
 
   /**
@@ -108,7 +122,9 @@ export class TestWebhookRegistration implements AsyncDisposable {
   async answered(): Promise<number> {
     const paths = new Set(this.#options.paths);
     const metric = await this.#metrics.getSingleMetric('controller_runtime_webhook_requests_total')?.get();
-    return (metric?.values ?? []).filter((value) => paths.has(String(value.labels['webhook'])) && value.labels['code'] === '200').reduce((sum, value) => sum + value.value, 0);
+    return (metric?.values ?? [])
+      .filter((value) => paths.has(String(value.labels['webhook'])) && value.labels['code'] === '200')
+      .reduce((sum, value) => sum + value.value, 0);
   }
 
   /** The server's metrics registry (the webhook latency histogram). */
@@ -126,8 +142,13 @@ export class TestWebhookRegistration implements AsyncDisposable {
   }
 
   async #hasCaBundle(): Promise<boolean> {
-    const resource = this.#options.kind === 'MutatingWebhookConfiguration' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource;
-    const configuration = await this.#options.client.get(resource, { name: this.configurationName }).catch(() => undefined);
+    const resource =
+      this.#options.kind === 'MutatingWebhookConfiguration'
+        ? mutatingWebhookConfigurationResource
+        : validatingWebhookConfigurationResource;
+    const configuration = await this.#options.client
+      .get(resource, { name: this.configurationName })
+      .catch(() => undefined);
     const webhooks = configuration?.webhooks ?? [];
     return webhooks.length > 0 && webhooks.every((webhook) => (webhook.clientConfig?.caBundle ?? '') !== '');
   }

@@ -22,7 +22,9 @@ function arraysEqual(a: readonly unknown[], b: readonly unknown[]): boolean {
 
 function objectsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const keysA = definedKeys(a);
-  return keysA.length === definedKeys(b).length && keysA.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
+  return (
+    keysA.length === definedKeys(b).length && keysA.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]))
+  );
 }
 
 function definedKeys(value: object): string[] {

@@ -8,8 +8,8 @@
 const NANOSECONDS_PER_UNIT: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n, // U+00B5 MICRO SIGN
-  'μs': 1_000n, // U+03BC GREEK SMALL LETTER MU
+  µs: 1_000n, // U+00B5 MICRO SIGN
+  μs: 1_000n, // U+03BC GREEK SMALL LETTER MU
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
@@ -32,7 +32,10 @@ export class GoDurationError extends Error {
 export function parseGoDuration(text: string): number {
   const nanoseconds = parseGoDurationNanoseconds(text);
   const milliseconds = nanoseconds / NANOSECONDS_PER_MILLISECOND;
-  return Number(milliseconds) + Number(nanoseconds - milliseconds * NANOSECONDS_PER_MILLISECOND) / Number(NANOSECONDS_PER_MILLISECOND);
+  return (
+    Number(milliseconds) +
+    Number(nanoseconds - milliseconds * NANOSECONDS_PER_MILLISECOND) / Number(NANOSECONDS_PER_MILLISECOND)
+  );
 }
 
 /** Nanoseconds of a Go duration, exactly as Go computes them; throws {@link GoDurationError}. */
@@ -47,7 +50,7 @@ export function parseGoDurationNanoseconds(text: string): bigint {
     throw new GoDurationError(`time: invalid duration ${quoted}`);
   }
   let total = 0n;
-  for (let rest = body; rest !== ''; ) {
+  for (let rest = body; rest !== '';) {
     const { nanoseconds, length } = parseComponent(rest, quoted);
     total += nanoseconds;
     if (total > LIMIT) {
@@ -81,9 +84,19 @@ function parseComponent(rest: string, quoted: string): { readonly nanoseconds: b
   return { nanoseconds, length };
 }
 
-function matchComponent(rest: string): { readonly length: number; readonly whole: string; readonly fraction: string; readonly unit: string } {
+function matchComponent(rest: string): {
+  readonly length: number;
+  readonly whole: string;
+  readonly fraction: string;
+  readonly unit: string;
+} {
   const match = COMPONENT.exec(rest);
-  return { length: match?.[0].length ?? 0, whole: match?.[1] ?? '', fraction: match?.[2] ?? '', unit: match?.[3] ?? '' };
+  return {
+    length: match?.[0].length ?? 0,
+    whole: match?.[1] ?? '',
+    fraction: match?.[2] ?? '',
+    unit: match?.[3] ?? '',
+  };
 }
 
 /**

@@ -13,7 +13,11 @@ export interface LabelSelector {
 }
 
 function requirements(selector: LabelSelector): LabelSelectorRequirement[] {
-  const fromLabels = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, operator: 'In', values: [value] }));
+  const fromLabels = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({
+    key,
+    operator: 'In',
+    values: [value],
+  }));
   return [...fromLabels, ...(selector.matchExpressions ?? [])];
 }
 
@@ -21,7 +25,10 @@ function requirements(selector: LabelSelector): LabelSelectorRequirement[] {
  * Whether labels match one requirement of the set operators (`In`, `NotIn`, `Exists`, `DoesNotExist`);
  * any other operator matches nothing (a node selector adds `Gt` and `Lt` on top of these).
  */
-export function matchesLabelRequirement(requirement: LabelSelectorRequirement, labels: Readonly<Record<string, string>>): boolean {
+export function matchesLabelRequirement(
+  requirement: LabelSelectorRequirement,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   const value = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
   const has = value !== undefined;
   const listed = has && (requirement.values ?? []).includes(value);
@@ -44,7 +51,10 @@ export function matchesLabelRequirement(requirement: LabelSelectorRequirement, l
  * metav1.LabelSelectorAsSelector; callers that must treat "empty" as "nothing" (a workload's pod
  * selector) check for that themselves. An unknown operator matches nothing.
  */
-export function matchesLabelSelector(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function matchesLabelSelector(
+  selector: LabelSelector,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   const actual = labels ?? {};
   return compiledRequirements(selector).every((requirement) => matchesLabelRequirement(requirement, actual));
 }
@@ -68,15 +78,21 @@ function formatRequirement(requirement: LabelSelectorRequirement): string {
   const values = [...(requirement.values ?? [])].sort();
   switch (requirement.operator) {
     case 'In':
-      return values.length === 1 ? `${requirement.key}=${values[0] ?? ''}` : `${requirement.key} in (${values.join(',')})`;
+      return values.length === 1
+        ? `${requirement.key}=${values[0] ?? ''}`
+        : `${requirement.key} in (${values.join(',')})`;
     case 'NotIn':
-      return values.length === 1 ? `${requirement.key}!=${values[0] ?? ''}` : `${requirement.key} notin (${values.join(',')})`;
+      return values.length === 1
+        ? `${requirement.key}!=${values[0] ?? ''}`
+        : `${requirement.key} notin (${values.join(',')})`;
     case 'Exists':
       return requirement.key;
     case 'DoesNotExist':
       return `!${requirement.key}`;
     default:
-      throw new Error(`unknown label selector operator ${JSON.stringify(requirement.operator)} for key ${requirement.key}`);
+      throw new Error(
+        `unknown label selector operator ${JSON.stringify(requirement.operator)} for key ${requirement.key}`,
+      );
   }
 }
 

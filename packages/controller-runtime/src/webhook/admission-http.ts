@@ -2,7 +2,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /** A request body, or why it was not read to the end. */
-export type BodyResult = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly message: string };
+export type BodyResult =
+  { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly message: string };
 
 /**
  * Reads the body up to `maxBytes`. A larger one is refused as soon as it is known to be larger (from
@@ -10,7 +11,10 @@ export type BodyResult = { readonly ok: true; readonly body: Buffer } | { readon
  * the connection. Rejects when the client goes away mid-body.
  */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  const tooLarge: BodyResult = { ok: false, message: `the request body is larger than the limit of ${String(maxBytes)} bytes` };
+  const tooLarge: BodyResult = {
+    ok: false,
+    message: `the request body is larger than the limit of ${String(maxBytes)} bytes`,
+  };
   if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
     return Promise.resolve(tooLarge);
   }
@@ -55,11 +59,16 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** The body as JSON, or why it is not JSON. */
-export function parseJsonBody(body: Buffer): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
+export function parseJsonBody(
+  body: Buffer,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
   try {
     return { ok: true, value: JSON.parse(body.toString('utf8')) as unknown };
   } catch (error) {
-    return { ok: false, message: `the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -78,12 +87,23 @@ export function sendJson(response: ServerResponse, answer: JsonAnswer): number {
     return status;
   }
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
   response.end(text);
   return status;
 }
 
 /** An error answer, `{"code": 400, "message": ...}`: the API server logs the body when a webhook call fails. */
-export function sendError(response: ServerResponse, error: { readonly status: number; readonly message: string; readonly headers?: OutgoingHttpHeaders }): number {
-  return sendJson(response, { status: error.status, body: { code: error.status, message: error.message }, headers: error.headers });
+export function sendError(
+  response: ServerResponse,
+  error: { readonly status: number; readonly message: string; readonly headers?: OutgoingHttpHeaders },
+): number {
+  return sendJson(response, {
+    status: error.status,
+    body: { code: error.status, message: error.message },
+    headers: error.headers,
+  });
 }

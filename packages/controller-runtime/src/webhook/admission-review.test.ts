@@ -18,7 +18,12 @@ const request = {
   name: 'web-0',
   namespace: 'default',
   operation: 'CREATE',
-  userInfo: { username: 'system:serviceaccount:kube-system:replicaset-controller', uid: 'u', groups: ['system:serviceaccounts'], extra: { scopes: ['a'] } },
+  userInfo: {
+    username: 'system:serviceaccount:kube-system:replicaset-controller',
+    uid: 'u',
+    groups: ['system:serviceaccounts'],
+    extra: { scopes: ['a'] },
+  },
   object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0' } },
   oldObject: null,
   dryRun: false,
@@ -29,12 +34,22 @@ const review = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', req
 describe('parseAdmissionReview', () => {
   it('reads a review as the API server sends it, objects left unparsed', () => {
     const parsed = parseAdmissionReview(review);
-    expect(parsed).toMatchObject({ ok: true, request: { uid: request.uid, operation: 'CREATE', namespace: 'default', object: request.object, dryRun: false } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      request: { uid: request.uid, operation: 'CREATE', namespace: 'default', object: request.object, dryRun: false },
+    });
   });
 
   it('accepts a DELETE without object and a CONNECT with a subresource', () => {
-    expect(parseAdmissionReview({ ...review, request: { ...request, operation: 'DELETE', object: undefined, oldObject: request.object } }).ok).toBe(true);
-    expect(parseAdmissionReview({ ...review, request: { ...request, operation: 'CONNECT', subResource: 'exec' } }).ok).toBe(true);
+    expect(
+      parseAdmissionReview({
+        ...review,
+        request: { ...request, operation: 'DELETE', object: undefined, oldObject: request.object },
+      }).ok,
+    ).toBe(true);
+    expect(
+      parseAdmissionReview({ ...review, request: { ...request, operation: 'CONNECT', subResource: 'exec' } }).ok,
+    ).toBe(true);
   });
 
   it.each([
@@ -46,11 +61,31 @@ describe('parseAdmissionReview', () => {
     { name: 'no request', body: { apiVersion: review.apiVersion, kind: review.kind }, mentions: 'request' },
     { name: 'no uid', body: { ...review, request: { ...request, uid: undefined } }, mentions: 'request.uid' },
     { name: 'empty uid', body: { ...review, request: { ...request, uid: '' } }, mentions: 'request.uid' },
-    { name: 'unknown operation', body: { ...review, request: { ...request, operation: 'PATCH' } }, mentions: 'request.operation' },
-    { name: 'kind without version', body: { ...review, request: { ...request, kind: { group: '', kind: 'Pod' } } }, mentions: 'request.kind.version' },
-    { name: 'no userInfo', body: { ...review, request: { ...request, userInfo: undefined } }, mentions: 'request.userInfo' },
-    { name: 'groups not strings', body: { ...review, request: { ...request, userInfo: { groups: [1] } } }, mentions: 'request.userInfo.groups.0' },
-    { name: 'dryRun a string', body: { ...review, request: { ...request, dryRun: 'true' } }, mentions: 'request.dryRun' },
+    {
+      name: 'unknown operation',
+      body: { ...review, request: { ...request, operation: 'PATCH' } },
+      mentions: 'request.operation',
+    },
+    {
+      name: 'kind without version',
+      body: { ...review, request: { ...request, kind: { group: '', kind: 'Pod' } } },
+      mentions: 'request.kind.version',
+    },
+    {
+      name: 'no userInfo',
+      body: { ...review, request: { ...request, userInfo: undefined } },
+      mentions: 'request.userInfo',
+    },
+    {
+      name: 'groups not strings',
+      body: { ...review, request: { ...request, userInfo: { groups: [1] } } },
+      mentions: 'request.userInfo.groups.0',
+    },
+    {
+      name: 'dryRun a string',
+      body: { ...review, request: { ...request, dryRun: 'true' } },
+      mentions: 'request.dryRun',
+    },
   ])('refuses $name, naming the field', ({ body, mentions }) => {
     const parsed = parseAdmissionReview(body);
     expect(parsed.ok).toBe(false);
@@ -61,8 +96,16 @@ describe('parseAdmissionReview', () => {
 describe('responses', () => {
   it.each([
     { name: 'allowed', response: allowedResponse(), expected: { allowed: true } },
-    { name: 'allowed with warnings', response: allowedResponse({ warnings: ['w'] }), expected: { allowed: true, warnings: ['w'] } },
-    { name: 'denied', response: deniedResponse('no'), expected: { allowed: false, status: { code: 403, message: 'no', reason: 'Forbidden' } } },
+    {
+      name: 'allowed with warnings',
+      response: allowedResponse({ warnings: ['w'] }),
+      expected: { allowed: true, warnings: ['w'] },
+    },
+    {
+      name: 'denied',
+      response: deniedResponse('no'),
+      expected: { allowed: false, status: { code: 403, message: 'no', reason: 'Forbidden' } },
+    },
     {
       name: 'denied with a code',
       response: deniedResponse('bad', { code: 422, reason: 'Invalid', warnings: ['w'] }),
@@ -74,9 +117,15 @@ describe('responses', () => {
   });
 
   it('a patch is base64 of the JSON Patch array, patchType JSONPatch', () => {
-    const response = patchResponseFromObjects({ metadata: { name: 'a' } }, { metadata: { name: 'a', labels: { 'x/y': 'z' } } }, { warnings: ['w'] });
+    const response = patchResponseFromObjects(
+      { metadata: { name: 'a' } },
+      { metadata: { name: 'a', labels: { 'x/y': 'z' } } },
+      { warnings: ['w'] },
+    );
     expect(response).toMatchObject({ allowed: true, patchType: 'JSONPatch', warnings: ['w'] });
-    expect(JSON.parse(Buffer.from(response.patch ?? '', 'base64').toString('utf8'))).toEqual([{ op: 'add', path: '/metadata/labels', value: { 'x/y': 'z' } }]);
+    expect(JSON.parse(Buffer.from(response.patch ?? '', 'base64').toString('utf8'))).toEqual([
+      { op: 'add', path: '/metadata/labels', value: { 'x/y': 'z' } },
+    ]);
   });
 
   it('the review echoes the uid', () => {

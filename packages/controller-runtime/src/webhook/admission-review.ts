@@ -91,7 +91,9 @@ export interface DenialOptions extends ResponseOptions {
 }
 
 function withWarnings(response: AdmissionResponse, options: ResponseOptions): AdmissionResponse {
-  return options.warnings === undefined || options.warnings.length === 0 ? response : { ...response, warnings: [...options.warnings] };
+  return options.warnings === undefined || options.warnings.length === 0
+    ? response
+    : { ...response, warnings: [...options.warnings] };
 }
 
 /** Lets the request through unchanged. */
@@ -106,7 +108,10 @@ export function deniedResponse(message: string, options: DenialOptions = {}): Ad
 }
 
 /** Lets the request through with the object changed by `operations` (no patch when there are none). */
-export function patchResponse(operations: readonly JsonPatchOperation[], options: ResponseOptions = {}): AdmissionResponse {
+export function patchResponse(
+  operations: readonly JsonPatchOperation[],
+  options: ResponseOptions = {},
+): AdmissionResponse {
   if (operations.length === 0) {
     return allowedResponse(options);
   }
@@ -115,7 +120,11 @@ export function patchResponse(operations: readonly JsonPatchOperation[], options
 }
 
 /** Lets the request through with the object changed from `original` to `mutated` (controller-runtime's `PatchResponseFromRaw`). */
-export function patchResponseFromObjects(original: unknown, mutated: unknown, options: ResponseOptions = {}): AdmissionResponse {
+export function patchResponseFromObjects(
+  original: unknown,
+  mutated: unknown,
+  options: ResponseOptions = {},
+): AdmissionResponse {
   return patchResponse(createJsonPatch(original, mutated), options);
 }
 
@@ -125,11 +134,18 @@ export function admissionReviewResponse(uid: string, response: AdmissionResponse
 }
 
 /** The request of an AdmissionReview body, or why the body is not one (for a 400 answer). */
-export function parseAdmissionReview(body: unknown): { readonly ok: true; readonly request: AdmissionRequest } | { readonly ok: false; readonly message: string } {
+export function parseAdmissionReview(
+  body: unknown,
+): { readonly ok: true; readonly request: AdmissionRequest } | { readonly ok: false; readonly message: string } {
   const parsed = admissionReviewSchema.safeParse(body);
   if (parsed.success) {
     return { ok: true, request: parsed.data.request };
   }
-  const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`);
-  return { ok: false, message: `the body is not an ${ADMISSION_API_VERSION} AdmissionReview request: ${issues.join('; ')}` };
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`);
+  return {
+    ok: false,
+    message: `the body is not an ${ADMISSION_API_VERSION} AdmissionReview request: ${issues.join('; ')}`,
+  };
 }

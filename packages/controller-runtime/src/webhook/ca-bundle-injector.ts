@@ -40,7 +40,12 @@ export const validatingWebhookConfigurationResource = defineResource<WebhookConf
 /** The parts of a CustomResourceDefinition the injector reads: its conversion webhook. */
 export interface CustomResourceDefinitionLike extends KubeObject {
   readonly spec?: {
-    readonly conversion?: { readonly strategy?: string; readonly webhook?: { readonly clientConfig?: { readonly caBundle?: string; readonly url?: string; readonly service?: unknown } } };
+    readonly conversion?: {
+      readonly strategy?: string;
+      readonly webhook?: {
+        readonly clientConfig?: { readonly caBundle?: string; readonly url?: string; readonly service?: unknown };
+      };
+    };
     readonly [field: string]: unknown;
   };
 }
@@ -74,7 +79,8 @@ export type CaBundleTarget =
        * Whose conversion webhook this is: the CA goes in only while the CRD calls this Service or URL,
        * never into a CRD someone pointed at another server (which would then fail every conversion).
        */
-      readonly calls: { readonly service: { readonly name: string; readonly namespace: string } } | { readonly url: string };
+      readonly calls:
+        { readonly service: { readonly name: string; readonly namespace: string } } | { readonly url: string };
     };
 
 export interface CaBundleInjectorOptions {
@@ -155,7 +161,10 @@ export class CaBundleInjector implements Runnable {
         logger.info({ webhooks: operations.length / 2 }, 'Injected the CA bundle into the webhook configuration');
       }
       if (missing.length > 0) {
-        logger.warn({ missing }, 'The webhook configuration has no webhooks of these names; cannot inject the CA bundle into them');
+        logger.warn(
+          { missing },
+          'The webhook configuration has no webhooks of these names; cannot inject the CA bundle into them',
+        );
       }
       return missing.length === 0;
     } catch (error) {
@@ -166,7 +175,14 @@ export class CaBundleInjector implements Runnable {
     }
   }
 
-  async #syncConversion(input: { readonly target: Extract<CaBundleTarget, { kind: 'CustomResourceDefinition' }>; readonly caBundle: string; readonly logger: Logger }, signal: AbortSignal): Promise<boolean> {
+  async #syncConversion(
+    input: {
+      readonly target: Extract<CaBundleTarget, { kind: 'CustomResourceDefinition' }>;
+      readonly caBundle: string;
+      readonly logger: Logger;
+    },
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const { target, caBundle, logger } = input;
     const name = target.name;
     const crd = await this.#options.client.get(customResourceDefinitionResource, { name }, signal);
@@ -177,7 +193,11 @@ export class CaBundleInjector implements Runnable {
       return true;
     }
     if (operations.length > 0) {
-      await this.#options.client.patch(customResourceDefinitionResource, { name }, { type: 'json', body: operations, signal });
+      await this.#options.client.patch(
+        customResourceDefinitionResource,
+        { name },
+        { type: 'json', body: operations, signal },
+      );
       logger.info('Injected the CA bundle into the conversion webhook of the CustomResourceDefinition');
     }
     return true;
@@ -212,16 +232,24 @@ export class CaBundleInjector implements Runnable {
   }
 }
 
-function resourceOf(target: CaBundleTarget): ResourceType<WebhookConfigurationLike> | ResourceType<CustomResourceDefinitionLike> {
+function resourceOf(
+  target: CaBundleTarget,
+): ResourceType<WebhookConfigurationLike> | ResourceType<CustomResourceDefinitionLike> {
   if (target.kind === 'CustomResourceDefinition') return customResourceDefinitionResource;
-  return target.kind === 'MutatingWebhookConfiguration' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource;
+  return target.kind === 'MutatingWebhookConfiguration'
+    ? mutatingWebhookConfigurationResource
+    : validatingWebhookConfigurationResource;
 }
 
 /**
  * The JSON patch setting caBundle on the target's webhooks where it differs (a `test` of the name and
  * an `add` of the field per webhook), and the named webhooks the configuration lacks.
  */
-export function caBundlePatch(configuration: WebhookConfigurationLike, target: { readonly webhooks?: readonly string[] | undefined }, caBundle: string): { operations: JsonPatchOperation[]; missing: string[] } {
+export function caBundlePatch(
+  configuration: WebhookConfigurationLike,
+  target: { readonly webhooks?: readonly string[] | undefined },
+  caBundle: string,
+): { operations: JsonPatchOperation[]; missing: string[] } {
   const webhooks = configuration.webhooks ?? [];
   const wanted = target.webhooks ?? webhooks.map((webhook) => webhook.name);
   const operations: JsonPatchOperation[] = [];
@@ -240,17 +268,26 @@ export function caBundlePatch(configuration: WebhookConfigurationLike, target: {
  * current), with `test`s that it still calls this server; undefined when the CRD has no conversion
  * webhook or calls another server (nothing of ours to keep current).
  */
-export function conversionCaBundlePatch(crd: CustomResourceDefinitionLike, calls: ConversionCaller, caBundle: string): JsonPatchOperation[] | undefined {
+export function conversionCaBundlePatch(
+  crd: CustomResourceDefinitionLike,
+  calls: ConversionCaller,
+  caBundle: string,
+): JsonPatchOperation[] | undefined {
   const conversion = crd.spec?.conversion;
   const clientConfig = conversion?.webhook?.clientConfig;
-  if (conversion?.strategy !== 'Webhook' || clientConfig === undefined || !callsUs(clientConfig, calls)) return undefined;
+  if (conversion?.strategy !== 'Webhook' || clientConfig === undefined || !callsUs(clientConfig, calls))
+    return undefined;
   if (clientConfig.caBundle === caBundle) return [];
   const test: JsonPatchOperation[] =
     'url' in calls
       ? [{ op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: calls.url }]
       : [
           { op: 'test', path: '/spec/conversion/webhook/clientConfig/service/name', value: calls.service.name },
-          { op: 'test', path: '/spec/conversion/webhook/clientConfig/service/namespace', value: calls.service.namespace },
+          {
+            op: 'test',
+            path: '/spec/conversion/webhook/clientConfig/service/namespace',
+            value: calls.service.namespace,
+          },
         ];
   return [...test, { op: 'add', path: '/spec/conversion/webhook/clientConfig/caBundle', value: caBundle }];
 }
@@ -258,7 +295,10 @@ export function conversionCaBundlePatch(crd: CustomResourceDefinitionLike, calls
 /** Whose conversion webhook a CRD target is. */
 type ConversionCaller = Extract<CaBundleTarget, { kind: 'CustomResourceDefinition' }>['calls'];
 
-function callsUs(clientConfig: { readonly url?: string; readonly service?: unknown }, calls: ConversionCaller): boolean {
+function callsUs(
+  clientConfig: { readonly url?: string; readonly service?: unknown },
+  calls: ConversionCaller,
+): boolean {
   if ('url' in calls) return clientConfig.url === calls.url;
   const service = clientConfig.service as { readonly name?: unknown; readonly namespace?: unknown } | undefined;
   return service?.name === calls.service.name && service.namespace === calls.service.namespace;

@@ -48,7 +48,10 @@ describe('certificates', async () => {
     expect(certificate.checkHost('other.kruise-system.svc')).toBeUndefined();
     expect(certificate.checkIP('10.0.0.1')).toBeUndefined();
     expect(certificate.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
-    expect(certificateValidity(serving.certPem)).toEqual({ notBefore: NOW - HOUR, notAfter: NOW + SERVING_VALIDITY_MS });
+    expect(certificateValidity(serving.certPem)).toEqual({
+      notBefore: NOW - HOUR,
+      notAfter: NOW + SERVING_VALIDITY_MS,
+    });
   });
 
   it('a certificate of another CA does not verify', async () => {
@@ -75,14 +78,25 @@ describe('certificates', async () => {
 
   it('is not usable with a key of another certificate or garbage', async () => {
     const other = await generateServingCertificate({ ca, dnsNames, now: NOW });
-    expect(isServingCertificateUsable({ certPem: serving.certPem, keyPem: other.keyPem }, { ca, dnsNames, now: NOW })).toBe(false);
-    expect(isServingCertificateUsable({ certPem: 'garbage', keyPem: 'garbage' }, { ca, dnsNames, now: NOW })).toBe(false);
+    expect(
+      isServingCertificateUsable({ certPem: serving.certPem, keyPem: other.keyPem }, { ca, dnsNames, now: NOW }),
+    ).toBe(false);
+    expect(isServingCertificateUsable({ certPem: 'garbage', keyPem: 'garbage' }, { ca, dnsNames, now: NOW })).toBe(
+      false,
+    );
   });
 
   it('a CA is usable while it outlives a new serving certificate', () => {
     const notAfter = NOW + CA_VALIDITY_MS;
-    expect(isCertificateAuthorityUsable(ca, { now: notAfter - SERVING_VALIDITY_MS - 1, servingValidityMs: SERVING_VALIDITY_MS })).toBe(true);
-    expect(isCertificateAuthorityUsable(ca, { now: notAfter - SERVING_VALIDITY_MS, servingValidityMs: SERVING_VALIDITY_MS })).toBe(false);
+    expect(
+      isCertificateAuthorityUsable(ca, {
+        now: notAfter - SERVING_VALIDITY_MS - 1,
+        servingValidityMs: SERVING_VALIDITY_MS,
+      }),
+    ).toBe(true);
+    expect(
+      isCertificateAuthorityUsable(ca, { now: notAfter - SERVING_VALIDITY_MS, servingValidityMs: SERVING_VALIDITY_MS }),
+    ).toBe(false);
     expect(isCertificateAuthorityUsable(serving, { now: NOW, servingValidityMs: SERVING_VALIDITY_MS })).toBe(false);
   });
 
@@ -96,6 +110,8 @@ describe('certificates', async () => {
 
   it('refuses no DNS names and bad IP addresses', async () => {
     await expect(generateServingCertificate({ ca, dnsNames: [], now: NOW })).rejects.toThrow(/DNS name/);
-    await expect(generateServingCertificate({ ca, dnsNames, ipAddresses: ['localhost'], now: NOW })).rejects.toThrow(/not IP addresses: localhost/);
+    await expect(generateServingCertificate({ ca, dnsNames, ipAddresses: ['localhost'], now: NOW })).rejects.toThrow(
+      /not IP addresses: localhost/,
+    );
   });
 });

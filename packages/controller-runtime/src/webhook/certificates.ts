@@ -69,7 +69,10 @@ export async function generateCertificateAuthority(options: CertificateAuthority
       keys,
       extensions: [
         new x509.BasicConstraintsExtension(true, 0, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+        new x509.KeyUsagesExtension(
+          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+          true,
+        ),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
       ],
     },
@@ -86,7 +89,13 @@ export async function generateServingCertificate(options: ServingCertificateOpti
   }
   const x509 = await loadX509();
   const ca = new x509.X509Certificate(x509.PemConverter.decodeFirst(options.ca.certPem));
-  const caKey = await crypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(options.ca.keyPem), ALGORITHM, false, ['sign']);
+  const caKey = await crypto.subtle.importKey(
+    'pkcs8',
+    x509.PemConverter.decodeFirst(options.ca.keyPem),
+    ALGORITHM,
+    false,
+    ['sign'],
+  );
   const keys = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.create(
     {
@@ -117,7 +126,10 @@ function alternativeNames(options: ServingCertificateOptions): X509.JsonGeneralN
   if (invalid.length > 0) {
     throw new Error(`not IP addresses: ${invalid.join(', ')}`);
   }
-  return [...options.dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ips.map((value) => ({ type: 'ip' as const, value }))];
+  return [
+    ...options.dnsNames.map((value) => ({ type: 'dns' as const, value })),
+    ...ips.map((value) => ({ type: 'ip' as const, value })),
+  ];
 }
 
 /** Backdated for clocks a little behind ours: an hour, or the whole lifetime of a shorter one (tests). */
@@ -225,10 +237,17 @@ export function isServingCertificateUsable(serving: CertificateKeyPair, requirem
 }
 
 /** Whether a CA can still sign a full-length serving certificate: its key matches and it outlives one. */
-export function isCertificateAuthorityUsable(ca: CertificateKeyPair, options: { readonly now: number; readonly servingValidityMs: number }): boolean {
+export function isCertificateAuthorityUsable(
+  ca: CertificateKeyPair,
+  options: { readonly now: number; readonly servingValidityMs: number },
+): boolean {
   try {
     const certificate = new X509Certificate(ca.certPem);
-    return certificate.ca && certificate.checkPrivateKey(createPrivateKey(ca.keyPem)) && options.now + options.servingValidityMs < Date.parse(certificate.validTo);
+    return (
+      certificate.ca &&
+      certificate.checkPrivateKey(createPrivateKey(ca.keyPem)) &&
+      options.now + options.servingValidityMs < Date.parse(certificate.validTo)
+    );
   } catch {
     return false;
   }

@@ -30,7 +30,9 @@ export type ConversionRequest = z.infer<typeof conversionReviewSchema>['request'
 export type ObjectConverter = (
   object: unknown,
   desiredAPIVersion: string,
-) => { readonly ok: true; readonly object: unknown; readonly ignoredRecordEntries?: number } | { readonly ok: false; readonly message: string };
+) =>
+  | { readonly ok: true; readonly object: unknown; readonly ignoredRecordEntries?: number }
+  | { readonly ok: false; readonly message: string };
 
 /** Told what each conversion of a review ignored (the webhook's metric). */
 export type ConversionObserver = (kind: string, ignoredRecordEntries: number) => void;
@@ -54,25 +56,38 @@ function part(value: unknown): string | undefined {
 }
 
 function kindOf(object: unknown): string {
-  return (typeof object === 'object' && object !== null ? part((object as { kind?: unknown }).kind) : undefined) ?? 'object';
+  return (
+    (typeof object === 'object' && object !== null ? part((object as { kind?: unknown }).kind) : undefined) ?? 'object'
+  );
 }
 
 /** The object as a message names it: its kind and namespace/name, as far as it has them. */
 export function describeObject(object: unknown): string {
   if (typeof object !== 'object' || object === null) return 'an object';
   const { metadata } = object as { metadata?: unknown };
-  const { name, namespace } = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as { name?: unknown; namespace?: unknown };
+  const { name, namespace } = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as {
+    name?: unknown;
+    namespace?: unknown;
+  };
   const named = [part(namespace), part(name)].filter((piece) => piece !== undefined).join('/');
   return `${kindOf(object)} ${named === '' ? '(unnamed)' : JSON.stringify(named)}`;
 }
 
 /** A Failure review: the API server fails the request that needed the conversion, with this message. */
 export function conversionFailure(uid: string, message: string): ConversionReviewResponse {
-  return { apiVersion: CONVERSION_REVIEW_API_VERSION, kind: 'ConversionReview', response: { uid, convertedObjects: [], result: { status: 'Failure', message } } };
+  return {
+    apiVersion: CONVERSION_REVIEW_API_VERSION,
+    kind: 'ConversionReview',
+    response: { uid, convertedObjects: [], result: { status: 'Failure', message } },
+  };
 }
 
 /** One object's conversion; a throw (a bug, or an input deeper than the converter can take) is a failure of that object. */
-function convertOne(object: unknown, request: ConversionRequest, convert: ObjectConverter): ReturnType<ObjectConverter> {
+function convertOne(
+  object: unknown,
+  request: ConversionRequest,
+  convert: ObjectConverter,
+): ReturnType<ObjectConverter> {
   try {
     return convert(object, request.desiredAPIVersion);
   } catch (error) {
@@ -81,7 +96,11 @@ function convertOne(object: unknown, request: ConversionRequest, convert: Object
 }
 
 /** Converts every object of the request; the first failure fails the whole review, as the API server wants. */
-export function answerConversionReview(request: ConversionRequest, convert: ObjectConverter, observe?: ConversionObserver): ConversionReviewResponse {
+export function answerConversionReview(
+  request: ConversionRequest,
+  convert: ObjectConverter,
+  observe?: ConversionObserver,
+): ConversionReviewResponse {
   const convertedObjects: unknown[] = [];
   for (const object of request.objects) {
     const result = convertOne(object, request, convert);
@@ -90,5 +109,9 @@ export function answerConversionReview(request: ConversionRequest, convert: Obje
     if (ignored > 0) observe?.(kindOf(object), ignored);
     convertedObjects.push(result.object);
   }
-  return { apiVersion: CONVERSION_REVIEW_API_VERSION, kind: 'ConversionReview', response: { uid: request.uid, convertedObjects, result: { status: 'Success' } } };
+  return {
+    apiVersion: CONVERSION_REVIEW_API_VERSION,
+    kind: 'ConversionReview',
+    response: { uid: request.uid, convertedObjects, result: { status: 'Success' } },
+  };
 }

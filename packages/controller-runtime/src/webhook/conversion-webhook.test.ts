@@ -33,7 +33,8 @@ const emptyInformer: MirroredInformer = {
 
 /** Throws on the object named `bad`, as a converter with a bug would. */
 function throwingConverter(object: unknown): { readonly ok: true; readonly object: unknown } {
-  if ((object as { metadata?: { name?: unknown } }).metadata?.name === 'bad') throw new RangeError('Maximum call stack size exceeded');
+  if ((object as { metadata?: { name?: unknown } }).metadata?.name === 'bad')
+    throw new RangeError('Maximum call stack size exceeded');
   return { ok: true, object };
 }
 
@@ -45,18 +46,38 @@ interface Target {
 
 interface Review {
   readonly status: number;
-  readonly body: { readonly response?: { readonly uid: string; readonly convertedObjects: unknown[]; readonly result: { readonly status: string; readonly message?: string } } };
+  readonly body: {
+    readonly response?: {
+      readonly uid: string;
+      readonly convertedObjects: unknown[];
+      readonly result: { readonly status: string; readonly message?: string };
+    };
+  };
 }
 
 function post(target: Target, path: string, body: string): Promise<Review> {
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', port: target.port, path, method: 'POST', ca: target.ca, agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review['body'] });
-      });
-    });
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path,
+        method: 'POST',
+        ca: target.ca,
+        agent: false,
+        headers: { 'content-type': 'application/json' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review['body'],
+          });
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -68,7 +89,12 @@ function reviewBody(uid: string, desiredAPIVersion: string, objects: readonly st
 }
 
 function statefulSet(name: string, annotations: Readonly<Record<string, string>> = {}): string {
-  return JSON.stringify({ apiVersion: A, kind: 'StatefulSet', metadata: { name, namespace: 'ns', uid: 'u-1', annotations }, spec: { replicas: 1 } });
+  return JSON.stringify({
+    apiVersion: A,
+    kind: 'StatefulSet',
+    metadata: { name, namespace: 'ns', uid: 'u-1', annotations },
+    spec: { replicas: 1 },
+  });
 }
 
 const GOOD = statefulSet('good');
@@ -85,7 +111,11 @@ describe.each([
     const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
     const registry = new Registry();
     const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0, registry, admissionThread });
-    server.registerThreaded('/threaded', { module: FIXTURE, options: { prefix: 'seen on' }, stores: { things: emptyInformer } }, { failurePolicy: 'allow' });
+    server.registerThreaded(
+      '/threaded',
+      { module: FIXTURE, options: { prefix: 'seen on' }, stores: { things: emptyInformer } },
+      { failurePolicy: 'allow' },
+    );
     server.registerConversion('/convert', convertObject);
     server.registerConversion('/convert-throwing', throwingConverter);
     done = server.start(stop.signal);
@@ -101,16 +131,26 @@ describe.each([
     const failed = await post(target, '/convert-throwing', reviewBody('1', B, [GOOD, statefulSet('bad')]));
     expect(failed.status).toBe(200);
     expect(failed.body.response).toMatchObject({ uid: '1', convertedObjects: [], result: { status: 'Failure' } });
-    expect(failed.body.response?.result.message).toBe('StatefulSet "ns/bad": the conversion failed: Maximum call stack size exceeded');
+    expect(failed.body.response?.result.message).toBe(
+      'StatefulSet "ns/bad": the conversion failed: Maximum call stack size exceeded',
+    );
     const next = await post(target, '/convert-throwing', reviewBody('2', B, [GOOD]));
     expect(next.body.response).toMatchObject({ uid: '2', result: { status: 'Success' } });
   }, 30_000);
 
   it('the deep path: an object whose record holds a 30,000-step path is converted, the server stays up and answers the next request', async () => {
     const record = JSON.stringify({ changes: [{ path: Array.from({ length: 30_000 }, () => 'a'), original: 1 }] });
-    const answer = await post(target, '/convert', reviewBody('3', B, [statefulSet('deep', { [conversionAnnotation('v1beta1')]: record })]));
+    const answer = await post(
+      target,
+      '/convert',
+      reviewBody('3', B, [statefulSet('deep', { [conversionAnnotation('v1beta1')]: record })]),
+    );
     expect(answer.status).toBe(200);
-    expect(answer.body.response).toMatchObject({ uid: '3', result: { status: 'Success' }, convertedObjects: [{ apiVersion: B, metadata: { name: 'deep' }, spec: { replicas: 1 } }] });
+    expect(answer.body.response).toMatchObject({
+      uid: '3',
+      result: { status: 'Success' },
+      convertedObjects: [{ apiVersion: B, metadata: { name: 'deep' }, spec: { replicas: 1 } }],
+    });
     const next = await post(target, '/convert', reviewBody('4', B, [GOOD]));
     expect(next.body.response).toMatchObject({ uid: '4', result: { status: 'Success' } });
   }, 30_000);
@@ -126,12 +166,27 @@ describe.each([
   }, 30_000);
 
   it('counts the record entries a conversion ignored in kruise_ts_conversion_ignored_record_entries_total{kind}', async () => {
-    const record = JSON.stringify({ changes: [{ path: ['metadata', 'name'], original: 'renamed', produced: 'counted' }, { path: ['__proto__', 'polluted'], original: 1 }] });
-    const sidecarSet = JSON.stringify({ apiVersion: A, kind: 'SidecarSet', metadata: { name: 'counted', annotations: { [conversionAnnotation('v1beta1')]: record } }, spec: {} });
+    const record = JSON.stringify({
+      changes: [
+        { path: ['metadata', 'name'], original: 'renamed', produced: 'counted' },
+        { path: ['__proto__', 'polluted'], original: 1 },
+      ],
+    });
+    const sidecarSet = JSON.stringify({
+      apiVersion: A,
+      kind: 'SidecarSet',
+      metadata: { name: 'counted', annotations: { [conversionAnnotation('v1beta1')]: record } },
+      spec: {},
+    });
     const answer = await post(target, '/convert', reviewBody('7', B, [sidecarSet]));
-    expect(answer.body.response).toMatchObject({ result: { status: 'Success' }, convertedObjects: [{ metadata: { name: 'counted' } }] });
+    expect(answer.body.response).toMatchObject({
+      result: { status: 'Success' },
+      convertedObjects: [{ metadata: { name: 'counted' } }],
+    });
     await vi.waitFor(async () => {
-      expect(await target.registry.getSingleMetricAsString('kruise_ts_conversion_ignored_record_entries_total')).toContain('kruise_ts_conversion_ignored_record_entries_total{kind="SidecarSet"} 2');
+      expect(
+        await target.registry.getSingleMetricAsString('kruise_ts_conversion_ignored_record_entries_total'),
+      ).toContain('kruise_ts_conversion_ignored_record_entries_total{kind="SidecarSet"} 2');
     });
   }, 30_000);
 });

@@ -35,7 +35,12 @@ describe('FileCertificates', async () => {
     await write({ 'tls.crt': first.certPem, 'tls.key': first.keyPem, 'ca.crt': ca.certPem });
     const clock = new FakeClock();
     const stop = new AbortController();
-    const source = new FileCertificates({ directory, logger: createLogger({ level: 'silent' }), clock, pollIntervalMs: 5000 });
+    const source = new FileCertificates({
+      directory,
+      logger: createLogger({ level: 'silent' }),
+      clock,
+      pollIntervalMs: 5000,
+    });
     const changes: ServingCertificate[] = [];
     source.onChange((certificate) => changes.push(certificate));
     await source.start(stop.signal);
@@ -71,7 +76,12 @@ describe('FileCertificates', async () => {
     });
     const clock = new FakeClock();
     const stop = new AbortController();
-    const source = new FileCertificates({ directory, logger: createLogger({ level: 'warn', destination }), clock, pollIntervalMs: 1000 });
+    const source = new FileCertificates({
+      directory,
+      logger: createLogger({ level: 'warn', destination }),
+      clock,
+      pollIntervalMs: 1000,
+    });
     await source.start(stop.signal);
     expect(source.current()?.caPem).toBeUndefined();
 

@@ -48,11 +48,15 @@ export class FileCertificates implements CertificateSource {
       throw new Error(`no usable webhook certificate in ${this.#options.directory}: ${first}`);
     }
     this.#use(first);
-    signal.addEventListener('abort', () => {
-      if (this.#timer !== undefined) {
-        this.#clock.clearTimeout(this.#timer);
-      }
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (this.#timer !== undefined) {
+          this.#clock.clearTimeout(this.#timer);
+        }
+      },
+      { once: true },
+    );
     this.#schedule(signal);
   }
 
@@ -80,7 +84,10 @@ export class FileCertificates implements CertificateSource {
     if (typeof next === 'string') {
       // Logged once per distinct problem: a poll every few seconds must not flood the log.
       if (next !== this.#lastProblem) {
-        this.#options.logger.warn({ directory: this.#options.directory, problem: next }, 'Webhook certificate files are not usable; serving with the previous certificate');
+        this.#options.logger.warn(
+          { directory: this.#options.directory, problem: next },
+          'Webhook certificate files are not usable; serving with the previous certificate',
+        );
       }
       this.#lastProblem = next;
       return;
@@ -91,11 +98,18 @@ export class FileCertificates implements CertificateSource {
 
   #use(certificate: ServingCertificate): void {
     const current = this.#current;
-    if (current?.certPem === certificate.certPem && current.keyPem === certificate.keyPem && current.caPem === certificate.caPem) {
+    if (
+      current?.certPem === certificate.certPem &&
+      current.keyPem === certificate.keyPem &&
+      current.caPem === certificate.caPem
+    ) {
       return;
     }
     this.#current = certificate;
-    this.#options.logger.info({ directory: this.#options.directory, notAfter: new X509Certificate(certificate.certPem).validTo }, 'Using the webhook certificate from files');
+    this.#options.logger.info(
+      { directory: this.#options.directory, notAfter: new X509Certificate(certificate.certPem).validTo },
+      'Using the webhook certificate from files',
+    );
     this.#listeners.emit(certificate, (error) => {
       this.#options.logger.error({ err: error }, 'A webhook certificate listener failed');
     });

@@ -78,9 +78,12 @@ export class HttpsWebhookListener {
 
   /** Listens with the certificate; resolves with the bound port. */
   async listen(certificate: ServingCertificate): Promise<number> {
-    const server = https.createServer({ ...tlsOptions(certificate), requestTimeout: RECEIVE_TIMEOUT_MS }, (request, response) => {
-      void this.#serve(request, response);
-    });
+    const server = https.createServer(
+      { ...tlsOptions(certificate), requestTimeout: RECEIVE_TIMEOUT_MS },
+      (request, response) => {
+        void this.#serve(request, response);
+      },
+    );
     // The API server calls webhooks over HTTP/1.1 with a pool of idle connections it closes after 90 s
     // (client-go's transport). Node's 5 s default closed them between bursts, and every call after that
     // paid a new TLS handshake: 200 connections for 600 calls in a 300-pod scale-out, 27 with this.
@@ -113,10 +116,15 @@ export class HttpsWebhookListener {
     this.#closing = true;
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
-    const budgets = [...this.#routes.values()].map((route) => (route.kind === 'admission' ? (route.timeoutMs ?? 0) : 0));
-    const cut = setTimeout(() => {
-      server.closeAllConnections();
-    }, Math.max(this.#options.requestTimeoutMs, ...budgets) + 1000);
+    const budgets = [...this.#routes.values()].map((route) =>
+      route.kind === 'admission' ? (route.timeoutMs ?? 0) : 0,
+    );
+    const cut = setTimeout(
+      () => {
+        server.closeAllConnections();
+      },
+      Math.max(this.#options.requestTimeoutMs, ...budgets) + 1000,
+    );
     await closed;
     clearTimeout(cut);
     this.#server = undefined;
@@ -136,7 +144,10 @@ export class HttpsWebhookListener {
     this.#options.observer.started(path);
     let code = 500;
     try {
-      code = route.kind === 'admission' ? await this.#admit(route, request, response) : await this.#convert(route, request, response);
+      code =
+        route.kind === 'admission'
+          ? await this.#admit(route, request, response)
+          : await this.#convert(route, request, response);
     } catch (error) {
       // A client that hangs up mid-body is the client's business; anything else is a bug here.
       route.logger[response.destroyed ? 'debug' : 'error']({ err: error }, 'Serving a webhook request failed');
@@ -159,12 +170,31 @@ export class HttpsWebhookListener {
     const startedAt = performance.now();
     const answer = await this.#invoke(route, review, clientGone.signal);
     if (answer.unavailable !== undefined) {
-      route.logger.warn({ uid: review.uid, kind: review.kind.kind, operation: review.operation, namespace: review.namespace, name: review.name, reason: answer.unavailable }, "Not ready to answer an admission request; answering 503, so the webhook configuration's failurePolicy decides");
+      route.logger.warn(
+        {
+          uid: review.uid,
+          kind: review.kind.kind,
+          operation: review.operation,
+          namespace: review.namespace,
+          name: review.name,
+          reason: answer.unavailable,
+        },
+        "Not ready to answer an admission request; answering 503, so the webhook configuration's failurePolicy decides",
+      );
       return sendError(response, { status: 503, message: answer.unavailable });
     }
     if (route.logger.isLevelEnabled('debug')) {
       route.logger.debug(
-        { uid: review.uid, kind: review.kind.kind, operation: review.operation, namespace: review.namespace, name: review.name, allowed: answer.response.allowed, patched: answer.response.patch !== undefined, latencyMs: Math.round(performance.now() - startedAt) },
+        {
+          uid: review.uid,
+          kind: review.kind.kind,
+          operation: review.operation,
+          namespace: review.namespace,
+          name: review.name,
+          allowed: answer.response.allowed,
+          patched: answer.response.patch !== undefined,
+          latencyMs: Math.round(performance.now() - startedAt),
+        },
         'Answered an admission request',
       );
     }
@@ -172,7 +202,13 @@ export class HttpsWebhookListener {
   }
 
   /** The handler's answer, or why this replica cannot answer yet. */
-  async #invoke(route: AdmissionRoute, review: AdmissionRequest, signal: AbortSignal): Promise<{ readonly response: AdmissionResponse; readonly unavailable?: undefined } | { readonly unavailable: string }> {
+  async #invoke(
+    route: AdmissionRoute,
+    review: AdmissionRequest,
+    signal: AbortSignal,
+  ): Promise<
+    { readonly response: AdmissionResponse; readonly unavailable?: undefined } | { readonly unavailable: string }
+  > {
     try {
       const response = await invokeHandler({
         webhook: route.path,
@@ -200,13 +236,21 @@ export class HttpsWebhookListener {
     const review = conversionReviewSchema.safeParse(json.value);
     if (!review.success) {
       const message = `not a ConversionReview v1: ${z.prettifyError(review.error)}`;
-      this.#options.logger.warn({ path: route.path, problem: message.slice(0, 300) }, 'Refused a malformed conversion request');
+      this.#options.logger.warn(
+        { path: route.path, problem: message.slice(0, 300) },
+        'Refused a malformed conversion request',
+      );
       return sendError(response, { status: 400, message });
     }
     const answer = await route.answer(review.data.request);
     const result = answer.response.result;
     route.logger[result.status === 'Success' ? 'debug' : 'warn'](
-      { uid: review.data.request.uid, desiredAPIVersion: review.data.request.desiredAPIVersion, objects: review.data.request.objects.length, ...(result.status === 'Failure' ? { problem: result.message } : {}) },
+      {
+        uid: review.data.request.uid,
+        desiredAPIVersion: review.data.request.desiredAPIVersion,
+        objects: review.data.request.objects.length,
+        ...(result.status === 'Failure' ? { problem: result.message } : {}),
+      },
       'Answered a conversion request',
     );
     return sendJson(response, { status: 200, body: answer });
@@ -215,10 +259,17 @@ export class HttpsWebhookListener {
   /** The JSON body of a well-formed POST, or the status code of the error answer sent. */
   async #readJson(request: IncomingMessage, response: ServerResponse): Promise<{ readonly value: unknown } | number> {
     if (request.method !== 'POST') {
-      return sendError(response, { status: 405, message: `method ${String(request.method)} is not allowed: webhook requests are POSTed`, headers: { Allow: 'POST' } });
+      return sendError(response, {
+        status: 405,
+        message: `method ${String(request.method)} is not allowed: webhook requests are POSTed`,
+        headers: { Allow: 'POST' },
+      });
     }
     if (!isJsonContentType(request.headers['content-type'])) {
-      return sendError(response, { status: 415, message: `content type ${JSON.stringify(request.headers['content-type'] ?? '')} is not supported: expected application/json` });
+      return sendError(response, {
+        status: 415,
+        message: `content type ${JSON.stringify(request.headers['content-type'] ?? '')} is not supported: expected application/json`,
+      });
     }
     const body = await readBody(request, this.#options.maxRequestBytes);
     if (!body.ok) {
@@ -237,7 +288,10 @@ export class HttpsWebhookListener {
     }
     const review = parseAdmissionReview(json.value);
     if (!review.ok) {
-      this.#options.logger.warn({ path: pathOf(request.url), problem: review.message.slice(0, 300) }, 'Refused a malformed admission request');
+      this.#options.logger.warn(
+        { path: pathOf(request.url), problem: review.message.slice(0, 300) },
+        'Refused a malformed admission request',
+      );
       return sendError(response, { status: 400, message: review.message });
     }
     return review.request;

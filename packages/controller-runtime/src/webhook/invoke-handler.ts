@@ -52,20 +52,31 @@ export async function invokeHandler(invocation: Invocation): Promise<AdmissionRe
     if (answer !== 'timeout') {
       return answer;
     }
-    budget.abort(new Error(`the webhook ${invocation.webhook} did not answer within ${String(invocation.timeoutMs)} ms`));
+    budget.abort(
+      new Error(`the webhook ${invocation.webhook} did not answer within ${String(invocation.timeoutMs)} ms`),
+    );
     if (!progress.cachesSynced) {
-      throw new WebhookUnavailableError(`the webhook ${invocation.webhook} is not ready: its caches have not synced within ${String(invocation.timeoutMs)} ms`);
+      throw new WebhookUnavailableError(
+        `the webhook ${invocation.webhook} is not ready: its caches have not synced within ${String(invocation.timeoutMs)} ms`,
+      );
     }
     return failureResponse(invocation, { kind: 'timeout' });
   } catch (error) {
     if (isWebhookUnavailable(error)) throw error;
-    return failureResponse(invocation, { kind: 'error', message: error instanceof Error ? error.message : String(error) });
+    return failureResponse(invocation, {
+      kind: 'error',
+      message: error instanceof Error ? error.message : String(error),
+    });
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function answerWhenSynced(invocation: Invocation, signal: AbortSignal, progress: { cachesSynced: boolean }): Promise<AdmissionResponse> {
+async function answerWhenSynced(
+  invocation: Invocation,
+  signal: AbortSignal,
+  progress: { cachesSynced: boolean },
+): Promise<AdmissionResponse> {
   if (invocation.waitForCaches !== undefined) {
     await invocation.waitForCaches(signal);
     progress.cachesSynced = true;
@@ -76,10 +87,22 @@ async function answerWhenSynced(invocation: Invocation, signal: AbortSignal, pro
 /** The failure policy's answer; the failure is logged with the request it was about. */
 export function failureResponse(invocation: Invocation, failure: HandlerFailure): AdmissionResponse {
   const { webhook, request, failurePolicy, timeoutMs } = invocation;
-  const what = failure.kind === 'timeout' ? `did not answer within ${String(timeoutMs)} ms` : `failed: ${failure.message}`;
+  const what =
+    failure.kind === 'timeout' ? `did not answer within ${String(timeoutMs)} ms` : `failed: ${failure.message}`;
   invocation.logger.warn(
-    { webhook, uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, failurePolicy, failure: failure.kind, ...(failure.kind === 'error' ? { error: failure.message } : {}) },
-    failurePolicy === 'allow' ? 'Webhook handler failed; allowing the request (failure policy allow)' : 'Webhook handler failed; denying the request (failure policy deny)',
+    {
+      webhook,
+      uid: request.uid,
+      operation: request.operation,
+      namespace: request.namespace,
+      name: request.name,
+      failurePolicy,
+      failure: failure.kind,
+      ...(failure.kind === 'error' ? { error: failure.message } : {}),
+    },
+    failurePolicy === 'allow'
+      ? 'Webhook handler failed; allowing the request (failure policy allow)'
+      : 'Webhook handler failed; denying the request (failure policy deny)',
   );
   if (failurePolicy === 'allow') {
     return allowedResponse({ warnings: [`webhook ${webhook} ${what}; allowed by its failure policy`] });

@@ -14,8 +14,18 @@ describe('createJsonPatch', () => {
     { name: 'undefined members count as absent', original: { a: 1 }, mutated: { a: 1, b: undefined }, patch: [] },
     { name: 'add a key', original: { a: 1 }, mutated: { a: 1, b: 2 }, patch: [{ op: 'add', path: '/b', value: 2 }] },
     { name: 'remove a key', original: { a: 1, b: 2 }, mutated: { a: 1 }, patch: [{ op: 'remove', path: '/b' }] },
-    { name: 'replace a value', original: { a: 1 }, mutated: { a: 'one' }, patch: [{ op: 'replace', path: '/a', value: 'one' }] },
-    { name: 'replace null', original: { a: null }, mutated: { a: {} }, patch: [{ op: 'replace', path: '/a', value: {} }] },
+    {
+      name: 'replace a value',
+      original: { a: 1 },
+      mutated: { a: 'one' },
+      patch: [{ op: 'replace', path: '/a', value: 'one' }],
+    },
+    {
+      name: 'replace null',
+      original: { a: null },
+      mutated: { a: {} },
+      patch: [{ op: 'replace', path: '/a', value: {} }],
+    },
     {
       name: 'keys with / and ~',
       original: { metadata: { labels: { 'app.kubernetes.io/name': 'a', 'x~y': '1' } } },
@@ -64,7 +74,12 @@ describe('createJsonPatch', () => {
         { op: 'add', path: '/c/2', value: 'c' },
       ],
     },
-    { name: 'array to object', original: { a: [1] }, mutated: { a: { 0: 1 } }, patch: [{ op: 'replace', path: '/a', value: { 0: 1 } }] },
+    {
+      name: 'array to object',
+      original: { a: [1] },
+      mutated: { a: { 0: 1 } },
+      patch: [{ op: 'replace', path: '/a', value: { 0: 1 } }],
+    },
     { name: 'empty key', original: { '': 1 }, mutated: { '': 2 }, patch: [{ op: 'replace', path: '/', value: 2 }] },
     { name: 'root replaced', original: { a: 1 }, mutated: [1], patch: [{ op: 'replace', path: '', value: [1] }] },
   ])('$name', ({ original, mutated, patch }) => {

@@ -51,7 +51,10 @@ function diff(step: Step, out: JsonPatchOperation[]): void {
   }
 }
 
-function diffObjects(step: { readonly from: JsonObject; readonly to: JsonObject; readonly path: string }, out: JsonPatchOperation[]): void {
+function diffObjects(
+  step: { readonly from: JsonObject; readonly to: JsonObject; readonly path: string },
+  out: JsonPatchOperation[],
+): void {
   const { from, to, path } = step;
   for (const key of Object.keys(from)) {
     const child = `${path}/${escapeJsonPointerToken(key)}`;
@@ -68,7 +71,10 @@ function diffObjects(step: { readonly from: JsonObject; readonly to: JsonObject;
   }
 }
 
-function diffArrays(step: { readonly from: readonly unknown[]; readonly to: readonly unknown[]; readonly path: string }, out: JsonPatchOperation[]): void {
+function diffArrays(
+  step: { readonly from: readonly unknown[]; readonly to: readonly unknown[]; readonly path: string },
+  out: JsonPatchOperation[],
+): void {
   const { from, to, path } = step;
   const common = Math.min(from.length, to.length);
   for (let index = 0; index < common; index++) {

@@ -48,10 +48,21 @@ export class LocalConversionWebhook implements Runnable {
     const url = `https://127.0.0.1:${String(port)}${CONVERSION_WEBHOOK_PATH}`;
     const previous = new Map<string, Conversion | undefined>();
     try {
-      await Promise.all(this.#options.crds.map(async (name) => previous.set(name, await this.#registerUntilDone(name, url, signal))));
+      await Promise.all(
+        this.#options.crds.map(async (name) => previous.set(name, await this.#registerUntilDone(name, url, signal))),
+      );
       if (!signal.aborted) {
         const { client, certificates, logger } = this.#options;
-        await new CaBundleInjector({ client, certificates, targets: this.#options.crds.map((name) => ({ kind: 'CustomResourceDefinition' as const, name, calls: { url } })), logger }).start(signal);
+        await new CaBundleInjector({
+          client,
+          certificates,
+          targets: this.#options.crds.map((name) => ({
+            kind: 'CustomResourceDefinition' as const,
+            name,
+            calls: { url },
+          })),
+          logger,
+        }).start(signal);
       }
     } finally {
       await Promise.all([...previous].map(([name, conversion]) => this.#restore(name, url, conversion)));
@@ -66,12 +77,32 @@ export class LocalConversionWebhook implements Runnable {
       try {
         const crd = await this.#options.client.get(customResourceDefinitionResource, { name });
         const caPem = this.#options.certificates.current()?.caPem;
-        const clientConfig = { url, ...(caPem === undefined ? {} : { caBundle: Buffer.from(caPem).toString('base64') }) };
-        await this.#options.client.patch(customResourceDefinitionResource, { name }, { type: 'merge', body: { spec: { conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: null, ...clientConfig } } } } } });
+        const clientConfig = {
+          url,
+          ...(caPem === undefined ? {} : { caBundle: Buffer.from(caPem).toString('base64') }),
+        };
+        await this.#options.client.patch(
+          customResourceDefinitionResource,
+          { name },
+          {
+            type: 'merge',
+            body: {
+              spec: {
+                conversion: {
+                  strategy: 'Webhook',
+                  webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: null, ...clientConfig } },
+                },
+              },
+            },
+          },
+        );
         logger.info({ url }, 'Pointed the conversion webhook of the CustomResourceDefinition at this process');
         return crd.spec?.conversion;
       } catch (error) {
-        logger[isNotFound(error) ? 'debug' : 'warn']({ err: error }, 'Registering the local conversion webhook failed; retrying');
+        logger[isNotFound(error) ? 'debug' : 'warn'](
+          { err: error },
+          'Registering the local conversion webhook failed; retrying',
+        );
         await sleepUnlessAborted(backoff.next(), signal);
       }
     }
@@ -83,15 +114,22 @@ export class LocalConversionWebhook implements Runnable {
     try {
       const crd = await this.#options.client.get(customResourceDefinitionResource, { name });
       if (crd.spec?.conversion?.webhook?.clientConfig?.url !== url || conversion === undefined) return;
-      await this.#options.client.patch(customResourceDefinitionResource, { name }, {
-        type: 'json',
-        body: [
-          { op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: url },
-          { op: 'replace', path: '/spec/conversion', value: conversion },
-        ],
-      });
+      await this.#options.client.patch(
+        customResourceDefinitionResource,
+        { name },
+        {
+          type: 'json',
+          body: [
+            { op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: url },
+            { op: 'replace', path: '/spec/conversion', value: conversion },
+          ],
+        },
+      );
     } catch (error) {
-      this.#options.logger.warn({ err: error, crd: name }, 'Could not put back the conversion webhook of the CustomResourceDefinition');
+      this.#options.logger.warn(
+        { err: error, crd: name },
+        'Could not put back the conversion webhook of the CustomResourceDefinition',
+      );
     }
   }
 }

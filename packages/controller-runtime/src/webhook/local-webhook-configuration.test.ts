@@ -9,7 +9,11 @@ import { FakeClient } from '../testing/fake-client.ts';
 import { StubCertificates } from '../testing/stub-certificates.ts';
 import { mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
 import type { WebhookConfigurationKind, WebhookConfigurationLike } from './ca-bundle-injector.ts';
-import { addLocalWebhookConfiguration, LOCAL_WEBHOOK_CONFIGURATION_LABEL, LocalWebhookConfiguration } from './local-webhook-configuration.ts';
+import {
+  addLocalWebhookConfiguration,
+  LOCAL_WEBHOOK_CONFIGURATION_LABEL,
+  LocalWebhookConfiguration,
+} from './local-webhook-configuration.ts';
 import type { LocalWebhookBuildInput } from './local-webhook-configuration.ts';
 import { SelfManagedCertificates } from './self-managed-certificates.ts';
 import { WebhookServer } from './webhook-server.ts';
@@ -25,7 +29,18 @@ function build(kind: Kind, path = 'validate'): (input: LocalWebhookBuildInput) =
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind,
     metadata: { name: 'from-build', labels: { team: 'apps' } },
-    webhooks: [{ name: 'w.example.io', clientConfig: { url: `https://127.0.0.1:${String(port)}/${path}`, ...(caBundle === undefined ? {} : { caBundle }) }, failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+    webhooks: [
+      {
+        name: 'w.example.io',
+        clientConfig: {
+          url: `https://127.0.0.1:${String(port)}/${path}`,
+          ...(caBundle === undefined ? {} : { caBundle }),
+        },
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
   });
 }
 
@@ -50,7 +65,16 @@ function run(options: RunOptions = {}): Running {
   const certificates = new StubCertificates('caPem' in options ? options.caPem : 'CA-1');
   const port = Promise.withResolvers<number>();
   const stopper = new AbortController();
-  const runnable = new LocalWebhookConfiguration({ client, kind, name: 'local', port: () => port.promise, certificates, build: build(kind, options.path), logger, backoff: { initialMs: 5, maxMs: 5 } });
+  const runnable = new LocalWebhookConfiguration({
+    client,
+    kind,
+    name: 'local',
+    port: () => port.promise,
+    certificates,
+    build: build(kind, options.path),
+    logger,
+    backoff: { initialMs: 5, maxMs: 5 },
+  });
   const done = runnable.start(stopper.signal);
   return {
     client,
@@ -64,7 +88,11 @@ function run(options: RunOptions = {}): Running {
 }
 
 const stored = (client: FakeClient, kind: Kind = 'MutatingWebhookConfiguration'): WebhookConfigurationLike[] =>
-  client.objects(kind === 'MutatingWebhookConfiguration' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource);
+  client.objects(
+    kind === 'MutatingWebhookConfiguration'
+      ? mutatingWebhookConfigurationResource
+      : validatingWebhookConfigurationResource,
+  );
 
 describe('LocalWebhookConfiguration', () => {
   it('writes nothing until the server listens, then creates the configuration with the CA, and deletes it when stopped', async () => {
@@ -74,11 +102,22 @@ describe('LocalWebhookConfiguration', () => {
     running.port.resolve(40123);
     await expect.poll(() => stored(running.client).length).toBe(1);
     const [created] = stored(running.client);
-    expect(created?.metadata).toMatchObject({ name: 'local', labels: { team: 'apps', [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' } });
-    expect(created?.webhooks?.[0]).toMatchObject({ clientConfig: { url: 'https://127.0.0.1:40123/validate', caBundle: b64('CA-1') }, failurePolicy: 'Fail' });
+    expect(created?.metadata).toMatchObject({
+      name: 'local',
+      labels: { team: 'apps', [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' },
+    });
+    expect(created?.webhooks?.[0]).toMatchObject({
+      clientConfig: { url: 'https://127.0.0.1:40123/validate', caBundle: b64('CA-1') },
+      failurePolicy: 'Fail',
+    });
     await running.stop();
     expect(stored(running.client)).toEqual([]);
-    expect(running.client.writes().at(-1)).toMatchObject({ verb: 'delete', resource: 'mutatingwebhookconfigurations', name: 'local', body: { uid: created?.metadata?.uid } });
+    expect(running.client.writes().at(-1)).toMatchObject({
+      verb: 'delete',
+      resource: 'mutatingwebhookconfigurations',
+      name: 'local',
+      body: { uid: created?.metadata?.uid },
+    });
   });
 
   it('creates a ValidatingWebhookConfiguration, keeps its caBundle, and deletes it when stopped', async () => {
@@ -88,12 +127,22 @@ describe('LocalWebhookConfiguration', () => {
     expect(stored(running.client)).toEqual([]);
     const [created] = stored(running.client, 'ValidatingWebhookConfiguration');
     expect(created?.metadata?.labels).toEqual({ team: 'apps', [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' });
-    expect(created?.webhooks?.[0]?.clientConfig).toEqual({ url: 'https://127.0.0.1:40124/validate', caBundle: b64('CA-1') });
+    expect(created?.webhooks?.[0]?.clientConfig).toEqual({
+      url: 'https://127.0.0.1:40124/validate',
+      caBundle: b64('CA-1'),
+    });
     running.certificates.rotate('CA-2');
-    await expect.poll(() => stored(running.client, 'ValidatingWebhookConfiguration')[0]?.webhooks?.[0]?.clientConfig?.caBundle).toBe(b64('CA-2'));
+    await expect
+      .poll(() => stored(running.client, 'ValidatingWebhookConfiguration')[0]?.webhooks?.[0]?.clientConfig?.caBundle)
+      .toBe(b64('CA-2'));
     await running.stop();
     expect(stored(running.client, 'ValidatingWebhookConfiguration')).toEqual([]);
-    expect(running.client.writes().at(-1)).toMatchObject({ verb: 'delete', resource: 'validatingwebhookconfigurations', name: 'local', body: { uid: created?.metadata?.uid } });
+    expect(running.client.writes().at(-1)).toMatchObject({
+      verb: 'delete',
+      resource: 'validatingwebhookconfigurations',
+      name: 'local',
+      body: { uid: created?.metadata?.uid },
+    });
   });
 
   it('gives build no caBundle when the certificates name no CA', async () => {
@@ -106,10 +155,17 @@ describe('LocalWebhookConfiguration', () => {
 
   it('takes over a configuration a killed process left behind (new port), and deletes it when stopped', async () => {
     const client = new FakeClient();
-    client.seed(mutatingWebhookConfigurationResource, [{ ...build('MutatingWebhookConfiguration')({ port: 1111, caBundle: b64('old CA') }), metadata: { name: 'local' } }]);
+    client.seed(mutatingWebhookConfigurationResource, [
+      {
+        ...build('MutatingWebhookConfiguration')({ port: 1111, caBundle: b64('old CA') }),
+        metadata: { name: 'local' },
+      },
+    ]);
     const running = run({ client });
     running.port.resolve(2222);
-    await expect.poll(() => stored(client)[0]?.webhooks?.[0]?.clientConfig?.url).toBe('https://127.0.0.1:2222/validate');
+    await expect
+      .poll(() => stored(client)[0]?.webhooks?.[0]?.clientConfig?.url)
+      .toBe('https://127.0.0.1:2222/validate');
     expect(stored(client)[0]?.webhooks?.[0]).toMatchObject({ clientConfig: { caBundle: b64('CA-1') } });
     expect(stored(client)[0]?.metadata?.labels).toMatchObject({ [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' });
     await running.stop();
@@ -144,9 +200,14 @@ describe('LocalWebhookConfiguration', () => {
     running.port.resolve(5555);
     await expect.poll(() => stored(running.client).length).toBe(1);
     await running.client.delete(mutatingWebhookConfigurationResource, { name: 'local' });
-    await running.client.create(mutatingWebhookConfigurationResource, { ...build('MutatingWebhookConfiguration')({ port: 6666, caBundle: b64('theirs') }), metadata: { name: 'local' } });
+    await running.client.create(mutatingWebhookConfigurationResource, {
+      ...build('MutatingWebhookConfiguration')({ port: 6666, caBundle: b64('theirs') }),
+      metadata: { name: 'local' },
+    });
     await running.stop();
-    expect(stored(running.client).map((object) => object.webhooks?.[0]?.clientConfig?.url)).toEqual(['https://127.0.0.1:6666/validate']);
+    expect(stored(running.client).map((object) => object.webhooks?.[0]?.clientConfig?.url)).toEqual([
+      'https://127.0.0.1:6666/validate',
+    ]);
   });
 
   it('writes nothing when stopped before the server listens', async () => {
@@ -161,14 +222,28 @@ describe('LocalWebhookConfiguration', () => {
 describe('addLocalWebhookConfiguration', () => {
   it('adds a runnable for every replica to the manager', () => {
     const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
     const manager = new Manager({ kubeConfig, logger });
     const added: Runnable[] = [];
     vi.spyOn(manager, 'add').mockImplementation((runnable) => {
       added.push(runnable);
     });
-    const server = new WebhookServer({ certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }), logger, host: '127.0.0.1', port: 0 });
-    addLocalWebhookConfiguration(manager, server, { kind: 'ValidatingWebhookConfiguration', name: 'local', build: build('ValidatingWebhookConfiguration') });
+    const server = new WebhookServer({
+      certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }),
+      logger,
+      host: '127.0.0.1',
+      port: 0,
+    });
+    addLocalWebhookConfiguration(manager, server, {
+      kind: 'ValidatingWebhookConfiguration',
+      name: 'local',
+      build: build('ValidatingWebhookConfiguration'),
+    });
     expect(added).toHaveLength(1);
     expect(added[0]).toBeInstanceOf(LocalWebhookConfiguration);
     expect(added[0]?.needLeaderElection).toBe(false);

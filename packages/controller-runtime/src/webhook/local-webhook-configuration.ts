@@ -15,7 +15,11 @@ import type { Manager } from '../manager/manager.ts';
 import type { Runnable } from '../manager/runnable.ts';
 import { Backoff } from '../util/backoff.ts';
 import type { BackoffOptions } from '../util/backoff.ts';
-import { CaBundleInjector, mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
+import {
+  CaBundleInjector,
+  mutatingWebhookConfigurationResource,
+  validatingWebhookConfigurationResource,
+} from './ca-bundle-injector.ts';
 import type { WebhookConfigurationKind, WebhookConfigurationLike } from './ca-bundle-injector.ts';
 import type { CertificateSource } from './certificate-source.ts';
 import type { WebhookServer } from './webhook-server.ts';
@@ -61,7 +65,10 @@ export class LocalWebhookConfiguration implements Runnable {
 
   constructor(options: LocalWebhookConfigurationOptions) {
     this.#options = options;
-    this.#resource = options.kind === 'MutatingWebhookConfiguration' ? mutatingWebhookConfigurationResource : validatingWebhookConfigurationResource;
+    this.#resource =
+      options.kind === 'MutatingWebhookConfiguration'
+        ? mutatingWebhookConfigurationResource
+        : validatingWebhookConfigurationResource;
     this.#logger = options.logger.child({ kind: options.kind, name: options.name });
   }
 
@@ -91,7 +98,10 @@ export class LocalWebhookConfiguration implements Runnable {
     while (!signal.aborted) {
       try {
         const written = await this.#write(port);
-        this.#logger.info({ url: written.webhooks?.[0]?.clientConfig?.url }, `Registered the local ${this.#options.kind} with the API server`);
+        this.#logger.info(
+          { url: written.webhooks?.[0]?.clientConfig?.url },
+          `Registered the local ${this.#options.kind} with the API server`,
+        );
         return written.metadata?.uid ?? '';
       } catch (error) {
         this.#logger.warn({ err: error }, `Writing the local ${this.#options.kind} failed; retrying`);
@@ -113,7 +123,10 @@ export class LocalWebhookConfiguration implements Runnable {
       }
     }
     const current = await client.get(this.#resource, { name });
-    return client.update(this.#resource, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion ?? '' } });
+    return client.update(this.#resource, {
+      ...desired,
+      metadata: { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion ?? '' },
+    });
   }
 
   #desired(port: number): WebhookConfigurationLike {
@@ -121,7 +134,14 @@ export class LocalWebhookConfiguration implements Runnable {
     const caPem = certificates.current()?.caPem;
     // Written with the CA at once: a configuration without it would fail every call until the injector's first pass.
     const built = build({ port, caBundle: caPem === undefined ? undefined : Buffer.from(caPem).toString('base64') });
-    return { ...built, metadata: { ...built.metadata, name, labels: { ...built.metadata?.labels, [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' } } };
+    return {
+      ...built,
+      metadata: {
+        ...built.metadata,
+        name,
+        labels: { ...built.metadata?.labels, [LOCAL_WEBHOOK_CONFIGURATION_LABEL]: 'true' },
+      },
+    };
   }
 
   async #delete(uid: string): Promise<void> {
@@ -132,7 +152,10 @@ export class LocalWebhookConfiguration implements Runnable {
     } catch (error) {
       // Gone already, or replaced by another process's (a precondition failure is a Conflict): not ours to delete.
       if (!isNotFound(error) && !isConflict(error)) {
-        this.#logger.warn({ err: error }, `Could not delete the local ${kind}; the API server keeps calling a webhook that is gone`);
+        this.#logger.warn(
+          { err: error },
+          `Could not delete the local ${kind}; the API server keeps calling a webhook that is gone`,
+        );
       }
     }
   }
@@ -142,7 +165,11 @@ export class LocalWebhookConfiguration implements Runnable {
 export type LocalWebhookRegistration = Pick<LocalWebhookConfigurationOptions, 'kind' | 'name' | 'build'>;
 
 /** Adds a local configuration for webhooks of `server` to the manager (runs on every replica, like the server). */
-export function addLocalWebhookConfiguration(manager: Manager, server: WebhookServer, options: LocalWebhookRegistration): void {
+export function addLocalWebhookConfiguration(
+  manager: Manager,
+  server: WebhookServer,
+  options: LocalWebhookRegistration,
+): void {
   manager.add(
     new LocalWebhookConfiguration({
       ...options,

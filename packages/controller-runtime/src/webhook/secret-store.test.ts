@@ -17,12 +17,19 @@ describe('SecretCertificateStore', () => {
     expect(await store.save(certificates, undefined, signal)).toBe(true);
     const loaded = await store.load(signal);
     expect(loaded.certificates).toEqual(certificates);
-    expect(client.objects(secretResource)[0]?.data).toEqual({ 'ca.crt': b64('CA'), 'ca.key': b64('CAKEY'), 'tls.crt': b64('CERT'), 'tls.key': b64('KEY') });
+    expect(client.objects(secretResource)[0]?.data).toEqual({
+      'ca.crt': b64('CA'),
+      'ca.key': b64('CAKEY'),
+      'tls.crt': b64('CERT'),
+      'tls.key': b64('KEY'),
+    });
   });
 
   it('fills in a Secret created beforehand, keeping its metadata and other keys', async () => {
     const client = new FakeClient();
-    client.seed(secretResource, [{ metadata: { ...key, labels: { app: 'kruise-ts' } }, type: 'Opaque', data: { other: b64('x'), 'tls.crt': '' } }]);
+    client.seed(secretResource, [
+      { metadata: { ...key, labels: { app: 'kruise-ts' } }, type: 'Opaque', data: { other: b64('x'), 'tls.crt': '' } },
+    ]);
     const store = new SecretCertificateStore({ client, ...key });
     const signal = new AbortController().signal;
     const snapshot = await store.load(signal);

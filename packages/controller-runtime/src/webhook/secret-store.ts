@@ -11,10 +11,21 @@ export interface SecretLike extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
 }
 
-export const secretResource = defineResource<SecretLike>({ group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true });
+export const secretResource = defineResource<SecretLike>({
+  group: '',
+  version: 'v1',
+  plural: 'secrets',
+  kind: 'Secret',
+  namespaced: true,
+});
 
 /** The keys, as cert-manager and OpenKruise's webhook-certs Secret name them. */
-const KEYS = { caCertPem: 'ca.crt', caKeyPem: 'ca.key', certPem: 'tls.crt', keyPem: 'tls.key' } as const satisfies Record<keyof StoredCertificates, string>;
+const KEYS = {
+  caCertPem: 'ca.crt',
+  caKeyPem: 'ca.key',
+  certPem: 'tls.crt',
+  keyPem: 'tls.key',
+} as const satisfies Record<keyof StoredCertificates, string>;
 
 export interface SecretCertificateStoreOptions {
   readonly client: Pick<ObjectApi, 'get' | 'create' | 'update'>;
@@ -58,8 +69,13 @@ export class SecretCertificateStore implements CertificateStore {
       if (version === undefined) {
         await client.create(secretResource, { metadata: { namespace, name }, type: 'Opaque', data }, { signal });
       } else {
-        const base = this.#lastRead?.metadata?.resourceVersion === version ? this.#lastRead : { metadata: { namespace, name } };
-        await client.update(secretResource, { ...base, metadata: { ...base.metadata, resourceVersion: version }, data: { ...base.data, ...data } }, { signal });
+        const base =
+          this.#lastRead?.metadata?.resourceVersion === version ? this.#lastRead : { metadata: { namespace, name } };
+        await client.update(
+          secretResource,
+          { ...base, metadata: { ...base.metadata, resourceVersion: version }, data: { ...base.data, ...data } },
+          { signal },
+        );
       }
       return true;
     } catch (error) {
@@ -72,7 +88,12 @@ export class SecretCertificateStore implements CertificateStore {
 }
 
 function encode(certificates: StoredCertificates): Record<string, string> {
-  return Object.fromEntries(Object.entries(KEYS).map(([field, key]) => [key, Buffer.from(certificates[field as keyof StoredCertificates]).toString('base64')]));
+  return Object.fromEntries(
+    Object.entries(KEYS).map(([field, key]) => [
+      key,
+      Buffer.from(certificates[field as keyof StoredCertificates]).toString('base64'),
+    ]),
+  );
 }
 
 function certificatesOf(secret: SecretLike): StoredCertificates | undefined {

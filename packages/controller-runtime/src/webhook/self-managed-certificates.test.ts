@@ -6,7 +6,13 @@ import { createLogger } from '../log/logger.ts';
 import { FakeClient } from '../testing/fake-client.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
 import type { CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './certificate-source.ts';
-import { certificateValidity, generateCertificateAuthority, generateServingCertificate, renewalTime, splitPemCertificates } from './certificates.ts';
+import {
+  certificateValidity,
+  generateCertificateAuthority,
+  generateServingCertificate,
+  renewalTime,
+  splitPemCertificates,
+} from './certificates.ts';
 import { SecretCertificateStore, secretResource } from './secret-store.ts';
 import { SelfManagedCertificates } from './self-managed-certificates.ts';
 
@@ -98,7 +104,13 @@ describe('SelfManagedCertificates', () => {
     const clock = new FakeClock();
     const stop = new AbortController();
     const store = new MemoryStore();
-    const source = new SelfManagedCertificates({ dnsNames, logger, clock, store, retryBackoff: { initialMs: 1000, maxMs: 1000, jitter: 0 } });
+    const source = new SelfManagedCertificates({
+      dnsNames,
+      logger,
+      clock,
+      store,
+      retryBackoff: { initialMs: 1000, maxMs: 1000, jitter: 0 },
+    });
     const changes = recordChanges(source);
     await source.start(stop.signal);
     const renewAt = renewalTime(certificateValidity(source.current()?.certPem ?? ''));
@@ -123,7 +135,11 @@ describe('SelfManagedCertificates', () => {
     await Promise.all(replicas.map((replica) => replica.start(AbortSignal.abort())));
     expect(store.saves).toBe(1);
     for (const replica of replicas) {
-      expect(replica.current()).toEqual({ certPem: store.certificates?.certPem, keyPem: store.certificates?.keyPem, caPem: store.certificates?.caCertPem });
+      expect(replica.current()).toEqual({
+        certPem: store.certificates?.certPem,
+        keyPem: store.certificates?.keyPem,
+        caPem: store.certificates?.caCertPem,
+      });
     }
     const late = new SelfManagedCertificates({ dnsNames, logger, store });
     await late.start(AbortSignal.abort());
@@ -135,16 +151,26 @@ describe('SelfManagedCertificates', () => {
     const store = new MemoryStore();
     await new SelfManagedCertificates({ dnsNames, logger, store }).start(AbortSignal.abort());
     const before = store.certificates;
-    const source = new SelfManagedCertificates({ dnsNames: [...dnsNames, 'webhook.kruise-system.svc.cluster.local'], logger, store });
+    const source = new SelfManagedCertificates({
+      dnsNames: [...dnsNames, 'webhook.kruise-system.svc.cluster.local'],
+      logger,
+      store,
+    });
     await source.start(AbortSignal.abort());
     expect(store.certificates?.caCertPem).toBe(before?.caCertPem);
     expect(store.certificates?.certPem).not.toBe(before?.certPem);
-    expect(new X509Certificate(source.current()?.certPem ?? '').checkHost('webhook.kruise-system.svc.cluster.local')).toBeDefined();
+    expect(
+      new X509Certificate(source.current()?.certPem ?? '').checkHost('webhook.kruise-system.svc.cluster.local'),
+    ).toBeDefined();
   });
 
   it('replaces a CA that cannot outlive a new serving certificate: the new CA is trusted first, its certificate served once the bundle had time to reach the API server', async () => {
     const now = Date.UTC(2026, 0, 1);
-    const oldCa = await generateCertificateAuthority({ commonName: 'old', now: now - 3000 * 24 * 60 * MINUTE, validityMs: 3200 * 24 * 60 * MINUTE });
+    const oldCa = await generateCertificateAuthority({
+      commonName: 'old',
+      now: now - 3000 * 24 * 60 * MINUTE,
+      validityMs: 3200 * 24 * 60 * MINUTE,
+    });
     const oldServing = await generateServingCertificate({ ca: oldCa, dnsNames, now: now - 250 * 24 * 60 * MINUTE });
     const store = new MemoryStore();
     store.certificates = { caCertPem: oldCa.certPem, caKeyPem: oldCa.keyPem, ...oldServing };
@@ -175,12 +201,26 @@ describe('SelfManagedCertificates', () => {
 
   it('serves with the new CA at once when the old certificate would not outlive the propagation', async () => {
     const now = Date.UTC(2026, 0, 1);
-    const oldCa = await generateCertificateAuthority({ commonName: 'old', now: now - 3000 * 24 * 60 * MINUTE, validityMs: 3200 * 24 * 60 * MINUTE });
-    const expiring = await generateServingCertificate({ ca: oldCa, dnsNames, now: now - 365 * 24 * 60 * MINUTE + MINUTE });
+    const oldCa = await generateCertificateAuthority({
+      commonName: 'old',
+      now: now - 3000 * 24 * 60 * MINUTE,
+      validityMs: 3200 * 24 * 60 * MINUTE,
+    });
+    const expiring = await generateServingCertificate({
+      ca: oldCa,
+      dnsNames,
+      now: now - 365 * 24 * 60 * MINUTE + MINUTE,
+    });
     const store = new MemoryStore();
     store.certificates = { caCertPem: oldCa.certPem, caKeyPem: oldCa.keyPem, ...expiring };
     store.version = 1;
-    const source = new SelfManagedCertificates({ dnsNames, logger, store, clock: new FakeClock(now), caPropagationMs: 2 * MINUTE });
+    const source = new SelfManagedCertificates({
+      dnsNames,
+      logger,
+      store,
+      clock: new FakeClock(now),
+      caPropagationMs: 2 * MINUTE,
+    });
     await source.start(AbortSignal.abort());
     expect(source.current()?.certPem).not.toBe(expiring.certPem);
     expect(verifies(source.current())).toBe(true);
@@ -188,7 +228,8 @@ describe('SelfManagedCertificates', () => {
 
   it('keeps them in a Secret through the client (ca.crt, ca.key, tls.crt, tls.key)', async () => {
     const client = new FakeClient();
-    const store = (): SecretCertificateStore => new SecretCertificateStore({ client, namespace: 'kruise-system', name: 'kruise-ts-webhook-certs' });
+    const store = (): SecretCertificateStore =>
+      new SecretCertificateStore({ client, namespace: 'kruise-system', name: 'kruise-ts-webhook-certs' });
     const first = new SelfManagedCertificates({ dnsNames, logger, store: store() });
     const second = new SelfManagedCertificates({ dnsNames, logger, store: store() });
     const stop = new AbortController();

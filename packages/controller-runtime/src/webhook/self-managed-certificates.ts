@@ -7,7 +7,13 @@ import type { BackoffOptions } from '../util/backoff.ts';
 import { realClock } from '../util/clock.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import { ChangeListeners } from './certificate-source.ts';
-import type { CertificateSource, CertificateStore, ServingCertificate, StoredCertificates, StoreSnapshot } from './certificate-source.ts';
+import type {
+  CertificateSource,
+  CertificateStore,
+  ServingCertificate,
+  StoredCertificates,
+  StoreSnapshot,
+} from './certificate-source.ts';
 import {
   CA_VALIDITY_MS,
   certificateValidity,
@@ -87,9 +93,13 @@ export class SelfManagedCertificates implements CertificateSource {
 
   async start(signal: AbortSignal): Promise<void> {
     await this.#reconcile(signal);
-    signal.addEventListener('abort', () => {
-      this.#clearTimer();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.#clearTimer();
+      },
+      { once: true },
+    );
     this.#schedule(signal);
   }
 
@@ -117,11 +127,15 @@ export class SelfManagedCertificates implements CertificateSource {
       }
       this.#options.logger.debug({ attempt }, 'Another replica stored webhook certificates first; adopting them');
     }
-    throw new Error(`could not store the webhook certificates: other writers replaced them ${String(MAX_SAVE_ATTEMPTS)} times in a row`);
+    throw new Error(
+      `could not store the webhook certificates: other writers replaced them ${String(MAX_SAVE_ATTEMPTS)} times in a row`,
+    );
   }
 
   async #load(signal: AbortSignal): Promise<StoreSnapshot> {
-    return this.#options.store === undefined ? { certificates: this.#stored, version: undefined } : this.#options.store.load(signal);
+    return this.#options.store === undefined
+      ? { certificates: this.#stored, version: undefined }
+      : this.#options.store.load(signal);
   }
 
   async #save(plan: Plan, snapshot: StoreSnapshot, signal: AbortSignal): Promise<boolean> {
@@ -134,12 +148,18 @@ export class SelfManagedCertificates implements CertificateSource {
   async #plan(stored: StoredCertificates | undefined): Promise<Plan> {
     const now = this.#clock.now();
     const servingValidityMs = this.#options.servingValidityMs ?? SERVING_VALIDITY_MS;
-    if (stored === undefined || !isCertificateAuthorityUsable({ certPem: stored.caCertPem, keyPem: stored.caKeyPem }, { now, servingValidityMs })) {
+    if (
+      stored === undefined ||
+      !isCertificateAuthorityUsable({ certPem: stored.caCertPem, keyPem: stored.caKeyPem }, { now, servingValidityMs })
+    ) {
       return this.#planNewCa(stored, now);
     }
     const ca = { certPem: stored.caCertPem, keyPem: stored.caKeyPem };
     const requirements = { ca, dnsNames: this.#options.dnsNames, ipAddresses: this.#options.ipAddresses, now };
-    if (isServingCertificateUsable({ certPem: stored.certPem, keyPem: stored.keyPem }, requirements) || this.#caPropagating(stored, now)) {
+    if (
+      isServingCertificateUsable({ certPem: stored.certPem, keyPem: stored.keyPem }, requirements) ||
+      this.#caPropagating(stored, now)
+    ) {
       return { certificates: stored, generated: 'nothing' };
     }
     return { certificates: { ...stored, ...(await this.#generateServing(ca, now)) }, generated: 'serving' };
@@ -147,9 +167,16 @@ export class SelfManagedCertificates implements CertificateSource {
 
   /** A new CA, first in the bundle with the old ones still valid; the old CA's certificate serves until the API server knows the new one. */
   async #planNewCa(stored: StoredCertificates | undefined, now: number): Promise<Plan> {
-    const ca = await generateCertificateAuthority({ commonName: this.#options.caCommonName ?? 'kruise-ts-webhook-ca', now, validityMs: this.#options.caValidityMs ?? CA_VALIDITY_MS });
+    const ca = await generateCertificateAuthority({
+      commonName: this.#options.caCommonName ?? 'kruise-ts-webhook-ca',
+      now,
+      validityMs: this.#options.caValidityMs ?? CA_VALIDITY_MS,
+    });
     const bundle = [ca.certPem, ...stillValid(stored?.caCertPem ?? '', now)].join('');
-    const serving = stored !== undefined && this.#canServeWhileCaPropagates(stored, now) ? { certPem: stored.certPem, keyPem: stored.keyPem } : await this.#generateServing(ca, now);
+    const serving =
+      stored !== undefined && this.#canServeWhileCaPropagates(stored, now)
+        ? { certPem: stored.certPem, keyPem: stored.keyPem }
+        : await this.#generateServing(ca, now);
     return { certificates: { caCertPem: bundle, caKeyPem: ca.keyPem, ...serving }, generated: 'ca' };
   }
 
@@ -159,26 +186,40 @@ export class SelfManagedCertificates implements CertificateSource {
 
   /** The stored serving certificate (of a CA in the bundle) outlives the propagation of a new CA with room to spare. */
   #canServeWhileCaPropagates(stored: StoredCertificates, now: number): boolean {
-    return isIssuedByBundle(stored.certPem, stored.caCertPem) && certificateValidity(stored.certPem).notAfter > now + 2 * this.#caPropagationMs();
+    return (
+      isIssuedByBundle(stored.certPem, stored.caCertPem) &&
+      certificateValidity(stored.certPem).notAfter > now + 2 * this.#caPropagationMs()
+    );
   }
 
   /** A new signing CA is still on its way to the API server, and the certificate of an older one in the bundle is valid. */
   #caPropagating(stored: StoredCertificates, now: number): boolean {
     const signing = splitPemCertificates(stored.caCertPem)[0] ?? '';
     if (signing === '' || isIssuedByBundle(stored.certPem, signing)) return false;
-    return now < issuedAt(signing) + this.#caPropagationMs() && now < certificateValidity(stored.certPem).notAfter && isIssuedByBundle(stored.certPem, stored.caCertPem);
+    return (
+      now < issuedAt(signing) + this.#caPropagationMs() &&
+      now < certificateValidity(stored.certPem).notAfter &&
+      isIssuedByBundle(stored.certPem, stored.caCertPem)
+    );
   }
 
   /** When the current certificate is next due: its renewal, or the end of a new CA's propagation. */
   #nextCheck(current: ServingCertificate): number {
     const signing = splitPemCertificates(current.caPem ?? '')[0] ?? '';
-    if (signing !== '' && !isIssuedByBundle(current.certPem, signing)) return issuedAt(signing) + this.#caPropagationMs();
+    if (signing !== '' && !isIssuedByBundle(current.certPem, signing))
+      return issuedAt(signing) + this.#caPropagationMs();
     return renewalTime(certificateValidity(current.certPem));
   }
 
   #generateServing(ca: { certPem: string; keyPem: string }, now: number): Promise<{ certPem: string; keyPem: string }> {
     const { dnsNames, ipAddresses, servingValidityMs } = this.#options;
-    return generateServingCertificate({ ca, dnsNames, ipAddresses, now, validityMs: servingValidityMs ?? SERVING_VALIDITY_MS });
+    return generateServingCertificate({
+      ca,
+      dnsNames,
+      ipAddresses,
+      now,
+      validityMs: servingValidityMs ?? SERVING_VALIDITY_MS,
+    });
   }
 
   #use(plan: Plan): void {
@@ -190,7 +231,11 @@ export class SelfManagedCertificates implements CertificateSource {
     this.#current = { certPem: certificates.certPem, keyPem: certificates.keyPem, caPem: certificates.caCertPem };
     const validity = certificateValidity(certificates.certPem);
     this.#options.logger.info(
-      { generated: plan.generated, notAfter: new Date(validity.notAfter).toISOString(), renewAt: new Date(renewalTime(validity)).toISOString() },
+      {
+        generated: plan.generated,
+        notAfter: new Date(validity.notAfter).toISOString(),
+        renewAt: new Date(renewalTime(validity)).toISOString(),
+      },
       'Using a new webhook serving certificate',
     );
     this.#listeners.emit(this.#current, (error) => {
@@ -205,9 +250,12 @@ export class SelfManagedCertificates implements CertificateSource {
     const untilRenewal = this.#nextCheck(this.#current) - this.#clock.now();
     const delay = delayMs ?? Math.min(Math.max(0, untilRenewal), this.#options.resyncIntervalMs ?? DEFAULT_RESYNC_MS);
     this.#clearTimer();
-    this.#timer = this.#clock.setTimeout(() => {
-      void this.#tick(signal);
-    }, Math.min(delay, MAX_TIMER_MS));
+    this.#timer = this.#clock.setTimeout(
+      () => {
+        void this.#tick(signal);
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
   }
 
   async #tick(signal: AbortSignal): Promise<void> {
@@ -220,7 +268,10 @@ export class SelfManagedCertificates implements CertificateSource {
         return;
       }
       const retryMs = this.#backoff.next();
-      this.#options.logger.warn({ err: error, retryMs }, 'Renewing the webhook certificates failed; serving with the current ones and retrying');
+      this.#options.logger.warn(
+        { err: error, retryMs },
+        'Renewing the webhook certificates failed; serving with the current ones and retrying',
+      );
       this.#schedule(signal, retryMs);
     }
   }

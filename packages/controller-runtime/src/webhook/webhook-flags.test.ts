@@ -22,7 +22,10 @@ describe('webhookFlagsShape', () => {
   });
 
   it('reads a port and a list of configurations, and refuses a port out of range naming the flag', () => {
-    expect(schema.parse({ 'webhook-port': '0', 'webhook-mutating-configurations': ' a, b ,,' })).toMatchObject({ 'webhook-port': 0, 'webhook-mutating-configurations': ['a', 'b'] });
+    expect(schema.parse({ 'webhook-port': '0', 'webhook-mutating-configurations': ' a, b ,,' })).toMatchObject({
+      'webhook-port': 0,
+      'webhook-mutating-configurations': ['a', 'b'],
+    });
     const result = schema.safeParse({ 'webhook-port': '70000' });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['webhook-port']);

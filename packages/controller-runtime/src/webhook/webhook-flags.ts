@@ -19,7 +19,12 @@ import { WebhookServer } from './webhook-server.ts';
 const list = z
   .string()
   .default('')
-  .transform((text) => text.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+  .transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  );
 
 /** The flags of the webhook server, added to an app's by its main when it serves webhooks. */
 export const webhookFlagsShape = {
@@ -63,13 +68,33 @@ function serviceNames(flags: WebhookFlags): string[] {
   return [flags['webhook-service-name'], base, `${base}.svc`, `${base}.svc.cluster.local`];
 }
 
-function certificatesFromFlags(manager: Manager, flags: WebhookFlags): CertificateSource & { readonly kind: 'files' | 'self' } {
+function certificatesFromFlags(
+  manager: Manager,
+  flags: WebhookFlags,
+): CertificateSource & { readonly kind: 'files' | 'self' } {
   if (flags['webhook-cert-dir'] !== '') {
-    return Object.assign(new FileCertificates({ directory: flags['webhook-cert-dir'], logger: manager.logger }), { kind: 'files' as const });
+    return Object.assign(new FileCertificates({ directory: flags['webhook-cert-dir'], logger: manager.logger }), {
+      kind: 'files' as const,
+    });
   }
   const secret = flags['webhook-certs-secret'];
-  const store = secret === '' ? undefined : new SecretCertificateStore({ client: manager.client, namespace: flags['webhook-service-namespace'], name: secret });
-  return Object.assign(new SelfManagedCertificates({ dnsNames: serviceNames(flags), ipAddresses: ['127.0.0.1'], logger: manager.logger, store }), { kind: 'self' as const });
+  const store =
+    secret === ''
+      ? undefined
+      : new SecretCertificateStore({
+          client: manager.client,
+          namespace: flags['webhook-service-namespace'],
+          name: secret,
+        });
+  return Object.assign(
+    new SelfManagedCertificates({
+      dnsNames: serviceNames(flags),
+      ipAddresses: ['127.0.0.1'],
+      logger: manager.logger,
+      store,
+    }),
+    { kind: 'self' as const },
+  );
 }
 
 /**
@@ -77,7 +102,11 @@ function certificatesFromFlags(manager: Manager, flags: WebhookFlags): Certifica
  * CA-bundle injector for the named configurations (extra ones from the caller, e.g. the launcher's
  * local configurations); apps register their handlers on the returned server before the manager starts.
  */
-export function webhookServerFromFlags(manager: Manager, flags: WebhookFlags, extraTargets: readonly CaBundleTarget[] = []): WebhookServer {
+export function webhookServerFromFlags(
+  manager: Manager,
+  flags: WebhookFlags,
+  extraTargets: readonly CaBundleTarget[] = [],
+): WebhookServer {
   const certificates = certificatesFromFlags(manager, flags);
   const server = new WebhookServer({
     certificates,
@@ -90,13 +119,30 @@ export function webhookServerFromFlags(manager: Manager, flags: WebhookFlags, ex
   manager.add(server);
   manager.addReadyzCheck('webhook', server.startedChecker());
   const targets: CaBundleTarget[] = [
-    ...flags['webhook-mutating-configurations'].map((name) => ({ kind: 'MutatingWebhookConfiguration' as const, name })),
-    ...flags['webhook-validating-configurations'].map((name) => ({ kind: 'ValidatingWebhookConfiguration' as const, name })),
-    ...flags['webhook-conversion-crds'].map((name) => ({ kind: 'CustomResourceDefinition' as const, name, calls: { service: { name: flags['webhook-service-name'], namespace: flags['webhook-service-namespace'] } } })),
+    ...flags['webhook-mutating-configurations'].map((name) => ({
+      kind: 'MutatingWebhookConfiguration' as const,
+      name,
+    })),
+    ...flags['webhook-validating-configurations'].map((name) => ({
+      kind: 'ValidatingWebhookConfiguration' as const,
+      name,
+    })),
+    ...flags['webhook-conversion-crds'].map((name) => ({
+      kind: 'CustomResourceDefinition' as const,
+      name,
+      calls: { service: { name: flags['webhook-service-name'], namespace: flags['webhook-service-namespace'] } },
+    })),
     ...extraTargets,
   ];
   if (targets.length > 0 && certificates.kind === 'self') {
-    manager.add(new CaBundleInjector({ client: manager.client, certificates, targets, logger: manager.logger.child({ component: 'ca-bundle' }) }));
+    manager.add(
+      new CaBundleInjector({
+        client: manager.client,
+        certificates,
+        targets,
+        logger: manager.logger.child({ component: 'ca-bundle' }),
+      }),
+    );
   }
   return server;
 }

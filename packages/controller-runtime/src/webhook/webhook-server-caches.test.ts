@@ -53,9 +53,18 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
-async function serve(admissionThread: boolean): Promise<{ readonly port: number; readonly ca: string; readonly things: HandFedInformer }> {
+async function serve(
+  admissionThread: boolean,
+): Promise<{ readonly port: number; readonly ca: string; readonly things: HandFedInformer }> {
   const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
-  const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0, requestTimeoutMs: BUDGET_MS, admissionThread });
+  const server = new WebhookServer({
+    certificates,
+    logger,
+    host: '127.0.0.1',
+    port: 0,
+    requestTimeoutMs: BUDGET_MS,
+    admissionThread,
+  });
   const things = new HandFedInformer();
   server.registerThreaded('/cached', { module: HANDLER, options: {}, stores: { things } }, { failurePolicy: 'allow' });
   server.register('/uncached', () => Promise.resolve(allowedResponse()), { failurePolicy: 'allow' });
@@ -70,23 +79,52 @@ async function serve(admissionThread: boolean): Promise<{ readonly port: number;
 }
 
 function review(uid: string): object {
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, operation: 'CREATE', namespace: 'ns', userInfo: {}, object: {} } };
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid,
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      operation: 'CREATE',
+      namespace: 'ns',
+      userInfo: {},
+      object: {},
+    },
+  };
 }
 
 interface Answer {
   readonly status: number;
-  readonly body: { readonly response?: { readonly allowed: boolean; readonly warnings?: string[] }; readonly message?: string; readonly code?: number };
+  readonly body: {
+    readonly response?: { readonly allowed: boolean; readonly warnings?: string[] };
+    readonly message?: string;
+    readonly code?: number;
+  };
 }
 
 function post(target: { readonly port: number; readonly ca: string }, path: string, body: object): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', port: target.port, path, method: 'POST', ca: target.ca, headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer['body'] });
-      });
-    });
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path,
+        method: 'POST',
+        ca: target.ca,
+        headers: { 'content-type': 'application/json' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer['body'],
+          });
+        });
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
@@ -101,11 +139,18 @@ describe.each([
     target.things.add('a');
     const cached = post(target, '/cached', review('1'));
     expect((await post(target, '/uncached', review('2'))).body.response?.allowed).toBe(true);
-    const conversion = await post(target, '/convert', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: '3', desiredAPIVersion: 'v2', objects: [{ a: 1 }] } });
+    const conversion = await post(target, '/convert', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: { uid: '3', desiredAPIVersion: 'v2', objects: [{ a: 1 }] },
+    });
     expect(conversion.status).toBe(200);
     const answer = await cached;
     expect(answer.status).toBe(503);
-    expect(answer.body).toEqual({ code: 503, message: `the webhook /cached is not ready: its caches have not synced within ${String(BUDGET_MS)} ms` });
+    expect(answer.body).toEqual({
+      code: 503,
+      message: `the webhook /cached is not ready: its caches have not synced within ${String(BUDGET_MS)} ms`,
+    });
   }, 30_000);
 
   it('is called only once its caches have synced, and then sees them', async () => {
@@ -114,6 +159,11 @@ describe.each([
     await new Promise((resolve) => setTimeout(resolve, BUDGET_MS / 3));
     target.things.add('a');
     target.things.sync();
-    expect(await answer).toEqual({ status: 200, body: expect.objectContaining({ response: expect.objectContaining({ allowed: true, warnings: ['things: a'] }) as unknown }) as unknown });
+    expect(await answer).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        response: expect.objectContaining({ allowed: true, warnings: ['things: a'] }) as unknown,
+      }) as unknown,
+    });
   }, 30_000);
 });

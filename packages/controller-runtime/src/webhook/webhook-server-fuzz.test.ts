@@ -40,7 +40,12 @@ describe('WebhookServer under malformed input', () => {
   it('answers 500 random and malformed bodies with 400 or an AdmissionReview, and keeps serving', async () => {
     const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
     const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0 });
-    server.register('/mutate', (request) => Promise.resolve(patchResponseFromObjects(request.object, { ...(request.object as object), fuzzed: true })), { failurePolicy: 'allow' });
+    server.register(
+      '/mutate',
+      (request) =>
+        Promise.resolve(patchResponseFromObjects(request.object, { ...(request.object as object), fuzzed: true })),
+      { failurePolicy: 'allow' },
+    );
     const stop = new AbortController();
     const done = server.start(stop.signal);
     const port = await server.listening();
@@ -51,7 +56,9 @@ describe('WebhookServer under malformed input', () => {
     const statuses = new Map<number, number>();
     try {
       for (let batch = 0; batch < 50; batch++) {
-        const answers = await Promise.all(Array.from({ length: 10 }, () => postAdmissionReview(target, '/mutate', fuzzAdmissionBody(random, valid))));
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => postAdmissionReview(target, '/mutate', fuzzAdmissionBody(random, valid))),
+        );
         for (const answer of answers) {
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           expect(answer).toSatisfy(isReviewOr400);
@@ -60,7 +67,9 @@ describe('WebhookServer under malformed input', () => {
       expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(500);
       expect(statuses.get(400)).toBeGreaterThan(100);
       expect(statuses.get(200)).toBeGreaterThan(10);
-      expect((await postAdmissionReview(target, '/mutate', Buffer.from(JSON.stringify(valid)))).body).toMatchObject({ response: { uid: 'fuzz', allowed: true, patchType: 'JSONPatch' } });
+      expect((await postAdmissionReview(target, '/mutate', Buffer.from(JSON.stringify(valid)))).body).toMatchObject({
+        response: { uid: 'fuzz', allowed: true, patchType: 'JSONPatch' },
+      });
     } finally {
       agent.destroy();
       stop.abort();

@@ -22,7 +22,14 @@ function managerWithoutLease(): Manager {
     kubeConfig,
     logger: createLogger({ level: 'silent' }),
     gracefulShutdownTimeoutMs: 2000,
-    leaderElection: { enabled: true, namespace: 'kube-system', name: 'webhook-test', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 100 },
+    leaderElection: {
+      enabled: true,
+      namespace: 'kube-system',
+      name: 'webhook-test',
+      leaseDurationMs: 1000,
+      renewDeadlineMs: 800,
+      retryPeriodMs: 100,
+    },
   });
 }
 
@@ -30,16 +37,33 @@ function post(port: number, ca: string): Promise<unknown> {
   const body = JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid: 'u', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, operation: 'CREATE', userInfo: {} },
+    request: {
+      uid: 'u',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      operation: 'CREATE',
+      userInfo: {},
+    },
   });
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', port, path: '/validate', method: 'POST', ca, agent: false, headers: { 'Content-Type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        resolve(JSON.parse(Buffer.concat(chunks).toString()));
-      });
-    });
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/validate',
+        method: 'POST',
+        ca,
+        agent: false,
+        headers: { 'Content-Type': 'application/json' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve(JSON.parse(Buffer.concat(chunks).toString()));
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -50,7 +74,13 @@ describe('WebhookServer in a manager', () => {
     const manager = managerWithoutLease();
     const logger = manager.logger;
     const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger });
-    const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0, registry: manager.metrics.registry });
+    const server = new WebhookServer({
+      certificates,
+      logger,
+      host: '127.0.0.1',
+      port: 0,
+      registry: manager.metrics.registry,
+    });
     server.register('/validate', () => Promise.resolve(allowedResponse()), { failurePolicy: 'deny' });
     manager.add(server);
     let leaderStarted = false;
@@ -68,7 +98,9 @@ describe('WebhookServer in a manager', () => {
 
     expect(await post(port, certificates.caBundle() ?? '')).toMatchObject({ response: { uid: 'u', allowed: true } });
     expect(leaderStarted).toBe(false);
-    expect(await manager.metrics.registry.metrics()).toContain('controller_runtime_webhook_requests_total{webhook="/validate",code="200"} 1');
+    expect(await manager.metrics.registry.metrics()).toContain(
+      'controller_runtime_webhook_requests_total{webhook="/validate",code="200"} 1',
+    );
     stop.abort();
     await done;
     expect(server.port()).toBeUndefined();

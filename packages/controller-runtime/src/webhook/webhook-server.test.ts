@@ -41,7 +41,13 @@ type Routes = Readonly<Record<string, readonly [AdmissionHandler, WebhookOptions
  */
 async function serve(routes: Routes, options: Partial<WebhookServerOptions> = {}): Promise<Running> {
   const clock = new FakeClock(Date.now() - 30 * 60_000);
-  const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger, clock, servingValidityMs: 60 * 60_000 });
+  const certificates = new SelfManagedCertificates({
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    logger,
+    clock,
+    servingValidityMs: 60 * 60_000,
+  });
   const registry = new Registry();
   const server = new WebhookServer({ certificates, logger, host: '127.0.0.1', port: 0, registry, ...options });
   for (const [path, [handler, webhookOptions]] of Object.entries(routes)) {
@@ -78,14 +84,27 @@ interface Call {
 function call(target: Pick<Running, 'port' | 'ca'>, input: Call): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = https.request(
-      { host: '127.0.0.1', port: target.port, path: input.path, method: input.method ?? 'POST', ca: target.ca, agent: input.agent ?? false, headers: { 'Content-Type': 'application/json', ...input.headers } },
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path: input.path,
+        method: input.method ?? 'POST',
+        ca: target.ca,
+        agent: input.agent ?? false,
+        headers: { 'Content-Type': 'application/json', ...input.headers },
+      },
       (response) => {
         const serial = (response.socket as TLSSocket).getPeerCertificate().serialNumber;
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString();
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), serial });
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+            serial,
+          });
         });
         response.on('error', reject);
       },
@@ -99,7 +118,14 @@ function review(uid: string, object: unknown = { metadata: { name: 'a', namespac
   return JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid, kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { group: '', version: 'v1', resource: 'configmaps' }, operation: 'CREATE', userInfo: { username: 'u' }, object },
+    request: {
+      uid,
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+      resource: { group: '', version: 'v1', resource: 'configmaps' },
+      operation: 'CREATE',
+      userInfo: { username: 'u' },
+      object,
+    },
   });
 }
 
@@ -116,17 +142,32 @@ describe('WebhookServer', () => {
   it('answers allowed, patched and denied reviews, echoing the uid', async () => {
     const target = await serve({
       '/allow': [() => Promise.resolve(allowedResponse({ warnings: ['careful'] })), allow],
-      '/label': [(request) => Promise.resolve(patchResponseFromObjects(request.object, { ...(request.object as object), metadata: { name: 'a', namespace: 'ns', labels: { 'kruise.io/x': 'y' } } })), allow],
+      '/label': [
+        (request) =>
+          Promise.resolve(
+            patchResponseFromObjects(request.object, {
+              ...(request.object as object),
+              metadata: { name: 'a', namespace: 'ns', labels: { 'kruise.io/x': 'y' } },
+            }),
+          ),
+        allow,
+      ],
       '/deny': [() => Promise.resolve(deniedResponse('not here', { code: 422, reason: 'Invalid' })), deny],
     });
     expect(await call(target, { path: '/allow', body: review('u-1') })).toMatchObject({
       status: 200,
-      body: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'u-1', allowed: true, warnings: ['careful'] } },
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid: 'u-1', allowed: true, warnings: ['careful'] },
+      },
     });
     const patched = await call(target, { path: '/label?timeout=10s', body: review('u-2') });
     expect(patched.body['response']).toMatchObject({ uid: 'u-2', allowed: true, patchType: 'JSONPatch' });
     const patch = (patched.body['response'] as { patch: string }).patch;
-    expect(JSON.parse(Buffer.from(patch, 'base64').toString())).toEqual([{ op: 'add', path: '/metadata/labels', value: { 'kruise.io/x': 'y' } }]);
+    expect(JSON.parse(Buffer.from(patch, 'base64').toString())).toEqual([
+      { op: 'add', path: '/metadata/labels', value: { 'kruise.io/x': 'y' } },
+    ]);
     expect((await call(target, { path: '/deny', body: review('u-3') })).body['response']).toEqual({
       uid: 'u-3',
       allowed: false,
@@ -140,11 +181,23 @@ describe('WebhookServer', () => {
   });
 
   it.each([
-    { policy: allow, expected: { allowed: true, warnings: ['webhook /fail failed: boom; allowed by its failure policy'] } },
-    { policy: deny, expected: { allowed: false, status: { code: 500, reason: 'InternalError', message: 'webhook /fail failed: boom' } } },
+    {
+      policy: allow,
+      expected: { allowed: true, warnings: ['webhook /fail failed: boom; allowed by its failure policy'] },
+    },
+    {
+      policy: deny,
+      expected: {
+        allowed: false,
+        status: { code: 500, reason: 'InternalError', message: 'webhook /fail failed: boom' },
+      },
+    },
   ])('a handler that throws gets its failure policy: $policy.failurePolicy', async ({ policy, expected }) => {
     const target = await serve({ '/fail': [() => Promise.reject(new Error('boom')), policy] });
-    expect((await call(target, { path: '/fail', body: review('u') })).body['response']).toEqual({ uid: 'u', ...expected });
+    expect((await call(target, { path: '/fail', body: review('u') })).body['response']).toEqual({
+      uid: 'u',
+      ...expected,
+    });
   });
 
   it('a synchronous throw is a failure too', async () => {
@@ -156,44 +209,93 @@ describe('WebhookServer', () => {
         deny,
       ],
     });
-    expect((await call(target, { path: '/fail', body: review('u') })).body['response']).toMatchObject({ allowed: false, status: { message: 'webhook /fail failed: sync' } });
+    expect((await call(target, { path: '/fail', body: review('u') })).body['response']).toMatchObject({
+      allowed: false,
+      status: { message: 'webhook /fail failed: sync' },
+    });
   });
 
   it.each([
-    { policy: allow, expected: { allowed: true, warnings: ['webhook /slow did not answer within 150 ms; allowed by its failure policy'] } },
-    { policy: deny, expected: { allowed: false, status: { code: 504, reason: 'Timeout', message: 'webhook /slow did not answer within 150 ms (timeout)' } } },
-  ])('a handler past its budget is cancelled and gets its failure policy: $policy.failurePolicy', async ({ policy, expected }) => {
-    let cancelled = false;
-    const slow: AdmissionHandler = async (_request, signal) => {
-      await untilAborted(signal).catch(() => {
-        cancelled = true;
-      });
-      return allowedResponse();
-    };
-    const target = await serve({ '/slow': [slow, { ...policy, timeoutMs: 150 }] }, { requestTimeoutMs: 10_000 });
-    const started = performance.now();
-    const answer = await call(target, { path: '/slow', body: review('u') });
-    expect(answer.body['response']).toEqual({ uid: 'u', ...expected });
-    expect(performance.now() - started).toBeLessThan(2000);
-    expect(cancelled).toBe(true);
-  });
+    {
+      policy: allow,
+      expected: {
+        allowed: true,
+        warnings: ['webhook /slow did not answer within 150 ms; allowed by its failure policy'],
+      },
+    },
+    {
+      policy: deny,
+      expected: {
+        allowed: false,
+        status: { code: 504, reason: 'Timeout', message: 'webhook /slow did not answer within 150 ms (timeout)' },
+      },
+    },
+  ])(
+    'a handler past its budget is cancelled and gets its failure policy: $policy.failurePolicy',
+    async ({ policy, expected }) => {
+      let cancelled = false;
+      const slow: AdmissionHandler = async (_request, signal) => {
+        await untilAborted(signal).catch(() => {
+          cancelled = true;
+        });
+        return allowedResponse();
+      };
+      const target = await serve({ '/slow': [slow, { ...policy, timeoutMs: 150 }] }, { requestTimeoutMs: 10_000 });
+      const started = performance.now();
+      const answer = await call(target, { path: '/slow', body: review('u') });
+      expect(answer.body['response']).toEqual({ uid: 'u', ...expected });
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(cancelled).toBe(true);
+    },
+  );
 
   it.each([
     { name: 'GET', call: { method: 'GET' }, status: 405, message: 'method GET is not allowed' },
-    { name: 'another content type', call: { headers: { 'Content-Type': 'text/plain' }, body: review('u') }, status: 415, message: 'expected application/json' },
+    {
+      name: 'another content type',
+      call: { headers: { 'Content-Type': 'text/plain' }, body: review('u') },
+      status: 415,
+      message: 'expected application/json',
+    },
     { name: 'malformed JSON', call: { body: '{"apiVersion": ' }, status: 400, message: 'not valid JSON' },
     { name: 'an empty body', call: { body: '' }, status: 400, message: 'not valid JSON' },
-    { name: 'another kind', call: { body: review('u').replace('"AdmissionReview"', '"TokenReview"') }, status: 400, message: 'kind' },
-    { name: 'a body over the limit', call: { body: review('u', { data: 'x'.repeat(5000) }) }, status: 413, message: 'larger than the limit of 4096 bytes' },
-    { name: 'a chunked body over the limit', call: { body: review('u', { data: 'x'.repeat(5000) }), headers: { 'Transfer-Encoding': 'chunked' } }, status: 413, message: 'limit of 4096 bytes' },
-    { name: 'an unknown path', call: { path: '/nope', body: review('u') }, status: 404, message: 'no webhook is registered at /nope' },
+    {
+      name: 'another kind',
+      call: { body: review('u').replace('"AdmissionReview"', '"TokenReview"') },
+      status: 400,
+      message: 'kind',
+    },
+    {
+      name: 'a body over the limit',
+      call: { body: review('u', { data: 'x'.repeat(5000) }) },
+      status: 413,
+      message: 'larger than the limit of 4096 bytes',
+    },
+    {
+      name: 'a chunked body over the limit',
+      call: { body: review('u', { data: 'x'.repeat(5000) }), headers: { 'Transfer-Encoding': 'chunked' } },
+      status: 413,
+      message: 'limit of 4096 bytes',
+    },
+    {
+      name: 'an unknown path',
+      call: { path: '/nope', body: review('u') },
+      status: 404,
+      message: 'no webhook is registered at /nope',
+    },
   ])('refuses $name with $status and a JSON message', async ({ call: input, status, message }) => {
-    const target = await serve({ '/allow': [() => Promise.resolve(allowedResponse()), allow] }, { maxRequestBytes: 4096 });
+    const target = await serve(
+      { '/allow': [() => Promise.resolve(allowedResponse()), allow] },
+      { maxRequestBytes: 4096 },
+    );
     const answer = await call(target, { path: '/allow', ...input });
     expect(answer.status).toBe(status);
     expect(answer.headers['content-type']).toBe('application/json');
     expect(answer.body).toMatchObject({ code: status, message: expect.stringContaining(message) as unknown });
-    expect((await call(target, { path: '/allow', body: review('after') })).body['response']).toEqual({ uid: 'after', allowed: true });
+    expect((await call(target, { path: '/allow', body: review('after') })).body['response']).toEqual({
+      uid: 'after',
+      allowed: true,
+    });
   });
 
   it('rotates the serving certificate under traffic without a failed request', async () => {
@@ -261,7 +363,10 @@ describe('WebhookServer', () => {
   });
 
   it('refuses registrations after start, twice at one path, and paths that are not absolute', async () => {
-    const server = new WebhookServer({ certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], logger }), logger });
+    const server = new WebhookServer({
+      certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], logger }),
+      logger,
+    });
     const handler: AdmissionHandler = () => Promise.resolve(allowedResponse());
     server.register('/a', handler, allow);
     expect(() => {

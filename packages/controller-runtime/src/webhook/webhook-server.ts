@@ -145,7 +145,9 @@ export class WebhookServer implements Runnable {
 
   /** Whether requests are served from an admission thread. */
   servesFromThread(): boolean {
-    return this.#options.admissionThread === true && [...this.#routes.values()].some((route) => route.kind === 'threaded');
+    return (
+      this.#options.admissionThread === true && [...this.#routes.values()].some((route) => route.kind === 'threaded')
+    );
   }
 
   /** Starts the certificate source, listens, and serves until the signal aborts; then drains. */
@@ -154,9 +156,13 @@ export class WebhookServer implements Runnable {
       throw new Error('the webhook server was started twice');
     }
     this.#started = true;
-    signal.addEventListener('abort', () => {
-      this.#closing = true;
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.#closing = true;
+      },
+      { once: true },
+    );
     try {
       await (this.servesFromThread() ? this.#serveFromThread(signal) : this.#serveHere(signal));
     } catch (error) {
@@ -182,7 +188,15 @@ export class WebhookServer implements Runnable {
       throw new Error('the certificate source started without a certificate');
     }
     const routes = await Promise.all([...this.#routes.values()].map((route) => this.#listenerRoute(route)));
-    const listener = new HttpsWebhookListener({ routes, logger: this.#options.logger, observer: metricsObserver(this.#metrics), host: this.#options.host, port: this.#options.port ?? DEFAULT_PORT, requestTimeoutMs: this.#defaultTimeoutMs(), maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES });
+    const listener = new HttpsWebhookListener({
+      routes,
+      logger: this.#options.logger,
+      observer: metricsObserver(this.#metrics),
+      host: this.#options.host,
+      port: this.#options.port ?? DEFAULT_PORT,
+      requestTimeoutMs: this.#defaultTimeoutMs(),
+      maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    });
     const unsubscribe = source.onChange((next) => {
       listener.setCertificate(next);
     });
@@ -199,9 +213,21 @@ export class WebhookServer implements Runnable {
     const logger = this.#options.logger.child({ webhook: route.path });
     switch (route.kind) {
       case 'conversion':
-        return { kind: 'conversion', path: route.path, logger, answer: (request) => answerConversionReview(request, route.convert, conversionMetricsObserver(this.#metrics)) };
+        return {
+          kind: 'conversion',
+          path: route.path,
+          logger,
+          answer: (request) => answerConversionReview(request, route.convert, conversionMetricsObserver(this.#metrics)),
+        };
       case 'admission':
-        return { kind: 'admission', path: route.path, handler: route.handler, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, logger };
+        return {
+          kind: 'admission',
+          path: route.path,
+          handler: route.handler,
+          failurePolicy: route.failurePolicy,
+          timeoutMs: route.timeoutMs,
+          logger,
+        };
       case 'threaded': {
         const { stores } = route.webhook;
         const module = await importThreadHandler(route.webhook.module);
@@ -209,8 +235,21 @@ export class WebhookServer implements Runnable {
           await Promise.all(Object.values(stores).map((informer) => informer.waitForSync(signal)));
           signal.throwIfAborted();
         };
-        const handler = module.createAdmissionHandler({ options: route.webhook.options, logger, lister: (store) => storeOf(stores, store).lister() as never, waitForSync });
-        return { kind: 'admission', path: route.path, handler, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs, waitForCaches: waitForSync, logger };
+        const handler = module.createAdmissionHandler({
+          options: route.webhook.options,
+          logger,
+          lister: (store) => storeOf(stores, store).lister() as never,
+          waitForSync,
+        });
+        return {
+          kind: 'admission',
+          path: route.path,
+          handler,
+          failurePolicy: route.failurePolicy,
+          timeoutMs: route.timeoutMs,
+          waitForCaches: waitForSync,
+          logger,
+        };
       }
     }
   }
@@ -221,7 +260,8 @@ export class WebhookServer implements Runnable {
     for (const route of routes) {
       if (route.kind !== 'threaded') continue;
       for (const [name, informer] of Object.entries(route.webhook.stores)) {
-        if (stores.has(name) && stores.get(name) !== informer) throw new Error(`two threaded webhooks name different caches ${JSON.stringify(name)}`);
+        if (stores.has(name) && stores.get(name) !== informer)
+          throw new Error(`two threaded webhooks name different caches ${JSON.stringify(name)}`);
         stores.set(name, informer);
       }
     }
@@ -237,8 +277,21 @@ export class WebhookServer implements Runnable {
           logLevel: logger.level,
           logBindings: logger.bindings(),
         },
-        handlers: new Map(routes.flatMap((route) => (route.kind === 'admission' ? [[route.path, { handler: route.handler, timeoutMs: route.timeoutMs ?? this.#defaultTimeoutMs() }] as const] : []))),
-        converters: new Map(routes.flatMap((route) => (route.kind === 'conversion' ? [[route.path, route.convert] as const] : []))),
+        handlers: new Map(
+          routes.flatMap((route) =>
+            route.kind === 'admission'
+              ? [
+                  [
+                    route.path,
+                    { handler: route.handler, timeoutMs: route.timeoutMs ?? this.#defaultTimeoutMs() },
+                  ] as const,
+                ]
+              : [],
+          ),
+        ),
+        converters: new Map(
+          routes.flatMap((route) => (route.kind === 'conversion' ? [[route.path, route.convert] as const] : [])),
+        ),
         stores,
         certificates: this.#options.certificates,
         metrics: this.#metrics,
@@ -261,9 +314,22 @@ function threadRoute(route: Route): ThreadRoute {
     case 'conversion':
       return { kind: 'forwarded-conversion', path: route.path };
     case 'admission':
-      return { kind: 'forwarded-admission', path: route.path, failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs };
+      return {
+        kind: 'forwarded-admission',
+        path: route.path,
+        failurePolicy: route.failurePolicy,
+        timeoutMs: route.timeoutMs,
+      };
     case 'threaded':
-      return { kind: 'threaded', path: route.path, module: route.webhook.module.href, options: route.webhook.options, stores: Object.keys(route.webhook.stores), failurePolicy: route.failurePolicy, timeoutMs: route.timeoutMs };
+      return {
+        kind: 'threaded',
+        path: route.path,
+        module: route.webhook.module.href,
+        options: route.webhook.options,
+        stores: Object.keys(route.webhook.stores),
+        failurePolicy: route.failurePolicy,
+        timeoutMs: route.timeoutMs,
+      };
   }
 }
 
@@ -276,8 +342,12 @@ function storeOf(stores: Readonly<Record<string, MirroredInformer>>, name: strin
 function abortedOf(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
-    signal.addEventListener('abort', () => {
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -23,5 +23,9 @@ export class WebhookUnavailableError extends Error {
 
 /** Whether `error` says the replica cannot answer yet (a {@link WebhookUnavailableError}, from any copy of this module). */
 export function isWebhookUnavailable(error: unknown): error is WebhookUnavailableError {
-  return typeof error === 'object' && error !== null && (error as Partial<Record<typeof UNAVAILABLE, unknown>>)[UNAVAILABLE] === true;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Partial<Record<typeof UNAVAILABLE, unknown>>)[UNAVAILABLE] === true
+  );
 }

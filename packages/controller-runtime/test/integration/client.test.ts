@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
-import { ApiError, createClient, defineResource, isAlreadyExists, isConflict, isInvalid, isNotFound, Transport } from '../../src/index.ts';
+import {
+  ApiError,
+  createClient,
+  defineResource,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isNotFound,
+  Transport,
+} from '../../src/index.ts';
 import type { KubeObject, RequestRecord } from '../../src/index.ts';
 
 interface ConfigMap extends KubeObject {
@@ -13,12 +22,25 @@ interface PodLike extends KubeObject {
   readonly status?: { readonly conditions?: readonly { type: string; status: string }[] };
 }
 
-const configMaps = defineResource<ConfigMap>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMaps = defineResource<ConfigMap>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 const pods = defineResource<PodLike>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
 const kubeConfig = testKubeConfig();
 
 function client(records: RequestRecord[] = [], limits = { qps: 100, burst: 100 }): ReturnType<typeof createClient> {
-  return createClient(new Transport({ kubeConfig, ...limits, userAgent: 'kruise-ts-test', observer: { observeRequest: (r) => records.push(r) } }));
+  return createClient(
+    new Transport({
+      kubeConfig,
+      ...limits,
+      userAgent: 'kruise-ts-test',
+      observer: { observeRequest: (r) => records.push(r) },
+    }),
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -39,7 +61,9 @@ describe('client', () => {
     const c = client();
     const created = await c.create(configMaps, { metadata: { name: 'a', namespace: ns.name }, data: { k: 'v' } });
     expect(created).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' } });
-    expect(isAlreadyExists(await failure(c.create(configMaps, { metadata: { name: 'a', namespace: ns.name } })))).toBe(true);
+    expect(isAlreadyExists(await failure(c.create(configMaps, { metadata: { name: 'a', namespace: ns.name } })))).toBe(
+      true,
+    );
 
     const updated = await c.update(configMaps, { ...created, data: { k: 'v2' } });
     expect(isConflict(await failure(c.update(configMaps, { ...created, data: { k: 'stale' } })))).toBe(true);
@@ -65,7 +89,12 @@ describe('client', () => {
     await c.patch(configMaps, key, { type: 'merge', body: { data: { b: '2' } } });
     await c.patch(configMaps, key, { type: 'json', body: [{ op: 'add', path: '/data/c', value: '3' }] });
     await c.patch(configMaps, key, { type: 'strategic', body: { metadata: { labels: { s: 'y' } } } });
-    const applied = await c.patch(configMaps, key, { type: 'apply', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' }, data: { d: '4' } }, fieldManager: 'test-apply', force: true });
+    const applied = await c.patch(configMaps, key, {
+      type: 'apply',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' }, data: { d: '4' } },
+      fieldManager: 'test-apply',
+      force: true,
+    });
     expect(applied.data).toEqual({ a: '1', b: '2', c: '3', d: '4' });
     expect(applied.metadata?.labels).toEqual({ s: 'y' });
 
@@ -76,15 +105,28 @@ describe('client', () => {
   it('patches the status subresource only', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'client-status');
     const c = client();
-    await c.create(pods, { metadata: { name: 'p', namespace: ns.name }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } });
-    const patched = await c.patchStatus(pods, { namespace: ns.name, name: 'p' }, { type: 'strategic', body: { status: { conditions: [{ type: 'kruise-ts.io/test', status: 'True' }] } } });
-    expect(patched.status?.conditions).toContainEqual(expect.objectContaining({ type: 'kruise-ts.io/test', status: 'True' }));
+    await c.create(pods, {
+      metadata: { name: 'p', namespace: ns.name },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] },
+    });
+    const patched = await c.patchStatus(
+      pods,
+      { namespace: ns.name, name: 'p' },
+      { type: 'strategic', body: { status: { conditions: [{ type: 'kruise-ts.io/test', status: 'True' }] } } },
+    );
+    expect(patched.status?.conditions).toContainEqual(
+      expect.objectContaining({ type: 'kruise-ts.io/test', status: 'True' }),
+    );
   });
 
   it('lists across pages', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'client-pages');
     const c = client();
-    await Promise.all(Array.from({ length: 23 }, (_, i) => c.create(configMaps, { metadata: { name: `cm-${String(i)}`, namespace: ns.name, labels: { paged: 'yes' } } })));
+    await Promise.all(
+      Array.from({ length: 23 }, (_, i) =>
+        c.create(configMaps, { metadata: { name: `cm-${String(i)}`, namespace: ns.name, labels: { paged: 'yes' } } }),
+      ),
+    );
     const first = await c.list(configMaps, { namespace: ns.name, labelSelector: 'paged=yes', limit: 10 });
     expect(first.items).toHaveLength(10);
     expect(first.metadata.continue).toBeTruthy();

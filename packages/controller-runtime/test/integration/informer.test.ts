@@ -9,14 +9,29 @@ import { describe, expect, it } from 'vitest';
 import { startLocalCluster } from '@kruise-ts/local-cluster';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import { apiListWatcher, createClient, defineResource, Informer, isAlreadyExists, isNotFound, stripManagedFields, Transport } from '../../src/index.ts';
+import {
+  apiListWatcher,
+  createClient,
+  defineResource,
+  Informer,
+  isAlreadyExists,
+  isNotFound,
+  stripManagedFields,
+  Transport,
+} from '../../src/index.ts';
 import type { Client, KubeObject } from '../../src/index.ts';
 
 interface ConfigMap extends KubeObject {
   readonly data?: Record<string, string>;
 }
 
-const configMaps = defineResource<ConfigMap>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMaps = defineResource<ConfigMap>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 const logger = pino({ level: 'silent' });
 
 function clientFor(kubeConfig: KubeConfig): Client {
@@ -29,7 +44,10 @@ interface Recorded {
   readonly stop: AbortController;
 }
 
-function startInformer(client: Client, scope: { namespace: string; labelSelector?: string; fieldSelector?: string; pageSize?: number }): Recorded {
+function startInformer(
+  client: Client,
+  scope: { namespace: string; labelSelector?: string; fieldSelector?: string; pageSize?: number },
+): Recorded {
   const informer = new Informer<ConfigMap>({
     listWatcher: apiListWatcher(client, { resource: configMaps, ...scope }),
     description: 'configmaps',
@@ -55,19 +73,41 @@ describe('informer on a real apiserver', () => {
     const kubeConfig = testKubeConfig();
     await using ns = await createTestNamespace(kubeConfig, 'informer');
     const client = clientFor(kubeConfig);
-    await Promise.all(Array.from({ length: 12 }, (_, i) => client.create(configMaps, { metadata: { name: `cm-${String(i)}`, namespace: ns.name, labels: { watched: 'yes' } }, data: { v: '0' } })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        client.create(configMaps, {
+          metadata: { name: `cm-${String(i)}`, namespace: ns.name, labels: { watched: 'yes' } },
+          data: { v: '0' },
+        }),
+      ),
+    );
     await client.create(configMaps, { metadata: { name: 'other', namespace: ns.name, labels: { watched: 'no' } } });
 
-    const { informer, events, stop } = startInformer(client, { namespace: ns.name, labelSelector: 'watched=yes', pageSize: 5 });
+    const { informer, events, stop } = startInformer(client, {
+      namespace: ns.name,
+      labelSelector: 'watched=yes',
+      pageSize: 5,
+    });
     try {
       await waitFor(() => Promise.resolve(informer.hasSynced()), { description: 'the informer to sync' });
       expect(informer.lister().list()).toHaveLength(12);
       expect(informer.lister().list()[0]?.metadata).not.toHaveProperty('managedFields');
 
-      await client.patch(configMaps, { namespace: ns.name, name: 'cm-0' }, { type: 'merge', body: { data: { v: '1' } } });
+      await client.patch(
+        configMaps,
+        { namespace: ns.name, name: 'cm-0' },
+        { type: 'merge', body: { data: { v: '1' } } },
+      );
       await client.delete(configMaps, { namespace: ns.name, name: 'cm-1' });
-      await client.create(configMaps, { metadata: { name: 'late', namespace: ns.name, labels: { watched: 'yes' } }, data: { v: '0' } });
-      await client.patch(configMaps, { namespace: ns.name, name: 'other' }, { type: 'merge', body: { data: { v: '9' } } });
+      await client.create(configMaps, {
+        metadata: { name: 'late', namespace: ns.name, labels: { watched: 'yes' } },
+        data: { v: '0' },
+      });
+      await client.patch(
+        configMaps,
+        { namespace: ns.name, name: 'other' },
+        { type: 'merge', body: { data: { v: '9' } } },
+      );
       await waitFor(() => Promise.resolve(events.includes('add late')), { description: 'the add of late' });
       expect(events.filter((e) => !e.startsWith('add cm-'))).toEqual(['update cm-0 0->1', 'delete cm-1 0', 'add late']);
       expect(informer.stats().lists).toBe(1);
@@ -79,7 +119,12 @@ describe('informer on a real apiserver', () => {
   it('keeps delivering across a kube-apiserver restart, missing nothing', async () => {
     const runDir = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-informer-restart-'));
     try {
-      await using cluster = await startLocalCluster({ name: 'informer-restart', runDir, nodes: 1, handleSignals: false });
+      await using cluster = await startLocalCluster({
+        name: 'informer-restart',
+        runDir,
+        nodes: 1,
+        handleSignals: false,
+      });
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(cluster.kubeconfigPath);
       const client = clientFor(kubeConfig);
@@ -93,10 +138,13 @@ describe('informer on a real apiserver', () => {
         const { created, deleted } = await written;
 
         const expected = created.filter((name) => !deleted.includes(name)).sort();
-        await waitFor(() => Promise.resolve(JSON.stringify(cachedNames(informer)) === JSON.stringify(expected) ? true : undefined), {
-          description: 'the cache to match the server after the restart',
-          timeoutMs: 60_000,
-        });
+        await waitFor(
+          () => Promise.resolve(JSON.stringify(cachedNames(informer)) === JSON.stringify(expected) ? true : undefined),
+          {
+            description: 'the cache to match the server after the restart',
+            timeoutMs: 60_000,
+          },
+        );
         for (const name of created) {
           expect(events).toContain(`add ${name}`);
         }
@@ -127,7 +175,14 @@ async function writeThroughOutage(client: Client, count: number): Promise<{ crea
   const deleted: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = `obj-${String(i)}`;
-    await retry(() => client.create(configMaps, { metadata: { name, namespace: 'default', labels: { restart: 'test' } }, data: { v: '0' } }), isAlreadyExists);
+    await retry(
+      () =>
+        client.create(configMaps, {
+          metadata: { name, namespace: 'default', labels: { restart: 'test' } },
+          data: { v: '0' },
+        }),
+      isAlreadyExists,
+    );
     created.push(name);
     if (i % 3 === 0) {
       await retry(() => client.delete(configMaps, { namespace: 'default', name }), isNotFound);

@@ -9,14 +9,27 @@ import { describe, expect, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import { createLogger, defineResource, Manager, objectReference, requestForObject, TransportClosedError } from '../../src/index.ts';
+import {
+  createLogger,
+  defineResource,
+  Manager,
+  objectReference,
+  requestForObject,
+  TransportClosedError,
+} from '../../src/index.ts';
 import type { KubeObject } from '../../src/index.ts';
 
 interface ConfigMap extends KubeObject {
   readonly data?: Record<string, string>;
 }
 
-const configMaps = defineResource<ConfigMap>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMaps = defineResource<ConfigMap>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 const kubeConfig = testKubeConfig();
 const core = kubeConfig.makeApiClient(CoreV1Api);
 const fixture = fileURLToPath(new URL('../fixtures/elected-manager.ts', import.meta.url));
@@ -28,7 +41,11 @@ interface Candidate {
 }
 
 function candidate(namespace: string, lease: string, identity: string): Candidate {
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', fixture, inject('kubeconfigPath'), namespace, lease, identity], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@kruise-ts/source', fixture, inject('kubeconfigPath'), namespace, lease, identity],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { identity, process: child, output: () => output };
@@ -57,7 +74,10 @@ describe('leader election', () => {
     const retryPeriodMs = 500;
     const slackMs = 4000;
     const first = candidate(ns.name, 'election', 'first');
-    await waitFor(() => Promise.resolve(leaderSince(first)), { description: 'the first candidate to lead', timeoutMs: 30_000 });
+    await waitFor(() => Promise.resolve(leaderSince(first)), {
+      description: 'the first candidate to lead',
+      timeoutMs: 30_000,
+    });
     const second = candidate(ns.name, 'election', 'second');
     try {
       // The second candidate runs but must not lead while the first renews.
@@ -66,7 +86,10 @@ describe('leader election', () => {
 
       const killedAt = Date.now();
       first.process.kill(signal);
-      const tookOverAt = await waitFor(() => Promise.resolve(leaderSince(second)), { description: 'the second candidate to take over', timeoutMs: 30_000 });
+      const tookOverAt = await waitFor(() => Promise.resolve(leaderSince(second)), {
+        description: 'the second candidate to take over',
+        timeoutMs: 30_000,
+      });
       const handover = tookOverAt - killedAt;
       const bound = signal === 'SIGKILL' ? leaseDurationMs + retryPeriodMs * 1.2 : retryPeriodMs * 1.2;
       // Protocol bound plus scheduling slack (two processes on a loaded 2-core machine): how long a
@@ -122,15 +145,28 @@ describe('manager', () => {
     const stop = new AbortController();
     const running = manager.start(stop.signal);
     try {
-      const ports = await waitFor(() => Promise.resolve(manager.boundPorts().health === undefined ? undefined : manager.boundPorts()), { description: 'the probe servers' });
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${String(ports.health)}/readyz`)).status === 200, { description: '/readyz to pass' });
+      const ports = await waitFor(
+        () => Promise.resolve(manager.boundPorts().health === undefined ? undefined : manager.boundPorts()),
+        { description: 'the probe servers' },
+      );
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${String(ports.health)}/readyz`)).status === 200, {
+        description: '/readyz to pass',
+      });
       expect(await (await fetch(`http://127.0.0.1:${String(ports.health)}/healthz`)).text()).toBe('ok');
 
-      const events = await waitFor(async () => {
-        const list = await core.listNamespacedEvent({ namespace: ns.name });
-        return list.items.find((e) => e.reason === 'Echoed' && e.involvedObject.name === 'one');
-      }, { description: 'the Echoed event' });
-      expect(events).toMatchObject({ type: 'Normal', message: 'saw one', involvedObject: { kind: 'ConfigMap', name: 'one' }, source: { component: 'test-controller' } });
+      const events = await waitFor(
+        async () => {
+          const list = await core.listNamespacedEvent({ namespace: ns.name });
+          return list.items.find((e) => e.reason === 'Echoed' && e.involvedObject.name === 'one');
+        },
+        { description: 'the Echoed event' },
+      );
+      expect(events).toMatchObject({
+        type: 'Normal',
+        message: 'saw one',
+        involvedObject: { kind: 'ConfigMap', name: 'one' },
+        source: { component: 'test-controller' },
+      });
 
       const metrics = await (await fetch(`http://127.0.0.1:${String(ports.metrics)}/metrics`)).text();
       for (const name of [
@@ -167,23 +203,32 @@ describe('manager', () => {
       logger: createLogger({ level: 'silent' }),
       namespace: ns.name,
       gracefulShutdownTimeoutMs,
-      requestObservers: [{ observeRequest: (r) => sent.push({ verb: r.verb, path: r.path, sentAt: performance.now() - r.durationSeconds * 1000 }) }],
+      requestObservers: [
+        {
+          observeRequest: (r) =>
+            sent.push({ verb: r.verb, path: r.path, sentAt: performance.now() - r.durationSeconds * 1000 }),
+        },
+      ],
     });
     const informer = manager.informers.informerFor({ resource: configMaps });
     const entered = Promise.withResolvers<undefined>();
     const lateWrite = Promise.withResolvers<unknown>();
-    manager.newController({
-      name: 'stubborn',
-      reconciler: {
-        // Ignores its abort signal on purpose, then writes long after the shutdown budget.
-        reconcile: async () => {
-          entered.resolve(undefined);
-          await new Promise((resolve) => setTimeout(resolve, 3 * gracefulShutdownTimeoutMs));
-          await manager.client.create(configMaps, { metadata: { name: 'too-late', namespace: ns.name } }).then(lateWrite.resolve, lateWrite.resolve);
-          return undefined;
+    manager
+      .newController({
+        name: 'stubborn',
+        reconciler: {
+          // Ignores its abort signal on purpose, then writes long after the shutdown budget.
+          reconcile: async () => {
+            entered.resolve(undefined);
+            await new Promise((resolve) => setTimeout(resolve, 3 * gracefulShutdownTimeoutMs));
+            await manager.client
+              .create(configMaps, { metadata: { name: 'too-late', namespace: ns.name } })
+              .then(lateWrite.resolve, lateWrite.resolve);
+            return undefined;
+          },
         },
-      },
-    }).watch(informer, requestForObject());
+      })
+      .watch(informer, requestForObject());
     await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: 'trigger' } } });
     const stop = new AbortController();
     const running = manager.start(stop.signal);
@@ -199,6 +244,8 @@ describe('manager', () => {
     const outcome = await lateWrite.promise;
     expect(outcome).toBeInstanceOf(TransportClosedError);
     expect(sent.filter((request) => request.sentAt > returned)).toEqual([]);
-    await expect(core.readNamespacedConfigMap({ namespace: ns.name, name: 'too-late' })).rejects.toMatchObject({ code: 404 });
+    await expect(core.readNamespacedConfigMap({ namespace: ns.name, name: 'too-late' })).rejects.toMatchObject({
+      code: 404,
+    });
   });
 });

@@ -15,7 +15,15 @@ import { describe, expect, inject, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import { assignBuckets, bucketLabels, bucketLeaseName, bucketOf, SHARD_BUCKET_LABEL, SHARD_BUCKETS, SHARD_RING_LABEL } from '../../src/index.ts';
+import {
+  assignBuckets,
+  bucketLabels,
+  bucketLeaseName,
+  bucketOf,
+  SHARD_BUCKET_LABEL,
+  SHARD_BUCKETS,
+  SHARD_RING_LABEL,
+} from '../../src/index.ts';
 
 const kubeConfig = testKubeConfig();
 const core = kubeConfig.makeApiClient(CoreV1Api);
@@ -48,7 +56,11 @@ interface Interval {
 
 function startMember(namespace: string, name: string): Member {
   const identity = `${name}_${String(process.pid)}`;
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', fixture, inject('kubeconfigPath'), namespace, RING, identity], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@kruise-ts/source', fixture, inject('kubeconfigPath'), namespace, RING, identity],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { identity, process: child, output: () => output };
@@ -56,7 +68,14 @@ function startMember(namespace: string, name: string): Member {
 
 function intervals(member: Member): Interval[] {
   const lines = [...member.output().matchAll(/^RECONCILE (\S+) (\d+) (\d+) (\d+) (\d+)$/gm)];
-  return lines.map((m) => ({ member: member.identity, key: m[1] ?? '', start: Number(m[2]), end: Number(m[3]), children: Number(m[4]), cached: Number(m[5]) }));
+  return lines.map((m) => ({
+    member: member.identity,
+    key: m[1] ?? '',
+    start: Number(m[2]),
+    end: Number(m[3]),
+    children: Number(m[4]),
+    cached: Number(m[5]),
+  }));
 }
 
 async function holders(namespace: string): Promise<Map<number, string>> {
@@ -85,7 +104,12 @@ async function converged(namespace: string, members: readonly Member[], descript
 async function allReconciledSince(members: readonly Member[], since: number): Promise<void> {
   await waitFor(
     () => {
-      const keys = new Set(members.flatMap(intervals).filter((i) => i.start > since).map((i) => i.key));
+      const keys = new Set(
+        members
+          .flatMap(intervals)
+          .filter((i) => i.start > since)
+          .map((i) => i.key),
+      );
       return Promise.resolve(keys.size === PARENTS);
     },
     { description: `every parent reconciled again after ${String(since)}`, timeoutMs: 30_000 },
@@ -102,7 +126,14 @@ function overlaps(members: readonly Member[], now: number): string[] {
     const finished = new Set(done.map((i) => `${i.key} ${String(i.start)}`));
     const unfinished = [...member.output().matchAll(/^BEGIN (\S+) (\d+)$/gm)]
       .filter((m) => !finished.has(`${m[1] ?? ''} ${m[2] ?? ''}`))
-      .map((m) => ({ member: member.identity, key: m[1] ?? '', start: Number(m[2]), end: member.killedAt ?? now, children: 2, cached: 0 }));
+      .map((m) => ({
+        member: member.identity,
+        key: m[1] ?? '',
+        start: Number(m[2]),
+        end: member.killedAt ?? now,
+        children: 2,
+        cached: 0,
+      }));
     return [...done, ...unfinished];
   });
   const problems: string[] = [];
@@ -111,7 +142,9 @@ function overlaps(members: readonly Member[], now: number): string[] {
     mine.forEach((interval, index) => {
       for (const later of mine.slice(index + 1)) {
         if (later.member !== interval.member && later.start < interval.end) {
-          problems.push(`${key}: ${interval.member} [${String(interval.start)}, ${String(interval.end)}] overlaps ${later.member} from ${String(later.start)}`);
+          problems.push(
+            `${key}: ${interval.member} [${String(interval.start)}, ${String(interval.end)}] overlaps ${later.member} from ${String(later.start)}`,
+          );
         }
       }
     });
@@ -123,7 +156,11 @@ function overlaps(members: readonly Member[], now: number): string[] {
  * `role=child` ConfigMaps that a Secret controls, without a bucket label, with a malformed one and
  * with a well-formed one: the labeller must neither cache nor write them.
  */
-const NEVER_OURS: Readonly<Record<string, Record<string, string>>> = { 'foreign-child': {}, 'foreign-child-malformed': { [SHARD_BUCKET_LABEL]: 'x' }, 'foreign-child-bucket': { [SHARD_BUCKET_LABEL]: '5' } };
+const NEVER_OURS: Readonly<Record<string, Record<string, string>>> = {
+  'foreign-child': {},
+  'foreign-child-malformed': { [SHARD_BUCKET_LABEL]: 'x' },
+  'foreign-child-bucket': { [SHARD_BUCKET_LABEL]: '5' },
+};
 
 /** The last backlog of the bucket labeller (`kruise_ts_shard_unlabelled_objects`) a member printed. */
 function lastUnlabelled(member: Member): number | undefined {
@@ -143,23 +180,46 @@ const CHILDREN = 3;
 async function createParentsAndChildren(namespace: string): Promise<Map<string, string | undefined>> {
   for (let i = 0; i < PARENTS; i++) {
     const parent = `parent-${String(i)}`;
-    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: parent, labels: { role: 'parent' } } } });
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-0`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } } } });
-    const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: parent, uid: created.metadata?.uid ?? '', controller: true }];
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: parent, labels: { role: 'parent' } } },
+    });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: {
+        metadata: { name: `${parent}-child-0`, labels: { role: 'child', parent, ...bucketLabels(namespace, parent) } },
+      },
+    });
+    const ownerReferences = [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: parent, uid: created.metadata?.uid ?? '', controller: true },
+    ];
     // Some with a malformed bucket label, which hides it from every replica as a missing one would, and
     // some with another bucket's, which shows it to that bucket's holder only.
     const wrongBucket = String((bucketOf(namespace, parent) + 1) % SHARD_BUCKETS);
     const malformed = [{ [SHARD_BUCKET_LABEL]: 'x' }, { [SHARD_BUCKET_LABEL]: wrongBucket }, {}][i % 3] ?? {};
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-child-1`, labels: { role: 'child', parent, ...malformed }, ownerReferences } } });
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `${parent}-orphan`, labels: { role: 'child', parent } } } });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: {
+        metadata: { name: `${parent}-child-1`, labels: { role: 'child', parent, ...malformed }, ownerReferences },
+      },
+    });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: `${parent}-orphan`, labels: { role: 'child', parent } } },
+    });
   }
   // Never ours: a child-looking object another kind controls (as a native StatefulSet's pods carry an
   // Advanced StatefulSet's pod-name label).
   const secret = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'foreign-owner' } } });
-  const foreignOwner = [{ apiVersion: 'v1', kind: 'Secret', name: 'foreign-owner', uid: secret.metadata?.uid ?? '', controller: true }];
+  const foreignOwner = [
+    { apiVersion: 'v1', kind: 'Secret', name: 'foreign-owner', uid: secret.metadata?.uid ?? '', controller: true },
+  ];
   const versions = new Map<string, string | undefined>();
   for (const [name, labels] of Object.entries(NEVER_OURS)) {
-    const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name, labels: { role: 'child', ...labels }, ownerReferences: foreignOwner } } });
+    const created = await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name, labels: { role: 'child', ...labels }, ownerReferences: foreignOwner } },
+    });
     versions.set(name, created.metadata?.resourceVersion);
   }
   return versions;
@@ -190,15 +250,22 @@ describe('sharding', () => {
       await waitFor(
         () => {
           const latest = [a, b, c].map((m) => intervals(m).at(-1)?.cached);
-          return Promise.resolve(latest.every((cached) => cached !== undefined && cached < CHILDREN * PARENTS) && latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === cachedInAll);
+          return Promise.resolve(
+            latest.every((cached) => cached !== undefined && cached < CHILDREN * PARENTS) &&
+              latest.reduce<number>((sum, n) => sum + (n ?? 0), 0) === cachedInAll,
+          );
         },
-        { description: 'each member to cache only its share of the 36 children and the foreign one of bucket 5', timeoutMs: 30_000, state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)) },
+        {
+          description: 'each member to cache only its share of the 36 children and the foreign one of bucket 5',
+          timeoutMs: 30_000,
+          state: () => Promise.resolve([a, b, c].map((m) => intervals(m).at(-1)?.cached)),
+        },
       );
 
       // SIGKILL: the survivors take c's buckets once its Lease stood still for its duration.
       c.killedAt = Date.now();
       c.process.kill('SIGKILL');
-      const takenOver = await converged(ns.name, [a, b], 'c\'s buckets taken over by a and b');
+      const takenOver = await converged(ns.name, [a, b], "c's buckets taken over by a and b");
       expect(takenOver - c.killedAt).toBeGreaterThanOrEqual(LEASE_DURATION_MS - RENEW_PERIOD_MS);
       expect(takenOver - c.killedAt).toBeLessThan(LEASE_DURATION_MS + 2 * RENEW_PERIOD_MS + SLACK_MS);
       await allReconciledSince([a, b], takenOver);
@@ -212,7 +279,7 @@ describe('sharding', () => {
       // SIGTERM: a releases its buckets and deletes its member Lease, so b and d take them at once.
       const stoppedAt = Date.now();
       a.process.kill('SIGTERM');
-      const handedOver = await converged(ns.name, [b, d], 'a\'s buckets handed to b and d');
+      const handedOver = await converged(ns.name, [b, d], "a's buckets handed to b and d");
       expect(handedOver - stoppedAt).toBeLessThan(2 * RENEW_PERIOD_MS + SLACK_MS);
       await exited(a);
       expect(a.output()).toContain(`STOPPED ${a.identity}`);
@@ -221,21 +288,37 @@ describe('sharding', () => {
       // The children made without a label or with a malformed one, and the orphans, got their parent's.
       const children = await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'role=child' });
       const ours = children.items.filter((child) => !neverOurs.has(child.metadata?.name ?? ''));
-      expect(ours.filter((child) => child.metadata?.labels?.[SHARD_BUCKET_LABEL] !== bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL])).toEqual([]);
+      expect(
+        ours.filter(
+          (child) =>
+            child.metadata?.labels?.[SHARD_BUCKET_LABEL] !==
+            bucketLabels(ns.name, child.metadata?.labels?.['parent'] ?? '')[SHARD_BUCKET_LABEL],
+        ),
+      ).toEqual([]);
       // What is never ours is left alone (never written: the version it was made at), and the backlog
       // metric empties: it counted only candidates.
       const foreign = children.items.filter((child) => neverOurs.has(child.metadata?.name ?? ''));
-      expect(new Map(foreign.map((child) => [child.metadata?.name ?? '', child.metadata?.resourceVersion]))).toEqual(neverOurs);
-      await waitFor(() => Promise.resolve([b, d].every((member) => lastUnlabelled(member) === 0)), { description: 'the unlabelled-objects metric of b and d to reach 0', timeoutMs: 15_000, state: () => Promise.resolve([b, d].map(lastUnlabelled)) });
+      expect(new Map(foreign.map((child) => [child.metadata?.name ?? '', child.metadata?.resourceVersion]))).toEqual(
+        neverOurs,
+      );
+      await waitFor(() => Promise.resolve([b, d].every((member) => lastUnlabelled(member) === 0)), {
+        description: 'the unlabelled-objects metric of b and d to reach 0',
+        timeoutMs: 15_000,
+        state: () => Promise.resolve([b, d].map(lastUnlabelled)),
+      });
       // Every reconcile saw all three children of its parent: a bucket is worked on only once its
       // objects are cached, and a parent only once its children (and its orphans) are labelled.
       const all = members.flatMap(intervals);
       expect(all.length).toBeGreaterThan(PARENTS * 4);
       // A child under another bucket's label is invisible to its parent's replica until that bucket's
       // holder repairs it (a window docs/sharding.md states): those parents see all three once repaired.
-      const misplacedParents = new Set(Array.from({ length: PARENTS }, (_, i) => `${ns.name}/parent-${String(i)}`).filter((_, i) => i % 3 === 1));
+      const misplacedParents = new Set(
+        Array.from({ length: PARENTS }, (_, i) => `${ns.name}/parent-${String(i)}`).filter((_, i) => i % 3 === 1),
+      );
       expect(all.filter((i) => i.children !== CHILDREN && !misplacedParents.has(i.key))).toEqual([]);
-      expect([...misplacedParents].map((key) => all.filter((i) => i.key === key).at(-1)?.children)).toEqual([...misplacedParents].map(() => CHILDREN));
+      expect([...misplacedParents].map((key) => all.filter((i) => i.key === key).at(-1)?.children)).toEqual(
+        [...misplacedParents].map(() => CHILDREN),
+      );
       expect(overlaps(members, Date.now())).toEqual([]);
     } finally {
       for (const member of members) {

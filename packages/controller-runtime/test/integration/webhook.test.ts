@@ -22,7 +22,13 @@ interface ConfigMap extends KubeObject {
   readonly data?: Record<string, string>;
 }
 
-const configMaps = defineResource<ConfigMap>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMaps = defineResource<ConfigMap>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 const kubeConfig = testKubeConfig();
 const logger = createLogger({ level: (process.env['KRUISE_TS_TEST_LOG_LEVEL'] ?? 'silent') as LogLevel });
 const LABEL = 'webhook.kruise-ts.io/mutated';
@@ -30,11 +36,22 @@ const LABEL = 'webhook.kruise-ts.io/mutated';
 /** Adds the label to whatever object comes in (handlers parse objects themselves; this one needs only metadata). */
 const addLabel: AdmissionHandler = (request) => {
   const object = (request.object ?? {}) as ConfigMap;
-  return Promise.resolve(patchResponseFromObjects(object, { ...object, metadata: { ...object.metadata, labels: { ...object.metadata?.labels, [LABEL]: 'true' } } }));
+  return Promise.resolve(
+    patchResponseFromObjects(object, {
+      ...object,
+      metadata: { ...object.metadata, labels: { ...object.metadata?.labels, [LABEL]: 'true' } },
+    }),
+  );
 };
 
 /** The configuration that sends this namespace's ConfigMap creates to the labelling webhook. */
-function labelWebhookConfiguration(options: { name: string; port: number; namespace: string; failurePolicy: 'Ignore' | 'Fail'; objectSelector?: { matchLabels: Record<string, string> } }) {
+function labelWebhookConfiguration(options: {
+  name: string;
+  port: number;
+  namespace: string;
+  failurePolicy: 'Ignore' | 'Fail';
+  objectSelector?: { matchLabels: Record<string, string> };
+}) {
   return {
     metadata: { name: options.name },
     webhooks: [
@@ -72,8 +89,16 @@ describe('admission webhook server', () => {
     const name = `kruise-ts-test-${ns.name}`;
     let injecting: Promise<void> | undefined;
     try {
-      await client.create(mutatingWebhookConfigurationResource, labelWebhookConfiguration({ name, port, namespace: ns.name, failurePolicy: 'Ignore' }));
-      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name }], logger }).start(stopInjector.signal);
+      await client.create(
+        mutatingWebhookConfigurationResource,
+        labelWebhookConfiguration({ name, port, namespace: ns.name, failurePolicy: 'Ignore' }),
+      );
+      injecting = new CaBundleInjector({
+        client,
+        certificates,
+        targets: [{ kind: 'MutatingWebhookConfiguration', name }],
+        logger,
+      }).start(stopInjector.signal);
       const configuration = await waitFor(
         async () => {
           const current = await client.get(mutatingWebhookConfigurationResource, { name });
@@ -81,14 +106,19 @@ describe('admission webhook server', () => {
         },
         { description: 'the CA bundle in the webhook configuration' },
       );
-      expect(Buffer.from(configuration.webhooks?.[0]?.clientConfig?.caBundle ?? '', 'base64').toString()).toBe(certificates.caBundle());
+      expect(Buffer.from(configuration.webhooks?.[0]?.clientConfig?.caBundle ?? '', 'base64').toString()).toBe(
+        certificates.caBundle(),
+      );
       const secret = await client.get(secretResource, { namespace: ns.name, name: 'webhook-certs' });
       expect(Object.keys(secret.data ?? {}).sort()).toEqual(['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);
 
       // The API server picks up webhook configurations from its own cache: create until one is mutated.
       const mutated = await waitFor(
         async () => {
-          const created = await client.create(configMaps, { metadata: { generateName: 'mutated-', namespace: ns.name }, data: { k: 'v' } });
+          const created = await client.create(configMaps, {
+            metadata: { generateName: 'mutated-', namespace: ns.name },
+            data: { k: 'v' },
+          });
           return created.metadata?.labels?.[LABEL] === 'true' ? created : undefined;
         },
         { description: 'a ConfigMap labelled by the webhook', intervalMs: 250 },
@@ -113,7 +143,14 @@ describe('admission webhook server', () => {
     const client = createClient(new Transport({ kubeConfig, qps: 100, burst: 100, userAgent: 'kruise-ts-test' }));
     // Short lifetimes: a serving certificate every 4 s (a third of 12 s), a new CA once it cannot outlive one (after 18 s),
     // trusted 3 s before it signs. Real time: the API server checks these certificates against its own clock.
-    const certificates = new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger, servingValidityMs: 12_000, caValidityMs: 30_000, caPropagationMs: 3_000 });
+    const certificates = new SelfManagedCertificates({
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+      logger,
+      servingValidityMs: 12_000,
+      caValidityMs: 30_000,
+      caPropagationMs: 3_000,
+    });
     const served = new Set<string>();
     const authorities = new Set<string>();
     certificates.onChange((certificate) => {
@@ -128,11 +165,31 @@ describe('admission webhook server', () => {
     const name = `kruise-ts-rotation-${ns.name}`;
     let injecting: Promise<void> | undefined;
     try {
-      await client.create(mutatingWebhookConfigurationResource, labelWebhookConfiguration({ name, port, namespace: ns.name, failurePolicy: 'Fail', objectSelector: { matchLabels: { traffic: 'rotation' } } }));
-      injecting = new CaBundleInjector({ client, certificates, targets: [{ kind: 'MutatingWebhookConfiguration', name }], logger }).start(stop.signal);
-      const create = () => client.create(configMaps, { metadata: { generateName: 'rotation-', namespace: ns.name, labels: { traffic: 'rotation' } } });
+      await client.create(
+        mutatingWebhookConfigurationResource,
+        labelWebhookConfiguration({
+          name,
+          port,
+          namespace: ns.name,
+          failurePolicy: 'Fail',
+          objectSelector: { matchLabels: { traffic: 'rotation' } },
+        }),
+      );
+      injecting = new CaBundleInjector({
+        client,
+        certificates,
+        targets: [{ kind: 'MutatingWebhookConfiguration', name }],
+        logger,
+      }).start(stop.signal);
+      const create = () =>
+        client.create(configMaps, {
+          metadata: { generateName: 'rotation-', namespace: ns.name, labels: { traffic: 'rotation' } },
+        });
       // Until the API server has the configuration, ConfigMaps pass without the label.
-      await waitFor(async () => ((await create()).metadata?.labels?.[LABEL] === 'true' ? true : undefined), { description: 'the first mutated ConfigMap', intervalMs: 250 });
+      await waitFor(async () => ((await create()).metadata?.labels?.[LABEL] === 'true' ? true : undefined), {
+        description: 'the first mutated ConfigMap',
+        intervalMs: 250,
+      });
       const firstAuthority = splitPemCertificates(certificates.caBundle() ?? '')[0];
       const failures: string[] = [];
       let mutated = 0;
@@ -140,7 +197,9 @@ describe('admission webhook server', () => {
       const createOne = async (): Promise<string | undefined> => {
         try {
           const created = await create();
-          return created.metadata?.labels?.[LABEL] === 'true' ? undefined : `${created.metadata?.name ?? ''} not mutated`;
+          return created.metadata?.labels?.[LABEL] === 'true'
+            ? undefined
+            : `${created.metadata?.name ?? ''} not mutated`;
         } catch (error) {
           return error instanceof Error ? error.message : String(error);
         }

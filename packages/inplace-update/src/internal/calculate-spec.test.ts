@@ -7,7 +7,11 @@ import { calculateInPlaceUpdateSpec } from './calculate-spec.ts';
 import type { InPlaceUpdateGates } from './calculate-spec.ts';
 import type { UpdateSpec } from './update-spec.ts';
 
-const GATES: InPlaceUpdateGates = { verticalScaling: false, envFromMetadata: true, recreateOnVolumeClaimTemplatesChange: false };
+const GATES: InPlaceUpdateGates = {
+  verticalScaling: false,
+  envFromMetadata: true,
+  recreateOnVolumeClaimTemplatesChange: false,
+};
 
 /** Both containers with requests equal to limits: QoS class Guaranteed. */
 function guaranteedTemplate(template: PodTemplateSpec): void {
@@ -24,7 +28,13 @@ interface Case {
   readonly expected: Partial<UpdateSpec> | RegExp;
 }
 
-const NO_CHANGE = { containerImages: {}, containerRefMetadata: {}, containerResources: {}, metadataPatch: undefined, updateEnvFromMetadata: false };
+const NO_CHANGE = {
+  containerImages: {},
+  containerRefMetadata: {},
+  containerResources: {},
+  metadataPatch: undefined,
+  updateEnvFromMetadata: false,
+};
 
 const CASES: readonly Case[] = [
   { name: 'nothing changed', change: () => undefined, expected: NO_CHANGE },
@@ -58,14 +68,23 @@ const CASES: readonly Case[] = [
     change: (t) => {
       t.metadata = { ...t.metadata, labels: { app: 'demo', track: 'canary' } };
     },
-    expected: { ...NO_CHANGE, containerRefMetadata: { main: { labels: { track: 'canary' } } }, updateEnvFromMetadata: true },
+    expected: {
+      ...NO_CHANGE,
+      containerRefMetadata: { main: { labels: { track: 'canary' } } },
+      updateEnvFromMetadata: true,
+    },
   },
   {
     name: 'an annotation an env var reads, and a plain label',
     change: (t) => {
       t.metadata = { labels: { app: 'demo', track: 'stable', extra: 'x' }, annotations: { note: 'b' } };
     },
-    expected: { ...NO_CHANGE, containerRefMetadata: { sidecar: { annotations: { note: 'b' } } }, updateEnvFromMetadata: true, metadataPatch: { labels: { extra: 'x' } } },
+    expected: {
+      ...NO_CHANGE,
+      containerRefMetadata: { sidecar: { annotations: { note: 'b' } } },
+      updateEnvFromMetadata: true,
+      metadataPatch: { labels: { extra: 'x' } },
+    },
   },
   {
     name: 'env from metadata with the gate off: a plain metadata patch',
@@ -129,22 +148,34 @@ const CASES: readonly Case[] = [
   {
     name: 'a cpu limit without vertical scaling',
     change: (t) => {
-      mainContainer(t).resources = { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '300m', memory: '128Mi' } };
+      mainContainer(t).resources = {
+        requests: { cpu: '100m', memory: '64Mi' },
+        limits: { cpu: '300m', memory: '128Mi' },
+      };
     },
     expected: /^spec\.containers\[0\]\.resources\.limits\.cpu changed \(in-place vertical scaling is off\)$/,
   },
   {
     name: 'cpu and memory with vertical scaling',
     change: (t) => {
-      mainContainer(t).resources = { requests: { cpu: '150m', memory: '64Mi' }, limits: { cpu: '300m', memory: '256Mi' } };
+      mainContainer(t).resources = {
+        requests: { cpu: '150m', memory: '64Mi' },
+        limits: { cpu: '300m', memory: '256Mi' },
+      };
     },
     gates: { verticalScaling: true },
-    expected: { ...NO_CHANGE, containerResources: { main: { requests: { cpu: '150m' }, limits: { cpu: '300m', memory: '256Mi' } } } },
+    expected: {
+      ...NO_CHANGE,
+      containerResources: { main: { requests: { cpu: '150m' }, limits: { cpu: '300m', memory: '256Mi' } } },
+    },
   },
   {
     name: 'an added resource with vertical scaling',
     change: (t) => {
-      mainContainer(t).resources = { requests: { cpu: '100m', memory: '64Mi', 'ephemeral-storage': '1Gi' }, limits: { cpu: '200m', memory: '128Mi' } };
+      mainContainer(t).resources = {
+        requests: { cpu: '100m', memory: '64Mi', 'ephemeral-storage': '1Gi' },
+        limits: { cpu: '200m', memory: '128Mi' },
+      };
     },
     gates: { verticalScaling: true },
     expected: /^spec\.containers\[0\]\.resources\.requests\.ephemeral-storage added/,
@@ -161,7 +192,10 @@ const CASES: readonly Case[] = [
     name: 'a QoS class change (Guaranteed → Burstable) with vertical scaling',
     base: guaranteedTemplate,
     change: (t) => {
-      mainContainer(t).resources = { requests: { cpu: '200m', memory: '128Mi' }, limits: { cpu: '300m', memory: '128Mi' } };
+      mainContainer(t).resources = {
+        requests: { cpu: '200m', memory: '128Mi' },
+        limits: { cpu: '300m', memory: '128Mi' },
+      };
     },
     gates: { verticalScaling: true },
     expected: /^the pod QoS class would change from Guaranteed to Burstable$/,
@@ -170,7 +204,10 @@ const CASES: readonly Case[] = [
     name: 'a Guaranteed pod resized keeping its QoS class',
     base: guaranteedTemplate,
     change: (t) => {
-      mainContainer(t).resources = { requests: { cpu: '300m', memory: '128Mi' }, limits: { cpu: '300m', memory: '128Mi' } };
+      mainContainer(t).resources = {
+        requests: { cpu: '300m', memory: '128Mi' },
+        limits: { cpu: '300m', memory: '128Mi' },
+      };
     },
     gates: { verticalScaling: true },
     expected: { ...NO_CHANGE, containerResources: { main: { requests: { cpu: '300m' }, limits: { cpu: '300m' } } } },
@@ -179,10 +216,17 @@ const CASES: readonly Case[] = [
     name: 'image and resources together with vertical scaling',
     change: (t) => {
       mainContainer(t).image = 'nginx:1.27';
-      mainContainer(t).resources = { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '250m', memory: '128Mi' } };
+      mainContainer(t).resources = {
+        requests: { cpu: '100m', memory: '64Mi' },
+        limits: { cpu: '250m', memory: '128Mi' },
+      };
     },
     gates: { verticalScaling: true },
-    expected: { ...NO_CHANGE, containerImages: { main: 'nginx:1.27' }, containerResources: { main: { limits: { cpu: '250m' } } } },
+    expected: {
+      ...NO_CHANGE,
+      containerImages: { main: 'nginx:1.27' },
+      containerResources: { main: { limits: { cpu: '250m' } } },
+    },
   },
   {
     name: 'a non-container spec field',
@@ -199,10 +243,13 @@ describe('calculateInPlaceUpdateSpec', () => {
   it.each(CASES)('$name', ({ base, change, gates, expected }) => {
     const decision = calculateInPlaceUpdateSpec({
       oldRevision: revisionOf('demo-1', changedTemplate(base ?? (() => undefined))),
-      newRevision: revisionOf('demo-2', changedTemplate((template) => {
-        base?.(template);
-        change(template);
-      })),
+      newRevision: revisionOf(
+        'demo-2',
+        changedTemplate((template) => {
+          base?.(template);
+          change(template);
+        }),
+      ),
       gracePeriodSeconds: 0,
       inPlaceOnly: false,
       gates: { ...GATES, ...gates },
@@ -232,16 +279,69 @@ describe('calculateInPlaceUpdateSpec: revisions', () => {
     readonly kind: string;
   }
   it.each<VolumeCase>([
-    { name: 'different hashes with the gate', before: withHash('1'), after: withHash('2'), gates: gate, inPlaceOnly: false, kind: 'recreate' },
-    { name: 'different hashes with the gate, InPlaceOnly', before: withHash('1'), after: withHash('2'), gates: gate, inPlaceOnly: true, kind: 'in-place' },
-    { name: 'different hashes without the gate', before: withHash('1'), after: withHash('2'), gates: {}, inPlaceOnly: false, kind: 'in-place' },
-    { name: 'equal hashes with the gate', before: withHash('1'), after: withHash('1'), gates: gate, inPlaceOnly: false, kind: 'in-place' },
-    { name: 'old revision without a hash', before: undefined, after: withHash('2'), gates: gate, inPlaceOnly: false, kind: 'in-place' },
-    { name: 'new revision without a hash', before: withHash('1'), after: undefined, gates: gate, inPlaceOnly: false, kind: 'in-place' },
-    { name: '"" against a hash', before: withHash(''), after: withHash('2'), gates: gate, inPlaceOnly: false, kind: 'recreate' },
+    {
+      name: 'different hashes with the gate',
+      before: withHash('1'),
+      after: withHash('2'),
+      gates: gate,
+      inPlaceOnly: false,
+      kind: 'recreate',
+    },
+    {
+      name: 'different hashes with the gate, InPlaceOnly',
+      before: withHash('1'),
+      after: withHash('2'),
+      gates: gate,
+      inPlaceOnly: true,
+      kind: 'in-place',
+    },
+    {
+      name: 'different hashes without the gate',
+      before: withHash('1'),
+      after: withHash('2'),
+      gates: {},
+      inPlaceOnly: false,
+      kind: 'in-place',
+    },
+    {
+      name: 'equal hashes with the gate',
+      before: withHash('1'),
+      after: withHash('1'),
+      gates: gate,
+      inPlaceOnly: false,
+      kind: 'in-place',
+    },
+    {
+      name: 'old revision without a hash',
+      before: undefined,
+      after: withHash('2'),
+      gates: gate,
+      inPlaceOnly: false,
+      kind: 'in-place',
+    },
+    {
+      name: 'new revision without a hash',
+      before: withHash('1'),
+      after: undefined,
+      gates: gate,
+      inPlaceOnly: false,
+      kind: 'in-place',
+    },
+    {
+      name: '"" against a hash',
+      before: withHash(''),
+      after: withHash('2'),
+      gates: gate,
+      inPlaceOnly: false,
+      kind: 'recreate',
+    },
   ])('volumeClaimTemplates: $name', ({ before, after, gates, inPlaceOnly, kind }) => {
     const decision = calculateInPlaceUpdateSpec({
-      oldRevision: revisionOf('demo-1', changedTemplate(() => undefined), before),
+      oldRevision: revisionOf(
+        'demo-1',
+        changedTemplate(() => undefined),
+        before,
+      ),
       newRevision: revisionOf('demo-2', changedTemplate(image), after),
       gracePeriodSeconds: 0,
       inPlaceOnly,
@@ -252,18 +352,36 @@ describe('calculateInPlaceUpdateSpec: revisions', () => {
 
   it('carries the grace period into the spec', () => {
     const decision = calculateInPlaceUpdateSpec({
-      oldRevision: revisionOf('demo-1', changedTemplate(() => undefined)),
+      oldRevision: revisionOf(
+        'demo-1',
+        changedTemplate(() => undefined),
+      ),
       newRevision: revisionOf('demo-2', changedTemplate(image)),
       gracePeriodSeconds: 7,
       inPlaceOnly: false,
       gates: GATES,
     });
-    expect(decision).toMatchObject({ kind: 'in-place', spec: { graceSeconds: 7, containerImages: { main: 'nginx:1.27' } } });
+    expect(decision).toMatchObject({
+      kind: 'in-place',
+      spec: { graceSeconds: 7, containerImages: { main: 'nginx:1.27' } },
+    });
   });
 
   it('recreates when a revision holds no template', () => {
     const broken = { ...revisionOf('demo-2', changedTemplate(image)), data: { spec: {} } };
-    const decision = calculateInPlaceUpdateSpec({ oldRevision: revisionOf('demo-1', changedTemplate(() => undefined)), newRevision: broken, gracePeriodSeconds: 0, inPlaceOnly: false, gates: GATES });
-    expect(decision).toEqual({ kind: 'recreate', reason: expect.stringMatching(/^revision demo-2 holds no pod template/) as unknown });
+    const decision = calculateInPlaceUpdateSpec({
+      oldRevision: revisionOf(
+        'demo-1',
+        changedTemplate(() => undefined),
+      ),
+      newRevision: broken,
+      gracePeriodSeconds: 0,
+      inPlaceOnly: false,
+      gates: GATES,
+    });
+    expect(decision).toEqual({
+      kind: 'recreate',
+      reason: expect.stringMatching(/^revision demo-2 holds no pod template/) as unknown,
+    });
   });
 });

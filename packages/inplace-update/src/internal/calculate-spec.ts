@@ -94,7 +94,9 @@ function applySpecOperation(context: SpecOperationContext): string | undefined {
   const { operation, oldTemplate, changes } = context;
   const where = describePath(operation.path);
   if (RESOURCES_PATH.test(where)) {
-    return context.verticalScaling ? resourceOperationProblem(operation, oldTemplate, changes.containerResources) : `${where} ${verb(operation)} (in-place vertical scaling is off)`;
+    return context.verticalScaling
+      ? resourceOperationProblem(operation, oldTemplate, changes.containerResources)
+      : `${where} ${verb(operation)} (in-place vertical scaling is off)`;
   }
   const image = IMAGE_PATH.exec(where);
   const container = image === null ? undefined : oldTemplate.spec?.containers[Number(image[1])];
@@ -121,10 +123,17 @@ interface Templates {
 }
 
 /** The spec's container changes, or the reason the spec cannot change in place. */
-function specChanges(templates: Templates, operations: readonly DiffOperation[], verticalScaling: boolean): SpecChanges | string {
+function specChanges(
+  templates: Templates,
+  operations: readonly DiffOperation[],
+  verticalScaling: boolean,
+): SpecChanges | string {
   const changes: SpecChanges = { containerImages: {}, containerResources: {} };
   for (const operation of operations) {
-    const problem = operation.path[0] === 'spec' && operation.path.length > 1 ? applySpecOperation({ operation, oldTemplate: templates.oldTemplate, changes, verticalScaling }) : `template ${describePath(operation.path)} changed`;
+    const problem =
+      operation.path[0] === 'spec' && operation.path.length > 1
+        ? applySpecOperation({ operation, oldTemplate: templates.oldTemplate, changes, verticalScaling })
+        : `template ${describePath(operation.path)} changed`;
     if (problem !== undefined) {
       return problem;
     }
@@ -162,11 +171,19 @@ export function calculateInPlaceUpdateSpec(input: CalculateInPlaceUpdateSpecInpu
     return recreate(templates);
   }
   const operations = diffJson(templates.oldTemplate, templates.newTemplate);
-  const changes = specChanges(templates, operations.filter((operation) => !isMetadataOperation(operation)), input.gates.verticalScaling);
+  const changes = specChanges(
+    templates,
+    operations.filter((operation) => !isMetadataOperation(operation)),
+    input.gates.verticalScaling,
+  );
   if (typeof changes === 'string') {
     return recreate(changes);
   }
-  const metadata = envFromMetadataChanges({ ...templates, operations: operations.filter(isMetadataOperation), envFromMetadata: input.gates.envFromMetadata });
+  const metadata = envFromMetadataChanges({
+    ...templates,
+    operations: operations.filter(isMetadataOperation),
+    envFromMetadata: input.gates.envFromMetadata,
+  });
   const spec: UpdateSpec = {
     revision: revisionName(input.newRevision),
     containerImages: changes.containerImages,

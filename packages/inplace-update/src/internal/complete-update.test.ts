@@ -11,7 +11,11 @@ const NOW = Date.parse('2026-01-02T03:04:05Z');
 function updatedPod(): Pod {
   const base = runningPod({ labels: { 'lifecycle.apps.kruise.io/state': 'Updating' } });
   const conditions = (base.status?.conditions ?? []).map((c) =>
-    c.type === 'InPlaceUpdateReady' ? { ...c, status: 'False', reason: 'StartInPlaceUpdate' } : c.type === 'Ready' ? { ...c, status: 'False' } : c,
+    c.type === 'InPlaceUpdateReady'
+      ? { ...c, status: 'False', reason: 'StartInPlaceUpdate' }
+      : c.type === 'Ready'
+        ? { ...c, status: 'False' }
+        : c,
   );
   return { ...base, status: { ...base.status, conditions } };
 }
@@ -19,16 +23,32 @@ function updatedPod(): Pod {
 describe('completeInPlaceUpdate', () => {
   it('writes the conditions and the caller labels in one pods/status patch', async () => {
     const { client, calls } = fakeClient(updatedPod());
-    const result = await completeInPlaceUpdate({ client, pod: updatedPod(), now: NOW, labels: { 'lifecycle.apps.kruise.io/state': 'Normal' }, annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T03:04:05Z' } });
+    const result = await completeInPlaceUpdate({
+      client,
+      pod: updatedPod(),
+      now: NOW,
+      labels: { 'lifecycle.apps.kruise.io/state': 'Normal' },
+      annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T03:04:05Z' },
+    });
     expect(result.writes).toBe(1);
     expect(calls).toEqual([
       {
         verb: 'patchStatus',
         body: {
-          metadata: { resourceVersion: '10', labels: { 'lifecycle.apps.kruise.io/state': 'Normal' }, annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T03:04:05Z' } },
+          metadata: {
+            resourceVersion: '10',
+            labels: { 'lifecycle.apps.kruise.io/state': 'Normal' },
+            annotations: { 'lifecycle.apps.kruise.io/timestamp': '2026-01-02T03:04:05Z' },
+          },
           status: {
             conditions: [
-              { type: 'InPlaceUpdateReady', status: 'True', reason: null, message: null, lastTransitionTime: '2026-01-02T03:04:05Z' },
+              {
+                type: 'InPlaceUpdateReady',
+                status: 'True',
+                reason: null,
+                message: null,
+                lastTransitionTime: '2026-01-02T03:04:05Z',
+              },
             ],
           },
         },
@@ -39,7 +59,12 @@ describe('completeInPlaceUpdate', () => {
   it('writes nothing when nothing changes, and returns the same object', async () => {
     const pod = runningPod({ labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } });
     const { client, calls } = fakeClient(pod);
-    const result = await completeInPlaceUpdate({ client, pod, now: NOW, labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } });
+    const result = await completeInPlaceUpdate({
+      client,
+      pod,
+      now: NOW,
+      labels: { 'lifecycle.apps.kruise.io/state': 'Normal' },
+    });
     expect(result).toEqual({ pod, writes: 0 });
     expect(result.pod).toBe(pod);
     expect(calls).toEqual([]);
@@ -49,6 +74,11 @@ describe('completeInPlaceUpdate', () => {
     const pod = runningPod({ labels: { 'lifecycle.apps.kruise.io/state': 'Updating' } });
     const { client, calls } = fakeClient(pod);
     await completeInPlaceUpdate({ client, pod, now: NOW, labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } });
-    expect(calls).toEqual([{ verb: 'patchStatus', body: { metadata: { resourceVersion: '10', labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } } } }]);
+    expect(calls).toEqual([
+      {
+        verb: 'patchStatus',
+        body: { metadata: { resourceVersion: '10', labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } } },
+      },
+    ]);
   });
 });

@@ -29,7 +29,9 @@ function statusOf(pod: ReadonlyPod, name: string): DeepReadonly<ContainerStatus>
 
 /** Containers deferred to later batches (only pods updated by OpenKruise with launch priorities have them). */
 export function hasNextBatch(state: InPlaceUpdateState): boolean {
-  return [state.nextContainerImages, state.nextContainerRefMetadata, state.nextContainerResources].some((map) => map !== undefined && Object.keys(map).length > 0);
+  return [state.nextContainerImages, state.nextContainerRefMetadata, state.nextContainerResources].some(
+    (map) => map !== undefined && Object.keys(map).length > 0,
+  );
 }
 
 /**
@@ -81,9 +83,13 @@ function reportedImage(image: string | undefined): string {
  */
 function imagesUpdated(pod: ReadonlyPod, state: InPlaceUpdateState): boolean {
   const before = state.lastContainerStatuses ?? {};
-  const specImages = new Map((pod.spec?.containers ?? []).map((container) => [container.name, reportedImage(container.image)]));
+  const specImages = new Map(
+    (pod.spec?.containers ?? []).map((container) => [container.name, reportedImage(container.image)]),
+  );
   const statuses = (pod.status?.containerStatuses ?? []).filter((status) => Object.hasOwn(before, status.name));
-  const unchanged = statuses.some((status) => (before[status.name]?.imageID ?? '') === status.imageID && specImages.get(status.name) !== status.image);
+  const unchanged = statuses.some(
+    (status) => (before[status.name]?.imageID ?? '') === status.imageID && specImages.get(status.name) !== status.image,
+  );
   const reported = new Set(statuses.map((status) => status.name));
   return !unchanged && Object.keys(before).every((name) => reported.has(name));
 }

@@ -32,14 +32,24 @@ export function hasInPlaceUpdateReadinessGate(pod: ReadonlyPod): boolean {
   return (pod.spec?.readinessGates ?? []).some((gate) => gate.conditionType === IN_PLACE_UPDATE_READY);
 }
 
-function conditionOf(conditions: readonly DeepReadonly<PodCondition>[], type: string): DeepReadonly<PodCondition> | undefined {
+function conditionOf(
+  conditions: readonly DeepReadonly<PodCondition>[],
+  type: string,
+): DeepReadonly<PodCondition> | undefined {
   return conditions.find((condition) => condition.type === type);
 }
 
 /** Ready False to write with `changed`, when it takes the pod out of service (see the file header). */
 function readyFalse(pod: ReadonlyPod, changed: PodCondition, now: number): PodCondition | undefined {
-  const conditions = [...(pod.status?.conditions ?? []).filter((condition) => condition.type !== changed.type), changed];
-  return controllerReadyFalse({ readinessGates: pod.spec?.readinessGates ?? [], conditions, lastTransitionTime: timestampOf(now) });
+  const conditions = [
+    ...(pod.status?.conditions ?? []).filter((condition) => condition.type !== changed.type),
+    changed,
+  ];
+  return controllerReadyFalse({
+    readinessGates: pod.spec?.readinessGates ?? [],
+    conditions,
+    lastTransitionTime: timestampOf(now),
+  });
 }
 
 /**
@@ -52,7 +62,12 @@ export function startConditions(pod: ReadonlyPod, now: number): PodCondition[] {
   if (!hasInPlaceUpdateReadinessGate(pod) || current?.status === 'False') {
     return [];
   }
-  const gate: PodCondition = { type: IN_PLACE_UPDATE_READY, status: 'False', reason: START_IN_PLACE_UPDATE_REASON, lastTransitionTime: timestampOf(now) };
+  const gate: PodCondition = {
+    type: IN_PLACE_UPDATE_READY,
+    status: 'False',
+    reason: START_IN_PLACE_UPDATE_REASON,
+    lastTransitionTime: timestampOf(now),
+  };
   const ready = readyFalse(pod, gate, now);
   return ready === undefined ? [gate] : [gate, ready];
 }

@@ -3,11 +3,19 @@ import { describe, expect, it } from 'vitest';
 import type { PodTemplateSpec } from '@kruise-ts/api';
 import { deepHashJsonBytes } from '@kruise-ts/revision';
 
-import { containerReadsMetadata, envFromMetadataHash, hasMetadataEnv, splitSubscriptedPath } from './env-from-metadata.ts';
+import {
+  containerReadsMetadata,
+  envFromMetadataHash,
+  hasMetadataEnv,
+  splitSubscriptedPath,
+} from './env-from-metadata.ts';
 
 type Container = NonNullable<PodTemplateSpec['spec']>['containers'][number];
 
-const ref = (name: string, fieldPath: string): NonNullable<Container['env']>[number] => ({ name, valueFrom: { fieldRef: { fieldPath } } });
+const ref = (name: string, fieldPath: string): NonNullable<Container['env']>[number] => ({
+  name,
+  valueFrom: { fieldRef: { fieldPath } },
+});
 
 describe('splitSubscriptedPath', () => {
   it.each<[string, readonly [string, string] | undefined]>([

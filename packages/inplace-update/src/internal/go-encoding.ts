@@ -21,7 +21,9 @@ export function goMap<T>(map: Readonly<Record<string, T>> | null | undefined, en
 }
 
 /** True when omitempty keeps a map: non-nil and non-empty. */
-export function hasEntries(map: Readonly<Record<string, unknown>> | null | undefined): map is Readonly<Record<string, unknown>> {
+export function hasEntries(
+  map: Readonly<Record<string, unknown>> | null | undefined,
+): map is Readonly<Record<string, unknown>> {
   return map !== null && map !== undefined && Object.keys(map).length > 0;
 }
 

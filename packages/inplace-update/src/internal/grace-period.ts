@@ -7,7 +7,12 @@
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
-import { annotationDeletions, INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY, INPLACE_UPDATE_STATE_ANNOTATION } from './annotations.ts';
+import {
+  annotationDeletions,
+  INPLACE_UPDATE_GRACE_ANNOTATION,
+  INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+} from './annotations.ts';
 import { InPlaceUpdateAnnotationError } from './errors.ts';
 import { patchSpecToPod } from './patch-spec-to-pod.ts';
 import type { PodWriter } from './pod-writes.ts';
@@ -63,7 +68,12 @@ export async function finishGracePeriod(input: FinishGracePeriodInput): Promise<
   const { writer, pod, spec, now } = input;
   const read = stateAnnotation(pod);
   if (read.kind !== 'state') {
-    throw new InPlaceUpdateAnnotationError(podName(pod), read.kind === 'absent' ? `has ${INPLACE_UPDATE_GRACE_ANNOTATION} but no ${INPLACE_UPDATE_STATE_ANNOTATION}` : `${INPLACE_UPDATE_STATE_ANNOTATION}: ${read.error}`);
+    throw new InPlaceUpdateAnnotationError(
+      podName(pod),
+      read.kind === 'absent'
+        ? `has ${INPLACE_UPDATE_GRACE_ANNOTATION} but no ${INPLACE_UPDATE_STATE_ANNOTATION}`
+        : `${INPLACE_UPDATE_STATE_ANNOTATION}: ${read.error}`,
+    );
   }
   if (!input.isPodAtRevision(pod, spec.revision)) {
     // The pod was relabelled since (a newer update or a rollback): the normal update path takes over.
@@ -75,7 +85,11 @@ export async function finishGracePeriod(input: FinishGracePeriodInput): Promise<
     return { pod, outcome: 'grace-waiting', delayMs: roundUpToSeconds(remaining) };
   }
   const patch = patchSpecToPod({ pod, spec, state: read.state, now });
-  const annotations = { ...patch.annotations, ...graceDeletions(pod), [INPLACE_UPDATE_STATE_ANNOTATION]: formatInPlaceUpdateState(patch.state) };
+  const annotations = {
+    ...patch.annotations,
+    ...graceDeletions(pod),
+    [INPLACE_UPDATE_STATE_ANNOTATION]: formatInPlaceUpdateState(patch.state),
+  };
   let written = await writer.patch({
     metadata: { ...resourceVersionOf(pod), ...metadataMaps(patch.labels, annotations) },
     ...(patch.containers.length > 0 ? { spec: { containers: patch.containers } } : {}),

@@ -27,7 +27,15 @@ describe('the grace annotation', () => {
   });
 
   it('leaves out empty fields', () => {
-    const spec: UpdateSpec = { revision: 'r', containerImages: {}, containerRefMetadata: {}, containerResources: {}, metadataPatch: undefined, updateEnvFromMetadata: false, graceSeconds: 0 };
+    const spec: UpdateSpec = {
+      revision: 'r',
+      containerImages: {},
+      containerRefMetadata: {},
+      containerResources: {},
+      metadataPatch: undefined,
+      updateEnvFromMetadata: false,
+      graceSeconds: 0,
+    };
     expect(formatGraceSpec(spec)).toBe('{"revision":"r"}');
     expect(parseGraceSpec('{"revision":"r"}')).toEqual(spec);
   });
@@ -42,7 +50,10 @@ describe('the grace annotation', () => {
 
   it('reads the new key, then the legacy one; an empty value is absent', () => {
     const pod = (annotations: Record<string, string>): Pod => ({ metadata: { annotations } });
-    expect(graceAnnotation(pod({ 'inplace-update-grace': '{"revision":"old"}' }))).toMatchObject({ kind: 'spec', spec: { revision: 'old' } });
+    expect(graceAnnotation(pod({ 'inplace-update-grace': '{"revision":"old"}' }))).toMatchObject({
+      kind: 'spec',
+      spec: { revision: 'old' },
+    });
     expect(graceAnnotation(pod({ 'apps.kruise.io/inplace-update-grace': '' })).kind).toBe('absent');
     expect(graceAnnotation(pod({ 'apps.kruise.io/inplace-update-grace': '{' })).kind).toBe('malformed');
   });

@@ -13,7 +13,12 @@ describe('diffJson', () => {
     ['a value to null is a replace', { a: 'x' }, { a: null }, [{ op: 'replace', path: ['a'], value: null }]],
     ['null to null', { a: null }, { a: null }, []],
     ['a changed type', { a: 'x' }, { a: ['x'] }, [{ op: 'replace', path: ['a'], value: ['x'] }]],
-    ['arrays element by element', { a: [{ n: 1 }, { n: 2 }] }, { a: [{ n: 1 }, { n: 3 }] }, [{ op: 'replace', path: ['a', 1, 'n'], value: 3 }]],
+    [
+      'arrays element by element',
+      { a: [{ n: 1 }, { n: 2 }] },
+      { a: [{ n: 1 }, { n: 3 }] },
+      [{ op: 'replace', path: ['a', 1, 'n'], value: 3 }],
+    ],
     [
       'a longer array',
       { a: [{ n: 1 }] },

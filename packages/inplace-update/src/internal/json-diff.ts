@@ -103,5 +103,7 @@ export function diffJson(from: unknown, to: unknown): DiffOperation[] {
 
 /** A path as a field reference for messages: `spec.containers[0].env`. */
 export function describePath(path: JsonPath): string {
-  return path.map((part, index) => (typeof part === 'number' ? `[${String(part)}]` : index === 0 ? part : `.${part}`)).join('');
+  return path
+    .map((part, index) => (typeof part === 'number' ? `[${String(part)}]` : index === 0 ? part : `.${part}`))
+    .join('');
 }

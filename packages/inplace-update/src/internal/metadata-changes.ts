@@ -29,9 +29,17 @@ type Labels = Readonly<Record<string, string>> | undefined;
 type MetadataMap = 'labels' | 'annotations';
 
 /** A key-level change of labels/annotations that env vars may read: `add`/`replace` of `metadata.<map>.<key>`. */
-function keyChange(operation: DiffOperation): { readonly map: MetadataMap; readonly key: string; readonly value: string } | undefined {
+function keyChange(
+  operation: DiffOperation,
+): { readonly map: MetadataMap; readonly key: string; readonly value: string } | undefined {
   const [, map, key] = operation.path;
-  if (operation.op === 'remove' || operation.path.length !== 3 || (map !== 'labels' && map !== 'annotations') || typeof key !== 'string' || typeof operation.value !== 'string') {
+  if (
+    operation.op === 'remove' ||
+    operation.path.length !== 3 ||
+    (map !== 'labels' && map !== 'annotations') ||
+    typeof key !== 'string' ||
+    typeof operation.value !== 'string'
+  ) {
     return undefined;
   }
   return { map, key, value: operation.value };
@@ -55,7 +63,9 @@ function extractEnvKeys(input: MetadataChangesInput): Record<string, ContainerRe
   const refs: Record<string, ContainerRefMetadata> = {};
   const changes = input.operations.flatMap((operation) => keyChange(operation) ?? []);
   for (const change of changes) {
-    const readers = (input.newTemplate.spec?.containers ?? []).filter((container) => containerReadsMetadata(container, `metadata.${change.map}`, change.key));
+    const readers = (input.newTemplate.spec?.containers ?? []).filter((container) =>
+      containerReadsMetadata(container, `metadata.${change.map}`, change.key),
+    );
     for (const container of readers) {
       const ref = refs[container.name] ?? {};
       refs[container.name] = { ...ref, [change.map]: { ...ref[change.map], [change.key]: change.value } };
@@ -94,6 +104,8 @@ export function envFromMetadataChanges(input: MetadataChangesInput): MetadataCha
   const labels = mapPatch(input.oldTemplate.metadata?.labels, input.newTemplate.metadata?.labels);
   const annotations = mapPatch(input.oldTemplate.metadata?.annotations, input.newTemplate.metadata?.annotations);
   const metadataPatch: MetadataPatch | undefined =
-    labels === undefined && annotations === undefined ? undefined : { ...(labels === undefined ? {} : { labels }), ...(annotations === undefined ? {} : { annotations }) };
+    labels === undefined && annotations === undefined
+      ? undefined
+      : { ...(labels === undefined ? {} : { labels }), ...(annotations === undefined ? {} : { annotations }) };
   return { containerRefMetadata, updateEnvFromMetadata: Object.keys(containerRefMetadata).length > 0, metadataPatch };
 }

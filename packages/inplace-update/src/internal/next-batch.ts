@@ -20,7 +20,9 @@ type ReadonlyPod = DeepReadonly<Pod>;
 
 /** Every container the previous batch must have made ready is ready. */
 export function preCheckPassed(pod: ReadonlyPod, state: InPlaceUpdateState): boolean {
-  return (state.preCheckBeforeNext?.containersRequiredReady ?? []).every((name) => pod.status?.containerStatuses?.find((status) => status.name === name)?.ready === true);
+  return (state.preCheckBeforeNext?.containersRequiredReady ?? []).every(
+    (name) => pod.status?.containerStatuses?.find((status) => status.name === name)?.ready === true,
+  );
 }
 
 /** Input of {@link applyNextBatch}. */
@@ -45,7 +47,10 @@ export async function applyNextBatch(input: NextBatchInput): Promise<ReadonlyPod
     graceSeconds: 0,
   };
   const patch = patchSpecToPod({ pod, spec, state, now: input.now });
-  const annotations = { ...patch.annotations, [INPLACE_UPDATE_STATE_ANNOTATION]: formatInPlaceUpdateState(patch.state) };
+  const annotations = {
+    ...patch.annotations,
+    [INPLACE_UPDATE_STATE_ANNOTATION]: formatInPlaceUpdateState(patch.state),
+  };
   const written = await input.writer.patch({
     metadata: { ...resourceVersionOf(pod), ...metadataMaps(patch.labels, annotations) },
     ...(patch.containers.length > 0 ? { spec: { containers: patch.containers } } : {}),

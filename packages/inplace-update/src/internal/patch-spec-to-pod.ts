@@ -45,12 +45,21 @@ export interface PatchSpecInput {
 function touchedContainers(pod: ReadonlyPod, spec: UpdateSpec): string[] {
   const touched = (pod.spec?.containers ?? [])
     .map((container) => container.name)
-    .filter((name) => Object.hasOwn(spec.containerImages, name) || Object.hasOwn(spec.containerRefMetadata, name) || Object.hasOwn(spec.containerResources, name));
+    .filter(
+      (name) =>
+        Object.hasOwn(spec.containerImages, name) ||
+        Object.hasOwn(spec.containerRefMetadata, name) ||
+        Object.hasOwn(spec.containerResources, name),
+    );
   return touched.sort(compareGoStrings);
 }
 
 /** imageID before the update of each container whose image changes now; entries already recorded stay. */
-function lastContainerStatuses(pod: ReadonlyPod, changed: ReadonlySet<string>, previous: InPlaceUpdateState['lastContainerStatuses']): InPlaceUpdateState['lastContainerStatuses'] {
+function lastContainerStatuses(
+  pod: ReadonlyPod,
+  changed: ReadonlySet<string>,
+  previous: InPlaceUpdateState['lastContainerStatuses'],
+): InPlaceUpdateState['lastContainerStatuses'] {
   let statuses: Record<string, InPlaceUpdateContainerStatus> | null = previous === null ? null : { ...previous };
   for (const status of pod.status?.containerStatuses ?? []) {
     if (changed.has(status.name) && (statuses === null || !Object.hasOwn(statuses, status.name))) {
@@ -60,7 +69,10 @@ function lastContainerStatuses(pod: ReadonlyPod, changed: ReadonlySet<string>, p
   return statuses;
 }
 
-function metadataChanges(spec: UpdateSpec): { labels: Record<string, string | null>; annotations: Record<string, string | null> } {
+function metadataChanges(spec: UpdateSpec): {
+  labels: Record<string, string | null>;
+  annotations: Record<string, string | null>;
+} {
   const labels: Record<string, string | null> = { ...spec.metadataPatch?.labels };
   const annotations: Record<string, string | null> = { ...spec.metadataPatch?.annotations };
   for (const ref of Object.values(spec.containerRefMetadata)) {
@@ -77,7 +89,9 @@ function metadataChanges(spec: UpdateSpec): { labels: Record<string, string | nu
 export function patchSpecToPod(input: PatchSpecInput): SpecPatch {
   const { pod, spec } = input;
   const containers = (pod.spec?.containers ?? []).flatMap((container) => {
-    const image = Object.hasOwn(spec.containerImages, container.name) ? spec.containerImages[container.name] : undefined;
+    const image = Object.hasOwn(spec.containerImages, container.name)
+      ? spec.containerImages[container.name]
+      : undefined;
     return image === undefined ? [] : [{ name: container.name, image }];
   });
   const before = input.state;
@@ -87,8 +101,15 @@ export function patchSpecToPod(input: PatchSpecInput): SpecPatch {
     ...(before.updateEnvFromMetadata === true ? { updateEnvFromMetadata: true } : {}),
     ...(before.updateResources === true ? { updateResources: true } : {}),
     ...(before.updateImages === true ? { updateImages: true } : {}),
-    lastContainerStatuses: lastContainerStatuses(pod, new Set(containers.map((container) => container.name)), input.state.lastContainerStatuses),
-    containerBatchesRecord: [...(input.state.containerBatchesRecord ?? []), { timestamp: timestampOf(input.now), containers: touchedContainers(pod, spec) }],
+    lastContainerStatuses: lastContainerStatuses(
+      pod,
+      new Set(containers.map((container) => container.name)),
+      input.state.lastContainerStatuses,
+    ),
+    containerBatchesRecord: [
+      ...(input.state.containerBatchesRecord ?? []),
+      { timestamp: timestampOf(input.now), containers: touchedContainers(pod, spec) },
+    ],
   };
   return { ...metadataChanges(spec), containers, resources: spec.containerResources, state };
 }

@@ -6,8 +6,20 @@ import { runningPod } from '../../test/fixtures/revisions.ts';
 import { podCanApplyInPlace } from './pod-can-apply.ts';
 import type { UpdateSpec } from './update-spec.ts';
 
-const base: UpdateSpec = { revision: 'r', containerImages: {}, containerRefMetadata: {}, containerResources: {}, metadataPatch: undefined, updateEnvFromMetadata: false, graceSeconds: 0 };
-const envSpec: UpdateSpec = { ...base, containerRefMetadata: { main: { labels: { track: 'canary' } } }, updateEnvFromMetadata: true };
+const base: UpdateSpec = {
+  revision: 'r',
+  containerImages: {},
+  containerRefMetadata: {},
+  containerResources: {},
+  metadataPatch: undefined,
+  updateEnvFromMetadata: false,
+  graceSeconds: 0,
+};
+const envSpec: UpdateSpec = {
+  ...base,
+  containerRefMetadata: { main: { labels: { track: 'canary' } } },
+  updateEnvFromMetadata: true,
+};
 const withMeta: Pod = runningPod({ annotations: { 'apps.kruise.io/runtime-containers-meta': '{"containers":[]}' } });
 
 describe('podCanApplyInPlace', () => {
@@ -19,9 +31,16 @@ describe('podCanApplyInPlace', () => {
       pod: runningPod(),
       spec: envSpec,
       ok: false,
-      reason: /container\(s\) main reads labels\/annotations that change, and no node agent reports apps\.kruise\.io\/runtime-containers-meta/,
+      reason:
+        /container\(s\) main reads labels\/annotations that change, and no node agent reports apps\.kruise\.io\/runtime-containers-meta/,
     },
-    { name: 'a container the pod does not have', pod: runningPod(), spec: { ...base, containerImages: { ghost: 'x' } }, ok: false, reason: /no container "ghost"/ },
+    {
+      name: 'a container the pod does not have',
+      pod: runningPod(),
+      spec: { ...base, containerImages: { ghost: 'x' } },
+      ok: false,
+      reason: /no container "ghost"/,
+    },
   ])('$name', ({ pod, spec, ok, reason }) => {
     const result = podCanApplyInPlace(pod, spec);
     expect(result.ok).toBe(ok);

@@ -11,7 +11,13 @@ import type { UpdateSpec } from './update-spec.ts';
 export type PodCanApplyResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 function specContainers(spec: UpdateSpec): string[] {
-  return [...new Set([...Object.keys(spec.containerImages), ...Object.keys(spec.containerRefMetadata), ...Object.keys(spec.containerResources)])];
+  return [
+    ...new Set([
+      ...Object.keys(spec.containerImages),
+      ...Object.keys(spec.containerRefMetadata),
+      ...Object.keys(spec.containerResources),
+    ]),
+  ];
 }
 
 /**
@@ -25,7 +31,10 @@ export function podCanApplyInPlace(pod: DeepReadonly<Pod>, spec: UpdateSpec): Po
   const names = new Set((pod.spec?.containers ?? []).map((container) => container.name));
   const missing = specContainers(spec).filter((name) => !names.has(name));
   if (missing.length > 0) {
-    return { ok: false, reason: `the pod has no container ${missing.map((name) => JSON.stringify(name)).join(', ')} that the update changes` };
+    return {
+      ok: false,
+      reason: `the pod has no container ${missing.map((name) => JSON.stringify(name)).join(', ')} that the update changes`,
+    };
   }
   if (spec.updateEnvFromMetadata && annotation(pod, RUNTIME_CONTAINERS_META_ANNOTATION) === undefined) {
     const containers = Object.keys(spec.containerRefMetadata).sort().join(', ');

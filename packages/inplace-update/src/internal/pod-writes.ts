@@ -78,7 +78,10 @@ export function resourceVersionOf(pod: ReadonlyPod): { resourceVersion?: string 
 }
 
 /** Keeps only entries whose value differs from the pod's current one (absent counts as null). */
-export function changedEntries(current: Readonly<Record<string, string>> | undefined, wanted: Readonly<Record<string, string | null>>): Record<string, string | null> {
+export function changedEntries(
+  current: Readonly<Record<string, string>> | undefined,
+  wanted: Readonly<Record<string, string | null>>,
+): Record<string, string | null> {
   return Object.fromEntries(
     Object.entries(wanted).filter(([key, value]) => {
       const before = current !== undefined && Object.hasOwn(current, key) ? current[key] : null;
@@ -88,6 +91,12 @@ export function changedEntries(current: Readonly<Record<string, string>> | undef
 }
 
 /** `{labels, annotations}` for a patch's metadata, leaving out empty maps. */
-export function metadataMaps(labels: Record<string, string | null>, annotations: Record<string, string | null>): { labels?: Record<string, string | null>; annotations?: Record<string, string | null> } {
-  return { ...(Object.keys(labels).length > 0 ? { labels } : {}), ...(Object.keys(annotations).length > 0 ? { annotations } : {}) };
+export function metadataMaps(
+  labels: Record<string, string | null>,
+  annotations: Record<string, string | null>,
+): { labels?: Record<string, string | null>; annotations?: Record<string, string | null> } {
+  return {
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+  };
 }

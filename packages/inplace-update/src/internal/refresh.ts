@@ -67,14 +67,24 @@ export function inPlaceUpdateAnnotationProblem(pod: ReadonlyPod): string | undef
   return read.kind === 'malformed' ? `${INPLACE_UPDATE_STATE_ANNOTATION}: ${read.error}` : undefined;
 }
 
-async function refreshStep(input: RefreshInPlaceUpdateInput, writer: PodWriter, pod: ReadonlyPod): Promise<RefreshStep> {
+async function refreshStep(
+  input: RefreshInPlaceUpdateInput,
+  writer: PodWriter,
+  pod: ReadonlyPod,
+): Promise<RefreshStep> {
   const problem = inPlaceUpdateAnnotationProblem(pod);
   if (problem !== undefined) {
     throw new InPlaceUpdateAnnotationError(podName(pod), problem);
   }
   const grace = graceAnnotation(pod);
   if (grace.kind === 'spec') {
-    return finishGracePeriod({ writer, pod, spec: grace.spec, now: input.now, isPodAtRevision: input.isPodAtRevision ?? isPodAtRevision });
+    return finishGracePeriod({
+      writer,
+      pod,
+      spec: grace.spec,
+      now: input.now,
+      isPodAtRevision: input.isPodAtRevision ?? isPodAtRevision,
+    });
   }
   const read = stateAnnotation(pod);
   if (read.kind === 'state') {
@@ -82,7 +92,15 @@ async function refreshStep(input: RefreshInPlaceUpdateInput, writer: PodWriter, 
       return { pod, outcome: 'in-progress', delayMs: undefined };
     }
     if (hasNextBatch(read.state)) {
-      const next = preCheckPassed(pod, read.state) ? await applyNextBatch({ writer, pod, state: read.state, now: input.now, verticalScaling: input.verticalScaling }) : pod;
+      const next = preCheckPassed(pod, read.state)
+        ? await applyNextBatch({
+            writer,
+            pod,
+            state: read.state,
+            now: input.now,
+            verticalScaling: input.verticalScaling,
+          })
+        : pod;
       return { pod: next, outcome: 'in-progress', delayMs: undefined };
     }
   }

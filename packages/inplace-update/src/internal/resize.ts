@@ -10,13 +10,23 @@ import type { ContainerResources } from './update-spec.ts';
 
 const RESIZABLE: ReadonlySet<string> = new Set(['cpu', 'memory']);
 
-function changedAmounts(current: Readonly<Record<string, string>> | undefined, wanted: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
-  const changed = Object.entries(wanted ?? {}).filter(([name, value]) => RESIZABLE.has(name) && !(current !== undefined && Object.hasOwn(current, name) && quantitiesEqual(current[name] ?? '', value)));
+function changedAmounts(
+  current: Readonly<Record<string, string>> | undefined,
+  wanted: Readonly<Record<string, string>> | undefined,
+): Record<string, string> | undefined {
+  const changed = Object.entries(wanted ?? {}).filter(
+    ([name, value]) =>
+      RESIZABLE.has(name) &&
+      !(current !== undefined && Object.hasOwn(current, name) && quantitiesEqual(current[name] ?? '', value)),
+  );
   return changed.length === 0 ? undefined : Object.fromEntries(changed);
 }
 
 /** The resize patch body, or undefined when the pod already has these resources. */
-export function resizePatch(pod: DeepReadonly<Pod>, resources: Readonly<Record<string, ContainerResources>>): object | undefined {
+export function resizePatch(
+  pod: DeepReadonly<Pod>,
+  resources: Readonly<Record<string, ContainerResources>>,
+): object | undefined {
   const containers = (pod.spec?.containers ?? []).flatMap((container) => {
     const wanted = Object.hasOwn(resources, container.name) ? resources[container.name] : undefined;
     const limits = changedAmounts(container.resources?.limits, wanted?.limits);
@@ -24,7 +34,12 @@ export function resizePatch(pod: DeepReadonly<Pod>, resources: Readonly<Record<s
     if (limits === undefined && requests === undefined) {
       return [];
     }
-    return [{ name: container.name, resources: { ...(limits === undefined ? {} : { limits }), ...(requests === undefined ? {} : { requests }) } }];
+    return [
+      {
+        name: container.name,
+        resources: { ...(limits === undefined ? {} : { limits }), ...(requests === undefined ? {} : { requests }) },
+      },
+    ];
   });
   return containers.length === 0 ? undefined : { spec: { containers } };
 }

@@ -23,7 +23,11 @@ interface ResourcePath {
 function resourcePath(operation: DiffOperation, oldTemplate: PodTemplateSpec): ResourcePath | undefined {
   const [, , index, , kind, name] = operation.path;
   const container = typeof index === 'number' ? oldTemplate.spec?.containers[index] : undefined;
-  const valid = operation.path.length === 6 && container !== undefined && (kind === 'limits' || kind === 'requests') && typeof name === 'string';
+  const valid =
+    operation.path.length === 6 &&
+    container !== undefined &&
+    (kind === 'limits' || kind === 'requests') &&
+    typeof name === 'string';
   return valid ? { container: container.name, kind, name } : undefined;
 }
 
@@ -42,7 +46,11 @@ function valueProblem(operation: DiffOperation, path: ResourcePath): string | un
  * the operation cannot be done in place. The path must be exactly
  * `spec.containers[i].resources.<limits|requests>.<cpu|memory>`.
  */
-export function resourceOperationProblem(operation: DiffOperation, oldTemplate: PodTemplateSpec, resources: Record<string, ContainerResources>): string | undefined {
+export function resourceOperationProblem(
+  operation: DiffOperation,
+  oldTemplate: PodTemplateSpec,
+  resources: Record<string, ContainerResources>,
+): string | undefined {
   const where = describePath(operation.path);
   const path = resourcePath(operation, oldTemplate);
   if (path === undefined) {

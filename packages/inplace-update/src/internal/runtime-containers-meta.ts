@@ -57,11 +57,16 @@ const metaSchema = z.preprocess(
 
 const metaSetSchema = z.preprocess(
   (value) => value ?? {},
-  z.looseObject({ containers: z.array(metaSchema).nullish() }).transform((value): RuntimeContainerMetaSet => ({ containers: value.containers ?? [] })),
+  z
+    .looseObject({ containers: z.array(metaSchema).nullish() })
+    .transform((value): RuntimeContainerMetaSet => ({ containers: value.containers ?? [] })),
 );
 
 /** The annotation as read: absent, parsed or malformed. */
-export type RuntimeMetaAnnotation = { readonly kind: 'absent' } | { readonly kind: 'meta'; readonly meta: RuntimeContainerMetaSet } | { readonly kind: 'malformed'; readonly error: string };
+export type RuntimeMetaAnnotation =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'meta'; readonly meta: RuntimeContainerMetaSet }
+  | { readonly kind: 'malformed'; readonly error: string };
 
 /** Reads the pod's runtime-containers-meta annotation. */
 export function runtimeContainerMeta(pod: DeepReadonly<Pod>): RuntimeMetaAnnotation {
@@ -84,7 +89,12 @@ export function formatRuntimeContainerMeta(meta: RuntimeContainerMetaSet): strin
         'hashes',
         members([
           ['plainHash', String(container.hashes.plainHash)],
-          ['extractedEnvFromMetadataHash', container.hashes.extractedEnvFromMetadataHash === 0 ? undefined : String(container.hashes.extractedEnvFromMetadataHash)],
+          [
+            'extractedEnvFromMetadataHash',
+            container.hashes.extractedEnvFromMetadataHash === 0
+              ? undefined
+              : String(container.hashes.extractedEnvFromMetadataHash),
+          ],
         ]),
       ],
     ]),

@@ -17,7 +17,13 @@
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
-import { annotationDeletions, INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY, INPLACE_UPDATE_STATE_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY } from './annotations.ts';
+import {
+  annotationDeletions,
+  INPLACE_UPDATE_GRACE_ANNOTATION,
+  INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
+} from './annotations.ts';
 import { conditionPatch, hasInPlaceUpdateReadinessGate, startConditions } from './conditions.ts';
 import { graceRemainingMs, roundUpToSeconds } from './grace-period.ts';
 import { formatGraceSpec } from './grace-spec.ts';
@@ -72,9 +78,17 @@ const MEMORY = 'memory';
 /** The resources whose resize restarts a container (resizePolicy RestartContainer) are among those changed. */
 function resizeRestartsContainer(pod: ReadonlyPod, spec: UpdateSpec): boolean {
   return (pod.spec?.containers ?? []).some((container) => {
-    const resources = Object.hasOwn(spec.containerResources, container.name) ? spec.containerResources[container.name] : undefined;
-    const changed = new Set<string>([...Object.keys(resources?.limits ?? {}), ...Object.keys(resources?.requests ?? {})].filter((name) => name === CPU || name === MEMORY));
-    return (container.resizePolicy ?? []).some((policy) => policy.restartPolicy === 'RestartContainer' && changed.has(policy.resourceName));
+    const resources = Object.hasOwn(spec.containerResources, container.name)
+      ? spec.containerResources[container.name]
+      : undefined;
+    const changed = new Set<string>(
+      [...Object.keys(resources?.limits ?? {}), ...Object.keys(resources?.requests ?? {})].filter(
+        (name) => name === CPU || name === MEMORY,
+      ),
+    );
+    return (container.resizePolicy ?? []).some(
+      (policy) => policy.restartPolicy === 'RestartContainer' && changed.has(policy.resourceName),
+    );
   });
 }
 
@@ -123,7 +137,10 @@ function preconditionOf(pod: ReadonlyPod, afterResize: boolean): { resourceVersi
 function updatePatchBody(pod: ReadonlyPod, input: StartInPlaceUpdateInput, afterResize: boolean): object {
   const { spec, now } = input;
   const labels: Record<string, string | null> = { ...input.labels };
-  const annotations: Record<string, string | null> = { ...input.annotations, ...annotationDeletions(pod, [INPLACE_UPDATE_STATE_ANNOTATION_LEGACY]) };
+  const annotations: Record<string, string | null> = {
+    ...input.annotations,
+    ...annotationDeletions(pod, [INPLACE_UPDATE_STATE_ANNOTATION_LEGACY]),
+  };
   let state = newState(spec, now);
   let containers: readonly { readonly name: string; readonly image: string }[] = [];
   if (spec.graceSeconds > 0) {
@@ -131,13 +148,20 @@ function updatePatchBody(pod: ReadonlyPod, input: StartInPlaceUpdateInput, after
   } else {
     const patch = patchSpecToPod({ pod, spec, state, now });
     Object.assign(labels, patch.labels);
-    Object.assign(annotations, patch.annotations, annotationDeletions(pod, [INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY]));
+    Object.assign(
+      annotations,
+      patch.annotations,
+      annotationDeletions(pod, [INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY]),
+    );
     containers = patch.containers;
     state = patch.state;
   }
   annotations[INPLACE_UPDATE_STATE_ANNOTATION] = formatInPlaceUpdateState(state);
   const managedFields = input.stripManagedFields === true ? { managedFields: [{}] } : {};
-  return { metadata: { ...preconditionOf(pod, afterResize), ...metadataMaps(labels, annotations), ...managedFields }, ...(containers.length > 0 ? { spec: { containers } } : {}) };
+  return {
+    metadata: { ...preconditionOf(pod, afterResize), ...metadataMaps(labels, annotations), ...managedFields },
+    ...(containers.length > 0 ? { spec: { containers } } : {}),
+  };
 }
 
 /**
@@ -149,8 +173,13 @@ function updatePatchBody(pod: ReadonlyPod, input: StartInPlaceUpdateInput, after
 export async function startInPlaceUpdate(input: StartInPlaceUpdateInput): Promise<StartInPlaceUpdateResult> {
   const writer = new PodWriter(input.client, input.pod);
   const pod = await writer.withConflictRetry(input.pod, async (current) => {
-    const conditions = podNeedsUnready(current, input.spec, input.verticalScaling) ? startConditions(current, input.now) : [];
-    const unready = conditions.length === 0 ? current : await writer.patchStatus({ status: { conditions: conditions.map(conditionPatch) } });
+    const conditions = podNeedsUnready(current, input.spec, input.verticalScaling)
+      ? startConditions(current, input.now)
+      : [];
+    const unready =
+      conditions.length === 0
+        ? current
+        : await writer.patchStatus({ status: { conditions: conditions.map(conditionPatch) } });
     // Resize before the pod announces the new revision: a rejected resize then leaves the pod at its
     // old revision (to be tried again) instead of at the new one with the old resources.
     const resize = input.spec.graceSeconds > 0 ? undefined : resizePatch(unready, input.spec.containerResources);
@@ -158,5 +187,12 @@ export async function startInPlaceUpdate(input: StartInPlaceUpdateInput): Promis
     return writer.patch(updatePatchBody(resized, input, resize !== undefined));
   });
   const { graceSeconds } = input.spec;
-  return { pod, writes: writer.writes, delayMs: graceSeconds > 0 ? roundUpToSeconds(graceRemainingMs(timestampOf(input.now), graceSeconds, input.now)) : undefined };
+  return {
+    pod,
+    writes: writer.writes,
+    delayMs:
+      graceSeconds > 0
+        ? roundUpToSeconds(graceRemainingMs(timestampOf(input.now), graceSeconds, input.now))
+        : undefined,
+  };
 }

@@ -72,7 +72,9 @@ export const objectMetaSchema = z
 const containerStatusSchema = z
   .looseObject({ imageID: goString })
   .nullish()
-  .transform((value) => (value === null || value === undefined || value.imageID === '' ? {} : { imageID: value.imageID }));
+  .transform((value) =>
+    value === null || value === undefined || value.imageID === '' ? {} : { imageID: value.imageID },
+  );
 
 const batchSchema = z
   .looseObject({ timestamp: goTimeSchema, containers: z.array(goString).nullish() })
@@ -93,24 +95,28 @@ const stateSchema = z
     preCheckBeforeNext: z
       .looseObject({ containersRequiredReady: z.array(goString).nullish() })
       .nullish()
-      .transform((value) => (value === null || value === undefined ? undefined : value.containersRequiredReady ? { containersRequiredReady: value.containersRequiredReady } : {})),
+      .transform((value) =>
+        value === null || value === undefined
+          ? undefined
+          : value.containersRequiredReady
+            ? { containersRequiredReady: value.containersRequiredReady }
+            : {},
+      ),
     containerBatchesRecord: z.array(batchSchema).nullish(),
   })
-  .transform(
-    (value): InPlaceUpdateState => ({
-      revision: value.revision,
-      updateTimestamp: value.updateTimestamp,
-      lastContainerStatuses: value.lastContainerStatuses ?? null,
-      ...(value.updateEnvFromMetadata ? { updateEnvFromMetadata: true } : {}),
-      ...(value.updateResources ? { updateResources: true } : {}),
-      ...(value.updateImages ? { updateImages: true } : {}),
-      ...(value.nextContainerImages ? { nextContainerImages: value.nextContainerImages } : {}),
-      ...(value.nextContainerRefMetadata ? { nextContainerRefMetadata: value.nextContainerRefMetadata } : {}),
-      ...(value.nextContainerResources ? { nextContainerResources: value.nextContainerResources } : {}),
-      ...(value.preCheckBeforeNext ? { preCheckBeforeNext: value.preCheckBeforeNext } : {}),
-      ...(value.containerBatchesRecord ? { containerBatchesRecord: value.containerBatchesRecord } : {}),
-    }),
-  );
+  .transform((value): InPlaceUpdateState => ({
+    revision: value.revision,
+    updateTimestamp: value.updateTimestamp,
+    lastContainerStatuses: value.lastContainerStatuses ?? null,
+    ...(value.updateEnvFromMetadata ? { updateEnvFromMetadata: true } : {}),
+    ...(value.updateResources ? { updateResources: true } : {}),
+    ...(value.updateImages ? { updateImages: true } : {}),
+    ...(value.nextContainerImages ? { nextContainerImages: value.nextContainerImages } : {}),
+    ...(value.nextContainerRefMetadata ? { nextContainerRefMetadata: value.nextContainerRefMetadata } : {}),
+    ...(value.nextContainerResources ? { nextContainerResources: value.nextContainerResources } : {}),
+    ...(value.preCheckBeforeNext ? { preCheckBeforeNext: value.preCheckBeforeNext } : {}),
+    ...(value.containerBatchesRecord ? { containerBatchesRecord: value.containerBatchesRecord } : {}),
+  }));
 
 /** Parses JSON text with `schema`; returns the value or the error message. */
 export function parseJsonWith<T>(text: string, schema: z.ZodType<T>): T | string {
@@ -127,5 +133,8 @@ export function parseJsonWith<T>(text: string, schema: z.ZodType<T>): T | string
 /** The state in an annotation's text, or the reason Go could not decode it. */
 export function parseInPlaceUpdateState(text: string): InPlaceUpdateState | string {
   // Go decodes the JSON `null` into the zero struct without an error.
-  return parseJsonWith(text, z.preprocess((value) => value ?? {}, stateSchema));
+  return parseJsonWith(
+    text,
+    z.preprocess((value) => value ?? {}, stateSchema),
+  );
 }

@@ -47,7 +47,14 @@ describe('formatInPlaceUpdateState', () => {
     ],
     [
       'empty maps and an empty pre-check',
-      { revision: '', updateTimestamp: null, lastContainerStatuses: null, nextContainerImages: {}, preCheckBeforeNext: {}, containerBatchesRecord: [] },
+      {
+        revision: '',
+        updateTimestamp: null,
+        lastContainerStatuses: null,
+        nextContainerImages: {},
+        preCheckBeforeNext: {},
+        containerBatchesRecord: [],
+      },
       '{"revision":"","updateTimestamp":null,"lastContainerStatuses":null,"preCheckBeforeNext":{}}',
     ],
   ])('%s', (_name, state, expected) => {
@@ -56,11 +63,16 @@ describe('formatInPlaceUpdateState', () => {
 });
 
 describe('reading the state annotation', () => {
-  const text = '{"revision":"r","updateTimestamp":"2026-01-02T03:04:05Z","lastContainerStatuses":{"main":{"imageID":"i"}},"updateImages":true,"unknown":1}';
+  const text =
+    '{"revision":"r","updateTimestamp":"2026-01-02T03:04:05Z","lastContainerStatuses":{"main":{"imageID":"i"}},"updateImages":true,"unknown":1}';
 
   it('reads the new key first, then the legacy key', () => {
     expect(readInPlaceUpdateState(podWith({ 'inplace-update-state': text }))?.revision).toBe('r');
-    expect(readInPlaceUpdateState(podWith({ 'apps.kruise.io/inplace-update-state': '{"revision":"new"}', 'inplace-update-state': text }))?.revision).toBe('new');
+    expect(
+      readInPlaceUpdateState(
+        podWith({ 'apps.kruise.io/inplace-update-state': '{"revision":"new"}', 'inplace-update-state': text }),
+      )?.revision,
+    ).toBe('new');
     expect(readInPlaceUpdateState(podWith({}))).toBeUndefined();
   });
 
@@ -82,6 +94,10 @@ describe('reading the state annotation', () => {
   });
 
   it('reads null as the zero state, as Go does', () => {
-    expect(readInPlaceUpdateState(podWith({ 'apps.kruise.io/inplace-update-state': 'null' }))).toEqual({ revision: '', updateTimestamp: null, lastContainerStatuses: null });
+    expect(readInPlaceUpdateState(podWith({ 'apps.kruise.io/inplace-update-state': 'null' }))).toEqual({
+      revision: '',
+      updateTimestamp: null,
+      lastContainerStatuses: null,
+    });
   });
 });

@@ -9,7 +9,11 @@ import { deepFreeze } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { goQuote, marshalGoJson } from '@kruise-ts/revision';
 
-import { annotationWithLegacy, INPLACE_UPDATE_STATE_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY } from './annotations.ts';
+import {
+  annotationWithLegacy,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
+} from './annotations.ts';
 import { goMap, goTime, hasEntries, members, objectMetaJson, resourceRequirementsJson } from './go-encoding.ts';
 import { parseInPlaceUpdateState } from './state-schema.ts';
 import type { ContainerRefMetadata, ContainerResources } from './update-spec.ts';
@@ -77,20 +81,41 @@ export function formatInPlaceUpdateState(state: InPlaceUpdateState): string {
   return members([
     ['revision', goQuote(state.revision)],
     ['updateTimestamp', goTime(state.updateTimestamp)],
-    ['lastContainerStatuses', goMap(state.lastContainerStatuses, (status) => members([['imageID', status.imageID === undefined || status.imageID === '' ? undefined : goQuote(status.imageID)]]))],
+    [
+      'lastContainerStatuses',
+      goMap(state.lastContainerStatuses, (status) =>
+        members([
+          ['imageID', status.imageID === undefined || status.imageID === '' ? undefined : goQuote(status.imageID)],
+        ]),
+      ),
+    ],
     ['updateEnvFromMetadata', state.updateEnvFromMetadata === true ? 'true' : undefined],
     ['updateResources', state.updateResources === true ? 'true' : undefined],
     ['updateImages', state.updateImages === true ? 'true' : undefined],
-    ['nextContainerImages', hasEntries(state.nextContainerImages) ? marshalGoJson(state.nextContainerImages) : undefined],
-    ['nextContainerRefMetadata', hasEntries(state.nextContainerRefMetadata) ? goMap(state.nextContainerRefMetadata, objectMetaJson) : undefined],
-    ['nextContainerResources', hasEntries(state.nextContainerResources) ? goMap(state.nextContainerResources, resourceRequirementsJson) : undefined],
+    [
+      'nextContainerImages',
+      hasEntries(state.nextContainerImages) ? marshalGoJson(state.nextContainerImages) : undefined,
+    ],
+    [
+      'nextContainerRefMetadata',
+      hasEntries(state.nextContainerRefMetadata) ? goMap(state.nextContainerRefMetadata, objectMetaJson) : undefined,
+    ],
+    [
+      'nextContainerResources',
+      hasEntries(state.nextContainerResources)
+        ? goMap(state.nextContainerResources, resourceRequirementsJson)
+        : undefined,
+    ],
     ['preCheckBeforeNext', state.preCheckBeforeNext === undefined ? undefined : preCheckJson(state.preCheckBeforeNext)],
     ['containerBatchesRecord', records.length > 0 ? `[${records.map(batchJson).join(',')}]` : undefined],
   ]);
 }
 
 /** The state annotation as read: absent, parsed, or not something Go could decode. */
-export type StateAnnotation = { readonly kind: 'absent' } | { readonly kind: 'state'; readonly state: InPlaceUpdateState } | { readonly kind: 'malformed'; readonly error: string };
+export type StateAnnotation =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'state'; readonly state: InPlaceUpdateState }
+  | { readonly kind: 'malformed'; readonly error: string };
 
 /** Reads the state annotation (new key, then the legacy key), telling a malformed one apart. */
 export function stateAnnotation(pod: DeepReadonly<Pod>): StateAnnotation {
@@ -105,7 +130,10 @@ export function stateAnnotation(pod: DeepReadonly<Pod>): StateAnnotation {
     return known.read;
   }
   const parsed = parseInPlaceUpdateState(text);
-  const read: StateAnnotation = typeof parsed === 'string' ? { kind: 'malformed', error: parsed } : { kind: 'state', state: deepFreeze<InPlaceUpdateState>(parsed) };
+  const read: StateAnnotation =
+    typeof parsed === 'string'
+      ? { kind: 'malformed', error: parsed }
+      : { kind: 'state', state: deepFreeze<InPlaceUpdateState>(parsed) };
   parsedStates.set(pod, { text, read });
   return read;
 }

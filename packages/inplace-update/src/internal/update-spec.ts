@@ -43,9 +43,14 @@ export interface UpdateSpec {
 }
 
 /** Update in place with `spec`, or recreate the pod, saying why. */
-export type InPlaceDecision = { readonly kind: 'in-place'; readonly spec: UpdateSpec } | { readonly kind: 'recreate'; readonly reason: string };
+export type InPlaceDecision =
+  { readonly kind: 'in-place'; readonly spec: UpdateSpec } | { readonly kind: 'recreate'; readonly reason: string };
 
 /** True when the spec changes only resources, which may not need the pod to leave service (`VerticalUpdateOnly`). */
 export function isVerticalUpdateOnly(spec: UpdateSpec): boolean {
-  return Object.keys(spec.containerResources).length > 0 && Object.keys(spec.containerImages).length === 0 && !spec.updateEnvFromMetadata;
+  return (
+    Object.keys(spec.containerResources).length > 0 &&
+    Object.keys(spec.containerImages).length === 0 &&
+    !spec.updateEnvFromMetadata
+  );
 }

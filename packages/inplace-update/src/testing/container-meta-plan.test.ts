@@ -15,12 +15,21 @@ function reported(pod: Pod): Pod {
   if (action.kind !== 'report') {
     throw new Error(`expected a report, got ${action.kind}`);
   }
-  return { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata?.annotations, [META]: action.annotation } } };
+  return {
+    ...pod,
+    metadata: { ...pod.metadata, annotations: { ...pod.metadata?.annotations, [META]: action.annotation } },
+  };
 }
 
 function relabelled(pod: Pod, track: string, inPlaceReady: string): Pod {
-  const conditions = (pod.status?.conditions ?? []).map((c) => (c.type === 'InPlaceUpdateReady' ? { ...c, status: inPlaceReady } : c));
-  return { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata?.labels, track } }, status: { ...pod.status, conditions } };
+  const conditions = (pod.status?.conditions ?? []).map((c) =>
+    c.type === 'InPlaceUpdateReady' ? { ...c, status: inPlaceReady } : c,
+  );
+  return {
+    ...pod,
+    metadata: { ...pod.metadata, labels: { ...pod.metadata?.labels, track } },
+    status: { ...pod.status, conditions },
+  };
 }
 
 describe('planContainerMeta', () => {
@@ -33,7 +42,16 @@ describe('planContainerMeta', () => {
       kind: 'meta',
       meta: {
         containers: [
-          { name: 'main', containerID: 'sim://main-0', restartCount: 0, hashes: { plainHash: 0, extractedEnvFromMetadataHash: container === undefined ? 0 : envFromMetadataHash(container, { labels: pod.metadata?.labels }) } },
+          {
+            name: 'main',
+            containerID: 'sim://main-0',
+            restartCount: 0,
+            hashes: {
+              plainHash: 0,
+              extractedEnvFromMetadataHash:
+                container === undefined ? 0 : envFromMetadataHash(container, { labels: pod.metadata?.labels }),
+            },
+          },
           { name: 'sidecar', containerID: 'sim://sidecar-0' },
         ],
       },
@@ -43,8 +61,14 @@ describe('planContainerMeta', () => {
 
   it.each<{ name: string; pod: Pod }>([
     { name: 'a pending pod', pod: { ...runningPod(), status: { ...runningPod().status, phase: 'Pending' } } },
-    { name: 'a terminating pod', pod: { ...runningPod(), metadata: { ...runningPod().metadata, deletionTimestamp: '2026-01-02T00:00:00Z' } } },
-    { name: 'a pod without env from metadata', pod: { ...runningPod(), spec: { containers: [{ name: 'main', image: 'x' }] } } },
+    {
+      name: 'a terminating pod',
+      pod: { ...runningPod(), metadata: { ...runningPod().metadata, deletionTimestamp: '2026-01-02T00:00:00Z' } },
+    },
+    {
+      name: 'a pod without env from metadata',
+      pod: { ...runningPod(), spec: { containers: [{ name: 'main', image: 'x' }] } },
+    },
   ])('ignores $name', ({ pod }) => {
     expect(planContainerMeta(pod, NOW)).toEqual({ kind: 'none' });
   });
@@ -60,15 +84,29 @@ describe('planContainerMeta', () => {
       restartCount: 1,
       containerID: simulatedContainerId(updating, 'main', 1),
       state: { running: { startedAt: '2026-01-02T03:04:05Z' } },
-      lastState: { terminated: { containerID: 'sim://main-0', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-02T03:04:05Z' } },
+      lastState: {
+        terminated: {
+          containerID: 'sim://main-0',
+          startedAt: '2026-01-01T00:00:00Z',
+          finishedAt: '2026-01-02T03:04:05Z',
+        },
+      },
     });
     expect(statuses[1]).toEqual(updating.status?.containerStatuses?.[1]);
 
     const restarted = reported({ ...updating, status: { ...updating.status, containerStatuses: statuses } });
     const meta = runtimeContainerMeta(restarted);
     const main = updating.spec?.containers[0];
-    expect(meta.kind === 'meta' ? meta.meta.containers.map((c) => [c.name, c.containerID, c.hashes.extractedEnvFromMetadataHash]) : []).toEqual([
-      ['main', simulatedContainerId(updating, 'main', 1), main === undefined ? 0 : envFromMetadataHash(main, { labels: { track: 'canary' } })],
+    expect(
+      meta.kind === 'meta'
+        ? meta.meta.containers.map((c) => [c.name, c.containerID, c.hashes.extractedEnvFromMetadataHash])
+        : [],
+    ).toEqual([
+      [
+        'main',
+        simulatedContainerId(updating, 'main', 1),
+        main === undefined ? 0 : envFromMetadataHash(main, { labels: { track: 'canary' } }),
+      ],
       ['sidecar', 'sim://sidecar-0', expect.any(Number) as unknown],
     ]);
     expect(planContainerMeta(restarted, NOW)).toEqual({ kind: 'none' });

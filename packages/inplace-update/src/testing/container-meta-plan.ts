@@ -35,20 +35,32 @@ const NONE: ContainerMetaAction = { kind: 'none' };
 
 /** The container id kwok's stages give the `restartCount`-th start of a container (`sim://sha256(uid/name/count)`). */
 export function simulatedContainerId(pod: ReadonlyPod, name: string, restartCount: number): string {
-  return `sim://${createHash('sha256').update(`${pod.metadata?.uid ?? ''}/${name}/${String(restartCount)}`).digest('hex')}`;
+  return `sim://${createHash('sha256')
+    .update(`${pod.metadata?.uid ?? ''}/${name}/${String(restartCount)}`)
+    .digest('hex')}`;
 }
 
 function isWatched(pod: ReadonlyPod): boolean {
-  return pod.metadata?.deletionTimestamp === undefined && pod.status?.phase === 'Running' && (pod.status.containerStatuses ?? []).length > 0 && (pod.spec?.containers ?? []).some(hasMetadataEnv);
+  return (
+    pod.metadata?.deletionTimestamp === undefined &&
+    pod.status?.phase === 'Running' &&
+    (pod.status.containerStatuses ?? []).length > 0 &&
+    (pod.spec?.containers ?? []).some(hasMetadataEnv)
+  );
 }
 
-function containerOf(pod: ReadonlyPod, name: string): DeepReadonly<NonNullable<Pod['spec']>['containers'][number]> | undefined {
+function containerOf(
+  pod: ReadonlyPod,
+  name: string,
+): DeepReadonly<NonNullable<Pod['spec']>['containers'][number]> | undefined {
   return pod.spec?.containers.find((container) => container.name === name);
 }
 
 function currentHash(pod: ReadonlyPod, name: string): number {
   const container = containerOf(pod, name);
-  return container === undefined ? 0 : envFromMetadataHash(container, { labels: pod.metadata?.labels, annotations: pod.metadata?.annotations });
+  return container === undefined
+    ? 0
+    : envFromMetadataHash(container, { labels: pod.metadata?.labels, annotations: pod.metadata?.annotations });
 }
 
 /** The meta of every running container: kept for a known container id, computed now for a new one. */
@@ -61,7 +73,14 @@ function metaEntries(pod: ReadonlyPod): RuntimeContainerMeta[] {
       return [];
     }
     const existing = known.find((entry) => entry.containerID === id);
-    return [existing ?? { name: status.name, containerID: id, restartCount: status.restartCount, hashes: { plainHash: 0, extractedEnvFromMetadataHash: currentHash(pod, status.name) } }];
+    return [
+      existing ?? {
+        name: status.name,
+        containerID: id,
+        restartCount: status.restartCount,
+        hashes: { plainHash: 0, extractedEnvFromMetadataHash: currentHash(pod, status.name) },
+      },
+    ];
   });
 }
 
@@ -75,17 +94,34 @@ function restarted(pod: ReadonlyPod, status: DeepReadonly<ContainerStatus>, now:
     ready: true,
     started: true,
     state: { running: { startedAt: at } },
-    lastState: { terminated: { exitCode: 0, reason: 'Completed', containerID: status.containerID ?? '', startedAt: status.state?.running?.startedAt ?? at, finishedAt: at } },
+    lastState: {
+      terminated: {
+        exitCode: 0,
+        reason: 'Completed',
+        containerID: status.containerID ?? '',
+        startedAt: status.state?.running?.startedAt ?? at,
+        finishedAt: at,
+      },
+    },
   };
 }
 
 /** Containers to restart: only while an in-place update runs, those that started with other env values. */
 function staleContainers(pod: ReadonlyPod, entries: readonly RuntimeContainerMeta[]): string[] {
-  const updating = pod.status?.conditions?.some((condition) => condition.type === IN_PLACE_UPDATE_READY && condition.status === 'False') === true;
+  const updating =
+    pod.status?.conditions?.some(
+      (condition) => condition.type === IN_PLACE_UPDATE_READY && condition.status === 'False',
+    ) === true;
   if (!updating) {
     return [];
   }
-  return entries.filter((entry) => entry.hashes.extractedEnvFromMetadataHash !== 0 && entry.hashes.extractedEnvFromMetadataHash !== currentHash(pod, entry.name)).map((entry) => entry.name);
+  return entries
+    .filter(
+      (entry) =>
+        entry.hashes.extractedEnvFromMetadataHash !== 0 &&
+        entry.hashes.extractedEnvFromMetadataHash !== currentHash(pod, entry.name),
+    )
+    .map((entry) => entry.name);
 }
 
 /** The action for the pod now; see the file header. */
@@ -96,9 +132,13 @@ export function planContainerMeta(pod: ReadonlyPod, now: number): ContainerMetaA
   const entries = metaEntries(pod);
   const stale = staleContainers(pod, entries);
   if (stale.length > 0) {
-    const containerStatuses = (pod.status?.containerStatuses ?? []).map((status) => (stale.includes(status.name) ? restarted(pod, status, now) : (structuredClone(status) as ContainerStatus)));
+    const containerStatuses = (pod.status?.containerStatuses ?? []).map((status) =>
+      stale.includes(status.name) ? restarted(pod, status, now) : (structuredClone(status) as ContainerStatus),
+    );
     return { kind: 'restart', containers: stale, containerStatuses };
   }
   const annotation = formatRuntimeContainerMeta({ containers: entries });
-  return pod.metadata?.annotations?.[RUNTIME_CONTAINERS_META_ANNOTATION] === annotation ? NONE : { kind: 'report', annotation };
+  return pod.metadata?.annotations?.[RUNTIME_CONTAINERS_META_ANNOTATION] === annotation
+    ? NONE
+    : { kind: 'report', annotation };
 }

@@ -10,7 +10,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 
 import type { Pod } from '@kruise-ts/api';
-import { apiListWatcher, createClient, createLogger, Informer, isConflict, isNotFound, objectKey, Transport } from '@kruise-ts/controller-runtime';
+import {
+  apiListWatcher,
+  createClient,
+  createLogger,
+  Informer,
+  isConflict,
+  isNotFound,
+  objectKey,
+  Transport,
+} from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly } from '@kruise-ts/controller-runtime';
 import { podResource } from '@kruise-ts/workload';
 
@@ -47,10 +56,16 @@ async function sync(client: Client, pod: DeepReadonly<Pod>, now: number): Promis
     case 'none':
       return 0;
     case 'restart':
-      await client.patchStatus(podResource, key, { type: 'strategic', body: { metadata, status: { containerStatuses: action.containerStatuses } } });
+      await client.patchStatus(podResource, key, {
+        type: 'strategic',
+        body: { metadata, status: { containerStatuses: action.containerStatuses } },
+      });
       return action.containers.length;
     case 'report':
-      await client.patchStatus(podResource, key, { type: 'strategic', body: { metadata: { ...metadata, annotations: { [RUNTIME_CONTAINERS_META_ANNOTATION]: action.annotation } } } });
+      await client.patchStatus(podResource, key, {
+        type: 'strategic',
+        body: { metadata: { ...metadata, annotations: { [RUNTIME_CONTAINERS_META_ANNOTATION]: action.annotation } } },
+      });
       return 0;
   }
 }
@@ -62,7 +77,14 @@ async function sync(client: Client, pod: DeepReadonly<Pod>, now: number): Promis
 export function startContainerMetaReporter(options: ContainerMetaReporterOptions): ContainerMetaReporter {
   const stopping = new AbortController();
   const signal = options.signal === undefined ? stopping.signal : AbortSignal.any([stopping.signal, options.signal]);
-  const client = createClient(new Transport({ kubeConfig: options.kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-container-meta-reporter' }));
+  const client = createClient(
+    new Transport({
+      kubeConfig: options.kubeConfig,
+      qps: 50,
+      burst: 100,
+      userAgent: 'kruise-ts-container-meta-reporter',
+    }),
+  );
   const informer = new Informer<Pod>({
     listWatcher: apiListWatcher(client, { resource: podResource, namespace: options.namespace }),
     description: `pods in ${options.namespace} (container meta reporter)`,

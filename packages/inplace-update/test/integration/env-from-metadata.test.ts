@@ -33,8 +33,16 @@ function template(track: string): PodTemplateSpec {
     metadata: { labels: { app: 'demo', track }, annotations: { note: 'n' } },
     spec: {
       containers: [
-        { name: 'main', image: 'nginx:1.25', env: [{ name: 'TRACK', valueFrom: { fieldRef: { fieldPath: "metadata.labels['track']" } } }] },
-        { name: 'side', image: 'busybox:1', env: [{ name: 'NOTE', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['note']" } } }] },
+        {
+          name: 'main',
+          image: 'nginx:1.25',
+          env: [{ name: 'TRACK', valueFrom: { fieldRef: { fieldPath: "metadata.labels['track']" } } }],
+        },
+        {
+          name: 'side',
+          image: 'busybox:1',
+          env: [{ name: 'NOTE', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['note']" } } }],
+        },
       ],
     },
   };
@@ -47,7 +55,13 @@ describe('env from metadata with the kruise-daemon simulator', () => {
     try {
       await reporter.synced;
       const { client, writes } = countingClient(kubeConfig);
-      await createRunningPod({ client, namespace: ns.name, name: 'web', template: template('stable'), revision: 'demo-1' });
+      await createRunningPod({
+        client,
+        namespace: ns.name,
+        name: 'web',
+        template: template('stable'),
+        revision: 'demo-1',
+      });
       const reported = await waitFor(
         async () => {
           const pod = await client.get(podResource, { namespace: ns.name, name: 'web' });
@@ -62,7 +76,14 @@ describe('env from metadata with the kruise-daemon simulator', () => {
         inPlaceOnly: false,
         gates: { verticalScaling: false, envFromMetadata: true, recreateOnVolumeClaimTemplatesChange: false },
       });
-      expect(decision).toMatchObject({ kind: 'in-place', spec: { containerRefMetadata: { main: { labels: { track: 'canary' } } }, updateEnvFromMetadata: true, containerImages: {} } });
+      expect(decision).toMatchObject({
+        kind: 'in-place',
+        spec: {
+          containerRefMetadata: { main: { labels: { track: 'canary' } } },
+          updateEnvFromMetadata: true,
+          containerImages: {},
+        },
+      });
       if (decision.kind !== 'in-place') {
         return;
       }
@@ -84,7 +105,12 @@ describe('env from metadata with the kruise-daemon simulator', () => {
       const done = await waitFor(
         async () => {
           const pod = await client.get(podResource, { namespace: ns.name, name: 'web' });
-          const refreshed = await refreshInPlaceUpdate({ client: podClient(client), pod, now: Date.now(), verticalScaling: false });
+          const refreshed = await refreshInPlaceUpdate({
+            client: podClient(client),
+            pod,
+            now: Date.now(),
+            verticalScaling: false,
+          });
           return refreshed.outcome === 'completed' ? refreshed.pod : undefined;
         },
         { description: 'the env-from-metadata update to complete' },
@@ -100,10 +126,19 @@ describe('env from metadata with the kruise-daemon simulator', () => {
         main === undefined ? -1 : envFromMetadataHash(main, { labels: { track: 'canary' } }),
       );
 
-      const completed = await completeInPlaceUpdate({ client: podClient(client), pod: done, now: Date.now(), labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' } });
+      const completed = await completeInPlaceUpdate({
+        client: podClient(client),
+        pod: done,
+        now: Date.now(),
+        labels: { [LIFECYCLE_STATE_LABEL]: 'Normal' },
+      });
       expect(completed.writes).toBe(1);
       // Ready True comes from the (simulated) kubelet once the gate is True.
-      await waitFor(async () => isReady(await client.get(podResource, { namespace: ns.name, name: done.metadata?.name ?? '' })) || undefined, { description: 'Ready True' });
+      await waitFor(
+        async () =>
+          isReady(await client.get(podResource, { namespace: ns.name, name: done.metadata?.name ?? '' })) || undefined,
+        { description: 'Ready True' },
+      );
       expect(writes() - before).toBe(3);
       expect(reporter.restarts()).toBe(1);
     } finally {

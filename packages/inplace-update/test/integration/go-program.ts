@@ -5,7 +5,12 @@ import { buildGoProgram, runGoProgram } from '@kruise-ts/local-cluster/testing';
 
 /** Builds the golden program when its sources changed; returns its path. */
 export async function buildGoldenProgram(): Promise<string> {
-  return buildGoProgram({ name: 'inplace-update-golden-go', moduleDir: fileURLToPath(new URL('../golden-go/', import.meta.url)), binary: 'golden-go', logPrefix: 'inplace-update' });
+  return buildGoProgram({
+    name: 'inplace-update-golden-go',
+    moduleDir: fileURLToPath(new URL('../golden-go/', import.meta.url)),
+    binary: 'golden-go',
+    logPrefix: 'inplace-update',
+  });
 }
 
 /** Runs the built program with `stdin` and returns its standard output. */

@@ -4,17 +4,43 @@ import type { ObjectMeta, PodTemplateSpec } from '@kruise-ts/api';
 type Container = NonNullable<PodTemplateSpec['spec']>['containers'][number];
 type EnvVar = NonNullable<Container['env']>[number];
 
-const label = (name: string, key: string): EnvVar => ({ name, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${key}']` } } });
-const annotation = (name: string, key: string): EnvVar => ({ name, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${key}']` } } });
+const label = (name: string, key: string): EnvVar => ({
+  name,
+  valueFrom: { fieldRef: { fieldPath: `metadata.labels['${key}']` } },
+});
+const annotation = (name: string, key: string): EnvVar => ({
+  name,
+  valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${key}']` } },
+});
 
 /** Env-from-metadata hash cases. */
-export const ENV_CASES: readonly { readonly name: string; readonly container: Container; readonly labels: Record<string, string>; readonly annotations: Record<string, string> }[] = [
+export const ENV_CASES: readonly {
+  readonly name: string;
+  readonly container: Container;
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+}[] = [
   { name: 'no env', container: { name: 'c' }, labels: {}, annotations: {} },
   { name: 'only plain env', container: { name: 'c', env: [{ name: 'A', value: '1' }] }, labels: {}, annotations: {} },
-  { name: 'one label', container: { name: 'c', env: [label('TRACK', 'track')] }, labels: { track: 'canary' }, annotations: {} },
+  {
+    name: 'one label',
+    container: { name: 'c', env: [label('TRACK', 'track')] },
+    labels: { track: 'canary' },
+    annotations: {},
+  },
   { name: 'a missing label', container: { name: 'c', env: [label('TRACK', 'track')] }, labels: {}, annotations: {} },
-  { name: 'labels and annotations, unsorted', container: { name: 'c', env: [annotation('Z', 'z'), label('B', 'b'), annotation('a', 'a'), label('A', 'b')] }, labels: { b: '2' }, annotations: { z: 'zz', a: 'aa' } },
-  { name: 'HTML and unicode values', container: { name: 'c', env: [label('V', 'v'), annotation('W', 'w')] }, labels: { v: '<&>' }, annotations: { w: 'caf\u00e9 \u{1f680} \u2028' } },
+  {
+    name: 'labels and annotations, unsorted',
+    container: { name: 'c', env: [annotation('Z', 'z'), label('B', 'b'), annotation('a', 'a'), label('A', 'b')] },
+    labels: { b: '2' },
+    annotations: { z: 'zz', a: 'aa' },
+  },
+  {
+    name: 'HTML and unicode values',
+    container: { name: 'c', env: [label('V', 'v'), annotation('W', 'w')] },
+    labels: { v: '<&>' },
+    annotations: { w: 'caf\u00e9 \u{1f680} \u2028' },
+  },
   {
     name: 'literal values, excluded names and other field paths are skipped',
     container: {
@@ -32,9 +58,24 @@ export const ENV_CASES: readonly { readonly name: string; readonly container: Co
     labels: { x: 'y' },
     annotations: {},
   },
-  { name: 'duplicate names keep their order', container: { name: 'c', env: [label('D', 'one'), label('D', 'two')] }, labels: { one: '1', two: '2' }, annotations: {} },
-  { name: 'keys with slashes and dots', container: { name: 'c', env: [label('K', 'example.com/tier'), annotation('Q', "it's")] }, labels: { 'example.com/tier': 'gold' }, annotations: { "it's": 'quoted' } },
-  { name: 'an empty value is omitted from the JSON', container: { name: 'c', env: [label('E', 'e')] }, labels: { e: '' }, annotations: {} },
+  {
+    name: 'duplicate names keep their order',
+    container: { name: 'c', env: [label('D', 'one'), label('D', 'two')] },
+    labels: { one: '1', two: '2' },
+    annotations: {},
+  },
+  {
+    name: 'keys with slashes and dots',
+    container: { name: 'c', env: [label('K', 'example.com/tier'), annotation('Q', "it's")] },
+    labels: { 'example.com/tier': 'gold' },
+    annotations: { "it's": 'quoted' },
+  },
+  {
+    name: 'an empty value is omitted from the JSON',
+    container: { name: 'c', env: [label('E', 'e')] },
+    labels: { e: '' },
+    annotations: {},
+  },
 ];
 
 /**
@@ -71,20 +112,43 @@ export const GRACE_SPEC_TEXTS: readonly string[] = [
 ];
 
 /** Template metadata pairs whose strategic two-way merge patch is compared. */
-export const METADATA_PAIRS: readonly { readonly name: string; readonly old: ObjectMeta; readonly new: ObjectMeta }[] = [
-  { name: 'no change', old: { labels: { app: 'a' } }, new: { labels: { app: 'a' } } },
-  { name: 'a label changed and one added', old: { labels: { app: 'a', v: '1' } }, new: { labels: { app: 'a', v: '2', w: '3' } } },
-  { name: 'a label removed', old: { labels: { app: 'a', v: '1' } }, new: { labels: { app: 'a' } } },
-  { name: 'annotations added to existing ones', old: { labels: { app: 'a' }, annotations: { x: '1' } }, new: { labels: { app: 'a' }, annotations: { x: '1', 'example.com/y': '<2>' } } },
-  { name: 'the first annotations', old: { labels: { app: 'a' } }, new: { labels: { app: 'a' }, annotations: { x: '1' } } },
-  { name: 'labels and annotations together', old: { labels: { app: 'a', gone: 'x' }, annotations: { keep: 'k', drop: 'd' } }, new: { labels: { app: 'b' }, annotations: { keep: 'k', add: 'a' } } },
-];
+export const METADATA_PAIRS: readonly { readonly name: string; readonly old: ObjectMeta; readonly new: ObjectMeta }[] =
+  [
+    { name: 'no change', old: { labels: { app: 'a' } }, new: { labels: { app: 'a' } } },
+    {
+      name: 'a label changed and one added',
+      old: { labels: { app: 'a', v: '1' } },
+      new: { labels: { app: 'a', v: '2', w: '3' } },
+    },
+    { name: 'a label removed', old: { labels: { app: 'a', v: '1' } }, new: { labels: { app: 'a' } } },
+    {
+      name: 'annotations added to existing ones',
+      old: { labels: { app: 'a' }, annotations: { x: '1' } },
+      new: { labels: { app: 'a' }, annotations: { x: '1', 'example.com/y': '<2>' } },
+    },
+    {
+      name: 'the first annotations',
+      old: { labels: { app: 'a' } },
+      new: { labels: { app: 'a' }, annotations: { x: '1' } },
+    },
+    {
+      name: 'labels and annotations together',
+      old: { labels: { app: 'a', gone: 'x' }, annotations: { keep: 'k', drop: 'd' } },
+      new: { labels: { app: 'b' }, annotations: { keep: 'k', add: 'a' } },
+    },
+  ];
 
 const base = (): PodTemplateSpec => ({
   metadata: { labels: { app: 'demo' } },
   spec: {
     containers: [
-      { name: 'main', image: 'nginx:1.25', args: ['a', 'b'], env: [{ name: 'A', value: '1' }], resources: { limits: { cpu: '1' } } },
+      {
+        name: 'main',
+        image: 'nginx:1.25',
+        args: ['a', 'b'],
+        env: [{ name: 'A', value: '1' }],
+        resources: { limits: { cpu: '1' } },
+      },
       { name: 'side', image: 'busybox' },
     ],
     volumes: [{ name: 'v', emptyDir: {} }],
@@ -106,7 +170,12 @@ function container(template: PodTemplateSpec, index: number): Container {
 }
 
 /** Template pairs whose revision diff (appscode jsonpatch) is compared; `simpleArrays` marks edit-distance arrays. */
-export const REVISION_PAIRS: readonly { readonly name: string; readonly old: PodTemplateSpec; readonly new: PodTemplateSpec; readonly simpleArrays?: boolean }[] = [
+export const REVISION_PAIRS: readonly {
+  readonly name: string;
+  readonly old: PodTemplateSpec;
+  readonly new: PodTemplateSpec;
+  readonly simpleArrays?: boolean;
+}[] = [
   { name: 'equal', old: base(), new: base() },
   {
     name: 'two images',
@@ -173,7 +242,10 @@ export const REVISION_PAIRS: readonly { readonly name: string; readonly old: Pod
     name: 'env changed (edit distance)',
     old: base(),
     new: changed((t) => {
-      container(t, 0).env = [{ name: 'B', value: '2' }, { name: 'A', value: '1' }];
+      container(t, 0).env = [
+        { name: 'B', value: '2' },
+        { name: 'A', value: '1' },
+      ];
     }),
     simpleArrays: true,
   },

@@ -8,7 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ObjectMeta, PodTemplateSpec } from '@kruise-ts/api';
 import { revisionData } from '@kruise-ts/revision';
 
-import { calculateInPlaceUpdateSpec, envFromMetadataHash, formatGraceSpec, formatInPlaceUpdateState, parseGraceSpec } from '../../src/index.ts';
+import {
+  calculateInPlaceUpdateSpec,
+  envFromMetadataHash,
+  formatGraceSpec,
+  formatInPlaceUpdateState,
+  parseGraceSpec,
+} from '../../src/index.ts';
 import type { UpdateSpec } from '../../src/index.ts';
 import { diffJson } from '../../src/internal/json-diff.ts';
 import type { JsonPath } from '../../src/internal/json-diff.ts';
@@ -33,7 +39,15 @@ interface GoOutput {
 
 /** Specs produced by this package, to be read back by Go unchanged. */
 const OWN_SPECS: readonly UpdateSpec[] = [
-  { revision: 'demo-2', containerImages: { main: 'nginx:1.27' }, containerRefMetadata: {}, containerResources: {}, metadataPatch: undefined, updateEnvFromMetadata: false, graceSeconds: 5 },
+  {
+    revision: 'demo-2',
+    containerImages: { main: 'nginx:1.27' },
+    containerRefMetadata: {},
+    containerResources: {},
+    metadataPatch: undefined,
+    updateEnvFromMetadata: false,
+    graceSeconds: 5,
+  },
   {
     revision: 'demo-3',
     containerImages: { b: 'x', a: 'y' },
@@ -68,7 +82,10 @@ function pointer(path: JsonPath): string {
 
 /** In place when every operation is on metadata or replaces a container image (vertical scaling off). */
 function decisionOf(ops: readonly { readonly op: string; readonly path: string }[]): string {
-  const inPlace = ops.every((op) => op.path.startsWith('/metadata/') || (op.op === 'replace' && /^\/spec\/containers\/\d+\/image$/.test(op.path)));
+  const inPlace = ops.every(
+    (op) =>
+      op.path.startsWith('/metadata/') || (op.op === 'replace' && /^\/spec\/containers\/\d+\/image$/.test(op.path)),
+  );
   return inPlace ? 'in-place' : 'recreate';
 }
 
@@ -78,9 +95,12 @@ describe('golden vectors from Go', () => {
     expect(go.envHashes).toHaveLength(ENV_CASES.length);
   });
 
-  it.each(ENV_CASES.map((entry, index) => ({ ...entry, index })))('env hash: $name', ({ container, labels, annotations, index }) => {
-    expect(envFromMetadataHash(container, { labels, annotations })).toBe(go.envHashes[index]);
-  });
+  it.each(ENV_CASES.map((entry, index) => ({ ...entry, index })))(
+    'env hash: $name',
+    ({ container, labels, annotations, index }) => {
+      expect(envFromMetadataHash(container, { labels, annotations })).toBe(go.envHashes[index]);
+    },
+  );
 
   it.each(STATE_TEXTS.map((text, index) => ({ text, index })))('state annotation $index: $text', ({ text, index }) => {
     const expected = go.states[index];
@@ -108,29 +128,40 @@ describe('golden vectors from Go', () => {
     });
   });
 
-  it.each(METADATA_PAIRS.map((entry, index) => ({ ...entry, index })))('metadata patch: $name', ({ old, new: next, index }) => {
-    const template = (metadata: ObjectMeta): PodTemplateSpec => ({ metadata, spec: { containers: [{ name: 'c', image: 'i' }] } });
-    const decision = calculateInPlaceUpdateSpec({
-      oldRevision: revisionOf('r-1', template(old)),
-      newRevision: revisionOf('r-2', template(next)),
-      gracePeriodSeconds: 0,
-      inPlaceOnly: false,
-      gates: { verticalScaling: false, envFromMetadata: false, recreateOnVolumeClaimTemplatesChange: false },
-    });
-    const ours = decision.kind === 'in-place' ? decision.spec.metadataPatch : undefined;
-    expect(JSON.parse(go.metadataPatches[index]?.json ?? 'null')).toEqual(ours === undefined ? {} : { metadata: ours });
-  });
+  it.each(METADATA_PAIRS.map((entry, index) => ({ ...entry, index })))(
+    'metadata patch: $name',
+    ({ old, new: next, index }) => {
+      const template = (metadata: ObjectMeta): PodTemplateSpec => ({
+        metadata,
+        spec: { containers: [{ name: 'c', image: 'i' }] },
+      });
+      const decision = calculateInPlaceUpdateSpec({
+        oldRevision: revisionOf('r-1', template(old)),
+        newRevision: revisionOf('r-2', template(next)),
+        gracePeriodSeconds: 0,
+        inPlaceOnly: false,
+        gates: { verticalScaling: false, envFromMetadata: false, recreateOnVolumeClaimTemplatesChange: false },
+      });
+      const ours = decision.kind === 'in-place' ? decision.spec.metadataPatch : undefined;
+      expect(JSON.parse(go.metadataPatches[index]?.json ?? 'null')).toEqual(
+        ours === undefined ? {} : { metadata: ours },
+      );
+    },
+  );
 
-  it.each(REVISION_PAIRS.map((entry, index) => ({ ...entry, index })))('revision diff: $name', ({ simpleArrays, index }) => {
-    const texts = revisionTexts[index];
-    const goOps = go.revisionDiffs[index] ?? [];
-    const oldTemplate = (JSON.parse(texts?.old ?? '{}') as { spec: { template: unknown } }).spec.template;
-    const newTemplate = (JSON.parse(texts?.new ?? '{}') as { spec: { template: unknown } }).spec.template;
-    const ours = diffJson(oldTemplate, newTemplate).map((op) => ({ op: op.op, path: pointer(op.path) }));
-    expect(decisionOf(ours)).toBe(decisionOf(goOps));
-    if (simpleArrays !== true) {
-      const key = (op: { op: string; path: string }): string => `${op.op} ${op.path}`;
-      expect(ours.map(key).sort()).toEqual(goOps.map(key).sort());
-    }
-  });
+  it.each(REVISION_PAIRS.map((entry, index) => ({ ...entry, index })))(
+    'revision diff: $name',
+    ({ simpleArrays, index }) => {
+      const texts = revisionTexts[index];
+      const goOps = go.revisionDiffs[index] ?? [];
+      const oldTemplate = (JSON.parse(texts?.old ?? '{}') as { spec: { template: unknown } }).spec.template;
+      const newTemplate = (JSON.parse(texts?.new ?? '{}') as { spec: { template: unknown } }).spec.template;
+      const ours = diffJson(oldTemplate, newTemplate).map((op) => ({ op: op.op, path: pointer(op.path) }));
+      expect(decisionOf(ours)).toBe(decisionOf(goOps));
+      if (simpleArrays !== true) {
+        const key = (op: { op: string; path: string }): string => `${op.op} ${op.path}`;
+        expect(ours.map(key).sort()).toEqual(goOps.map(key).sort());
+      }
+    },
+  );
 });

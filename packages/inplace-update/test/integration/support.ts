@@ -10,7 +10,11 @@ import { podResource } from '@kruise-ts/workload';
 const READS = new Set(['get', 'list', 'watch']);
 
 /** A client whose transport counts the write requests sent to the API server (any answer, 409 included). */
-export function countingClient(kubeConfig: KubeConfig): { readonly client: Client; readonly writes: () => number; readonly conflicts: () => number } {
+export function countingClient(kubeConfig: KubeConfig): {
+  readonly client: Client;
+  readonly writes: () => number;
+  readonly conflicts: () => number;
+} {
   let writes = 0;
   let conflicts = 0;
   const transport = new Transport({
@@ -69,11 +73,24 @@ export async function createRunningPod(options: RunningPodOptions): Promise<Deep
   const { client, namespace, name } = options;
   const gate = options.readinessGate ?? true;
   await client.create(podResource, {
-    metadata: { ...options.template.metadata, name, namespace, labels: { ...options.template.metadata?.labels, 'controller-revision-hash': options.revision } },
-    spec: { ...options.template.spec, containers: options.template.spec?.containers ?? [], ...(gate ? { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } : {}) },
+    metadata: {
+      ...options.template.metadata,
+      name,
+      namespace,
+      labels: { ...options.template.metadata?.labels, 'controller-revision-hash': options.revision },
+    },
+    spec: {
+      ...options.template.spec,
+      containers: options.template.spec?.containers ?? [],
+      ...(gate ? { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } : {}),
+    },
   });
   if (gate) {
-    await client.patchStatus(podResource, { namespace, name }, { type: 'strategic', body: { status: { conditions: [{ type: 'InPlaceUpdateReady', status: 'True' }] } } });
+    await client.patchStatus(
+      podResource,
+      { namespace, name },
+      { type: 'strategic', body: { status: { conditions: [{ type: 'InPlaceUpdateReady', status: 'True' }] } } },
+    );
   }
   return waitFor(
     async () => {

@@ -34,16 +34,23 @@ export interface BroadcastJobDemoResult {
 }
 
 function takesPods(node: DeepReadonly<Node>): boolean {
-  const ready = node.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') === true;
-  const repelling = (node.spec?.taints ?? []).some((taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute');
+  const ready =
+    node.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') === true;
+  const repelling = (node.spec?.taints ?? []).some(
+    (taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute',
+  );
   return ready && node.spec?.unschedulable !== true && !repelling;
 }
 
 /** The demo's nodes (see the file's comment), oldest first. */
 async function demoNodes(ctx: StepContext): Promise<string[]> {
   const nodes = (await ctx.client.list(nodeResource)).items.filter(takesPods);
-  const key = (node: DeepReadonly<Node>): string => `${node.metadata?.creationTimestamp ?? ''} ${node.metadata?.name ?? ''}`;
-  const names = nodes.sort((a, b) => key(a).localeCompare(key(b))).slice(0, MAX_NODES).map((node) => node.metadata?.name ?? '');
+  const key = (node: DeepReadonly<Node>): string =>
+    `${node.metadata?.creationTimestamp ?? ''} ${node.metadata?.name ?? ''}`;
+  const names = nodes
+    .sort((a, b) => key(a).localeCompare(key(b)))
+    .slice(0, MAX_NODES)
+    .map((node) => node.metadata?.name ?? '');
   if (names.length === 0) throw new Error('no Ready, schedulable node without a NoSchedule taint for the BroadcastJob');
   return names;
 }
@@ -74,7 +81,9 @@ function sampleJob(namespace: string, nodes: readonly string[]): BroadcastJob {
 }
 
 function finished(job: DeepReadonly<BroadcastJob>): boolean {
-  return (job.status?.conditions ?? []).some((condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'));
+  return (job.status?.conditions ?? []).some(
+    (condition) => condition.status === 'True' && (condition.type === 'Complete' || condition.type === 'Failed'),
+  );
 }
 
 /** Deletes a job left by an earlier run, with its pods, and waits until it is gone. */
@@ -83,20 +92,40 @@ async function deleteEarlierJob(ctx: StepContext): Promise<void> {
   await ctx.client.delete(broadcastJobResource, key, { propagationPolicy: 'Foreground' }).catch((error: unknown) => {
     if (!isNotFound(error)) throw error;
   });
-  await until(ctx, `the old ${NAME} to be gone`, () => ctx.client.get(broadcastJobResource, key).then(() => false, (error: unknown) => isNotFound(error)));
+  await until(ctx, `the old ${NAME} to be gone`, () =>
+    ctx.client.get(broadcastJobResource, key).then(
+      () => false,
+      (error: unknown) => isNotFound(error),
+    ),
+  );
 }
 
 /** Creates the job on the demo's nodes and follows it until it completes; throws when it fails. */
 export async function playBroadcastJob(ctx: StepContext): Promise<BroadcastJobDemoResult> {
   await deleteEarlierJob(ctx);
   const nodes = await demoNodes(ctx);
-  ctx.out.write(`One pod on each of ${String(nodes.length)} nodes (${nodes.join(', ')}), ${String(PARALLELISM)} at a time, each running ${String(RUN_MS / 1000)}s\n`);
+  ctx.out.write(
+    `One pod on each of ${String(nodes.length)} nodes (${nodes.join(', ')}), ${String(PARALLELISM)} at a time, each running ${String(RUN_MS / 1000)}s\n`,
+  );
   const watch = new ObjectWatch(ctx, broadcastJobResource);
   try {
     await ctx.client.create(broadcastJobResource, sampleJob(ctx.namespace, nodes));
-    const { elapsedMs, object: job } = await followObject(ctx, watch, { kind: 'BroadcastJob', name: NAME, text: jobProgressText, goal: finished });
-    if (job.status?.phase !== 'completed') throw new Error(`BroadcastJob ${NAME} did not complete: ${jobProgressText(job)}`);
-    return { name: NAME, nodes: job.status.desired, parallelism: PARALLELISM, succeeded: job.status.succeeded, failed: job.status.failed, completedMs: elapsedMs };
+    const { elapsedMs, object: job } = await followObject(ctx, watch, {
+      kind: 'BroadcastJob',
+      name: NAME,
+      text: jobProgressText,
+      goal: finished,
+    });
+    if (job.status?.phase !== 'completed')
+      throw new Error(`BroadcastJob ${NAME} did not complete: ${jobProgressText(job)}`);
+    return {
+      name: NAME,
+      nodes: job.status.desired,
+      parallelism: PARALLELISM,
+      succeeded: job.status.succeeded,
+      failed: job.status.failed,
+      completedMs: elapsedMs,
+    };
   } finally {
     watch.stop();
   }

@@ -14,7 +14,13 @@ import { fileURLToPath } from 'node:url';
 
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { KubeConfig, V1Pod } from '@kubernetes/client-node';
-import { defaultCacheRoot, defaultToolSpecs, ensureTools, repositoryImage, startProcessKubelet } from '@kruise-ts/local-cluster';
+import {
+  defaultCacheRoot,
+  defaultToolSpecs,
+  ensureTools,
+  repositoryImage,
+  startProcessKubelet,
+} from '@kruise-ts/local-cluster';
 import type { ImageMapping, ProcessKubelet, ProcessNodePlacement } from '@kruise-ts/local-cluster';
 
 import type { Output } from './status-line.ts';
@@ -38,16 +44,29 @@ export function chartValues(placement: ProcessNodePlacement): Record<string, unk
  */
 export function helmInstallArgs(valuesFile: string, chartDirectory: string = CHART_DIRECTORY): string[] {
   return [
-    'upgrade', '--install', CHART_RELEASE, chartDirectory,
-    '--namespace', CHART_NAMESPACE, '--create-namespace',
-    '-f', valuesFile,
-    '--take-ownership', '--force-conflicts',
-    '--wait', '--timeout', '5m',
+    'upgrade',
+    '--install',
+    CHART_RELEASE,
+    chartDirectory,
+    '--namespace',
+    CHART_NAMESPACE,
+    '--create-namespace',
+    '-f',
+    valuesFile,
+    '--take-ownership',
+    '--force-conflicts',
+    '--wait',
+    '--timeout',
+    '5m',
   ];
 }
 
 /** helm's environment: `kubeconfig`, and config, cache and data under `helmHome` (never the user's). */
-export function helmEnvironment(helmHome: string, kubeconfig: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function helmEnvironment(
+  helmHome: string,
+  kubeconfig: string,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   return {
     ...base,
     HELM_CONFIG_HOME: path.join(helmHome, 'config'),
@@ -75,7 +94,10 @@ export function crashLoopOf(pods: readonly V1Pod[]): CrashLoop | undefined {
     const status = (pod.status?.containerStatuses ?? []).find((container) => container.restartCount >= CRASH_RESTARTS);
     if (status !== undefined) {
       const last = status.lastState?.terminated;
-      const exit = last === undefined ? 'how is unknown' : `exit code ${String(last.exitCode)}${last.reason === undefined ? '' : `, ${last.reason}`}`;
+      const exit =
+        last === undefined
+          ? 'how is unknown'
+          : `exit code ${String(last.exitCode)}${last.reason === undefined ? '' : `, ${last.reason}`}`;
       return { pod: pod.metadata?.name ?? '', container: status.name, restarts: status.restartCount, exit };
     }
   }
@@ -90,7 +112,9 @@ export interface ChartTools {
 
 /** Builds helm when missing from the tools cache (as the cluster's tools are) and runs `npm run build` for the image. */
 export async function prepareChartTools(out: Output): Promise<ChartTools> {
-  out.write('== Getting helm (the first run builds it from Go modules: under 2 minutes on 2 cores) and building the image\'s bundle (npm run build)\n');
+  out.write(
+    "== Getting helm (the first run builds it from Go modules: under 2 minutes on 2 cores) and building the image's bundle (npm run build)\n",
+  );
   const log = (line: string): void => {
     out.write(`   ${line}\n`);
   };
@@ -103,7 +127,9 @@ export async function prepareChartTools(out: Output): Promise<ChartTools> {
   const { prepare, ...image } = repositoryImage();
   const started = performance.now();
   await prepare?.();
-  out.write(`   helm ${helm.version}: ${helm.path}; bundle built in ${((performance.now() - started) / 1000).toFixed(1)}s (dist/)\n`);
+  out.write(
+    `   helm ${helm.version}: ${helm.path}; bundle built in ${((performance.now() - started) / 1000).toFixed(1)}s (dist/)\n`,
+  );
   return { helm: helm.path, image };
 }
 
@@ -135,20 +161,29 @@ function runHelm(options: InstallChartOptions, args: readonly string[], signal: 
   const env = helmEnvironment(path.join(options.directory, 'helm'), options.kubeconfigPath);
   return new Promise((resolve) => {
     execFile(options.tools.helm, args, { env, signal, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stderr}${stdout}` });
+      resolve({
+        code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+        output: `${stderr}${stdout}`,
+      });
     });
   });
 }
 
 /** The crash and the end of the container's last run's log, as the demo's error. */
 async function crashText(kubelet: ProcessKubelet, crash: CrashLoop): Promise<string> {
-  const log = await kubelet.containerLog({ namespace: CHART_NAMESPACE, pod: crash.pod, container: crash.container, previous: true }).catch(() => '');
+  const log = await kubelet
+    .containerLog({ namespace: CHART_NAMESPACE, pod: crash.pod, container: crash.container, previous: true })
+    .catch(() => '');
   const tail = log.trimEnd().split('\n').slice(-20).join('\n');
   return `the chart's pod ${crash.pod} cannot start: its container ${crash.container} keeps exiting (${crash.exit}; restarted ${String(crash.restarts)} times), so helm's --wait would not finish. The end of its last run's log:\n${tail}`;
 }
 
 /** Polls the release namespace's pods while helm waits; aborts `helm` when a container crash-loops and returns what happened. */
-async function watchForCrashes(core: CoreV1Api, kubelet: ProcessKubelet, helm: AbortController): Promise<string | undefined> {
+async function watchForCrashes(
+  core: CoreV1Api,
+  kubelet: ProcessKubelet,
+  helm: AbortController,
+): Promise<string | undefined> {
   // A call, not the property: the awaits below may see helm end (and the signal abort) meanwhile.
   const helmEnded = (): boolean => helm.signal.aborted;
   while (!helmEnded()) {
@@ -164,7 +199,11 @@ async function watchForCrashes(core: CoreV1Api, kubelet: ProcessKubelet, helm: A
 }
 
 /** helm, given up on when the demo is interrupted or an app's container crash-loops (`crash`). */
-async function runHelmWatchingPods(options: InstallChartOptions, kubelet: ProcessKubelet, args: readonly string[]): Promise<HelmRun & { readonly crash: string | undefined }> {
+async function runHelmWatchingPods(
+  options: InstallChartOptions,
+  kubelet: ProcessKubelet,
+  args: readonly string[],
+): Promise<HelmRun & { readonly crash: string | undefined }> {
   const helm = new AbortController();
   const interrupted = (): void => {
     helm.abort();
@@ -182,8 +221,19 @@ async function runHelmWatchingPods(options: InstallChartOptions, kubelet: Proces
 
 /** `kruise-ts-cloneset 1/1, ...`: the release's Deployments and their available replicas. */
 async function deploymentsText(kubeConfig: KubeConfig): Promise<string> {
-  const deployments = (await kubeConfig.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: CHART_NAMESPACE, labelSelector: `app.kubernetes.io/instance=${CHART_RELEASE}` })).items;
-  return deployments.map((d) => `${d.metadata?.name ?? ''} ${String(d.status?.availableReplicas ?? 0)}/${String(d.spec?.replicas ?? 1)}`).join(', ');
+  const deployments = (
+    await kubeConfig
+      .makeApiClient(AppsV1Api)
+      .listNamespacedDeployment({
+        namespace: CHART_NAMESPACE,
+        labelSelector: `app.kubernetes.io/instance=${CHART_RELEASE}`,
+      })
+  ).items;
+  return deployments
+    .map(
+      (d) => `${d.metadata?.name ?? ''} ${String(d.status?.availableReplicas ?? 0)}/${String(d.spec?.replicas ?? 1)}`,
+    )
+    .join(', ');
 }
 
 async function helmInstall(options: InstallChartOptions, kubelet: ProcessKubelet): Promise<void> {
@@ -192,17 +242,25 @@ async function helmInstall(options: InstallChartOptions, kubelet: ProcessKubelet
   await writeFile(valuesFile, `${JSON.stringify(chartValues(kubelet.placement), null, 2)}\n`);
   const args = helmInstallArgs(valuesFile);
   out.write(`helm ${args.map((arg) => (arg === CHART_DIRECTORY ? 'charts/kruise-ts' : arg)).join(' ')}\n`);
-  out.write(`   (featureGates ${ALL_APPS_GATES}, the pods on node ${kubelet.nodeName}; --wait: until every app's pods are Ready)\n`);
+  out.write(
+    `   (featureGates ${ALL_APPS_GATES}, the pods on node ${kubelet.nodeName}; --wait: until every app's pods are Ready)\n`,
+  );
   const started = performance.now();
   const result = await runHelmWatchingPods(options, kubelet, args);
   options.signal.throwIfAborted();
   if (result.crash !== undefined) {
-    throw new Error(`${result.crash}\n(helm stopped; the kubelet's log and every container's logs are under ${directory})`);
+    throw new Error(
+      `${result.crash}\n(helm stopped; the kubelet's log and every container's logs are under ${directory})`,
+    );
   }
   if (result.code !== 0) {
-    throw new Error(`helm failed (exit ${String(result.code)}); the apps' logs are under ${path.join(directory, 'process-kubelet', 'logs')}:\n${result.output}`);
+    throw new Error(
+      `helm failed (exit ${String(result.code)}); the apps' logs are under ${path.join(directory, 'process-kubelet', 'logs')}:\n${result.output}`,
+    );
   }
-  out.write(`Installed in ${((performance.now() - started) / 1000).toFixed(1)}s: ${await deploymentsText(options.kubeConfig)}\n`);
+  out.write(
+    `Installed in ${((performance.now() - started) / 1000).toFixed(1)}s: ${await deploymentsText(options.kubeConfig)}\n`,
+  );
 }
 
 /**
@@ -211,7 +269,9 @@ async function helmInstall(options: InstallChartOptions, kubelet: ProcessKubelet
  */
 export async function installChart(options: InstallChartOptions): Promise<InstalledChart> {
   const { out, directory } = options;
-  out.write('\n== Installing the chart with helm; the process kubelet runs its pods as processes of this repository\'s build\n');
+  out.write(
+    "\n== Installing the chart with helm; the process kubelet runs its pods as processes of this repository's build\n",
+  );
   const kubeletDirectory = path.join(directory, 'process-kubelet');
   if (options.freshCluster) {
     await rm(kubeletDirectory, { recursive: true, force: true });
@@ -225,7 +285,9 @@ export async function installChart(options: InstallChartOptions): Promise<Instal
     log: (line) => kubeletLog.write(`${new Date().toISOString()} ${line}\n`),
   });
   const logDirectory = path.join(kubeletDirectory, 'logs');
-  out.write(`Process kubelet: node ${kubelet.nodeName}, pods at ${kubelet.address}; its log ${path.join(directory, 'process-kubelet.log')}, the apps' logs under ${logDirectory}\n`);
+  out.write(
+    `Process kubelet: node ${kubelet.nodeName}, pods at ${kubelet.address}; its log ${path.join(directory, 'process-kubelet.log')}, the apps' logs under ${logDirectory}\n`,
+  );
   const stop = async (): Promise<void> => {
     await kubelet.stop();
     kubeletLog.end();

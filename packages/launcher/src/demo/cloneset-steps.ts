@@ -40,7 +40,12 @@ export async function applyFresh(ctx: StepContext, cloneSet: CloneSet): Promise<
   if (existing !== undefined) {
     ctx.out.write(`Deleting the CloneSet ${key.name} left by an earlier run...\n`);
     await ctx.client.delete(cloneSetResource, key, { propagationPolicy: 'Foreground' });
-    await until(ctx, 'the old CloneSet to be gone', async () => ctx.client.get(cloneSetResource, key).then(() => false, (error: unknown) => isNotFound(error)));
+    await until(ctx, 'the old CloneSet to be gone', async () =>
+      ctx.client.get(cloneSetResource, key).then(
+        () => false,
+        (error: unknown) => isNotFound(error),
+      ),
+    );
   }
   return ctx.client.create(cloneSetResource, cloneSet);
 }
@@ -48,7 +53,9 @@ export async function applyFresh(ctx: StepContext, cloneSet: CloneSet): Promise<
 /** The CloneSet's pods (not terminating), by name. */
 export async function podsOf(ctx: StepContext, selector: string): Promise<Pod[]> {
   const pods = await ctx.client.list(podResource, { namespace: ctx.namespace, labelSelector: selector });
-  return pods.items.filter((pod) => pod.metadata?.deletionTimestamp === undefined).sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  return pods.items
+    .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
 /** Polls `check` until it holds; gives up after the step timeout. */
@@ -73,16 +80,23 @@ export class ObjectWatch<T extends KubeObject> {
   readonly #factory: InformerFactory;
 
   constructor(ctx: StepContext, resource: ResourceType<T>) {
-    this.#factory = new InformerFactory({ client: ctx.client, logger: createLogger({ level: 'silent' }), namespace: ctx.namespace });
+    this.#factory = new InformerFactory({
+      client: ctx.client,
+      logger: createLogger({ level: 'silent' }),
+      namespace: ctx.namespace,
+    });
     this.#informer = this.#factory.informerFor({ resource });
     const notify = (object: DeepReadonly<T>): void => {
       for (const listener of this.#listeners) {
         listener(object);
       }
     };
-    this.#informer.addEventHandler({ onAdd: notify, onUpdate: (_old, object) => {
-      notify(object);
-    } });
+    this.#informer.addEventHandler({
+      onAdd: notify,
+      onUpdate: (_old, object) => {
+        notify(object);
+      },
+    });
     this.#factory.start(this.#stop.signal);
   }
 
@@ -120,7 +134,11 @@ export interface FollowInput<T extends KubeObject> {
  * Follows an object's status, showing a line whenever its text changes, until `goal` holds. Returns
  * how long it took and the object at the end; gives up after the step timeout.
  */
-export async function followObject<T extends KubeObject>(ctx: StepContext, watch: ObjectWatch<T>, input: FollowInput<T>): Promise<{ elapsedMs: number; object: DeepReadonly<T> }> {
+export async function followObject<T extends KubeObject>(
+  ctx: StepContext,
+  watch: ObjectWatch<T>,
+  input: FollowInput<T>,
+): Promise<{ elapsedMs: number; object: DeepReadonly<T> }> {
   const started = performance.now();
   let shown: string | undefined;
   const show = (object: DeepReadonly<T>): void => {
@@ -172,8 +190,17 @@ export async function followObject<T extends KubeObject>(ctx: StepContext, watch
  * Follows the CloneSet's status, showing a line whenever a counter changes, until `goal` holds.
  * Returns how long it took and the CloneSet at the end; gives up after the step timeout.
  */
-export async function follow(ctx: StepContext, watch: CloneSetWatch, input: { name: string; goal: (cs: DeepReadonly<CloneSet>) => boolean }): Promise<{ elapsedMs: number; cs: DeepReadonly<CloneSet> }> {
-  const followed = await followObject(ctx, watch, { kind: 'CloneSet', name: input.name, text: (cs) => progressText(progressOf(cs)), goal: input.goal });
+export async function follow(
+  ctx: StepContext,
+  watch: CloneSetWatch,
+  input: { name: string; goal: (cs: DeepReadonly<CloneSet>) => boolean },
+): Promise<{ elapsedMs: number; cs: DeepReadonly<CloneSet> }> {
+  const followed = await followObject(ctx, watch, {
+    kind: 'CloneSet',
+    name: input.name,
+    text: (cs) => progressText(progressOf(cs)),
+    goal: input.goal,
+  });
   return { elapsedMs: followed.elapsedMs, cs: followed.object };
 }
 

@@ -32,7 +32,11 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SAMPLE = new URL('../../demo/sample-cloneset.yaml', import.meta.url);
 const NEW_IMAGE = 'nginx:mainline';
 const PARTITION = 3;
-const CRD_FILES = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'];
+const CRD_FILES = [
+  'apps.kruise.io_clonesets.yaml',
+  'apps.kruise.io_statefulsets.yaml',
+  'apps.kruise.io_broadcastjobs.yaml',
+];
 /** BroadcastJob is off by default (kruise-ts's gate: OpenKruise has none and always runs it); the demo's process turns it on for its job. */
 const DEMO_FEATURE_GATES = 'BroadcastJob=true';
 
@@ -73,26 +77,51 @@ function heading(out: Output, text: string): void {
   out.write(`\n== ${text}\n`);
 }
 
-const uidsOf = async (ctx: StepContext, selector: string): Promise<string[]> => (await podsOf(ctx, selector)).map((pod) => pod.metadata?.uid ?? '');
+const uidsOf = async (ctx: StepContext, selector: string): Promise<string[]> =>
+  (await podsOf(ctx, selector)).map((pod) => pod.metadata?.uid ?? '');
 
-async function inPlaceUpdate(ctx: StepContext, watch: CloneSetWatch, cs: DeepReadonly<CloneSet>): Promise<{ partitionMs: number; finishMs: number }> {
+async function inPlaceUpdate(
+  ctx: StepContext,
+  watch: CloneSetWatch,
+  cs: DeepReadonly<CloneSet>,
+): Promise<{ partitionMs: number; finishMs: number }> {
   const { client } = ctx;
   const name = cs.metadata.name ?? '';
-  heading(ctx.out, `In-place update to ${NEW_IMAGE}, partition ${String(PARTITION)}: ${String(cs.spec.replicas - PARTITION)} pods are updated, ${String(PARTITION)} stay`);
+  heading(
+    ctx.out,
+    `In-place update to ${NEW_IMAGE}, partition ${String(PARTITION)}: ${String(cs.spec.replicas - PARTITION)} pods are updated, ${String(PARTITION)} stay`,
+  );
   const [container] = cs.spec.template.spec?.containers ?? [];
-  await client.patch(cloneSetResource, { namespace: ctx.namespace, name }, {
-    type: 'merge',
-    body: {
-      spec: {
-        updateStrategy: { type: 'InPlaceIfPossible', partition: PARTITION },
-        template: { spec: { containers: [{ ...container, image: NEW_IMAGE }] } },
+  await client.patch(
+    cloneSetResource,
+    { namespace: ctx.namespace, name },
+    {
+      type: 'merge',
+      body: {
+        spec: {
+          updateStrategy: { type: 'InPlaceIfPossible', partition: PARTITION },
+          template: { spec: { containers: [{ ...container, image: NEW_IMAGE }] } },
+        },
       },
     },
+  );
+  const held = await follow(ctx, watch, {
+    name,
+    goal: (c) => settled(c) && c.status?.updatedReplicas === c.spec.replicas - PARTITION,
   });
-  const held = await follow(ctx, watch, { name, goal: (c) => settled(c) && c.status?.updatedReplicas === c.spec.replicas - PARTITION });
   heading(ctx.out, 'Partition 0: the rest follow');
-  await client.patch(cloneSetResource, { namespace: ctx.namespace, name }, { type: 'merge', body: { spec: { updateStrategy: { partition: 0 } } } });
-  const done = await follow(ctx, watch, { name, goal: (c) => settled(c) && c.status?.updatedReplicas === c.spec.replicas && c.status.currentRevision === c.status.updateRevision });
+  await client.patch(
+    cloneSetResource,
+    { namespace: ctx.namespace, name },
+    { type: 'merge', body: { spec: { updateStrategy: { partition: 0 } } } },
+  );
+  const done = await follow(ctx, watch, {
+    name,
+    goal: (c) =>
+      settled(c) &&
+      c.status?.updatedReplicas === c.spec.replicas &&
+      c.status.currentRevision === c.status.updateRevision,
+  });
   return { partitionMs: held.elapsedMs, finishMs: done.elapsedMs };
 }
 
@@ -102,10 +131,15 @@ function printSummary(out: Output, summary: DemoSummary): void {
 }
 
 /** The scale-out and the in-place update, measured; the controllers are running (`tally` counts their writes when they run here). */
-async function playSample(ctx: StepContext, tally: WriteTally | undefined): Promise<Omit<DemoSummary, 'statefulSet' | 'broadcastJob'>> {
+async function playSample(
+  ctx: StepContext,
+  tally: WriteTally | undefined,
+): Promise<Omit<DemoSummary, 'statefulSet' | 'broadcastJob'>> {
   const sample = sampleCloneSet(await readFile(SAMPLE, 'utf8'), ctx.namespace);
   const name = sample.metadata.name ?? '';
-  const selector = Object.entries(sample.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  const selector = Object.entries(sample.spec.selector.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   heading(ctx.out, `The document's sample CloneSet: ${name}, ${String(sample.spec.replicas)} replicas`);
   await applyFresh(ctx, sample);
   const watch = new CloneSetWatch(ctx);
@@ -115,7 +149,13 @@ async function playSample(ctx: StepContext, tally: WriteTally | undefined): Prom
     const writesBefore = tally?.total('pods') ?? 0;
     const update = await inPlaceUpdate(ctx, watch, scaled.cs);
     const after = await podsOf(ctx, selector);
-    return summaryOf({ scaledMs: scaled.elapsedMs, update, before, after, writes: writesOf(tally, writesBefore, after.length) });
+    return summaryOf({
+      scaledMs: scaled.elapsedMs,
+      update,
+      before,
+      after,
+      writes: writesOf(tally, writesBefore, after.length),
+    });
   } finally {
     watch.stop();
   }
@@ -144,7 +184,10 @@ function summaryOf(input: {
     finishMs: update.finishMs,
     pods: after.length,
     podsKept: after.filter((pod) => before.includes(pod.metadata?.uid ?? '')).length,
-    restarts: after.reduce((sum, pod) => sum + (pod.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0), 0),
+    restarts: after.reduce(
+      (sum, pod) => sum + (pod.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0),
+      0,
+    ),
     writes: input.writes,
   };
 }
@@ -160,9 +203,13 @@ async function playAll(ctx: StepContext, tally: WriteTally | undefined): Promise
 
 function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
-    signal.addEventListener('abort', () => {
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -178,18 +225,31 @@ interface DemoControllersHandle {
 async function startInProcess(options: DemoOptions): Promise<DemoControllersHandle> {
   const { out, namespace } = options;
   heading(out, 'Installing the CRDs');
-  await applyCrdFiles(options.kubeConfig, CRD_FILES.map((file) => path.join(REPO_ROOT, 'crds', file)));
+  await applyCrdFiles(
+    options.kubeConfig,
+    CRD_FILES.map((file) => path.join(REPO_ROOT, 'crds', file)),
+  );
   await ensureNamespace(options.kubeConfig, namespace);
   const tally = new WriteTally();
   // The local webhook configuration (a free port on 127.0.0.1) takes effect once the SidecarSet gate is on.
-  const flags = launcherFlagsSchema.parse({ 'feature-gates': DEMO_FEATURE_GATES, 'leader-elect': 'false', 'metrics-bind-address': '0', 'health-probe-bind-address': '0', namespace, 'webhook-local-configuration': 'kruise-ts-demo', 'webhook-port': '0' });
+  const flags = launcherFlagsSchema.parse({
+    'feature-gates': DEMO_FEATURE_GATES,
+    'leader-elect': 'false',
+    'metrics-bind-address': '0',
+    'health-probe-bind-address': '0',
+    namespace,
+    'webhook-local-configuration': 'kruise-ts-demo',
+    'webhook-port': '0',
+  });
   const controllers = startControllers({
     flags,
     kubeConfig: options.kubeConfig,
     logger: createLogger({ level: 'info', destination: options.controllerLog }),
     requestObservers: [tally],
   });
-  out.write(`Controllers running in this process: ${controllers.apps.map((app) => app.name).join(', ')} (watching namespace ${namespace})\n`);
+  out.write(
+    `Controllers running in this process: ${controllers.apps.map((app) => app.name).join(', ')} (watching namespace ${namespace})\n`,
+  );
   return { tally, running: 'The controllers keep running', stop: () => controllers.stop() };
 }
 
@@ -203,14 +263,25 @@ async function useInstalledApps(options: DemoOptions): Promise<DemoControllersHa
 /** Runs the demo; the caller owns the cluster (and the chart's apps, `installed`). Stops the controllers it started before returning. */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const { out, namespace } = options;
-  const controllers = options.controllers === 'installed' ? await useInstalledApps(options) : await startInProcess(options);
+  const controllers =
+    options.controllers === 'installed' ? await useInstalledApps(options) : await startInProcess(options);
   try {
-    const client = createClient(new Transport({ kubeConfig: options.kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-demo' }));
-    const ctx: StepContext = { client, namespace, out, signal: options.signal, stepTimeoutMs: options.stepTimeoutMs ?? 180_000 };
+    const client = createClient(
+      new Transport({ kubeConfig: options.kubeConfig, qps: 50, burst: 100, userAgent: 'kruise-ts-demo' }),
+    );
+    const ctx: StepContext = {
+      client,
+      namespace,
+      out,
+      signal: options.signal,
+      stepTimeoutMs: options.stepTimeoutMs ?? 180_000,
+    };
     const summary = await playAll(ctx, controllers.tally);
     printSummary(out, summary);
     if (options.keepRunning === true) {
-      out.write(`${controllers.running}; try: kubectl -n ${namespace} get clone,asts,bcj,pods,pvc. Ctrl-C stops everything the demo started.\n`);
+      out.write(
+        `${controllers.running}; try: kubectl -n ${namespace} get clone,asts,bcj,pods,pvc. Ctrl-C stops everything the demo started.\n`,
+      );
       await untilAborted(options.signal);
     }
     return summary;

@@ -25,7 +25,11 @@ import { runDemo } from './demo.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { namespace: { type: 'string', default: 'kruise-demo' }, keep: { type: 'boolean', default: false }, chart: { type: 'boolean', default: false } },
+  options: {
+    namespace: { type: 'string', default: 'kruise-demo' },
+    keep: { type: 'boolean', default: false },
+    chart: { type: 'boolean', default: false },
+  },
   strict: true,
 });
 const out = process.stdout;
@@ -53,7 +57,9 @@ async function kubeConfigToUse(): Promise<KubeConfig> {
     out.write(`Using the cluster of $KUBECONFIG (${kubeConfig.getCurrentCluster()?.server ?? 'unknown server'})\n`);
     return kubeConfig;
   }
-  out.write('== Starting the local control plane (the first run builds it from Go modules: about 6 minutes on 2 cores)\n');
+  out.write(
+    '== Starting the local control plane (the first run builds it from Go modules: about 6 minutes on 2 cores)\n',
+  );
   // Simulated kubelet delays make the rollout visible at human speed (benchmarks use none).
   cluster = await startLocalCluster({
     name: 'demo',
@@ -107,7 +113,9 @@ async function stopStarted(chart: InstalledChart | undefined): Promise<void> {
     out.write('Stopping the local control plane the demo started...\n');
     await cluster.stop();
   } else if (chart !== undefined) {
-    out.write(`The release ${CHART_RELEASE} stays installed in ${CHART_NAMESPACE} on this cluster (the demo did not start it); its pods run again on the next \`npm run demo -- --chart\`; \`helm uninstall ${CHART_RELEASE} -n ${CHART_NAMESPACE}\` removes it, the CRDs stay.\n`);
+    out.write(
+      `The release ${CHART_RELEASE} stays installed in ${CHART_NAMESPACE} on this cluster (the demo did not start it); its pods run again on the next \`npm run demo -- --chart\`; \`helm uninstall ${CHART_RELEASE} -n ${CHART_NAMESPACE}\` removes it, the CRDs stay.\n`,
+    );
   }
 }
 
@@ -119,7 +127,15 @@ async function main(): Promise<number> {
   let chart: InstalledChart | undefined;
   try {
     if (tools !== undefined) {
-      chart = await installChart({ tools, kubeconfigPath: kubeconfigPath(), kubeConfig, directory: demoDirectory, freshCluster: cluster?.reused === false, out, signal: stop.signal });
+      chart = await installChart({
+        tools,
+        kubeconfigPath: kubeconfigPath(),
+        kubeConfig,
+        directory: demoDirectory,
+        freshCluster: cluster?.reused === false,
+        out,
+        signal: stop.signal,
+      });
     }
     await play(kubeConfig, chart);
     return 0;

@@ -33,9 +33,20 @@ function sampleSet(namespace: string, image: string): StatefulSet {
       podManagementPolicy: 'Parallel',
       revisionHistoryLimit: 10,
       selector: { matchLabels: { app: NAME } },
-      template: { metadata: { labels: { app: NAME } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'db', image }] } },
-      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 2, podUpdatePolicy: 'InPlaceIfPossible', minReadySeconds: 0 } },
+      template: {
+        metadata: { labels: { app: NAME } },
+        spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'db', image }] },
+      },
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        },
+      ],
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { partition: 0, maxUnavailable: 2, podUpdatePolicy: 'InPlaceIfPossible', minReadySeconds: 0 },
+      },
     },
   };
 }
@@ -44,22 +55,38 @@ async function settled(ctx: StepContext, image: string): Promise<boolean> {
   const set = await ctx.client.get(statefulSetResource, { namespace: ctx.namespace, name: NAME });
   const status = set.status;
   const pods = await podsOf(ctx, SELECTOR);
-  return status !== undefined && status.observedGeneration === set.metadata.generation && status.readyReplicas === 3 && status.updatedReplicas === 3 && pods.every((pod) => pod.spec?.containers[0]?.image === image);
+  return (
+    status !== undefined &&
+    status.observedGeneration === set.metadata.generation &&
+    status.readyReplicas === 3 &&
+    status.updatedReplicas === 3 &&
+    pods.every((pod) => pod.spec?.containers[0]?.image === image)
+  );
 }
 
 async function claimUids(ctx: StepContext): Promise<string[]> {
-  return (await ctx.client.list(pvcResource, { namespace: ctx.namespace })).items.filter((claim) => claim.metadata?.name?.startsWith(`data-${NAME}-`) === true).map((claim) => claim.metadata?.uid ?? '');
+  return (await ctx.client.list(pvcResource, { namespace: ctx.namespace })).items
+    .filter((claim) => claim.metadata?.name?.startsWith(`data-${NAME}-`) === true)
+    .map((claim) => claim.metadata?.uid ?? '');
 }
 
 /** Creates the set (replacing one left by an earlier run), waits for it, updates it in place, and measures. */
-export async function playStatefulSet(ctx: StepContext, images: { readonly from: string; readonly to: string }): Promise<StatefulSetDemoResult> {
+export async function playStatefulSet(
+  ctx: StepContext,
+  images: { readonly from: string; readonly to: string },
+): Promise<StatefulSetDemoResult> {
   const key = { namespace: ctx.namespace, name: NAME };
   await ctx.client.delete(statefulSetResource, key, { propagationPolicy: 'Foreground' }).catch((error: unknown) => {
     if (!isNotFound(error)) {
       throw error;
     }
   });
-  await until(ctx, `the old ${NAME} to be gone`, () => ctx.client.get(statefulSetResource, key).then(() => false, (error: unknown) => isNotFound(error)));
+  await until(ctx, `the old ${NAME} to be gone`, () =>
+    ctx.client.get(statefulSetResource, key).then(
+      () => false,
+      (error: unknown) => isNotFound(error),
+    ),
+  );
   const started = performance.now();
   await ctx.client.create(statefulSetResource, sampleSet(ctx.namespace, images.from));
   await until(ctx, `${NAME} to have 3 ready pods`, () => settled(ctx, images.from));
@@ -67,7 +94,10 @@ export async function playStatefulSet(ctx: StepContext, images: { readonly from:
   const pods = (await podsOf(ctx, SELECTOR)).map((pod) => pod.metadata?.uid ?? '');
   const claims = await claimUids(ctx);
   const updateStarted = performance.now();
-  await ctx.client.patch(statefulSetResource, key, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'db', image: images.to }] } } } } });
+  await ctx.client.patch(statefulSetResource, key, {
+    type: 'merge',
+    body: { spec: { template: { spec: { containers: [{ name: 'db', image: images.to }] } } } },
+  });
   await until(ctx, `${NAME} to be updated in place`, () => settled(ctx, images.to));
   const after = (await podsOf(ctx, SELECTOR)).map((pod) => pod.metadata?.uid ?? '');
   const claimsAfter = await claimUids(ctx);

@@ -6,7 +6,9 @@ import { jobProgressText, showLine, statusLine, timedLine } from './status-line.
 
 describe('the demo status line', () => {
   it('shows the counters with the elapsed time', () => {
-    expect(statusLine('sample', { desired: 5, replicas: 5, updated: 2, ready: 4, available: 3 }, 1234)).toBe('[  1.2s] sample  desired 5  replicas 5  updated 2  ready 4  available 3');
+    expect(statusLine('sample', { desired: 5, replicas: 5, updated: 2, ready: 4, available: 3 }, 1234)).toBe(
+      '[  1.2s] sample  desired 5  replicas 5  updated 2  ready 4  available 3',
+    );
   });
 
   it('redraws in place on a terminal and prints new lines otherwise', () => {
@@ -17,8 +19,17 @@ describe('the demo status line', () => {
   });
 
   it("shows a BroadcastJob's counters and phase, and a job without a status yet as pending", () => {
-    const job = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata: { name: 'demo-bcj' }, spec: { template: {} } } as unknown as BroadcastJob;
-    expect(timedLine('demo-bcj', jobProgressText(job), 0)).toBe('[  0.0s] demo-bcj  desired 0  active 0  succeeded 0  failed 0  pending');
-    expect(jobProgressText({ ...job, status: { desired: 4, active: 2, succeeded: 1, failed: 0, phase: 'running' } })).toBe('desired 4  active 2  succeeded 1  failed 0  running');
+    const job = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'BroadcastJob',
+      metadata: { name: 'demo-bcj' },
+      spec: { template: {} },
+    } as unknown as BroadcastJob;
+    expect(timedLine('demo-bcj', jobProgressText(job), 0)).toBe(
+      '[  0.0s] demo-bcj  desired 0  active 0  succeeded 0  failed 0  pending',
+    );
+    expect(
+      jobProgressText({ ...job, status: { desired: 4, active: 2, succeeded: 1, failed: 0, phase: 'running' } }),
+    ).toBe('desired 4  active 2  succeeded 1  failed 0  running');
   });
 });

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { WriteTally } from './write-tally.ts';
 
 type RequestRecord = Parameters<WriteTally['observeRequest']>[0];
-const record = (method: string, path: string, verb: string): RequestRecord => ({ verb, method, path, code: '201', host: 'h', durationSeconds: 0, rateLimiterSeconds: 0 });
+const record = (method: string, path: string, verb: string): RequestRecord => ({
+  verb,
+  method,
+  path,
+  code: '201',
+  host: 'h',
+  durationSeconds: 0,
+  rateLimiterSeconds: 0,
+});
 const failed = (record: RequestRecord): RequestRecord => ({ ...record, code: '409' });
 
 describe('WriteTally', () => {

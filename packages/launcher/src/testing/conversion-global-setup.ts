@@ -12,11 +12,19 @@ const PROCESS = fileURLToPath(new URL('./conversion-webhook-process.ts', import.
 const READY_TIMEOUT_MS = 120_000;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, ['--conditions=@kruise-ts/source', PROCESS, project.getProvidedContext().kubeconfigPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@kruise-ts/source', PROCESS, project.getProvidedContext().kubeconfigPath],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new Error(`the test run's conversion webhook was not ready within ${String(READY_TIMEOUT_MS / 1000)} s:\n${output}`));
+      reject(
+        new Error(
+          `the test run's conversion webhook was not ready within ${String(READY_TIMEOUT_MS / 1000)} s:\n${output}`,
+        ),
+      );
     }, READY_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
@@ -29,11 +37,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`the test run's conversion webhook exited (code ${String(code)}) before it was ready:\n${output}`));
+      reject(
+        new Error(`the test run's conversion webhook exited (code ${String(code)}) before it was ready:\n${output}`),
+      );
     });
   });
   await ready;
-  process.stderr.write(`[local-cluster] conversion webhook for this test run: ${output.match(/^ready (\S+)/m)?.[1] ?? '?'}\n`);
+  process.stderr.write(
+    `[local-cluster] conversion webhook for this test run: ${output.match(/^ready (\S+)/m)?.[1] ?? '?'}\n`,
+  );
   return async () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

@@ -18,7 +18,13 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 
 import { convertObject, CONVERSION_WEBHOOK_PATH, CRD_DEFINITIONS, CRDS_DIRECTORY } from '@kruise-ts/api';
-import { createLogger, customResourceDefinitionResource, LocalConversionWebhook, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
+import {
+  createLogger,
+  customResourceDefinitionResource,
+  LocalConversionWebhook,
+  SelfManagedCertificates,
+  WebhookServer,
+} from '@kruise-ts/controller-runtime';
 import type { CertificateSource } from '@kruise-ts/controller-runtime';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles } from '@kruise-ts/local-cluster/testing';
@@ -27,12 +33,27 @@ async function main(kubeconfigPath: string): Promise<void> {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(kubeconfigPath);
   const logger = createLogger({ level: 'warn', base: { component: 'test-run-conversion' } });
-  const files = (await readdir(CRDS_DIRECTORY)).filter((file) => file.endsWith('.yaml')).map((file) => path.join(CRDS_DIRECTORY, file));
+  const files = (await readdir(CRDS_DIRECTORY))
+    .filter((file) => file.endsWith('.yaml'))
+    .map((file) => path.join(CRDS_DIRECTORY, file));
   await applyCrdFiles(kubeConfig, files);
-  const crds = CRD_DEFINITIONS.filter((definition) => definition.conversion?.strategy === 'Webhook').map((definition) => `${definition.names.plural}.${definition.group}`);
-  const server = new WebhookServer({ certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }), logger, host: '127.0.0.1', port: 0 });
+  const crds = CRD_DEFINITIONS.filter((definition) => definition.conversion?.strategy === 'Webhook').map(
+    (definition) => `${definition.names.plural}.${definition.group}`,
+  );
+  const server = new WebhookServer({
+    certificates: new SelfManagedCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], logger }),
+    logger,
+    host: '127.0.0.1',
+    port: 0,
+  });
   server.registerConversion(CONVERSION_WEBHOOK_PATH, convertObject);
-  const registration = new LocalConversionWebhook({ client: testClient(kubeConfig), crds, port: () => server.listening(), certificates: server.certificates, logger });
+  const registration = new LocalConversionWebhook({
+    client: testClient(kubeConfig),
+    crds,
+    port: () => server.listening(),
+    certificates: server.certificates,
+    logger,
+  });
   const stop = new AbortController();
   const serving = server.start(stop.signal);
   const registered = registration.start(stop.signal);
@@ -47,14 +68,31 @@ async function main(kubeconfigPath: string): Promise<void> {
 }
 
 /** Points a CRD whose conversion was replaced (by `helm install`) back at the run's converter, until the run ends. */
-async function keepRegistered(input: { readonly kubeConfig: KubeConfig; readonly crds: readonly string[]; readonly url: string; readonly certificates: CertificateSource }, signal: AbortSignal): Promise<void> {
+async function keepRegistered(
+  input: {
+    readonly kubeConfig: KubeConfig;
+    readonly crds: readonly string[];
+    readonly url: string;
+    readonly certificates: CertificateSource;
+  },
+  signal: AbortSignal,
+): Promise<void> {
   const client = testClient(input.kubeConfig);
   const pointBack = async (name: string): Promise<void> => {
     const crd = await client.get(customResourceDefinitionResource, { name });
     const caPem = input.certificates.current()?.caPem;
     if (crd.spec?.conversion?.webhook?.clientConfig?.url === input.url || caPem === undefined) return;
     const clientConfig = { service: null, url: input.url, caBundle: Buffer.from(caPem).toString('base64') };
-    await client.patch(customResourceDefinitionResource, { name }, { type: 'merge', body: { spec: { conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig } } } } });
+    await client.patch(
+      customResourceDefinitionResource,
+      { name },
+      {
+        type: 'merge',
+        body: {
+          spec: { conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig } } },
+        },
+      },
+    );
   };
   while (!signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -67,7 +105,12 @@ async function keepRegistered(input: { readonly kubeConfig: KubeConfig; readonly
 async function waitUntilRegistered(kubeConfig: KubeConfig, crds: readonly string[]): Promise<void> {
   const client = testClient(kubeConfig);
   for (let attempt = 0; attempt < 300; attempt++) {
-    const urls = await Promise.all(crds.map(async (name) => (await client.get(customResourceDefinitionResource, { name })).spec?.conversion?.webhook?.clientConfig?.url));
+    const urls = await Promise.all(
+      crds.map(
+        async (name) =>
+          (await client.get(customResourceDefinitionResource, { name })).spec?.conversion?.webhook?.clientConfig?.url,
+      ),
+    );
     if (urls.every((url) => url !== undefined)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

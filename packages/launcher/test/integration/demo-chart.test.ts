@@ -64,7 +64,13 @@ beforeAll(async () => {
   const sharedBin = path.join(defaultCacheRoot(), 'bin');
   await mkdir(sharedBin, { recursive: true });
   await symlink(sharedBin, path.join(cacheRoot, 'bin'));
-  cluster = await startLocalCluster({ name: 'demo-chart', runDir, nodes: 4, handleSignals: false, log: () => undefined });
+  cluster = await startLocalCluster({
+    name: 'demo-chart',
+    runDir,
+    nodes: 4,
+    handleSignals: false,
+    log: () => undefined,
+  });
 });
 
 afterAll(async () => {
@@ -77,17 +83,29 @@ describe('npm run demo -- --chart', () => {
   it("installs the chart with helm, runs every step through the chart's apps, stops the kubelet's processes and leaves the release on a cluster it did not start", async () => {
     const { code, output } = await runDemo(['--chart', '--namespace', 'demo-chart']);
     expect(code, output).toBe(0);
-    expect(output).toContain('helm upgrade --install kruise-ts charts/kruise-ts --namespace kruise-system --create-namespace');
-    expect(output).toMatch(/Installed in [\d.]+s: kruise-ts-advanced-statefulset 1\/1, kruise-ts-broadcastjob 1\/1, kruise-ts-cloneset 1\/1, kruise-ts-sidecarset 2\/2/);
+    expect(output).toContain(
+      'helm upgrade --install kruise-ts charts/kruise-ts --namespace kruise-system --create-namespace',
+    );
+    expect(output).toMatch(
+      /Installed in [\d.]+s: kruise-ts-advanced-statefulset 1\/1, kruise-ts-broadcastjob 1\/1, kruise-ts-cloneset 1\/1, kruise-ts-sidecarset 2\/2/,
+    );
     expect(output).toContain("Controllers: the chart's apps, each in its own pod (this process runs none)");
     expect(output).not.toContain('Installing the CRDs');
     expect(output).toContain('pods kept through the update (same UID):   5/5, container restarts 5');
-    expect(output).toContain("controller writes per pod for the update:  not counted (the apps run in the chart's pods)");
-    expect(output).toMatch(/Advanced StatefulSet demo-db: 3 pods with a PVC each in [\d.]+s, updated in place in [\d.]+s, pods kept 3\/3, PVCs kept 3\/3/);
+    expect(output).toContain(
+      "controller writes per pod for the update:  not counted (the apps run in the chart's pods)",
+    );
+    expect(output).toMatch(
+      /Advanced StatefulSet demo-db: 3 pods with a PVC each in [\d.]+s, updated in place in [\d.]+s, pods kept 3\/3, PVCs kept 3\/3/,
+    );
     // The process kubelet's node is tainted: the job runs on kwok's four nodes only.
-    expect(output).toMatch(/BroadcastJob demo-bcj: 4 nodes, 2 pods at a time, completed in [\d.]+s, 4 succeeded, 0 failed/);
+    expect(output).toMatch(
+      /BroadcastJob demo-bcj: 4 nodes, 2 pods at a time, completed in [\d.]+s, 4 succeeded, 0 failed/,
+    );
     expect(output).toContain('Stopping the process kubelet and the apps it runs...');
-    expect(output).toContain('The release kruise-ts stays installed in kruise-system on this cluster (the demo did not start it)');
+    expect(output).toContain(
+      'The release kruise-ts stays installed in kruise-system on this cluster (the demo did not start it)',
+    );
     expect(await processesNaming(path.join(cacheRoot, 'demo', 'process-kubelet'))).toEqual([]);
   }, 240_000);
 });

@@ -15,7 +15,13 @@ import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
 import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
 import { podSummary, testClient } from '@kruise-ts/controller-runtime/testing';
-import { applyCrdFiles, createTestNamespace, kwokLogOf, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import {
+  applyCrdFiles,
+  createTestNamespace,
+  kwokLogOf,
+  testKubeConfig,
+  waitFor,
+} from '@kruise-ts/local-cluster/testing';
 import { sidecarSetResource } from '@kruise-ts/sidecarset';
 import { TestPodWebhook } from '@kruise-ts/sidecarset/testing';
 import { podResource } from '@kruise-ts/workload';
@@ -29,12 +35,19 @@ const containerOf = (pod: Pod, name: string) => pod.spec?.containers.find((conta
 const statusOf = (pod: Pod, name: string) => pod.status?.containerStatuses?.find((status) => status.name === name);
 
 async function webPods(namespace: string): Promise<Pod[]> {
-  return (await client.list(podResource, { namespace, labelSelector: 'app=web' })).items.sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  return (await client.list(podResource, { namespace, labelSelector: 'app=web' })).items.sort((a, b) =>
+    (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+  );
 }
 
 function settledCloneSet(cloneSet: CloneSet): boolean {
   const status = cloneSet.status;
-  return status?.observedGeneration === cloneSet.metadata.generation && status?.updatedReadyReplicas === 2 && status.readyReplicas === 2 && status.currentRevision === status.updateRevision;
+  return (
+    status?.observedGeneration === cloneSet.metadata.generation &&
+    status?.updatedReadyReplicas === 2 &&
+    status.readyReplicas === 2 &&
+    status.currentRevision === status.updateRevision
+  );
 }
 
 /**
@@ -42,8 +55,16 @@ function settledCloneSet(cloneSet: CloneSet): boolean {
  * Fail so that no pod escapes it) next to the workload controller `setup` adds, and a SidecarSet
  * `logs-<namespace>` (logger, busybox:1.36) for the pods labelled app=web; `run` gets the namespace.
  */
-async function withSidecarSet(prefix: string, setup: (manager: Manager) => void, run: (namespace: string, setName: string) => Promise<void>): Promise<void> {
-  await applyCrdFiles(kubeConfig, [crd('apps.kruise.io_clonesets.yaml'), crd('apps.kruise.io_statefulsets.yaml'), crd('apps.kruise.io_sidecarsets.yaml')]);
+async function withSidecarSet(
+  prefix: string,
+  setup: (manager: Manager) => void,
+  run: (namespace: string, setName: string) => Promise<void>,
+): Promise<void> {
+  await applyCrdFiles(kubeConfig, [
+    crd('apps.kruise.io_clonesets.yaml'),
+    crd('apps.kruise.io_statefulsets.yaml'),
+    crd('apps.kruise.io_sidecarsets.yaml'),
+  ]);
   await using ns = await createTestNamespace(kubeConfig, prefix);
   const namespace = ns.name;
   // Fail (the helper's default): no pod of the namespace is created before the API server calls the webhook.
@@ -55,7 +76,12 @@ async function withSidecarSet(prefix: string, setup: (manager: Manager) => void,
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'SidecarSet',
       metadata: { name: setName },
-      spec: { namespace, selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'busybox:1.36' }], updateStrategy: { maxUnavailable: '100%' } },
+      spec: {
+        namespace,
+        selector: { matchLabels: { app: 'web' } },
+        containers: [{ name: 'logger', image: 'busybox:1.36' }],
+        updateStrategy: { maxUnavailable: '100%' },
+      },
     } as never);
     await webhook.start();
     await run(namespace, setName);
@@ -68,11 +94,17 @@ async function withSidecarSet(prefix: string, setup: (manager: Manager) => void,
 
 /** Upgrades the SidecarSet's image and waits until both pods run it. */
 async function upgradeSidecar(setName: string): Promise<void> {
-  await client.patch(sidecarSetResource, { name: setName }, { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } });
+  await client.patch(
+    sidecarSetResource,
+    { name: setName },
+    { type: 'merge', body: { spec: { containers: [{ name: 'logger', image: 'busybox:1.37' }] } } },
+  );
   await waitFor(
     async () => {
       const set = await client.get(sidecarSetResource, { name: setName });
-      return set.status?.updatedReadyPods === 2 && set.status.observedGeneration === set.metadata.generation ? true : undefined;
+      return set.status?.updatedReadyPods === 2 && set.status.observedGeneration === set.metadata.generation
+        ? true
+        : undefined;
     },
     { description: 'the sidecars upgraded' },
   );
@@ -80,41 +112,81 @@ async function upgradeSidecar(setName: string): Promise<void> {
 
 /** Each pod's sidecar image, app image, sidecar restarts and app restarts. */
 async function containersOf(namespace: string): Promise<(string | number | undefined)[][]> {
-  return (await webPods(namespace)).map((pod) => [containerOf(pod, 'logger')?.image, containerOf(pod, 'app')?.image, statusOf(pod, 'logger')?.restartCount, statusOf(pod, 'app')?.restartCount]);
+  return (await webPods(namespace)).map((pod) => [
+    containerOf(pod, 'logger')?.image,
+    containerOf(pod, 'app')?.image,
+    statusOf(pod, 'logger')?.restartCount,
+    statusOf(pod, 'app')?.restartCount,
+  ]);
 }
 
 /** The CloneSet's status, its pods and what kwok did to them, for a timeout message. */
 async function cloneSetState(namespace: string): Promise<unknown> {
   const cloneSet = await client.get(cloneSetResource, { namespace, name: 'web' });
-  return { generation: cloneSet.metadata.generation, status: cloneSet.status, pods: (await webPods(namespace)).map(podSummary), kwok: await kwokLogOf(namespace) };
+  return {
+    generation: cloneSet.metadata.generation,
+    status: cloneSet.status,
+    pods: (await webPods(namespace)).map(podSummary),
+    kwok: await kwokLogOf(namespace),
+  };
 }
 
-const uidsOf = async (namespace: string): Promise<(string | undefined)[]> => (await webPods(namespace)).map((pod) => pod.metadata?.uid);
+const uidsOf = async (namespace: string): Promise<(string | undefined)[]> =>
+  (await webPods(namespace)).map((pod) => pod.metadata?.uid);
 
 describe('SidecarSet with a workload controller in one process', () => {
   it("leaves the sidecar alone during a CloneSet's in-place update, and the CloneSet alone during the sidecar's", async () => {
     const cloneSets = (created: Manager): void => {
-      setupCloneSetController(created, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, scalingExcludePreparingDelete: false, stripPodManagedFields: true });
+      setupCloneSetController(created, {
+        featureGates: parseFeatureGates(''),
+        workers: 2,
+        expectationTimeoutMs: 60_000,
+        scalingExcludePreparingDelete: false,
+        stripPodManagedFields: true,
+      });
     };
     await withSidecarSet('sidecar-cloneset', cloneSets, async (namespace, setName) => {
       await client.create(cloneSetResource, {
         apiVersion: 'apps.kruise.io/v1alpha1',
         kind: 'CloneSet',
         metadata: { name: 'web', namespace },
-        spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } }, updateStrategy: { type: 'InPlaceIfPossible' } },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+          },
+          updateStrategy: { type: 'InPlaceIfPossible' },
+        },
       } as never);
-      await waitFor(async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) ? true : undefined), {
-        description: 'the CloneSet ready',
-        state: () => cloneSetState(namespace),
-      });
+      await waitFor(
+        async () =>
+          settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) ? true : undefined,
+        {
+          description: 'the CloneSet ready',
+          state: () => cloneSetState(namespace),
+        },
+      );
       const before = await uidsOf(namespace);
       expect((await webPods(namespace)).map((pod) => pod.spec?.containers.map((container) => container.name))).toEqual([
         ['logger', 'app'],
         ['logger', 'app'],
       ]);
-      await client.patch(cloneSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
+      await client.patch(
+        cloneSetResource,
+        { namespace, name: 'web' },
+        {
+          type: 'merge',
+          body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } },
+        },
+      );
       await waitFor(
-        async () => (settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) && (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28') ? true : undefined),
+        async () =>
+          settledCloneSet(await client.get(cloneSetResource, { namespace, name: 'web' })) &&
+          (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28')
+            ? true
+            : undefined,
         { description: 'the CloneSet updated in place', state: () => cloneSetState(namespace) },
       );
       expect(await uidsOf(namespace)).toEqual(before);
@@ -134,7 +206,12 @@ describe('SidecarSet with a workload controller in one process', () => {
 
   it("does the same with an Advanced StatefulSet's in-place update", async () => {
     const statefulSets = (created: Manager): void => {
-      setupStatefulSetController(created, { featureGates: parseFeatureGates(''), workers: 2, expectationTimeoutMs: 60_000, stripPodManagedFields: true });
+      setupStatefulSetController(created, {
+        featureGates: parseFeatureGates(''),
+        workers: 2,
+        expectationTimeoutMs: 60_000,
+        stripPodManagedFields: true,
+      });
     };
     await withSidecarSet('sidecar-asts', statefulSets, async (namespace, setName) => {
       await client.create(statefulSetResource, {
@@ -146,16 +223,43 @@ describe('SidecarSet with a workload controller in one process', () => {
           serviceName: 'web',
           podManagementPolicy: 'Parallel',
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: {
+              readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+              containers: [{ name: 'app', image: 'nginx:1.27' }],
+            },
+          },
+          updateStrategy: {
+            type: 'RollingUpdate',
+            rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 },
+          },
         },
       } as never);
-      const settled = (set: StatefulSet): boolean => set.status?.observedGeneration === set.metadata.generation && set.status?.updatedReplicas === 2 && set.status.readyReplicas === 2 && set.status.currentRevision === set.status.updateRevision;
-      await waitFor(async () => (settled(await client.get(statefulSetResource, { namespace, name: 'web' })) ? true : undefined), { description: 'the StatefulSet ready' });
-      const before = await uidsOf(namespace);
-      await client.patch(statefulSetResource, { namespace, name: 'web' }, { type: 'merge', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
+      const settled = (set: StatefulSet): boolean =>
+        set.status?.observedGeneration === set.metadata.generation &&
+        set.status?.updatedReplicas === 2 &&
+        set.status.readyReplicas === 2 &&
+        set.status.currentRevision === set.status.updateRevision;
       await waitFor(
-        async () => (settled(await client.get(statefulSetResource, { namespace, name: 'web' })) && (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28') ? true : undefined),
+        async () => (settled(await client.get(statefulSetResource, { namespace, name: 'web' })) ? true : undefined),
+        { description: 'the StatefulSet ready' },
+      );
+      const before = await uidsOf(namespace);
+      await client.patch(
+        statefulSetResource,
+        { namespace, name: 'web' },
+        {
+          type: 'merge',
+          body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } },
+        },
+      );
+      await waitFor(
+        async () =>
+          settled(await client.get(statefulSetResource, { namespace, name: 'web' })) &&
+          (await webPods(namespace)).every((pod) => containerOf(pod, 'app')?.image === 'nginx:1.28')
+            ? true
+            : undefined,
         { description: 'the StatefulSet updated in place' },
       );
       expect(await uidsOf(namespace)).toEqual(before);

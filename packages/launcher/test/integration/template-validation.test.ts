@@ -11,7 +11,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { createLogger } from '@kruise-ts/controller-runtime';
-import { applyCrdFiles, createTestNamespace, testKubeConfig, toolBinary, waitFor } from '@kruise-ts/local-cluster/testing';
+import {
+  applyCrdFiles,
+  createTestNamespace,
+  testKubeConfig,
+  toolBinary,
+  waitFor,
+} from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';
 
 import { launcherFlagsSchema } from '../../src/apps.ts';
@@ -20,8 +26,16 @@ import type { RunningControllers } from '../../src/controllers.ts';
 import { INVALID_CASES, VALID_CASES, workloadOf } from './template-validation-cases.ts';
 import type { WorkloadKind } from './template-validation-cases.ts';
 
-const CRDS = ['apps.kruise.io_clonesets.yaml', 'apps.kruise.io_statefulsets.yaml', 'apps.kruise.io_broadcastjobs.yaml'].map((file) => path.join(import.meta.dirname, '../../../../crds', file));
-const WEBHOOK_OF: Record<WorkloadKind, string> = { CloneSet: 'vcloneset.kruise-ts.io', StatefulSet: 'vstatefulset.kruise-ts.io', BroadcastJob: 'vbroadcastjob.kruise-ts.io' };
+const CRDS = [
+  'apps.kruise.io_clonesets.yaml',
+  'apps.kruise.io_statefulsets.yaml',
+  'apps.kruise.io_broadcastjobs.yaml',
+].map((file) => path.join(import.meta.dirname, '../../../../crds', file));
+const WEBHOOK_OF: Record<WorkloadKind, string> = {
+  CloneSet: 'vcloneset.kruise-ts.io',
+  StatefulSet: 'vstatefulset.kruise-ts.io',
+  BroadcastJob: 'vbroadcastjob.kruise-ts.io',
+};
 /** kubectl processes at once (the machine has two cores; the API server and the controllers share them). */
 const CONCURRENCY = 4;
 
@@ -37,7 +51,18 @@ let controllers: RunningControllers;
 
 /** `kubectl create --dry-run=server -f -` of `object` in the test namespace. */
 function createDryRun(object: object): Promise<Outcome> {
-  const args = ['--kubeconfig', inject('kubeconfigPath'), '-n', namespace.name, 'create', '--dry-run=server', '-o', 'name', '-f', '-'];
+  const args = [
+    '--kubeconfig',
+    inject('kubeconfigPath'),
+    '-n',
+    namespace.name,
+    'create',
+    '--dry-run=server',
+    '-o',
+    'name',
+    '-f',
+    '-',
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(kubectlPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -80,8 +105,14 @@ beforeAll(async () => {
   // The configurations reach the API server's own cache a moment after they are written.
   await waitFor(
     async () => {
-      const outcomes = await Promise.all((['CloneSet', 'StatefulSet', 'BroadcastJob'] as const).map((kind) => createDryRun(workloadOf(kind, 'probe', { container: { name: 'Probe' } }))));
-      return outcomes.every((outcome, index) => outcome.stderr.includes(Object.values(WEBHOOK_OF)[index] ?? '')) ? true : undefined;
+      const outcomes = await Promise.all(
+        (['CloneSet', 'StatefulSet', 'BroadcastJob'] as const).map((kind) =>
+          createDryRun(workloadOf(kind, 'probe', { container: { name: 'Probe' } })),
+        ),
+      );
+      return outcomes.every((outcome, index) => outcome.stderr.includes(Object.values(WEBHOOK_OF)[index] ?? ''))
+        ? true
+        : undefined;
     },
     { description: 'the API server calling the three validation webhooks', timeoutMs: 60_000, intervalMs: 500 },
   );
@@ -95,18 +126,30 @@ afterAll(async () => {
 describe('kubectl create --dry-run=server against the validation webhooks', () => {
   it(`refuses each of the ${String(INVALID_CASES.length)} invalid templates, naming the field path`, async () => {
     expect(INVALID_CASES.length).toBeGreaterThanOrEqual(40);
-    const outcomes = await inBatches(INVALID_CASES, async (testCase) => ({ testCase, outcome: await createDryRun(workloadOf(testCase.kind, testCase.name, testCase)) }));
+    const outcomes = await inBatches(INVALID_CASES, async (testCase) => ({
+      testCase,
+      outcome: await createDryRun(workloadOf(testCase.kind, testCase.name, testCase)),
+    }));
     const wrong = outcomes.filter(({ testCase, outcome }) => {
       const byWebhook = outcome.stderr.includes(`admission webhook "${WEBHOOK_OF[testCase.kind]}" denied the request`);
       return outcome.code === 0 || !outcome.stderr.includes(testCase.field) || byWebhook === testCase.cel;
     });
-    expect(wrong.map(({ testCase, outcome }) => `${testCase.name}: exit ${String(outcome.code)}: ${outcome.stdout}${outcome.stderr}`)).toEqual([]);
+    expect(
+      wrong.map(
+        ({ testCase, outcome }) => `${testCase.name}: exit ${String(outcome.code)}: ${outcome.stdout}${outcome.stderr}`,
+      ),
+    ).toEqual([]);
   }, 300_000);
 
   it(`accepts each of the ${String(VALID_CASES.length)} templates from the OpenKruise and Kubernetes docs`, async () => {
     expect(VALID_CASES.length).toBeGreaterThanOrEqual(20);
-    const outcomes = await inBatches(VALID_CASES, async (testCase) => ({ testCase, outcome: await createDryRun(workloadOf(testCase.kind, testCase.name, testCase)) }));
-    const refused = outcomes.filter(({ testCase, outcome }) => outcome.code !== 0 || !outcome.stdout.includes(`/${testCase.name}`));
+    const outcomes = await inBatches(VALID_CASES, async (testCase) => ({
+      testCase,
+      outcome: await createDryRun(workloadOf(testCase.kind, testCase.name, testCase)),
+    }));
+    const refused = outcomes.filter(
+      ({ testCase, outcome }) => outcome.code !== 0 || !outcome.stdout.includes(`/${testCase.name}`),
+    );
     expect(refused.map(({ testCase, outcome }) => `${testCase.name}: ${outcome.stderr}`)).toEqual([]);
   }, 300_000);
 });

@@ -38,18 +38,30 @@ describe('setLifecycleState on a real API server', () => {
       namespace: ns.name,
       body: {
         metadata: { name: 'hooked', labels: { [LIFECYCLE_STATE_LABEL]: 'Updated' } },
-        spec: { readinessGates: [{ conditionType: KRUISE_POD_READY }], containers: [{ name: 'main', image: 'nginx:alpine' }] },
+        spec: {
+          readinessGates: [{ conditionType: KRUISE_POD_READY }],
+          containers: [{ name: 'main', image: 'nginx:alpine' }],
+        },
       },
     });
     // The readiness condition as the controller initialises it, and the pod Running and Ready.
-    const initial = await client.patchStatus(podResource, { namespace: ns.name, name: 'hooked' }, {
-      type: 'strategic',
-      body: { status: { conditions: [{ type: KRUISE_POD_READY, status: 'True' }] } },
-    });
-    const ready: Pod = await waitFor(async () => {
-      const pod = await client.get(podResource, { namespace: ns.name, name: 'hooked' });
-      return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true ? pod : undefined;
-    }, { description: 'the pod to be Ready' });
+    const initial = await client.patchStatus(
+      podResource,
+      { namespace: ns.name, name: 'hooked' },
+      {
+        type: 'strategic',
+        body: { status: { conditions: [{ type: KRUISE_POD_READY, status: 'True' }] } },
+      },
+    );
+    const ready: Pod = await waitFor(
+      async () => {
+        const pod = await client.get(podResource, { namespace: ns.name, name: 'hooked' });
+        return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true
+          ? pod
+          : undefined;
+      },
+      { description: 'the pod to be Ready' },
+    );
     expect(Number(ready.metadata?.resourceVersion)).toBeGreaterThanOrEqual(Number(initial.metadata?.resourceVersion));
 
     const written = await setLifecycleState({
@@ -61,14 +73,32 @@ describe('setLifecycleState on a real API server', () => {
       reapplyHook: { labelsHandler: { 'example.com/serving': 'true' }, finalizersHandler: ['example.com/hold'] },
     });
     expect(requests).toBe(1);
-    expect(written.metadata?.labels).toMatchObject({ [LIFECYCLE_STATE_LABEL]: 'PreparingUpdate', 'example.com/serving': 'true' });
-    expect(written.metadata?.annotations?.[LIFECYCLE_TIMESTAMP_ANNOTATION]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(written.metadata?.finalizers).toEqual(['example.com/hold']);
-    expect(written.status?.conditions?.find((c) => c.type === KRUISE_POD_READY)).toMatchObject({ status: 'False', message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"}]' });
-    // The fake kubelet (kwok) takes the pod out of Ready because a readiness gate is False.
-    await waitFor(async () => (await client.get(podResource, { namespace: ns.name, name: 'hooked' })).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False'), {
-      description: 'the pod to become not Ready',
+    expect(written.metadata?.labels).toMatchObject({
+      [LIFECYCLE_STATE_LABEL]: 'PreparingUpdate',
+      'example.com/serving': 'true',
     });
-    await client.patch(podResource, { namespace: ns.name, name: 'hooked' }, { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+    expect(written.metadata?.annotations?.[LIFECYCLE_TIMESTAMP_ANNOTATION]).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    );
+    expect(written.metadata?.finalizers).toEqual(['example.com/hold']);
+    expect(written.status?.conditions?.find((c) => c.type === KRUISE_POD_READY)).toMatchObject({
+      status: 'False',
+      message: '[{"userAgent":"Lifecycle","key":"preUpdateHook"}]',
+    });
+    // The fake kubelet (kwok) takes the pod out of Ready because a readiness gate is False.
+    await waitFor(
+      async () =>
+        (await client.get(podResource, { namespace: ns.name, name: 'hooked' })).status?.conditions?.some(
+          (c) => c.type === 'Ready' && c.status === 'False',
+        ),
+      {
+        description: 'the pod to become not Ready',
+      },
+    );
+    await client.patch(
+      podResource,
+      { namespace: ns.name, name: 'hooked' },
+      { type: 'json', body: [{ op: 'remove', path: '/metadata/finalizers' }] },
+    );
   });
 });

@@ -9,7 +9,10 @@ describe('parseGoBuildLine', () => {
     ['internal/abi', { kind: 'package', path: 'internal/abi' }],
     ['runtime', { kind: 'package', path: 'runtime' }],
     ['gopkg.in/yaml.v3', { kind: 'package', path: 'gopkg.in/yaml.v3' }],
-    ['github.com/google/gnostic-models/openapiv2', { kind: 'package', path: 'github.com/google/gnostic-models/openapiv2' }],
+    [
+      'github.com/google/gnostic-models/openapiv2',
+      { kind: 'package', path: 'github.com/google/gnostic-models/openapiv2' },
+    ],
     ['go.etcd.io/etcd/server/v3', { kind: 'package', path: 'go.etcd.io/etcd/server/v3' }],
     ['go: downloading k8s.io/api v0.34.10', { kind: 'download', module: 'k8s.io/api v0.34.10' }],
     ['go: downloading github.com/spf13/cobra v1.9.1\r', { kind: 'download', module: 'github.com/spf13/cobra v1.9.1' }],
@@ -39,21 +42,74 @@ describe('formatElapsed', () => {
 });
 
 const compiling = (path: string): GoBuildEvent => ({ kind: 'package', path });
-const base: BuildProgress = { tool: 'kube', packages: 412, downloads: 0, elapsedMs: 192_000, current: compiling('k8s.io/kubernetes/pkg/controller/job') };
+const base: BuildProgress = {
+  tool: 'kube',
+  packages: 412,
+  downloads: 0,
+  elapsedMs: 192_000,
+  current: compiling('k8s.io/kubernetes/pkg/controller/job'),
+};
 
-const fetching: BuildProgress = { ...base, packages: 0, downloads: 37, elapsedMs: 45_000, current: { kind: 'download', module: 'k8s.io/api v0.34.10' } };
+const fetching: BuildProgress = {
+  ...base,
+  packages: 0,
+  downloads: 37,
+  elapsedMs: 45_000,
+  current: { kind: 'download', module: 'k8s.io/api v0.34.10' },
+};
 
 describe('formatBuildProgress', () => {
   it.each<{ name: string; progress: BuildProgress; width?: number; expected: string }>([
-    { name: 'compiling', progress: base, expected: 'building kube: 412 packages compiled, 3m12s, now k8s.io/kubernetes/pkg/controller/job' },
-    { name: 'before the first line', progress: { ...base, packages: 0, elapsedMs: 2000, current: undefined }, expected: 'building kube: 0 packages compiled, 2s' },
-    { name: 'one package', progress: { ...base, packages: 1, current: compiling('runtime') }, expected: 'building kube: 1 package compiled, 3m12s, now runtime' },
-    { name: 'fetching modules', progress: fetching, expected: 'building kube: 37 modules downloaded, 0 packages compiled, 45s, now downloading k8s.io/api v0.34.10' },
-    { name: 'a narrow terminal keeps the end of a module', progress: fetching, width: 82, expected: 'building kube: 37 modules downloaded, 0 packages compiled, 45s, now …/api v0.34.10' },
-    { name: 'fits exactly', progress: base, width: 85, expected: 'building kube: 412 packages compiled, 3m12s, now k8s.io/kubernetes/pkg/controller/job' },
-    { name: 'a narrow terminal keeps the last segments of the path', progress: base, width: 60, expected: 'building kube: 412 packages compiled, 3m12s, now …/job' },
-    { name: 'too narrow for any of the path', progress: base, width: 48, expected: 'building kube: 412 packages compiled, 3m12s, now' },
-    { name: 'too narrow for the counts', progress: { ...base, current: undefined }, width: 20, expected: 'building kube: 412 p' },
+    {
+      name: 'compiling',
+      progress: base,
+      expected: 'building kube: 412 packages compiled, 3m12s, now k8s.io/kubernetes/pkg/controller/job',
+    },
+    {
+      name: 'before the first line',
+      progress: { ...base, packages: 0, elapsedMs: 2000, current: undefined },
+      expected: 'building kube: 0 packages compiled, 2s',
+    },
+    {
+      name: 'one package',
+      progress: { ...base, packages: 1, current: compiling('runtime') },
+      expected: 'building kube: 1 package compiled, 3m12s, now runtime',
+    },
+    {
+      name: 'fetching modules',
+      progress: fetching,
+      expected: 'building kube: 37 modules downloaded, 0 packages compiled, 45s, now downloading k8s.io/api v0.34.10',
+    },
+    {
+      name: 'a narrow terminal keeps the end of a module',
+      progress: fetching,
+      width: 82,
+      expected: 'building kube: 37 modules downloaded, 0 packages compiled, 45s, now …/api v0.34.10',
+    },
+    {
+      name: 'fits exactly',
+      progress: base,
+      width: 85,
+      expected: 'building kube: 412 packages compiled, 3m12s, now k8s.io/kubernetes/pkg/controller/job',
+    },
+    {
+      name: 'a narrow terminal keeps the last segments of the path',
+      progress: base,
+      width: 60,
+      expected: 'building kube: 412 packages compiled, 3m12s, now …/job',
+    },
+    {
+      name: 'too narrow for any of the path',
+      progress: base,
+      width: 48,
+      expected: 'building kube: 412 packages compiled, 3m12s, now',
+    },
+    {
+      name: 'too narrow for the counts',
+      progress: { ...base, current: undefined },
+      width: 20,
+      expected: 'building kube: 412 p',
+    },
   ])('$name', ({ progress, width, expected }) => {
     const line = formatBuildProgress(progress, width);
     expect(line).toBe(expected);
@@ -71,7 +127,11 @@ function fakeTerminal(isTTY: boolean, columns?: number): ProgressTerminal & { re
   };
 }
 
-function reporterAt(terminal: ProgressTerminal | undefined): { reporter: BuildProgressReporter; logged: string[]; advance: (ms: number) => void } {
+function reporterAt(terminal: ProgressTerminal | undefined): {
+  reporter: BuildProgressReporter;
+  logged: string[];
+  advance: (ms: number) => void;
+} {
   let now = 1000;
   const logged: string[] = [];
   const reporter = new BuildProgressReporter({ tool: 'etcd', log: (line) => logged.push(line), terminal }, () => now);
@@ -87,10 +147,22 @@ function reporterAt(terminal: ProgressTerminal | undefined): { reporter: BuildPr
 describe('BuildProgressReporter', () => {
   it('counts packages and downloads, and ignores everything else', () => {
     const { reporter } = reporterAt(undefined);
-    ['go: downloading go.uber.org/zap v1.27.0', 'runtime', '# go.etcd.io/etcd/server/v3', 'main.go:1:1: oops', 'go.uber.org/zap'].forEach((line) => {
+    [
+      'go: downloading go.uber.org/zap v1.27.0',
+      'runtime',
+      '# go.etcd.io/etcd/server/v3',
+      'main.go:1:1: oops',
+      'go.uber.org/zap',
+    ].forEach((line) => {
       reporter.onOutputLine(line);
     });
-    expect(reporter.progress()).toEqual({ tool: 'etcd', packages: 2, downloads: 1, elapsedMs: 0, current: compiling('go.uber.org/zap') });
+    expect(reporter.progress()).toEqual({
+      tool: 'etcd',
+      packages: 2,
+      downloads: 1,
+      elapsedMs: 0,
+      current: compiling('go.uber.org/zap'),
+    });
   });
 
   it('without a terminal, logs one line every 15 seconds', () => {
@@ -101,7 +173,10 @@ describe('BuildProgressReporter', () => {
       reporter.tick();
     }
     reporter.finish();
-    expect(logged).toEqual(['building etcd: 1 package compiled, 15s, now runtime', 'building etcd: 1 package compiled, 30s, now runtime']);
+    expect(logged).toEqual([
+      'building etcd: 1 package compiled, 15s, now runtime',
+      'building etcd: 1 package compiled, 30s, now runtime',
+    ]);
   });
 
   it('a terminal that is not a TTY gets nothing; the lines go to the log', () => {

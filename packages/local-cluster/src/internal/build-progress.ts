@@ -6,7 +6,8 @@
  */
 
 /** What one stderr line of `go build -v` says, if anything. */
-export type GoBuildEvent = { readonly kind: 'package'; readonly path: string } | { readonly kind: 'download'; readonly module: string };
+export type GoBuildEvent =
+  { readonly kind: 'package'; readonly path: string } | { readonly kind: 'download'; readonly module: string };
 
 /** Where a redrawn progress line can go; `process.stdout` and `process.stderr` fit. */
 export interface ProgressTerminal {
@@ -62,7 +63,10 @@ function subjectOf(current: GoBuildEvent | undefined): string {
  * loses its head (its tail names the package) and the line is cut as a last resort.
  */
 export function formatBuildProgress(progress: BuildProgress, maxWidth = Number.POSITIVE_INFINITY): string {
-  const counts = [...(progress.downloads > 0 ? [`${plural(progress.downloads, 'module')} downloaded`] : []), `${plural(progress.packages, 'package')} compiled`];
+  const counts = [
+    ...(progress.downloads > 0 ? [`${plural(progress.downloads, 'module')} downloaded`] : []),
+    `${plural(progress.packages, 'package')} compiled`,
+  ];
   const head = `building ${progress.tool}: ${counts.join(', ')}, ${formatElapsed(progress.elapsedMs)}`;
   const subject = subjectOf(progress.current);
   if (subject === '') {
@@ -124,7 +128,13 @@ export class BuildProgressReporter {
   }
 
   progress(): BuildProgress {
-    return { tool: this.#options.tool, packages: this.#packages, downloads: this.#downloads, elapsedMs: this.#now() - this.#started, current: this.#current };
+    return {
+      tool: this.#options.tool,
+      packages: this.#packages,
+      downloads: this.#downloads,
+      elapsedMs: this.#now() - this.#started,
+      current: this.#current,
+    };
   }
 
   tick(): void {
@@ -154,7 +164,10 @@ const DEFAULT_LOG_EVERY_MS = 15_000;
 const TICK_MS = 1000;
 
 /** Runs `build` with a reporter ticking every second; the reporter gets the build's output lines. */
-export async function withBuildProgress<T>(options: BuildProgressOptions, build: (onOutputLine: (line: string) => void) => Promise<T>): Promise<T> {
+export async function withBuildProgress<T>(
+  options: BuildProgressOptions,
+  build: (onOutputLine: (line: string) => void) => Promise<T>,
+): Promise<T> {
   const reporter = new BuildProgressReporter(options);
   const timer = setInterval(() => {
     reporter.tick();

@@ -74,7 +74,11 @@ export interface LaunchedComponent {
 export async function startComponents(context: StarterContext): Promise<string> {
   await startEtcd(context);
   const server = await startApiServer(context);
-  await writeKubeconfig(context.layout.kubeconfigPath, { server, caPem: context.pki.caPem, token: context.pki.adminToken });
+  await writeKubeconfig(context.layout.kubeconfigPath, {
+    server,
+    caPem: context.pki.caPem,
+    token: context.pki.adminToken,
+  });
   await startControllerManager(context);
   await startScheduler(context);
   await startKwok(context);
@@ -145,7 +149,10 @@ async function startScheduler(context: StarterContext): Promise<void> {
 async function startKwok(context: StarterContext): Promise<void> {
   const { ports, layout, options } = context;
   const stagesFile = path.join(layout.runDir, 'kwok-stages.yaml');
-  await writeFile(stagesFile, renderKwokStages({ ...options.kubelet, kubeletVersion: KUBERNETES_VERSION, provisioner: FAKE_PROVISIONER }));
+  await writeFile(
+    stagesFile,
+    renderKwokStages({ ...options.kubelet, kubeletVersion: KUBERNETES_VERSION, provisioner: FAKE_PROVISIONER }),
+  );
   await launch(context, {
     name: 'kwok',
     port: ports.kwok,

@@ -74,7 +74,8 @@ export async function startLocalCluster(input: LocalClusterOptions = {}): Promis
   return startFresh(options, layout, tools);
 }
 
-type Existing = { readonly kind: 'running'; readonly state: ClusterState } | { readonly kind: 'stale'; readonly state: ClusterState };
+type Existing =
+  { readonly kind: 'running'; readonly state: ClusterState } | { readonly kind: 'stale'; readonly state: ClusterState };
 
 async function inspectExisting(runDir: string): Promise<Existing | undefined> {
   const state = await readState(runDir);
@@ -90,10 +91,17 @@ async function inspectExisting(runDir: string): Promise<Existing | undefined> {
 async function apiServerServes(state: ClusterState): Promise<boolean> {
   const kubeconfig = await readFile(state.kubeconfigPath, 'utf8').catch(() => '');
   const caData = /certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1];
-  return caData !== undefined && httpProbe(`${state.server}/readyz`, { caPem: Buffer.from(caData, 'base64').toString('utf8') });
+  return (
+    caData !== undefined &&
+    httpProbe(`${state.server}/readyz`, { caPem: Buffer.from(caData, 'base64').toString('utf8') })
+  );
 }
 
-async function handleExisting(existing: Existing, options: ResolvedClusterOptions, tools: ReadonlyMap<string, BuiltTool>): Promise<LocalCluster> {
+async function handleExisting(
+  existing: Existing,
+  options: ResolvedClusterOptions,
+  tools: ReadonlyMap<string, BuiltTool>,
+): Promise<LocalCluster> {
   const { state } = existing;
   if (existing.kind === 'stale') {
     options.log(`cleaning up a stale cluster in ${state.runDir}`);
@@ -107,11 +115,25 @@ async function handleExisting(existing: Existing, options: ResolvedClusterOption
     );
   }
   options.log(`reusing the running cluster in ${state.runDir} (apiserver ${state.server})`);
-  const restart = (): Promise<void> => Promise.reject(new LocalClusterError('cannot restart a component of a reused cluster', { component: 'local-cluster' }));
-  return clusterHandle({ state, tools, reused: true, timings: { buildSeconds: 0, startSeconds: 0 }, stop: () => Promise.resolve(), restart });
+  const restart = (): Promise<void> =>
+    Promise.reject(
+      new LocalClusterError('cannot restart a component of a reused cluster', { component: 'local-cluster' }),
+    );
+  return clusterHandle({
+    state,
+    tools,
+    reused: true,
+    timings: { buildSeconds: 0, startSeconds: 0 },
+    stop: () => Promise.resolve(),
+    restart,
+  });
 }
 
-async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout, tools: ReadonlyMap<string, BuiltTool>): Promise<LocalCluster> {
+async function startFresh(
+  options: ResolvedClusterOptions,
+  layout: ClusterLayout,
+  tools: ReadonlyMap<string, BuiltTool>,
+): Promise<LocalCluster> {
   await rm(layout.runDir, { recursive: true, force: true });
   const [pki, ports] = await Promise.all([createClusterPki(layout.pkiDir), choosePorts(options)]);
   const [group, launched] = [new ProcessGroup(), new Map<ComponentName, LaunchedComponent>()];
@@ -125,7 +147,16 @@ async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout
   const signals = installSignalHandlers({ options, group, stop });
   const started = performance.now();
   try {
-    await startComponents({ options, layout, tools, pki, ports, group, launched, onStarted: recordStarted(state, options) });
+    await startComponents({
+      options,
+      layout,
+      tools,
+      pki,
+      ports,
+      group,
+      launched,
+      onStarted: recordStarted(state, options),
+    });
     await createFakeNodes({ kubeconfigPath: layout.kubeconfigPath, options, kwok: group.processes.at(-1) });
     await createDefaultStorageClass(layout.kubeconfigPath);
   } catch (error) {
@@ -141,7 +172,10 @@ async function startFresh(options: ResolvedClusterOptions, layout: ClusterLayout
   const startSeconds = Math.round((performance.now() - started) / 100) / 10;
   options.log(`cluster ready in ${String(startSeconds)}s: ${state.server}, kubeconfig ${layout.kubeconfigPath}`);
   return clusterHandle({
-    state, tools, reused: false, stop,
+    state,
+    tools,
+    reused: false,
+    stop,
     timings: { buildSeconds: totalBuildSeconds(tools), startSeconds },
     restart: (name) => restartComponent({ name, group, launched, state, options }),
   });
@@ -202,7 +236,14 @@ function initialState(options: ResolvedClusterOptions, layout: ClusterLayout, po
 }
 
 async function choosePorts(options: ResolvedClusterOptions): Promise<ClusterPorts> {
-  const free = await allocatePorts(['etcdClient', 'etcdPeer', 'apiServer', 'controllerManager', 'scheduler', 'kwok'] as const);
+  const free = await allocatePorts([
+    'etcdClient',
+    'etcdPeer',
+    'apiServer',
+    'controllerManager',
+    'scheduler',
+    'kwok',
+  ] as const);
   return { ...free, apiServer: options.apiServerPort ?? free.apiServer };
 }
 

@@ -78,7 +78,11 @@ async function writeOnce(api: ApiextensionsV1Api, crd: V1CustomResourceDefinitio
  */
 function keepLocalConversion(crd: V1CustomResourceDefinition, current: V1CustomResourceDefinition): void {
   const local = current.spec.conversion;
-  if (crd.spec.conversion?.strategy === 'Webhook' && local?.strategy === 'Webhook' && local.webhook?.clientConfig?.url !== undefined) {
+  if (
+    crd.spec.conversion?.strategy === 'Webhook' &&
+    local?.strategy === 'Webhook' &&
+    local.webhook?.clientConfig?.url !== undefined
+  ) {
     crd.spec.conversion = local;
   }
 }
@@ -96,7 +100,10 @@ async function waitForEstablished(api: ApiextensionsV1Api, name: string): Promis
   await waitFor(
     async () => {
       const crd = await api.readCustomResourceDefinition({ name });
-      return crd.status?.conditions?.some((condition) => condition.type === 'Established' && condition.status === 'True') === true;
+      return (
+        crd.status?.conditions?.some((condition) => condition.type === 'Established' && condition.status === 'True') ===
+        true
+      );
     },
     { description: `CustomResourceDefinition ${name} to be Established` },
   );

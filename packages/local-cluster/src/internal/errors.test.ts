@@ -5,12 +5,26 @@ import { renderKubeconfig } from './kubeconfig.ts';
 
 describe('LocalClusterError', () => {
   it('names the component, the log file and quotes the log tail', () => {
-    const error = new LocalClusterError('exited with code 1', { component: 'etcd', logFile: '/logs/etcd.log', logTail: 'line one\nline two\n' });
-    expect(error.message).toBe(['etcd: exited with code 1', 'log file: /logs/etcd.log', 'last lines of the log:', '  | line one', '  | line two'].join('\n'));
+    const error = new LocalClusterError('exited with code 1', {
+      component: 'etcd',
+      logFile: '/logs/etcd.log',
+      logTail: 'line one\nline two\n',
+    });
+    expect(error.message).toBe(
+      [
+        'etcd: exited with code 1',
+        'log file: /logs/etcd.log',
+        'last lines of the log:',
+        '  | line one',
+        '  | line two',
+      ].join('\n'),
+    );
   });
 
   it('omits what it does not know', () => {
-    expect(new LocalClusterError('port in use', { component: 'kube-apiserver' }).message).toBe('kube-apiserver: port in use');
+    expect(new LocalClusterError('port in use', { component: 'kube-apiserver' }).message).toBe(
+      'kube-apiserver: port in use',
+    );
   });
 });
 

@@ -19,7 +19,29 @@ describe('isGoAtLeast', () => {
 
 describe('goBuildArgs', () => {
   it('builds reproducibly from the committed go.sum only, naming each package it compiles', () => {
-    const args = goBuildArgs({ name: 't', version: 'v1', moduleDir: '/m', packagePath: '.', binary: 't', aliases: [], ldflags: ['-s', '-w', '-X a.b=c'] }, '/out/t');
-    expect(args).toEqual(['build', '-v', '-trimpath', '-buildvcs=false', '-mod=readonly', '-ldflags', '-s -w -X a.b=c', '-o', '/out/t', '.']);
+    const args = goBuildArgs(
+      {
+        name: 't',
+        version: 'v1',
+        moduleDir: '/m',
+        packagePath: '.',
+        binary: 't',
+        aliases: [],
+        ldflags: ['-s', '-w', '-X a.b=c'],
+      },
+      '/out/t',
+    );
+    expect(args).toEqual([
+      'build',
+      '-v',
+      '-trimpath',
+      '-buildvcs=false',
+      '-mod=readonly',
+      '-ldflags',
+      '-s -w -X a.b=c',
+      '-o',
+      '/out/t',
+      '.',
+    ]);
   });
 });

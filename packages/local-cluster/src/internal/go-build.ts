@@ -121,14 +121,24 @@ const MINIMUM_GO = [1, 26] as const;
 async function assertGoVersion(spec: GoToolSpec, goBinary: string): Promise<void> {
   let version: string;
   try {
-    const { stdout } = await execFileAsync(goBinary, ['env', 'GOVERSION'], { timeout: 30_000, env: { ...process.env, GOTOOLCHAIN: 'local' } });
+    const { stdout } = await execFileAsync(goBinary, ['env', 'GOVERSION'], {
+      timeout: 30_000,
+      env: { ...process.env, GOTOOLCHAIN: 'local' },
+    });
     version = stdout.trim();
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new LocalClusterError(missing ? `cannot run ${goBinary}: ${GO_MISSING_HINT}` : `cannot run ${goBinary} env GOVERSION`, { component: `go build ${spec.name}` }, { cause: error });
+    throw new LocalClusterError(
+      missing ? `cannot run ${goBinary}: ${GO_MISSING_HINT}` : `cannot run ${goBinary} env GOVERSION`,
+      { component: `go build ${spec.name}` },
+      { cause: error },
+    );
   }
   if (!isGoAtLeast(version, MINIMUM_GO)) {
-    throw new LocalClusterError(`Go ${MINIMUM_GO.join('.')} or newer is needed, but ${goBinary} reports ${JSON.stringify(version)}`, { component: `go build ${spec.name}` });
+    throw new LocalClusterError(
+      `Go ${MINIMUM_GO.join('.')} or newer is needed, but ${goBinary} reports ${JSON.stringify(version)}`,
+      { component: `go build ${spec.name}` },
+    );
   }
 }
 
@@ -161,12 +171,22 @@ async function inputsHash(spec: GoToolSpec): Promise<string> {
   const hash = createHash('sha256');
   let entries: string[];
   try {
-    entries = (await readdir(spec.moduleDir)).filter((name) => name === 'go.mod' || name === 'go.sum' || name.endsWith('.go'));
+    entries = (await readdir(spec.moduleDir)).filter(
+      (name) => name === 'go.mod' || name === 'go.sum' || name.endsWith('.go'),
+    );
   } catch (error) {
-    throw new LocalClusterError(`tools module directory ${spec.moduleDir} cannot be read`, { component: `go build ${spec.name}` }, { cause: error });
+    throw new LocalClusterError(
+      `tools module directory ${spec.moduleDir} cannot be read`,
+      { component: `go build ${spec.name}` },
+      { cause: error },
+    );
   }
   for (const name of entries.sort()) {
-    hash.update(name).update('\0').update(await readFile(path.join(spec.moduleDir, name))).update('\0');
+    hash
+      .update(name)
+      .update('\0')
+      .update(await readFile(path.join(spec.moduleDir, name)))
+      .update('\0');
   }
   hash.update(spec.packagePath).update('\0').update(spec.ldflags.join(' '));
   return hash.digest('hex').slice(0, 12);

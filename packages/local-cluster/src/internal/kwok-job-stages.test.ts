@@ -1,7 +1,12 @@
 import { loadAllYaml } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_JOB_RUN_MS, DEFAULT_RESTART_BACKOFF_MS, SIMULATED_JOB_POD_ANNOTATIONS, simulatedJobRunAnnotations } from './kwok-job-stages.ts';
+import {
+  DEFAULT_JOB_RUN_MS,
+  DEFAULT_RESTART_BACKOFF_MS,
+  SIMULATED_JOB_POD_ANNOTATIONS,
+  simulatedJobRunAnnotations,
+} from './kwok-job-stages.ts';
 import { renderKwokStages } from './kwok-stages.ts';
 
 interface StageDoc {
@@ -14,7 +19,9 @@ interface StageDoc {
 }
 
 function stage(name: string): StageDoc {
-  const found = (loadAllYaml(renderKwokStages({ kubeletVersion: 'v1.34.10' })) as StageDoc[]).find((s) => s.metadata.name === name);
+  const found = (loadAllYaml(renderKwokStages({ kubeletVersion: 'v1.34.10' })) as StageDoc[]).find(
+    (s) => s.metadata.name === name,
+  );
   if (found === undefined) throw new Error(`no stage ${name}`);
   return found;
 }
@@ -24,39 +31,61 @@ const template = (s: StageDoc): string => s.spec.steps.map((step) => step.patch?
 
 describe('job pod stages', () => {
   it('select job pods by restart policy first, so pods with restartPolicy Always never match', () => {
-    expect(selectors(stage('kruise-ts-pod-exit'))[0]).toBe('.spec.restartPolicy == "Never" or .spec.restartPolicy == "OnFailure"');
+    expect(selectors(stage('kruise-ts-pod-exit'))[0]).toBe(
+      '.spec.restartPolicy == "Never" or .spec.restartPolicy == "OnFailure"',
+    );
     expect(selectors(stage('kruise-ts-pod-restart'))[0]).toBe('.spec.restartPolicy == "OnFailure"');
     for (const name of ['kruise-ts-pod-exit', 'kruise-ts-pod-restart']) {
       expect(selectors(stage(name)).join(' ')).not.toContain('Always');
-      expect(stage(name).spec.selector.matchExpressions.every((e) => e.operator === 'In' && e.values.join() === 'true')).toBe(true);
+      expect(
+        stage(name).spec.selector.matchExpressions.every((e) => e.operator === 'In' && e.values.join() === 'true'),
+      ).toBe(true);
     }
   });
 
   it('end an attempt only while every container runs, and restart only exited containers of running pods', () => {
     expect(selectors(stage('kruise-ts-pod-exit'))).toEqual(
-      expect.arrayContaining(['.metadata.deletionTimestamp == null', '.status.phase == "Running"', '(.status.containerStatuses // []) | length > 0 and all(.[]; .state.running != null)']),
+      expect.arrayContaining([
+        '.metadata.deletionTimestamp == null',
+        '.status.phase == "Running"',
+        '(.status.containerStatuses // []) | length > 0 and all(.[]; .state.running != null)',
+      ]),
     );
     expect(selectors(stage('kruise-ts-pod-restart'))).toEqual(
-      expect.arrayContaining(['.metadata.deletionTimestamp == null', '.status.phase == "Running"', 'any(.status.containerStatuses[]?; .state.running == null)']),
+      expect.arrayContaining([
+        '.metadata.deletionTimestamp == null',
+        '.status.phase == "Running"',
+        'any(.status.containerStatuses[]?; .state.running == null)',
+      ]),
     );
   });
 
-  it('time the end of an attempt from the containers\' start and the run-ms annotation, defaulting to one second', () => {
+  it("time the end of an attempt from the containers' start and the run-ms annotation, defaulting to one second", () => {
     const delay = stage('kruise-ts-pod-exit').spec.delay;
     expect(delay?.durationMilliseconds).toBe(DEFAULT_JOB_RUN_MS);
     const expression = delay?.durationFrom?.jq.expression ?? '';
-    expect(expression).toContain(`(.metadata.annotations // {})["sim.kruise-ts.io/run-ms"] | tonumber? // ${String(DEFAULT_JOB_RUN_MS)}`);
+    expect(expression).toContain(
+      `(.metadata.annotations // {})["sim.kruise-ts.io/run-ms"] | tonumber? // ${String(DEFAULT_JOB_RUN_MS)}`,
+    );
     expect(expression).toContain('([.status.containerStatuses[].state.running.startedAt] | max) as $started');
     // Never early: at first sight the full run time, later at most to the end of the recorded second plus it.
-    expect(expression).toContain('"\\(([$run, ($started | fromdate) * 1000 + 1000 + $run - now * 1000] | min | floor))ms"');
+    expect(expression).toContain(
+      '"\\(([$run, ($started | fromdate) * 1000 + 1000 + $run - now * 1000] | min | floor))ms"',
+    );
   });
 
   it('restart at once after the first failure, then after a doubling backoff of at least 100 ms, capped at 30 times', () => {
     const expression = stage('kruise-ts-pod-restart').spec.delay?.durationFrom?.jq.expression ?? '';
-    expect(expression).toContain(`["sim.kruise-ts.io/restart-backoff-ms"] | tonumber? // ${String(DEFAULT_RESTART_BACKOFF_MS)}), 100] | max) as $base`);
-    expect(expression).toContain('if $restarts == 0 then 0 else ([$base * pow(2; $restarts - 1), $base * 30] | min) end');
+    expect(expression).toContain(
+      `["sim.kruise-ts.io/restart-backoff-ms"] | tonumber? // ${String(DEFAULT_RESTART_BACKOFF_MS)}), 100] | max) as $base`,
+    );
+    expect(expression).toContain(
+      'if $restarts == 0 then 0 else ([$base * pow(2; $restarts - 1), $base * 30] | min) end',
+    );
     expect(expression).toContain('(.state.terminated // .lastState.terminated).finishedAt] | max) as $exited');
-    expect(expression).toContain('"\\(([$backoff, ($exited | fromdate) * 1000 + 1000 + $backoff - now * 1000] | min | floor))ms"');
+    expect(expression).toContain(
+      '"\\(([$backoff, ($exited | fromdate) * 1000 + 1000 + $backoff - now * 1000] | min | floor))ms"',
+    );
   });
 
   it('decide the attempt from the outcome and failures annotations and the restart count', () => {
@@ -69,7 +98,7 @@ describe('job pod stages', () => {
     expect(text.trimEnd()).toMatch(/phase: \{\{ \$phase \}\}$/);
   });
 
-  it('write the kubelet\'s terminal conditions, and not-ready ones while an OnFailure pod waits to restart', () => {
+  it("write the kubelet's terminal conditions, and not-ready ones while an OnFailure pod waits to restart", () => {
     const text = template(stage('kruise-ts-pod-exit'));
     expect(text).toContain('reason: {{ if $failed }}PodFailed{{ else }}PodCompleted{{ end }}');
     expect(text).toContain('reason: ContainersNotReady');
@@ -78,12 +107,16 @@ describe('job pod stages', () => {
     const restart = template(stage('kruise-ts-pod-restart'));
     expect(restart).toContain('restartCount: {{ $count }}');
     expect(restart).toContain('{{- $count := add1 (int64 (dig "restartCount" 0 $old)) }}');
-    expect(restart).toContain('terminated: {{ toJson (dig "state" "terminated" (dig "lastState" "terminated" dict $old) $old) }}');
+    expect(restart).toContain(
+      'terminated: {{ toJson (dig "state" "terminated" (dig "lastState" "terminated" dict $old) $old) }}',
+    );
     expect(restart).toContain('{{- $gatesReady := true }}');
   });
 
   it('keep an image change or resize of a crashed job pod for its restart, which takes images and resources from the spec', () => {
-    expect(selectors(stage('kruise-ts-pod-containers'))).toContain('all(.status.containerStatuses[]?; .state.running != null)');
+    expect(selectors(stage('kruise-ts-pod-containers'))).toContain(
+      'all(.status.containerStatuses[]?; .state.running != null)',
+    );
     const restart = template(stage('kruise-ts-pod-restart'));
     expect(restart).toContain('imageID: {{ printf "sim.kruise-ts.io/image@sha256:%s" (sha256sum $c.image) | Quote }}');
     expect(restart).toContain('resources: {{ toJson . }}');

@@ -61,14 +61,16 @@ export function simulatedJobRunAnnotations(run: SimulatedJobRun): Record<string,
   if (run.runMs !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.runMs] = String(run.runMs);
   if (run.outcome !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.outcome] = run.outcome;
   if (run.failures !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.failures] = String(run.failures);
-  if (run.restartBackoffMs !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.restartBackoffMs] = String(run.restartBackoffMs);
+  if (run.restartBackoffMs !== undefined)
+    annotations[SIMULATED_JOB_POD_ANNOTATIONS.restartBackoffMs] = String(run.restartBackoffMs);
   return annotations;
 }
 
 const ANNOTATION = (key: string): string => `(.metadata.annotations // {})[${JSON.stringify(key)}]`;
 
 /** An annotation as a number, or `fallback` when it is absent or not a number. */
-const NUMBER_ANNOTATION = (key: string, fallback: number): string => `(${ANNOTATION(key)} | tonumber? // ${String(fallback)})`;
+const NUMBER_ANNOTATION = (key: string, fallback: number): string =>
+  `(${ANNOTATION(key)} | tonumber? // ${String(fallback)})`;
 
 /**
  * kwok's delay for something that should happen `durationMs` after `since` (an RFC 3339 time of the

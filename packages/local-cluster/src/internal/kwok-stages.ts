@@ -356,7 +356,12 @@ function volumeStages(provisioner: string): StageDefinition[] {
 /** Renders kwok's configuration and all stages as one multi-document YAML file for `kwok --config`. */
 export function renderKwokStages(options: KubeletSimulationOptions): string {
   const configuration = options.podParallelism === undefined ? [] : [renderKwokConfiguration(options.podParallelism)];
-  return [...configuration, ...[...nodeStages(options), ...podStages(options), ...volumeStages(options.provisioner ?? DEFAULT_PROVISIONER)].map(renderStage)].join('---\n');
+  return [
+    ...configuration,
+    ...[...nodeStages(options), ...podStages(options), ...volumeStages(options.provisioner ?? DEFAULT_PROVISIONER)].map(
+      renderStage,
+    ),
+  ].join('---\n');
 }
 
 /**
@@ -391,7 +396,10 @@ function renderDelay(stage: StageDefinition): string[] {
     return [];
   }
   const fixed = stage.delayMs > 0 ? [`    durationMilliseconds: ${String(stage.delayMs)}`] : [];
-  const computed = stage.delayFrom === undefined ? [] : ['    durationFrom:', '      jq:', `        expression: ${JSON.stringify(stage.delayFrom)}`];
+  const computed =
+    stage.delayFrom === undefined
+      ? []
+      : ['    durationFrom:', '      jq:', `        expression: ${JSON.stringify(stage.delayFrom)}`];
   return ['  delay:', ...fixed, ...computed];
 }
 
@@ -409,7 +417,7 @@ function renderStage(stage: StageDefinition): string {
     '    matchExpressions:',
     ...stage.selectors.flatMap((expression) => [
       `    - key: ${JSON.stringify(expression)}`,
-      "      operator: In",
+      '      operator: In',
       "      values: ['true']",
     ]),
   ];
@@ -418,7 +426,11 @@ function renderStage(stage: StageDefinition): string {
   if ('delete' in stage.action) {
     lines.push('  - delete: true');
   } else if ('applyTemplate' in stage.action) {
-    lines.push('  - apply:', '      template: |', ...stage.action.applyTemplate.split('\n').map((line) => `        ${line}`));
+    lines.push(
+      '  - apply:',
+      '      template: |',
+      ...stage.action.applyTemplate.split('\n').map((line) => `        ${line}`),
+    );
   } else {
     lines.push(
       '  - patch:',

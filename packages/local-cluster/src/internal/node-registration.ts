@@ -40,7 +40,9 @@ export async function createFakeNodes(input: CreateFakeNodesInput): Promise<void
     await sleep(250);
   }
   const summary = `fake nodes did not become Ready within ${String(Math.round(options.startTimeoutMs / 1000))}s`;
-  throw input.kwok === undefined ? new LocalClusterError(summary, { component: 'kwok' }) : await componentFailure(input.kwok, summary);
+  throw input.kwok === undefined
+    ? new LocalClusterError(summary, { component: 'kwok' })
+    : await componentFailure(input.kwok, summary);
 }
 
 function isReady(node: V1Node): boolean {

@@ -10,7 +10,9 @@ function cidrRange(cidr: string): [number, number] {
 
 describe('fake nodes', () => {
   it('gives every node a distinct, non-overlapping /20 inside 10.64.0.0/10', () => {
-    const ranges = Array.from({ length: MAX_FAKE_NODES }, (_, i) => cidrRange(podCidrForNode(i))).sort((a, b) => a[0] - b[0]);
+    const ranges = Array.from({ length: MAX_FAKE_NODES }, (_, i) => cidrRange(podCidrForNode(i))).sort(
+      (a, b) => a[0] - b[0],
+    );
     const [outerStart, outerEnd] = cidrRange('10.64.0.0/10');
     for (const [index, [start, end]] of ranges.entries()) {
       expect(end - start + 1).toBe(4096);
@@ -22,7 +24,13 @@ describe('fake nodes', () => {
 
   it('spreads nodes over zones round-robin', () => {
     const nodes = buildFakeNodes({ count: 5, zones: 3, podsPerNode: 100 });
-    expect(nodes.map((n) => n.metadata?.labels?.[ZONE_LABEL])).toEqual(['zone-a', 'zone-b', 'zone-c', 'zone-a', 'zone-b']);
+    expect(nodes.map((n) => n.metadata?.labels?.[ZONE_LABEL])).toEqual([
+      'zone-a',
+      'zone-b',
+      'zone-c',
+      'zone-a',
+      'zone-b',
+    ]);
     expect(nodes.map((n) => n.status?.allocatable?.['pods'])).toEqual(['100', '100', '100', '100', '100']);
     expect(nodes.every((n) => n.spec?.taints === undefined)).toBe(true);
   });

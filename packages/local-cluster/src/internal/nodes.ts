@@ -46,8 +46,14 @@ export function buildFakeNodes(options: FakeNodeOptions): V1Node[] {
   if (!Number.isInteger(options.zones) || options.zones < 1) {
     throw new RangeError(`zones must be a positive integer, got ${String(options.zones)}`);
   }
-  if (!Number.isInteger(options.podsPerNode) || options.podsPerNode < 1 || options.podsPerNode > POD_ADDRESSES_PER_NODE) {
-    throw new RangeError(`podsPerNode must be an integer from 1 to ${String(POD_ADDRESSES_PER_NODE)}, got ${String(options.podsPerNode)}`);
+  if (
+    !Number.isInteger(options.podsPerNode) ||
+    options.podsPerNode < 1 ||
+    options.podsPerNode > POD_ADDRESSES_PER_NODE
+  ) {
+    throw new RangeError(
+      `podsPerNode must be an integer from 1 to ${String(POD_ADDRESSES_PER_NODE)}, got ${String(options.podsPerNode)}`,
+    );
   }
   return Array.from({ length: options.count }, (_, index) => fakeNode(index, options));
 }

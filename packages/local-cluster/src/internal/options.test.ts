@@ -7,8 +7,20 @@ import { defaultCacheRoot, resolveClusterOptions } from './options.ts';
 describe('local cluster options', () => {
   it('fills in defaults', () => {
     const options = resolveClusterOptions({ cacheRoot: '/cache' });
-    expect(options).toMatchObject({ name: 'default', nodes: 4, zones: 3, runDir: path.join('/cache', 'clusters', 'default'), detached: false, reuse: false });
-    expect(options.kubelet).toEqual({ podStartDelayMs: 0, containerUpdateDelayMs: 0, podDeleteDelayMs: 0, podParallelism: 4 });
+    expect(options).toMatchObject({
+      name: 'default',
+      nodes: 4,
+      zones: 3,
+      runDir: path.join('/cache', 'clusters', 'default'),
+      detached: false,
+      reuse: false,
+    });
+    expect(options.kubelet).toEqual({
+      podStartDelayMs: 0,
+      containerUpdateDelayMs: 0,
+      podDeleteDelayMs: 0,
+      podParallelism: 4,
+    });
     expect(options.schedulerClient).toEqual({ qps: 100, burst: 200 });
   });
 
@@ -19,7 +31,9 @@ describe('local cluster options', () => {
     [{ kubelet: { podStartDelayMs: -1 } }, 'kubelet.podStartDelayMs'],
     [{ extraArgs: { 'kube-proxy': [] } }, 'extraArgs'],
   ])('rejects %o naming the field', (input, field) => {
-    expect(() => resolveClusterOptions(input as never)).toThrow(new RegExp(`invalid local cluster options:[\\s\\S]*${field.replace('.', '\\.')}`));
+    expect(() => resolveClusterOptions(input as never)).toThrow(
+      new RegExp(`invalid local cluster options:[\\s\\S]*${field.replace('.', '\\.')}`),
+    );
   });
 
   it('rejects unknown options', () => {

@@ -13,7 +13,10 @@ const delayMs = z.number().int().min(0).max(600_000);
 
 export const localClusterOptionsSchema = z.strictObject({
   /** Names the cluster and its default run directory. */
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes').default('default'),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes')
+    .default('default'),
   /** Where state, logs, PKI and etcd data live; `<cacheRoot>/clusters/<name>` by default. */
   runDir: z.string().min(1).optional(),
   /** Root of the binary cache; `$KRUISE_TS_CACHE_DIR` or `$XDG_CACHE_HOME/kruise-ts` by default (resolved by the caller). */
@@ -46,7 +49,10 @@ export const localClusterOptionsSchema = z.strictObject({
    * scheduler is not what they measure.
    */
   schedulerClient: z
-    .strictObject({ qps: z.number().positive().max(1_000_000).default(100), burst: z.number().int().positive().max(1_000_000).default(200) })
+    .strictObject({
+      qps: z.number().positive().max(1_000_000).default(100),
+      burst: z.number().int().positive().max(1_000_000).default(200),
+    })
     .default({ qps: 100, burst: 200 }),
   /** kube-controller-manager controllers; see DEFAULT_CONTROLLERS. */
   controllers: z.array(z.string().min(1)).min(1).optional(),

@@ -56,7 +56,15 @@ export async function createClusterPki(dir: string): Promise<ClusterPki> {
   const adminToken = randomBytes(24).toString('hex');
   const tokenFile = path.join(dir, 'tokens.csv');
   await writeFile(tokenFile, `${adminToken},kruise-ts-admin,kruise-ts-admin,"system:masters"\n`, { mode: 0o600 });
-  return { ca, caPem: apiServer.caPem, apiServer, serviceAccountKeyFile, serviceAccountPublicKeyFile, tokenFile, adminToken };
+  return {
+    ca,
+    caPem: apiServer.caPem,
+    apiServer,
+    serviceAccountKeyFile,
+    serviceAccountPublicKeyFile,
+    tokenFile,
+    adminToken,
+  };
 }
 
 /** Creates a self-signed CA in `dir` (`<name>.crt`, `<name>.key`). */
@@ -80,7 +88,21 @@ export async function createCertificateAuthority(dir: string, commonName: string
     ].join('\n'),
   );
   await generateKey(keyFile, dir);
-  await openssl(dir, ['req', '-x509', '-new', '-key', keyFile, '-config', config, '-extensions', 'v3_ca', '-days', VALID_DAYS, '-out', certFile]);
+  await openssl(dir, [
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    keyFile,
+    '-config',
+    config,
+    '-extensions',
+    'v3_ca',
+    '-days',
+    VALID_DAYS,
+    '-out',
+    certFile,
+  ]);
   return { certFile, keyFile };
 }
 
@@ -106,7 +128,10 @@ export async function createServingCertificate(request: ServingCertificateReques
   const csrFile = path.join(dir, `${name}.csr`);
   const extFile = path.join(dir, `${name}.ext`);
   const requestConfig = path.join(dir, `${name}.cnf`);
-  await writeFile(requestConfig, ['[req]', 'distinguished_name = dn', 'prompt = no', '[dn]', `CN = ${request.commonName}`, ''].join('\n'));
+  await writeFile(
+    requestConfig,
+    ['[req]', 'distinguished_name = dn', 'prompt = no', '[dn]', `CN = ${request.commonName}`, ''].join('\n'),
+  );
   await writeFile(
     extFile,
     [
@@ -121,8 +146,22 @@ export async function createServingCertificate(request: ServingCertificateReques
   await openssl(dir, ['req', '-new', '-key', keyFile, '-config', requestConfig, '-out', csrFile]);
   const serial = `0x${randomBytes(12).toString('hex')}`;
   await openssl(dir, [
-    'x509', '-req', '-in', csrFile, '-CA', request.ca.certFile, '-CAkey', request.ca.keyFile,
-    '-set_serial', serial, '-days', VALID_DAYS, '-extfile', extFile, '-out', certFile,
+    'x509',
+    '-req',
+    '-in',
+    csrFile,
+    '-CA',
+    request.ca.certFile,
+    '-CAkey',
+    request.ca.keyFile,
+    '-set_serial',
+    serial,
+    '-days',
+    VALID_DAYS,
+    '-extfile',
+    extFile,
+    '-out',
+    certFile,
   ]);
   return { certFile, keyFile, caPem: await readFile(request.ca.certFile, 'utf8') };
 }

@@ -66,7 +66,14 @@ export class ProcessGroup {
         resolve(exitInfo);
       });
     });
-    const started: StartedProcess = { name: spec.name, pid, command: spec.command, logFile: spec.logFile, exited, exitInfo: () => exitInfo };
+    const started: StartedProcess = {
+      name: spec.name,
+      pid,
+      command: spec.command,
+      logFile: spec.logFile,
+      exited,
+      exitInfo: () => exitInfo,
+    };
     this.#processes.push(started);
     return started;
   }
@@ -115,7 +122,10 @@ async function stopProcess(child: StartedProcess, graceMs: number): Promise<void
  * Stops processes this module did not spawn itself (they come from a state file), trusting a pid only
  * while its command line still names the binary started under it.
  */
-export async function stopRecordedProcesses(records: readonly { pid: number; command: string }[], graceMs: number = STOP_GRACE_MS): Promise<void> {
+export async function stopRecordedProcesses(
+  records: readonly { pid: number; command: string }[],
+  graceMs: number = STOP_GRACE_MS,
+): Promise<void> {
   for (const record of [...records].reverse()) {
     if (!isOurProcess(record.pid, record.command)) {
       continue;

@@ -36,7 +36,11 @@ export async function waitUntilReady(options: WaitUntilReadyOptions): Promise<vo
 }
 
 export async function componentFailure(child: StartedProcess, summary: string): Promise<LocalClusterError> {
-  return new LocalClusterError(summary, { component: child.name, logFile: child.logFile, logTail: await readLogTail(child.logFile) });
+  return new LocalClusterError(summary, {
+    component: child.name,
+    logFile: child.logFile,
+    logTail: await readLogTail(child.logFile),
+  });
 }
 
 export interface HttpProbeOptions {

@@ -39,7 +39,9 @@ describe('runCommand with stderr lines', () => {
 
   it('quotes the kept lines when the command fails', async () => {
     const lines: string[] = [];
-    const failure = await runCommand(shell('echo "main.go:1:1: broken" >&2; echo chatter >&2; exit 3', lines)).catch((error: unknown) => error);
+    const failure = await runCommand(shell('echo "main.go:1:1: broken" >&2; echo chatter >&2; exit 3', lines)).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(LocalClusterError);
     expect((failure as LocalClusterError).details.logTail).toBe('main.go:1:1: broken');
     expect((failure as LocalClusterError).message).toContain('exited with code 3');

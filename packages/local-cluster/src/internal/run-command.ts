@@ -81,7 +81,11 @@ function teeStderr(child: ChildProcess, onLine: (line: string) => void): void {
   });
 }
 
-function settleOnExit(child: ChildProcess, options: RunCommandOptions, settle: { resolve: () => void; reject: (error: Error) => void }): void {
+function settleOnExit(
+  child: ChildProcess,
+  options: RunCommandOptions,
+  settle: { resolve: () => void; reject: (error: Error) => void },
+): void {
   const timer = setTimeout(() => {
     child.kill('SIGKILL');
     settle.reject(new Error(`timed out after ${Math.round(options.timeoutMs / 1000)}s`));

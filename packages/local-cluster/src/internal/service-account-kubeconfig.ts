@@ -23,10 +23,19 @@ export interface ServiceAccountKubeConfig {
  */
 export async function serviceAccountKubeConfig(
   admin: KubeConfig,
-  account: { readonly namespace: string; readonly name: string; readonly expirationSeconds?: number; readonly directory?: string },
+  account: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly expirationSeconds?: number;
+    readonly directory?: string;
+  },
 ): Promise<ServiceAccountKubeConfig> {
   const core = admin.makeApiClient(CoreV1Api);
-  const request = await core.createNamespacedServiceAccountToken({ name: account.name, namespace: account.namespace, body: { spec: { audiences: [], expirationSeconds: account.expirationSeconds ?? 3600 } } });
+  const request = await core.createNamespacedServiceAccountToken({
+    name: account.name,
+    namespace: account.namespace,
+    body: { spec: { audiences: [], expirationSeconds: account.expirationSeconds ?? 3600 } },
+  });
   const token = request.status?.token;
   if (token === undefined || token === '') {
     throw new Error(`the TokenRequest for ${account.namespace}/${account.name} returned no token`);
@@ -43,7 +52,10 @@ export async function serviceAccountKubeConfig(
     contexts: [{ name: 'service-account', cluster: cluster.name, user: username }],
     currentContext: 'service-account',
   });
-  const file = path.join(account.directory ?? (await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-sa-'))), `${account.name}.kubeconfig`);
+  const file = path.join(
+    account.directory ?? (await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-sa-'))),
+    `${account.name}.kubeconfig`,
+  );
   await writeFile(file, kubeConfig.exportConfig(), { mode: 0o600 });
   return { path: file, kubeConfig, username };
 }

@@ -10,16 +10,22 @@ function goMod(spec: { moduleDir: string }): string {
 }
 
 describe('tool versions', () => {
-  it.each(defaultToolSpecs().map((spec) => [spec.name, spec] as const))('%s: the version equals the go.mod requirement', (_, spec) => {
-    const modulePath: Record<string, string> = {
-      etcd: 'go.etcd.io/etcd/server/v3',
-      kwok: 'sigs.k8s.io/kwok',
-      helm: 'helm.sh/helm/v4',
-      kube: 'k8s.io/kubernetes',
-    };
-    const required = new RegExp(`^\\s*(?:require\\s+)?${(modulePath[spec.name] ?? '').replaceAll('.', '\\.')} (v\\S+)`, 'm').exec(goMod(spec))?.[1];
-    expect(required).toBe(spec.version);
-  });
+  it.each(defaultToolSpecs().map((spec) => [spec.name, spec] as const))(
+    '%s: the version equals the go.mod requirement',
+    (_, spec) => {
+      const modulePath: Record<string, string> = {
+        etcd: 'go.etcd.io/etcd/server/v3',
+        kwok: 'sigs.k8s.io/kwok',
+        helm: 'helm.sh/helm/v4',
+        kube: 'k8s.io/kubernetes',
+      };
+      const required = new RegExp(
+        `^\\s*(?:require\\s+)?${(modulePath[spec.name] ?? '').replaceAll('.', '\\.')} (v\\S+)`,
+        'm',
+      ).exec(goMod(spec))?.[1];
+      expect(required).toBe(spec.version);
+    },
+  );
 
   it('every Kubernetes staging replace is on the same patch as k8s.io/kubernetes', () => {
     const kube = defaultToolSpecs().find((spec) => spec.name === 'kube');

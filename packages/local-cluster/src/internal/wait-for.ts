@@ -32,7 +32,10 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
 }
 
 async function timeoutMessage(options: WaitForOptions, lastError: unknown): Promise<string> {
-  const cause = lastError === undefined ? '' : ` (last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)})`;
+  const cause =
+    lastError === undefined
+      ? ''
+      : ` (last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)})`;
   const state = options.state === undefined ? '' : `; state: ${await describeState(options.state)}`;
   return `timed out after ${String(options.timeoutMs ?? 30_000)}ms waiting for ${options.description}${cause}${state}`;
 }

@@ -36,7 +36,11 @@ export interface FakeNodes extends AsyncDisposable {
 export const TEST_NODE_TAINT = { key: 'kruise-ts.io/test-node', value: 'true', effect: 'NoSchedule' } as const;
 
 /** What a pod needs to run on a test's own fake nodes. */
-export const TEST_NODE_TOLERATION = { key: TEST_NODE_TAINT.key, operator: 'Exists', effect: TEST_NODE_TAINT.effect } as const;
+export const TEST_NODE_TOLERATION = {
+  key: TEST_NODE_TAINT.key,
+  operator: 'Exists',
+  effect: TEST_NODE_TAINT.effect,
+} as const;
 
 /** Pod CIDRs of test nodes come from the top of the range, far from the cluster's own nodes. */
 const FIRST_TEST_NODE_INDEX = 512;
@@ -50,10 +54,15 @@ export async function createFakeNodes(kubeConfig: KubeConfig, options: CreateFak
     const node = structuredClone(built);
     const name = `${options.prefix}-${run}-${String(index)}`;
     const cidr = podCidrForNode(offset + index);
-    node.metadata = Object.assign(node.metadata ?? {}, { name, labels: Object.assign({}, node.metadata?.labels, { 'kubernetes.io/hostname': name }, options.labels) });
+    node.metadata = Object.assign(node.metadata ?? {}, {
+      name,
+      labels: Object.assign({}, node.metadata?.labels, { 'kubernetes.io/hostname': name }, options.labels),
+    });
     node.spec = Object.assign(node.spec ?? {}, { podCIDR: cidr, podCIDRs: [cidr] });
     const customized = options.customize?.(node, index) ?? node;
-    customized.spec = Object.assign(customized.spec ?? {}, { taints: [...(customized.spec?.taints ?? []), { ...TEST_NODE_TAINT }] });
+    customized.spec = Object.assign(customized.spec ?? {}, {
+      taints: [...(customized.spec?.taints ?? []), { ...TEST_NODE_TAINT }],
+    });
     return customized;
   });
   const names = nodes.map((node) => node.metadata?.name ?? '');
@@ -64,7 +73,14 @@ export async function createFakeNodes(kubeConfig: KubeConfig, options: CreateFak
     for (const node of nodes) await core.createNode({ body: node });
     await waitFor(
       async () => {
-        const ready = await Promise.all(names.map(async (name) => (await core.readNode({ name })).status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') === true));
+        const ready = await Promise.all(
+          names.map(
+            async (name) =>
+              (await core.readNode({ name })).status?.conditions?.some(
+                (condition) => condition.type === 'Ready' && condition.status === 'True',
+              ) === true,
+          ),
+        );
         return ready.every(Boolean) ? true : undefined;
       },
       { description: `fake nodes ${names.join(', ')} Ready` },

@@ -15,7 +15,6 @@ import type { TestProject } from 'vitest/node';
 import { defaultCacheRoot, defaultToolSpecs, ensureTools, startLocalCluster } from '../index.ts';
 import './provided-context.ts';
 
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env['KRUISE_TS_KUBECONFIG'];
   if (external !== undefined && external !== '') {
@@ -29,7 +28,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
   // Every tool, not only the cluster's: the chart tests run helm, and building it inside a test
   // would run into the test's timeout on a machine that has not built it yet.
-  const tools = await ensureTools({ cacheRoot: defaultCacheRoot(), specs: defaultToolSpecs(), log, progressTerminal: process.stderr });
+  const tools = await ensureTools({
+    cacheRoot: defaultCacheRoot(),
+    specs: defaultToolSpecs(),
+    log,
+    progressTerminal: process.stderr,
+  });
   const cluster = await startLocalCluster({ name: 'integration', runDir, log, handleSignals: false });
   log(`control plane for this test run: ${cluster.server} (started in ${String(cluster.startSeconds)}s)`);
   project.provide('kubeconfigPath', cluster.kubeconfigPath);

@@ -12,7 +12,13 @@ import { z } from 'zod';
 
 import './provided-context.ts';
 
-const kwokLine = z.looseObject({ time: z.string(), msg: z.string(), pod: z.string().optional(), stage: z.string().optional(), err: z.string().optional() });
+const kwokLine = z.looseObject({
+  time: z.string(),
+  msg: z.string(),
+  pod: z.string().optional(),
+  stage: z.string().optional(),
+  err: z.string().optional(),
+});
 
 /** The last `limit` lines (default 60) about pods of `namespace`: `time msg pod [stage] [err]`. */
 export async function kwokLogOf(namespace: string, limit = 60): Promise<string[]> {
@@ -27,7 +33,9 @@ export async function kwokLogOf(namespace: string, limit = 60): Promise<string[]
     const parsed = kwokLine.safeParse(safeJson(raw));
     if (parsed.success && parsed.data.pod?.startsWith(prefix) === true) {
       const { time, msg, pod, stage, err } = parsed.data;
-      lines.push([time.slice(11, 23), msg, pod, stage, err].filter((part) => part !== undefined && part !== '').join(' '));
+      lines.push(
+        [time.slice(11, 23), msg, pod, stage, err].filter((part) => part !== undefined && part !== '').join(' '),
+      );
     }
   }
   return lines.slice(-limit);

@@ -24,11 +24,17 @@ export interface TestNamespace extends AsyncDisposable {
  */
 export async function createTestNamespace(kubeConfig: KubeConfig, prefix: string): Promise<TestNamespace> {
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const name = `${prefix.toLowerCase().replaceAll(/[^a-z0-9-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`;
+  const name = `${prefix
+    .toLowerCase()
+    .replaceAll(/[^a-z0-9-]/g, '-')
+    .slice(0, 40)}-${randomBytes(3).toString('hex')}`;
   await core.createNamespace({ body: { metadata: { name, labels: { 'kruise-ts.io/test': 'true' } } } });
-  await waitFor(async () => (await core.readNamespacedServiceAccount({ name: 'default', namespace: name })).metadata?.name, {
-    description: `the default ServiceAccount of namespace ${name}`,
-  });
+  await waitFor(
+    async () => (await core.readNamespacedServiceAccount({ name: 'default', namespace: name })).metadata?.name,
+    {
+      description: `the default ServiceAccount of namespace ${name}`,
+    },
+  );
   return {
     name,
     [Symbol.asyncDispose]: async () => {

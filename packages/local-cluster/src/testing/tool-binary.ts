@@ -18,7 +18,11 @@ export async function toolBinary(name: string): Promise<string> {
   }
   const specs = defaultToolSpecs().filter((spec) => spec.name === name);
   if (specs.length === 0) {
-    throw new Error(`unknown tool ${JSON.stringify(name)}; the tools modules build ${defaultToolSpecs().map((spec) => spec.name).join(', ')}`);
+    throw new Error(
+      `unknown tool ${JSON.stringify(name)}; the tools modules build ${defaultToolSpecs()
+        .map((spec) => spec.name)
+        .join(', ')}`,
+    );
   }
   const log = (line: string): void => {
     process.stderr.write(`[local-cluster tools] ${line}\n`);

@@ -42,7 +42,10 @@ function isWatch(url: string): boolean {
 }
 
 /** Starts a proxy to the API server of `kubeconfigPath`, writing the proxy's own kubeconfig to `proxyKubeconfigPath`. */
-export async function startWatchHoldingProxy(input: { readonly kubeconfigPath: string; readonly proxyKubeconfigPath: string }): Promise<WatchHoldingProxy> {
+export async function startWatchHoldingProxy(input: {
+  readonly kubeconfigPath: string;
+  readonly proxyKubeconfigPath: string;
+}): Promise<WatchHoldingProxy> {
   const upstream = new KubeConfig();
   upstream.loadFromFile(input.kubeconfigPath);
   const server = new URL(upstream.getCurrentCluster()?.server ?? '');
@@ -63,30 +66,40 @@ export async function startWatchHoldingProxy(input: { readonly kubeconfigPath: s
 
   const proxy = http.createServer((request, response) => {
     const watch = isWatch(request.url ?? '/');
-    const forward = https.request({ agent, host: server.hostname, port: server.port, method: request.method, path: request.url, headers: { ...request.headers, ...credentials, host: server.host } }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      response.flushHeaders();
-      if (!watch) {
-        answer.pipe(response);
-        return;
-      }
-      const stream: HeldStream = { response, kept: [], ended: false };
-      streams.add(stream);
-      answer.on('data', (chunk: Buffer) => {
-        if (held) {
-          stream.kept.push(chunk);
-        } else {
-          response.write(chunk);
+    const forward = https.request(
+      {
+        agent,
+        host: server.hostname,
+        port: server.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, ...credentials, host: server.host },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        response.flushHeaders();
+        if (!watch) {
+          answer.pipe(response);
+          return;
         }
-      });
-      answer.on('end', () => {
-        stream.ended = true;
-        if (!held) {
-          streams.delete(stream);
-          response.end();
-        }
-      });
-    });
+        const stream: HeldStream = { response, kept: [], ended: false };
+        streams.add(stream);
+        answer.on('data', (chunk: Buffer) => {
+          if (held) {
+            stream.kept.push(chunk);
+          } else {
+            response.write(chunk);
+          }
+        });
+        answer.on('end', () => {
+          stream.ended = true;
+          if (!held) {
+            streams.delete(stream);
+            response.end();
+          }
+        });
+      },
+    );
     forward.on('error', () => {
       response.destroy();
     });

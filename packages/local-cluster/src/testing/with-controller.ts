@@ -11,7 +11,14 @@ export interface Stoppable {
 }
 
 /** Runs `run` in a fresh namespace with `crdFiles` applied and `start(namespace)` running. */
-export async function withStartedInNamespace<T>(frame: { readonly prefix: string; readonly crdFiles: readonly string[]; readonly start: (namespace: string) => Stoppable }, run: (namespace: string) => Promise<T>): Promise<T> {
+export async function withStartedInNamespace<T>(
+  frame: {
+    readonly prefix: string;
+    readonly crdFiles: readonly string[];
+    readonly start: (namespace: string) => Stoppable;
+  },
+  run: (namespace: string) => Promise<T>,
+): Promise<T> {
   const kubeConfig = testKubeConfig();
   await applyCrdFiles(kubeConfig, frame.crdFiles);
   await using ns = await createTestNamespace(kubeConfig, frame.prefix);

@@ -3,17 +3,38 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 
-import { AdmissionregistrationV1Api, AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, VersionApi } from '@kubernetes/client-node';
+import {
+  AdmissionregistrationV1Api,
+  AppsV1Api,
+  CoreV1Api,
+  KubeConfig,
+  RbacAuthorizationV1Api,
+  VersionApi,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createCertificateAuthority, createServingCertificate, KUBERNETES_VERSION, ZONE_LABEL } from '../../src/index.ts';
-import { createFakeNodes, createTestNamespace, TEST_NODE_TAINT, TEST_NODE_TOLERATION, testKubeConfig, waitFor } from '../../src/testing/index.ts';
+import {
+  createCertificateAuthority,
+  createServingCertificate,
+  KUBERNETES_VERSION,
+  ZONE_LABEL,
+} from '../../src/index.ts';
+import {
+  createFakeNodes,
+  createTestNamespace,
+  TEST_NODE_TAINT,
+  TEST_NODE_TOLERATION,
+  testKubeConfig,
+  waitFor,
+} from '../../src/testing/index.ts';
 
 const kubeConfig = testKubeConfig();
 const core = kubeConfig.makeApiClient(CoreV1Api);
 
 function statusCode(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number'
+    ? error.code
+    : undefined;
 }
 
 async function apiError(call: Promise<unknown>): Promise<{ code: number | undefined; message: string }> {
@@ -34,7 +55,9 @@ describe('the local control plane', () => {
 
   it('has Ready fake nodes spread over zones, each with its own pod CIDR', async () => {
     // The cluster's own nodes: not those other test files are making for themselves right now.
-    const nodes = (await core.listNode()).items.filter((node) => !(node.spec?.taints ?? []).some((taint) => taint.key === TEST_NODE_TAINT.key));
+    const nodes = (await core.listNode()).items.filter(
+      (node) => !(node.spec?.taints ?? []).some((taint) => taint.key === TEST_NODE_TAINT.key),
+    );
     expect(nodes.length).toBeGreaterThanOrEqual(3);
     const zones = new Set(nodes.map((n) => n.metadata?.labels?.[ZONE_LABEL]));
     expect(zones.size).toBeGreaterThanOrEqual(3);
@@ -48,24 +71,40 @@ describe('the local control plane', () => {
 
   it("keeps other tests' pods off a test's own fake nodes (their taint), and lets the test's tolerating pods on", async () => {
     await using ns = await createTestNamespace(kubeConfig, 'test-nodes');
-    await using nodes = await createFakeNodes(kubeConfig, { prefix: 'own', count: 1, labels: { 'own.kruise-ts.io/test': ns.name } });
+    await using nodes = await createFakeNodes(kubeConfig, {
+      prefix: 'own',
+      count: 1,
+      labels: { 'own.kruise-ts.io/test': ns.name },
+    });
     const [name = ''] = nodes.names;
     expect((await core.readNode({ name })).spec?.taints).toEqual([TEST_NODE_TAINT]);
     const pod = (podName: string, tolerate: boolean) => ({
       metadata: { name: podName },
-      spec: { containers: [{ name: 'main', image: 'busybox:1.36' }], nodeSelector: { 'own.kruise-ts.io/test': ns.name }, ...(tolerate ? { tolerations: [{ ...TEST_NODE_TOLERATION }] } : {}) },
+      spec: {
+        containers: [{ name: 'main', image: 'busybox:1.36' }],
+        nodeSelector: { 'own.kruise-ts.io/test': ns.name },
+        ...(tolerate ? { tolerations: [{ ...TEST_NODE_TOLERATION }] } : {}),
+      },
     });
     await core.createNamespacedPod({ namespace: ns.name, body: pod('intruder', false) });
     await core.createNamespacedPod({ namespace: ns.name, body: pod('owner', true) });
-    const running = await waitFor(async () => {
-      const owner = await core.readNamespacedPod({ namespace: ns.name, name: 'owner' });
-      return owner.status?.phase === 'Running' ? owner : undefined;
-    }, { description: 'the tolerating pod running on the test node' });
+    const running = await waitFor(
+      async () => {
+        const owner = await core.readNamespacedPod({ namespace: ns.name, name: 'owner' });
+        return owner.status?.phase === 'Running' ? owner : undefined;
+      },
+      { description: 'the tolerating pod running on the test node' },
+    );
     expect(running.spec?.nodeName).toBe(name);
-    const refused = await waitFor(async () => {
-      const intruder = await core.readNamespacedPod({ namespace: ns.name, name: 'intruder' });
-      return intruder.status?.conditions?.find((condition) => condition.type === 'PodScheduled' && condition.reason === 'Unschedulable');
-    }, { description: 'the scheduler refusing the pod without the toleration' });
+    const refused = await waitFor(
+      async () => {
+        const intruder = await core.readNamespacedPod({ namespace: ns.name, name: 'intruder' });
+        return intruder.status?.conditions?.find(
+          (condition) => condition.type === 'PodScheduled' && condition.reason === 'Unschedulable',
+        );
+      },
+      { description: 'the scheduler refusing the pod without the toleration' },
+    );
     // Other test files' own nodes may exist meanwhile (tainted as well): the count is theirs and ours.
     expect(refused.message).toMatch(/\b[1-9]\d* node\(s\) had untolerated taint\(s\)/);
     expect((await core.readNamespacedPod({ namespace: ns.name, name: 'intruder' })).spec?.nodeName).toBeUndefined();
@@ -73,16 +112,33 @@ describe('the local control plane', () => {
 
   it('deletes a pod whose node was deleted (the pod garbage collector), as a real cluster does', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pod-gc');
-    await using nodes = await createFakeNodes(kubeConfig, { prefix: 'gone', count: 1, labels: { 'gone.kruise-ts.io/test': ns.name } });
+    await using nodes = await createFakeNodes(kubeConfig, {
+      prefix: 'gone',
+      count: 1,
+      labels: { 'gone.kruise-ts.io/test': ns.name },
+    });
     const [name = ''] = nodes.names;
     await core.createNamespacedPod({
       namespace: ns.name,
-      body: { metadata: { name: 'stranded' }, spec: { containers: [{ name: 'main', image: 'busybox:1.36' }], nodeSelector: { 'gone.kruise-ts.io/test': ns.name }, tolerations: [{ ...TEST_NODE_TOLERATION }] } },
+      body: {
+        metadata: { name: 'stranded' },
+        spec: {
+          containers: [{ name: 'main', image: 'busybox:1.36' }],
+          nodeSelector: { 'gone.kruise-ts.io/test': ns.name },
+          tolerations: [{ ...TEST_NODE_TOLERATION }],
+        },
+      },
     });
-    await waitFor(async () => (await core.readNamespacedPod({ namespace: ns.name, name: 'stranded' })).status?.phase === 'Running', { description: 'the pod running on the test node' });
+    await waitFor(
+      async () => (await core.readNamespacedPod({ namespace: ns.name, name: 'stranded' })).status?.phase === 'Running',
+      { description: 'the pod running on the test node' },
+    );
     await core.deleteNode({ name });
     // The collector's quarantine is 40 s and it looks every 20 s.
-    const gone = await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name })).items.length === 0, { description: 'the stranded pod deleted', timeoutMs: 100_000 });
+    const gone = await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name })).items.length === 0, {
+      description: 'the stranded pod deleted',
+      timeoutMs: 100_000,
+    });
     expect(gone).toBe(true);
   }, 150_000);
 
@@ -90,7 +146,11 @@ describe('the local control plane', () => {
     await using ns = await createTestNamespace(kubeConfig, 'rbac');
     const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);
     await core.createNamespacedServiceAccount({ namespace: ns.name, body: { metadata: { name: 'reader' } } });
-    const { status } = await core.createNamespacedServiceAccountToken({ name: 'reader', namespace: ns.name, body: { spec: { audiences: [] } } });
+    const { status } = await core.createNamespacedServiceAccountToken({
+      name: 'reader',
+      namespace: ns.name,
+      body: { spec: { audiences: [] } },
+    });
     const asReader = new KubeConfig();
     const cluster = kubeConfig.getCurrentCluster();
     asReader.loadFromOptions({
@@ -104,7 +164,10 @@ describe('the local control plane', () => {
     expect((await apiError(readerCore.listNamespacedConfigMap({ namespace: ns.name }))).code).toBe(403);
     await rbac.createNamespacedRole({
       namespace: ns.name,
-      body: { metadata: { name: 'read-configmaps' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }] },
+      body: {
+        metadata: { name: 'read-configmaps' },
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
+      },
     });
     await rbac.createNamespacedRoleBinding({
       namespace: ns.name,
@@ -114,7 +177,9 @@ describe('the local control plane', () => {
         subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: ns.name }],
       },
     });
-    await waitFor(async () => (await readerCore.listNamespacedConfigMap({ namespace: ns.name })).items, { description: 'the RoleBinding to take effect' });
+    await waitFor(async () => (await readerCore.listNamespacedConfigMap({ namespace: ns.name })).items, {
+      description: 'the RoleBinding to take effect',
+    });
     expect((await apiError(readerCore.listNamespacedSecret({ namespace: ns.name }))).code).toBe(403);
   });
 
@@ -132,7 +197,10 @@ describe('the local control plane', () => {
     });
     await core.deleteNamespacedConfigMap({ name: 'owner', namespace: ns.name });
     await waitFor(
-      async () => !(await core.listNamespacedConfigMap({ namespace: ns.name })).items.some((c) => c.metadata?.name === 'dependent'),
+      async () =>
+        !(await core.listNamespacedConfigMap({ namespace: ns.name })).items.some(
+          (c) => c.metadata?.name === 'dependent',
+        ),
       { description: 'the dependent ConfigMap to be garbage-collected', timeoutMs: 60_000 },
     );
   });
@@ -157,14 +225,20 @@ describe('the local control plane', () => {
         spec: {
           replicas: 3,
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] },
+          },
         },
       },
     });
-    const deployment = await waitFor(async () => {
-      const current = await apps.readNamespacedDeployment({ name: 'web', namespace: ns.name });
-      return current.status?.availableReplicas === 3 ? current : undefined;
-    }, { description: 'deployment web to have 3 available replicas', timeoutMs: 60_000 });
+    const deployment = await waitFor(
+      async () => {
+        const current = await apps.readNamespacedDeployment({ name: 'web', namespace: ns.name });
+        return current.status?.availableReplicas === 3 ? current : undefined;
+      },
+      { description: 'deployment web to have 3 available replicas', timeoutMs: 60_000 },
+    );
     expect(deployment.status?.conditions?.find((c) => c.type === 'Available')?.status).toBe('True');
   });
 });
@@ -178,22 +252,37 @@ describe('admission webhooks', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-webhook-'));
     const ca = await createCertificateAuthority(dir, 'webhook-test-ca');
-    const cert = await createServingCertificate({ ca, dir, name: 'webhook', commonName: 'webhook', hosts: ['127.0.0.1'] });
-    server = https.createServer({ cert: await readFile(cert.certFile), key: await readFile(cert.keyFile) }, (request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        const review = JSON.parse(body) as { request: { uid: string; name: string } };
-        reviewed.push(review.request.name);
-        const allowed = !review.request.name.startsWith('forbidden');
-        response.setHeader('Content-Type', 'application/json');
-        response.end(JSON.stringify({
-          apiVersion: 'admission.k8s.io/v1',
-          kind: 'AdmissionReview',
-          response: { uid: review.request.uid, allowed, status: allowed ? undefined : { code: 403, message: 'names starting with forbidden are denied' } },
-        }));
-      });
+    const cert = await createServingCertificate({
+      ca,
+      dir,
+      name: 'webhook',
+      commonName: 'webhook',
+      hosts: ['127.0.0.1'],
     });
+    server = https.createServer(
+      { cert: await readFile(cert.certFile), key: await readFile(cert.keyFile) },
+      (request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          const review = JSON.parse(body) as { request: { uid: string; name: string } };
+          reviewed.push(review.request.name);
+          const allowed = !review.request.name.startsWith('forbidden');
+          response.setHeader('Content-Type', 'application/json');
+          response.end(
+            JSON.stringify({
+              apiVersion: 'admission.k8s.io/v1',
+              kind: 'AdmissionReview',
+              response: {
+                uid: review.request.uid,
+                allowed,
+                status: allowed ? undefined : { code: 403, message: 'names starting with forbidden are denied' },
+              },
+            }),
+          );
+        });
+      },
+    );
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     caBundle = Buffer.from(cert.caPem).toString('base64');
   });
@@ -212,24 +301,34 @@ describe('admission webhooks', () => {
     await admission.createValidatingWebhookConfiguration({
       body: {
         metadata: { name },
-        webhooks: [{
-          name,
-          admissionReviewVersions: ['v1'],
-          sideEffects: 'None',
-          failurePolicy: 'Fail',
-          timeoutSeconds: 5,
-          clientConfig: { url: `https://127.0.0.1:${String(port)}/validate`, caBundle },
-          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
-          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
-        }],
+        webhooks: [
+          {
+            name,
+            admissionReviewVersions: ['v1'],
+            sideEffects: 'None',
+            failurePolicy: 'Fail',
+            timeoutSeconds: 5,
+            clientConfig: { url: `https://127.0.0.1:${String(port)}/validate`, caBundle },
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
+            rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+          },
+        ],
       },
     });
     try {
       // The webhook configuration reaches the apiserver's admission chain asynchronously.
-      const denied = await waitFor(async () => {
-        const outcome = await apiError(core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: `forbidden-${String(Date.now())}` } } })).catch(() => undefined);
-        return outcome?.message.includes('names starting with forbidden are denied') === true ? outcome : undefined;
-      }, { description: 'the webhook to deny a ConfigMap' });
+      const denied = await waitFor(
+        async () => {
+          const outcome = await apiError(
+            core.createNamespacedConfigMap({
+              namespace: ns.name,
+              body: { metadata: { name: `forbidden-${String(Date.now())}` } },
+            }),
+          ).catch(() => undefined);
+          return outcome?.message.includes('names starting with forbidden are denied') === true ? outcome : undefined;
+        },
+        { description: 'the webhook to deny a ConfigMap' },
+      );
       expect(denied.code).toBe(403);
       await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: 'allowed' } } });
       expect(reviewed).toContain('allowed');

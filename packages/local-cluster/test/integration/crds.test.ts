@@ -43,14 +43,22 @@ describe('applyCrdFiles', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('creates the CRD, and a second apply updates it from the file while keeping labels and annotations others set (a Helm release\'s)', async () => {
+  it("creates the CRD, and a second apply updates it from the file while keeping labels and annotations others set (a Helm release's)", async () => {
     const file = path.join(dir, 'crd.yaml');
     await writeFile(file, crdYaml('one'));
     await applyCrdFiles(kubeConfig, [file]);
-    await api.patchCustomResourceDefinition({
-      name: NAME,
-      body: { metadata: { annotations: { 'helm.sh/resource-policy': 'keep' }, labels: { 'app.kubernetes.io/managed-by': 'Helm' } } },
-    }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await api.patchCustomResourceDefinition(
+      {
+        name: NAME,
+        body: {
+          metadata: {
+            annotations: { 'helm.sh/resource-policy': 'keep' },
+            labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+          },
+        },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await writeFile(file, crdYaml('two'));
     await applyCrdFiles(kubeConfig, [file]);
     const crd = await api.readCustomResourceDefinition({ name: NAME });

@@ -36,7 +36,10 @@ async function processesMentioning(fragment: string): Promise<number[]> {
 
 /** Waits (briefly: the reaper polls once a second) until nothing started under `dir` runs. */
 async function expectNothingRunning(dir: string): Promise<void> {
-  await waitFor(async () => (await processesMentioning(dir)).length === 0, { description: `no process of ${dir} to remain`, timeoutMs: 10_000 });
+  await waitFor(async () => (await processesMentioning(dir)).length === 0, {
+    description: `no process of ${dir} to remain`,
+    timeoutMs: 10_000,
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -104,7 +107,11 @@ describe('failure modes of the local cluster', () => {
     // kwok serves its health endpoint on another port than the one probed, so it never looks ready.
     const elsewhere = await freePort();
     // The timeout applies to each component: long enough for the others to start on a loaded 2-core machine.
-    const error = await startFailure({ runDir: dir, startTimeoutMs: 20_000, extraArgs: { kwok: [`--server-address=127.0.0.1:${String(elsewhere)}`] } });
+    const error = await startFailure({
+      runDir: dir,
+      startTimeoutMs: 20_000,
+      extraArgs: { kwok: [`--server-address=127.0.0.1:${String(elsewhere)}`] },
+    });
     expect(error.details.component).toBe('kwok');
     expect(error.message).toContain('did not become ready within 20s');
     expect(error.details.logTail).not.toBe('');
@@ -135,13 +142,19 @@ describe('failure modes of the local cluster', () => {
     const owner = spawn(process.execPath, [fixture, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     owner.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const ready = await waitFor(() => Promise.resolve(/READY (\[.*\])/.exec(output)?.[1]), { description: 'the owner to start its cluster', timeoutMs: 120_000 });
+    const ready = await waitFor(() => Promise.resolve(/READY (\[.*\])/.exec(output)?.[1]), {
+      description: 'the owner to start its cluster',
+      timeoutMs: 120_000,
+    });
     const pids = JSON.parse(ready) as number[];
     expect(pids).toHaveLength(5);
     expect((await processesMentioning(dir)).length).toBeGreaterThanOrEqual(5);
 
     owner.kill(signal);
-    await waitFor(async () => (await processesMentioning(dir)).length === 0, { description: `no process of ${dir} to remain after ${signal}`, timeoutMs: 30_000 });
+    await waitFor(async () => (await processesMentioning(dir)).length === 0, {
+      description: `no process of ${dir} to remain after ${signal}`,
+      timeoutMs: 30_000,
+    });
     expect(await Promise.all(pids.map(isAlive))).toEqual(pids.map(() => false));
   });
 });

@@ -16,7 +16,15 @@ async function toolModule(name: string, mainGo: string): Promise<{ spec: GoToolS
   await mkdir(moduleDir);
   await writeFile(path.join(moduleDir, 'go.mod'), `module example.com/${name}\n\ngo 1.24\n`);
   await writeFile(path.join(moduleDir, 'main.go'), mainGo);
-  const spec: GoToolSpec = { name, version: 'v0.0.1', moduleDir, packagePath: '.', binary: name, aliases: [`${name}-alias`], ldflags: ['-s', '-w'] };
+  const spec: GoToolSpec = {
+    name,
+    version: 'v0.0.1',
+    moduleDir,
+    packagePath: '.',
+    binary: name,
+    aliases: [`${name}-alias`],
+    ldflags: ['-s', '-w'],
+  };
   return { spec, cacheRoot: path.join(root, 'cache') };
 }
 

@@ -21,7 +21,11 @@ interface ContainerStatusJson {
   readonly name: string;
   readonly ready: boolean;
   readonly restartCount: number;
-  readonly state?: { readonly running?: object; readonly waiting?: { readonly reason?: string }; readonly terminated?: { readonly exitCode: number; readonly reason?: string } };
+  readonly state?: {
+    readonly running?: object;
+    readonly waiting?: { readonly reason?: string };
+    readonly terminated?: { readonly exitCode: number; readonly reason?: string };
+  };
   readonly lastState?: { readonly terminated?: { readonly exitCode: number; readonly reason?: string } };
 }
 interface PodJson {
@@ -51,7 +55,12 @@ async function watchPods(namespace: string): Promise<PodWatch> {
     list.push({ at: Date.now(), pod });
     seen.set(pod.metadata.name, list);
   };
-  const controller = await new Watch(kubeConfig).watch(`/api/v1/namespaces/${namespace}/pods`, {}, record, () => undefined);
+  const controller = await new Watch(kubeConfig).watch(
+    `/api/v1/namespaces/${namespace}/pods`,
+    {},
+    record,
+    () => undefined,
+  );
   return {
     history: (name) => seen.get(name) ?? [],
     [Symbol.asyncDispose]: () => {
@@ -64,7 +73,10 @@ async function watchPods(namespace: string): Promise<PodWatch> {
 async function anyFakeNode(): Promise<string> {
   const nodes = await core.listNode();
   const node = nodes.items.find(
-    (n) => /^kwok-node-\d+$/.test(n.metadata?.name ?? '') && n.spec?.unschedulable !== true && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true,
+    (n) =>
+      /^kwok-node-\d+$/.test(n.metadata?.name ?? '') &&
+      n.spec?.unschedulable !== true &&
+      n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true,
   );
   if (node?.metadata?.name === undefined) throw new Error('no Ready kwok node');
   return node.metadata.name;
@@ -83,7 +95,9 @@ function jobPod(name: string, { node, restartPolicy, run }: PodOptions): V1Pod {
       restartPolicy,
       affinity: {
         nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] },
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+          },
         },
       },
       containers: [
@@ -97,7 +111,8 @@ function jobPod(name: string, { node, restartPolicy, run }: PodOptions): V1Pod {
 const latest = (history: readonly Seen[]): PodJson | undefined => history.at(-1)?.pod;
 const phaseOf = (pod: PodJson | undefined): string | undefined => pod?.status?.phase;
 const condition = (pod: PodJson | undefined, type: string) => pod?.status?.conditions?.find((c) => c.type === type);
-const container = (pod: PodJson | undefined, name = 'main'): ContainerStatusJson | undefined => pod?.status?.containerStatuses?.find((c) => c.name === name);
+const container = (pod: PodJson | undefined, name = 'main'): ContainerStatusJson | undefined =>
+  pod?.status?.containerStatuses?.find((c) => c.name === name);
 
 /** The phases the pod went through, each once, in order. */
 function phases(history: readonly Seen[]): string[] {
@@ -138,7 +153,10 @@ describe('job pods on the fake kubelet', () => {
         { name: 'proxy', image: 'envoy:1.30', restartPolicy: 'Always' },
       ];
     }
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('long', { node, restartPolicy: 'Never', run: { runMs: 3000, outcome: 'succeed' } }) });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('long', { node, restartPolicy: 'Never', run: { runMs: 3000, outcome: 'succeed' } }),
+    });
     await core.createNamespacedPod({ namespace: ns.name, body: jobPod('default', { node, restartPolicy: 'Never' }) });
     await core.createNamespacedPod({ namespace: ns.name, body: withSidecar });
 
@@ -150,7 +168,15 @@ describe('job pods on the fake kubelet', () => {
       expect(phases(watch.history(name)), name).toEqual(['Pending', 'Running', 'Succeeded']);
     }
     expect(long.spec.nodeName).toBe(node);
-    expect(long.status?.containerStatuses?.map((c) => [c.name, c.ready, c.restartCount, c.state?.terminated?.exitCode, c.state?.terminated?.reason])).toEqual([
+    expect(
+      long.status?.containerStatuses?.map((c) => [
+        c.name,
+        c.ready,
+        c.restartCount,
+        c.state?.terminated?.exitCode,
+        c.state?.terminated?.reason,
+      ]),
+    ).toEqual([
       ['main', false, 0, 0, 'Completed'],
       ['helper', false, 0, 0, 'Completed'],
     ]);
@@ -175,13 +201,31 @@ describe('job pods on the fake kubelet', () => {
   it('a Never pod that fails ends Failed: containers exit 1, not ready, no restart', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'job-pods-fail');
     await using watch = await watchPods(ns.name);
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('fails', { node: await anyFakeNode(), restartPolicy: 'Never', run: { runMs: 500, outcome: 'fail' } }) });
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('fails-first', { node: await anyFakeNode(), restartPolicy: 'Never', run: { runMs: 0, failures: 1 } }) });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('fails', {
+        node: await anyFakeNode(),
+        restartPolicy: 'Never',
+        run: { runMs: 500, outcome: 'fail' },
+      }),
+    });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('fails-first', {
+        node: await anyFakeNode(),
+        restartPolicy: 'Never',
+        run: { runMs: 0, failures: 1 },
+      }),
+    });
 
     for (const name of ['fails', 'fails-first']) {
       const failed = await waitForPhase(watch, name, 'Failed');
       expect(phases(watch.history(name)), name).toEqual(['Pending', 'Running', 'Failed']);
-      expect(container(failed)).toMatchObject({ ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } });
+      expect(container(failed)).toMatchObject({
+        ready: false,
+        restartCount: 0,
+        state: { terminated: { exitCode: 1, reason: 'Error' } },
+      });
       expect(condition(failed, 'Ready')).toMatchObject({ status: 'False', reason: 'PodFailed' });
       expect(condition(failed, 'ContainersReady')).toMatchObject({ status: 'False', reason: 'PodFailed' });
     }
@@ -190,7 +234,14 @@ describe('job pods on the fake kubelet', () => {
   it('an OnFailure pod with two failures restarts twice, then succeeds with restartCount 2', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'job-pods-restart');
     await using watch = await watchPods(ns.name);
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('flaky', { node: await anyFakeNode(), restartPolicy: 'OnFailure', run: { runMs: 300, failures: 2, restartBackoffMs: 300 } }) });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('flaky', {
+        node: await anyFakeNode(),
+        restartPolicy: 'OnFailure',
+        run: { runMs: 300, failures: 2, restartBackoffMs: 300 },
+      }),
+    });
 
     const done = await waitForPhase(watch, 'flaky', 'Succeeded');
     const history = watch.history('flaky');
@@ -206,17 +257,34 @@ describe('job pods on the fake kubelet', () => {
     // Each failure: not ready with the exit in the status, then running and ready again one restart later.
     const states = history.map(({ pod }) => {
       const main = container(pod);
-      const state = main?.state?.running !== undefined ? 'running' : (main?.state?.waiting?.reason ?? main?.state?.terminated?.reason ?? 'none');
+      const state =
+        main?.state?.running !== undefined
+          ? 'running'
+          : (main?.state?.waiting?.reason ?? main?.state?.terminated?.reason ?? 'none');
       return `${String(main?.restartCount ?? '-')}:${state}:${condition(pod, 'Ready')?.status ?? '-'}`;
     });
     const distinct = states.filter((state, i) => state !== states[i - 1] && !state.startsWith('-'));
-    expect(distinct).toEqual(['0:running:True', '0:Error:False', '1:running:True', '1:CrashLoopBackOff:False', '2:running:True', '2:Completed:False']);
+    expect(distinct).toEqual([
+      '0:running:True',
+      '0:Error:False',
+      '1:running:True',
+      '1:CrashLoopBackOff:False',
+      '2:running:True',
+      '2:Completed:False',
+    ]);
   });
 
   it('an OnFailure pod that always fails keeps restarting, with a backoff, and stays Running', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'job-pods-crashloop');
     await using watch = await watchPods(ns.name);
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('crashes', { node: await anyFakeNode(), restartPolicy: 'OnFailure', run: { runMs: 0, outcome: 'fail', restartBackoffMs: 250 } }) });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('crashes', {
+        node: await anyFakeNode(),
+        restartPolicy: 'OnFailure',
+        run: { runMs: 0, outcome: 'fail', restartBackoffMs: 250 },
+      }),
+    });
 
     const crashing = await waitFor(
       () => {
@@ -253,14 +321,22 @@ describe('job pods on the fake kubelet', () => {
     await using ns = await createTestNamespace(kubeConfig, 'job-pods-always');
     await using watch = await watchPods(ns.name);
     const node = await anyFakeNode();
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('service', { node, restartPolicy: 'Always', run: { runMs: 0, outcome: 'fail' } }) });
-    await core.createNamespacedPod({ namespace: ns.name, body: jobPod('job', { node, restartPolicy: 'Never', run: { runMs: 1500 } }) });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('service', { node, restartPolicy: 'Always', run: { runMs: 0, outcome: 'fail' } }),
+    });
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: jobPod('job', { node, restartPolicy: 'Never', run: { runMs: 1500 } }),
+    });
 
     await waitForPhase(watch, 'job', 'Succeeded');
     const service = await core.readNamespacedPod({ name: 'service', namespace: ns.name });
     expect(service.status?.phase).toBe('Running');
     expect(service.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
-    expect(service.status?.containerStatuses?.map((c) => [c.name, c.ready, c.restartCount, c.state?.running !== undefined])).toEqual([
+    expect(
+      service.status?.containerStatuses?.map((c) => [c.name, c.ready, c.restartCount, c.state?.running !== undefined]),
+    ).toEqual([
       ['main', true, 0, true],
       ['helper', true, 0, true],
     ]);

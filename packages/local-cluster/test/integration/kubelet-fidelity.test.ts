@@ -53,7 +53,10 @@ async function setGate(namespace: string, name: string, status: 'True' | 'False'
   );
 }
 
-function container(pod: V1Pod, name: string): NonNullable<NonNullable<V1Pod['status']>['containerStatuses']>[number] | undefined {
+function container(
+  pod: V1Pod,
+  name: string,
+): NonNullable<NonNullable<V1Pod['status']>['containerStatuses']>[number] | undefined {
   return pod.status?.containerStatuses?.find((c) => c.name === name);
 }
 
@@ -61,10 +64,13 @@ describe('kubelet fidelity of the fake nodes', () => {
   it('a pod bound to a fake node becomes Running and Ready, with image, imageID and pod IP', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'fidelity-start');
     const pod = await createRunningPod(ns.name, podSpec('start'));
-    const ready = await waitFor(async () => {
-      const current = await core.readNamespacedPod({ name: 'start', namespace: ns.name });
-      return isReady(current) ? current : undefined;
-    }, { description: 'pod start to be Ready' });
+    const ready = await waitFor(
+      async () => {
+        const current = await core.readNamespacedPod({ name: 'start', namespace: ns.name });
+        return isReady(current) ? current : undefined;
+      },
+      { description: 'pod start to be Ready' },
+    );
 
     expect(pod.spec?.nodeName).toMatch(/^kwok-node-\d+$/);
     expect(ready.status?.podIP).toMatch(/^10\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./);
@@ -90,17 +96,23 @@ describe('kubelet fidelity of the fake nodes', () => {
     await waitFor(async () => isReady(await read()), { description: 'Ready=True after the gate turned True' });
 
     await setGate(ns.name, 'gated', 'False');
-    const notReady = await waitFor(async () => {
-      const current = await read();
-      return isReady(current) ? undefined : current;
-    }, { description: 'Ready=False after the gate turned False' });
+    const notReady = await waitFor(
+      async () => {
+        const current = await read();
+        return isReady(current) ? undefined : current;
+      },
+      { description: 'Ready=False after the gate turned False' },
+    );
     expect(condition(notReady, 'Ready')?.reason).toBe('ReadinessGatesNotReady');
 
     await setGate(ns.name, 'gated', 'True');
-    const readyAgain = await waitFor(async () => {
-      const current = await read();
-      return isReady(current) ? current : undefined;
-    }, { description: 'Ready=True again' });
+    const readyAgain = await waitFor(
+      async () => {
+        const current = await read();
+        return isReady(current) ? current : undefined;
+      },
+      { description: 'Ready=True again' },
+    );
     expect(condition(readyAgain, 'Ready')?.reason).toBeUndefined();
   });
 
@@ -114,10 +126,13 @@ describe('kubelet fidelity of the fake nodes', () => {
       { name: 'image', namespace: ns.name, body: { spec: { containers: [{ name: 'main', image: 'nginx:1.26' }] } } },
       strategicMerge,
     );
-    const after = await waitFor(async () => {
-      const current = await core.readNamespacedPod({ name: 'image', namespace: ns.name });
-      return container(current, 'main')?.image === 'nginx:1.26' ? current : undefined;
-    }, { description: 'the main container to run nginx:1.26' });
+    const after = await waitFor(
+      async () => {
+        const current = await core.readNamespacedPod({ name: 'image', namespace: ns.name });
+        return container(current, 'main')?.image === 'nginx:1.26' ? current : undefined;
+      },
+      { description: 'the main container to run nginx:1.26' },
+    );
 
     const mainAfter = container(after, 'main');
     expect(mainAfter?.restartCount).toBe(1);
@@ -147,18 +162,26 @@ describe('kubelet fidelity of the fake nodes', () => {
       ];
     }
     const before = await createRunningPod(ns.name, spec);
-    expect(container(before, 'main')?.resources).toEqual({ requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } });
+    expect(container(before, 'main')?.resources).toEqual({
+      requests: { cpu: '100m', memory: '64Mi' },
+      limits: { cpu: '200m', memory: '128Mi' },
+    });
 
     const resize = async (resources: object): Promise<V1Pod> => {
       await core.patchNamespacedPodResize(
         { name: 'resize', namespace: ns.name, body: { spec: { containers: [{ name: 'main', resources }] } } },
         strategicMerge,
       );
-      const target = JSON.stringify((await core.readNamespacedPod({ name: 'resize', namespace: ns.name })).spec?.containers[0]?.resources);
-      return waitFor(async () => {
-        const current = await core.readNamespacedPod({ name: 'resize', namespace: ns.name });
-        return JSON.stringify(container(current, 'main')?.resources) === target ? current : undefined;
-      }, { description: 'the resize to show in containerStatuses' });
+      const target = JSON.stringify(
+        (await core.readNamespacedPod({ name: 'resize', namespace: ns.name })).spec?.containers[0]?.resources,
+      );
+      return waitFor(
+        async () => {
+          const current = await core.readNamespacedPod({ name: 'resize', namespace: ns.name });
+          return JSON.stringify(container(current, 'main')?.resources) === target ? current : undefined;
+        },
+        { description: 'the resize to show in containerStatuses' },
+      );
     };
 
     const cpuResized = await resize({ requests: { cpu: '150m' }, limits: { cpu: '300m' } });
@@ -187,13 +210,19 @@ describe('kubelet fidelity of the fake nodes', () => {
 
     await core.deleteNamespacedPod({ name: 'graceful', namespace: ns.name, gracePeriodSeconds: 30 });
     await core.deleteNamespacedPod({ name: 'finalized', namespace: ns.name, gracePeriodSeconds: 30 });
-    const names = async (): Promise<string[]> => (await core.listNamespacedPod({ namespace: ns.name })).items.map((p) => p.metadata?.name ?? '');
+    const names = async (): Promise<string[]> =>
+      (await core.listNamespacedPod({ namespace: ns.name })).items.map((p) => p.metadata?.name ?? '');
     await waitFor(async () => !(await names()).includes('graceful'), { description: 'pod graceful to be gone' });
 
     const held = await core.readNamespacedPod({ name: 'finalized', namespace: ns.name });
     expect(held.metadata?.deletionTimestamp).toBeInstanceOf(Date);
-    await core.patchNamespacedPod({ name: 'finalized', namespace: ns.name, body: [{ op: 'remove', path: '/metadata/finalizers' }] }, setHeaderOptions('Content-Type', PatchStrategy.JsonPatch));
-    await waitFor(async () => (await names()).length === 0, { description: 'pod finalized to be gone once its finalizer is removed' });
+    await core.patchNamespacedPod(
+      { name: 'finalized', namespace: ns.name, body: [{ op: 'remove', path: '/metadata/finalizers' }] },
+      setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
+    );
+    await waitFor(async () => (await names()).length === 0, {
+      description: 'pod finalized to be gone once its finalizer is removed',
+    });
   });
 });
 
@@ -202,24 +231,35 @@ describe('persistent volumes of the local cluster', () => {
     await using ns = await createTestNamespace(kubeConfig, 'fidelity-pvc');
     await core.createNamespacedPersistentVolumeClaim({
       namespace: ns.name,
-      body: { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+      body: {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
     });
-    const bound = await waitFor(async () => {
-      const pvc = await core.readNamespacedPersistentVolumeClaim({ name: 'data', namespace: ns.name });
-      return pvc.status?.phase === 'Bound' ? pvc : undefined;
-    }, { description: 'the claim to be Bound', timeoutMs: 60_000 });
+    const bound = await waitFor(
+      async () => {
+        const pvc = await core.readNamespacedPersistentVolumeClaim({ name: 'data', namespace: ns.name });
+        return pvc.status?.phase === 'Bound' ? pvc : undefined;
+      },
+      { description: 'the claim to be Bound', timeoutMs: 60_000 },
+    );
     expect(bound.spec?.storageClassName).toBe('standard');
     const volumeName = bound.spec?.volumeName ?? '';
     expect((await core.readPersistentVolume({ name: volumeName })).spec?.claimRef?.name).toBe('data');
 
-    const withVolume = podSpec('with-volume', { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] });
+    const withVolume = podSpec('with-volume', {
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }],
+    });
     await createRunningPod(ns.name, withVolume);
 
     await core.deleteNamespacedPod({ name: 'with-volume', namespace: ns.name });
     await core.deleteNamespacedPersistentVolumeClaim({ name: 'data', namespace: ns.name });
-    await waitFor(async () => !(await core.listPersistentVolume()).items.some((pv) => pv.metadata?.name === volumeName), {
-      description: `volume ${volumeName} to be deleted after its claim`,
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      async () => !(await core.listPersistentVolume()).items.some((pv) => pv.metadata?.name === volumeName),
+      {
+        description: `volume ${volumeName} to be deleted after its claim`,
+        timeoutMs: 60_000,
+      },
+    );
   });
 });

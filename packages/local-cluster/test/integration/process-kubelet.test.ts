@@ -64,7 +64,13 @@ afterAll(async () => {
   // Pods the kubelet no longer runs would stay Terminating for ever: none is left bound to its node.
   const left = await core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${NODE_NAME}` });
   for (const pod of left.items) {
-    await core.deleteNamespacedPod({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', gracePeriodSeconds: 0 }).catch(() => undefined);
+    await core
+      .deleteNamespacedPod({
+        namespace: pod.metadata?.namespace ?? '',
+        name: pod.metadata?.name ?? '',
+        gracePeriodSeconds: 0,
+      })
+      .catch(() => undefined);
   }
   await kubelet.stop();
   await core.deleteNode({ name: NODE_NAME }).catch(() => undefined);
@@ -125,38 +131,56 @@ interface PodCondition {
 }
 
 async function podUntil(namespace: string, name: string, until: PodCondition): Promise<V1Pod> {
-  return waitFor(async () => {
-    const pod = await readPod(namespace, name);
-    return until.test(pod) ? pod : undefined;
-  }, { description: `pod ${namespace}/${name}: ${until.what}`, timeoutMs: 30_000, state: async () => (await readPod(namespace, name)).status });
+  return waitFor(
+    async () => {
+      const pod = await readPod(namespace, name);
+      return until.test(pod) ? pod : undefined;
+    },
+    {
+      description: `pod ${namespace}/${name}: ${until.what}`,
+      timeoutMs: 30_000,
+      state: async () => (await readPod(namespace, name)).status,
+    },
+  );
 }
 
 async function podGone(namespace: string, name: string, timeoutMs = 30_000): Promise<void> {
-  await waitFor(async () => {
-    try {
-      await readPod(namespace, name);
-      return false;
-    } catch {
-      return true;
-    }
-  }, { description: `pod ${namespace}/${name} to be deleted`, timeoutMs });
+  await waitFor(
+    async () => {
+      try {
+        await readPod(namespace, name);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    { description: `pod ${namespace}/${name} to be deleted`, timeoutMs },
+  );
 }
 
 /** The run's start report, once it printed it (a run that just started may not have yet). */
 async function report(reference: ContainerLogReference): Promise<Report> {
-  const line = await waitFor(async () => {
-    const log = await kubelet.containerLog(reference);
-    return log.split('\n').find((entry) => entry.startsWith('REPORT '));
-  }, { description: `a REPORT line in the log of ${reference.namespace}/${reference.pod}/${reference.container}`, timeoutMs: 10_000 });
+  const line = await waitFor(
+    async () => {
+      const log = await kubelet.containerLog(reference);
+      return log.split('\n').find((entry) => entry.startsWith('REPORT '));
+    },
+    {
+      description: `a REPORT line in the log of ${reference.namespace}/${reference.pod}/${reference.container}`,
+      timeoutMs: 10_000,
+    },
+  );
   return JSON.parse(line.slice('REPORT '.length)) as Report;
 }
 
 function get(port: number, pathAndQuery: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get({ host: kubelet.address, port, path: pathAndQuery }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    }).on('error', reject);
+    http
+      .get({ host: kubelet.address, port, path: pathAndQuery }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+      .on('error', reject);
   });
 }
 
@@ -169,7 +193,10 @@ async function control(namespace: string, pod: string, query: string): Promise<v
 }
 
 async function slicesOf(namespace: string, service: string): Promise<V1EndpointSlice[]> {
-  const list = await discovery.listNamespacedEndpointSlice({ namespace, labelSelector: `kubernetes.io/service-name=${service}` });
+  const list = await discovery.listNamespacedEndpointSlice({
+    namespace,
+    labelSelector: `kubernetes.io/service-name=${service}`,
+  });
   return list.items;
 }
 
@@ -178,46 +205,84 @@ const readyOf = (slice: V1EndpointSlice | undefined): boolean | undefined => sli
 describe('the process kubelet', () => {
   it('runs the image mapping and the pod command, with env, valueFrom, the ServiceAccount token, Secret, ConfigMap and emptyDir volumes', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-run');
-    await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'creds' }, stringData: { password: 's3cret', 'extra.txt': 'secret file' } } });
-    await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: 'settings' }, data: { level: 'debug', 'app.json': '{"size":3}' } } });
-    const files = [`${SERVICE_ACCOUNT}/token`, `${SERVICE_ACCOUNT}/ca.crt`, `${SERVICE_ACCOUNT}/namespace`, '/etc/creds/password', '/etc/settings/app.json', '/etc/settings/level'];
-    await createPod(ns.name, fixturePod('run', [
-      fixtureContainer('main', {
-        command: ['node'],
-        args: ['server.mjs', '--name=$(POD_NAME)', '--literal=$$(POD_NAME)'],
-        env: [
-          { name: 'PLAIN', value: 'plain-value' },
-          { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-          { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-          { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-          { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
-          { name: 'LEVEL', valueFrom: { configMapKeyRef: { name: 'settings', key: 'level' } } },
-          { name: 'FIXTURE_REPORT_FILES', value: files.join(',') },
-          { name: 'FIXTURE_SELF_REVIEW', value: '1' },
-          { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' },
+    await core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'creds' }, stringData: { password: 's3cret', 'extra.txt': 'secret file' } },
+    });
+    await core.createNamespacedConfigMap({
+      namespace: ns.name,
+      body: { metadata: { name: 'settings' }, data: { level: 'debug', 'app.json': '{"size":3}' } },
+    });
+    const files = [
+      `${SERVICE_ACCOUNT}/token`,
+      `${SERVICE_ACCOUNT}/ca.crt`,
+      `${SERVICE_ACCOUNT}/namespace`,
+      '/etc/creds/password',
+      '/etc/settings/app.json',
+      '/etc/settings/level',
+    ];
+    await createPod(
+      ns.name,
+      fixturePod(
+        'run',
+        [
+          fixtureContainer('main', {
+            command: ['node'],
+            args: ['server.mjs', '--name=$(POD_NAME)', '--literal=$$(POD_NAME)'],
+            env: [
+              { name: 'PLAIN', value: 'plain-value' },
+              { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+              { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+              { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
+              { name: 'LEVEL', valueFrom: { configMapKeyRef: { name: 'settings', key: 'level' } } },
+              { name: 'FIXTURE_REPORT_FILES', value: files.join(',') },
+              { name: 'FIXTURE_SELF_REVIEW', value: '1' },
+              { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' },
+            ],
+            volumeMounts: [
+              { name: 'creds', mountPath: '/etc/creds', readOnly: true },
+              { name: 'settings', mountPath: '/etc/settings' },
+              { name: 'scratch', mountPath: '/scratch' },
+            ],
+          }),
+          // No command or args: the image's ENTRYPOINT and CMD.
+          fixtureContainer('defaults', {
+            ports: [{ containerPort: 8081 }],
+            env: [
+              { name: 'PORT', value: '8081' },
+              { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' },
+            ],
+            volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }],
+          }),
         ],
-        volumeMounts: [
-          { name: 'creds', mountPath: '/etc/creds', readOnly: true },
-          { name: 'settings', mountPath: '/etc/settings' },
-          { name: 'scratch', mountPath: '/scratch' },
-        ],
-      }),
-      // No command or args: the image's ENTRYPOINT and CMD.
-      fixtureContainer('defaults', { ports: [{ containerPort: 8081 }], env: [{ name: 'PORT', value: '8081' }, { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' }], volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }),
-    ], {
-      volumes: [
-        { name: 'creds', secret: { secretName: 'creds' } },
-        { name: 'settings', configMap: { name: 'settings' } },
-        { name: 'scratch', emptyDir: {} },
-      ],
-    }));
+        {
+          volumes: [
+            { name: 'creds', secret: { secretName: 'creds' } },
+            { name: 'settings', configMap: { name: 'settings' } },
+            { name: 'scratch', emptyDir: {} },
+          ],
+        },
+      ),
+    );
 
-    const running = await podUntil(ns.name, 'run', { what: 'Ready', test: (current) => conditionOf(current, 'Ready') === 'True' });
+    const running = await podUntil(ns.name, 'run', {
+      what: 'Ready',
+      test: (current) => conditionOf(current, 'Ready') === 'True',
+    });
     expect(running.spec?.nodeName).toBe(NODE_NAME);
     expect(running.status?.phase).toBe('Running');
     expect(running.status?.podIP).toBe(kubelet.address);
     expect(conditionOf(running, 'ContainersReady')).toBe('True');
-    expect(running.status?.containerStatuses?.map((entry) => [entry.name, entry.ready, entry.started, entry.restartCount, entry.state?.running !== undefined])).toEqual([
+    expect(
+      running.status?.containerStatuses?.map((entry) => [
+        entry.name,
+        entry.ready,
+        entry.started,
+        entry.restartCount,
+        entry.state?.running !== undefined,
+      ]),
+    ).toEqual([
       ['main', true, true, 0, true],
       ['defaults', true, true, 0, true],
     ]);
@@ -254,23 +319,52 @@ describe('the process kubelet', () => {
 
   it('startup and readiness probes decide started, ContainersReady, Ready and the EndpointSlices; publishNotReadyAddresses; slices go with the pod', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-ready');
-    await core.createNamespacedService({ namespace: ns.name, body: { metadata: { name: 'web' }, spec: { selector: { app: 'ready' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } } });
-    await core.createNamespacedService({ namespace: ns.name, body: { metadata: { name: 'web-all' }, spec: { selector: { app: 'ready' }, publishNotReadyAddresses: true, ports: [{ port: 80, targetPort: 8080 }] } } });
-    await createPod(ns.name, fixturePod('ready', [fixtureContainer('main', {
-      env: [{ name: 'FIXTURE_START_READY', value: '0' }, { name: 'FIXTURE_STARTUP_MS', value: '2500' }],
-      startupProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1, failureThreshold: 30 },
-      readinessProbe: { httpGet: { path: '/readyz', port: 8080 }, periodSeconds: 1, failureThreshold: 1 },
-    })]));
+    await core.createNamespacedService({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'ready' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+      },
+    });
+    await core.createNamespacedService({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'web-all' },
+        spec: { selector: { app: 'ready' }, publishNotReadyAddresses: true, ports: [{ port: 80, targetPort: 8080 }] },
+      },
+    });
+    await createPod(
+      ns.name,
+      fixturePod('ready', [
+        fixtureContainer('main', {
+          env: [
+            { name: 'FIXTURE_START_READY', value: '0' },
+            { name: 'FIXTURE_STARTUP_MS', value: '2500' },
+          ],
+          startupProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1, failureThreshold: 30 },
+          readinessProbe: { httpGet: { path: '/readyz', port: 8080 }, periodSeconds: 1, failureThreshold: 1 },
+        }),
+      ]),
+    );
 
-    const starting = await podUntil(ns.name, 'ready', { what: 'running, not yet started', test: (pod) => containerStatus(pod, 'main')?.state?.running !== undefined });
+    const starting = await podUntil(ns.name, 'ready', {
+      what: 'running, not yet started',
+      test: (pod) => containerStatus(pod, 'main')?.state?.running !== undefined,
+    });
     expect(containerStatus(starting, 'main')?.started).toBe(false);
-    const started = await podUntil(ns.name, 'ready', { what: 'started by its startup probe', test: (pod) => containerStatus(pod, 'main')?.started === true });
+    const started = await podUntil(ns.name, 'ready', {
+      what: 'started by its startup probe',
+      test: (pod) => containerStatus(pod, 'main')?.started === true,
+    });
     expect(conditionOf(started, 'ContainersReady')).toBe('False');
     expect(conditionOf(started, 'Ready')).toBe('False');
-    const [web] = await waitFor(async () => {
-      const slices = await slicesOf(ns.name, 'web');
-      return slices.length === 1 && readyOf(slices[0]) === false ? slices : undefined;
-    }, { description: 'a not-ready slice for web' });
+    const [web] = await waitFor(
+      async () => {
+        const slices = await slicesOf(ns.name, 'web');
+        return slices.length === 1 && readyOf(slices[0]) === false ? slices : undefined;
+      },
+      { description: 'a not-ready slice for web' },
+    );
     const hostPort = kubelet.hostPort({ namespace: ns.name, pod: 'ready', port: 8080 });
     expect(web?.endpoints?.[0]?.addresses).toEqual([kubelet.address]);
     expect(web?.endpoints?.[0]?.targetRef?.name).toBe('ready');
@@ -282,35 +376,63 @@ describe('the process kubelet', () => {
     expect(readyOf(all)).toBe(true);
 
     await control(ns.name, 'ready', 'ready=1');
-    const ready = await podUntil(ns.name, 'ready', { what: 'Ready', test: (pod) => conditionOf(pod, 'Ready') === 'True' });
+    const ready = await podUntil(ns.name, 'ready', {
+      what: 'Ready',
+      test: (pod) => conditionOf(pod, 'Ready') === 'True',
+    });
     expect(conditionOf(ready, 'ContainersReady')).toBe('True');
     expect(containerStatus(ready, 'main')?.ready).toBe(true);
-    await waitFor(async () => readyOf((await slicesOf(ns.name, 'web'))[0]) === true, { description: 'the web slice ready' });
+    await waitFor(async () => readyOf((await slicesOf(ns.name, 'web'))[0]) === true, {
+      description: 'the web slice ready',
+    });
 
     await control(ns.name, 'ready', 'ready=0');
-    const notReady = await podUntil(ns.name, 'ready', { what: 'not Ready again', test: (pod) => conditionOf(pod, 'Ready') === 'False' });
+    const notReady = await podUntil(ns.name, 'ready', {
+      what: 'not Ready again',
+      test: (pod) => conditionOf(pod, 'Ready') === 'False',
+    });
     expect(conditionOf(notReady, 'ContainersReady')).toBe('False');
     expect(containerStatus(notReady, 'main')?.restartCount).toBe(0);
-    await waitFor(async () => readyOf((await slicesOf(ns.name, 'web'))[0]) === false, { description: 'the web slice not ready' });
+    await waitFor(async () => readyOf((await slicesOf(ns.name, 'web'))[0]) === false, {
+      description: 'the web slice not ready',
+    });
     expect(readyOf((await slicesOf(ns.name, 'web-all'))[0])).toBe(true);
 
     await core.deleteNamespacedPod({ namespace: ns.name, name: 'ready' });
     await podGone(ns.name, 'ready');
-    await waitFor(async () => (await slicesOf(ns.name, 'web')).length === 0 && (await slicesOf(ns.name, 'web-all')).length === 0, { description: 'the slices to go with the pod' });
+    await waitFor(
+      async () => (await slicesOf(ns.name, 'web')).length === 0 && (await slicesOf(ns.name, 'web-all')).length === 0,
+      { description: 'the slices to go with the pod' },
+    );
   });
 
   it('a failing liveness probe restarts the container gracefully: restartCount, lastState, the previous log', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-live');
-    await createPod(ns.name, fixturePod('live', [fixtureContainer('main', {
-      livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, initialDelaySeconds: 1, periodSeconds: 1, failureThreshold: 2 },
-    })]));
+    await createPod(
+      ns.name,
+      fixturePod('live', [
+        fixtureContainer('main', {
+          livenessProbe: {
+            httpGet: { path: '/healthz', port: 'http' },
+            initialDelaySeconds: 1,
+            periodSeconds: 1,
+            failureThreshold: 2,
+          },
+        }),
+      ]),
+    );
     await podUntil(ns.name, 'live', { what: 'Ready', test: (pod) => conditionOf(pod, 'Ready') === 'True' });
     await control(ns.name, 'live', 'live=0');
 
-    const restarted = await podUntil(ns.name, 'live', { what: 'restarted by its liveness probe, Ready again', test: (pod) => containerStatus(pod, 'main')?.restartCount === 1 && conditionOf(pod, 'Ready') === 'True' });
+    const restarted = await podUntil(ns.name, 'live', {
+      what: 'restarted by its liveness probe, Ready again',
+      test: (pod) => containerStatus(pod, 'main')?.restartCount === 1 && conditionOf(pod, 'Ready') === 'True',
+    });
     const status = containerStatus(restarted, 'main');
     expect(status?.lastState?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
-    expect(status?.lastState?.terminated?.finishedAt?.getTime()).toBeLessThanOrEqual(status?.state?.running?.startedAt?.getTime() ?? 0);
+    expect(status?.lastState?.terminated?.finishedAt?.getTime()).toBeLessThanOrEqual(
+      status?.state?.running?.startedAt?.getTime() ?? 0,
+    );
     const previous = await kubelet.containerLog({ namespace: ns.name, pod: 'live', container: 'main', previous: true });
     expect(previous).toContain('CONTROL live=false');
     expect(previous).toContain('SIGTERM received');
@@ -321,12 +443,28 @@ describe('the process kubelet', () => {
 
   it('restartPolicy Always restarts a crashing container with back-off (CrashLoopBackOff), keeping its emptyDir', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-crash');
-    await createPod(ns.name, fixturePod('crash', [fixtureContainer('main', {
-      env: [{ name: 'FIXTURE_EXIT_AFTER_MS', value: '300' }, { name: 'FIXTURE_EXIT_CODE', value: '3' }, { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' }],
-      volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }],
-    })], { restartPolicy: 'Always', volumes: [{ name: 'scratch', emptyDir: {} }] }));
+    await createPod(
+      ns.name,
+      fixturePod(
+        'crash',
+        [
+          fixtureContainer('main', {
+            env: [
+              { name: 'FIXTURE_EXIT_AFTER_MS', value: '300' },
+              { name: 'FIXTURE_EXIT_CODE', value: '3' },
+              { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' },
+            ],
+            volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }],
+          }),
+        ],
+        { restartPolicy: 'Always', volumes: [{ name: 'scratch', emptyDir: {} }] },
+      ),
+    );
 
-    const backingOff = await podUntil(ns.name, 'crash', { what: 'in CrashLoopBackOff', test: (pod) => containerStatus(pod, 'main')?.state?.waiting?.reason === 'CrashLoopBackOff' });
+    const backingOff = await podUntil(ns.name, 'crash', {
+      what: 'in CrashLoopBackOff',
+      test: (pod) => containerStatus(pod, 'main')?.state?.waiting?.reason === 'CrashLoopBackOff',
+    });
     const status = containerStatus(backingOff, 'main');
     expect(status?.state?.waiting?.message).toMatch(/^back-off \d+s restarting failed container=main/u);
     expect(status?.lastState?.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
@@ -334,20 +472,35 @@ describe('the process kubelet', () => {
     expect(backingOff.status?.phase).toBe('Running');
     expect(conditionOf(backingOff, 'Ready')).toBe('False');
 
-    const later = await podUntil(ns.name, 'crash', { what: 'restarted three times', test: (pod) => (containerStatus(pod, 'main')?.restartCount ?? 0) >= 3 && containerStatus(pod, 'main')?.state?.running !== undefined });
+    const later = await podUntil(ns.name, 'crash', {
+      what: 'restarted three times',
+      test: (pod) =>
+        (containerStatus(pod, 'main')?.restartCount ?? 0) >= 3 &&
+        containerStatus(pod, 'main')?.state?.running !== undefined,
+    });
     expect(containerStatus(later, 'main')?.lastState?.terminated?.exitCode).toBe(3);
     const current = await report({ namespace: ns.name, pod: 'crash', container: 'main' });
     const previous = await report({ namespace: ns.name, pod: 'crash', container: 'main', previous: true });
     // Every run appended its line to the same emptyDir: it outlives the container's restarts.
     expect(current.runs).toBeGreaterThanOrEqual(4);
     expect(current.runs).toBe((previous.runs ?? 0) + 1);
-    expect(await kubelet.containerLog({ namespace: ns.name, pod: 'crash', container: 'main', previous: true })).toContain('EXITING 3');
+    expect(
+      await kubelet.containerLog({ namespace: ns.name, pod: 'crash', container: 'main', previous: true }),
+    ).toContain('EXITING 3');
   });
 
   it('graceful deletion: SIGTERM, then the pod is deleted; a process ignoring SIGTERM is killed after the grace period', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-delete');
-    const polite = await createPod(ns.name, fixturePod('polite', [fixtureContainer('main')], { terminationGracePeriodSeconds: 30 }));
-    const stubborn = await createPod(ns.name, fixturePod('stubborn', [fixtureContainer('main', { env: [{ name: 'FIXTURE_IGNORE_SIGTERM', value: '1' }] })], { terminationGracePeriodSeconds: 3 }));
+    const polite = await createPod(
+      ns.name,
+      fixturePod('polite', [fixtureContainer('main')], { terminationGracePeriodSeconds: 30 }),
+    );
+    const stubborn = await createPod(
+      ns.name,
+      fixturePod('stubborn', [fixtureContainer('main', { env: [{ name: 'FIXTURE_IGNORE_SIGTERM', value: '1' }] })], {
+        terminationGracePeriodSeconds: 3,
+      }),
+    );
     await podUntil(ns.name, 'polite', { what: 'Ready', test: (pod) => conditionOf(pod, 'Ready') === 'True' });
     await podUntil(ns.name, 'stubborn', { what: 'Ready', test: (pod) => conditionOf(pod, 'Ready') === 'True' });
     const pids = [kubelet.pid(ns.name, 'polite', 'main'), kubelet.pid(ns.name, 'stubborn', 'main')];
@@ -367,7 +520,17 @@ describe('the process kubelet', () => {
     expect(stubbornMs).toBeLessThan(15_000);
 
     // The logs stay where the README says, after the pod is gone.
-    const logOf = (pod: V1Pod) => readFile(path.join(directory, 'logs', `${ns.name}_${pod.metadata?.name ?? ''}_${pod.metadata?.uid ?? ''}`, 'main', '0.log'), 'utf8');
+    const logOf = (pod: V1Pod) =>
+      readFile(
+        path.join(
+          directory,
+          'logs',
+          `${ns.name}_${pod.metadata?.name ?? ''}_${pod.metadata?.uid ?? ''}`,
+          'main',
+          '0.log',
+        ),
+        'utf8',
+      );
     expect(await logOf(polite)).toContain('SIGTERM received');
     expect(await logOf(stubborn)).toContain('SIGTERM ignored');
     for (const pid of pids) {
@@ -377,20 +540,37 @@ describe('the process kubelet', () => {
 
   it('a container above its memory limit is killed and reported OOMKilled', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-oom');
-    await createPod(ns.name, fixturePod('oom', [fixtureContainer('main', {
-      env: [{ name: 'FIXTURE_ALLOCATE_MB', value: '512' }],
-      resources: { limits: { memory: '200Mi' } },
-    })], { restartPolicy: 'Always' }));
+    await createPod(
+      ns.name,
+      fixturePod(
+        'oom',
+        [
+          fixtureContainer('main', {
+            env: [{ name: 'FIXTURE_ALLOCATE_MB', value: '512' }],
+            resources: { limits: { memory: '200Mi' } },
+          }),
+        ],
+        { restartPolicy: 'Always' },
+      ),
+    );
 
-    const killed = await podUntil(ns.name, 'oom', { what: 'OOMKilled', test: (pod) => containerStatus(pod, 'main')?.lastState?.terminated?.reason === 'OOMKilled' });
+    const killed = await podUntil(ns.name, 'oom', {
+      what: 'OOMKilled',
+      test: (pod) => containerStatus(pod, 'main')?.lastState?.terminated?.reason === 'OOMKilled',
+    });
     expect(containerStatus(killed, 'main')?.lastState?.terminated).toMatchObject({ exitCode: 137, signal: 9 });
     expect(containerStatus(killed, 'main')?.restartCount).toBeGreaterThanOrEqual(1);
-    expect(await kubelet.containerLog({ namespace: ns.name, pod: 'oom', container: 'main', previous: true })).not.toContain('ALLOCATED');
+    expect(
+      await kubelet.containerLog({ namespace: ns.name, pod: 'oom', container: 'main', previous: true }),
+    ).not.toContain('ALLOCATED');
   });
 
   it('an image it cannot map waits in ErrImagePull / ImagePullBackOff, naming the image', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-image');
-    await createPod(ns.name, fixturePod('unmapped', [{ name: 'main', image: 'registry.example.com/nobody/not-mapped:2.0' }]));
+    await createPod(
+      ns.name,
+      fixturePod('unmapped', [{ name: 'main', image: 'registry.example.com/nobody/not-mapped:2.0' }]),
+    );
     const seen = new Set<string>();
     const waiting = await podUntil(ns.name, 'unmapped', {
       what: 'ImagePullBackOff after ErrImagePull',
@@ -411,8 +591,14 @@ describe('the process kubelet', () => {
 
   it('a command that is not found ends in StartError, naming it', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-command');
-    await createPod(ns.name, fixturePod('nocommand', [fixtureContainer('main', { command: ['kruise-no-such-command', '--flag'] })]));
-    const failed = await podUntil(ns.name, 'nocommand', { what: 'lastState StartError', test: (pod) => containerStatus(pod, 'main')?.lastState?.terminated?.reason === 'StartError' });
+    await createPod(
+      ns.name,
+      fixturePod('nocommand', [fixtureContainer('main', { command: ['kruise-no-such-command', '--flag'] })]),
+    );
+    const failed = await podUntil(ns.name, 'nocommand', {
+      what: 'lastState StartError',
+      test: (pod) => containerStatus(pod, 'main')?.lastState?.terminated?.reason === 'StartError',
+    });
     const terminated = containerStatus(failed, 'main')?.lastState?.terminated;
     expect(terminated?.exitCode).toBe(128);
     expect(terminated?.message).toContain('"kruise-no-such-command"');

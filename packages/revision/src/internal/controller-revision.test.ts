@@ -5,12 +5,27 @@ import { controllerRevisionResource, newControllerRevision } from './controller-
 import { marshalGoJson } from './go-json.ts';
 import { revisionData } from './revision-data.ts';
 
-const owner = { name: 'sample', namespace: 'ns', uid: 'uid-1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' };
-const template: PodTemplateSpec = { metadata: { labels: { app: 'sample' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:alpine' }] } };
+const owner = {
+  name: 'sample',
+  namespace: 'ns',
+  uid: 'uid-1',
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+};
+const template: PodTemplateSpec = {
+  metadata: { labels: { app: 'sample' } },
+  spec: { containers: [{ name: 'nginx', image: 'nginx:alpine' }] },
+};
 
 describe('newControllerRevision', () => {
   it('builds the object OpenKruise builds', () => {
-    const revision = newControllerRevision({ owner, template, ownerAnnotations: { note: 'x' }, collisionCount: 0, revision: 3 });
+    const revision = newControllerRevision({
+      owner,
+      template,
+      ownerAnnotations: { note: 'x' },
+      collisionCount: 0,
+      revision: 3,
+    });
     expect(revision).toEqual({
       apiVersion: 'apps/v1',
       kind: 'ControllerRevision',
@@ -19,7 +34,16 @@ describe('newControllerRevision', () => {
         namespace: 'ns',
         labels: { app: 'sample', 'controller.kubernetes.io/hash': '597d4cb8fd' },
         annotations: { note: 'x' },
-        ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'sample', uid: 'uid-1', controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            name: 'sample',
+            uid: 'uid-1',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       data: JSON.parse(revisionData(template)) as unknown,
       revision: 3,
@@ -43,6 +67,12 @@ describe('newControllerRevision', () => {
 
 describe('controllerRevisionResource', () => {
   it('is apps/v1 controllerrevisions, namespaced', () => {
-    expect(controllerRevisionResource).toMatchObject({ group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true });
+    expect(controllerRevisionResource).toMatchObject({
+      group: 'apps',
+      version: 'v1',
+      plural: 'controllerrevisions',
+      kind: 'ControllerRevision',
+      namespaced: true,
+    });
   });
 });

@@ -79,7 +79,16 @@ export function controllerRevisionFromCandidate(options: RevisionFromCandidateOp
       namespace: owner.namespace,
       labels: { ...candidate.labels, [CONTROLLER_REVISION_HASH_KEY]: hash },
       annotations: { ...options.ownerAnnotations },
-      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: owner.apiVersion,
+          kind: owner.kind,
+          name: owner.name,
+          uid: owner.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     data: JSON.parse(candidate.raw) as unknown,
     revision: options.revision,

@@ -62,10 +62,18 @@ export async function ensureUpdateRevision(options: EnsureUpdateRevisionOptions)
   const plan = planUpdateRevision({ revisions: options.revisions, candidate: candidate.raw });
   switch (plan.kind) {
     case 'existing-latest':
-      return { updateRevision: plan.revision, collisionCount: options.collisionCount, revisions: sortRevisions(options.revisions) };
+      return {
+        updateRevision: plan.revision,
+        collisionCount: options.collisionCount,
+        revisions: sortRevisions(options.revisions),
+      };
     case 'reuse-older': {
       const renumbered = await renumberRevision(options, { revision: plan.revision, next: plan.nextRevision });
-      return { updateRevision: renumbered, collisionCount: options.collisionCount, revisions: withRevision(options.revisions, renumbered) };
+      return {
+        updateRevision: renumbered,
+        collisionCount: options.collisionCount,
+        revisions: withRevision(options.revisions, renumbered),
+      };
     }
     case 'create': {
       const created = await createRevision(options, { candidate, next: plan.nextRevision });
@@ -84,14 +92,29 @@ function candidateOf(options: EnsureUpdateRevisionOptions): RevisionCandidate {
  * Creates the candidate; on AlreadyExists reuses the existing object when its data is equal, otherwise
  * counts a collision and tries the next name.
  */
-async function createRevision(options: EnsureUpdateRevisionOptions, input: { candidate: RevisionCandidate; next: number }): Promise<{ updateRevision: ControllerRevision; collisionCount: number }> {
+async function createRevision(
+  options: EnsureUpdateRevisionOptions,
+  input: { candidate: RevisionCandidate; next: number },
+): Promise<{ updateRevision: ControllerRevision; collisionCount: number }> {
   const { client, owner, ownerAnnotations } = options;
-  for (let collisionCount = options.collisionCount; collisionCount <= options.collisionCount + MAX_COLLISION_RETRIES; collisionCount++) {
-    const revision = controllerRevisionFromCandidate({ owner, candidate: input.candidate, ownerAnnotations, collisionCount, revision: input.next });
+  for (
+    let collisionCount = options.collisionCount;
+    collisionCount <= options.collisionCount + MAX_COLLISION_RETRIES;
+    collisionCount++
+  ) {
+    const revision = controllerRevisionFromCandidate({
+      owner,
+      candidate: input.candidate,
+      ownerAnnotations,
+      collisionCount,
+      revision: input.next,
+    });
     try {
       // The data goes out in Go's exact bytes: the API server keeps them, and OpenKruise compares them.
       // With its owner's bucket label, so that a sharded replica caches it with its owner (docs/sharding.md).
-      const created = await client.create(withBucketLabel({ ...revision, data: goWireValue(revision.data) }, `${owner.namespace}/${owner.name}`));
+      const created = await client.create(
+        withBucketLabel({ ...revision, data: goWireValue(revision.data) }, `${owner.namespace}/${owner.name}`),
+      );
       return { updateRevision: created, collisionCount };
     } catch (error) {
       if (!isAlreadyExists(error)) {
@@ -103,7 +126,9 @@ async function createRevision(options: EnsureUpdateRevisionOptions, input: { can
       return { updateRevision: existing, collisionCount };
     }
   }
-  throw new Error(`cannot create a revision of ${owner.namespace}/${owner.name}: ${String(MAX_COLLISION_RETRIES + 1)} names in a row are taken by revisions with other data`);
+  throw new Error(
+    `cannot create a revision of ${owner.namespace}/${owner.name}: ${String(MAX_COLLISION_RETRIES + 1)} names in a row are taken by revisions with other data`,
+  );
 }
 
 /**
@@ -111,16 +136,25 @@ async function createRevision(options: EnsureUpdateRevisionOptions, input: { can
  * `data`, and bytes re-serialised by JavaScript may differ from the stored ones, which the API server
  * rejects as a change of an immutable field. The resourceVersion makes it optimistic, as an update is.
  */
-async function renumberRevision(options: EnsureUpdateRevisionOptions, input: { revision: DeepReadonly<ControllerRevision>; next: number }): Promise<DeepReadonly<ControllerRevision>> {
+async function renumberRevision(
+  options: EnsureUpdateRevisionOptions,
+  input: { revision: DeepReadonly<ControllerRevision>; next: number },
+): Promise<DeepReadonly<ControllerRevision>> {
   const { client } = options;
-  const key = { namespace: input.revision.metadata?.namespace ?? options.owner.namespace, name: input.revision.metadata?.name ?? '' };
+  const key = {
+    namespace: input.revision.metadata?.namespace ?? options.owner.namespace,
+    name: input.revision.metadata?.name ?? '',
+  };
   let current = input.revision;
   for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
     if (current.revision === input.next && hasAnnotations(current, options.reuseAnnotations)) {
       return current;
     }
     try {
-      return await client.patch(key, { type: 'merge', body: renumberPatch(current, { next: input.next, annotations: options.reuseAnnotations }) });
+      return await client.patch(key, {
+        type: 'merge',
+        body: renumberPatch(current, { next: input.next, annotations: options.reuseAnnotations }),
+      });
     } catch (error) {
       if (!isConflict(error)) {
         throw error;
@@ -128,19 +162,30 @@ async function renumberRevision(options: EnsureUpdateRevisionOptions, input: { r
     }
     current = await client.get(key);
   }
-  throw new Error(`cannot renumber revision ${key.namespace}/${key.name}: it kept changing (${String(MAX_CONFLICT_RETRIES + 1)} conflicts)`);
+  throw new Error(
+    `cannot renumber revision ${key.namespace}/${key.name}: it kept changing (${String(MAX_CONFLICT_RETRIES + 1)} conflicts)`,
+  );
 }
 
-function renumberPatch(revision: DeepReadonly<ControllerRevision>, change: { next: number; annotations: Readonly<Record<string, string>> | undefined }): object {
+function renumberPatch(
+  revision: DeepReadonly<ControllerRevision>,
+  change: { next: number; annotations: Readonly<Record<string, string>> | undefined },
+): object {
   const annotations = change.annotations === undefined ? {} : { annotations: change.annotations };
   return { metadata: { resourceVersion: revision.metadata?.resourceVersion, ...annotations }, revision: change.next };
 }
 
-function hasAnnotations(revision: DeepReadonly<ControllerRevision>, annotations: Readonly<Record<string, string>> | undefined): boolean {
+function hasAnnotations(
+  revision: DeepReadonly<ControllerRevision>,
+  annotations: Readonly<Record<string, string>> | undefined,
+): boolean {
   return Object.entries(annotations ?? {}).every(([key, value]) => revision.metadata?.annotations?.[key] === value);
 }
 
-function withRevision(revisions: readonly DeepReadonly<ControllerRevision>[], revision: DeepReadonly<ControllerRevision>): DeepReadonly<ControllerRevision>[] {
+function withRevision(
+  revisions: readonly DeepReadonly<ControllerRevision>[],
+  revision: DeepReadonly<ControllerRevision>,
+): DeepReadonly<ControllerRevision>[] {
   const name = revision.metadata?.name;
   return sortRevisions([...revisions.filter((existing) => existing.metadata?.name !== name), revision]);
 }

@@ -16,7 +16,7 @@ describe('goQuote', () => {
     ['line\u2028para\u2029', '"line\\u2028para\\u2029"'],
     ['caf\u00e9 \u4e2d \u{1f680}', '"caf\u00e9 \u4e2d \u{1f680}"'],
     ['lone \ud800 surrogate', '"lone \ufffd surrogate"'],
-    ['/slash\'', '"/slash\'"'],
+    ["/slash'", '"/slash\'"'],
   ])('%j → %s', (input, expected) => {
     expect(goQuote(input)).toBe(expected);
   });
@@ -62,7 +62,11 @@ describe('compareGoStrings (UTF-8 byte order)', () => {
 describe('marshalGoJson', () => {
   it.each<[string, unknown, string]>([
     ['sorts keys at every level', { b: 1, a: { d: true, c: null } }, '{"a":{"c":null,"d":true},"b":1}'],
-    ['sorts integer-like keys as strings', { '9': 'x', '10': 'y', a: 'z', '1': 'w' }, '{"1":"w","10":"y","9":"x","a":"z"}'],
+    [
+      'sorts integer-like keys as strings',
+      { '9': 'x', '10': 'y', a: 'z', '1': 'w' },
+      '{"1":"w","10":"y","9":"x","a":"z"}',
+    ],
     ['keeps array order', [3, 'b', [false]], '[3,"b",[false]]'],
     ['writes empty containers', { a: {}, b: [] }, '{"a":{},"b":[]}'],
     ['escapes keys too', { '<k>': '&' }, '{"\\u003ck\\u003e":"\\u0026"}'],

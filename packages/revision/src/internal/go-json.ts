@@ -11,7 +11,15 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 /** Characters Go escapes, or that JavaScript strings can hold but Go strings cannot (lone surrogates). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched here
 const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 /**
  * Quotes a string as Go's encoding/json does with HTML escaping on (its default): `<`, `>`, `&` become

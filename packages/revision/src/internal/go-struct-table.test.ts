@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseGoType, referencedStructs } from './go-struct-table.ts';
-import { FIELD_TABLE_K8S_API_VERSION, POD_TEMPLATE_STRUCTS, POD_TEMPLATE_TYPE } from './pod-template-fields.generated.ts';
+import {
+  FIELD_TABLE_K8S_API_VERSION,
+  POD_TEMPLATE_STRUCTS,
+  POD_TEMPLATE_TYPE,
+} from './pod-template-fields.generated.ts';
 
 describe('parseGoType', () => {
   it.each<[string, unknown]>([
@@ -10,7 +14,13 @@ describe('parseGoType', () => {
     ['int32', { kind: 'int', min: -2147483648, max: 2147483647 }],
     ['[]Container', { kind: 'slice', elem: { kind: 'struct', name: 'Container' } }],
     ['map[string]Quantity', { kind: 'map', elem: { kind: 'Quantity' } }],
-    ['*[]map[string]*Time', { kind: 'pointer', elem: { kind: 'slice', elem: { kind: 'map', elem: { kind: 'pointer', elem: { kind: 'Time' } } } } }],
+    [
+      '*[]map[string]*Time',
+      {
+        kind: 'pointer',
+        elem: { kind: 'slice', elem: { kind: 'map', elem: { kind: 'pointer', elem: { kind: 'Time' } } } },
+      },
+    ],
   ])('%s', (expression, expected) => {
     expect(parseGoType(expression)).toEqual(expected);
   });
@@ -29,12 +39,16 @@ describe('the generated pod template table', () => {
   });
 
   it('is closed: every struct a field refers to is in the table', () => {
-    const missing = entries.flatMap(([, fields]) => fields.flatMap((field) => referencedStructs(parseGoType(field.type)))).filter((name) => !(name in POD_TEMPLATE_STRUCTS));
+    const missing = entries
+      .flatMap(([, fields]) => fields.flatMap((field) => referencedStructs(parseGoType(field.type))))
+      .filter((name) => !(name in POD_TEMPLATE_STRUCTS));
     expect(missing).toEqual([]);
   });
 
   it('uses no omitzero (Go 1.24), which OpenKruise v1.9 (Go 1.23) does not honour', () => {
-    expect(entries.filter(([, fields]) => fields.some((field) => field.omitzero === true)).map(([name]) => name)).toEqual([]);
+    expect(
+      entries.filter(([, fields]) => fields.some((field) => field.omitzero === true)).map(([name]) => name),
+    ).toEqual([]);
   });
 
   it.each([

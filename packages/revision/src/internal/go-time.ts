@@ -37,7 +37,14 @@ interface Fields {
 export function canonicalTime(text: string): string | null {
   const match = RFC3339.exec(text);
   const group = (index: number): number => Number(match?.[index] ?? 0);
-  const fields: Fields = { year: group(1), month: group(2), day: group(3), hour: group(4), minute: group(5), second: group(6) };
+  const fields: Fields = {
+    year: group(1),
+    month: group(2),
+    day: group(3),
+    hour: group(4),
+    minute: group(5),
+    second: group(6),
+  };
   const offset = { hours: group(9), minutes: group(10) };
   if (match === null || !inRange(fields) || offset.hours > 24 || offset.minutes > 60) {
     throw new TimeError(text);
@@ -62,7 +69,15 @@ function utcMs(fields: Fields): number {
 
 function inRange(fields: Fields): boolean {
   const { month, day, hour, minute, second } = fields;
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(fields.year, month) && hour <= 23 && minute <= 59 && second <= 59;
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(fields.year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
 }
 
 function daysIn(year: number, month: number): number {

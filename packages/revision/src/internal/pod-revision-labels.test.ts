@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import { isPodAtRevision, podRevision, revisionLabels } from './pod-revision-labels.ts';
 
-const pod = (label?: string): { metadata: { labels: Record<string, string> } } => ({ metadata: { labels: label === undefined ? {} : { 'controller-revision-hash': label } } });
+const pod = (label?: string): { metadata: { labels: Record<string, string> } } => ({
+  metadata: { labels: label === undefined ? {} : { 'controller-revision-hash': label } },
+});
 
 describe('revisionLabels', () => {
   it.each<[boolean, Record<string, string>]>([
@@ -28,7 +30,12 @@ describe('isPodAtRevision', () => {
     { name: 'full label, short name', label: 'sample-597d4cb8fd', revision: '597d4cb8fd', expected: true },
     { name: 'short label, short name', label: '597d4cb8fd', revision: '597d4cb8fd', expected: true },
     { name: 'another revision', label: 'sample-597d4cb8ff', revision: 'sample-597d4cb8fd', expected: false },
-    { name: 'same hash under another owner name (matched, as in OpenKruise)', label: 'other-597d4cb8fd', revision: 'sample-597d4cb8fd', expected: true },
+    {
+      name: 'same hash under another owner name (matched, as in OpenKruise)',
+      label: 'other-597d4cb8fd',
+      revision: 'sample-597d4cb8fd',
+      expected: true,
+    },
     { name: 'no label', label: undefined, revision: 'sample-597d4cb8fd', expected: false },
   ])('$name', ({ label, revision, expected }) => {
     expect(isPodAtRevision(pod(label), revision)).toBe(expected);

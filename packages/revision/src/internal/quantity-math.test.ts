@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { addDecimals, compareDecimals, parseQuantityText, quantitiesEqual, resourceListsEqual } from './quantity-math.ts';
+import {
+  addDecimals,
+  compareDecimals,
+  parseQuantityText,
+  quantitiesEqual,
+  resourceListsEqual,
+} from './quantity-math.ts';
 
 const value = (text: string): NonNullable<ReturnType<typeof parseQuantityText>> => {
   const parsed = parseQuantityText(text);

@@ -19,7 +19,9 @@ function digitCount(value: bigint): number {
 function aligned(a: Decimal, b: Decimal): { readonly a: bigint; readonly b: bigint } {
   const exponent = Math.min(a.exponent, b.exponent);
   if (Math.max(a.exponent, b.exponent) - exponent > MAX_ALIGNMENT) {
-    throw new RangeError(`quantities ${String(a.mantissa)}e${String(a.exponent)} and ${String(b.mantissa)}e${String(b.exponent)} are too far apart to compute with`);
+    throw new RangeError(
+      `quantities ${String(a.mantissa)}e${String(a.exponent)} and ${String(b.mantissa)}e${String(b.exponent)} are too far apart to compute with`,
+    );
   }
   return { a: a.mantissa * 10n ** BigInt(a.exponent - exponent), b: b.mantissa * 10n ** BigInt(b.exponent - exponent) };
 }
@@ -68,8 +70,14 @@ export function quantitiesEqual(a: string, b: string): boolean {
  * Whether two resource lists (`{cpu: '1', memory: '1Gi'}`) hold the same amounts for the same names.
  * An absent list equals an empty one.
  */
-export function resourceListsEqual(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+export function resourceListsEqual(
+  a: Readonly<Record<string, string>> | undefined,
+  b: Readonly<Record<string, string>> | undefined,
+): boolean {
   const left = Object.entries(a ?? {});
   const right = b ?? {};
-  return left.length === Object.keys(right).length && left.every(([name, value]) => Object.hasOwn(right, name) && quantitiesEqual(value, right[name] ?? ''));
+  return (
+    left.length === Object.keys(right).length &&
+    left.every(([name, value]) => Object.hasOwn(right, name) && quantitiesEqual(value, right[name] ?? ''))
+  );
 }

@@ -77,9 +77,12 @@ describe('canonicalQuantity', () => {
     expect(canonicalQuantity(input)).toBe(expected);
   });
 
-  it.each<string>(['', 'abc', '1e', 'e-10', '2Gi\t', '1Mii', '1.5.5', '--1', '1 Gi', '<1>', '1e9223372036854775808'])('rejects %j as ParseQuantity does', (input) => {
-    expect(() => canonicalQuantity(input)).toThrow(QuantityError);
-  });
+  it.each<string>(['', 'abc', '1e', 'e-10', '2Gi\t', '1Mii', '1.5.5', '--1', '1 Gi', '<1>', '1e9223372036854775808'])(
+    'rejects %j as ParseQuantity does',
+    (input) => {
+      expect(() => canonicalQuantity(input)).toThrow(QuantityError);
+    },
+  );
 });
 
 describe('quantityValue', () => {

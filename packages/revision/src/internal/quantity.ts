@@ -32,8 +32,26 @@ interface Suffix {
   readonly format: Format;
 }
 
-const DECIMAL_SUFFIXES = new Map<string, number>([['n', -9], ['u', -6], ['m', -3], ['', 0], ['k', 3], ['M', 6], ['G', 9], ['T', 12], ['P', 15], ['E', 18]]);
-const BINARY_SUFFIXES = new Map<string, number>([['Ki', 10], ['Mi', 20], ['Gi', 30], ['Ti', 40], ['Pi', 50], ['Ei', 60]]);
+const DECIMAL_SUFFIXES = new Map<string, number>([
+  ['n', -9],
+  ['u', -6],
+  ['m', -3],
+  ['', 0],
+  ['k', 3],
+  ['M', 6],
+  ['G', 9],
+  ['T', 12],
+  ['P', 15],
+  ['E', 18],
+]);
+const BINARY_SUFFIXES = new Map<string, number>([
+  ['Ki', 10],
+  ['Mi', 20],
+  ['Gi', 30],
+  ['Ti', 40],
+  ['Pi', 50],
+  ['Ei', 60],
+]);
 const DECIMAL_SUFFIX_BY_EXPONENT = new Map([...DECIMAL_SUFFIXES].map(([suffix, exponent]) => [exponent, suffix]));
 const BINARY_SUFFIX_BY_POWER = new Map([...BINARY_SUFFIXES].map(([suffix, exponent]) => [exponent / 10, suffix]));
 const SUFFIX_SHAPE = /^[eEinumkKMGTP]*[-+]?[0-9]*$/;
@@ -43,7 +61,8 @@ const NANO = -9;
  * Go's strings.TrimSpace set minus what JSON text cannot carry unescaped (control characters) or what
  * Go's encoder escapes (U+2028, U+2029): UnmarshalJSON trims the raw bytes between the quotes.
  */
-const GO_TRIMMED_SPACE = /^[ \u0085\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+|[ \u0085\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+$/g;
+const GO_TRIMMED_SPACE =
+  /^[ \u0085\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+|[ \u0085\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+$/g;
 
 /** Raised for text that `resource.ParseQuantity` rejects. */
 export class QuantityError extends Error {

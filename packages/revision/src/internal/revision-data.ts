@@ -32,7 +32,10 @@ export function revisionData(template: DeepReadonly<PodTemplateSpec>): string {
  * which the API server accepts as a pod template. A copy, because revisions usually come from a cache.
  */
 export function templateFromRevision(revision: Pick<ControllerRevision, 'data'>): PodTemplateSpec {
-  const template = objectAt(objectAt(objectAt(revision.data, 'data')['spec'], 'data.spec')['template'], 'data.spec.template');
+  const template = objectAt(
+    objectAt(objectAt(revision.data, 'data')['spec'], 'data.spec')['template'],
+    'data.spec.template',
+  );
   return structuredClone(Object.fromEntries(Object.entries(template).filter(([key]) => key !== PATCH_DIRECTIVE)));
 }
 

@@ -32,15 +32,28 @@ describe('safeEncodeString', () => {
 
 describe('hashRevision', () => {
   // Raw data and hashes of the seed's sample template as test/golden-go computes them.
-  const sampleRaw = '{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"sample"}},"spec":{"containers":[{"image":"nginx:alpine","name":"nginx","resources":{}}]}}}}';
+  const sampleRaw =
+    '{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"sample"}},"spec":{"containers":[{"image":"nginx:alpine","name":"nginx","resources":{}}]}}}}';
   const defaultedRaw =
     '{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"sample"}},"spec":{"containers":[{"image":"nginx:alpine","imagePullPolicy":"Always","name":"nginx","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30}}}}';
 
   it.each([
     { name: 'the sample template', raw: sampleRaw, collisionCount: 0, hash: '597d4cb8fd', fnv: 1538076498 },
-    { name: 'the sample template after one collision', raw: sampleRaw, collisionCount: 1, hash: '597d4cb8ff', fnv: 1538076499 },
+    {
+      name: 'the sample template after one collision',
+      raw: sampleRaw,
+      collisionCount: 1,
+      hash: '597d4cb8ff',
+      fnv: 1538076499,
+    },
     { name: 'the defaulted sample template', raw: defaultedRaw, collisionCount: 0, hash: 'd4d4fb5bd', fnv: 808096168 },
-    { name: 'the defaulted sample template after one collision', raw: defaultedRaw, collisionCount: 1, hash: 'd4d4fb5bf', fnv: 808096169 },
+    {
+      name: 'the defaulted sample template after one collision',
+      raw: defaultedRaw,
+      collisionCount: 1,
+      hash: 'd4d4fb5bf',
+      fnv: 808096169,
+    },
   ])('$name', ({ raw, collisionCount, hash, fnv }) => {
     expect(fnv1Hash32(utf8(raw + String(collisionCount)))).toBe(fnv);
     expect(hashRevision(raw, collisionCount)).toBe(hash);

@@ -9,7 +9,8 @@ import type { PodLike } from './pod-revision-labels.ts';
 
 /** What these functions read of a ControllerRevision. */
 export interface RevisionLike {
-  readonly metadata?: { readonly name?: string | undefined; readonly creationTimestamp?: string | undefined } | undefined;
+  readonly metadata?:
+    { readonly name?: string | undefined; readonly creationTimestamp?: string | undefined } | undefined;
   readonly revision: number;
   readonly data?: unknown;
 }
@@ -75,7 +76,9 @@ export interface PlanUpdateRevisionOptions<R extends RevisionLike> {
  * equals the candidate (nothing to write); else the newest older equal revision, to be renumbered as the
  * next revision (a rollback); else a new revision with the next number.
  */
-export function planUpdateRevision<R extends RevisionLike>(options: PlanUpdateRevisionOptions<R>): UpdateRevisionPlan<R> {
+export function planUpdateRevision<R extends RevisionLike>(
+  options: PlanUpdateRevisionOptions<R>,
+): UpdateRevisionPlan<R> {
   const sorted = sortRevisions(options.revisions);
   const latest = sorted.at(-1);
   if (latest !== undefined && equalRevision(latest, options.candidate)) {
@@ -83,7 +86,9 @@ export function planUpdateRevision<R extends RevisionLike>(options: PlanUpdateRe
   }
   const nextRevision = nextRevisionNumber(sorted);
   const older = sorted.findLast((revision) => equalRevision(revision, options.candidate));
-  return older === undefined ? { kind: 'create', nextRevision } : { kind: 'reuse-older', revision: older, nextRevision };
+  return older === undefined
+    ? { kind: 'create', nextRevision }
+    : { kind: 'reuse-older', revision: older, nextRevision };
 }
 
 /** Inputs of {@link currentRevisionFor}. */
@@ -97,7 +102,10 @@ export interface CurrentRevisionOptions<R extends RevisionLike> {
 /** The revision named by status.currentRevision, or the update revision when there is none (a new history). */
 export function currentRevisionFor<R extends RevisionLike>(options: CurrentRevisionOptions<R>): R {
   const name = options.statusCurrentRevision;
-  return options.revisions.find((revision) => name !== undefined && revision.metadata?.name === name) ?? options.updateRevision;
+  return (
+    options.revisions.find((revision) => name !== undefined && revision.metadata?.name === name) ??
+    options.updateRevision
+  );
 }
 
 /** Inputs of {@link liveRevisionNames}. */
@@ -135,7 +143,9 @@ export interface TruncateOptions<R extends RevisionLike> {
  * (truncateHistory). Example: 14 revisions, 2 live, limit 10 → the 2 oldest non-live ones.
  */
 export function revisionsToTruncate<R extends RevisionLike>(options: TruncateOptions<R>): R[] {
-  const history = sortRevisions(options.revisions).filter((revision) => !options.live.has(revision.metadata?.name ?? ''));
+  const history = sortRevisions(options.revisions).filter(
+    (revision) => !options.live.has(revision.metadata?.name ?? ''),
+  );
   const limit = Math.max(0, options.limit ?? DEFAULT_REVISION_HISTORY_LIMIT);
   return history.slice(0, Math.max(0, history.length - limit));
 }

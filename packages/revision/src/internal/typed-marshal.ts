@@ -24,7 +24,10 @@ const plain: Marshaller = (value) => marshalGoJson(value);
 
 const MARSHALLERS: Readonly<Record<GoType['kind'], Marshaller>> = {
   pointer: (value, type, table) => marshalTypedGoJson(value, elemOf(type), table),
-  slice: (value, type, table) => (Array.isArray(value) ? `[${value.map((item: JsonValue) => marshalTypedGoJson(item, elemOf(type), table)).join(',')}]` : marshalGoJson(value)),
+  slice: (value, type, table) =>
+    Array.isArray(value)
+      ? `[${value.map((item: JsonValue) => marshalTypedGoJson(item, elemOf(type), table)).join(',')}]`
+      : marshalGoJson(value),
   map: (value, type, table) => marshalMap(value, elemOf(type), table),
   struct: (value, type, table) => marshalStruct(value, type.kind === 'struct' ? type.name : '', table),
   string: plain,
@@ -42,7 +45,9 @@ function elemOf(type: GoType): GoType {
 }
 
 function asRecord(value: JsonValue): Readonly<Record<string, JsonValue>> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Readonly<Record<string, JsonValue>>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Readonly<Record<string, JsonValue>>)
+    : undefined;
 }
 
 function marshalMap(value: JsonValue, elem: GoType, table: GoStructTable): string {
@@ -50,7 +55,9 @@ function marshalMap(value: JsonValue, elem: GoType, table: GoStructTable): strin
   if (record === undefined) {
     return marshalGoJson(value);
   }
-  const members = goSortedKeys(record).map((key) => `${goQuote(key)}:${marshalTypedGoJson(record[key] ?? null, elem, table)}`);
+  const members = goSortedKeys(record).map(
+    (key) => `${goQuote(key)}:${marshalTypedGoJson(record[key] ?? null, elem, table)}`,
+  );
   return `{${members.join(',')}}`;
 }
 
@@ -62,7 +69,10 @@ function marshalStruct(value: JsonValue, name: string, table: GoStructTable): st
   }
   const members = fields
     .filter((field) => Object.hasOwn(record, field.json))
-    .map((field) => `${goQuote(field.json)}:${marshalTypedGoJson(record[field.json] ?? null, parseGoType(field.type), table)}`);
+    .map(
+      (field) =>
+        `${goQuote(field.json)}:${marshalTypedGoJson(record[field.json] ?? null, parseGoType(field.type), table)}`,
+    );
   return `{${members.join(',')}}`;
 }
 

@@ -34,7 +34,15 @@ const TABLE: GoStructTable = {
 };
 
 const ROOT = parseGoType('Root');
-const ZERO_ROOT = { name: '', port: 0, service: null, resources: { divisor: '0' }, items: null, created: null, target: 0 };
+const ZERO_ROOT = {
+  name: '',
+  port: 0,
+  service: null,
+  resources: { divisor: '0' },
+  items: null,
+  created: null,
+  target: 0,
+};
 
 function roundTrip(input: unknown): unknown {
   return encodeTyped(input, ROOT, { table: TABLE, path: '' });
@@ -50,11 +58,27 @@ describe('encodeTyped: the typed round trip of encoding/json', () => {
     ['a pointer to an empty struct is {}', { security: {} }, { ...ZERO_ROOT, security: {} }],
     ['empty slices and maps with omitempty are dropped', { args: [], labels: {} }, ZERO_ROOT],
     ['an empty slice without omitempty is []', { items: [] }, { ...ZERO_ROOT, items: [] }],
-    ['null list elements and map values become zero values', { items: [null], labels: { a: null } }, { ...ZERO_ROOT, items: [{ key: '' }], labels: { a: '' } }],
-    ['quantities are canonical; a missing divisor is "0"', { resources: { limits: { cpu: '1000m', memory: 0.5 } } }, { ...ZERO_ROOT, resources: { limits: { cpu: '1', memory: '500m' }, divisor: '0' } }],
-    ['times are UTC without fractions; a set pointer to the zero time is null', { created: '2024-01-01T02:00:00.5+02:00', deleted: '0001-01-01T00:00:00Z' }, { ...ZERO_ROOT, created: '2024-01-01T00:00:00Z', deleted: null }],
+    [
+      'null list elements and map values become zero values',
+      { items: [null], labels: { a: null } },
+      { ...ZERO_ROOT, items: [{ key: '' }], labels: { a: '' } },
+    ],
+    [
+      'quantities are canonical; a missing divisor is "0"',
+      { resources: { limits: { cpu: '1000m', memory: 0.5 } } },
+      { ...ZERO_ROOT, resources: { limits: { cpu: '1', memory: '500m' }, divisor: '0' } },
+    ],
+    [
+      'times are UTC without fractions; a set pointer to the zero time is null',
+      { created: '2024-01-01T02:00:00.5+02:00', deleted: '0001-01-01T00:00:00Z' },
+      { ...ZERO_ROOT, created: '2024-01-01T00:00:00Z', deleted: null },
+    ],
     ['int-or-string keeps its kind', { target: 'http' }, { ...ZERO_ROOT, target: 'http' }],
-    ['raw JSON is kept as it is', { raw: { 'f:a': {}, n: [1, 'x'] } }, { ...ZERO_ROOT, raw: { 'f:a': {}, n: [1, 'x'] } }],
+    [
+      'raw JSON is kept as it is',
+      { raw: { 'f:a': {}, n: [1, 'x'] } },
+      { ...ZERO_ROOT, raw: { 'f:a': {}, n: [1, 'x'] } },
+    ],
   ])('%s', (_name, input, expected) => {
     expect(roundTrip(input)).toEqual(expected);
   });

@@ -66,9 +66,11 @@ const ENCODERS: Readonly<Record<GoType['kind'], Encoder>> = {
   bool: (input, _type, at) => (input == null ? false : expect(input, 'boolean', at)),
   float: (input, _type, at) => (input == null ? 0 : expect(input, 'number', at)),
   int: encodeInt,
-  Quantity: (input, _type, at) => (input == null ? '0' : guarded(at, () => canonicalQuantity(expectQuantity(input, at)))),
+  Quantity: (input, _type, at) =>
+    input == null ? '0' : guarded(at, () => canonicalQuantity(expectQuantity(input, at))),
   Time: (input, _type, at) => (input == null ? null : guarded(at, () => canonicalTime(expect(input, 'string', at)))),
-  IntOrString: (input, _type, at) => (input == null ? 0 : typeof input === 'string' ? input : encodeInt(input, INT32, at)),
+  IntOrString: (input, _type, at) =>
+    input == null ? 0 : typeof input === 'string' ? input : encodeInt(input, INT32, at),
   // FieldsV1 keeps its raw bytes; the generic round trip that follows normalises them like any JSON.
   RawJSON: (input) => (input === undefined ? null : (input as JsonValue)),
 };
@@ -82,7 +84,9 @@ function encodeSlice(input: unknown, type: GoType, at: Context): JsonValue {
   if (!Array.isArray(input)) {
     throw new TemplateDecodeError(at.path, `cannot unmarshal ${jsonKind(input)} into a Go slice`);
   }
-  return input.map((item: unknown, index) => encodeTyped(item, elemOf(type), { ...at, path: `${at.path}[${String(index)}]` }));
+  return input.map((item: unknown, index) =>
+    encodeTyped(item, elemOf(type), { ...at, path: `${at.path}[${String(index)}]` }),
+  );
 }
 
 function encodeMap(input: unknown, type: GoType, at: Context): JsonValue {
@@ -90,7 +94,12 @@ function encodeMap(input: unknown, type: GoType, at: Context): JsonValue {
     return null;
   }
   const object = expectObject(input, 'map', at);
-  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, encodeTyped(value, elemOf(type), { ...at, path: `${at.path}[${JSON.stringify(key)}]` })]));
+  return Object.fromEntries(
+    Object.entries(object).map(([key, value]) => [
+      key,
+      encodeTyped(value, elemOf(type), { ...at, path: `${at.path}[${JSON.stringify(key)}]` }),
+    ]),
+  );
 }
 
 function encodeStruct(input: unknown, type: GoType, at: Context): JsonValue {
@@ -98,7 +107,9 @@ function encodeStruct(input: unknown, type: GoType, at: Context): JsonValue {
   const fields = at.table[name];
   if (fields === undefined || fields.some((field) => field.omitzero === true)) {
     // omitzero exists from Go 1.24 on; OpenKruise v1.9 is built with Go 1.23, which ignores it.
-    throw new Error(`the field table has no struct ${name}, or uses omitzero (see the package README on k8s.io/api versions)`);
+    throw new Error(
+      `the field table has no struct ${name}, or uses omitzero (see the package README on k8s.io/api versions)`,
+    );
   }
   const object = input == null ? {} : expectObject(input, `Go struct ${name}`, at);
   const entries: [string, JsonValue][] = [];
@@ -106,7 +117,10 @@ function encodeStruct(input: unknown, type: GoType, at: Context): JsonValue {
     const value = Object.hasOwn(object, field.json) ? object[field.json] : undefined;
     const fieldType = parseGoType(field.type);
     if (!(field.omitempty && isGoEmpty(value, fieldType))) {
-      entries.push([field.json, encodeTyped(value, fieldType, { ...at, path: at.path === '' ? field.json : `${at.path}.${field.json}` })]);
+      entries.push([
+        field.json,
+        encodeTyped(value, fieldType, { ...at, path: at.path === '' ? field.json : `${at.path}.${field.json}` }),
+      ]);
     }
   }
   return Object.fromEntries(entries);
@@ -119,7 +133,10 @@ function encodeInt(input: unknown, type: GoType, at: Context): JsonValue {
   const value = expect(input, 'number', at);
   const range = type.kind === 'int' ? type : { min: 0, max: 0 };
   if (!Number.isInteger(value) || value < range.min || value > range.max) {
-    throw new TemplateDecodeError(at.path, `cannot unmarshal number ${String(value)} into a Go integer in [${String(range.min)}, ${String(range.max)}]`);
+    throw new TemplateDecodeError(
+      at.path,
+      `cannot unmarshal number ${String(value)} into a Go integer in [${String(range.min)}, ${String(range.max)}]`,
+    );
   }
   return value;
 }
@@ -131,10 +148,17 @@ function elemOf(type: GoType): GoType {
   throw new Error(`${type.kind} has no element type`);
 }
 
-function expect<K extends 'string' | 'number' | 'boolean'>(input: unknown, kind: K, at: Context): K extends 'string' ? string : K extends 'number' ? number : boolean;
+function expect<K extends 'string' | 'number' | 'boolean'>(
+  input: unknown,
+  kind: K,
+  at: Context,
+): K extends 'string' ? string : K extends 'number' ? number : boolean;
 function expect(input: unknown, kind: 'string' | 'number' | 'boolean', at: Context): string | number | boolean {
   if (typeof input !== kind) {
-    throw new TemplateDecodeError(at.path, `cannot unmarshal ${jsonKind(input)} into a Go ${kind === 'boolean' ? 'bool' : kind}`);
+    throw new TemplateDecodeError(
+      at.path,
+      `cannot unmarshal ${jsonKind(input)} into a Go ${kind === 'boolean' ? 'bool' : kind}`,
+    );
   }
   return input as string | number | boolean;
 }

@@ -18,7 +18,12 @@ describe('marshalTypedGoJson', () => {
   it('writes struct fields in declaration order and map keys sorted', () => {
     const type = parseGoType('PersistentVolumeClaimSpec');
     const spec = encodeTyped(
-      { storageClassName: 's', resources: { requests: { storage: '1Gi', cpu: '1000m' } }, selector: { matchLabels: { b: '2', a: '1', '10': 'x', '9': 'y' } }, accessModes: ['ReadWriteOnce'] },
+      {
+        storageClassName: 's',
+        resources: { requests: { storage: '1Gi', cpu: '1000m' } },
+        selector: { matchLabels: { b: '2', a: '1', '10': 'x', '9': 'y' } },
+        accessModes: ['ReadWriteOnce'],
+      },
       type,
       { table: POD_TEMPLATE_STRUCTS, path: '' },
     );
@@ -37,12 +42,24 @@ describe('volumeClaimTemplatesHash', () => {
     const expectedJson =
       '[{"metadata":{"name":"a","creationTimestamp":null},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},"storageClassName":"standard"},"status":{}},' +
       '{"metadata":{"name":"b","creationTimestamp":null},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"storageClassName":"standard"},"status":{}}]';
-    expect(volumeClaimTemplatesHash([data('b', '1Gi'), data('a', '2Gi')])).toBe(String(deepHashJsonBytes(expectedJson)));
+    expect(volumeClaimTemplatesHash([data('b', '1Gi'), data('a', '2Gi')])).toBe(
+      String(deepHashJsonBytes(expectedJson)),
+    );
   });
 
   it.each<{ name: string; left: PersistentVolumeClaim[]; right: PersistentVolumeClaim[]; equal: boolean }>([
-    { name: 'order of templates', left: [data('a', '1Gi'), data('b', '1Gi')], right: [data('b', '1Gi'), data('a', '1Gi')], equal: true },
-    { name: 'template labels', left: [data('a', '1Gi')], right: [{ ...data('a', '1Gi'), metadata: { name: 'a' } }], equal: true },
+    {
+      name: 'order of templates',
+      left: [data('a', '1Gi'), data('b', '1Gi')],
+      right: [data('b', '1Gi'), data('a', '1Gi')],
+      equal: true,
+    },
+    {
+      name: 'template labels',
+      left: [data('a', '1Gi')],
+      right: [{ ...data('a', '1Gi'), metadata: { name: 'a' } }],
+      equal: true,
+    },
     { name: 'canonical quantity', left: [data('a', '1Gi')], right: [data('a', '1024Mi')], equal: true },
     { name: 'storage size', left: [data('a', '1Gi')], right: [data('a', '2Gi')], equal: false },
     { name: 'name', left: [data('a', '1Gi')], right: [data('c', '1Gi')], equal: false },

@@ -29,11 +29,17 @@ interface Entry {
 
 function entryOf(template: DeepReadonly<PersistentVolumeClaim>, index: number): Entry {
   const name = template.metadata?.name ?? '';
-  const spec = encodeTyped(template.spec, PVC_SPEC_TYPE, { table: POD_TEMPLATE_STRUCTS, path: `volumeClaimTemplates[${String(index)}].spec` });
+  const spec = encodeTyped(template.spec, PVC_SPEC_TYPE, {
+    table: POD_TEMPLATE_STRUCTS,
+    path: `volumeClaimTemplates[${String(index)}].spec`,
+  });
   // ObjectMeta with only Name set: name is omitempty, creationTimestamp (a struct) is always written.
   const metadata = name === '' ? '{"creationTimestamp":null}' : `{"name":${goQuote(name)},"creationTimestamp":null}`;
   // PersistentVolumeClaimStatus is empty: every field is omitempty.
-  return { name, json: `{"metadata":${metadata},"spec":${marshalTypedGoJson(spec, PVC_SPEC_TYPE, POD_TEMPLATE_STRUCTS)},"status":{}}` };
+  return {
+    name,
+    json: `{"metadata":${metadata},"spec":${marshalTypedGoJson(spec, PVC_SPEC_TYPE, POD_TEMPLATE_STRUCTS)},"status":{}}`,
+  };
 }
 
 /**

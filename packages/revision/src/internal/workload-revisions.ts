@@ -58,7 +58,12 @@ async function claimRevisions(input: ActiveRevisionsInput): Promise<ReadonlyRevi
   const { owner, selector } = input;
   const candidates = claimCandidates(input.cache, owner, selector);
   // Nearly always: every revision is ours and matches, so there is nothing to adopt or release.
-  if (candidates.every((revision) => controllerRef(revision)?.uid === owner.uid && matchesLabelSelector(selector, revision.metadata?.labels))) {
+  if (
+    candidates.every(
+      (revision) =>
+        controllerRef(revision)?.uid === owner.uid && matchesLabelSelector(selector, revision.metadata?.labels),
+    )
+  ) {
     return candidates;
   }
   return claimObjects<ReadonlyRevision>({
@@ -81,15 +86,30 @@ export async function activeRevisions(input: ActiveRevisionsInput): Promise<Acti
   const owned = sortRevisions(await claimRevisions(input));
   const ensured = await ensureUpdateRevision({
     client: input.store,
-    owner: { name: owner.name, namespace: owner.namespace, uid: owner.uid, apiVersion: owner.apiVersion, kind: owner.kind },
+    owner: {
+      name: owner.name,
+      namespace: owner.namespace,
+      uid: owner.uid,
+      apiVersion: owner.apiVersion,
+      kind: owner.kind,
+    },
     template: input.template,
     ownerAnnotations: input.annotations,
     reuseAnnotations: input.reuseAnnotations,
     revisions: owned,
     collisionCount: input.collisionCount,
   });
-  const currentRevision = currentRevisionFor({ revisions: ensured.revisions, statusCurrentRevision: input.statusCurrentRevision, updateRevision: ensured.updateRevision });
-  return { currentRevision, updateRevision: ensured.updateRevision, collisionCount: ensured.collisionCount, revisions: ensured.revisions };
+  const currentRevision = currentRevisionFor({
+    revisions: ensured.revisions,
+    statusCurrentRevision: input.statusCurrentRevision,
+    updateRevision: ensured.updateRevision,
+  });
+  return {
+    currentRevision,
+    updateRevision: ensured.updateRevision,
+    collisionCount: ensured.collisionCount,
+    revisions: ensured.revisions,
+  };
 }
 
 /** Inputs of {@link truncateHistory}. */

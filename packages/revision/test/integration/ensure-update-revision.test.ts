@@ -3,16 +3,38 @@
  * bytes the API server stores (and serves to OpenKruise) for `data`.
  */
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
-import { ApiError, bucketLabels, createClient, defineResource, isInvalid, resourceClient, resourcePath, Transport } from '@kruise-ts/controller-runtime';
+import {
+  ApiError,
+  bucketLabels,
+  createClient,
+  defineResource,
+  isInvalid,
+  resourceClient,
+  resourcePath,
+  Transport,
+} from '@kruise-ts/controller-runtime';
 import type { Client, KubeObject, ResourceClient } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { describe, expect, it } from 'vitest';
 
-import { controllerRevisionResource, ensureUpdateRevision, equalRevision, hashRevision, revisionData, templateFromRevision } from '../../src/index.ts';
+import {
+  controllerRevisionResource,
+  ensureUpdateRevision,
+  equalRevision,
+  hashRevision,
+  revisionData,
+  templateFromRevision,
+} from '../../src/index.ts';
 import type { RevisionOwner } from '../../src/index.ts';
 
 const kubeConfig = testKubeConfig();
-const configMaps = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMaps = defineResource<KubeObject>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 
 function client(): Client {
   return createClient(new Transport({ kubeConfig, qps: 100, burst: 100, userAgent: 'kruise-ts-revision-test' }));
@@ -32,13 +54,21 @@ async function createOwner(c: Client, namespace: string): Promise<RevisionOwner>
 function template(image: string): PodTemplateSpec {
   return {
     metadata: { labels: { app: 'rev', '10': 'ten', '9': 'nine' }, annotations: { note: '<b>a & b</b>\u2028' } },
-    spec: { containers: [{ name: 'main', image, resources: { limits: { cpu: '1000m' } }, env: [{ name: 'X', value: '<&>' }] }] },
+    spec: {
+      containers: [
+        { name: 'main', image, resources: { limits: { cpu: '1000m' } }, env: [{ name: 'X', value: '<&>' }] },
+      ],
+    },
   };
 }
 
 /** The `data` member exactly as the API server serves it, from the raw response text. */
 async function servedData(c: Client, key: { namespace: string; name: string }): Promise<string> {
-  const response = await c.transport.stream({ verb: 'get', method: 'GET', path: resourcePath(controllerRevisionResource, key) });
+  const response = await c.transport.stream({
+    verb: 'get',
+    method: 'GET',
+    path: resourcePath(controllerRevisionResource, key),
+  });
   const text = await response.text();
   return /"data":(\{.*\}),"revision":\d+\}\s*$/.exec(text)?.[1] ?? `<no data in ${text}>`;
 }
@@ -55,14 +85,36 @@ describe('ensureUpdateRevision on a real API server', () => {
     const raw = revisionData(template('app:v1'));
     const hash = hashRevision(raw, 0);
 
-    const result = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), ownerAnnotations: { 'example.com/a': 'b' }, revisions: [], collisionCount: 0 });
+    const result = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      ownerAnnotations: { 'example.com/a': 'b' },
+      revisions: [],
+      collisionCount: 0,
+    });
 
     expect(result.collisionCount).toBe(0);
     expect(result.updateRevision.metadata?.name).toBe(`owner-${hash}`);
     // The candidate's labels, the hash, and the owner's bucket (docs/sharding.md).
-    expect(result.updateRevision.metadata?.labels).toEqual({ app: 'rev', '10': 'ten', '9': 'nine', 'controller.kubernetes.io/hash': hash, ...bucketLabels(owner.namespace, owner.name) });
+    expect(result.updateRevision.metadata?.labels).toEqual({
+      app: 'rev',
+      '10': 'ten',
+      '9': 'nine',
+      'controller.kubernetes.io/hash': hash,
+      ...bucketLabels(owner.namespace, owner.name),
+    });
     expect(result.updateRevision.metadata?.annotations).toEqual({ 'example.com/a': 'b' });
-    expect(result.updateRevision.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(result.updateRevision.metadata?.ownerReferences).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        name: 'owner',
+        uid: owner.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     expect(result.updateRevision.revision).toBe(1);
     expect(result.revisions.map((revision) => revision.metadata?.name)).toEqual([`owner-${hash}`]);
 
@@ -77,12 +129,30 @@ describe('ensureUpdateRevision on a real API server', () => {
     await using ns = await createTestNamespace(kubeConfig, 'revision-idempotent');
     const c = client();
     const owner = await createOwner(c, ns.name);
-    const first = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const first = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      revisions: [],
+      collisionCount: 0,
+    });
 
-    const again = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: await list(c, ns.name), collisionCount: 0 });
+    const again = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      revisions: await list(c, ns.name),
+      collisionCount: 0,
+    });
     expect(again.updateRevision.metadata?.resourceVersion).toBe(first.updateRevision.metadata?.resourceVersion);
 
-    const stale = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const stale = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      revisions: [],
+      collisionCount: 0,
+    });
     expect(stale.collisionCount).toBe(0);
     expect(stale.updateRevision.metadata?.name).toBe(first.updateRevision.metadata?.name);
     expect(await list(c, ns.name)).toHaveLength(1);
@@ -92,8 +162,20 @@ describe('ensureUpdateRevision on a real API server', () => {
     await using ns = await createTestNamespace(kubeConfig, 'revision-rollback');
     const c = client();
     const owner = await createOwner(c, ns.name);
-    const v1 = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
-    const v2 = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v2'), revisions: v1.revisions, collisionCount: 0 });
+    const v1 = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      revisions: [],
+      collisionCount: 0,
+    });
+    const v2 = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v2'),
+      revisions: v1.revisions,
+      collisionCount: 0,
+    });
     expect(v2.updateRevision.revision).toBe(2);
 
     const back = await ensureUpdateRevision({
@@ -115,17 +197,30 @@ describe('ensureUpdateRevision on a real API server', () => {
         [v2.updateRevision.metadata?.name, 2],
       ].sort(),
     );
-    expect(await servedData(c, { namespace: ns.name, name: v1.updateRevision.metadata?.name ?? '' })).toBe(revisionData(template('app:v1')));
+    expect(await servedData(c, { namespace: ns.name, name: v1.updateRevision.metadata?.name ?? '' })).toBe(
+      revisionData(template('app:v1')),
+    );
   });
 
   it('needs the merge patch: an update re-serialises data, which the API server rejects as immutable', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'revision-immutable');
     const c = client();
     const owner = await createOwner(c, ns.name);
-    const { updateRevision } = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
-    const stored = await c.get(controllerRevisionResource, { namespace: ns.name, name: updateRevision.metadata?.name ?? '' });
+    const { updateRevision } = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      revisions: [],
+      collisionCount: 0,
+    });
+    const stored = await c.get(controllerRevisionResource, {
+      namespace: ns.name,
+      name: updateRevision.metadata?.name ?? '',
+    });
 
-    const error: unknown = await c.update(controllerRevisionResource, { ...stored, revision: 9 }).catch((caught: unknown) => caught);
+    const error: unknown = await c
+      .update(controllerRevisionResource, { ...stored, revision: 9 })
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ApiError);
     expect(isInvalid(error)).toBe(true);
@@ -138,9 +233,19 @@ describe('ensureUpdateRevision on a real API server', () => {
     const owner = await createOwner(c, ns.name);
     const raw = revisionData(template('app:v1'));
     const takenName = `owner-${hashRevision(raw, 0)}`;
-    await c.create(controllerRevisionResource, { metadata: { name: takenName, namespace: ns.name }, data: { something: 'else' }, revision: 1 });
+    await c.create(controllerRevisionResource, {
+      metadata: { name: takenName, namespace: ns.name },
+      data: { something: 'else' },
+      revision: 1,
+    });
 
-    const result = await ensureUpdateRevision({ client: revisionsOf(c), owner, template: template('app:v1'), revisions: [], collisionCount: 0 });
+    const result = await ensureUpdateRevision({
+      client: revisionsOf(c),
+      owner,
+      template: template('app:v1'),
+      revisions: [],
+      collisionCount: 0,
+    });
 
     expect(result.collisionCount).toBe(1);
     expect(result.updateRevision.metadata?.name).toBe(`owner-${hashRevision(raw, 1)}`);

@@ -15,7 +15,10 @@ describe('the generated field table', () => {
   it('equals a fresh generation from the Go types', async () => {
     const fresh = await runGoProgram(await buildGoProgram('genFieldTable'));
     const committed = await readFile(TABLE, 'utf8');
-    expect(committed, 'regenerate: cd packages/revision/tools/gen-field-table && GOTOOLCHAIN=local go run . > ../../src/internal/pod-template-fields.generated.ts').toBe(fresh);
+    expect(
+      committed,
+      'regenerate: cd packages/revision/tools/gen-field-table && GOTOOLCHAIN=local go run . > ../../src/internal/pod-template-fields.generated.ts',
+    ).toBe(fresh);
   }, 600_000);
 
   it('describes k8s.io/api v0.32.10, the version OpenKruise v1.9.0 is built with, as the golden program does', async () => {

@@ -16,5 +16,10 @@ export type GoProgram = keyof typeof PROGRAMS;
 /** Builds the program when its sources changed; returns its path. */
 export async function buildGoProgram(program: GoProgram): Promise<string> {
   const { directory, binary } = PROGRAMS[program];
-  return buildProgram({ name: `revision-${binary}`, moduleDir: fileURLToPath(new URL(directory, import.meta.url)), binary, logPrefix: 'revision' });
+  return buildProgram({
+    name: `revision-${binary}`,
+    moduleDir: fileURLToPath(new URL(directory, import.meta.url)),
+    binary,
+    logPrefix: 'revision',
+  });
 }

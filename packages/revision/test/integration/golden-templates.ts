@@ -39,7 +39,10 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
   },
   {
     name: "the seed's sample template as OpenKruise's mutating webhook leaves it",
-    template: { metadata: { labels: { app: 'sample' } }, spec: { containers: [defaultedContainer(sampleContainer)], ...webhookDefaults } },
+    template: {
+      metadata: { labels: { app: 'sample' } },
+      spec: { containers: [defaultedContainer(sampleContainer)], ...webhookDefaults },
+    },
   },
   {
     name: 'an empty template',
@@ -54,14 +57,64 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
             name: 'q',
             resources: {
               limits: {
-                cpu: '1000m', memory: '1.5Gi', a: '0.5', b: '1e3', c: '100M', d: '1.5e3', e: '0.1Ki', f: '+1k', g: '01Ki', h: '1E3',
-                i: 2, j: 0.25, k: '12.5m', l: '1Ki', m: '1024Ki', n: '0.0000000001', o: '-1', p: '1000E', q: '8Ei', r: '5.',
-                s: ' 2Gi ', t: '123456789012345678901234567890', u: '1n', v: '1.5n', w: '0', x: '0.0', y: '1e-3', z: '2e-10',
+                cpu: '1000m',
+                memory: '1.5Gi',
+                a: '0.5',
+                b: '1e3',
+                c: '100M',
+                d: '1.5e3',
+                e: '0.1Ki',
+                f: '+1k',
+                g: '01Ki',
+                h: '1E3',
+                i: 2,
+                j: 0.25,
+                k: '12.5m',
+                l: '1Ki',
+                m: '1024Ki',
+                n: '0.0000000001',
+                o: '-1',
+                p: '1000E',
+                q: '8Ei',
+                r: '5.',
+                s: ' 2Gi ',
+                t: '123456789012345678901234567890',
+                u: '1n',
+                v: '1.5n',
+                w: '0',
+                x: '0.0',
+                y: '1e-3',
+                z: '2e-10',
               },
               requests: {
-                cpu: '250m', memory: '64Mi', 'ephemeral-storage': '1G', 'hugepages-2Mi': '100Mi', aa: '1.0', ab: '1000', ac: '1000000', ad: '1500000k',
-                ae: '7Ei', af: '1Ti', ag: '1536Ki', ah: '0.5Ki', ai: '1.1Ki', aj: '-1.5Gi', ak: '3e6', al: '1e-9', am: '1e-12', an: '100u', ao: '.5',
-                ap: '1e+3', aq: '00.50', ar: '999999999999999999', as: '1000000000000000000', at: '2048Mi', au: 1e21, av: 12.5, aw: '1P', ax: '1.234567891234e3',
+                cpu: '250m',
+                memory: '64Mi',
+                'ephemeral-storage': '1G',
+                'hugepages-2Mi': '100Mi',
+                aa: '1.0',
+                ab: '1000',
+                ac: '1000000',
+                ad: '1500000k',
+                ae: '7Ei',
+                af: '1Ti',
+                ag: '1536Ki',
+                ah: '0.5Ki',
+                ai: '1.1Ki',
+                aj: '-1.5Gi',
+                ak: '3e6',
+                al: '1e-9',
+                am: '1e-12',
+                an: '100u',
+                ao: '.5',
+                ap: '1e+3',
+                aq: '00.50',
+                ar: '999999999999999999',
+                as: '1000000000000000000',
+                at: '2048Mi',
+                au: 1e21,
+                av: 12.5,
+                aw: '1P',
+                ax: '1.234567891234e3',
               },
             },
           },
@@ -80,7 +133,10 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
             name: 'app',
             env: [
               { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
-              { name: 'MEM_LIMIT', valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } } },
+              {
+                name: 'MEM_LIMIT',
+                valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } },
+              },
               { name: 'CPU_MILLI', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '0.001' } } },
             ],
           },
@@ -99,8 +155,22 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
         imagePullSecrets: null,
         affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
         containers: [
-          { name: 'a', command: [], args: [], env: [], ports: [], resources: { limits: {}, requests: null }, volumeMounts: null },
-          { name: 'b', env: [null, { name: 'X', value: null }], resources: null, securityContext: null, livenessProbe: null },
+          {
+            name: 'a',
+            command: [],
+            args: [],
+            env: [],
+            ports: [],
+            resources: { limits: {}, requests: null },
+            volumeMounts: null,
+          },
+          {
+            name: 'b',
+            env: [null, { name: 'X', value: null }],
+            resources: null,
+            securityContext: null,
+            livenessProbe: null,
+          },
         ],
         initContainers: [],
         dnsConfig: { nameservers: [], options: [{ name: 'ndots' }, { name: 'edns0', value: null }] },
@@ -112,7 +182,11 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
     template: {
       metadata: {
         labels: { app: 'a&b' },
-        annotations: { 'example.com/html': '<script>alert("x")</script> & more', 'example.com/gt': 'a>b', 'example.com/seps': 'line\u2028para\u2029end' },
+        annotations: {
+          'example.com/html': '<script>alert("x")</script> & more',
+          'example.com/gt': 'a>b',
+          'example.com/seps': 'line\u2028para\u2029end',
+        },
       },
       spec: {
         containers: [
@@ -120,7 +194,10 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
             name: 'html',
             image: 'busybox',
             command: ['sh', '-c', 'echo "<b>&amp;</b>" > /tmp/x && test 1 -lt 2'],
-            env: [{ name: 'TEMPLATE', value: '<%= value %> & <br/>' }, { name: 'QUOTES', value: 'it\'s "quoted" \\ back' }],
+            env: [
+              { name: 'TEMPLATE', value: '<%= value %> & <br/>' },
+              { name: 'QUOTES', value: 'it\'s "quoted" \\ back' },
+            ],
           },
         ],
       },
@@ -149,7 +226,15 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
       metadata: { labels: { app: 'x' }, unknownField: 1, Labels: { ignored: 'yes' } },
       spec: {
         Containers: [{ name: 'ignored' }],
-        containers: [{ name: 'known', Image: 'dropped', image: 'kept', futureField: { a: 1 }, resources: { limits: { cpu: '1' }, somethingElse: true } }],
+        containers: [
+          {
+            name: 'known',
+            Image: 'dropped',
+            image: 'kept',
+            futureField: { a: 1 },
+            resources: { limits: { cpu: '1' }, somethingElse: true },
+          },
+        ],
         spec: { containers: [] },
         hostnameOverride: 'added-in-1.34',
       },
@@ -163,9 +248,25 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
           defaultedContainer({
             name: 'web',
             image: 'nginx:1.25',
-            ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }, { containerPort: 9090, protocol: 'UDP', hostPort: 0 }],
-            livenessProbe: { httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-A', value: '<b>' }] }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
-            readinessProbe: { tcpSocket: { port: 8080 }, initialDelaySeconds: 0, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+            ports: [
+              { name: 'http', containerPort: 8080, protocol: 'TCP' },
+              { containerPort: 9090, protocol: 'UDP', hostPort: 0 },
+            ],
+            livenessProbe: {
+              httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-A', value: '<b>' }] },
+              timeoutSeconds: 1,
+              periodSeconds: 10,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
+            readinessProbe: {
+              tcpSocket: { port: 8080 },
+              initialDelaySeconds: 0,
+              timeoutSeconds: 1,
+              periodSeconds: 10,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
             startupProbe: { grpc: { port: 9090 }, terminationGracePeriodSeconds: 0, failureThreshold: 30 },
           }),
           defaultedContainer({
@@ -185,14 +286,33 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
     name: 'volumes of several kinds',
     template: {
       spec: {
-        containers: [{ name: 'v', volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: false, subPath: '' }, { name: 'cfg', mountPath: '/etc/cfg', readOnly: true, mountPropagation: 'None' }] }],
+        containers: [
+          {
+            name: 'v',
+            volumeMounts: [
+              { name: 'data', mountPath: '/data', readOnly: false, subPath: '' },
+              { name: 'cfg', mountPath: '/etc/cfg', readOnly: true, mountPropagation: 'None' },
+            ],
+          },
+        ],
         volumes: [
           { name: 'data', emptyDir: {} },
-          { name: 'cfg', configMap: { name: 'cfg', items: [{ key: 'a', path: 'a.conf', mode: 256 }], defaultMode: 420, optional: false } },
+          {
+            name: 'cfg',
+            configMap: {
+              name: 'cfg',
+              items: [{ key: 'a', path: 'a.conf', mode: 256 }],
+              defaultMode: 420,
+              optional: false,
+            },
+          },
           { name: 'sec', secret: { secretName: 's', optional: true } },
           { name: 'host', hostPath: { path: '/var/log', type: 'DirectoryOrCreate' } },
           { name: 'pvc', persistentVolumeClaim: { claimName: 'data-0', readOnly: false } },
-          { name: 'down', downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] } },
+          {
+            name: 'down',
+            downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] },
+          },
           {
             name: 'proj',
             projected: {
@@ -205,13 +325,24 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
             },
           },
           { name: 'proj-null', projected: { sources: null } },
-          { name: 'csi', csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, volumeAttributes: { secretProviderClass: 'vault', '10': 'ten', '9': 'nine' } } },
+          {
+            name: 'csi',
+            csi: {
+              driver: 'secrets-store.csi.k8s.io',
+              readOnly: true,
+              volumeAttributes: { secretProviderClass: 'vault', '10': 'ten', '9': 'nine' },
+            },
+          },
           {
             name: 'eph',
             ephemeral: {
               volumeClaimTemplate: {
                 metadata: { labels: { type: 'scratch' } },
-                spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } },
+                spec: {
+                  accessModes: ['ReadWriteOnce'],
+                  storageClassName: 'fast',
+                  resources: { requests: { storage: '1Gi' } },
+                },
               },
             },
           },
@@ -229,14 +360,36 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
         containers: [{ name: 'c' }],
         affinity: {
           nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }] },
-            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['node-a'] }] } }],
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] },
+              ],
+            },
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 1,
+                preference: { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['node-a'] }] },
+              },
+            ],
           },
           podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: 'kubernetes.io/hostname' }],
-            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, topologyKey: 'topology.kubernetes.io/zone', matchLabelKeys: ['pod-template-hash'] } }],
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: 'kubernetes.io/hostname' },
+            ],
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 100,
+                podAffinityTerm: {
+                  labelSelector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+                  topologyKey: 'topology.kubernetes.io/zone',
+                  matchLabelKeys: ['pod-template-hash'],
+                },
+              },
+            ],
           },
-          podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, podAffinityTerm: { topologyKey: 'zone' } }] },
+          podAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, podAffinityTerm: { topologyKey: 'zone' } }],
+          },
         },
         tolerations: [
           { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
@@ -244,8 +397,20 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
           { operator: 'Exists', tolerationSeconds: 0 },
         ],
         topologySpreadConstraints: [
-          { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'spread' } }, minDomains: 2, nodeAffinityPolicy: 'Honor' },
-          { maxSkew: 2, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', matchLabelKeys: ['pod-template-hash'] },
+          {
+            maxSkew: 1,
+            topologyKey: 'topology.kubernetes.io/zone',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: { app: 'spread' } },
+            minDomains: 2,
+            nodeAffinityPolicy: 'Honor',
+          },
+          {
+            maxSkew: 2,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            matchLabelKeys: ['pod-template-hash'],
+          },
         ],
         nodeSelector: { 'kubernetes.io/arch': 'amd64', '1': 'one', '10': 'ten', '9': 'nine', '01': 'zero-one' },
       },
@@ -265,13 +430,26 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
         terminationGracePeriodSeconds: 0,
         activeDeadlineSeconds: 0,
         priority: 0,
-        securityContext: { runAsNonRoot: false, runAsUser: 0, runAsGroup: 0, fsGroup: 0, supplementalGroups: [], sysctls: [{ name: 'net.core.somaxconn', value: '1024' }] },
+        securityContext: {
+          runAsNonRoot: false,
+          runAsUser: 0,
+          runAsGroup: 0,
+          fsGroup: 0,
+          supplementalGroups: [],
+          sysctls: [{ name: 'net.core.somaxconn', value: '1024' }],
+        },
         containers: [
           {
             name: 'c',
             stdin: false,
             tty: false,
-            securityContext: { privileged: false, readOnlyRootFilesystem: false, allowPrivilegeEscalation: false, runAsNonRoot: false, capabilities: { drop: ['ALL'], add: [] } },
+            securityContext: {
+              privileged: false,
+              readOnlyRootFilesystem: false,
+              allowPrivilegeEscalation: false,
+              runAsNonRoot: false,
+              capabilities: { drop: ['ALL'], add: [] },
+            },
           },
         ],
       },
@@ -282,7 +460,12 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
     template: {
       spec: {
         initContainers: [
-          defaultedContainer({ name: 'proxy', image: 'envoy:v1', restartPolicy: 'Always', readinessProbe: { httpGet: { port: 15021, path: '/ready' } } }),
+          defaultedContainer({
+            name: 'proxy',
+            image: 'envoy:v1',
+            restartPolicy: 'Always',
+            readinessProbe: { httpGet: { port: 15021, path: '/ready' } },
+          }),
           defaultedContainer({ name: 'migrate', image: 'migrate:v1', command: ['migrate', 'up'] }),
         ],
         containers: [defaultedContainer({ name: 'app', image: 'app:v1' })],
@@ -300,7 +483,9 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
         priority: -5,
         terminationGracePeriodSeconds: 1e3,
         securityContext: { runAsUser: 4294967296, fsGroup: 2000 },
-        containers: [{ name: 'n', ports: [{ containerPort: 2147483647 }], lifecycle: { preStop: { sleep: { seconds: 5 } } } }],
+        containers: [
+          { name: 'n', ports: [{ containerPort: 2147483647 }], lifecycle: { preStop: { sleep: { seconds: 5 } } } },
+        ],
       },
     },
   },
@@ -317,10 +502,26 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
         creationTimestamp: '2024-05-01T10:20:30.123+02:00',
         deletionTimestamp: '2024-05-01T08:20:30Z',
         deletionGracePeriodSeconds: 0,
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true, blockOwnerDeletion: false }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'rs',
+            uid: 'u1',
+            controller: true,
+            blockOwnerDeletion: false,
+          },
+        ],
         finalizers: ['example.com/protect'],
         managedFields: [
-          { manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: '2024-05-01T10:20:30Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, n: 1.50, z: [1e21, -0] } },
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: '2024-05-01T10:20:30Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, n: 1.5, z: [1e21, -0] },
+          },
         ],
       },
       spec: { containers: [{ name: 'm' }] },
@@ -328,7 +529,10 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
   },
   {
     name: "Go's zero time is written as null",
-    template: { metadata: { creationTimestamp: '0001-01-01T00:00:00Z', deletionTimestamp: '0001-01-01T00:00:00Z' }, spec: { containers: [{ name: 'z' }] } },
+    template: {
+      metadata: { creationTimestamp: '0001-01-01T00:00:00Z', deletionTimestamp: '0001-01-01T00:00:00Z' },
+      spec: { containers: [{ name: 'z' }] },
+    },
   },
   {
     name: 'env sources, envFrom and lifecycle hooks',
@@ -344,7 +548,11 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
               { name: 'CFG', valueFrom: { configMapKeyRef: { key: 'k' } } },
               { name: 'EMPTY', value: '' },
             ],
-            lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', 'echo started'] } }, preStop: { tcpSocket: { port: 80 } }, stopSignal: 'SIGUSR1' },
+            lifecycle: {
+              postStart: { exec: { command: ['/bin/sh', '-c', 'echo started'] } },
+              preStop: { tcpSocket: { port: 80 } },
+              stopSignal: 'SIGUSR1',
+            },
             resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
             workingDir: '/app',
           },
@@ -358,7 +566,11 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
       spec: {
         containers: [{ name: 'c', resources: { claims: [{ name: 'gpu' }] } }],
         dnsPolicy: 'None',
-        dnsConfig: { nameservers: ['1.1.1.1'], searches: ['svc.cluster.local'], options: [{ name: 'ndots', value: '2' }] },
+        dnsConfig: {
+          nameservers: ['1.1.1.1'],
+          searches: ['svc.cluster.local'],
+          options: [{ name: 'ndots', value: '2' }],
+        },
         hostAliases: [{ ip: '127.0.0.1', hostnames: ['foo.local'] }, { ip: '10.0.0.1' }],
         readinessGates: [{ conditionType: 'InPlaceUpdateReady' }, { conditionType: 'KruisePodReady' }],
         schedulingGates: [{ name: 'example.com/wait' }],
@@ -386,7 +598,16 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
           fsGroupChangePolicy: 'OnRootMismatch',
           supplementalGroupsPolicy: 'Strict',
         },
-        containers: [{ name: 'c', securityContext: { seccompProfile: { type: 'Unconfined' }, procMount: 'Default', capabilities: { add: ['NET_ADMIN'] } } }],
+        containers: [
+          {
+            name: 'c',
+            securityContext: {
+              seccompProfile: { type: 'Unconfined' },
+              procMount: 'Default',
+              capabilities: { add: ['NET_ADMIN'] },
+            },
+          },
+        ],
       },
     },
   },
@@ -404,7 +625,12 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
             env: [{ name: 'F', valueFrom: { fileKeyRef: { volumeName: 'v', path: 'p', key: 'k' } } }],
           },
         ],
-        volumes: [{ name: 'pc', projected: { sources: [{ podCertificate: { signerName: 'example.com/s', keyType: 'ED25519' } }] } }],
+        volumes: [
+          {
+            name: 'pc',
+            projected: { sources: [{ podCertificate: { signerName: 'example.com/s', keyType: 'ED25519' } }] },
+          },
+        ],
       },
     },
   },
@@ -426,18 +652,25 @@ export const GOLDEN_TEMPLATES: readonly GoldenTemplate[] = [
       metadata: { labels: { app: 'sample' } },
       spec: {
         readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
-        containers: [{ name: 'main', image: 'nginx:alpine', volumeMounts: [{ name: 'www', mountPath: '/usr/share/nginx/html' }] }],
+        containers: [
+          { name: 'main', image: 'nginx:alpine', volumeMounts: [{ name: 'www', mountPath: '/usr/share/nginx/html' }] },
+        ],
       },
     },
   },
   {
     name: 'Advanced StatefulSet: a template with a lifecycle label, hostname-style subdomain fields and a headless-service port',
     template: {
-      metadata: { labels: { app: 'db', 'lifecycle-hook': 'true' }, annotations: { 'apps.kruise.io/image-predownload-parallelism': '5' } },
+      metadata: {
+        labels: { app: 'db', 'lifecycle-hook': 'true' },
+        annotations: { 'apps.kruise.io/image-predownload-parallelism': '5' },
+      },
       spec: {
         subdomain: 'db',
         terminationGracePeriodSeconds: 10,
-        containers: [{ name: 'db', image: 'registry.k8s.io/nginx-slim:0.8', ports: [{ containerPort: 80, name: 'web' }] }],
+        containers: [
+          { name: 'db', image: 'registry.k8s.io/nginx-slim:0.8', ports: [{ containerPort: 80, name: 'web' }] },
+        ],
       },
     },
   },

@@ -9,7 +9,9 @@ export const VALID_VERDICT: TemplateVerdict = { kind: 'valid', warnings: [] };
 /** The API server's answer to a template whose first container has no image. */
 export const MISSING_IMAGE_VERDICT: TemplateVerdict = {
   kind: 'invalid',
-  errors: [{ field: 'spec.template.spec.containers[0].image', reason: 'FieldValueRequired', message: 'Required value' }],
+  errors: [
+    { field: 'spec.template.spec.containers[0].image', reason: 'FieldValueRequired', message: 'Required value' },
+  ],
   warnings: [],
 };
 

@@ -42,14 +42,26 @@ export class TestValidationWebhook extends TestWebhookRegistration {
 function registrationOptions(options: TestValidationWebhookOptions): TestWebhookRegistrationOptions {
   const { namespace, objectLabels, webhooks } = options;
   const name = `kruise-ts-test-validation-${options.id}`;
-  const namespaceSelector = namespace === undefined ? undefined : { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In' as const, values: [namespace] }] };
+  const namespaceSelector =
+    namespace === undefined
+      ? undefined
+      : { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In' as const, values: [namespace] }] };
   const objectSelector = objectLabels === undefined ? undefined : { matchLabels: { ...objectLabels } };
   const failurePolicy = options.failurePolicy ?? 'Fail';
   return {
     client: options.client,
     kind: 'ValidatingWebhookConfiguration',
     name,
-    build: ({ port, caBundle }) => validatingWebhookConfiguration({ name, webhooks, clientConfig: { baseUrl: `https://127.0.0.1:${String(port)}` }, caBundle, namespaceSelector, objectSelector, failurePolicy }),
+    build: ({ port, caBundle }) =>
+      validatingWebhookConfiguration({
+        name,
+        webhooks,
+        clientConfig: { baseUrl: `https://127.0.0.1:${String(port)}` },
+        caBundle,
+        namespaceSelector,
+        objectSelector,
+        failurePolicy,
+      }),
     paths: webhooks.map((webhook) => webhook.path),
     logger: options.logger,
     timeoutMs: options.timeoutMs,

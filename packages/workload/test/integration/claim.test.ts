@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import type { OwnerReference, Pod } from '@kruise-ts/api';
-import { ApiError, createClient, defineResource, isInvalid, isNotFound, Transport } from '@kruise-ts/controller-runtime';
+import {
+  ApiError,
+  createClient,
+  defineResource,
+  isInvalid,
+  isNotFound,
+  Transport,
+} from '@kruise-ts/controller-runtime';
 import type { Client, KubeObject } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 
@@ -9,7 +16,13 @@ import { claimObjects, isSameLiveOwner, newControllerRef, podResource } from '..
 import type { ClaimOwner } from '../../src/index.ts';
 
 // A ConfigMap stands in for the workload: ownership works the same for any kind.
-const configMaps = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true });
+const configMaps = defineResource<KubeObject>({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+});
 const kubeConfig = testKubeConfig();
 const selector = { matchLabels: { app: 'web' } };
 
@@ -22,9 +35,17 @@ async function createOwner(c: Client, namespace: string, name: string): Promise<
   return { uid: created.metadata?.uid ?? '', name, namespace, apiVersion: 'v1', kind: 'ConfigMap', deleting: false };
 }
 
-async function createPod(c: Client, input: { namespace: string; name: string; labels: Record<string, string>; ownerReferences?: OwnerReference[] }): Promise<Pod> {
+async function createPod(
+  c: Client,
+  input: { namespace: string; name: string; labels: Record<string, string>; ownerReferences?: OwnerReference[] },
+): Promise<Pod> {
   return c.create(podResource, {
-    metadata: { name: input.name, namespace: input.namespace, labels: input.labels, ...(input.ownerReferences === undefined ? {} : { ownerReferences: input.ownerReferences }) },
+    metadata: {
+      name: input.name,
+      namespace: input.namespace,
+      labels: input.labels,
+      ...(input.ownerReferences === undefined ? {} : { ownerReferences: input.ownerReferences }),
+    },
     spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] },
   });
 }
@@ -40,7 +61,8 @@ function claimWith(c: Client, owner: ClaimOwner, pods: readonly Pod[]): ReturnTy
     objects: pods,
     kind: 'pod',
     patch: (pod, patch) => c.patch(podResource, { namespace: owner.namespace, name: pod.metadata?.name ?? '' }, patch),
-    canAdopt: async () => isSameLiveOwner(await c.get(configMaps, { namespace: owner.namespace, name: owner.name }), owner.uid),
+    canAdopt: async () =>
+      isSameLiveOwner(await c.get(configMaps, { namespace: owner.namespace, name: owner.name }), owner.uid),
   });
 }
 
@@ -62,10 +84,25 @@ describe('claimObjects on a real API server', () => {
     const c = client();
     const owner = await createOwner(c, ns.name, 'owner');
     const other = await createOwner(c, ns.name, 'other');
-    await createPod(c, { namespace: ns.name, name: 'kept', labels: { app: 'web' }, ownerReferences: [newControllerRef(owner)] });
+    await createPod(c, {
+      namespace: ns.name,
+      name: 'kept',
+      labels: { app: 'web' },
+      ownerReferences: [newControllerRef(owner)],
+    });
     await createPod(c, { namespace: ns.name, name: 'orphan', labels: { app: 'web' } });
-    await createPod(c, { namespace: ns.name, name: 'leaving', labels: { app: 'other' }, ownerReferences: [newControllerRef(owner)] });
-    await createPod(c, { namespace: ns.name, name: 'theirs', labels: { app: 'web' }, ownerReferences: [newControllerRef(other)] });
+    await createPod(c, {
+      namespace: ns.name,
+      name: 'leaving',
+      labels: { app: 'other' },
+      ownerReferences: [newControllerRef(owner)],
+    });
+    await createPod(c, {
+      namespace: ns.name,
+      name: 'theirs',
+      labels: { app: 'web' },
+      ownerReferences: [newControllerRef(other)],
+    });
     const pods = (await c.list(podResource, { namespace: ns.name })).items;
 
     const claimed = await claimWith(c, owner, pods);
@@ -96,11 +133,24 @@ describe('claimObjects on a real API server', () => {
     const owner = await createOwner(c, ns.name, 'owner');
     const rival = await createOwner(c, ns.name, 'rival');
     const staleOrphan = await createPod(c, { namespace: ns.name, name: 'orphan', labels: { app: 'web' } });
-    const staleLeaving = await createPod(c, { namespace: ns.name, name: 'leaving', labels: { app: 'other' }, ownerReferences: [newControllerRef(owner)] });
+    const staleLeaving = await createPod(c, {
+      namespace: ns.name,
+      name: 'leaving',
+      labels: { app: 'other' },
+      ownerReferences: [newControllerRef(owner)],
+    });
     // Another controller adopts the orphan, and someone adds a reference to the leaving pod, after our read.
-    await c.patch(podResource, { namespace: ns.name, name: 'orphan' }, { type: 'merge', body: { metadata: { ownerReferences: [newControllerRef(rival)] } } });
+    await c.patch(
+      podResource,
+      { namespace: ns.name, name: 'orphan' },
+      { type: 'merge', body: { metadata: { ownerReferences: [newControllerRef(rival)] } } },
+    );
     const extra = { apiVersion: 'v1', kind: 'ConfigMap', name: 'rival', uid: rival.uid };
-    await c.patch(podResource, { namespace: ns.name, name: 'leaving' }, { type: 'merge', body: { metadata: { ownerReferences: [newControllerRef(owner), extra] } } });
+    await c.patch(
+      podResource,
+      { namespace: ns.name, name: 'leaving' },
+      { type: 'merge', body: { metadata: { ownerReferences: [newControllerRef(owner), extra] } } },
+    );
 
     const error = await rejection(claimWith(c, owner, [staleOrphan, staleLeaving]));
 

@@ -31,8 +31,14 @@ export type LifecycleState = (typeof LifecycleState)[keyof typeof LifecycleState
 
 /** One hook: the pod is "hooked" while it carries any of these labels or finalizers. */
 export const lifecycleHookSchema = z.looseObject({
-  labelsHandler: withDescription(z.record(z.string(), z.string()), 'Labels whose presence (with these values) holds the pod in the hook.').optional(),
-  finalizersHandler: withDescription(z.array(z.string()), 'Finalizers whose presence holds the pod in the hook.').optional(),
+  labelsHandler: withDescription(
+    z.record(z.string(), z.string()),
+    'Labels whose presence (with these values) holds the pod in the hook.',
+  ).optional(),
+  finalizersHandler: withDescription(
+    z.array(z.string()),
+    'Finalizers whose presence holds the pod in the hook.',
+  ).optional(),
   markPodNotReady: withDescription(
     z.boolean(),
     'Set the KruisePodReady condition to False while the pod waits in PreparingDelete or PreparingUpdate (preDelete and inPlaceUpdate hooks only).',
@@ -44,7 +50,10 @@ export type LifecycleHook = z.infer<typeof lifecycleHookSchema>;
 /** The hooks of a workload's pods. */
 export const lifecycleSchema = z.looseObject({
   preDelete: withDescription(lifecycleHookSchema, 'Hook before a pod is deleted.').optional(),
-  inPlaceUpdate: withDescription(lifecycleHookSchema, 'Hook before a pod is updated in place and after the update.').optional(),
+  inPlaceUpdate: withDescription(
+    lifecycleHookSchema,
+    'Hook before a pod is updated in place and after the update.',
+  ).optional(),
   preNormal: withDescription(lifecycleHookSchema, 'Hook after a pod is created, before it becomes Normal.').optional(),
 });
 /** Lifecycle hooks of a workload. */

@@ -16,8 +16,14 @@ describe('updatePriorityStrategySchema', () => {
   });
 
   it.each([
-    { name: 'a weight above 100', value: { weightPriority: [{ weight: 101, matchSelector: { matchLabels: { a: 'b' } } }] } },
-    { name: 'a negative weight', value: { weightPriority: [{ weight: -1, matchSelector: { matchLabels: { a: 'b' } } }] } },
+    {
+      name: 'a weight above 100',
+      value: { weightPriority: [{ weight: 101, matchSelector: { matchLabels: { a: 'b' } } }] },
+    },
+    {
+      name: 'a negative weight',
+      value: { weightPriority: [{ weight: -1, matchSelector: { matchLabels: { a: 'b' } } }] },
+    },
     { name: 'a term without selector', value: { weightPriority: [{ weight: 1 }] } },
     { name: 'an empty orderedKey', value: { orderPriority: [{ orderedKey: '' }] } },
   ])('rejects $name', ({ value }) => {

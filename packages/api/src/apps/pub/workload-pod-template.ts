@@ -17,9 +17,15 @@ import { wireTyped } from '../../meta/wire-typed.ts';
 
 const templateMetadataSchema = withCrdMeta(
   z.looseObject({
-    labels: withDescription(z.record(z.string(), z.string().max(63)), 'Pod labels; they must match spec.selector.').optional(),
+    labels: withDescription(
+      z.record(z.string(), z.string().max(63)),
+      'Pod labels; they must match spec.selector.',
+    ).optional(),
     // Values are nullable as in a Pod (Go reads null as ""): kept as written rather than dropped.
-    annotations: withDescription(z.record(z.string(), z.string().nullable()), 'Pod annotations (string values).').optional(),
+    annotations: withDescription(
+      z.record(z.string(), z.string().nullable()),
+      'Pod annotations (string values).',
+    ).optional(),
   }),
   { description: 'Metadata of the pods.', preserveUnknownFields: true },
 );
@@ -86,8 +92,14 @@ export interface WorkloadNames {
 /** The fields every template declares (containers, init containers, readiness gates). */
 function commonPodSpecShape() {
   return {
-    containers: withDescription(z.array(templateContainerSchema).min(1).max(MAX_TEMPLATE_CONTAINERS), 'The containers of the pods (at least one).'),
-    initContainers: withDescription(z.array(templateContainerSchema).max(MAX_TEMPLATE_CONTAINERS), 'The init containers of the pods.').optional(),
+    containers: withDescription(
+      z.array(templateContainerSchema).min(1).max(MAX_TEMPLATE_CONTAINERS),
+      'The containers of the pods (at least one).',
+    ),
+    initContainers: withDescription(
+      z.array(templateContainerSchema).max(MAX_TEMPLATE_CONTAINERS),
+      'The init containers of the pods.',
+    ).optional(),
   };
 }
 
@@ -100,7 +112,10 @@ function jobPodSpecSchema(names: WorkloadNames): z.ZodType {
   return withCrdMeta(
     z.looseObject({
       ...commonPodSpecShape(),
-      restartPolicy: withDescription(z.enum(['Never', 'OnFailure']), `Never or OnFailure: ${names.kind} pods run to completion.`),
+      restartPolicy: withDescription(
+        z.enum(['Never', 'OnFailure']),
+        `Never or OnFailure: ${names.kind} pods run to completion.`,
+      ),
     }),
     { description: 'Spec of the pods (core/v1 PodSpec).', preserveUnknownFields: true },
   );
@@ -110,10 +125,21 @@ function templatePodSpecSchema(names: WorkloadNames): z.ZodType {
   return withCrdMeta(
     z.looseObject({
       ...commonPodSpecShape(),
-      restartPolicy: withDescription(z.literal('Always'), `Only Always is supported for ${names.kind} pods.`).optional(),
-      activeDeadlineSeconds: withDescription(z.int(), `Not supported for ${names.kind} pods: must be unset.`).optional(),
+      restartPolicy: withDescription(
+        z.literal('Always'),
+        `Only Always is supported for ${names.kind} pods.`,
+      ).optional(),
+      activeDeadlineSeconds: withDescription(
+        z.int(),
+        `Not supported for ${names.kind} pods: must be unset.`,
+      ).optional(),
       readinessGates: withDescription(
-        z.array(withCrdMeta(z.looseObject({ conditionType: withDescription(z.string(), 'A pod condition type.') }), { description: 'A core/v1 PodReadinessGate.', preserveUnknownFields: true })),
+        z.array(
+          withCrdMeta(z.looseObject({ conditionType: withDescription(z.string(), 'A pod condition type.') }), {
+            description: 'A core/v1 PodReadinessGate.',
+            preserveUnknownFields: true,
+          }),
+        ),
         'Conditions a pod needs, besides its containers, to be Ready (InPlaceUpdateReady for in-place updates).',
       ).optional(),
     }),
@@ -154,7 +180,10 @@ function reservedLabelsRule(names: WorkloadNames, labels: readonly string[]): Ce
 }
 
 /** The pod template of a workload (core/v1 PodTemplateSpec). */
-export function workloadPodTemplateSchema(names: WorkloadNames, options: JobTemplateOptions): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
+export function workloadPodTemplateSchema(
+  names: WorkloadNames,
+  options: JobTemplateOptions,
+): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
   return withCrdMeta(
     wireTyped<PodTemplateSpec>(
       z.looseObject({
@@ -162,12 +191,19 @@ export function workloadPodTemplateSchema(names: WorkloadNames, options: JobTemp
         spec: templatePodSpecSchema(names),
       }),
     ),
-    { description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`, preserveUnknownFields: true, validations: [reservedLabelsRule(names, options.reservedLabels)] },
+    {
+      description: `Template of the pods the ${names.kind} creates (core/v1 PodTemplateSpec).`,
+      preserveUnknownFields: true,
+      validations: [reservedLabelsRule(names, options.reservedLabels)],
+    },
   );
 }
 
 /** The pod template of a job-like kind: pods that run to completion (core/v1 PodTemplateSpec). */
-export function jobPodTemplateSchema(names: WorkloadNames, options: JobTemplateOptions): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
+export function jobPodTemplateSchema(
+  names: WorkloadNames,
+  options: JobTemplateOptions,
+): z.ZodType<PodTemplateSpec, PodTemplateSpec> {
   return withCrdMeta(
     wireTyped<PodTemplateSpec>(
       z.looseObject({
@@ -186,13 +222,18 @@ export function jobPodTemplateSchema(names: WorkloadNames, options: JobTemplateO
 /** The spec of a PVC template: the type of its storage request; everything else is kept as written. */
 const volumeClaimSpecSchema = withCrdMeta(
   z.looseObject({
-    resources: withCrdMeta(resourceRequirementsSchema, { description: 'Storage requests and limits (core/v1 VolumeResourceRequirements).' }).optional(),
+    resources: withCrdMeta(resourceRequirementsSchema, {
+      description: 'Storage requests and limits (core/v1 VolumeResourceRequirements).',
+    }).optional(),
   }),
   { description: 'Spec of the PVC (core/v1 PersistentVolumeClaimSpec).', preserveUnknownFields: true },
 );
 
 /** One PVC template (core/v1 PersistentVolumeClaim). */
-export const volumeClaimTemplateSchema = withCrdMeta(wireTyped<PersistentVolumeClaim>(z.looseObject({ spec: volumeClaimSpecSchema.optional() })), {
-  description: 'A core/v1 PersistentVolumeClaim; one PVC per pod is created from it.',
-  preserveUnknownFields: true,
-});
+export const volumeClaimTemplateSchema = withCrdMeta(
+  wireTyped<PersistentVolumeClaim>(z.looseObject({ spec: volumeClaimSpecSchema.optional() })),
+  {
+    description: 'A core/v1 PersistentVolumeClaim; one PVC per pod is created from it.',
+    preserveUnknownFields: true,
+  },
+);

@@ -26,6 +26,11 @@ export const BROADCASTJOB_CONTROLLER_UID_LABEL = 'broadcastjob-controller-uid';
 export const BROADCASTJOB_DEFAULT_PARALLELISM = 2_147_483_647;
 
 /** `status.phase` values (lower case, as OpenKruise writes them). */
-export const BroadcastJobPhase = { Running: 'running', Paused: 'paused', Completed: 'completed', Failed: 'failed' } as const;
+export const BroadcastJobPhase = {
+  Running: 'running',
+  Paused: 'paused',
+  Completed: 'completed',
+  Failed: 'failed',
+} as const;
 /** Job condition types. */
 export const BroadcastJobConditionType = { Complete: 'Complete', Failed: 'Failed' } as const;

@@ -21,7 +21,10 @@ export type BroadcastJobCondition = z.output<typeof broadcastJobConditionSchema>
 
 /** What the controller observed. */
 export const broadcastJobStatusSchema = z.looseObject({
-  conditions: withDescription(z.array(broadcastJobConditionSchema), 'Complete or Failed once the job is finished (kruise-ts also reports why it cannot progress).').optional(),
+  conditions: withDescription(
+    z.array(broadcastJobConditionSchema),
+    'Complete or Failed once the job is finished (kruise-ts also reports why it cannot progress).',
+  ).optional(),
   startTime: withDescription(z.string(), 'When the controller first worked on the job.').optional(),
   completionTime: withDescription(z.string(), 'When the job finished.').optional(),
   active: count('Pods running.'),

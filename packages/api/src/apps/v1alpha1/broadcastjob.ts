@@ -17,7 +17,10 @@ import { APPS_KRUISE_IO_V1ALPHA1 } from './group-version.ts';
 /** A BroadcastJob; loose at every level, so nothing undeclared is lost on a round trip. */
 export const broadcastJobSchema = withCrdMeta(
   z.looseObject({
-    apiVersion: typeMetaApiVersionField([APPS_KRUISE_IO_V1ALPHA1, APPS_KRUISE_IO_V1BETA1], 'API version of the object: apps.kruise.io/v1alpha1 or apps.kruise.io/v1beta1.'),
+    apiVersion: typeMetaApiVersionField(
+      [APPS_KRUISE_IO_V1ALPHA1, APPS_KRUISE_IO_V1BETA1],
+      'API version of the object: apps.kruise.io/v1alpha1 or apps.kruise.io/v1beta1.',
+    ),
     kind: typeMetaField(BROADCASTJOB_KIND, 'Kind of the object: BroadcastJob.'),
     metadata: objectMetaSchema,
     spec: broadcastJobSpecSchema,
@@ -28,7 +31,8 @@ export const broadcastJobSchema = withCrdMeta(
     validations: [
       {
         rule: "self.metadata.name.matches('^[a-zA-Z0-9-]+$') && size(self.metadata.name) <= 63",
-        message: 'metadata.name: a BroadcastJob name must consist of alphanumeric characters or "-", at most 63 characters',
+        message:
+          'metadata.name: a BroadcastJob name must consist of alphanumeric characters or "-", at most 63 characters',
         reason: 'FieldValueInvalid',
       },
     ],

@@ -21,7 +21,9 @@ function node(at: string): OpenApiSchema {
 }
 
 function rulesAt(at: string): string[] {
-  return (node(at)['x-kubernetes-validations'] ?? []).map((validation) => validation.message ?? validation.messageExpression ?? '');
+  return (node(at)['x-kubernetes-validations'] ?? []).map(
+    (validation) => validation.message ?? validation.messageExpression ?? '',
+  );
 }
 
 describe('CloneSet CRD', () => {
@@ -30,7 +32,13 @@ describe('CloneSet CRD', () => {
     expect(crd.spec).toMatchObject({
       group: 'apps.kruise.io',
       scope: 'Namespaced',
-      names: { kind: 'CloneSet', listKind: 'CloneSetList', plural: 'clonesets', singular: 'cloneset', shortNames: ['clone'] },
+      names: {
+        kind: 'CloneSet',
+        listKind: 'CloneSetList',
+        plural: 'clonesets',
+        singular: 'cloneset',
+        shortNames: ['clone'],
+      },
     });
     expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1alpha1', true, true]]);
   });
@@ -38,12 +46,23 @@ describe('CloneSet CRD', () => {
   it('has the status and scale subresources of OpenKruise', () => {
     expect(version?.subresources).toEqual({
       status: {},
-      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.labelSelector',
+      },
     });
   });
 
   it('has the printer columns of OpenKruise, in order, with the wide ones at priority 1', () => {
-    expect(version?.additionalPrinterColumns?.map(({ name, type, jsonPath, priority }) => [name, type, jsonPath, priority ?? 0])).toEqual([
+    expect(
+      version?.additionalPrinterColumns?.map(({ name, type, jsonPath, priority }) => [
+        name,
+        type,
+        jsonPath,
+        priority ?? 0,
+      ]),
+    ).toEqual([
       ['DESIRED', 'integer', '.spec.replicas', 0],
       ['UPDATED', 'integer', '.status.updatedReplicas', 0],
       ['UPDATED_READY', 'integer', '.status.updatedReadyReplicas', 0],
@@ -73,15 +92,22 @@ describe('CloneSet CRD', () => {
     expect(node(at).default).toEqual(value);
   });
 
-  it.each(['spec.minReadySeconds', 'spec.progressDeadlineSeconds', 'spec.scaleStrategy', 'spec.updateStrategy.inPlaceUpdateStrategy'])(
-    'does not default %s',
-    (at) => {
-      expect(node(at)).not.toHaveProperty('default');
-    },
-  );
+  it.each([
+    'spec.minReadySeconds',
+    'spec.progressDeadlineSeconds',
+    'spec.scaleStrategy',
+    'spec.updateStrategy.inPlaceUpdateStrategy',
+  ])('does not default %s', (at) => {
+    expect(node(at)).not.toHaveProperty('default');
+  });
 
   it('keeps unknown fields in the pod and PVC templates, and declares the fields the rules read', () => {
-    for (const at of ['spec.template', 'spec.template.metadata', 'spec.template.spec', 'spec.volumeClaimTemplates.[*]']) {
+    for (const at of [
+      'spec.template',
+      'spec.template.metadata',
+      'spec.template.spec',
+      'spec.volumeClaimTemplates.[*]',
+    ]) {
       expect(node(at)).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
     }
     expect(node('spec.template.spec.restartPolicy').enum).toEqual(['Always']);
@@ -93,26 +119,53 @@ describe('CloneSet CRD', () => {
     { at: 'spec', says: 'spec.template.metadata.labels: `selector` does not match template `labels`' },
     { at: 'spec', says: 'spec.progressDeadlineSeconds: must be greater than minReadySeconds' },
     { at: 'spec', says: 'spec.updateStrategy.maxSurge: can not use maxSurge with strategy type InPlaceOnly' },
-    { at: 'spec', says: 'spec.updateStrategy.maxUnavailable: maxUnavailable and maxSurge should not both be less than 1' },
+    {
+      at: 'spec',
+      says: 'spec.updateStrategy.maxUnavailable: maxUnavailable and maxSurge should not both be less than 1',
+    },
     { at: 'spec.selector', says: 'spec.selector: empty selector is invalid for cloneset' },
     { at: 'spec.selector', says: 'spec.selector: field is immutable' },
-    { at: 'spec.template.spec', says: 'spec.template.spec.activeDeadlineSeconds: activeDeadlineSeconds in cloneset is not supported' },
+    {
+      at: 'spec.template.spec',
+      says: 'spec.template.spec.activeDeadlineSeconds: activeDeadlineSeconds in cloneset is not supported',
+    },
     { at: 'spec.updateStrategy.type', says: 'OnDelete is not supported in apps.kruise.io/v1alpha1' },
     { at: 'spec.updateStrategy.partition', says: "'spec.updateStrategy.partition: must be a non-negative integer" },
-    { at: 'spec.updateStrategy.maxUnavailable', says: "'spec.updateStrategy.maxUnavailable: must be a non-negative integer" },
+    {
+      at: 'spec.updateStrategy.maxUnavailable',
+      says: "'spec.updateStrategy.maxUnavailable: must be a non-negative integer",
+    },
     { at: 'spec.updateStrategy.maxSurge', says: "'spec.updateStrategy.maxSurge: must be a non-negative integer" },
-    { at: 'spec.scaleStrategy.maxUnavailable', says: "'spec.scaleStrategy.maxUnavailable: must be a non-negative integer" },
-    { at: 'spec.updateStrategy.priorityStrategy', says: 'priorityStrategy: only one of weightPriority and orderPriority can be used' },
-    { at: 'spec.updateStrategy.priorityStrategy.weightPriority.[*]', says: 'weightPriority[].matchSelector: selector can not be empty' },
-    { at: 'spec.selector.matchExpressions.[*]', says: 'matchExpressions[].values: must be non-empty for operators In and NotIn' },
+    {
+      at: 'spec.scaleStrategy.maxUnavailable',
+      says: "'spec.scaleStrategy.maxUnavailable: must be a non-negative integer",
+    },
+    {
+      at: 'spec.updateStrategy.priorityStrategy',
+      says: 'priorityStrategy: only one of weightPriority and orderPriority can be used',
+    },
+    {
+      at: 'spec.updateStrategy.priorityStrategy.weightPriority.[*]',
+      says: 'weightPriority[].matchSelector: selector can not be empty',
+    },
+    {
+      at: 'spec.selector.matchExpressions.[*]',
+      says: 'matchExpressions[].values: must be non-empty for operators In and NotIn',
+    },
   ])('has the rule "$says" on $at', ({ at, says }) => {
     expect(rulesAt(at).some((message) => message.includes(says))).toBe(true);
   });
 
   it('rejects duplicates with list types instead of CEL', () => {
     expect(node('spec.scaleStrategy.podsToDelete')['x-kubernetes-list-type']).toBe('set');
-    expect(node('spec.updateStrategy.scatterStrategy')).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['key', 'value'] });
-    expect(node('status.conditions')).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] });
+    expect(node('spec.updateStrategy.scatterStrategy')).toMatchObject({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['key', 'value'],
+    });
+    expect(node('status.conditions')).toMatchObject({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+    });
   });
 
   it('bounds what the selector rules iterate, so their CEL cost stays within budget', () => {
@@ -133,7 +186,10 @@ describe('CloneSet CRD', () => {
     const at = (field: string): OpenApiSchema => node(`spec.template.spec.${list}.[*].${field}`);
 
     it('keeps undeclared container fields, and requires the name', () => {
-      expect(node(`spec.template.spec.${list}.[*]`)).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true, required: ['name'] });
+      expect(node(`spec.template.spec.${list}.[*]`)).toMatchObject({
+        'x-kubernetes-preserve-unknown-fields': true,
+        required: ['name'],
+      });
     });
 
     it.each([
@@ -160,33 +216,53 @@ describe('CloneSet CRD', () => {
     });
 
     it('requires containerPort and the env name, and keeps valueFrom and the rest as written', () => {
-      expect(at('ports.[*]')).toMatchObject({ required: ['containerPort'], 'x-kubernetes-preserve-unknown-fields': true });
+      expect(at('ports.[*]')).toMatchObject({
+        required: ['containerPort'],
+        'x-kubernetes-preserve-unknown-fields': true,
+      });
       expect(at('env.[*]')).toMatchObject({ required: ['name'], 'x-kubernetes-preserve-unknown-fields': true });
       expect(at('ports.[*].containerPort').format).toBe('int32');
     });
 
-    it.each(['requests', 'limits'])('checks resources.%s as quantities: any number, or a string in the quantity format', (field) => {
-      expect(at('resources')).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
-      expect(at(`resources.${field}`).additionalProperties).toEqual({
-        description: expect.any(String) as string,
-        nullable: true,
-        pattern: QUANTITY_STRING_PATTERN,
-        'x-kubernetes-preserve-unknown-fields': true,
-      });
-    });
+    it.each(['requests', 'limits'])(
+      'checks resources.%s as quantities: any number, or a string in the quantity format',
+      (field) => {
+        expect(at('resources')).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+        expect(at(`resources.${field}`).additionalProperties).toEqual({
+          description: expect.any(String) as string,
+          nullable: true,
+          pattern: QUANTITY_STRING_PATTERN,
+          'x-kubernetes-preserve-unknown-fields': true,
+        });
+      },
+    );
   });
 
   it('types template annotations as strings, and PVC template storage as quantities', () => {
-    expect(node('spec.template.metadata.annotations')).toMatchObject({ type: 'object', additionalProperties: { type: 'string', nullable: true } });
-    expect(node('spec.volumeClaimTemplates.[*].spec')).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    expect(node('spec.template.metadata.annotations')).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'string', nullable: true },
+    });
+    expect(node('spec.volumeClaimTemplates.[*].spec')).toMatchObject({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
     for (const field of ['requests', 'limits']) {
-      expect(node(`spec.volumeClaimTemplates.[*].spec.resources.${field}`).additionalProperties).toMatchObject({ pattern: QUANTITY_STRING_PATTERN });
+      expect(node(`spec.volumeClaimTemplates.[*].spec.resources.${field}`).additionalProperties).toMatchObject({
+        pattern: QUANTITY_STRING_PATTERN,
+      });
     }
   });
 
   it('requires what OpenKruise requires', () => {
     expect(root.required).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
     expect(node('spec').required).toEqual(['selector', 'template']);
-    expect(node('status').required).toEqual(['availableReplicas', 'readyReplicas', 'replicas', 'updatedReadyReplicas', 'updatedReplicas']);
+    expect(node('status').required).toEqual([
+      'availableReplicas',
+      'readyReplicas',
+      'replicas',
+      'updatedReadyReplicas',
+      'updatedReplicas',
+    ]);
   });
 });

@@ -4,13 +4,26 @@
  */
 import type { CrdDefinition, PrinterColumn } from '../../crd/custom-resource-definition.ts';
 import { cloneSetSchema } from './cloneset.ts';
-import { APPS_KRUISE_IO_GROUP, CLONESET_KIND, CLONESET_LIST_KIND, CLONESET_PLURAL, CLONESET_SHORT_NAME, CLONESET_SINGULAR, V1ALPHA1 } from './group-version.ts';
+import {
+  APPS_KRUISE_IO_GROUP,
+  CLONESET_KIND,
+  CLONESET_LIST_KIND,
+  CLONESET_PLURAL,
+  CLONESET_SHORT_NAME,
+  CLONESET_SINGULAR,
+  V1ALPHA1,
+} from './group-version.ts';
 
 /** `kubectl get clonesets` columns; the last three only with `-o wide`. */
 export const CLONESET_PRINTER_COLUMNS: readonly PrinterColumn[] = [
   { name: 'DESIRED', type: 'integer', jsonPath: '.spec.replicas', description: 'The desired number of pods.' },
   { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'The number of pods updated.' },
-  { name: 'UPDATED_READY', type: 'integer', jsonPath: '.status.updatedReadyReplicas', description: 'The number of pods updated and ready.' },
+  {
+    name: 'UPDATED_READY',
+    type: 'integer',
+    jsonPath: '.status.updatedReadyReplicas',
+    description: 'The number of pods updated and ready.',
+  },
   {
     name: 'UPDATED_AVAILABLE',
     type: 'integer',
@@ -19,7 +32,12 @@ export const CLONESET_PRINTER_COLUMNS: readonly PrinterColumn[] = [
   },
   { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas', description: 'The number of pods ready.' },
   { name: 'TOTAL', type: 'integer', jsonPath: '.status.replicas', description: 'The number of all current pods.' },
-  { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the CloneSet was created.' },
+  {
+    name: 'AGE',
+    type: 'date',
+    jsonPath: '.metadata.creationTimestamp',
+    description: 'Time since the CloneSet was created.',
+  },
   {
     name: 'CONTAINERS',
     type: 'string',
@@ -27,8 +45,20 @@ export const CLONESET_PRINTER_COLUMNS: readonly PrinterColumn[] = [
     jsonPath: '.spec.template.spec.containers[*].name',
     description: 'The containers of the pod template.',
   },
-  { name: 'IMAGES', type: 'string', priority: 1, jsonPath: '.spec.template.spec.containers[*].image', description: 'The images of the pod template.' },
-  { name: 'SELECTOR', type: 'string', priority: 1, jsonPath: '.status.labelSelector', description: 'The label selector of the pods.' },
+  {
+    name: 'IMAGES',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.spec.template.spec.containers[*].image',
+    description: 'The images of the pod template.',
+  },
+  {
+    name: 'SELECTOR',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.labelSelector',
+    description: 'The label selector of the pods.',
+  },
 ];
 
 /** The CloneSet kind as the CRD generator takes it. */
@@ -50,7 +80,11 @@ export const cloneSetCrdDefinition: CrdDefinition = {
       schema: cloneSetSchema,
       subresources: {
         status: true,
-        scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
+        scale: {
+          specReplicasPath: '.spec.replicas',
+          statusReplicasPath: '.status.replicas',
+          labelSelectorPath: '.status.labelSelector',
+        },
       },
       additionalPrinterColumns: CLONESET_PRINTER_COLUMNS,
     },

@@ -18,7 +18,10 @@ export const cloneSetScaleStrategySchema = z.looseObject({
     description:
       'Most pods that may be unavailable while scaling up: an integer or a percentage of replicas rounded up. Unset means no limit.',
   }).optional(),
-  disablePVCReuse: withDescription(z.boolean(), 'Delete the PVCs of a deleted pod instead of reusing them for its replacement.').optional(),
+  disablePVCReuse: withDescription(
+    z.boolean(),
+    'Delete the PVCs of a deleted pod instead of reusing them for its replacement.',
+  ).optional(),
 });
 /** The scale strategy. */
 export type CloneSetScaleStrategy = z.infer<typeof cloneSetScaleStrategySchema>;

@@ -6,7 +6,11 @@
  * when these rules run; the rules still treat absence as the default to stay correct on their own.
  */
 import type { CelValidationRule } from '../../crd/schema-metadata.ts';
-import { resolvesBelowOne, selectorMatchExpressionsRule, selectorMatchLabelsRule } from '../pub/template-selector-rules.ts';
+import {
+  resolvesBelowOne,
+  selectorMatchExpressionsRule,
+  selectorMatchLabelsRule,
+} from '../pub/template-selector-rules.ts';
 
 /** replicas as the webhook sees it (defaulted to 1). */
 const REPLICAS = '(has(self.replicas) ? self.replicas : 1)';
@@ -39,7 +43,8 @@ const progressPossibleRule: CelValidationRule = {
     `(has(self.updateStrategy.maxUnavailable) && ${resolvesBelowOne('self.updateStrategy.maxUnavailable')})`,
     `&& (!has(self.updateStrategy.maxSurge) || ${resolvesBelowOne('self.updateStrategy.maxSurge')}))`,
   ].join(' '),
-  message: 'spec.updateStrategy.maxUnavailable: maxUnavailable and maxSurge should not both be less than 1 (0 or 0%) when replicas > 0',
+  message:
+    'spec.updateStrategy.maxUnavailable: maxUnavailable and maxSurge should not both be less than 1 (0 or 0%) when replicas > 0',
   fieldPath: '.updateStrategy.maxUnavailable',
 };
 
@@ -55,7 +60,8 @@ const CONTAINER_NAMES = (spec: string): string =>
  */
 const inPlaceOnlyContainersRule: CelValidationRule = {
   rule: `!has(self.updateStrategy) || !has(self.updateStrategy.type) || self.updateStrategy.type != 'InPlaceOnly' || ${CONTAINER_NAMES('self')} == ${CONTAINER_NAMES('oldSelf')}`,
-  message: 'spec.template.spec.containers: only allowed to update images in spec for InPlaceOnly: containers cannot be added, removed, renamed or reordered',
+  message:
+    'spec.template.spec.containers: only allowed to update images in spec for InPlaceOnly: containers cannot be added, removed, renamed or reordered',
   fieldPath: '.template.spec.containers',
   reason: 'FieldValueForbidden',
 };

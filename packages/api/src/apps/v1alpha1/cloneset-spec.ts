@@ -13,7 +13,8 @@ import { cloneSetSpecRules } from './cloneset-spec-rules.ts';
 import { cloneSetUpdateStrategySchema } from './cloneset-update-strategy.ts';
 
 const selectorSchema = withCrdMeta(labelSelectorSchema, {
-  description: 'Label query over the pods of this CloneSet; must not be empty, must match the template labels and cannot change.',
+  description:
+    'Label query over the pods of this CloneSet; must not be empty, must match the template labels and cannot change.',
   validations: [
     {
       rule: celSelectorIsNotEmpty('self'),
@@ -40,10 +41,21 @@ export const cloneSetSpecSchema = withCrdMeta(
     ).optional(),
     scaleStrategy: withDescription(cloneSetScaleStrategySchema, 'How pods are created and deleted.').optional(),
     // prefault, not default: an absent updateStrategy becomes {} and then gets its fields' defaults.
-    updateStrategy: withDescription(cloneSetUpdateStrategySchema, 'How pods are updated to a new revision.').prefault({}),
-    revisionHistoryLimit: withDescription(z.int32().nonnegative(), 'Old ControllerRevisions to keep. Default 10.').default(10),
-    minReadySeconds: withDescription(z.int32().nonnegative(), 'Seconds a new pod must be ready before it counts as available. Default 0.').optional(),
-    lifecycle: withDescription(lifecycleSchema, 'Lifecycle hooks of the pods (preNormal, preDelete, inPlaceUpdate).').optional(),
+    updateStrategy: withDescription(cloneSetUpdateStrategySchema, 'How pods are updated to a new revision.').prefault(
+      {},
+    ),
+    revisionHistoryLimit: withDescription(
+      z.int32().nonnegative(),
+      'Old ControllerRevisions to keep. Default 10.',
+    ).default(10),
+    minReadySeconds: withDescription(
+      z.int32().nonnegative(),
+      'Seconds a new pod must be ready before it counts as available. Default 0.',
+    ).optional(),
+    lifecycle: withDescription(
+      lifecycleSchema,
+      'Lifecycle hooks of the pods (preNormal, preDelete, inPlaceUpdate).',
+    ).optional(),
     progressDeadlineSeconds: withDescription(
       z.int32().nonnegative(),
       'Seconds an update may go without progress before the Progressing condition turns False (ProgressDeadlineExceeded). Unset: no deadline.',

@@ -64,7 +64,9 @@ export const cloneSetStatusSchema = withCrdMeta(
     updatedReplicas: count('Pods at updateRevision.'),
     updatedReadyReplicas: count('Pods at updateRevision that are ready.'),
     updatedAvailableReplicas: count('Pods at updateRevision that are available.').optional(),
-    expectedUpdatedReplicas: count('Pods that should be at updateRevision: replicas minus the resolved partition.').optional(),
+    expectedUpdatedReplicas: count(
+      'Pods that should be at updateRevision: replicas minus the resolved partition.',
+    ).optional(),
     updateRevision: withDescription(z.string(), 'Name of the ControllerRevision of the current template.').optional(),
     currentRevision: withDescription(z.string(), 'Name of the ControllerRevision all pods were last at.').optional(),
     collisionCount: count('Revision hash collisions seen; part of the next revision name.').optional(),
@@ -73,7 +75,10 @@ export const cloneSetStatusSchema = withCrdMeta(
       listType: 'map',
       listMapKeys: ['type'],
     }).optional(),
-    labelSelector: withDescription(z.string(), 'spec.selector in string form, for the scale subresource and the HPA.').optional(),
+    labelSelector: withDescription(
+      z.string(),
+      'spec.selector in string form, for the scale subresource and the HPA.',
+    ).optional(),
   }),
   { description: 'Observed state of the CloneSet.' },
 );

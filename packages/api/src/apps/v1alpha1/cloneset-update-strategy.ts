@@ -44,7 +44,8 @@ export const cloneSetUpdateStrategySchema = z.looseObject({
   }).default(CloneSetUpdateStrategyType.ReCreate),
   partition: intOrPercentSchema({
     path: 'spec.updateStrategy.partition',
-    description: 'Pods to keep at old revisions: an integer or a percentage of replicas rounded up (at most 100%). Default 0.',
+    description:
+      'Pods to keep at old revisions: an integer or a percentage of replicas rounded up (at most 100%). Default 0.',
     atMost100Percent: true,
   }).default(0),
   maxUnavailable: intOrPercentSchema({
@@ -55,10 +56,14 @@ export const cloneSetUpdateStrategySchema = z.looseObject({
   }).default(DEFAULT_CLONESET_MAX_UNAVAILABLE),
   maxSurge: intOrPercentSchema({
     path: 'spec.updateStrategy.maxSurge',
-    description: 'Most pods above replicas during an update or a specified delete: an integer or a percentage of replicas rounded up. Default 0.',
+    description:
+      'Most pods above replicas during an update or a specified delete: an integer or a percentage of replicas rounded up. Default 0.',
   }).default(0),
   paused: withDescription(z.boolean(), 'Stop updating pods; scaling goes on.').optional(),
-  priorityStrategy: withDescription(updatePriorityStrategySchema, 'Which pods to update first: by weight or by a label value order.').optional(),
+  priorityStrategy: withDescription(
+    updatePriorityStrategySchema,
+    'Which pods to update first: by weight or by a label value order.',
+  ).optional(),
   scatterStrategy: updateScatterStrategySchema.optional(),
   inPlaceUpdateStrategy: withDescription(inPlaceUpdateStrategySchema, 'Settings of in-place updates.').optional(),
 });

@@ -20,22 +20,39 @@ const full = {
     labels: { app: 'sample' },
     annotations: { 'apps.kruise.io/image-predownload-parallelism': '10' },
     finalizers: ['example.io/keep'],
-    ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u1', controller: false, futureRefField: 'x' }],
+    ownerReferences: [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u1', controller: false, futureRefField: 'x' },
+    ],
     managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }],
   },
   spec: {
     replicas: 5,
-    selector: { matchLabels: { app: 'sample' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }] },
+    selector: {
+      matchLabels: { app: 'sample' },
+      matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }],
+    },
     template: {
       metadata: { labels: { app: 'sample' }, annotations: { note: 'kept' } },
       spec: {
         restartPolicy: 'Always',
-        containers: [{ name: 'nginx', image: 'nginx:alpine', imagePullPolicy: 'Always', ports: [{ containerPort: 80 }] }],
+        containers: [
+          { name: 'nginx', image: 'nginx:alpine', imagePullPolicy: 'Always', ports: [{ containerPort: 80 }] },
+        ],
         readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
       },
     },
-    volumeClaimTemplates: [{ metadata: { name: 'data-vol' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } } }],
-    scaleStrategy: { podsToDelete: ['sample-9m4hp'], maxUnavailable: 1, disablePVCReuse: true, excludePreparingDelete: true },
+    volumeClaimTemplates: [
+      {
+        metadata: { name: 'data-vol' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } },
+      },
+    ],
+    scaleStrategy: {
+      podsToDelete: ['sample-9m4hp'],
+      maxUnavailable: 1,
+      disablePVCReuse: true,
+      excludePreparingDelete: true,
+    },
     updateStrategy: {
       type: 'InPlaceIfPossible',
       partition: '20%',
@@ -44,7 +61,12 @@ const full = {
       paused: false,
       priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: { matchLabels: { 'test-key': 'foo' } } }] },
       scatterStrategy: [{ key: 'foo', value: 'bar' }],
-      inPlaceUpdateStrategy: { gracePeriodSeconds: 10, imagePreDownloadParallelism: 2, imagePreDownloadTimeoutSeconds: 600, imagePreDownloadMinUpdatedReadyPods: 1 },
+      inPlaceUpdateStrategy: {
+        gracePeriodSeconds: 10,
+        imagePreDownloadParallelism: 2,
+        imagePreDownloadTimeoutSeconds: 600,
+        imagePreDownloadMinUpdatedReadyPods: 1,
+      },
       rollingUpdate: { fromAFutureVersion: true },
     },
     revisionHistoryLimit: 10,
@@ -101,8 +123,14 @@ describe('cloneSetSchema', () => {
   });
 
   it.each([
-    { name: 'a stored minimal object', object: { ...minimal, spec: { ...minimal.spec, replicas: 1, revisionHistoryLimit: 10 } } },
-    { name: 'a paused OnDelete strategy read from the API', object: { ...full, spec: { ...full.spec, updateStrategy: { ...full.spec.updateStrategy, type: 'OnDelete' } } } },
+    {
+      name: 'a stored minimal object',
+      object: { ...minimal, spec: { ...minimal.spec, replicas: 1, revisionHistoryLimit: 10 } },
+    },
+    {
+      name: 'a paused OnDelete strategy read from the API',
+      object: { ...full, spec: { ...full.spec, updateStrategy: { ...full.spec.updateStrategy, type: 'OnDelete' } } },
+    },
     { name: 'a CloneSet without status', object: { ...full, status: undefined } },
   ])('round-trips $name once defaulted', ({ object }) => {
     const once = cloneSetSchema.parse(structuredClone(object));
@@ -114,14 +142,22 @@ describe('cloneSetSchema', () => {
     expect(parsed.spec).toMatchObject({
       replicas: 1,
       revisionHistoryLimit: 10,
-      updateStrategy: { type: CloneSetUpdateStrategyType.ReCreate, partition: 0, maxUnavailable: DEFAULT_CLONESET_MAX_UNAVAILABLE, maxSurge: 0 },
+      updateStrategy: {
+        type: CloneSetUpdateStrategyType.ReCreate,
+        partition: 0,
+        maxUnavailable: DEFAULT_CLONESET_MAX_UNAVAILABLE,
+        maxSurge: 0,
+      },
     });
     expect(parsed.spec).not.toHaveProperty('minReadySeconds');
     expect(parsed.spec).not.toHaveProperty('scaleStrategy');
   });
 
   it('fills the missing fields of a partly given updateStrategy', () => {
-    const parsed = cloneSetSchema.parse({ ...minimal, spec: { ...minimal.spec, updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } } });
+    const parsed = cloneSetSchema.parse({
+      ...minimal,
+      spec: { ...minimal.spec, updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } },
+    });
     expect(parsed.spec.updateStrategy).toEqual({ type: 'InPlaceOnly', partition: 0, maxUnavailable: 1, maxSurge: 0 });
   });
 
@@ -139,26 +175,49 @@ describe('cloneSetSchema', () => {
   /** `minimal` with its one container replaced by `container` (name and image kept unless overridden). */
   const withContainer = (container: object): object => ({
     ...minimal,
-    spec: { ...minimal.spec, template: { ...minimal.spec.template, spec: { containers: [{ name: 'c', image: 'nginx', ...container }] } } },
+    spec: {
+      ...minimal.spec,
+      template: { ...minimal.spec.template, spec: { containers: [{ name: 'c', image: 'nginx', ...container }] } },
+    },
   });
 
   it.each([
-    { name: 'an empty containers list', object: { ...minimal, spec: { ...minimal.spec, template: { spec: { containers: [] } } } } },
-    { name: 'a template without a pod spec', object: { ...minimal, spec: { ...minimal.spec, template: { metadata: { labels: { app: 'a' } } } } } },
+    {
+      name: 'an empty containers list',
+      object: { ...minimal, spec: { ...minimal.spec, template: { spec: { containers: [] } } } },
+    },
+    {
+      name: 'a template without a pod spec',
+      object: { ...minimal, spec: { ...minimal.spec, template: { metadata: { labels: { app: 'a' } } } } },
+    },
     { name: 'containerPort as a string', object: withContainer({ ports: [{ containerPort: '80' }] }) },
     { name: 'a quantity that is not one', object: withContainer({ resources: { requests: { cpu: 'one' } } }) },
-    { name: 'a boolean template annotation', object: { ...minimal, spec: { ...minimal.spec, template: { ...minimal.spec.template, metadata: { annotations: { a: true } } } } } },
+    {
+      name: 'a boolean template annotation',
+      object: {
+        ...minimal,
+        spec: { ...minimal.spec, template: { ...minimal.spec.template, metadata: { annotations: { a: true } } } },
+      },
+    },
     {
       name: 'a PVC template storage request that is not a quantity',
-      object: { ...minimal, spec: { ...minimal.spec, volumeClaimTemplates: [{ spec: { resources: { requests: { storage: 'lots' } } } }] } },
+      object: {
+        ...minimal,
+        spec: { ...minimal.spec, volumeClaimTemplates: [{ spec: { resources: { requests: { storage: 'lots' } } } }] },
+      },
     },
   ])('rejects $name, as the CRD does', ({ object }) => {
     expect(cloneSetSchema.safeParse(object).success).toBe(false);
   });
 
   it('keeps every quantity a Pod accepts as written: numbers (0.5 too) and quantity strings', () => {
-    const resources = { requests: { cpu: 0.5, memory: 128974848 }, limits: { cpu: '500m', memory: '1Gi', 'example.com/gpu': 1 } };
-    expect(cloneSetSchema.parse(withContainer({ resources, env: [{ name: 'EMPTY', value: '' }] }))).toMatchObject(withContainer({ resources }));
+    const resources = {
+      requests: { cpu: 0.5, memory: 128974848 },
+      limits: { cpu: '500m', memory: '1Gi', 'example.com/gpu': 1 },
+    };
+    expect(cloneSetSchema.parse(withContainer({ resources, env: [{ name: 'EMPTY', value: '' }] }))).toMatchObject(
+      withContainer({ resources }),
+    );
   });
 
   it('infers wire types: template is a client-node PodTemplateSpec with string timestamps', () => {
@@ -170,7 +229,12 @@ describe('cloneSetSchema', () => {
   });
 
   it('parses lists of CloneSets', () => {
-    const list = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSetList', metadata: { resourceVersion: '1' }, items: [full] };
+    const list = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSetList',
+      metadata: { resourceVersion: '1' },
+      items: [full],
+    };
     expect(cloneSetListSchema.parse(structuredClone(list))).toEqual(list);
   });
 });

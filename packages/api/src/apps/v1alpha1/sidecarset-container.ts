@@ -33,7 +33,9 @@ export const ShareVolumePolicyType = { enabled: 'enabled', disabled: 'disabled' 
 export type ShareVolumePolicyType = (typeof ShareVolumePolicyType)[keyof typeof ShareVolumePolicyType];
 
 const shareVolumePolicySchema = z.looseObject({
-  type: withDescription(z.enum(ShareVolumePolicyType), 'enabled or disabled (default).').default(ShareVolumePolicyType.disabled),
+  type: withDescription(z.enum(ShareVolumePolicyType), 'enabled or disabled (default).').default(
+    ShareVolumePolicyType.disabled,
+  ),
 });
 
 const transferEnvSchema = withCrdMeta(
@@ -44,7 +46,10 @@ const transferEnvSchema = withCrdMeta(
         fieldRef: withDescription(
           z.looseObject({
             apiVersion: withDescription(z.string().max(64), 'Must be v1.').optional(),
-            fieldPath: withDescription(z.string(), "metadata.name, or metadata.labels['k'] or metadata.annotations['k'].").optional(),
+            fieldPath: withDescription(
+              z.string(),
+              "metadata.name, or metadata.labels['k'] or metadata.annotations['k'].",
+            ).optional(),
           }),
           'Where the source container name is read from the pod.',
         ).optional(),
@@ -74,18 +79,36 @@ export type TargetContainersMode = (typeof TargetContainersMode)[keyof typeof Ta
 
 const resourceExpressionsSchema = (what: string) =>
   z.looseObject({
-    cpu: withDescription(z.string(), `Expression of the sidecar's cpu ${what} (+ - * /, max(), min(), the variable cpu: the targets' aggregated ${what}).`).optional(),
-    memory: withDescription(z.string(), `Expression of the sidecar's memory ${what} (the variable memory: the targets' aggregated ${what}).`).optional(),
+    cpu: withDescription(
+      z.string(),
+      `Expression of the sidecar's cpu ${what} (+ - * /, max(), min(), the variable cpu: the targets' aggregated ${what}).`,
+    ).optional(),
+    memory: withDescription(
+      z.string(),
+      `Expression of the sidecar's memory ${what} (the variable memory: the targets' aggregated ${what}).`,
+    ).optional(),
   });
 
 /** OpenKruise 1.9's resourcesPolicy: the sidecar's resources computed at injection from the pod's containers. */
 const resourcesPolicySchema = z.looseObject({
-  targetContainersMode: withDescription(z.enum(TargetContainersMode), 'sum or max of the target containers\' resources.'),
-  targetContainersNameRegex: withDescription(z.string(), 'Regular expression of the target container names (native sidecars and containers, not SidecarSet sidecars); default .*').default('.*'),
+  targetContainersMode: withDescription(
+    z.enum(TargetContainersMode),
+    "sum or max of the target containers' resources.",
+  ),
+  targetContainersNameRegex: withDescription(
+    z.string(),
+    'Regular expression of the target container names (native sidecars and containers, not SidecarSet sidecars); default .*',
+  ).default('.*'),
   resourcesExpr: withDescription(
     z.looseObject({
-      limits: withDescription(resourceExpressionsSchema('limits'), 'Limits; a target without a limit makes it unlimited (not set).').optional(),
-      requests: withDescription(resourceExpressionsSchema('requests'), 'Requests; a target without a request counts 0.').optional(),
+      limits: withDescription(
+        resourceExpressionsSchema('limits'),
+        'Limits; a target without a limit makes it unlimited (not set).',
+      ).optional(),
+      requests: withDescription(
+        resourceExpressionsSchema('requests'),
+        'Requests; a target without a request counts 0.',
+      ).optional(),
     }),
     'The expressions of the sidecar resources.',
   ),
@@ -98,21 +121,45 @@ export const MAX_TRANSFER_ENV = 32;
 function sidecarContainerSchema(defaultPolicy: PodInjectPolicy) {
   return withCrdMeta(
     z.looseObject({
-      name: withDescription(z.string().min(1).max(63), 'Container name (a DNS label), unique among the SidecarSets that match a pod.'),
+      name: withDescription(
+        z.string().min(1).max(63),
+        'Container name (a DNS label), unique among the SidecarSets that match a pod.',
+      ),
       image: withDescription(z.string(), 'Container image.').optional(),
       restartPolicy: withDescription(z.string(), 'Always makes an init container a native sidecar.').optional(),
-      podInjectPolicy: withDescription(z.enum(PodInjectPolicy), `BeforeAppContainer or AfterAppContainer (default ${defaultPolicy}).`).default(defaultPolicy),
+      podInjectPolicy: withDescription(
+        z.enum(PodInjectPolicy),
+        `BeforeAppContainer or AfterAppContainer (default ${defaultPolicy}).`,
+      ).default(defaultPolicy),
       upgradeStrategy: withDescription(
         z.looseObject({
-          upgradeType: withDescription(z.enum(SidecarUpgradeType), 'ColdUpgrade (default) or HotUpgrade; cannot change.').default(SidecarUpgradeType.ColdUpgrade),
-          hotUpgradeEmptyImage: withDescription(z.string(), 'HotUpgrade: the image of the idle container of the pair.').optional(),
+          upgradeType: withDescription(
+            z.enum(SidecarUpgradeType),
+            'ColdUpgrade (default) or HotUpgrade; cannot change.',
+          ).default(SidecarUpgradeType.ColdUpgrade),
+          hotUpgradeEmptyImage: withDescription(
+            z.string(),
+            'HotUpgrade: the image of the idle container of the pair.',
+          ).optional(),
         }),
         'How the sidecar is upgraded.',
       ).prefault({}),
-      shareVolumePolicy: withDescription(shareVolumePolicySchema, "Whether it gets the pod containers' volume mounts.").prefault({}),
-      shareVolumeDevicePolicy: withDescription(shareVolumePolicySchema, "Whether it gets the pod containers' volume devices.").optional(),
-      transferEnv: withDescription(z.array(transferEnvSchema).max(MAX_TRANSFER_ENV), 'Env vars copied from pod containers.').optional(),
-      resourcesPolicy: withDescription(resourcesPolicySchema, "The sidecar's resources computed at injection from the pod's containers (replaces resources).").optional(),
+      shareVolumePolicy: withDescription(
+        shareVolumePolicySchema,
+        "Whether it gets the pod containers' volume mounts.",
+      ).prefault({}),
+      shareVolumeDevicePolicy: withDescription(
+        shareVolumePolicySchema,
+        "Whether it gets the pod containers' volume devices.",
+      ).optional(),
+      transferEnv: withDescription(
+        z.array(transferEnvSchema).max(MAX_TRANSFER_ENV),
+        'Env vars copied from pod containers.',
+      ).optional(),
+      resourcesPolicy: withDescription(
+        resourcesPolicySchema,
+        "The sidecar's resources computed at injection from the pod's containers (replaces resources).",
+      ).optional(),
     }),
     {
       description: 'A core/v1 Container plus how it is injected and upgraded.',

@@ -9,17 +9,37 @@ import { z } from 'zod';
 import { withCrdMeta, withDescription } from '../../crd/schema-metadata.ts';
 import type { CelValidationRule } from '../../crd/schema-metadata.ts';
 import { celSelectorIsNotEmpty, labelSelectorSchema } from '../../meta/label-selector.ts';
-import { MAX_SIDECARS, sidecarContainerOfContainersSchema, sidecarContainerOfInitContainersSchema } from './sidecarset-container.ts';
-import { patchPodMetadataSchema, sidecarSetInjectionStrategySchema, sidecarSetUpdateStrategySchema } from './sidecarset-strategies.ts';
+import {
+  MAX_SIDECARS,
+  sidecarContainerOfContainersSchema,
+  sidecarContainerOfInitContainersSchema,
+} from './sidecarset-container.ts';
+import {
+  patchPodMetadataSchema,
+  sidecarSetInjectionStrategySchema,
+  sidecarSetUpdateStrategySchema,
+} from './sidecarset-strategies.ts';
 
 const podSelectorSchema = withCrdMeta(labelSelectorSchema, {
   description: 'The pods that get the sidecars; must not be empty.',
-  validations: [{ rule: celSelectorIsNotEmpty('self'), message: 'spec.selector: empty selector is not valid for sidecarset', reason: 'FieldValueRequired' }],
+  validations: [
+    {
+      rule: celSelectorIsNotEmpty('self'),
+      message: 'spec.selector: empty selector is not valid for sidecarset',
+      reason: 'FieldValueRequired',
+    },
+  ],
 });
 
 const namespaceSelectorSchema = withCrdMeta(labelSelectorSchema, {
   description: 'Namespaces (by their labels) whose pods match; unset: every namespace.',
-  validations: [{ rule: celSelectorIsNotEmpty('self'), message: 'spec.namespaceSelector: empty selector is not valid for sidecarset', reason: 'FieldValueRequired' }],
+  validations: [
+    {
+      rule: celSelectorIsNotEmpty('self'),
+      message: 'spec.namespaceSelector: empty selector is not valid for sidecarset',
+      reason: 'FieldValueRequired',
+    },
+  ],
 });
 
 const volumeSchema = withCrdMeta(z.looseObject({ name: withDescription(z.string().min(1).max(63), 'Volume name.') }), {
@@ -46,9 +66,18 @@ const v1alpha1Fields = z.looseObject({
   volumes: withDescription(z.array(volumeSchema), 'Volumes the sidecars may mount.').optional(),
   updateStrategy: withDescription(sidecarSetUpdateStrategySchema, 'How injected pods are upgraded.').prefault({}),
   injectionStrategy: withDescription(sidecarSetInjectionStrategySchema, 'How new pods are injected.').optional(),
-  imagePullSecrets: withDescription(z.array(imagePullSecretSchema), 'Merged into injected pods (pod entries first).').optional(),
-  revisionHistoryLimit: withDescription(z.int32().nonnegative(), 'Old ControllerRevisions to keep (at least 1 is kept). Default 10.').default(10),
-  patchPodMetadata: withDescription(z.array(patchPodMetadataSchema), 'Annotations patched onto injected pods.').optional(),
+  imagePullSecrets: withDescription(
+    z.array(imagePullSecretSchema),
+    'Merged into injected pods (pod entries first).',
+  ).optional(),
+  revisionHistoryLimit: withDescription(
+    z.int32().nonnegative(),
+    'Old ControllerRevisions to keep (at least 1 is kept). Default 10.',
+  ).default(10),
+  patchPodMetadata: withDescription(
+    z.array(patchPodMetadataSchema),
+    'Annotations patched onto injected pods.',
+  ).optional(),
 });
 
 const customVersionField = withDescription(
@@ -72,18 +101,20 @@ const commonRules: readonly CelValidationRule[] = [
   },
   {
     rule: "self.updateStrategy.type != 'RollingUpdate' || !has(self.initContainers) || self.initContainers.all(c, !has(c.restartPolicy) || c.restartPolicy != 'Always')",
-    message: 'spec.initContainers: The initContainer in-place upgrade is not currently supported (a native sidecar with restartPolicy Always needs updateStrategy.type NotUpdate)',
+    message:
+      'spec.initContainers: The initContainer in-place upgrade is not currently supported (a native sidecar with restartPolicy Always needs updateStrategy.type NotUpdate)',
     fieldPath: '.initContainers',
     reason: 'FieldValueForbidden',
   },
   {
-    rule: "!has(self.containers) || !has(oldSelf.containers) || self.containers.all(c, oldSelf.containers.exists(o, o.name == c.name))",
-    message: 'spec.containers: a container cannot be added to an existing SidecarSet (container is not found in the old spec); create another SidecarSet',
+    rule: '!has(self.containers) || !has(oldSelf.containers) || self.containers.all(c, oldSelf.containers.exists(o, o.name == c.name))',
+    message:
+      'spec.containers: a container cannot be added to an existing SidecarSet (container is not found in the old spec); create another SidecarSet',
     fieldPath: '.containers',
     reason: 'FieldValueForbidden',
   },
   {
-    rule: "!has(self.containers) || !has(oldSelf.containers) || self.containers.all(c, oldSelf.containers.all(o, o.name != c.name || o.upgradeStrategy.upgradeType == c.upgradeStrategy.upgradeType))",
+    rule: '!has(self.containers) || !has(oldSelf.containers) || self.containers.all(c, oldSelf.containers.all(o, o.name != c.name || o.upgradeStrategy.upgradeType == c.upgradeStrategy.upgradeType))',
     message: 'spec.containers[].upgradeStrategy.upgradeType: field is immutable',
     fieldPath: '.containers',
     reason: 'FieldValueForbidden',
@@ -91,16 +122,25 @@ const commonRules: readonly CelValidationRule[] = [
 ];
 
 /** The v1alpha1 spec, as the CRD serves it. */
-export const sidecarSetV1alpha1SpecSchema = withCrdMeta(v1alpha1Fields, { description: 'Desired state of the SidecarSet.', validations: [namespaceRule, ...commonRules] });
-
-/** The v1beta1 spec, as the CRD serves it: no `namespace` (a namespaceSelector on kubernetes.io/metadata.name says it), `customVersion` a field. */
-export const sidecarSetV1beta1SpecSchema = withCrdMeta(v1alpha1Fields.omit({ namespace: true }).extend({ customVersion: customVersionField }), {
+export const sidecarSetV1alpha1SpecSchema = withCrdMeta(v1alpha1Fields, {
   description: 'Desired state of the SidecarSet.',
-  validations: commonRules,
+  validations: [namespaceRule, ...commonRules],
 });
 
+/** The v1beta1 spec, as the CRD serves it: no `namespace` (a namespaceSelector on kubernetes.io/metadata.name says it), `customVersion` a field. */
+export const sidecarSetV1beta1SpecSchema = withCrdMeta(
+  v1alpha1Fields.omit({ namespace: true }).extend({ customVersion: customVersionField }),
+  {
+    description: 'Desired state of the SidecarSet.',
+    validations: commonRules,
+  },
+);
+
 /** The spec of either version: what controllers and webhooks parse. */
-export const sidecarSetSpecSchema = withCrdMeta(v1alpha1Fields.extend({ customVersion: customVersionField }), { description: 'Desired state of the SidecarSet.', validations: [namespaceRule, ...commonRules] });
+export const sidecarSetSpecSchema = withCrdMeta(v1alpha1Fields.extend({ customVersion: customVersionField }), {
+  description: 'Desired state of the SidecarSet.',
+  validations: [namespaceRule, ...commonRules],
+});
 /** The spec as stored (defaults applied). */
 export type SidecarSetSpec = z.output<typeof sidecarSetSpecSchema>;
 /** The spec as users write it. */

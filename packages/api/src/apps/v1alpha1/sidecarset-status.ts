@@ -19,7 +19,10 @@ export const sidecarSetStatusSchema = z.looseObject({
   conditions: withDescription(
     z.array(
       z.looseObject({
-        type: withDescription(z.string(), 'Condition type: kruise-ts reports MissedInjection (pods created without their sidecars).'),
+        type: withDescription(
+          z.string(),
+          'Condition type: kruise-ts reports MissedInjection (pods created without their sidecars).',
+        ),
         status: withDescription(z.string(), 'True, False or Unknown.'),
         lastTransitionTime: withDescription(z.string(), 'When the status last changed.').optional(),
         reason: withDescription(z.string(), 'Machine-readable reason.').optional(),

@@ -18,16 +18,23 @@ export const SidecarSetUpdateStrategyType = {
   NotUpdate: 'NotUpdate',
 } as const;
 /** An update strategy type. */
-export type SidecarSetUpdateStrategyType = (typeof SidecarSetUpdateStrategyType)[keyof typeof SidecarSetUpdateStrategyType];
+export type SidecarSetUpdateStrategyType =
+  (typeof SidecarSetUpdateStrategyType)[keyof typeof SidecarSetUpdateStrategyType];
 
-const PARTITION_SET = "has(self.partition) && !(type(self.partition) == int ? self.partition == 0 : self.partition.matches('^0+([.]0+)?%$'))";
+const PARTITION_SET =
+  "has(self.partition) && !(type(self.partition) == int ? self.partition == 0 : self.partition.matches('^0+([.]0+)?%$'))";
 
 /** The upgrade of injected pods. */
 export const sidecarSetUpdateStrategySchema = withCrdMeta(
   z.looseObject({
-    type: withDescription(z.enum(SidecarSetUpdateStrategyType), 'RollingUpdate (default) or NotUpdate.').default(SidecarSetUpdateStrategyType.RollingUpdate),
+    type: withDescription(z.enum(SidecarSetUpdateStrategyType), 'RollingUpdate (default) or NotUpdate.').default(
+      SidecarSetUpdateStrategyType.RollingUpdate,
+    ),
     paused: withDescription(z.boolean(), 'Stops upgrading injected pods (new pods are still injected).').optional(),
-    selector: withDescription(labelSelectorSchema, 'Only pods matching it are upgraded (not with partition).').optional(),
+    selector: withDescription(
+      labelSelectorSchema,
+      'Only pods matching it are upgraded (not with partition).',
+    ).optional(),
     partition: intOrPercentSchema({
       path: 'spec.updateStrategy.partition',
       description: 'Pods (a number or a percentage) kept on the old sidecars. Default 0.',
@@ -62,7 +69,8 @@ export const SidecarSetInjectRevisionPolicy = {
   Partial: 'Partial',
 } as const;
 /** A revision policy. */
-export type SidecarSetInjectRevisionPolicy = (typeof SidecarSetInjectRevisionPolicy)[keyof typeof SidecarSetInjectRevisionPolicy];
+export type SidecarSetInjectRevisionPolicy =
+  (typeof SidecarSetInjectRevisionPolicy)[keyof typeof SidecarSetInjectRevisionPolicy];
 
 /** How new pods are injected. */
 export const sidecarSetInjectionStrategySchema = z.looseObject({
@@ -70,8 +78,13 @@ export const sidecarSetInjectionStrategySchema = z.looseObject({
   revision: withCrdMeta(
     z.looseObject({
       revisionName: withDescription(z.string(), 'A ControllerRevision of this SidecarSet.').optional(),
-      customVersion: withDescription(z.string(), 'The newest revision labelled apps.kruise.io/sidecarset-custom-version with this value.').optional(),
-      policy: withDescription(z.enum(SidecarSetInjectRevisionPolicy), 'Always (default) or Partial.').default(SidecarSetInjectRevisionPolicy.Always),
+      customVersion: withDescription(
+        z.string(),
+        'The newest revision labelled apps.kruise.io/sidecarset-custom-version with this value.',
+      ).optional(),
+      policy: withDescription(z.enum(SidecarSetInjectRevisionPolicy), 'Always (default) or Partial.').default(
+        SidecarSetInjectRevisionPolicy.Always,
+      ),
     }),
     {
       description: 'Inject a pinned revision instead of the current spec.',
@@ -104,11 +117,21 @@ export type SidecarSetPatchPolicy = (typeof SidecarSetPatchPolicy)[keyof typeof 
 export const patchPodMetadataSchema = withCrdMeta(
   z.looseObject({
     annotations: withDescription(z.record(z.string(), z.string()), 'Annotations to patch onto the pod.').optional(),
-    patchPolicy: withDescription(z.enum(SidecarSetPatchPolicy), 'Retain (default), Overwrite or MergePatchJson.').default(SidecarSetPatchPolicy.Retain),
+    patchPolicy: withDescription(
+      z.enum(SidecarSetPatchPolicy),
+      'Retain (default), Overwrite or MergePatchJson.',
+    ).default(SidecarSetPatchPolicy.Retain),
   }),
   {
     description: 'Pod annotations the SidecarSet patches at injection and upgrade.',
-    validations: [{ rule: 'has(self.annotations) && size(self.annotations) > 0', message: 'spec.patchPodMetadata[].annotations: must not be empty', fieldPath: '.annotations', reason: 'FieldValueRequired' }],
+    validations: [
+      {
+        rule: 'has(self.annotations) && size(self.annotations) > 0',
+        message: 'spec.patchPodMetadata[].annotations: must not be empty',
+        fieldPath: '.annotations',
+        reason: 'FieldValueRequired',
+      },
+    ],
   },
 );
 /** A patchPodMetadata entry as stored. */

@@ -40,7 +40,10 @@ function sidecarSetObject<A extends z.ZodType, S extends z.ZodType>(apiVersion: 
 
 /** A SidecarSet of either version; loose at every level, so nothing undeclared is lost on a round trip. */
 export const sidecarSetSchema = sidecarSetObject(
-  typeMetaApiVersionField([APPS_KRUISE_IO_V1ALPHA1, APPS_KRUISE_IO_V1BETA1], 'API version of the object: apps.kruise.io/v1alpha1 or apps.kruise.io/v1beta1.'),
+  typeMetaApiVersionField(
+    [APPS_KRUISE_IO_V1ALPHA1, APPS_KRUISE_IO_V1BETA1],
+    'API version of the object: apps.kruise.io/v1alpha1 or apps.kruise.io/v1beta1.',
+  ),
   sidecarSetSpecSchema,
 );
 /** A SidecarSet as stored (defaults applied). */
@@ -49,7 +52,13 @@ export type SidecarSet = z.output<typeof sidecarSetSchema>;
 export type SidecarSetInput = z.input<typeof sidecarSetSchema>;
 
 /** apps.kruise.io/v1alpha1 SidecarSet, as the CRD serves it. */
-export const sidecarSetV1alpha1Schema = sidecarSetObject(typeMetaField(APPS_KRUISE_IO_V1ALPHA1, 'API version of the object: apps.kruise.io/v1alpha1.'), sidecarSetV1alpha1SpecSchema);
+export const sidecarSetV1alpha1Schema = sidecarSetObject(
+  typeMetaField(APPS_KRUISE_IO_V1ALPHA1, 'API version of the object: apps.kruise.io/v1alpha1.'),
+  sidecarSetV1alpha1SpecSchema,
+);
 
 /** apps.kruise.io/v1beta1 SidecarSet, as the CRD serves it (the storage version). */
-export const sidecarSetV1beta1Schema = sidecarSetObject(typeMetaField(APPS_KRUISE_IO_V1BETA1, 'API version of the object: apps.kruise.io/v1beta1.'), sidecarSetV1beta1SpecSchema);
+export const sidecarSetV1beta1Schema = sidecarSetObject(
+  typeMetaField(APPS_KRUISE_IO_V1BETA1, 'API version of the object: apps.kruise.io/v1beta1.'),
+  sidecarSetV1beta1SpecSchema,
+);

@@ -4,7 +4,11 @@
  */
 import type { CelValidationRule } from '../../crd/schema-metadata.ts';
 import { IN_PLACE_UPDATE_READY } from '../pub/in-place-update.ts';
-import { resolvesBelowOne, selectorMatchExpressionsRule, selectorMatchLabelsRule } from '../pub/template-selector-rules.ts';
+import {
+  resolvesBelowOne,
+  selectorMatchExpressionsRule,
+  selectorMatchLabelsRule,
+} from '../pub/template-selector-rules.ts';
 
 const PARALLEL = "(has(self.podManagementPolicy) && self.podManagementPolicy == 'Parallel')";
 const ROLLING = 'has(self.updateStrategy) && has(self.updateStrategy.rollingUpdate)';

@@ -36,7 +36,9 @@ const count = (description: string): z.ZodInt32 => withDescription(z.int32(), de
 /** How the pods' claims of one volumeClaimTemplate fit it. */
 export const volumeClaimStatusSchema = z.looseObject({
   volumeClaimName: withDescription(z.string(), 'The volumeClaimTemplate name.'),
-  compatibleReplicas: count('Pods whose claim has the template\'s storage class, access modes and at least its storage request.'),
+  compatibleReplicas: count(
+    "Pods whose claim has the template's storage class, access modes and at least its storage request.",
+  ),
   compatibleReadyReplicas: count('Of those, pods whose volume already has the requested capacity.'),
 });
 
@@ -54,9 +56,19 @@ export const statefulSetStatusSchema = withCrdMeta(
     currentRevision: withDescription(z.string(), 'The revision the pods [0, currentReplicas) are at.').optional(),
     updateRevision: withDescription(z.string(), 'The revision of the current template.').optional(),
     collisionCount: count('Revision hash collisions seen; part of the next revision name.').optional(),
-    conditions: withCrdMeta(z.array(statefulSetConditionSchema), { description: 'Latest observations; at most one per type.', listType: 'map', listMapKeys: ['type'] }).optional(),
-    labelSelector: withDescription(z.string(), 'spec.selector in string form, for the scale subresource and the HPA.').optional(),
-    volumeClaims: withDescription(z.array(volumeClaimStatusSchema), 'How the claims of each volumeClaimTemplate fit it.').optional(),
+    conditions: withCrdMeta(z.array(statefulSetConditionSchema), {
+      description: 'Latest observations; at most one per type.',
+      listType: 'map',
+      listMapKeys: ['type'],
+    }).optional(),
+    labelSelector: withDescription(
+      z.string(),
+      'spec.selector in string form, for the scale subresource and the HPA.',
+    ).optional(),
+    volumeClaims: withDescription(
+      z.array(volumeClaimStatusSchema),
+      'How the claims of each volumeClaimTemplate fit it.',
+    ).optional(),
   }),
   { description: 'Observed state of the StatefulSet.' },
 );
@@ -64,9 +76,16 @@ export const statefulSetStatusSchema = withCrdMeta(
 export type StatefulSetStatus = z.infer<typeof statefulSetStatusSchema>;
 
 /** The status fields v1beta1 has and v1alpha1 lacks. */
-export const STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS = ['updatedReadyReplicas', 'updatedAvailableReplicas', 'volumeClaims'] as const;
+export const STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS = [
+  'updatedReadyReplicas',
+  'updatedAvailableReplicas',
+  'volumeClaims',
+] as const;
 
 /** The v1alpha1 status, as the CRD serves it. */
-export const statefulSetV1alpha1StatusSchema = withCrdMeta(statefulSetStatusSchema.omit({ updatedReadyReplicas: true, updatedAvailableReplicas: true, volumeClaims: true }), {
-  description: 'Observed state of the StatefulSet.',
-});
+export const statefulSetV1alpha1StatusSchema = withCrdMeta(
+  statefulSetStatusSchema.omit({ updatedReadyReplicas: true, updatedAvailableReplicas: true, volumeClaims: true }),
+  {
+    description: 'Observed state of the StatefulSet.',
+  },
+);

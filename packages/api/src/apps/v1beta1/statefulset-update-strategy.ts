@@ -17,7 +17,8 @@ export const StatefulSetUpdateStrategyType = {
   OnDelete: 'OnDelete',
 } as const;
 /** A StatefulSet update strategy type. */
-export type StatefulSetUpdateStrategyType = (typeof StatefulSetUpdateStrategyType)[keyof typeof StatefulSetUpdateStrategyType];
+export type StatefulSetUpdateStrategyType =
+  (typeof StatefulSetUpdateStrategyType)[keyof typeof StatefulSetUpdateStrategyType];
 
 /** How a rolling update moves a pod to the new revision. */
 export const PodUpdatePolicyType = {
@@ -42,16 +43,25 @@ export const rollingUpdateStatefulSetStrategySchema = z.looseObject({
   ).default(0),
   maxUnavailable: intOrPercentSchema({
     path: 'spec.updateStrategy.rollingUpdate.maxUnavailable',
-    description: 'Most pods unavailable during the update: an integer or a percentage of replicas rounded down (at least 1). Other than 1 only with Parallel. Default 1.',
+    description:
+      'Most pods unavailable during the update: an integer or a percentage of replicas rounded down (at least 1). Other than 1 only with Parallel. Default 1.',
     atMost100Percent: true,
   }).default(1),
-  podUpdatePolicy: withDescription(z.enum(PodUpdatePolicyType), 'ReCreate (default), InPlaceIfPossible or InPlaceOnly.').default(PodUpdatePolicyType.ReCreate),
+  podUpdatePolicy: withDescription(
+    z.enum(PodUpdatePolicyType),
+    'ReCreate (default), InPlaceIfPossible or InPlaceOnly.',
+  ).default(PodUpdatePolicyType.ReCreate),
   paused: withDescription(z.boolean(), 'Stop the rolling update; scaling goes on.').optional(),
   unorderedUpdate: withDescription(
-    z.looseObject({ priorityStrategy: withDescription(updatePriorityStrategySchema, 'Which pods to update first.').optional() }),
+    z.looseObject({
+      priorityStrategy: withDescription(updatePriorityStrategySchema, 'Which pods to update first.').optional(),
+    }),
     'Update by priority instead of by ordinal (Parallel only).',
   ).optional(),
-  inPlaceUpdateStrategy: withDescription(inPlaceUpdateStrategySchema, 'Settings of in-place updates (gracePeriodSeconds).').optional(),
+  inPlaceUpdateStrategy: withDescription(
+    inPlaceUpdateStrategySchema,
+    'Settings of in-place updates (gracePeriodSeconds).',
+  ).optional(),
   minReadySeconds: withDescription(
     z.int32().nonnegative().max(MAX_MIN_READY_SECONDS),
     'Seconds a pod must be ready before it counts as available (0 to 300). Default 0.',
@@ -63,8 +73,13 @@ export type RollingUpdateStatefulSetStrategy = z.output<typeof rollingUpdateStat
 /** How an Advanced StatefulSet updates its pods. */
 export const statefulSetUpdateStrategySchema = withCrdMeta(
   z.looseObject({
-    type: withDescription(z.enum(StatefulSetUpdateStrategyType), 'RollingUpdate (default) or OnDelete.').default(StatefulSetUpdateStrategyType.RollingUpdate),
-    rollingUpdate: withDescription(rollingUpdateStatefulSetStrategySchema, 'RollingUpdate settings; absent means the defaults. Must be absent with OnDelete.').optional(),
+    type: withDescription(z.enum(StatefulSetUpdateStrategyType), 'RollingUpdate (default) or OnDelete.').default(
+      StatefulSetUpdateStrategyType.RollingUpdate,
+    ),
+    rollingUpdate: withDescription(
+      rollingUpdateStatefulSetStrategySchema,
+      'RollingUpdate settings; absent means the defaults. Must be absent with OnDelete.',
+    ).optional(),
   }),
   {
     description: 'How pods move to a new revision.',

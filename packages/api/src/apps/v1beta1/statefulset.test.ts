@@ -6,7 +6,10 @@ const minimal = {
   apiVersion: 'apps.kruise.io/v1beta1',
   kind: 'StatefulSet',
   metadata: { name: 'web' },
-  spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } } },
+  spec: {
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } },
+  },
 };
 
 describe('statefulSetSchema', () => {
@@ -19,12 +22,23 @@ describe('statefulSetSchema', () => {
   });
 
   it('defaults the fields of a rollingUpdate block that is there', () => {
-    const spec = statefulSetSchema.parse({ ...minimal, spec: { ...minimal.spec, updateStrategy: { rollingUpdate: { partition: 2 } } } }).spec;
-    expect(spec.updateStrategy.rollingUpdate).toEqual({ partition: 2, maxUnavailable: 1, podUpdatePolicy: 'ReCreate', minReadySeconds: 0 });
+    const spec = statefulSetSchema.parse({
+      ...minimal,
+      spec: { ...minimal.spec, updateStrategy: { rollingUpdate: { partition: 2 } } },
+    }).spec;
+    expect(spec.updateStrategy.rollingUpdate).toEqual({
+      partition: 2,
+      maxUnavailable: 1,
+      podUpdatePolicy: 'ReCreate',
+      minReadySeconds: 0,
+    });
   });
 
   it('keeps OnDelete without a rollingUpdate block (the CRD refuses one with OnDelete)', () => {
-    const spec = statefulSetSchema.parse({ ...minimal, spec: { ...minimal.spec, updateStrategy: { type: 'OnDelete' } } }).spec;
+    const spec = statefulSetSchema.parse({
+      ...minimal,
+      spec: { ...minimal.spec, updateStrategy: { type: 'OnDelete' } },
+    }).spec;
     expect(spec.updateStrategy).toEqual({ type: 'OnDelete' });
   });
 

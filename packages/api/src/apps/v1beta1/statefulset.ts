@@ -12,7 +12,8 @@ import { APPS_KRUISE_IO_V1BETA1, STATEFULSET_KIND } from './group-version.ts';
 import { statefulSetSpecSchema, statefulSetV1alpha1SpecSchema } from './statefulset-spec.ts';
 import { statefulSetStatusSchema, statefulSetV1alpha1StatusSchema } from './statefulset-status.ts';
 
-const DESCRIPTION = 'Advanced StatefulSet: pods with stable identities and storage, updated in place or recreated, with reserved ordinals, partition and parallel rollouts.';
+const DESCRIPTION =
+  'Advanced StatefulSet: pods with stable identities and storage, updated in place or recreated, with reserved ordinals, partition and parallel rollouts.';
 
 /** An Advanced StatefulSet; loose at every level, so nothing undeclared is lost on a round trip. */
 export const statefulSetSchema = withDescription(

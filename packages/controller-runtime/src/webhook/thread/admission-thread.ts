@@ -48,7 +48,10 @@ function workerExecArgv(): string[] {
 /** Runs the admission thread until the signal aborts; rejects when it fails or exits on its own. */
 export async function runAdmissionThread(options: AdmissionThreadOptions, signal: AbortSignal): Promise<void> {
   await options.certificates.start(signal);
-  const worker = new Worker(THREAD_MODULE, { workerData: { ...options.data, marker: 'kruise-ts-admission-thread' } satisfies AdmissionThreadData, execArgv: workerExecArgv() });
+  const worker = new Worker(THREAD_MODULE, {
+    workerData: { ...options.data, marker: 'kruise-ts-admission-thread' } satisfies AdmissionThreadData,
+    execArgv: workerExecArgv(),
+  });
   const post = (message: ToThread): void => {
     worker.postMessage(message);
   };
@@ -106,13 +109,27 @@ interface MessageContext {
 function onThreadMessage(message: FromThread, context: MessageContext): void {
   const { options } = context;
   switch (message.type) {
-    case 'started': context.observer.started(message.path); break;
-    case 'finished': context.observer.finished(message.path, message.code, message.seconds); break;
-    case 'admit': void admit(message, context); break;
-    case 'convert': convert(message, context); break;
-    case 'listening': options.onListening(message.port); break;
-    case 'failed': context.ended.reject(new Error(`the admission thread failed: ${message.message}`)); break;
-    case 'stopped': context.ended.resolve(undefined); break;
+    case 'started':
+      context.observer.started(message.path);
+      break;
+    case 'finished':
+      context.observer.finished(message.path, message.code, message.seconds);
+      break;
+    case 'admit':
+      void admit(message, context);
+      break;
+    case 'convert':
+      convert(message, context);
+      break;
+    case 'listening':
+      options.onListening(message.port);
+      break;
+    case 'failed':
+      context.ended.reject(new Error(`the admission thread failed: ${message.message}`));
+      break;
+    case 'stopped':
+      context.ended.resolve(undefined);
+      break;
   }
 }
 
@@ -121,10 +138,18 @@ async function admit(message: Extract<FromThread, { type: 'admit' }>, context: M
   const route = context.options.handlers.get(message.path);
   try {
     if (route === undefined) throw new Error(`no handler is registered at ${message.path}`);
-    const response = await route.handler(message.request, AbortSignal.any([context.signal, AbortSignal.timeout(route.timeoutMs)]));
+    const response = await route.handler(
+      message.request,
+      AbortSignal.any([context.signal, AbortSignal.timeout(route.timeoutMs)]),
+    );
     context.post({ type: 'admitted', id: message.id, response });
   } catch (error) {
-    context.post({ type: 'admit-failed', id: message.id, message: error instanceof Error ? error.message : String(error), unavailable: isWebhookUnavailable(error) });
+    context.post({
+      type: 'admit-failed',
+      id: message.id,
+      message: error instanceof Error ? error.message : String(error),
+      unavailable: isWebhookUnavailable(error),
+    });
   }
 }
 
@@ -137,14 +162,32 @@ async function admit(message: Extract<FromThread, { type: 'admit' }>, context: M
 function convert(message: Extract<FromThread, { type: 'convert' }>, context: MessageContext): void {
   const { uid } = message.request;
   const converter = context.options.converters.get(message.path);
-  const answer = converter === undefined ? conversionFailure(uid, `no converter is registered at ${message.path}`) : answerConversionReview(message.request, converter, conversionMetricsObserver(context.options.metrics));
+  const answer =
+    converter === undefined
+      ? conversionFailure(uid, `no converter is registered at ${message.path}`)
+      : answerConversionReview(message.request, converter, conversionMetricsObserver(context.options.metrics));
   const tooDeep = answer.response.convertedObjects.find((object) => nestsDeeperThan(object, MAX_MESSAGE_DEPTH));
-  const response = tooDeep === undefined ? answer : conversionFailure(uid, `${describeObject(tooDeep)}: converted into an object nested deeper than ${String(MAX_MESSAGE_DEPTH)} levels`);
+  const response =
+    tooDeep === undefined
+      ? answer
+      : conversionFailure(
+          uid,
+          `${describeObject(tooDeep)}: converted into an object nested deeper than ${String(MAX_MESSAGE_DEPTH)} levels`,
+        );
   try {
     context.post({ type: 'converted', id: message.id, response });
   } catch (error) {
-    context.options.logger.error({ err: error, webhook: message.path, uid }, 'A conversion answer could not be handed to the admission thread');
-    context.post({ type: 'converted', id: message.id, response: conversionFailure(uid, `the conversion answer could not be sent: ${error instanceof Error ? error.message : String(error)}`) });
+    context.options.logger.error(
+      { err: error, webhook: message.path, uid },
+      'A conversion answer could not be handed to the admission thread',
+    );
+    context.post({
+      type: 'converted',
+      id: message.id,
+      response: conversionFailure(
+        uid,
+        `the conversion answer could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    });
   }
 }
-

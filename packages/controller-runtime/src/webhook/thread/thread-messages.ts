@@ -12,8 +12,21 @@ export const MAX_MESSAGE_DEPTH = 1000;
 
 /** A route as the admission thread serves it. */
 export type ThreadRoute =
-  | { readonly kind: 'threaded'; readonly path: string; readonly module: string; readonly options: unknown; readonly stores: readonly string[]; readonly failurePolicy: FailurePolicy; readonly timeoutMs?: number | undefined }
-  | { readonly kind: 'forwarded-admission'; readonly path: string; readonly failurePolicy: FailurePolicy; readonly timeoutMs?: number | undefined }
+  | {
+      readonly kind: 'threaded';
+      readonly path: string;
+      readonly module: string;
+      readonly options: unknown;
+      readonly stores: readonly string[];
+      readonly failurePolicy: FailurePolicy;
+      readonly timeoutMs?: number | undefined;
+    }
+  | {
+      readonly kind: 'forwarded-admission';
+      readonly path: string;
+      readonly failurePolicy: FailurePolicy;
+      readonly timeoutMs?: number | undefined;
+    }
   | { readonly kind: 'forwarded-conversion'; readonly path: string };
 
 /** What the admission thread starts with (its `workerData`). */
@@ -35,7 +48,12 @@ export type ToThread =
   | { readonly type: 'synced'; readonly store: string }
   | { readonly type: 'admitted'; readonly id: number; readonly response: AdmissionResponse }
   /** `unavailable`: the handler threw a WebhookUnavailableError (the replica cannot answer yet). */
-  | { readonly type: 'admit-failed'; readonly id: number; readonly message: string; readonly unavailable?: boolean | undefined }
+  | {
+      readonly type: 'admit-failed';
+      readonly id: number;
+      readonly message: string;
+      readonly unavailable?: boolean | undefined;
+    }
   | { readonly type: 'converted'; readonly id: number; readonly response: ConversionReviewResponse }
   | { readonly type: 'stop' };
 

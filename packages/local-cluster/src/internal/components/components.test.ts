@@ -26,12 +26,19 @@ describe('component command lines', () => {
   });
 
   it('kube-apiserver authorizes with RBAC and keeps admission webhooks on', () => {
-    const args = kubeApiServerArgs({ etcdUrl: 'http://127.0.0.1:1', port: 3, pki, serviceClusterIpRange: '10.96.0.0/16' });
+    const args = kubeApiServerArgs({
+      etcdUrl: 'http://127.0.0.1:1',
+      port: 3,
+      pki,
+      serviceClusterIpRange: '10.96.0.0/16',
+    });
     expect(args).toContain('--authorization-mode=Node,RBAC');
     expect(args).toContain('--bind-address=127.0.0.1');
     expect(args).toContain('--service-account-key-file=/pki/sa.pub');
     expect(args).toContain('--service-account-signing-key-file=/pki/sa.key');
-    expect(args.filter((a) => a.startsWith('--disable-admission-plugins'))).toEqual(['--disable-admission-plugins=TaintNodesByCondition']);
+    expect(args.filter((a) => a.startsWith('--disable-admission-plugins'))).toEqual([
+      '--disable-admission-plugins=TaintNodesByCondition',
+    ]);
     expect(args.some((a) => a.startsWith('--enable-admission-plugins'))).toBe(false);
   });
 
@@ -42,14 +49,31 @@ describe('component command lines', () => {
 
   it('kube-apiserver writes an audit log only when asked', () => {
     const plain = kubeApiServerArgs({ etcdUrl: 'e', port: 3, pki, serviceClusterIpRange: 'r' });
-    const audited = kubeApiServerArgs({ etcdUrl: 'e', port: 3, pki, serviceClusterIpRange: 'r', auditPolicyFile: '/p', auditLogFile: '/l' });
+    const audited = kubeApiServerArgs({
+      etcdUrl: 'e',
+      port: 3,
+      pki,
+      serviceClusterIpRange: 'r',
+      auditPolicyFile: '/p',
+      auditLogFile: '/l',
+    });
     expect(plain.some((a) => a.startsWith('--audit'))).toBe(false);
     expect(audited).toContain('--audit-log-path=/l');
     expect(audited).toContain('--audit-log-maxsize=1000000');
   });
 
   it('kube-controller-manager runs GC, namespace and the native workload controllers by default', () => {
-    expect(DEFAULT_CONTROLLERS).toEqual(expect.arrayContaining(['garbage-collector-controller', 'namespace-controller', 'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'daemonset-controller', 'pod-garbage-collector-controller']));
+    expect(DEFAULT_CONTROLLERS).toEqual(
+      expect.arrayContaining([
+        'garbage-collector-controller',
+        'namespace-controller',
+        'deployment-controller',
+        'replicaset-controller',
+        'statefulset-controller',
+        'daemonset-controller',
+        'pod-garbage-collector-controller',
+      ]),
+    );
     const args = kubeControllerManagerArgs({ kubeconfig: '/k', port: 4, caFile: '/ca', controllers: ['a', 'b'] });
     expect(args).toContain('--controllers=a,b');
     expect(args).toContain('--leader-elect=false');
@@ -64,7 +88,11 @@ describe('component command lines', () => {
 
   it('kwok manages only nodes annotated as fake', () => {
     expect(kwokArgs({ kubeconfig: '/k', stagesFile: '/s', port: 6 })).toEqual(
-      expect.arrayContaining(['--config=/s', '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake', '--server-address=127.0.0.1:6']),
+      expect.arrayContaining([
+        '--config=/s',
+        '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+        '--server-address=127.0.0.1:6',
+      ]),
     );
   });
 });

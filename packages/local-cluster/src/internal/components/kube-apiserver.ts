@@ -52,7 +52,12 @@ export function kubeApiServerArgs(options: ApiServerArgsOptions): string[] {
   if (options.auditPolicyFile !== undefined && options.auditLogFile !== undefined) {
     // No rotation (lumberjack's default is 100 MB): a benchmark reads the log by byte offsets, and a
     // 10,000-pod rollout writes more than that.
-    args.push(`--audit-policy-file=${options.auditPolicyFile}`, `--audit-log-path=${options.auditLogFile}`, '--audit-log-format=json', '--audit-log-maxsize=1000000');
+    args.push(
+      `--audit-policy-file=${options.auditPolicyFile}`,
+      `--audit-log-path=${options.auditLogFile}`,
+      '--audit-log-format=json',
+      '--audit-log-maxsize=1000000',
+    );
   }
   return args;
 }

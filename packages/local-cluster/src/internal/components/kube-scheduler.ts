@@ -5,7 +5,10 @@ export interface SchedulerArgsOptions {
 }
 
 /** The KubeSchedulerConfiguration file: the admin kubeconfig, its client rate limit and no leader election. */
-export function kubeSchedulerConfig(kubeconfig: string, client: { readonly qps: number; readonly burst: number } = { qps: 100, burst: 200 }): string {
+export function kubeSchedulerConfig(
+  kubeconfig: string,
+  client: { readonly qps: number; readonly burst: number } = { qps: 100, burst: 200 },
+): string {
   return [
     'apiVersion: kubescheduler.config.k8s.io/v1',
     'kind: KubeSchedulerConfiguration',

@@ -25,7 +25,14 @@ export interface ContainerProcessSpec {
 }
 
 const MEMORY_POLL_MS = 250;
-const SIGNAL_NUMBERS: Readonly<Partial<Record<NodeJS.Signals, number>>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGSEGV: 11, SIGTERM: 15, SIGABRT: 6 };
+const SIGNAL_NUMBERS: Readonly<Partial<Record<NodeJS.Signals, number>>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGTERM: 15,
+  SIGABRT: 6,
+};
 
 /** Resident memory of a process in bytes (VmRSS), or undefined once it is gone. */
 export async function residentBytes(pid: number): Promise<number | undefined> {
@@ -49,18 +56,35 @@ export class ContainerProcess {
   static async start(spec: ContainerProcessSpec): Promise<ContainerProcess> {
     const log = openSync(spec.logFile, 'a');
     try {
-      const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['ignore', log, log] });
+      const child = spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: ['ignore', log, log],
+      });
       await new Promise<void>((resolve, reject) => {
         child.once('spawn', resolve);
         child.once('error', reject);
       });
-      return new ContainerProcess(child.pid ?? 0, new Promise((resolve) => child.once('exit', (code, signal) => { resolve({ code, signal }); })), spec.memoryLimit);
+      return new ContainerProcess(
+        child.pid ?? 0,
+        new Promise((resolve) =>
+          child.once('exit', (code, signal) => {
+            resolve({ code, signal });
+          }),
+        ),
+        spec.memoryLimit,
+      );
     } finally {
       closeSync(log);
     }
   }
 
-  private constructor(pid: number, exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>, memoryLimit: number | undefined) {
+  private constructor(
+    pid: number,
+    exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+    memoryLimit: number | undefined,
+  ) {
     this.pid = pid;
     this.exited = exit.then(({ code, signal }) => {
       clearInterval(this.#memoryTimer);
@@ -84,7 +108,9 @@ export class ContainerProcess {
   /** SIGTERM, then SIGKILL after `graceMs` if it is still running; resolves when it exited. */
   async stop(graceMs: number): Promise<ContainerExit> {
     this.signal('SIGTERM');
-    const timer = setTimeout(() => { this.signal('SIGKILL'); }, graceMs);
+    const timer = setTimeout(() => {
+      this.signal('SIGKILL');
+    }, graceMs);
     try {
       return await this.exited;
     } finally {

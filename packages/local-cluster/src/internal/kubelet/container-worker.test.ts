@@ -28,12 +28,18 @@ describe('ContainerWorker when its plan fails', () => {
     const { worker } = workerWhosePlanFails(new Error('fetch failed'));
     worker.start();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(worker.view()).toMatchObject({ state: { kind: 'waiting', reason: 'ContainerCreating', message: 'fetch failed' }, restartCount: 0, lastState: undefined });
+    expect(worker.view()).toMatchObject({
+      state: { kind: 'waiting', reason: 'ContainerCreating', message: 'fetch failed' },
+      restartCount: 0,
+      lastState: undefined,
+    });
     await worker.terminate(0);
   });
 
   it('reports a command that cannot run as a StartError exit', async () => {
-    const { worker, changed } = workerWhosePlanFails(new ContainerStartError('exec: "nope": executable file not found in $PATH'));
+    const { worker, changed } = workerWhosePlanFails(
+      new ContainerStartError('exec: "nope": executable file not found in $PATH'),
+    );
     worker.start();
     await changed;
     expect(worker.view().state).toMatchObject({ kind: 'terminated', reason: 'StartError', exitCode: 128 });

@@ -49,12 +49,27 @@ function exitReason(exit: ContainerExit): string {
 
 function terminatedOf(running: ContainerProcess, exit: ContainerExit): TerminatedState {
   const signal = exit.signal === null ? {} : { signal: exit.exitCode - 128 };
-  return { exitCode: exit.exitCode, reason: exitReason(exit), startedAt: running.startedAt, finishedAt: exit.finishedAt, containerID: `process://${String(running.pid)}`, ...signal };
+  return {
+    exitCode: exit.exitCode,
+    reason: exitReason(exit),
+    startedAt: running.startedAt,
+    finishedAt: exit.finishedAt,
+    containerID: `process://${String(running.pid)}`,
+    ...signal,
+  };
 }
 
 function withoutKind(state: ContainerState & { readonly kind: 'terminated' }): TerminatedState {
   const { exitCode, reason, message, signal, startedAt, finishedAt, containerID } = state;
-  return { exitCode, reason, startedAt, finishedAt, containerID, ...(message === undefined ? {} : { message }), ...(signal === undefined ? {} : { signal }) };
+  return {
+    exitCode,
+    reason,
+    startedAt,
+    finishedAt,
+    containerID,
+    ...(message === undefined ? {} : { message }),
+    ...(signal === undefined ? {} : { signal }),
+  };
 }
 
 /**
@@ -95,7 +110,16 @@ export class ContainerWorker {
 
   view(): ContainerView {
     const { container } = this.#options;
-    return { name: container.name, image: container.image ?? '', state: this.#state, lastState: this.#lastState, restartCount: this.#restartCount, started: this.#started, ready: this.#ready, everStarted: this.#everStarted };
+    return {
+      name: container.name,
+      image: container.image ?? '',
+      state: this.#state,
+      lastState: this.#lastState,
+      restartCount: this.#restartCount,
+      started: this.#started,
+      ready: this.#ready,
+      everStarted: this.#everStarted,
+    };
   }
 
   start(): void {
@@ -130,7 +154,11 @@ export class ContainerWorker {
     const delay = this.#backoff.next(exit.startedAt.getTime(), exit.finishedAt.getTime());
     if (delay > 0) {
       const { container } = this.#options;
-      this.#set({ kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${String(Math.round(delay / 1000))}s restarting failed container=${container.name}` });
+      this.#set({
+        kind: 'waiting',
+        reason: 'CrashLoopBackOff',
+        message: `back-off ${String(Math.round(delay / 1000))}s restarting failed container=${container.name}`,
+      });
       await this.#sleep(delay);
     }
   }
@@ -166,7 +194,9 @@ export class ContainerWorker {
     this.#started = false;
     this.#ready = false;
     const terminated = terminatedOf(running, exit);
-    this.#options.log(`container ${this.#options.container.name} exited: code ${String(exit.exitCode)} (${terminated.reason})`);
+    this.#options.log(
+      `container ${this.#options.container.name} exited: code ${String(exit.exitCode)} (${terminated.reason})`,
+    );
     this.#set({ kind: 'terminated', ...terminated });
     return terminated;
   }
@@ -178,7 +208,14 @@ export class ContainerWorker {
       return undefined;
     }
     const now = new Date();
-    const terminated: TerminatedState = { exitCode: 128, reason: 'StartError', message, startedAt: now, finishedAt: now, containerID: '' };
+    const terminated: TerminatedState = {
+      exitCode: 128,
+      reason: 'StartError',
+      message,
+      startedAt: now,
+      finishedAt: now,
+      containerID: '',
+    };
     this.#options.log(`container ${this.#options.container.name} could not start: ${message}`);
     this.#set({ kind: 'terminated', ...terminated });
     return terminated;

@@ -2,7 +2,13 @@
 import type { DiscoveryV1Api, V1EndpointSlice, V1Service } from '@kubernetes/client-node';
 
 import { isNotFound } from './api-errors.ts';
-import { desiredSlices, ENDPOINT_SLICE_MANAGER, MANAGED_BY_LABEL, sameSlice, SLICE_NODE_LABEL } from './endpoint-slices.ts';
+import {
+  desiredSlices,
+  ENDPOINT_SLICE_MANAGER,
+  MANAGED_BY_LABEL,
+  sameSlice,
+  SLICE_NODE_LABEL,
+} from './endpoint-slices.ts';
 import type { EndpointPod } from './endpoint-slices.ts';
 
 function ignoreNotFound(error: unknown): void {
@@ -16,7 +22,11 @@ function keyOf(slice: V1EndpointSlice): string {
 }
 
 /** Deletes an unwanted slice or replaces one that says something else; `wanted` is this sync's own object. */
-async function reconcileExisting(discovery: DiscoveryV1Api, slice: V1EndpointSlice, wanted: V1EndpointSlice | undefined): Promise<void> {
+async function reconcileExisting(
+  discovery: DiscoveryV1Api,
+  slice: V1EndpointSlice,
+  wanted: V1EndpointSlice | undefined,
+): Promise<void> {
   const namespace = slice.metadata?.namespace ?? '';
   const name = slice.metadata?.name ?? '';
   if (wanted === undefined) {
@@ -41,7 +51,9 @@ export interface EndpointSliceSync {
 export async function syncEndpointSlices(sync: EndpointSliceSync): Promise<void> {
   const { discovery } = sync;
   const desired = desiredSlices(sync.services, sync.pods);
-  const existing = await discovery.listEndpointSliceForAllNamespaces({ labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINT_SLICE_MANAGER},${SLICE_NODE_LABEL}=${sync.nodeName}` });
+  const existing = await discovery.listEndpointSliceForAllNamespaces({
+    labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINT_SLICE_MANAGER},${SLICE_NODE_LABEL}=${sync.nodeName}`,
+  });
   const seen = new Set<string>();
   for (const slice of existing.items) {
     seen.add(keyOf(slice));

@@ -21,14 +21,24 @@ function endpointPod(overrides: Partial<EndpointPod> = {}): EndpointPod {
   };
 }
 
-function service(overrides: { name?: string; namespace?: string; selector?: Record<string, string> | undefined; ports?: { name?: string; port: number; targetPort?: number | string }[]; publishNotReadyAddresses?: boolean } = {}): V1Service {
+function service(
+  overrides: {
+    name?: string;
+    namespace?: string;
+    selector?: Record<string, string> | undefined;
+    ports?: { name?: string; port: number; targetPort?: number | string }[];
+    publishNotReadyAddresses?: boolean;
+  } = {},
+): V1Service {
   const selector = 'selector' in overrides ? overrides.selector : { app: 'web' };
   return {
     metadata: { name: overrides.name ?? 'web', namespace: overrides.namespace ?? 'ns', uid: 'svc-uid' },
     spec: {
       ...(selector === undefined ? {} : { selector }),
       ports: overrides.ports ?? [{ name: 'https', port: 443, targetPort: 9443 }],
-      ...(overrides.publishNotReadyAddresses === undefined ? {} : { publishNotReadyAddresses: overrides.publishNotReadyAddresses }),
+      ...(overrides.publishNotReadyAddresses === undefined
+        ? {}
+        : { publishNotReadyAddresses: overrides.publishNotReadyAddresses }),
     },
   };
 }
@@ -54,17 +64,41 @@ describe('desiredSlices: which Services select which pods', () => {
   it('writes one slice per Service and pod, keyed namespace/name, named after both', () => {
     const pods = [endpointPod(), endpointPod({ name: 'app-2', uid: '99999999-rest' })];
     const slices = desiredSlices([service(), service({ name: 'web-metrics', ports: [{ port: 8080 }] })], pods);
-    expect([...slices.keys()].sort()).toEqual(['ns/web-metrics-pk-99999999', 'ns/web-metrics-pk-abcdef01', 'ns/web-pk-99999999', 'ns/web-pk-abcdef01']);
+    expect([...slices.keys()].sort()).toEqual([
+      'ns/web-metrics-pk-99999999',
+      'ns/web-metrics-pk-abcdef01',
+      'ns/web-pk-99999999',
+      'ns/web-pk-abcdef01',
+    ]);
     expect(sliceName('x'.repeat(60), 'abcdef0123')).toBe(`${'x'.repeat(40)}-pk-abcdef01`);
   });
 });
 
 describe('desiredSlices: ports', () => {
   it.each([
-    ['a numeric targetPort', [{ name: 'https', port: 443, targetPort: 9443 }], [{ name: 'https', port: 40001, protocol: 'TCP' }]],
-    ['a named targetPort', [{ name: 'https', port: 443, targetPort: 'webhook' }], [{ name: 'https', port: 40001, protocol: 'TCP' }]],
-    ['no targetPort: the port itself', [{ name: 'http', port: 8080 }], [{ name: 'http', port: 40002, protocol: 'TCP' }]],
-    ['a name the pod does not declare is left out', [{ name: 'x', port: 1, targetPort: 'missing' }, { name: 'http', port: 80, targetPort: 8080 }], [{ name: 'http', port: 40002, protocol: 'TCP' }]],
+    [
+      'a numeric targetPort',
+      [{ name: 'https', port: 443, targetPort: 9443 }],
+      [{ name: 'https', port: 40001, protocol: 'TCP' }],
+    ],
+    [
+      'a named targetPort',
+      [{ name: 'https', port: 443, targetPort: 'webhook' }],
+      [{ name: 'https', port: 40001, protocol: 'TCP' }],
+    ],
+    [
+      'no targetPort: the port itself',
+      [{ name: 'http', port: 8080 }],
+      [{ name: 'http', port: 40002, protocol: 'TCP' }],
+    ],
+    [
+      'a name the pod does not declare is left out',
+      [
+        { name: 'x', port: 1, targetPort: 'missing' },
+        { name: 'http', port: 80, targetPort: 8080 },
+      ],
+      [{ name: 'http', port: 40002, protocol: 'TCP' }],
+    ],
   ])('%s', (_what, ports, expected) => {
     expect(onlySlice([service({ ports })], [endpointPod()])?.ports).toEqual(expected);
   });
@@ -72,20 +106,58 @@ describe('desiredSlices: ports', () => {
 
 describe('desiredSlices: endpoint conditions', () => {
   it.each([
-    { what: 'ready', pod: { ready: true, terminating: false }, publishNotReadyAddresses: false, conditions: { ready: true, serving: true, terminating: false } },
-    { what: 'not ready', pod: { ready: false, terminating: false }, publishNotReadyAddresses: false, conditions: { ready: false, serving: false, terminating: false } },
-    { what: 'not ready, publishNotReadyAddresses', pod: { ready: false, terminating: false }, publishNotReadyAddresses: true, conditions: { ready: true, serving: false, terminating: false } },
-    { what: 'terminating while still ready', pod: { ready: true, terminating: true }, publishNotReadyAddresses: false, conditions: { ready: false, serving: true, terminating: true } },
-    { what: 'terminating, publishNotReadyAddresses', pod: { ready: false, terminating: true }, publishNotReadyAddresses: true, conditions: { ready: true, serving: false, terminating: true } },
+    {
+      what: 'ready',
+      pod: { ready: true, terminating: false },
+      publishNotReadyAddresses: false,
+      conditions: { ready: true, serving: true, terminating: false },
+    },
+    {
+      what: 'not ready',
+      pod: { ready: false, terminating: false },
+      publishNotReadyAddresses: false,
+      conditions: { ready: false, serving: false, terminating: false },
+    },
+    {
+      what: 'not ready, publishNotReadyAddresses',
+      pod: { ready: false, terminating: false },
+      publishNotReadyAddresses: true,
+      conditions: { ready: true, serving: false, terminating: false },
+    },
+    {
+      what: 'terminating while still ready',
+      pod: { ready: true, terminating: true },
+      publishNotReadyAddresses: false,
+      conditions: { ready: false, serving: true, terminating: true },
+    },
+    {
+      what: 'terminating, publishNotReadyAddresses',
+      pod: { ready: false, terminating: true },
+      publishNotReadyAddresses: true,
+      conditions: { ready: true, serving: false, terminating: true },
+    },
   ])('$what', ({ pod, publishNotReadyAddresses, conditions }) => {
     const slice = onlySlice([service({ publishNotReadyAddresses })], [endpointPod(pod)]);
-    expect(slice?.endpoints).toEqual([{ addresses: ['192.168.1.7'], conditions, nodeName: 'pk-node', targetRef: { kind: 'Pod', namespace: 'ns', name: 'app-1', uid: 'abcdef0123456789' } }]);
+    expect(slice?.endpoints).toEqual([
+      {
+        addresses: ['192.168.1.7'],
+        conditions,
+        nodeName: 'pk-node',
+        targetRef: { kind: 'Pod', namespace: 'ns', name: 'app-1', uid: 'abcdef0123456789' },
+      },
+    ]);
   });
 
   it('labels the slice for the Service, this manager and node, owned by the Service', () => {
     const slice = onlySlice([service()], [endpointPod()]);
-    expect(slice?.metadata?.labels).toEqual({ 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': ENDPOINT_SLICE_MANAGER, [SLICE_NODE_LABEL]: 'pk-node' });
-    expect(slice?.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true }]);
+    expect(slice?.metadata?.labels).toEqual({
+      'kubernetes.io/service-name': 'web',
+      'endpointslice.kubernetes.io/managed-by': ENDPOINT_SLICE_MANAGER,
+      [SLICE_NODE_LABEL]: 'pk-node',
+    });
+    expect(slice?.metadata?.ownerReferences).toEqual([
+      { apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true },
+    ]);
     expect(slice?.addressType).toBe('IPv4');
   });
 });

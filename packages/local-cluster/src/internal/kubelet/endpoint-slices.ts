@@ -58,22 +58,40 @@ function sliceFor(service: V1Service, pod: EndpointPod): V1EndpointSlice {
     metadata: {
       name: sliceName(serviceName, pod.uid),
       namespace: pod.namespace,
-      labels: { [SERVICE_NAME_LABEL]: serviceName, [MANAGED_BY_LABEL]: ENDPOINT_SLICE_MANAGER, [SLICE_NODE_LABEL]: pod.nodeName },
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: serviceName, uid: service.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      labels: {
+        [SERVICE_NAME_LABEL]: serviceName,
+        [MANAGED_BY_LABEL]: ENDPOINT_SLICE_MANAGER,
+        [SLICE_NODE_LABEL]: pod.nodeName,
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          name: serviceName,
+          uid: service.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     addressType: 'IPv4',
-    endpoints: [{
-      addresses: [pod.address],
-      conditions: { ready, serving: pod.ready, terminating: pod.terminating },
-      nodeName: pod.nodeName,
-      targetRef: { kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid },
-    }],
+    endpoints: [
+      {
+        addresses: [pod.address],
+        conditions: { ready, serving: pod.ready, terminating: pod.terminating },
+        nodeName: pod.nodeName,
+        targetRef: { kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid },
+      },
+    ],
     ports,
   };
 }
 
 /** Every slice that should exist, by `namespace/name`. */
-export function desiredSlices(services: readonly V1Service[], pods: readonly EndpointPod[]): Map<string, V1EndpointSlice> {
+export function desiredSlices(
+  services: readonly V1Service[],
+  pods: readonly EndpointPod[],
+): Map<string, V1EndpointSlice> {
   const slices = new Map<string, V1EndpointSlice>();
   for (const service of services) {
     for (const pod of pods.filter((candidate) => selects(service, candidate))) {
@@ -88,7 +106,12 @@ export function desiredSlices(services: readonly V1Service[], pods: readonly End
 export function sameSlice(existing: V1EndpointSlice, desired: V1EndpointSlice): boolean {
   const view = (slice: V1EndpointSlice): string =>
     JSON.stringify([
-      (slice.endpoints ?? []).map((endpoint) => [endpoint.addresses, endpoint.conditions?.ready, endpoint.conditions?.serving, endpoint.conditions?.terminating]),
+      (slice.endpoints ?? []).map((endpoint) => [
+        endpoint.addresses,
+        endpoint.conditions?.ready,
+        endpoint.conditions?.serving,
+        endpoint.conditions?.terminating,
+      ]),
       (slice.ports ?? []).map((port) => [port.name, port.port, port.protocol]),
     ]);
   return view(existing) === view(desired);

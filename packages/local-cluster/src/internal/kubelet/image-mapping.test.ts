@@ -22,7 +22,14 @@ describe('imageRepository', () => {
   });
 
   it('finds a mapping by repository only', () => {
-    const mapping: ImageMapping = { repository: 'kruise-ts', workingDir: '/', entrypoint: [], cmd: [], env: {}, executables: {} };
+    const mapping: ImageMapping = {
+      repository: 'kruise-ts',
+      workingDir: '/',
+      entrypoint: [],
+      cmd: [],
+      env: {},
+      executables: {},
+    };
     expect(findImageMapping('ghcr.io/x/kruise-ts:9', [mapping])).toBe(mapping);
     expect(findImageMapping('ghcr.io/x/kruise-ts-other:9', [mapping])).toBeUndefined();
   });
@@ -39,8 +46,16 @@ describe('parseDockerfileRuntime', () => {
   });
 
   it.each([
-    ['ignores earlier stages', 'FROM a AS b\nENTRYPOINT ["x"]\nENV A=1\nFROM c\nCMD ["y"]\n', { entrypoint: [], cmd: ['y'], env: {} }],
-    ['takes the last ENTRYPOINT and several ENV pairs', 'FROM a\nENTRYPOINT ["x"]\nENTRYPOINT ["z", "-v"]\nENV A=1 B=two\n', { entrypoint: ['z', '-v'], cmd: [], env: { A: '1', B: 'two' } }],
+    [
+      'ignores earlier stages',
+      'FROM a AS b\nENTRYPOINT ["x"]\nENV A=1\nFROM c\nCMD ["y"]\n',
+      { entrypoint: [], cmd: ['y'], env: {} },
+    ],
+    [
+      'takes the last ENTRYPOINT and several ENV pairs',
+      'FROM a\nENTRYPOINT ["x"]\nENTRYPOINT ["z", "-v"]\nENV A=1 B=two\n',
+      { entrypoint: ['z', '-v'], cmd: [], env: { A: '1', B: 'two' } },
+    ],
   ])('%s', (_what, text, expected) => {
     expect(parseDockerfileRuntime(text)).toEqual(expected);
   });
@@ -54,7 +69,12 @@ describe('parseDockerfileRuntime', () => {
 describe('repositoryImage', () => {
   it('maps kruise-ts to this repository, node to the running Node.js', () => {
     const image = repositoryImage(ROOT);
-    expect(image).toMatchObject({ repository: 'kruise-ts', workingDir: ROOT, executables: { node: process.execPath }, cmd: ['dist/cloneset.mjs'] });
+    expect(image).toMatchObject({
+      repository: 'kruise-ts',
+      workingDir: ROOT,
+      executables: { node: process.execPath },
+      cmd: ['dist/cloneset.mjs'],
+    });
     expect(image.prepare).toBeTypeOf('function');
   });
 });

@@ -97,7 +97,9 @@ export function repositoryImage(root: string = REPOSITORY_ROOT): ImageMapping {
     ...runtime,
     executables: { node: process.execPath },
     prepare: async () => {
-      await promisify(execFile)(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bundle/src/cli.ts'], { cwd: root });
+      await promisify(execFile)(process.execPath, ['--conditions=@kruise-ts/source', 'packages/bundle/src/cli.ts'], {
+        cwd: root,
+      });
     },
   };
 }

@@ -45,15 +45,25 @@ export class ListWatch<T extends KubernetesObject> {
   async #cycle(): Promise<void> {
     const listed = await this.#options.list();
     this.#options.onList(listed.items);
-    const query: Record<string, string | boolean> = { allowWatchBookmarks: true, resourceVersion: listed.metadata?.resourceVersion ?? '' };
+    const query: Record<string, string | boolean> = {
+      allowWatchBookmarks: true,
+      resourceVersion: listed.metadata?.resourceVersion ?? '',
+    };
     if (this.#options.fieldSelector !== undefined) {
       query['fieldSelector'] = this.#options.fieldSelector;
     }
-    this.#request = await this.#watch.watch(this.#options.path, query, (type: string, object: T) => {
-      if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
-        this.#options.onEvent(type, object);
-      }
-    }, (error: unknown) => { this.#restart(error); });
+    this.#request = await this.#watch.watch(
+      this.#options.path,
+      query,
+      (type: string, object: T) => {
+        if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
+          this.#options.onEvent(type, object);
+        }
+      },
+      (error: unknown) => {
+        this.#restart(error);
+      },
+    );
   }
 
   #restart(error: unknown): void {
@@ -64,7 +74,9 @@ export class ListWatch<T extends KubernetesObject> {
       this.#options.log(`watch of ${this.#options.path} ended: ${errorText(error)}`);
     }
     this.#timer = setTimeout(() => {
-      this.#cycle().catch((cause: unknown) => { this.#restart(cause); });
+      this.#cycle().catch((cause: unknown) => {
+        this.#restart(cause);
+      });
     }, RESTART_DELAY_MS);
   }
 }

@@ -5,7 +5,13 @@ import { ContainerConfigError, containerEnvironment, expandReferences, fieldPath
 import type { PodSources } from './pod-sources.ts';
 
 const POD: V1Pod = {
-  metadata: { name: 'web-0', namespace: 'ns', uid: 'uid-1', labels: { app: 'web', 'example.com/tier': 'a' }, annotations: { note: 'hi' } },
+  metadata: {
+    name: 'web-0',
+    namespace: 'ns',
+    uid: 'uid-1',
+    labels: { app: 'web', 'example.com/tier': 'a' },
+    annotations: { note: 'hi' },
+  },
   spec: { nodeName: 'pk-node', serviceAccountName: 'web-sa', containers: [] },
   status: { hostIP: '10.0.0.1', podIP: '10.0.0.2' },
 };
@@ -34,7 +40,9 @@ describe('fieldPathValue', () => {
   });
 
   it('names a path it does not support', () => {
-    expect(() => fieldPathValue(POD, 'spec.schedulerName')).toThrow(new ContainerConfigError('fieldRef "spec.schedulerName" is not supported'));
+    expect(() => fieldPathValue(POD, 'spec.schedulerName')).toThrow(
+      new ContainerConfigError('fieldRef "spec.schedulerName" is not supported'),
+    );
   });
 });
 
@@ -55,8 +63,12 @@ describe('expandReferences', () => {
 });
 
 function sources(): PodSources {
-  const secrets: Record<string, Record<string, Buffer>> = { 'ns/creds': { password: Buffer.from('s3cret'), 'bad-name!': Buffer.from('x') } };
-  const configMaps: Record<string, Record<string, Buffer>> = { 'ns/settings': { level: Buffer.from('debug'), size: Buffer.from('3') } };
+  const secrets: Record<string, Record<string, Buffer>> = {
+    'ns/creds': { password: Buffer.from('s3cret'), 'bad-name!': Buffer.from('x') },
+  };
+  const configMaps: Record<string, Record<string, Buffer>> = {
+    'ns/settings': { level: Buffer.from('debug'), size: Buffer.from('3') },
+  };
   return {
     secret: (namespace, name) => Promise.resolve(secrets[`${namespace}/${name}`]),
     configMap: (namespace, name) => Promise.resolve(configMaps[`${namespace}/${name}`]),
@@ -66,14 +78,27 @@ function sources(): PodSources {
 
 const API = { host: '127.0.0.1', port: '6443' };
 
-async function environment(container: Partial<V1Container>, base: Record<string, string> = {}): Promise<Record<string, string>> {
-  return containerEnvironment({ pod: POD, container: { name: 'c', ...container }, sources: sources(), address: '192.168.0.9' }, base, API);
+async function environment(
+  container: Partial<V1Container>,
+  base: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  return containerEnvironment(
+    { pod: POD, container: { name: 'c', ...container }, sources: sources(), address: '192.168.0.9' },
+    base,
+    API,
+  );
 }
 
 describe('containerEnvironment', () => {
   it('starts from the image ENV, then the kubelet variables', async () => {
     const env = await environment({}, { NODE_ENV: 'production', HOSTNAME: 'image' });
-    expect(env).toMatchObject({ NODE_ENV: 'production', HOSTNAME: 'web-0', KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: '6443', KUBERNETES_SERVICE_PORT_HTTPS: '6443' });
+    expect(env).toMatchObject({
+      NODE_ENV: 'production',
+      HOSTNAME: 'web-0',
+      KUBERNETES_SERVICE_HOST: '127.0.0.1',
+      KUBERNETES_SERVICE_PORT: '6443',
+      KUBERNETES_SERVICE_PORT_HTTPS: '6443',
+    });
     expect(env['PATH']).toContain('/usr/bin');
   });
 
@@ -92,13 +117,26 @@ describe('containerEnvironment', () => {
       ],
       resources: { limits: { memory: '256Mi' } },
     });
-    expect(env).toMatchObject({ GREETING: 'hello', MESSAGE: 'hello from $(POD_NAME)', POD_NAME: 'web-0', LATER: 'web-0', POD_IP: '192.168.0.9', PASSWORD: 's3cret', LEVEL: 'debug', MEMORY_MI: '256' });
+    expect(env).toMatchObject({
+      GREETING: 'hello',
+      MESSAGE: 'hello from $(POD_NAME)',
+      POD_NAME: 'web-0',
+      LATER: 'web-0',
+      POD_IP: '192.168.0.9',
+      PASSWORD: 's3cret',
+      LEVEL: 'debug',
+      MEMORY_MI: '256',
+    });
     expect(env).not.toHaveProperty('OPTIONAL');
   });
 
   it('adds envFrom with its prefix before env, skipping invalid names', async () => {
     const env = await environment({
-      envFrom: [{ configMapRef: { name: 'settings' }, prefix: 'CFG_' }, { secretRef: { name: 'creds' } }, { configMapRef: { name: 'absent', optional: true } }],
+      envFrom: [
+        { configMapRef: { name: 'settings' }, prefix: 'CFG_' },
+        { secretRef: { name: 'creds' } },
+        { configMapRef: { name: 'absent', optional: true } },
+      ],
       env: [{ name: 'CFG_level', value: 'overridden' }],
     });
     expect(env).toMatchObject({ CFG_level: 'overridden', CFG_size: '3', password: 's3cret' });
@@ -108,8 +146,16 @@ describe('containerEnvironment', () => {
   it.each([
     ['a missing Secret', { secretKeyRef: { name: 'nope', key: 'k' } }, 'secret "nope" not found'],
     ['a missing key', { secretKeyRef: { name: 'creds', key: 'user' } }, "couldn't find key user in Secret ns/creds"],
-    ['a missing ConfigMap key', { configMapKeyRef: { name: 'settings', key: 'colour' } }, "couldn't find key colour in ConfigMap ns/settings"],
-    ['an unsupported fieldRef', { fieldRef: { fieldPath: 'spec.hostname' } }, 'fieldRef "spec.hostname" is not supported'],
+    [
+      'a missing ConfigMap key',
+      { configMapKeyRef: { name: 'settings', key: 'colour' } },
+      "couldn't find key colour in ConfigMap ns/settings",
+    ],
+    [
+      'an unsupported fieldRef',
+      { fieldRef: { fieldPath: 'spec.hostname' } },
+      'fieldRef "spec.hostname" is not supported',
+    ],
   ])('refuses %s with a CreateContainerConfigError message', async (_what, valueFrom, message) => {
     const building = environment({ env: [{ name: 'X', valueFrom }] });
     await expect(building).rejects.toBeInstanceOf(ContainerConfigError);

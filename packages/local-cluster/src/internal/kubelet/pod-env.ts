@@ -45,7 +45,9 @@ function resourceFieldValue(container: V1Container, reference: { resource: strin
   const quantities = kind === 'limits' ? container.resources?.limits : container.resources?.requests;
   const quantity = resource === undefined ? undefined : quantities?.[resource];
   if (quantity === undefined) {
-    throw new ContainerConfigError(`resourceFieldRef ${reference.resource}: the container sets no such ${kind ?? 'resource'}`);
+    throw new ContainerConfigError(
+      `resourceFieldRef ${reference.resource}: the container sets no such ${kind ?? 'resource'}`,
+    );
   }
   const divisor = reference.divisor === undefined ? 1 : parseQuantity(reference.divisor);
   return String(Math.ceil(parseQuantity(quantity) / divisor));
@@ -56,7 +58,9 @@ function resourceFieldValue(container: V1Container, reference: { resource: strin
  * literal `$` (so `$$(VAR)` stays `$(VAR)`), as the kubelet expands env values, command and args.
  */
 export function expandReferences(text: string, known: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/gu, (match, name: string | undefined) => (name === undefined ? '$' : (known[name] ?? match)));
+  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/gu, (match, name: string | undefined) =>
+    name === undefined ? '$' : (known[name] ?? match),
+  );
 }
 
 interface KeyReference {
@@ -65,7 +69,13 @@ interface KeyReference {
   readonly optional?: boolean;
 }
 
-function missingKeyMessage(missing: { kind: 'secret' | 'configMap'; namespace: string; name: string; key: string; found: boolean }): string {
+function missingKeyMessage(missing: {
+  kind: 'secret' | 'configMap';
+  namespace: string;
+  name: string;
+  key: string;
+  found: boolean;
+}): string {
   if (!missing.found) {
     return `${missing.kind === 'secret' ? 'secret' : 'configmap'} ${JSON.stringify(missing.name)} not found`;
   }
@@ -73,18 +83,28 @@ function missingKeyMessage(missing: { kind: 'secret' | 'configMap'; namespace: s
   return `couldn't find key ${missing.key} in ${missing.kind === 'secret' ? 'Secret' : 'ConfigMap'} ${missing.namespace}/${missing.name}`;
 }
 
-function readObject(context: EnvContext, kind: 'secret' | 'configMap', name: string): Promise<Record<string, Buffer> | undefined> {
+function readObject(
+  context: EnvContext,
+  kind: 'secret' | 'configMap',
+  name: string,
+): Promise<Record<string, Buffer> | undefined> {
   const namespace = context.pod.metadata?.namespace ?? '';
   return kind === 'secret' ? context.sources.secret(namespace, name) : context.sources.configMap(namespace, name);
 }
 
-async function keyOf(context: EnvContext, kind: 'secret' | 'configMap', reference: KeyReference): Promise<string | undefined> {
+async function keyOf(
+  context: EnvContext,
+  kind: 'secret' | 'configMap',
+  reference: KeyReference,
+): Promise<string | undefined> {
   const namespace = context.pod.metadata?.namespace ?? '';
   const name = reference.name ?? '';
   const data = await readObject(context, kind, name);
   const value = data?.[reference.key];
   if (value === undefined && reference.optional !== true) {
-    throw new ContainerConfigError(missingKeyMessage({ kind, namespace, name, key: reference.key, found: data !== undefined }));
+    throw new ContainerConfigError(
+      missingKeyMessage({ kind, namespace, name, key: reference.key, found: data !== undefined }),
+    );
   }
   return value?.toString('utf8');
 }
@@ -97,7 +117,11 @@ interface EnvContext {
   readonly address?: string;
 }
 
-async function valueOf(context: EnvContext, variable: V1EnvVar, known: Readonly<Record<string, string>>): Promise<string | undefined> {
+async function valueOf(
+  context: EnvContext,
+  variable: V1EnvVar,
+  known: Readonly<Record<string, string>>,
+): Promise<string | undefined> {
   const from = variable.valueFrom;
   if (from === undefined) {
     return expandReferences(variable.value ?? '', known);
@@ -122,14 +146,20 @@ const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/u;
 /** The variables of one `envFrom` source: every key that is a valid name, with the prefix. */
 function envFromReference(source: V1EnvFromSource): { kind: 'secret' | 'configMap'; name: string; optional: boolean } {
   const reference = source.secretRef ?? source.configMapRef ?? {};
-  return { kind: source.secretRef === undefined ? 'configMap' : 'secret', name: reference.name ?? '', optional: reference.optional === true };
+  return {
+    kind: source.secretRef === undefined ? 'configMap' : 'secret',
+    name: reference.name ?? '',
+    optional: reference.optional === true,
+  };
 }
 
 async function envFromValues(context: EnvContext, source: V1EnvFromSource): Promise<Record<string, string>> {
   const { kind, name, optional } = envFromReference(source);
   const data = await readObject(context, kind, name);
   if (data === undefined && !optional) {
-    throw new ContainerConfigError(missingKeyMessage({ kind, namespace: context.pod.metadata?.namespace ?? '', name, key: '', found: false }));
+    throw new ContainerConfigError(
+      missingKeyMessage({ kind, namespace: context.pod.metadata?.namespace ?? '', name, key: '', found: false }),
+    );
   }
   return prefixed(data ?? {}, source.prefix ?? '');
 }
@@ -146,7 +176,11 @@ export interface ApiServerAddress {
 }
 
 /** The container's environment; `base` is the image's ENV. */
-export async function containerEnvironment(context: EnvContext, base: Readonly<Record<string, string>>, apiServer: ApiServerAddress): Promise<Record<string, string>> {
+export async function containerEnvironment(
+  context: EnvContext,
+  base: Readonly<Record<string, string>>,
+  apiServer: ApiServerAddress,
+): Promise<Record<string, string>> {
   const env: Record<string, string> = {
     PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     ...base,

@@ -23,7 +23,7 @@ describe('mapMountedPath', () => {
     expect(mapMountedPath(value, MOUNTS)).toEqual(expected);
   });
 
-  it('leaves the image\'s own files where they are, even under a mounted path (a repository cloned under /tmp)', () => {
+  it("leaves the image's own files where they are, even under a mounted path (a repository cloned under /tmp)", () => {
     const withImage: [string, string][] = [...MOUNTS, ['/tmp/clone', '/tmp/clone']];
     expect(mapMountedPath('/tmp/clone/dist/cloneset.mjs', withImage)).toBe('/tmp/clone/dist/cloneset.mjs');
     expect(mapMountedPath('/tmp/scratch', withImage)).toBe('/k/pods/u/volumes/tmp/scratch');
@@ -36,7 +36,12 @@ describe('mapMountedPath', () => {
   });
 
   it('uses the first matching mount (the kubelet orders them longest first)', () => {
-    expect(mapMountedPath('/a/b/c', [['/a/b', '/inner'], ['/a', '/outer']])).toBe('/inner/c');
+    expect(
+      mapMountedPath('/a/b/c', [
+        ['/a/b', '/inner'],
+        ['/a', '/outer'],
+      ]),
+    ).toBe('/inner/c');
   });
 });
 

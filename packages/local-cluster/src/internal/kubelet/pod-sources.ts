@@ -9,7 +9,10 @@ export interface PodSources {
   /** A ConfigMap's data and binaryData; undefined when it does not exist. */
   configMap(namespace: string, name: string): Promise<Record<string, Buffer> | undefined>;
   /** A token of the pod's ServiceAccount bound to the pod (TokenRequest), and when it expires. */
-  serviceAccountToken(pod: V1Pod, request: { readonly audience?: string; readonly expirationSeconds: number }): Promise<{ token: string; expiresAt: Date }>;
+  serviceAccountToken(
+    pod: V1Pod,
+    request: { readonly audience?: string; readonly expirationSeconds: number },
+  ): Promise<{ token: string; expiresAt: Date }>;
 }
 
 async function orUndefined<T>(read: Promise<T>): Promise<T | undefined> {
@@ -28,7 +31,10 @@ function decoded(entries: Record<string, string> | undefined, encoding: 'base64'
 }
 
 /** A TokenRequest bound to the pod, as the kubelet asks for a projected token. */
-function tokenRequest(pod: V1Pod, request: { readonly audience?: string; readonly expirationSeconds: number }): AuthenticationV1TokenRequest {
+function tokenRequest(
+  pod: V1Pod,
+  request: { readonly audience?: string; readonly expirationSeconds: number },
+): AuthenticationV1TokenRequest {
   return {
     spec: {
       audiences: request.audience === undefined ? [] : [request.audience],
@@ -46,7 +52,9 @@ export function apiPodSources(core: CoreV1Api): PodSources {
     },
     configMap: async (namespace, name) => {
       const configMap = await orUndefined(core.readNamespacedConfigMap({ namespace, name }));
-      return configMap === undefined ? undefined : { ...decoded(configMap.data, 'utf8'), ...decoded(configMap.binaryData, 'base64') };
+      return configMap === undefined
+        ? undefined
+        : { ...decoded(configMap.data, 'utf8'), ...decoded(configMap.binaryData, 'base64') };
     },
     serviceAccountToken: async (pod, request) => {
       const answer = await core.createNamespacedServiceAccountToken({

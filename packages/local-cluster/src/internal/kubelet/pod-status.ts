@@ -19,7 +19,17 @@ export interface PodStatusInput {
 const KUBELET_CONDITIONS = new Set(['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready']);
 
 function terminatedOf(state: TerminatedState): V1ContainerState {
-  return { terminated: { exitCode: state.exitCode, reason: state.reason, startedAt: state.startedAt, finishedAt: state.finishedAt, containerID: state.containerID, ...(state.message === undefined ? {} : { message: state.message }), ...(state.signal === undefined ? {} : { signal: state.signal }) } };
+  return {
+    terminated: {
+      exitCode: state.exitCode,
+      reason: state.reason,
+      startedAt: state.startedAt,
+      finishedAt: state.finishedAt,
+      containerID: state.containerID,
+      ...(state.message === undefined ? {} : { message: state.message }),
+      ...(state.signal === undefined ? {} : { signal: state.signal }),
+    },
+  };
 }
 
 function stateOf(state: ContainerState): V1ContainerState {
@@ -56,7 +66,9 @@ export function podPhase(pod: V1Pod, containers: readonly ContainerView[]): stri
   if (terminated.length < containers.length || pod.spec?.restartPolicy === 'Always') {
     return 'Running';
   }
-  return terminated.every((view) => view.state.kind === 'terminated' && view.state.exitCode === 0) ? 'Succeeded' : 'Failed';
+  return terminated.every((view) => view.state.kind === 'terminated' && view.state.exitCode === 0)
+    ? 'Succeeded'
+    : 'Failed';
 }
 
 interface ConditionInput {
@@ -70,13 +82,21 @@ interface ConditionInput {
 function condition(previous: readonly V1PodCondition[], input: ConditionInput, now: Date): V1PodCondition {
   const value = input.status ? 'True' : 'False';
   const before = previous.find((entry) => entry.type === input.type);
-  const lastTransitionTime = before?.status === value && before.lastTransitionTime !== undefined ? before.lastTransitionTime : now;
-  return { type: input.type, status: value, lastTransitionTime, ...(input.status || input.reason === undefined ? {} : { reason: input.reason }) };
+  const lastTransitionTime =
+    before?.status === value && before.lastTransitionTime !== undefined ? before.lastTransitionTime : now;
+  return {
+    type: input.type,
+    status: value,
+    lastTransitionTime,
+    ...(input.status || input.reason === undefined ? {} : { reason: input.reason }),
+  };
 }
 
 function readinessGatesPass(pod: V1Pod): boolean {
   const conditions = pod.status?.conditions ?? [];
-  return (pod.spec?.readinessGates ?? []).every((gate) => conditions.some((entry) => entry.type === gate.conditionType && entry.status === 'True'));
+  return (pod.spec?.readinessGates ?? []).every((gate) =>
+    conditions.some((entry) => entry.type === gate.conditionType && entry.status === 'True'),
+  );
 }
 
 export function podStatus(input: PodStatusInput): V1PodStatus {
@@ -89,7 +109,11 @@ export function podStatus(input: PodStatusInput): V1PodStatus {
     condition(previous, { type: 'PodReadyToStartContainers', status: input.volumesReady }, now),
     condition(previous, { type: 'Initialized', status: true }, now),
     condition(previous, { type: 'ContainersReady', status: containersReady, reason: 'ContainersNotReady' }, now),
-    condition(previous, { type: 'Ready', status: ready, reason: containersReady ? 'ReadinessGatesNotReady' : 'ContainersNotReady' }, now),
+    condition(
+      previous,
+      { type: 'Ready', status: ready, reason: containersReady ? 'ReadinessGatesNotReady' : 'ContainersNotReady' },
+      now,
+    ),
   ];
   return {
     phase: podPhase(pod, containers),

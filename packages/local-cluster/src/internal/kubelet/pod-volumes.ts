@@ -41,10 +41,17 @@ interface ProjectionContext {
   tokenExpiresAt?: Date;
 }
 
-async function objectFiles(context: ProjectionContext, kind: 'secret' | 'configMap', reference: { name?: string; items?: V1KeyToPath[]; optional?: boolean }): Promise<VolumeFiles> {
+async function objectFiles(
+  context: ProjectionContext,
+  kind: 'secret' | 'configMap',
+  reference: { name?: string; items?: V1KeyToPath[]; optional?: boolean },
+): Promise<VolumeFiles> {
   const namespace = context.pod.metadata?.namespace ?? '';
   const name = reference.name ?? '';
-  const data = kind === 'secret' ? await context.sources.secret(namespace, name) : await context.sources.configMap(namespace, name);
+  const data =
+    kind === 'secret'
+      ? await context.sources.secret(namespace, name)
+      : await context.sources.configMap(namespace, name);
   if (data === undefined) {
     if (reference.optional === true) {
       return new Map();
@@ -68,7 +75,10 @@ function downwardFiles(pod: V1Pod, items: readonly { path: string; fieldRef?: { 
 async function projectionFiles(context: ProjectionContext, projection: V1VolumeProjection): Promise<VolumeFiles> {
   if (projection.serviceAccountToken !== undefined) {
     const source = projection.serviceAccountToken;
-    const request = { expirationSeconds: source.expirationSeconds ?? DEFAULT_TOKEN_SECONDS, ...(source.audience === undefined ? {} : { audience: source.audience }) };
+    const request = {
+      expirationSeconds: source.expirationSeconds ?? DEFAULT_TOKEN_SECONDS,
+      ...(source.audience === undefined ? {} : { audience: source.audience }),
+    };
     const { token, expiresAt } = await context.sources.serviceAccountToken(context.pod, request);
     if (context.tokenExpiresAt === undefined || expiresAt < context.tokenExpiresAt) {
       context.tokenExpiresAt = expiresAt;
@@ -87,7 +97,10 @@ async function projectionFiles(context: ProjectionContext, projection: V1VolumeP
   throw new VolumeError('a projected source other than serviceAccountToken, secret, configMap and downwardAPI');
 }
 
-async function projectedFiles(context: ProjectionContext, sources: readonly V1VolumeProjection[]): Promise<VolumeFiles> {
+async function projectedFiles(
+  context: ProjectionContext,
+  sources: readonly V1VolumeProjection[],
+): Promise<VolumeFiles> {
   const files: VolumeFiles = new Map();
   for (const source of sources) {
     for (const [file, content] of await projectionFiles(context, source)) {
@@ -114,7 +127,9 @@ async function volumeFiles(context: ProjectionContext, volume: V1Volume): Promis
   if (volume.downwardAPI !== undefined) {
     return downwardFiles(context.pod, volume.downwardAPI.items ?? []);
   }
-  throw new VolumeError(`volume ${JSON.stringify(volume.name)}: only emptyDir, secret, configMap, downwardAPI and projected volumes are supported by the process kubelet`);
+  throw new VolumeError(
+    `volume ${JSON.stringify(volume.name)}: only emptyDir, secret, configMap, downwardAPI and projected volumes are supported by the process kubelet`,
+  );
 }
 
 /** Writes the files into a fresh directory, then swaps it in, so a reader never sees half a token. */
@@ -163,7 +178,10 @@ export function containerMounts(container: V1Container, directories: ReadonlyMap
     if (directory === undefined) {
       throw new VolumeError(`volumeMount ${JSON.stringify(mount.name)} names no volume of the pod`);
     }
-    mounts.push([mount.mountPath.replace(/\/+$/u, ''), mount.subPath === undefined || mount.subPath === '' ? directory : path.join(directory, mount.subPath)]);
+    mounts.push([
+      mount.mountPath.replace(/\/+$/u, ''),
+      mount.subPath === undefined || mount.subPath === '' ? directory : path.join(directory, mount.subPath),
+    ]);
   }
   return mounts.sort(([a], [b]) => b.length - a.length);
 }

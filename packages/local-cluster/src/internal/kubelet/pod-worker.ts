@@ -79,7 +79,13 @@ export interface LogLocation {
 /** Where a container's log of one run is: as /var/log/pods lays them out. */
 export function containerLogFile(location: LogLocation): string {
   const { namespace = '', name = '', uid = '' } = location.pod.metadata ?? {};
-  return path.join(location.directory, 'logs', `${namespace}_${name}_${uid}`, location.container, `${String(location.restartCount)}.log`);
+  return path.join(
+    location.directory,
+    'logs',
+    `${namespace}_${name}_${uid}`,
+    location.container,
+    `${String(location.restartCount)}.log`,
+  );
 }
 
 export class PodWorker {
@@ -125,7 +131,10 @@ export class PodWorker {
 
   /** The host port of a container port given by number or name. */
   hostPort(port: number | string): number | undefined {
-    const containerPort = typeof port === 'number' ? port : (this.#namedPorts.get(port) ?? (/^\d+$/u.test(port) ? Number(port) : undefined));
+    const containerPort =
+      typeof port === 'number'
+        ? port
+        : (this.#namedPorts.get(port) ?? (/^\d+$/u.test(port) ? Number(port) : undefined));
     return containerPort === undefined ? undefined : (this.hostPorts.get(containerPort) ?? containerPort);
   }
 
@@ -158,8 +167,12 @@ export class PodWorker {
       probeTarget: { address: this.#context.address, hostPort: (port) => this.hostPort(port) },
       graceMs: (this.#pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000,
       plan: (restartCount) => this.#plan(container.name, restartCount),
-      onChange: () => { this.#changed(); },
-      log: (line) => { this.#context.log(`pod ${podKey(this.#pod)}: ${line}`); },
+      onChange: () => {
+        this.#changed();
+      },
+      log: (line) => {
+        this.#context.log(`pod ${podKey(this.#pod)}: ${line}`);
+      },
     });
   }
 
@@ -236,9 +249,14 @@ export class PodWorker {
       return;
     }
     const lifetimeMs = expiresAt.getTime() - Date.now();
-    this.#tokenTimer = setTimeout(() => {
-      this.#writeVolumes().catch((error: unknown) => { this.#context.log(`pod ${podKey(this.#pod)}: token refresh failed: ${errorText(error)}`); });
-    }, Math.max(1000, lifetimeMs * TOKEN_REFRESH_FRACTION));
+    this.#tokenTimer = setTimeout(
+      () => {
+        this.#writeVolumes().catch((error: unknown) => {
+          this.#context.log(`pod ${podKey(this.#pod)}: token refresh failed: ${errorText(error)}`);
+        });
+      },
+      Math.max(1000, lifetimeMs * TOKEN_REFRESH_FRACTION),
+    );
     this.#tokenTimer.unref();
   }
 
@@ -253,19 +271,38 @@ export class PodWorker {
     }
     const image = await this.#context.image(container.image ?? '');
     const volumes = await this.#volumesOnce().catch((error: unknown) => {
-      throw error instanceof VolumeError ? new ContainerWaitError('ContainerCreating', `MountVolume.SetUp failed: ${error.message}`) : error;
+      throw error instanceof VolumeError
+        ? new ContainerWaitError('ContainerCreating', `MountVolume.SetUp failed: ${error.message}`)
+        : error;
     });
-    const env = await containerEnvironment({ pod: this.#pod, container, sources: this.#context.sources, address: this.#context.address }, image.env, this.#context.apiServer).catch((error: unknown) => {
-      throw error instanceof ContainerConfigError ? new ContainerWaitError('CreateContainerConfigError', error.message) : error;
+    const env = await containerEnvironment(
+      { pod: this.#pod, container, sources: this.#context.sources, address: this.#context.address },
+      image.env,
+      this.#context.apiServer,
+    ).catch((error: unknown) => {
+      throw error instanceof ContainerConfigError
+        ? new ContainerWaitError('CreateContainerConfigError', error.message)
+        : error;
     });
     const line = commandLine(container, image, env);
-    const logFile = containerLogFile({ directory: this.#context.directory, pod: this.#pod, container: name, restartCount });
+    const logFile = containerLogFile({
+      directory: this.#context.directory,
+      pod: this.#pod,
+      container: name,
+      restartCount,
+    });
     await mkdir(path.dirname(logFile), { recursive: true });
     const limit = container.resources?.limits?.['memory'];
     return {
       ...line,
       cwd: image.workingDir,
-      env: { ...env, ...shimEnvironment(this.hostPorts, [...containerMounts(container, volumes.directories), ...imageContentMounts(image)]) },
+      env: {
+        ...env,
+        ...shimEnvironment(this.hostPorts, [
+          ...containerMounts(container, volumes.directories),
+          ...imageContentMounts(image),
+        ]),
+      },
       logFile,
       memoryLimit: limit === undefined ? undefined : parseQuantity(limit),
     };
@@ -291,7 +328,14 @@ export class PodWorker {
   async #flushStatus(): Promise<void> {
     while (this.#statusDirty) {
       this.#statusDirty = false;
-      const status = podStatus({ pod: this.#pod, containers: this.#views(), address: this.#context.address, startTime: this.#startTime, volumesReady: this.#volumes !== undefined, now: new Date() });
+      const status = podStatus({
+        pod: this.#pod,
+        containers: this.#views(),
+        address: this.#context.address,
+        startTime: this.#startTime,
+        volumesReady: this.#volumes !== undefined,
+        now: new Date(),
+      });
       await this.#context.writeStatus(this.#pod, status).catch((error: unknown) => {
         this.#context.log(`pod ${podKey(this.#pod)}: status write failed: ${errorText(error)}`);
       });

@@ -26,13 +26,25 @@ function httpProbe(probe: V1Probe, target: ProbeTarget, timeoutMs: number): Prom
   const client = get.scheme === 'HTTPS' ? https : http;
   const headers = Object.fromEntries((get.httpHeaders ?? []).map((header) => [header.name, header.value]));
   return new Promise((resolve) => {
-    const request = client.get({ host: get.host ?? target.address, port, path: get.path ?? '/', timeout: timeoutMs, headers: { 'User-Agent': 'kube-probe/1.34', ...headers }, rejectUnauthorized: false }, (response) => {
-      response.resume();
-      const code = response.statusCode ?? 0;
-      resolve(code >= 200 && code < 400);
-    });
+    const request = client.get(
+      {
+        host: get.host ?? target.address,
+        port,
+        path: get.path ?? '/',
+        timeout: timeoutMs,
+        headers: { 'User-Agent': 'kube-probe/1.34', ...headers },
+        rejectUnauthorized: false,
+      },
+      (response) => {
+        response.resume();
+        const code = response.statusCode ?? 0;
+        resolve(code >= 200 && code < 400);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', () => { resolve(false); });
+    request.on('error', () => {
+      resolve(false);
+    });
   });
 }
 
@@ -47,7 +59,9 @@ function tcpProbe(probe: V1Probe, target: ProbeTarget, timeoutMs: number): Promi
       resolve(true);
     });
     socket.on('timeout', () => socket.destroy(new Error('timeout')));
-    socket.on('error', () => { resolve(false); });
+    socket.on('error', () => {
+      resolve(false);
+    });
   });
 }
 
@@ -120,7 +134,7 @@ export class ProbeWorker {
   }
 
   #record(success: boolean): void {
-    const sameAsLast = this.#streak !== 0 && (this.#streak > 0) === success;
+    const sameAsLast = this.#streak !== 0 && this.#streak > 0 === success;
     this.#streak = sameAsLast ? this.#streak + (success ? 1 : -1) : success ? 1 : -1;
     const threshold = success ? (this.#probe.successThreshold ?? 1) : (this.#probe.failureThreshold ?? 3);
     if (Math.abs(this.#streak) >= threshold && this.#result !== success) {

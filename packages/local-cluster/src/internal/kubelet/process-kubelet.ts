@@ -117,11 +117,15 @@ class Kubelet implements ProcessKubelet {
       image: (image) => this.#image(image),
       writeStatus: (pod, status) => this.#writeStatus(pod, status),
       deletePod: (pod) => this.#deletePod(pod),
-      onChange: () => { this.#slicesChanged(); },
+      onChange: () => {
+        this.#slicesChanged();
+      },
       log: this.#log,
     };
     await registerProcessNode(this.#core, this.nodeName, this.address);
-    process.once('exit', () => { this.#killAll(); });
+    process.once('exit', () => {
+      this.#killAll();
+    });
     await this.#watchServices();
     await this.#watchPods();
     this.#log(`process kubelet: node ${this.nodeName}, pods at ${this.address}`);
@@ -144,7 +148,10 @@ class Kubelet implements ProcessKubelet {
       throw new Error(`no container ${container} of pod ${namespace}/${pod} on ${this.nodeName}`);
     }
     const run = restartCount - (reference.previous === true ? 1 : 0);
-    return readFile(containerLogFile({ directory: this.#options.directory, pod: worker.pod, container, restartCount: run }), 'utf8');
+    return readFile(
+      containerLogFile({ directory: this.#options.directory, pod: worker.pod, container, restartCount: run }),
+      'utf8',
+    );
   }
 
   async stop(): Promise<void> {
@@ -248,7 +255,14 @@ class Kubelet implements ProcessKubelet {
     const worker = new PodWorker(pod, this.#context);
     this.#workers.set(key, worker);
     this.#log(`pod ${key}: starting`);
-    worker.start().then(() => { worker.update(pod); }).catch((error: unknown) => { this.#log(`pod ${key}: ${errorText(error)}`); });
+    worker
+      .start()
+      .then(() => {
+        worker.update(pod);
+      })
+      .catch((error: unknown) => {
+        this.#log(`pod ${key}: ${errorText(error)}`);
+      });
   }
 
   /** Deleted without a grace period (or replaced by a pod of the same name): kill it now. */
@@ -256,14 +270,24 @@ class Kubelet implements ProcessKubelet {
     if (this.#workers.get(key) === worker) {
       this.#workers.delete(key);
     }
-    worker.terminate(0, false).then(() => { this.#slicesChanged(); }, (error: unknown) => { this.#log(`pod ${key}: ${errorText(error)}`); });
+    worker.terminate(0, false).then(
+      () => {
+        this.#slicesChanged();
+      },
+      (error: unknown) => {
+        this.#log(`pod ${key}: ${errorText(error)}`);
+      },
+    );
   }
 
   async #image(image: string): Promise<ImageMapping> {
     const mapping = findImageMapping(image, this.#options.images);
     if (mapping === undefined) {
       const known = this.#options.images.map((entry) => entry.repository).join(', ') || 'none';
-      throw new ContainerWaitError('ErrImagePull', `image ${JSON.stringify(image)} is not mapped to a build on this machine by the process kubelet (mapped repositories: ${known})`);
+      throw new ContainerWaitError(
+        'ErrImagePull',
+        `image ${JSON.stringify(image)} is not mapped to a build on this machine by the process kubelet (mapped repositories: ${known})`,
+      );
     }
     let prepared = this.#prepared.get(mapping.repository);
     if (prepared === undefined) {
@@ -272,7 +296,10 @@ class Kubelet implements ProcessKubelet {
       prepared.catch(() => this.#prepared.delete(mapping.repository));
     }
     await prepared.catch((error: unknown) => {
-      throw new ContainerWaitError('ErrImagePull', `preparing image ${JSON.stringify(image)} failed: ${errorText(error)}`);
+      throw new ContainerWaitError(
+        'ErrImagePull',
+        `preparing image ${JSON.stringify(image)} failed: ${errorText(error)}`,
+      );
     });
     return mapping;
   }
@@ -280,7 +307,10 @@ class Kubelet implements ProcessKubelet {
   async #writeStatus(pod: V1Pod, status: V1PodStatus): Promise<void> {
     const { namespace = '', name = '' } = pod.metadata ?? {};
     try {
-      await this.#core.patchNamespacedPodStatus({ namespace, name, body: { metadata: { uid: pod.metadata?.uid }, status } }, MERGE_PATCH);
+      await this.#core.patchNamespacedPodStatus(
+        { namespace, name, body: { metadata: { uid: pod.metadata?.uid }, status } },
+        MERGE_PATCH,
+      );
     } catch (error) {
       if (!isNotFound(error)) {
         throw error;
@@ -292,7 +322,12 @@ class Kubelet implements ProcessKubelet {
     const { namespace = '', name = '', uid } = pod.metadata ?? {};
     const preconditions = uid === undefined ? {} : { preconditions: { uid } };
     try {
-      await this.#core.deleteNamespacedPod({ namespace, name, gracePeriodSeconds: 0, body: { gracePeriodSeconds: 0, ...preconditions } });
+      await this.#core.deleteNamespacedPod({
+        namespace,
+        name,
+        gracePeriodSeconds: 0,
+        body: { gracePeriodSeconds: 0, ...preconditions },
+      });
     } catch (error) {
       // Gone already, or a new pod of the same name (the uid precondition): nothing of ours to delete.
       if (!isNotFound(error) && !isConflict(error)) {
@@ -324,10 +359,17 @@ class Kubelet implements ProcessKubelet {
       hostPort: (port) => worker.hostPort(port),
     }));
     try {
-      await syncEndpointSlices({ discovery: this.#discovery, nodeName: this.nodeName, services: [...this.#services.values()], pods });
+      await syncEndpointSlices({
+        discovery: this.#discovery,
+        nodeName: this.nodeName,
+        services: [...this.#services.values()],
+        pods,
+      });
     } catch (error) {
       this.#log(`EndpointSlices: ${errorText(error)}; trying again`);
-      this.#sliceTimer = setTimeout(() => { this.#slicesChanged(); }, 1000);
+      this.#sliceTimer = setTimeout(() => {
+        this.#slicesChanged();
+      }, 1000);
     }
   }
 }

@@ -40,9 +40,13 @@ export function processNodePlacement(nodeName: string = PROCESS_NODE_NAME): Proc
  */
 export function machineAddress(): string {
   const candidates = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
-  const found = candidates.find((entry) => entry.family === 'IPv4' && !entry.internal && !entry.address.startsWith('169.254.'));
+  const found = candidates.find(
+    (entry) => entry.family === 'IPv4' && !entry.internal && !entry.address.startsWith('169.254.'),
+  );
   if (found === undefined) {
-    throw new Error('the process kubelet needs a non-loopback IPv4 address on this machine: EndpointSlices refuse loopback ones, so the API server could not reach its pods');
+    throw new Error(
+      'the process kubelet needs a non-loopback IPv4 address on this machine: EndpointSlices refuse loopback ones, so the API server could not reach its pods',
+    );
   }
   return found.address;
 }
@@ -53,14 +57,34 @@ function nodeStatus(name: string, address: string, now: Date): V1NodeStatus {
   return {
     capacity,
     allocatable: capacity,
-    addresses: [{ type: 'InternalIP', address }, { type: 'Hostname', address: name }],
+    addresses: [
+      { type: 'InternalIP', address },
+      { type: 'Hostname', address: name },
+    ],
     conditions: [
-      { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'process kubelet is posting ready status', ...times },
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'process kubelet is posting ready status',
+        ...times,
+      },
       { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', ...times },
       { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', ...times },
       { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', ...times },
     ],
-    nodeInfo: { kubeletVersion: KUBERNETES_VERSION, architecture: 'amd64', operatingSystem: 'linux', bootID: '', containerRuntimeVersion: 'process://', kernelVersion: '', kubeProxyVersion: '', machineID: '', osImage: 'this machine', systemUUID: '' },
+    nodeInfo: {
+      kubeletVersion: KUBERNETES_VERSION,
+      architecture: 'amd64',
+      operatingSystem: 'linux',
+      bootID: '',
+      containerRuntimeVersion: 'process://',
+      kernelVersion: '',
+      kubeProxyVersion: '',
+      machineID: '',
+      osImage: 'this machine',
+      systemUUID: '',
+    },
   };
 }
 
@@ -68,7 +92,12 @@ function nodeObject(name: string): V1Node {
   return {
     metadata: {
       name,
-      labels: { [PROCESS_NODE_LABEL]: 'true', [HOSTNAME_LABEL]: name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' },
+      labels: {
+        [PROCESS_NODE_LABEL]: 'true',
+        [HOSTNAME_LABEL]: name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+      },
     },
     spec: { taints: [{ key: PROCESS_NODE_LABEL, value: 'true', effect: 'NoSchedule' }] },
   };
