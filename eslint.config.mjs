@@ -43,6 +43,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       // Leaving fields out of a copy by destructuring them away is how a transform drops what it does not keep.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      // One shape for every branch: a one-line if without braces reads as a different kind of statement.
+      curly: ['error', 'all'],
       '@typescript-eslint/explicit-module-boundary-types': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',

@@ -49,7 +49,9 @@ const OWNER = { group: APPS_KRUISE_IO_GROUP, kind: BROADCASTJOB_KIND };
 function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations: ScaleExpectations): void {
   const settle = (pod: DeepReadonly<Pod>, action: 'create' | 'delete'): void => {
     const owner = ownerKeyOf(OWNER, pod);
-    if (owner === undefined) return;
+    if (owner === undefined) {
+      return;
+    }
     expectations.observe(owner, action, assignedNode(pod) ?? pod.metadata?.name ?? '');
     controller.queue.add(owner);
   };
@@ -58,10 +60,13 @@ function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations:
       settle(pod, 'create');
     },
     onUpdate: (oldPod, newPod) => {
-      if (newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined)
+      if (newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined) {
         settle(newPod, 'delete');
+      }
       const owner = ownerKeyOf(OWNER, newPod);
-      if (owner !== undefined) controller.queue.add(owner);
+      if (owner !== undefined) {
+        controller.queue.add(owner);
+      }
     },
     onDelete: (pod) => {
       settle(pod, 'delete');

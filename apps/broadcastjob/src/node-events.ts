@@ -55,7 +55,9 @@ function isFinished(job: DeepReadonly<BroadcastJob>): boolean {
 function concernsJob(watch: NodeWatch, job: DeepReadonly<BroadcastJob>, nodes: readonly DeepReadonly<Node>[]): boolean {
   try {
     const fit = watch.fits.fitOf(job);
-    if (nodes.some((node) => fit(node).fits)) return true;
+    if (nodes.some((node) => fit(node).fits)) {
+      return true;
+    }
   } catch {
     return true;
   }
@@ -71,7 +73,9 @@ export function watchNodes(nodes: Pick<Informer<Node>, 'addEventHandler'>, watch
   const enqueueJobs = (...changed: DeepReadonly<Node>[]): void => {
     for (const job of watch.jobs.list()) {
       const key = requestKey({ namespace: job.metadata.namespace ?? '', name: job.metadata.name ?? '' });
-      if (watch.reconcilesHere(key) && !isFinished(job) && concernsJob(watch, job, changed)) watch.enqueue(key);
+      if (watch.reconcilesHere(key) && !isFinished(job) && concernsJob(watch, job, changed)) {
+        watch.enqueue(key);
+      }
     }
   };
   nodes.addEventHandler({
@@ -79,7 +83,9 @@ export function watchNodes(nodes: Pick<Informer<Node>, 'addEventHandler'>, watch
       enqueueJobs(node);
     },
     onUpdate: (oldNode, newNode) => {
-      if (fitnessFields(oldNode) !== fitnessFields(newNode)) enqueueJobs(oldNode, newNode);
+      if (fitnessFields(oldNode) !== fitnessFields(newNode)) {
+        enqueueJobs(oldNode, newNode);
+      }
     },
     onDelete: (node) => {
       enqueueJobs(node);

@@ -61,7 +61,9 @@ describe('BroadcastJobReconciler node fits (over the in-memory API)', () => {
     });
     await settledRound(fixture);
     expect([fitness.templates, fitness.checks]).toEqual([1, 50]);
-    for (let round = 0; round < 5; round++) await settledRound(fixture);
+    for (let round = 0; round < 5; round++) {
+      await settledRound(fixture);
+    }
     expect([fitness.templates, fitness.checks]).toEqual([1, 50]);
     expect(fixture.reconciler.nodeFits.size(KEY)).toBe(50);
   });
@@ -171,7 +173,9 @@ describe('BroadcastJob caches freed (issue 38)', () => {
     expect(kept()).toEqual([`${NAMESPACE}/${second}`]);
     // The second job is deleted (its delete event reaches every replica).
     const deleted = fixture.stored(second) as DeepReadonly<BroadcastJob>;
-    for (const handler of handlers) handler.onDelete?.(deleted);
+    for (const handler of handlers) {
+      handler.onDelete?.(deleted);
+    }
     expect(kept()).toEqual([]);
     expect(fixture.reconciler.nodeFits.size(`${NAMESPACE}/${second}`)).toBe(0);
   });
@@ -198,8 +202,11 @@ describe('BroadcastJob caches freed (issue 38)', () => {
         },
       );
       const nodeEvents = (): void => {
-        for (const node of fixture.fake.objects<Node>(nodeResource))
-          for (const handler of handlers) handler.onAdd?.(node, false);
+        for (const node of fixture.fake.objects<Node>(nodeResource)) {
+          for (const handler of handlers) {
+            handler.onAdd?.(node, false);
+          }
+        }
       };
       return { queued, nodeEvents };
     };

@@ -18,8 +18,9 @@ function condition(fixture: ReconcileFixture, type: string): Condition | undefin
 function refuseCreates(fixture: ReconcileFixture): { lift(): void } {
   let refusing = true;
   fixture.fake.prependReactor({ verb: 'create', resource: 'pods' }, () => {
-    if (refusing)
+    if (refusing) {
       throw fakeApiError({ code: 403, reason: 'Forbidden', message: `pods "job-x7k2p" is forbidden: ${QUOTA}` });
+    }
     return undefined;
   });
   return {
@@ -105,8 +106,9 @@ describe('BroadcastJobReconciler pod writes (over the in-memory API)', () => {
     const fixture = reconcileFixture([broadcastJob({ uid: 'uid-1' })], { pods: withAges });
     let refusing = true;
     fixture.fake.prependReactor({ verb: 'delete', resource: 'pods' }, () => {
-      if (refusing)
+      if (refusing) {
         throw fakeApiError({ code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' });
+      }
       return undefined;
     });
     expect(await fixture.reconcileError()).toBeInstanceOf(Error);
@@ -136,12 +138,13 @@ describe('BroadcastJobReconciler pod writes (over the in-memory API)', () => {
     );
     let refusing = true;
     fixture.fake.prependReactor({ verb: 'delete', resource: 'pods' }, () => {
-      if (refusing)
+      if (refusing) {
         throw fakeApiError({
           code: 429,
           reason: 'TooManyRequests',
           message: 'the server has received too many requests',
         });
+      }
       return undefined;
     });
     expect(await fixture.reconcileError()).toBeInstanceOf(Error);

@@ -133,7 +133,9 @@ export class BroadcastJobReconciler implements Reconciler {
   /** The node of each cached pod object (cached objects never change: a new version is a new object). */
   readonly #podNodes = new WeakMap<ReadonlyPod, string | undefined>();
   readonly #nodeOf = (pod: ReadonlyPod): string | undefined => {
-    if (this.#podNodes.has(pod)) return this.#podNodes.get(pod);
+    if (this.#podNodes.has(pod)) {
+      return this.#podNodes.get(pod);
+    }
     const node = this.#deps.nodeOf(pod);
     this.#podNodes.set(pod, node);
     return node;
@@ -158,14 +160,22 @@ export class BroadcastJobReconciler implements Reconciler {
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const key = requestKey(request);
     const cached = this.#deps.jobs.get(request.namespace, request.name);
-    if (cached === undefined) return this.#forget(key);
+    if (cached === undefined) {
+      return this.#forget(key);
+    }
     // Everything below reads the cached job, its status included: it must show our last write.
     const ownWrite = ownWriteRequeue(this.#deps.resourceVersionExpectations, cached);
-    if (ownWrite !== undefined) return ownWrite;
+    if (ownWrite !== undefined) {
+      return ownWrite;
+    }
     const parsed = parseBroadcastJob(cached);
-    if (parsed.kind === 'invalid') return this.#reportUnreadable(context, cached, parsed.message);
+    if (parsed.kind === 'invalid') {
+      return this.#reportUnreadable(context, cached, parsed.message);
+    }
     const satisfied = this.#deps.expectations.satisfied(key);
-    if (!satisfied.satisfied) return { requeueAfterMs: satisfied.remainingMs };
+    if (!satisfied.satisfied) {
+      return { requeueAfterMs: satisfied.remainingMs };
+    }
     const job = parsed.object;
     const now = this.#deps.clock.now();
     if (isJobFinished(job)) {
@@ -211,7 +221,9 @@ export class BroadcastJobReconciler implements Reconciler {
     try {
       await reportUnreadableJob({ jobs, recorder: this.#deps.recorder, now: this.#deps.clock.now() }, { job, message });
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (!isNotFound(error)) {
+        throw error;
+      }
     }
     throw new TerminalError(message);
   }
@@ -219,8 +231,12 @@ export class BroadcastJobReconciler implements Reconciler {
   /** A finished job: deleted (with its pods, by the garbage collector) once its TTL passed. */
   async #finished(context: ReconcileContext, job: ReadonlyJob, now: number): Promise<Result | undefined> {
     const left = untilTtlDeadline(job, now);
-    if (left === undefined) return undefined;
-    if (left > 0) return { requeueAfterMs: left };
+    if (left === undefined) {
+      return undefined;
+    }
+    if (left > 0) {
+      return { requeueAfterMs: left };
+    }
     context.logger.info('Deleting the finished BroadcastJob: ttlSecondsAfterFinished passed');
     await resourceClient(this.#deps.api, broadcastJobResource, context.signal)
       .delete(
@@ -228,7 +244,9 @@ export class BroadcastJobReconciler implements Reconciler {
         { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid ?? '' } },
       )
       .catch((error: unknown) => {
-        if (!isNotFound(error)) throw error;
+        if (!isNotFound(error)) {
+          throw error;
+        }
       });
     return undefined;
   }
@@ -309,8 +327,9 @@ export class BroadcastJobReconciler implements Reconciler {
     const running = round.pods().filter(isPodRunning);
     const deleted = await this.#deletePods(round, running);
     // Not finished while its pods run: the next round decides again and deletes them.
-    if (deleted.failure !== undefined)
+    if (deleted.failure !== undefined) {
       return this.#failedRound(round, { counts, phase: BroadcastJobPhase.Running, deleted });
+    }
     // Each deleted pod that counted as active now counts as failed (one over its restart limit already did).
     const stopped = running.filter((pod) => jobPodState(round.job, pod) === 'active').length;
     const after = { ...counts, active: Math.max(0, counts.active - stopped), failed: counts.failed + stopped };
@@ -339,16 +358,18 @@ export class BroadcastJobReconciler implements Reconciler {
         ? await this.#createPods(round, counts.active - deleted.written)
         : NOTHING;
     const running = { ...counts, active: counts.active - deleted.written + created.written };
-    if (created.failure !== undefined || deleted.failure !== undefined)
+    if (created.failure !== undefined || deleted.failure !== undefined) {
       return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, created, deleted });
+    }
     if (!round.complete) {
       await this.#writeStatus(round, { counts: running, phase: BroadcastJobPhase.Running, created });
       return this.#deadlineRequeue(round);
     }
     // OnFailure pods over their restart limit count as failed but still run: the finished job stops them.
     const stopped = await this.#deletePods(round, round.pods().filter(isPodRunning));
-    if (stopped.failure !== undefined)
+    if (stopped.failure !== undefined) {
       return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, deleted: stopped });
+    }
     const message = `Job completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed`;
     this.#event(job, {
       type: 'Normal',
@@ -386,10 +407,13 @@ export class BroadcastJobReconciler implements Reconciler {
       return NOTHING;
     }
     const nodes = plan.restNodes.slice(0, Math.max(0, parallelism - active));
-    if (nodes.length === 0) return NOTHING;
+    if (nodes.length === 0) {
+      return NOTHING;
+    }
     const invalidTemplate = await this.#checkTemplate(round);
-    if (invalidTemplate !== undefined)
+    if (invalidTemplate !== undefined) {
       return { written: 0, problem: { reason: INVALID_TEMPLATE, message: invalidTemplate } };
+    }
     try {
       return { written: await createJobPods(round.writes, job, nodes) };
     } catch (error) {
@@ -462,7 +486,9 @@ export class BroadcastJobReconciler implements Reconciler {
       await updateStatus(this.#jobClient(round.context.signal), round.job, status);
     } catch (error) {
       // Deleted since the cache saw it: its delete event ends the work.
-      if (!isNotFound(error)) throw error;
+      if (!isNotFound(error)) {
+        throw error;
+      }
     }
   }
 
@@ -479,22 +505,33 @@ export class BroadcastJobReconciler implements Reconciler {
       round.nodeCount > 0 && round.plan.desired.size === 0
         ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount)
         : '';
-    if (this.#reportedUnfit.get(round.key) === message) return;
+    if (this.#reportedUnfit.get(round.key) === message) {
+      return;
+    }
     this.#reportedUnfit.set(round.key, message);
-    if (message !== '') this.#event(round.job, { type: 'Warning', reason: 'NoEligibleNode', message });
+    if (message !== '') {
+      this.#event(round.job, { type: 'Warning', reason: 'NoEligibleNode', message });
+    }
   }
 
   #event(job: ReadonlyJob, event: JobEvent | undefined): void {
-    if (event === undefined) return;
+    if (event === undefined) {
+      return;
+    }
     const reference = objectReference(broadcastJobResource, job);
-    if (event.type === 'Normal') this.#deps.recorder.normal(reference, event.reason, event.message);
-    else this.#deps.recorder.warning(reference, event.reason, event.message);
+    if (event.type === 'Normal') {
+      this.#deps.recorder.normal(reference, event.reason, event.message);
+    } else {
+      this.#deps.recorder.warning(reference, event.reason, event.message);
+    }
   }
 
   /** A running Always job with a deadline is looked at again when it passes. */
   #deadlineRequeue(round: Round): Result | undefined {
     const deadline = round.job.spec.completionPolicy.activeDeadlineSeconds;
-    if (round.job.spec.completionPolicy.type === 'Never' || deadline === undefined) return undefined;
+    if (round.job.spec.completionPolicy.type === 'Never' || deadline === undefined) {
+      return undefined;
+    }
     return { requeueAfterMs: Math.max(0, Date.parse(round.startTime) + deadline * 1000 - round.now) };
   }
 

@@ -134,7 +134,9 @@ function watchPods(
   input: { readonly podIndex: SidecarSetPodIndex; readonly expectations: ResourceVersionExpectations },
 ): void {
   const enqueue = (names: readonly string[]): void => {
-    for (const name of names) controller.enqueue({ namespace: '', name });
+    for (const name of names) {
+      controller.enqueue({ namespace: '', name });
+    }
   };
   controller.addSource(pods);
   pods.addEventHandler({

@@ -43,7 +43,9 @@ function podPatchesTried(fixture: SidecarSetFixture): number {
 
 function storedSet(fixture: SidecarSetFixture, name = 'mesh'): SidecarSet {
   const found = fixture.fake.objects(sidecarSetResource).find((set) => set.metadata.name === name);
-  if (found === undefined) throw new Error(`no SidecarSet ${name}`);
+  if (found === undefined) {
+    throw new Error(`no SidecarSet ${name}`);
+  }
   return found;
 }
 

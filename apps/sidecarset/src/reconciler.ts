@@ -69,7 +69,9 @@ export const SIDECARSET_CONFLICT_CONDITION = 'Conflict';
 export const SIDECARSET_CONFLICT_REASON = 'SidecarSetConflict';
 
 function conflictCondition(current: Conditions, conflicts: readonly SidecarSetConflict[], now: number): Conditions {
-  if (conflicts.length === 0) return removeCondition<Conditions[number]>(current, SIDECARSET_CONFLICT_CONDITION);
+  if (conflicts.length === 0) {
+    return removeCondition<Conditions[number]>(current, SIDECARSET_CONFLICT_CONDITION);
+  }
   const message = conflicts
     .map((conflict) => `${conflict.field} conflicts with SidecarSet ${conflict.with} (${conflict.reason})`)
     .join('; ');
@@ -129,7 +131,9 @@ export class SidecarSetReconciler implements Reconciler {
 
   async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
     const lag = this.#ownWriteLag(request.name);
-    if (lag !== undefined) return lag;
+    if (lag !== undefined) {
+      return lag;
+    }
     const cachedSet = await this.#readSet(context, request.name);
     if (cachedSet === undefined) {
       // Gone, or not this manager's: what was reported of it goes too.
@@ -137,7 +141,9 @@ export class SidecarSetReconciler implements Reconciler {
       return undefined;
     }
     const hashWrite = await this.#writeHashAnnotations(context, cachedSet);
-    if (hashWrite === 'stale') return undefined;
+    if (hashWrite === 'stale') {
+      return undefined;
+    }
     const pods = await this.#deps.podIndex.podsOf(request.name);
     const revision = await this.#registerRevision(context, cachedSet, pods);
     const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
@@ -149,12 +155,13 @@ export class SidecarSetReconciler implements Reconciler {
     });
     const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...this.#reportedConditions(set, missed) };
     // The status first, as OpenKruise: it shows what the upgrade starts from.
-    if (!(await this.#writeStatus(context, cachedSet, next))) return undefined;
+    if (!(await this.#writeStatus(context, cachedSet, next))) {
+      return undefined;
+    }
     const result = await this.#upgrade(context, set, { pods, candidates });
     // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
     // So is a hash annotation write that failed (RBAC): the rest of the reconcile does not depend on it.
-    const deferred = revision.error ?? (hashWrite === 'written' ? undefined : hashWrite);
-    if (deferred !== undefined) throw deferred;
+    throwDeferred(revision.error ?? (hashWrite === 'written' ? undefined : hashWrite));
     return result;
   }
 
@@ -168,7 +175,9 @@ export class SidecarSetReconciler implements Reconciler {
     set: DeepReadonly<SidecarSet>,
     input: { readonly pods: readonly DeepReadonly<Pod>[]; readonly candidates: readonly UpgradeCandidate[] },
   ): Promise<Result | undefined> {
-    if (set.spec.updateStrategy.type === 'NotUpdate' || set.spec.updateStrategy.paused === true) return undefined;
+    if (set.spec.updateStrategy.type === 'NotUpdate' || set.spec.updateStrategy.paused === true) {
+      return undefined;
+    }
     const lagging = laggingPod(this.#deps.expectations, input.pods);
     if (lagging !== undefined) {
       context.logger.debug({ pod: lagging }, 'Waiting for the cache to show our last write to a pod before upgrading');
@@ -230,22 +239,30 @@ export class SidecarSetReconciler implements Reconciler {
    */
   async #readSet(context: ReconcileContext, name: string): Promise<DeepReadonly<SidecarSet> | undefined> {
     const cached = this.#deps.sidecarSets.get('', name);
-    if (cached === undefined || !this.#inScope(cached)) return undefined;
+    if (cached === undefined || !this.#inScope(cached)) {
+      return undefined;
+    }
     const parsed = parseSidecarSet(cached);
-    if (parsed.kind === 'valid') return parsed.object;
+    if (parsed.kind === 'valid') {
+      return parsed.object;
+    }
     context.logger.error({ message: parsed.message }, 'SidecarSet cannot be read');
     const ctx = { sets: this.#setClient(context.signal), recorder: this.#deps.recorder, clock: this.#deps.clock };
     try {
       return await reportInvalidSpec(ctx, cached, parsed.message);
     } catch (error) {
-      if (isNotFound(error)) return undefined;
+      if (isNotFound(error)) {
+        return undefined;
+      }
       throw error;
     }
   }
 
   /** A manager restricted to a namespace takes only the SidecarSets scoped to it (read from the object as cached: it may not parse). */
   #inScope(cached: DeepReadonly<SidecarSet>): boolean {
-    if (this.#deps.namespace === '') return true;
+    if (this.#deps.namespace === '') {
+      return true;
+    }
     const spec = cached.spec as DeepReadonly<SidecarSet['spec']> | undefined;
     return spec !== undefined && scopedNamespace(spec) === this.#deps.namespace;
   }
@@ -260,12 +277,16 @@ export class SidecarSetReconciler implements Reconciler {
     set: DeepReadonly<SidecarSet>,
   ): Promise<'written' | 'stale' | Error> {
     const patch = hashAnnotationsPatch(set);
-    if (patch === undefined) return 'written';
+    if (patch === undefined) {
+      return 'written';
+    }
     try {
       await this.#setClient(context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
       return 'written';
     } catch (error) {
-      if (isConflict(error) || isNotFound(error)) return 'stale';
+      if (isConflict(error) || isNotFound(error)) {
+        return 'stale';
+      }
       context.logger.error({ err: error }, 'Cannot write the hash annotations of the SidecarSet');
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -281,7 +302,9 @@ export class SidecarSetReconciler implements Reconciler {
       await updateStatus(this.#setClient(context.signal), set, next);
       return true;
     } catch (error) {
-      if (isNotFound(error)) return false;
+      if (isNotFound(error)) {
+        return false;
+      }
       throw error;
     }
   }
@@ -330,12 +353,13 @@ export class SidecarSetReconciler implements Reconciler {
   #reportConflicts(set: DeepReadonly<SidecarSet>, conflicts: readonly SidecarSetConflict[]): void {
     const name = set.metadata.name ?? '';
     const message = conflicts.map((conflict) => describeConflict(name, conflict)).join('; ');
-    if (this.#reported.conflictsChanged(name, message) && message !== '')
+    if (this.#reported.conflictsChanged(name, message) && message !== '') {
       this.#deps.recorder.warning(
         objectReference(sidecarSetResource, set),
         SIDECARSET_CONFLICT_REASON,
         `${message}; new pods get the older SidecarSet's sidecars only`,
       );
+    }
   }
 
   #namespaceLabels(name: string): Readonly<Record<string, string>> | undefined {
@@ -356,7 +380,9 @@ export class SidecarSetReconciler implements Reconciler {
       }),
     );
     for (const pod of pods.reported) {
-      if (!fresh.has(uidOf(pod))) continue;
+      if (!fresh.has(uidOf(pod))) {
+        continue;
+      }
       const pod_ = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
       const message = `pod ${pod_} was created without the sidecars of SidecarSet ${set.metadata.name ?? ''} (the pod webhook was unavailable, timed out or skipped it); recreate the pod to inject them`;
       this.#deps.recorder.warning(objectReference(podResource, pod), SIDECAR_INJECTION_MISSED_REASON, message);
@@ -366,7 +392,9 @@ export class SidecarSetReconciler implements Reconciler {
 
   #conditions(set: DeepReadonly<SidecarSet>, missed: readonly DeepReadonly<Pod>[]): Conditions {
     const current = [...(set.status?.conditions ?? [])] as Conditions;
-    if (missed.length === 0) return removeCondition<Conditions[number]>(current, MISSED_INJECTION);
+    if (missed.length === 0) {
+      return removeCondition<Conditions[number]>(current, MISSED_INJECTION);
+    }
     const shown = missed.slice(0, 10).map((pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`);
     const more = missed.length > shown.length ? ` and ${String(missed.length - shown.length)} more` : '';
     const message = `${String(missed.length)} pod(s) created without the sidecars (pod webhook unavailable, timed out or skipped): ${shown.join(', ')}${more}`;
@@ -375,5 +403,11 @@ export class SidecarSetReconciler implements Reconciler {
       { type: MISSED_INJECTION, status: 'True', reason: 'PodsCreatedWithoutSidecars', message },
       { now: this.#deps.clock.now() },
     );
+  }
+}
+
+function throwDeferred(error: Error | undefined): void {
+  if (error !== undefined) {
+    throw error;
   }
 }

@@ -98,17 +98,25 @@ export class BenchFlagError extends Error {}
 /** OpenKruise's kruise-manager, once its binary and checkout are known to be there. */
 function openKruiseFromPaths(paths: OpenKruisePaths): Contender {
   const missing = missingOpenKruisePaths(paths, fileUsable);
-  if (missing !== undefined) throw new BenchFlagError(`--contender openkruise: ${missing}`);
+  if (missing !== undefined) {
+    throw new BenchFlagError(`--contender openkruise: ${missing}`);
+  }
   return openKruiseContender(paths);
 }
 
 /** The contenders that run every scenario (sidecarset-scale too: their pod webhooks register themselves); undefined for the others. */
 function contenderOfEveryScenario(flag: string, openKruise: OpenKruisePaths): Contender | undefined {
-  if (flag === 'kruise-ts') return kruiseTsContender();
+  if (flag === 'kruise-ts') {
+    return kruiseTsContender();
+  }
   // The same launcher from the TypeScript sources with Node.js's memory defaults: what the image's
   // bundle and the chart's memory settings save (docs/benchmarks.md, "Memory and idle CPU").
-  if (flag === 'kruise-ts-source') return kruiseTsContender('kruise-ts-source', 'source');
-  if (flag === 'openkruise') return openKruiseFromPaths(openKruise);
+  if (flag === 'kruise-ts-source') {
+    return kruiseTsContender('kruise-ts-source', 'source');
+  }
+  if (flag === 'openkruise') {
+    return openKruiseFromPaths(openKruise);
+  }
   return undefined;
 }
 
@@ -124,27 +132,33 @@ export function contenderFromFlag(
   openKruise: OpenKruisePaths = resolveOpenKruisePaths({}, process.env),
 ): Contender {
   const everywhere = contenderOfEveryScenario(flag, openKruise);
-  if (everywhere !== undefined) return everywhere;
+  if (everywhere !== undefined) {
+    return everywhere;
+  }
   if (scenario === 'sidecarset-scale') {
     // The scenario drives a pod webhook that registers itself: our launcher's (--webhook-local-configuration) or kruise-manager's.
     throw new BenchFlagError(
       `--contender ${JSON.stringify(flag)}: sidecarset-scale measures a SidecarSet webhook that registers itself; only --contender kruise-ts and --contender openkruise run it`,
     );
   }
-  if (flag === 'kruise-ts-per-app') return kruiseTsPerAppContender(APP_ENTRYPOINTS[SCENARIOS[scenario].family]);
+  if (flag === 'kruise-ts-per-app') {
+    return kruiseTsPerAppContender(APP_ENTRYPOINTS[SCENARIOS[scenario].family]);
+  }
   const sharded = /^kruise-ts-shards-([1-9]\d?)$/.exec(flag);
   if (sharded !== null) {
-    if (SCENARIOS[scenario].family !== 'cloneset')
+    if (SCENARIOS[scenario].family !== 'cloneset') {
       throw new BenchFlagError(
         `--contender ${flag}: sharded replicas of the CloneSet app serve CloneSet scenarios only`,
       );
+    }
     return kruiseTsShardedContender(Number(sharded[1]));
   }
   if (flag === 'native') {
-    if (scenario === 'inplace')
+    if (scenario === 'inplace') {
       throw new BenchFlagError(
         '--contender native: a native Deployment cannot update pods in place; use it with scale, recreate or steady',
       );
+    }
     return nativeContender(SCENARIOS[scenario].family);
   }
   return namedContender(flag);
@@ -159,7 +173,9 @@ function namedContender(flag: string): Contender {
     );
   }
   const ours = /^kruise-ts(?:\s+(.*))?$/s.exec(match[2]);
-  if (ours !== null) return kruiseTsContender(match[1], 'bundle', (ours[1] ?? '').trim());
+  if (ours !== null) {
+    return kruiseTsContender(match[1], 'bundle', (ours[1] ?? '').trim());
+  }
   return externalContender(match[1], match[2]);
 }
 
@@ -178,7 +194,9 @@ function checkReadyUrl(flag: string, url: string, contender: Contender): void {
       `--contender-ready ${JSON.stringify(flag)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (!URL.canParse(expanded)) throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: not a URL`);
+  if (!URL.canParse(expanded)) {
+    throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: not a URL`);
+  }
 }
 
 /**
@@ -190,16 +208,19 @@ export function withReadyUrls(contenders: readonly Contender[], flags: readonly 
   for (const flag of flags) {
     const [name = '', url = ''] = flag.split(/=(.*)/s);
     const contender = contenders.find((candidate) => candidate.name === name);
-    if (contender === undefined)
+    if (contender === undefined) {
       throw new BenchFlagError(
         `--contender-ready ${JSON.stringify(flag)}: no contender named ${JSON.stringify(name)} (${contenders.map((candidate) => candidate.name).join(', ')})`,
       );
-    if (contender.kind === 'native')
+    }
+    if (contender.kind === 'native') {
       throw new BenchFlagError(
         `--contender-ready ${JSON.stringify(flag)}: the native baseline is kube-controller-manager of the cluster, ready before any contender starts`,
       );
-    if (urls.has(name))
+    }
+    if (urls.has(name)) {
       throw new BenchFlagError(`--contender-ready ${JSON.stringify(flag)}: ${name} already has a ready URL`);
+    }
     checkReadyUrl(flag, url, contender);
     urls.set(name, url);
   }
@@ -223,7 +244,9 @@ function parseScenario(positionals: readonly string[]): ScenarioName {
       `want a scenario first: one of ${SCENARIO_NAMES.join(', ')}${scenario === undefined ? '' : ` (got ${JSON.stringify(scenario)})`}`,
     );
   }
-  if (rest.length > 0) throw new BenchFlagError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  if (rest.length > 0) {
+    throw new BenchFlagError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  }
   return scenario as ScenarioName;
 }
 
@@ -254,12 +277,15 @@ function podsAndNodes(
   flags: z.output<typeof flagsSchema>,
 ): { pods: number; nodes: number } {
   if (scenarioName === 'steady') {
-    if (flags.pods !== undefined)
+    if (flags.pods !== undefined) {
       throw new BenchFlagError('--pods: the steady scenario has --workloads × --pods-per-workload pods');
+    }
     return { pods: flags.workloads * flags['pods-per-workload'], nodes: flags.nodes ?? 4 };
   }
   if (SCENARIOS[scenarioName].perNode === true) {
-    if (flags.pods !== undefined) throw new BenchFlagError(`--pods: ${scenarioName} has one pod per node; set --nodes`);
+    if (flags.pods !== undefined) {
+      throw new BenchFlagError(`--pods: ${scenarioName} has one pod per node; set --nodes`);
+    }
     const nodes = flags.nodes ?? DEFAULT_PER_NODE_NODES;
     return { pods: nodes, nodes };
   }
@@ -273,10 +299,11 @@ export function parseBenchCommand(argv: readonly string[]): BenchCommand {
   const { pods, nodes } = podsAndNodes(scenarioName, flags);
   // Room for every pod plus a surge, spread over the nodes.
   const podsPerNode = flags['pods-per-node'] ?? Math.min(4094, Math.max(110, Math.ceil((pods * 1.25) / nodes)));
-  if (podsPerNode * nodes < pods)
+  if (podsPerNode * nodes < pods) {
     throw new BenchFlagError(
       `--pods-per-node: ${String(nodes)} nodes × ${String(podsPerNode)} cannot hold ${String(pods)} pods`,
     );
+  }
   const timeoutSeconds = flags['timeout-seconds'] ?? Math.max(300, Math.ceil(pods * 0.3));
   const contenderFlags = flags.contender.length > 0 ? flags.contender : DEFAULT_CONTENDERS[scenarioName];
   const openKruise = resolveOpenKruisePaths(

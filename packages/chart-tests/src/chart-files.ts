@@ -82,7 +82,9 @@ function parseGateItem(table: ChartGateTable, item: string): GateItem {
 function applyDependencies(table: ChartGateTable, values: Record<string, boolean>): Set<string> {
   const forced = new Set<string>();
   for (const rule of table.dependencies) {
-    if (values[rule.when.gate] !== rule.when.enabled) continue;
+    if (values[rule.when.gate] !== rule.when.enabled) {
+      continue;
+    }
     for (const gate of rule.force.gates) {
       values[gate] = rule.force.enabled;
       forced.add(gate);
@@ -107,7 +109,9 @@ export function evaluateChartGates(
     .map((part) => part.trim())
     .filter((part) => part !== '')) {
     const parsed = parseGateItem(table, item);
-    if ('problem' in parsed) return parsed;
+    if ('problem' in parsed) {
+      return parsed;
+    }
     values[parsed.name] = parsed.value;
     explicit.set(parsed.name, parsed.value);
   }

@@ -51,11 +51,18 @@ function allContainers(spec: V1PodSpec): NamedContainer[] {
 
 function hostNamespaceViolations(spec: V1PodSpec): string[] {
   const found: string[] = [];
-  if (spec.hostNetwork === true) found.push('hostNetwork must not be true');
-  if (spec.hostPID === true) found.push('hostPID must not be true');
-  if (spec.hostIPC === true) found.push('hostIPC must not be true');
-  if (spec.securityContext?.windowsOptions?.hostProcess === true)
+  if (spec.hostNetwork === true) {
+    found.push('hostNetwork must not be true');
+  }
+  if (spec.hostPID === true) {
+    found.push('hostPID must not be true');
+  }
+  if (spec.hostIPC === true) {
+    found.push('hostIPC must not be true');
+  }
+  if (spec.securityContext?.windowsOptions?.hostProcess === true) {
     found.push('pod windowsOptions.hostProcess must not be true');
+  }
   return found;
 }
 
@@ -104,10 +111,13 @@ function podContextViolations(spec: V1PodSpec): string[] {
 
 function capabilityViolations(where: string, context: V1SecurityContext | undefined): string[] {
   const found: string[] = [];
-  if (!(context?.capabilities?.drop ?? []).includes('ALL')) found.push(`${where}: capabilities.drop must include ALL`);
+  if (!(context?.capabilities?.drop ?? []).includes('ALL')) {
+    found.push(`${where}: capabilities.drop must include ALL`);
+  }
   const added = (context?.capabilities?.add ?? []).filter((capability) => capability !== 'NET_BIND_SERVICE');
-  if (added.length > 0)
+  if (added.length > 0) {
     found.push(`${where}: capabilities.add may only hold NET_BIND_SERVICE, not ${added.join(', ')}`);
+  }
   return found;
 }
 

@@ -67,7 +67,9 @@ export function startControllers(options: StartControllersOptions): RunningContr
   if (webhookApps.length > 0 || conversionCrds.length > 0) {
     // One HTTPS server for every app's handlers.
     const server = webhookServerFromFlags(manager, webhookFlags);
-    for (const app of webhookApps) app.webhooks?.(manager, server, options.flags);
+    for (const app of webhookApps) {
+      app.webhooks?.(manager, server, options.flags);
+    }
     setupConversion(manager, server, { flags: options.flags, crds: conversionCrds });
   }
   const stopper = new AbortController();
@@ -89,7 +91,9 @@ function setupConversion(
   server: WebhookServer,
   input: { readonly flags: LauncherFlags; readonly crds: readonly string[] },
 ): void {
-  if (input.crds.length === 0) return;
+  if (input.crds.length === 0) {
+    return;
+  }
   server.registerConversion(CONVERSION_WEBHOOK_PATH, convertObject);
   if (input.flags['webhook-local-configuration'] !== '' && input.flags['webhook-local-conversion']) {
     addLocalConversionWebhook(manager, server, input.crds);

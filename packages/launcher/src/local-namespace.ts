@@ -38,11 +38,12 @@ export class LocalNamespace implements Runnable {
       this.#logger.info({ namespace: this.#name }, 'Created the namespace of the SidecarSet revisions');
     } catch (error) {
       // Exists already (the usual case), or the user may not create namespaces: the controller then says what fails.
-      if (!isAlreadyExists(error))
+      if (!isAlreadyExists(error)) {
         this.#logger.warn(
           { err: error, namespace: this.#name },
           'Cannot create the namespace of the SidecarSet revisions',
         );
+      }
     }
   }
 }

@@ -20,7 +20,9 @@ function inVersion(
   object: object,
   apiVersion: string,
 ): { readonly ok: true; readonly object: object } | { readonly ok: false; readonly message: string } {
-  if ((object as { readonly apiVersion?: unknown }).apiVersion === apiVersion) return { ok: true, object };
+  if ((object as { readonly apiVersion?: unknown }).apiVersion === apiVersion) {
+    return { ok: true, object };
+  }
   const converted = convertObject(object, apiVersion);
   return converted.ok
     ? { ok: true, object: converted.object }
@@ -41,7 +43,9 @@ export function admissionParser<T>(
       return { ok: false, message: `the request carries no ${kind} object` };
     }
     const read = readAs === undefined ? { ok: true as const, object } : inVersion(object, readAs);
-    if (!read.ok) return read;
+    if (!read.ok) {
+      return read;
+    }
     const parsed = parse(read.object as DeepReadonly<T>);
     return parsed.kind === 'valid' ? { ok: true, value: parsed.object } : { ok: false, message: parsed.message };
   };

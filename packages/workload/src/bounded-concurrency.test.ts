@@ -37,7 +37,9 @@ describe('mapWithConcurrency', () => {
     const run = mapWithConcurrency([0, 1, 2, 3, 4], 2, async (item) => {
       await sleep(item === 1 ? 10 : 1);
       ran.push(item);
-      if (item === 1 || item === 3) throw new Error(`item ${String(item)} failed`);
+      if (item === 1 || item === 3) {
+        throw new Error(`item ${String(item)} failed`);
+      }
       return item;
     });
     await expect(run).rejects.toThrow('item 1 failed');

@@ -6,9 +6,7 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 /** The part of a zod schema this needs. */
 export interface ObjectSchema<T> {
-  safeParse(
-    value: unknown,
-  ):
+  safeParse(value: unknown):
     | { readonly success: true; readonly data: T }
     | {
         readonly success: false;

@@ -14,7 +14,9 @@ function setup(): { fake: FakeClient; expectations: ResourceVersionExpectations;
   const fake = new FakeClient();
   fake.seed(podResource, [{ metadata: { ...KEY, uid: 'u-1' }, spec: { containers: [] } }]);
   const [before] = fake.objects(podResource);
-  if (before === undefined) throw new Error('not seeded');
+  if (before === undefined) {
+    throw new Error('not seeded');
+  }
   return { fake, expectations: new ResourceVersionExpectations(), before };
 }
 

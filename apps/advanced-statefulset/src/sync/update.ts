@@ -110,7 +110,9 @@ export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise
   );
   let blocked: string | undefined;
   for (const outcome of outcomes) {
-    if (outcome.status === 'rejected') throw outcome.reason;
+    if (outcome.status === 'rejected') {
+      throw outcome.reason;
+    }
     changed = changed || outcome.value.kind === 'changed';
     blocked ??= outcome.value.kind === 'blocked' ? outcome.value.reason : undefined;
   }

@@ -63,7 +63,9 @@ function setup(version: 'v1alpha1' | 'v1beta1' = 'v1beta1'): { dryRun: MemoryDry
 /** A v1beta1 set as the API server sends it in v1alpha1: through the CRD's conversion. */
 function asV1alpha1(object: unknown): unknown {
   const converted = convertObject(object, 'apps.kruise.io/v1alpha1');
-  if (!converted.ok) throw new Error(converted.message);
+  if (!converted.ok) {
+    throw new Error(converted.message);
+  }
   return converted.object;
 }
 

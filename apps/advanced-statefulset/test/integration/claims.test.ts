@@ -103,8 +103,9 @@ describe('Advanced StatefulSet claims', () => {
       // so close that the claim is collected between two polls (it was, in CI).
       const ownersOfScaledIn = new Set<string>();
       const observer = observeObjects(kubeConfig, { resource: pvcResource, namespace, labelSelector: '' }, (claims) => {
-        for (const claim of claims.filter((c) => c.metadata?.name === 'data-db-1'))
+        for (const claim of claims.filter((c) => c.metadata?.name === 'data-db-1')) {
           ownersOfScaledIn.add(ownerKinds(claim as PersistentVolumeClaim).join(','));
+        }
       });
       try {
         await observer.synced;

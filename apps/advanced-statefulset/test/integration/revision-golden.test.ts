@@ -104,7 +104,9 @@ async function storedSetsAfterReconcile(
   namespace: string,
   manifests: readonly StatefulSetManifest[],
 ): Promise<StatefulSet[]> {
-  for (const set of manifests) await createStatefulSet(client, namespace, set);
+  for (const set of manifests) {
+    await createStatefulSet(client, namespace, set);
+  }
   return Promise.all(
     manifests.map((set) =>
       waitForSet(
@@ -130,7 +132,9 @@ async function goVectors(sets: readonly StatefulSet[]): Promise<GoVector[]> {
 
 /** A second revision of a set: a new image; returns the set once the controller observed it. */
 async function changeImage(namespace: string, set: StatefulSet | undefined): Promise<StatefulSet> {
-  if (set === undefined) throw new Error('no set to change');
+  if (set === undefined) {
+    throw new Error('no set to change');
+  }
   const containers = (set.spec.template.spec?.containers ?? []).map((container) => ({
     ...container,
     image: 'nginx:1.27-alpine',
@@ -180,7 +184,9 @@ describe('Advanced StatefulSet revisions match OpenKruise byte for byte', () => 
 
   it('Go decodes every stored set', () => {
     expect(vectors).toHaveLength(SETS.length + 1);
-    for (const vector of vectors) expect(vector.error).toBeUndefined();
+    for (const vector of vectors) {
+      expect(vector.error).toBeUndefined();
+    }
   });
 
   it.each([
@@ -189,7 +195,9 @@ describe('Advanced StatefulSet revisions match OpenKruise byte for byte', () => 
   ])('$name', async ({ index }) => {
     const set = stored[index];
     const vector = vectors[index];
-    if (set === undefined || vector?.raw === undefined) throw new Error(`no stored set or vector ${String(index)}`);
+    if (set === undefined || vector?.raw === undefined) {
+      throw new Error(`no stored set or vector ${String(index)}`);
+    }
     const expectedName = `${set.metadata.name ?? ''}-${vector.hashes[0]}`;
     expect(set.status?.updateRevision).toBe(expectedName);
     const revision = await client.get(controllerRevisionResource, { namespace, name: expectedName });

@@ -90,7 +90,7 @@ describe('decideJob', () => {
   ])('$name', ({ job: input, failed, now, kind, reason }) => {
     const decision = decideJob({ job: input, counts: counts(failed), startTime: START, now });
     expect(decision.kind).toBe(kind);
-    if (reason !== undefined)
+    if (reason !== undefined) {
       expect(
         'reason' in decision
           ? decision.reason
@@ -98,6 +98,7 @@ describe('decideJob', () => {
             ? decision.event?.reason
             : undefined,
       ).toBe(reason);
+    }
   });
 });
 

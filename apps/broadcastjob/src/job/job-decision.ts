@@ -73,9 +73,12 @@ function failedPodDecision(job: ReadonlyJob): JobDecision | undefined {
 export function decideJob(input: DecisionInput): JobDecision {
   const { job } = input;
   const phase = job.status?.phase ?? BroadcastJobPhase.Running;
-  if (phase === BroadcastJobPhase.Failed) return { kind: 'stay-failed' };
-  if (job.spec.paused && (phase === BroadcastJobPhase.Running || phase === BroadcastJobPhase.Paused))
+  if (phase === BroadcastJobPhase.Failed) {
+    return { kind: 'stay-failed' };
+  }
+  if (job.spec.paused && (phase === BroadcastJobPhase.Running || phase === BroadcastJobPhase.Paused)) {
     return { kind: 'pause' };
+  }
   return failureDecision(input) ?? runDecision(!job.spec.paused && phase === BroadcastJobPhase.Paused);
 }
 
@@ -83,8 +86,12 @@ export function decideJob(input: DecisionInput): JobDecision {
 function failureDecision(input: DecisionInput): JobDecision | undefined {
   const { job } = input;
   const onFailure = input.counts.failed > 0 ? failedPodDecision(job) : undefined;
-  if (onFailure !== undefined) return onFailure;
-  if (!pastActiveDeadline(job, input)) return undefined;
+  if (onFailure !== undefined) {
+    return onFailure;
+  }
+  if (!pastActiveDeadline(job, input)) {
+    return undefined;
+  }
   return {
     kind: 'fail',
     reason: 'DeadlineExceeded',
@@ -100,13 +107,17 @@ function runDecision(resumed: boolean): JobDecision {
 
 /** Whether the job is complete: not Never, at least one desired node, and every one has a pod that no longer runs. */
 export function isJobComplete(job: ReadonlyJob, desired: ReadonlyMap<string, DeepReadonly<Pod> | undefined>): boolean {
-  if (job.spec.completionPolicy.type === 'Never' || desired.size === 0) return false;
+  if (job.spec.completionPolicy.type === 'Never' || desired.size === 0) {
+    return false;
+  }
   return [...desired.values()].every((pod) => pod !== undefined && jobPodState(job, pod) !== 'active');
 }
 
 /** Whether the job has finished: a True Complete or Failed condition (not for Never, as OpenKruise). */
 export function isJobFinished(job: ReadonlyJob): boolean {
-  if (job.spec.completionPolicy.type === 'Never') return false;
+  if (job.spec.completionPolicy.type === 'Never') {
+    return false;
+  }
   return (job.status?.conditions ?? []).some(
     (condition) => (condition.type === 'Complete' || condition.type === 'Failed') && condition.status === 'True',
   );
@@ -116,6 +127,8 @@ export function isJobFinished(job: ReadonlyJob): boolean {
 export function untilTtlDeadline(job: ReadonlyJob, now: number): number | undefined {
   const ttl = job.spec.completionPolicy.ttlSecondsAfterFinished;
   const completed = job.status?.completionTime;
-  if (ttl === undefined || completed === undefined) return undefined;
+  if (ttl === undefined || completed === undefined) {
+    return undefined;
+  }
   return Date.parse(completed) + ttl * 1000 - now;
 }

@@ -61,7 +61,9 @@ export class JobPlans {
     this.#deps.feed?.track(key);
     this.#builds++;
     const view = new PlanView(version ?? '', sources, { pods: this.#jobPods(job), nodes: this.#deps.nodes.list() });
-    if (this.#deps.feed !== undefined && version !== undefined) this.#views.set(key, view);
+    if (this.#deps.feed !== undefined && version !== undefined) {
+      this.#views.set(key, view);
+    }
     return view;
   }
 

@@ -20,14 +20,21 @@ export function podRestartCount(pod: ReadonlyPod): number {
 /** How the pod counts for its job. */
 export function jobPodState(job: DeepReadonly<BroadcastJob>, pod: ReadonlyPod): JobPodState {
   const phase = pod.status?.phase;
-  if (phase === 'Succeeded') return 'succeeded';
-  if (phase === 'Failed') return 'failed';
-  if (pod.metadata?.deletionTimestamp !== undefined) return 'deleting';
+  if (phase === 'Succeeded') {
+    return 'succeeded';
+  }
+  if (phase === 'Failed') {
+    return 'failed';
+  }
+  if (pod.metadata?.deletionTimestamp !== undefined) {
+    return 'deleting';
+  }
   if (
     job.spec.template.spec?.restartPolicy === 'OnFailure' &&
     podRestartCount(pod) > job.spec.failurePolicy.restartLimit
-  )
+  ) {
     return 'failed';
+  }
   return 'active';
 }
 
@@ -49,7 +56,9 @@ export function countJobPods(job: DeepReadonly<BroadcastJob>, pods: readonly Rea
   const counts = { active: 0, succeeded: 0, failed: 0 };
   for (const pod of pods) {
     const state = jobPodState(job, pod);
-    if (state !== 'deleting') counts[state] += 1;
+    if (state !== 'deleting') {
+      counts[state] += 1;
+    }
   }
   return counts;
 }

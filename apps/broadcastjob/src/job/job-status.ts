@@ -59,7 +59,9 @@ function eligibilityConditions(
   update: StatusUpdate,
 ): BroadcastJobCondition[] {
   const others = current.filter((condition) => condition.type !== NO_ELIGIBLE_NODE);
-  if (update.noEligibleNode === undefined) return others;
+  if (update.noEligibleNode === undefined) {
+    return others;
+  }
   const previous = current.find((condition) => condition.type === NO_ELIGIBLE_NODE);
   const since =
     previous?.message === update.noEligibleNode
@@ -89,10 +91,13 @@ export function problemConditions(
 ): BroadcastJobCondition[] {
   const others = current.filter((condition) => condition.type !== input.type);
   const { problem } = input;
-  if (problem === undefined) return others;
+  if (problem === undefined) {
+    return others;
+  }
   const previous = current.find((condition) => condition.type === input.type);
-  if (previous?.status === 'True' && previous.reason === problem.reason && previous.message === problem.message)
+  if (previous?.status === 'True' && previous.reason === problem.reason && previous.message === problem.message) {
     return current;
+  }
   const at = metaTime(input.now);
   return [
     ...others,

@@ -57,8 +57,9 @@ export class NodeFitCache {
       const name = node.metadata?.name ?? '';
       const resourceVersion = node.metadata?.resourceVersion ?? '';
       const known = entry.nodes.get(name);
-      if (known !== undefined && known.resourceVersion === resourceVersion && resourceVersion !== '')
+      if (known !== undefined && known.resourceVersion === resourceVersion && resourceVersion !== '') {
         return known.result;
+      }
       this.#computed++;
       const result = entry.fit(node);
       entry.nodes.set(name, { resourceVersion, result });
@@ -72,9 +73,13 @@ export class NodeFitCache {
     nodes: { readonly count: number; readonly has: (name: string) => boolean },
   ): void {
     const entry = this.#jobs.get(jobKey(job));
-    if (entry === undefined || entry.nodes.size <= nodes.count) return;
+    if (entry === undefined || entry.nodes.size <= nodes.count) {
+      return;
+    }
     for (const name of entry.nodes.keys()) {
-      if (!nodes.has(name)) entry.nodes.delete(name);
+      if (!nodes.has(name)) {
+        entry.nodes.delete(name);
+      }
     }
   }
 
@@ -102,7 +107,9 @@ export class NodeFitCache {
     const key = jobKey(job);
     const template = templateKey(job);
     const current = this.#jobs.get(key);
-    if (current?.template === template) return current;
+    if (current?.template === template) {
+      return current;
+    }
     const entry: JobFits = { template, fit: this.#fitnessOf(templatePod(job)), nodes: new Map() };
     this.#jobs.set(key, entry);
     return entry;

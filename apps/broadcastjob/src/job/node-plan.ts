@@ -64,12 +64,21 @@ function podsByNode(input: NodePlanInput): Map<string, ReadonlyPod[]> {
   const map = new Map<string, ReadonlyPod[]>();
   for (const pod of input.pods) {
     const node = input.nodeOf(pod);
-    if (node === undefined) continue;
+    if (node === undefined) {
+      continue;
+    }
     const list = map.get(node);
-    if (list === undefined) map.set(node, [pod]);
-    else list.push(pod);
+    if (list === undefined) {
+      map.set(node, [pod]);
+    } else {
+      list.push(pod);
+    }
   }
-  for (const list of map.values()) if (list.length > 1) list.sort(byAge);
+  for (const list of map.values()) {
+    if (list.length > 1) {
+      list.sort(byAge);
+    }
+  }
   return map;
 }
 
@@ -85,9 +94,11 @@ function planNodeWithPod(
 ): void {
   const { node, pod } = target;
   const name = node.metadata?.name ?? '';
-  if (!input.fit(node).fits && pod.metadata?.deletionTimestamp === undefined)
+  if (!input.fit(node).fits && pod.metadata?.deletionTimestamp === undefined) {
     into.podsToDelete.push({ pod, reason: 'NodeUnfit' });
-  else into.desired.set(name, pod);
+  } else {
+    into.desired.set(name, pod);
+  }
 }
 
 interface Accumulator {
@@ -110,7 +121,9 @@ function planNode(
   }
   const fit = input.fit(node);
   if (!fit.fits) {
-    for (const reason of fit.reasons) into.unfitReasons.set(reason, (into.unfitReasons.get(reason) ?? 0) + 1);
+    for (const reason of fit.reasons) {
+      into.unfitReasons.set(reason, (into.unfitReasons.get(reason) ?? 0) + 1);
+    }
     return;
   }
   into.restNodes.push(name);
@@ -130,7 +143,9 @@ export function planNodes(input: NodePlanInput): NodePlan {
     const name = node.metadata?.name ?? '';
     present.add(name);
     const [kept, ...extra] = byNode.get(name) ?? [];
-    if (extra.length > 0) duplicateNodes.push(name);
+    if (extra.length > 0) {
+      duplicateNodes.push(name);
+    }
     into.podsToDelete.push(...extra.filter(isPodRunning).map((pod) => ({ pod, reason: 'DuplicatePod' as const })));
     planNode(input, { node, pod: kept }, into);
   }

@@ -47,13 +47,17 @@ export class PlanFeed {
   }
 
   nodeChanged(name: string): void {
-    for (const pending of this.#jobs.values()) pending.nodes.add(name);
+    for (const pending of this.#jobs.values()) {
+      pending.nodes.add(name);
+    }
   }
 
   /** The job's changes since the last take, cleared; undefined when it is not tracked (its view must be built). */
   take(jobKey: string): PlanChanges | undefined {
     const pending = this.#jobs.get(jobKey);
-    if (pending === undefined) return undefined;
+    if (pending === undefined) {
+      return undefined;
+    }
     this.#jobs.set(jobKey, { pods: new Set(), nodes: new Set() });
     return pending;
   }
@@ -67,7 +71,9 @@ function podKey(pod: ReadonlyPod): string {
 export function podChangesHandler(feed: PlanFeed): ResourceEventHandler<Pod> {
   const record = (pod: ReadonlyPod): void => {
     const owner = ownerKeyOf(OWNER, pod);
-    if (owner !== undefined) feed.podChanged(owner, podKey(pod));
+    if (owner !== undefined) {
+      feed.podChanged(owner, podKey(pod));
+    }
   };
   return {
     onAdd: record,

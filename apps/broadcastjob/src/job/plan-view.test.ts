@@ -29,9 +29,12 @@ const job = (generation: number): BroadcastJob =>
 /** Fits unless the node is labelled fit=no or fit=taint (two reasons). */
 const fit = (node: DeepReadonly<Node>): FitResult => {
   const label = node.metadata?.labels?.['fit'];
-  if (label === 'no') return { fits: false, reasons: ['node(s) did not match Pod node selector'] };
-  if (label === 'taint')
+  if (label === 'no') {
+    return { fits: false, reasons: ['node(s) did not match Pod node selector'] };
+  }
+  if (label === 'taint') {
     return { fits: false, reasons: ['node(s) had untolerated taint', 'node(s) were unschedulable'] };
+  }
   return { fits: true, reasons: [] };
 };
 const nodeOf = (pod: DeepReadonly<Pod>): string | undefined => pod.spec?.nodeName;
@@ -86,23 +89,33 @@ function cluster() {
   const upsertPod = (pod: Pod): void => {
     const object = Object.freeze({ ...pod, metadata: { ...pod.metadata, resourceVersion: String(++version) } });
     const old = pods.store.upsert(object);
-    if (old === undefined) podHandler.onAdd?.(object, false);
-    else podHandler.onUpdate?.(old, object);
+    if (old === undefined) {
+      podHandler.onAdd?.(object, false);
+    } else {
+      podHandler.onUpdate?.(old, object);
+    }
   };
   const upsertNode = (name: string, fits: string): void => {
     const object = Object.freeze({ metadata: { name, resourceVersion: String(++version), labels: { fit: fits } } });
     const old = nodes.store.upsert(object);
-    if (old === undefined) nodeHandler.onAdd?.(object, false);
-    else nodeHandler.onUpdate?.(old, object);
+    if (old === undefined) {
+      nodeHandler.onAdd?.(object, false);
+    } else {
+      nodeHandler.onUpdate?.(old, object);
+    }
   };
   const remove = (key: string, kind: 'pod' | 'node'): void => {
     if (kind === 'pod') {
       const old = pods.store.delete(key);
-      if (old !== undefined) podHandler.onDelete?.(old);
+      if (old !== undefined) {
+        podHandler.onDelete?.(old);
+      }
       return;
     }
     const old = nodes.store.delete(key);
-    if (old !== undefined) nodeHandler.onDelete?.(old);
+    if (old !== undefined) {
+      nodeHandler.onDelete?.(old);
+    }
   };
   return { pods, nodes, feed, upsertPod, upsertNode, remove };
 }
@@ -114,16 +127,21 @@ function change(next: (below: number) => number, state: Cluster, step: number): 
   const pods = [...state.pods.store.values()];
   const nodes = [...state.nodes.store.values()];
   const roll = next(10);
-  if (roll < 3 || pods.length === 0) state.upsertPod(randomPod(next, `pod-${String(step)}`));
-  else if (roll < 6) {
+  if (roll < 3 || pods.length === 0) {
+    state.upsertPod(randomPod(next, `pod-${String(step)}`));
+  } else if (roll < 6) {
     const existing = pick(next, pods);
     state.upsertPod({
       ...randomPod(next, existing.metadata?.name ?? ''),
       metadata: { ...randomPod(next, '').metadata, name: existing.metadata?.name ?? '' },
     });
-  } else if (roll < 7) state.remove(`${NAMESPACE}/${pick(next, pods).metadata?.name ?? ''}`, 'pod');
-  else if (roll < 9 || nodes.length === 0) state.upsertNode(`node-${String(next(12))}`, pick(next, FITS));
-  else state.remove(pick(next, nodes).metadata?.name ?? '', 'node');
+  } else if (roll < 7) {
+    state.remove(`${NAMESPACE}/${pick(next, pods).metadata?.name ?? ''}`, 'pod');
+  } else if (roll < 9 || nodes.length === 0) {
+    state.upsertNode(`node-${String(next(12))}`, pick(next, FITS));
+  } else {
+    state.remove(pick(next, nodes).metadata?.name ?? '', 'node');
+  }
 }
 
 /** A plan in a form that ignores the order of `desired` and `podsToDelete` (nothing reads it). */
@@ -158,13 +176,17 @@ describe('JobPlans', () => {
     (seed) => {
       const next = random(seed);
       const state = cluster();
-      for (let index = 0; index < 8; index++) state.upsertNode(`node-${String(index)}`, pick(next, FITS));
+      for (let index = 0; index < 8; index++) {
+        state.upsertNode(`node-${String(index)}`, pick(next, FITS));
+      }
       const plans = new JobPlans({ pods: state.pods.lister, nodes: state.nodes.lister, nodeOf, feed: state.feed });
       let generation = 1;
       let current = job(generation);
       for (let step = 0; step < 200; step++) {
         const changes = next(4) + 1;
-        for (let index = 0; index < changes; index++) change(next, state, step * 10 + index);
+        for (let index = 0; index < changes; index++) {
+          change(next, state, step * 10 + index);
+        }
         if (next(50) === 0) {
           generation++;
           current = job(generation);

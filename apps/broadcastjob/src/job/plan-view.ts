@@ -81,7 +81,9 @@ function planPart(sources: PlanViewSources, node: ReadonlyNode, pods: readonly R
   const duplicate = extra.length > 0;
   const fit = sources.fit(node);
   if (kept === undefined) {
-    if (!fit.fits) return { ...NO_PART, unfit: fit.reasons };
+    if (!fit.fits) {
+      return { ...NO_PART, unfit: fit.reasons };
+    }
     return { ...NO_PART, desired: true, rest: true, unfinished: true };
   }
   if (!fit.fits && kept.metadata?.deletionTimestamp === undefined) {
@@ -99,7 +101,9 @@ function planPart(sources: PlanViewSources, node: ReadonlyNode, pods: readonly R
 
 function insertByAge(pods: ReadonlyPod[], pod: ReadonlyPod): void {
   let index = pods.length;
-  while (index > 0 && byAge(pods[index - 1] as ReadonlyPod, pod) > 0) index--;
+  while (index > 0 && byAge(pods[index - 1] as ReadonlyPod, pod) > 0) {
+    index--;
+  }
   pods.splice(index, 0, pod);
 }
 
@@ -125,23 +129,37 @@ export class PlanView {
     cache: { readonly pods: readonly ReadonlyPod[]; readonly nodes: readonly ReadonlyNode[] },
   ) {
     this.version = version;
-    for (const node of cache.nodes) this.#setNode(node.metadata?.name ?? '', node);
-    for (const pod of cache.pods) this.#addPod(sources, pod);
-    for (const name of this.#nodes.keys()) this.#replan(sources, name);
+    for (const node of cache.nodes) {
+      this.#setNode(node.metadata?.name ?? '', node);
+    }
+    for (const pod of cache.pods) {
+      this.#addPod(sources, pod);
+    }
+    for (const name of this.#nodes.keys()) {
+      this.#replan(sources, name);
+    }
   }
 
   /** Brings the view up to date with what changed: the changed pods' nodes (old and new) and the changed nodes are planned again. */
   update(sources: PlanViewSources, changes: PlanChanges): void {
     const dirty = new Set(changes.nodes);
-    for (const name of changes.nodes) this.#setNode(name, sources.getNode(name));
+    for (const name of changes.nodes) {
+      this.#setNode(name, sources.getNode(name));
+    }
     for (const key of changes.pods) {
       const before = this.#removePod(key);
-      if (before !== undefined) dirty.add(before);
+      if (before !== undefined) {
+        dirty.add(before);
+      }
       const pod = sources.getPod(key);
       const after = pod !== undefined && isJobPod(sources.job, pod) ? this.#addPod(sources, pod) : undefined;
-      if (after !== undefined) dirty.add(after);
+      if (after !== undefined) {
+        dirty.add(after);
+      }
     }
-    for (const name of dirty) this.#replan(sources, name);
+    for (const name of dirty) {
+      this.#replan(sources, name);
+    }
   }
 
   plan(): NodePlan {
@@ -179,9 +197,14 @@ export class PlanView {
 
   #setNode(name: string, node: ReadonlyNode | undefined): void {
     const entry = this.#nodes.get(name);
-    if ((entry?.node !== undefined) !== (node !== undefined)) this.#nodeCount += node === undefined ? -1 : 1;
-    if (entry === undefined) this.#nodes.set(name, { node, pods: [], part: NO_PART });
-    else entry.node = node;
+    if ((entry?.node !== undefined) !== (node !== undefined)) {
+      this.#nodeCount += node === undefined ? -1 : 1;
+    }
+    if (entry === undefined) {
+      this.#nodes.set(name, { node, pods: [], part: NO_PART });
+    } else {
+      entry.node = node;
+    }
   }
 
   /** Adds a pod; returns its node (undefined: it is on none yet). */
@@ -189,8 +212,12 @@ export class PlanView {
     const node = sources.nodeOf(pod);
     const state = jobPodState(sources.job, pod);
     this.#pods.set(podKey(pod), { pod, node, state });
-    if (state !== 'deleting') this.#counts[state] += 1;
-    if (node === undefined) return undefined;
+    if (state !== 'deleting') {
+      this.#counts[state] += 1;
+    }
+    if (node === undefined) {
+      return undefined;
+    }
     let entry = this.#nodes.get(node);
     if (entry === undefined) {
       entry = { node: undefined, pods: [], part: NO_PART };
@@ -203,52 +230,88 @@ export class PlanView {
   /** Removes a pod; returns its node. */
   #removePod(key: string): string | undefined {
     const known = this.#pods.get(key);
-    if (known === undefined) return undefined;
+    if (known === undefined) {
+      return undefined;
+    }
     this.#pods.delete(key);
-    if (known.state !== 'deleting') this.#counts[known.state] -= 1;
-    if (known.node === undefined) return undefined;
+    if (known.state !== 'deleting') {
+      this.#counts[known.state] -= 1;
+    }
+    if (known.node === undefined) {
+      return undefined;
+    }
     const pods = this.#nodes.get(known.node)?.pods;
     const index = pods?.indexOf(known.pod) ?? -1;
-    if (index >= 0) pods?.splice(index, 1);
+    if (index >= 0) {
+      pods?.splice(index, 1);
+    }
     return known.node;
   }
 
   #replan(sources: PlanViewSources, name: string): void {
     const entry = this.#nodes.get(name);
-    if (entry === undefined) return;
+    if (entry === undefined) {
+      return;
+    }
     this.#apply(name, entry.part, -1);
     entry.part =
       entry.node === undefined
         ? { ...NO_PART, deletes: deletes(entry.pods, 'NodeGone') }
         : planPart(sources, entry.node, entry.pods);
     this.#apply(name, entry.part, 1);
-    if (entry.node === undefined && entry.pods.length === 0) this.#nodes.delete(name);
+    if (entry.node === undefined && entry.pods.length === 0) {
+      this.#nodes.delete(name);
+    }
   }
 
   /** Adds (sign 1) or takes away (sign -1) a node's part from the totals. */
   #apply(name: string, part: NodePart, sign: 1 | -1): void {
-    if (sign === 1) this.#add(name, part);
-    else this.#remove(name, part);
-    if (part.unfinished) this.#unfinished += sign;
+    if (sign === 1) {
+      this.#add(name, part);
+    } else {
+      this.#remove(name, part);
+    }
+    if (part.unfinished) {
+      this.#unfinished += sign;
+    }
     for (const reason of part.unfit) {
       const count = (this.#unfitReasons.get(reason) ?? 0) + sign;
-      if (count === 0) this.#unfitReasons.delete(reason);
-      else this.#unfitReasons.set(reason, count);
+      if (count === 0) {
+        this.#unfitReasons.delete(reason);
+      } else {
+        this.#unfitReasons.set(reason, count);
+      }
     }
   }
 
   #add(name: string, part: NodePart): void {
-    if (part.desired) this.#desired.set(name, part.kept);
-    if (part.rest) this.#rest.add(name);
-    if (part.duplicate) this.#duplicates.add(name);
-    if (part.deletes.length > 0) this.#deletes.set(name, part.deletes);
+    if (part.desired) {
+      this.#desired.set(name, part.kept);
+    }
+    if (part.rest) {
+      this.#rest.add(name);
+    }
+    if (part.duplicate) {
+      this.#duplicates.add(name);
+    }
+    if (part.deletes.length > 0) {
+      this.#deletes.set(name, part.deletes);
+    }
   }
 
   #remove(name: string, part: NodePart): void {
-    if (part.desired) this.#desired.delete(name);
-    if (part.rest) this.#rest.delete(name);
-    if (part.duplicate) this.#duplicates.delete(name);
-    if (part.deletes.length > 0) this.#deletes.delete(name);
+    if (part.desired) {
+      this.#desired.delete(name);
+    }
+    if (part.rest) {
+      this.#rest.delete(name);
+    }
+    if (part.duplicate) {
+      this.#duplicates.delete(name);
+    }
+    if (part.deletes.length > 0) {
+      this.#deletes.delete(name);
+    }
   }
 }
 

@@ -59,6 +59,8 @@ export async function deleteJobPods(
   job: DeepReadonly<BroadcastJob>,
   pods: readonly DeepReadonly<Pod>[],
 ): Promise<void> {
-  if (pods.length === 0) return;
+  if (pods.length === 0) {
+    return;
+  }
   await deletePods(ctx, jobOwner(job), { pods, expectationName: expectationName(ctx) });
 }

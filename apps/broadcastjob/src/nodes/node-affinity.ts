@@ -29,7 +29,9 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /** Go's strconv.ParseInt(text, 10, 64), undefined where it fails. */
 function parseInt64(text: string): bigint | undefined {
-  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
+  if (!/^[+-]?[0-9]+$/.test(text)) {
+    return undefined;
+  }
   const value = BigInt(text);
   return value < INT64_MIN || value > INT64_MAX ? undefined : value;
 }
@@ -64,14 +66,17 @@ function validLabelRequirement(requirement: NodeSelectorRequirement): boolean {
 function comparesInteger(requirement: NodeSelectorRequirement, label: string | undefined): boolean {
   const actual = label === undefined ? undefined : parseInt64(label);
   const bound = parseInt64(requirement.values?.[0] ?? '');
-  if (actual === undefined || bound === undefined) return false;
+  if (actual === undefined || bound === undefined) {
+    return false;
+  }
   return requirement.operator === 'Gt' ? actual > bound : actual < bound;
 }
 
 /** A node selector requirement: the label selector's set operators, plus Gt and Lt. */
 function matchesNodeLabelRequirement(requirement: NodeSelectorRequirement, labels: Labels): boolean {
-  if (requirement.operator !== 'Gt' && requirement.operator !== 'Lt')
+  if (requirement.operator !== 'Gt' && requirement.operator !== 'Lt') {
     return matchesLabelRequirement(requirement, labels);
+  }
   return comparesInteger(requirement, Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined);
 }
 
@@ -98,10 +103,13 @@ function parsableTerm(term: NodeSelectorTerm): boolean {
 
 /** One term: all its requirements; a term without requirements selects nothing. */
 export function matchesNodeSelectorTerm(term: NodeSelectorTerm, node: DeepReadonly<Node>): boolean {
-  if (!parsableTerm(term)) return false;
-  const labels = node.metadata?.labels ?? {};
-  if (!(term.matchExpressions ?? []).every((requirement) => matchesNodeLabelRequirement(requirement, labels)))
+  if (!parsableTerm(term)) {
     return false;
+  }
+  const labels = node.metadata?.labels ?? {};
+  if (!(term.matchExpressions ?? []).every((requirement) => matchesNodeLabelRequirement(requirement, labels))) {
+    return false;
+  }
   // Upstream extracts no fields from a node without a name, and then does not apply the field selector.
   const name = node.metadata?.name ?? '';
   return name === '' || (term.matchFields ?? []).every((requirement) => matchesFieldRequirement(requirement, name));
@@ -117,9 +125,13 @@ function matchesNodeSelector(pod: DeepReadonly<Pod>, node: DeepReadonly<Node>): 
 
 /** `spec.nodeSelector` and the required node affinity (any of its terms; no terms: nothing). */
 export function matchesRequiredNodeAffinity(pod: DeepReadonly<Pod>, node: DeepReadonly<Node>): boolean {
-  if (!matchesNodeSelector(pod, node)) return false;
+  if (!matchesNodeSelector(pod, node)) {
+    return false;
+  }
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (required === undefined) return true;
+  if (required === undefined) {
+    return true;
+  }
   // Typed as required, but a template stored without it must not throw.
   const terms = required.nodeSelectorTerms as readonly NodeSelectorTerm[] | undefined;
   return (terms ?? []).some((term) => matchesNodeSelectorTerm(term, node));

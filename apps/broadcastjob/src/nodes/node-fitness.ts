@@ -71,7 +71,9 @@ export function fitnessOf(pod: ReadonlyPod): PodFitness {
   return (node) => {
     for (const predicate of PREDICATES) {
       const reason = predicate(pod, node);
-      if (reason !== undefined) return { fits: false, reasons: [reason] };
+      if (reason !== undefined) {
+        return { fits: false, reasons: [reason] };
+      }
     }
     const reasons = insufficientResources(requests, node);
     return reasons.length === 0 ? FITS : { fits: false, reasons };

@@ -33,21 +33,28 @@ function digitCount(value: bigint): number {
 export function quantityAmount(value: unknown): Decimal {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
   const parsed = text === undefined ? undefined : parseQuantityText(text);
-  if (parsed === undefined) return ZERO;
-  if (digitCount(parsed.mantissa) + parsed.exponent <= LARGEST_EXPONENT) return parsed;
+  if (parsed === undefined) {
+    return ZERO;
+  }
+  if (digitCount(parsed.mantissa) + parsed.exponent <= LARGEST_EXPONENT) {
+    return parsed;
+  }
   return { mantissa: parsed.mantissa < 0n ? -1n : 1n, exponent: LARGEST_EXPONENT + 1 };
 }
 
 function added(total: ReadonlyMap<string, Decimal>, list: ResourceList | undefined): Map<string, Decimal> {
   const sum = new Map(total);
-  for (const [name, value] of Object.entries(list ?? {}))
+  for (const [name, value] of Object.entries(list ?? {})) {
     sum.set(name, addDecimals(sum.get(name) ?? ZERO, quantityAmount(value)));
+  }
   return sum;
 }
 
 function summed(total: ReadonlyMap<string, Decimal>, other: ReadonlyMap<string, Decimal>): Map<string, Decimal> {
   const sum = new Map(total);
-  for (const [name, value] of other) sum.set(name, addDecimals(sum.get(name) ?? ZERO, value));
+  for (const [name, value] of other) {
+    sum.set(name, addDecimals(sum.get(name) ?? ZERO, value));
+  }
   return sum;
 }
 
@@ -55,7 +62,9 @@ function maxed(total: ReadonlyMap<string, Decimal>, other: ReadonlyMap<string, D
   const max = new Map(total);
   for (const [name, value] of other) {
     const current = max.get(name);
-    if (current === undefined || compareDecimals(value, current) > 0) max.set(name, value);
+    if (current === undefined || compareDecimals(value, current) > 0) {
+      max.set(name, value);
+    }
   }
   return max;
 }
@@ -81,7 +90,9 @@ function initContainerPeak(initContainers: readonly Container[]): {
 /** The pod's requests by resource name, exact (Kubernetes' `resource.PodRequests` without options). */
 export function podRequests(pod: DeepReadonly<Pod>): Map<string, Decimal> {
   let requests = new Map<string, Decimal>();
-  for (const container of pod.spec?.containers ?? []) requests = added(requests, container.resources?.requests);
+  for (const container of pod.spec?.containers ?? []) {
+    requests = added(requests, container.resources?.requests);
+  }
   const init = initContainerPeak(pod.spec?.initContainers ?? []);
   requests = maxed(summed(requests, init.sidecars), init.peak);
   return added(requests, pod.spec?.overhead);
@@ -92,15 +103,18 @@ export function podRequests(pod: DeepReadonly<Pod>): Map<string, Decimal> {
  * resources: the names the scheduler tracks besides cpu, memory, ephemeral-storage and pods.
  */
 export function isScalarResource(name: string): boolean {
-  if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-') || name.includes('kubernetes.io/'))
+  if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-') || name.includes('kubernetes.io/')) {
     return true;
+  }
   return name.includes('/') && !name.startsWith('requests.') && labelKeySchema.safeParse(`requests.${name}`).success;
 }
 
 /** ceil(value / 10^exponent), as Go's `ScaledValue`. */
 function scaledUp(value: Decimal, exponent: number): bigint {
   const shift = value.exponent - exponent;
-  if (shift >= 0) return value.mantissa * 10n ** BigInt(shift);
+  if (shift >= 0) {
+    return value.mantissa * 10n ** BigInt(shift);
+  }
   const divisor = 10n ** BigInt(-shift);
   const quotient = value.mantissa / divisor;
   return value.mantissa > 0n && value.mantissa % divisor !== 0n ? quotient + 1n : quotient;
@@ -122,8 +136,9 @@ export function insufficientResources(requests: ReadonlyMap<string, Decimal>, no
   const scalars = [...requests.keys()].filter(isScalarResource).sort();
   for (const name of [...NAMED_RESOURCES, ...scalars]) {
     const requested = units(name, requests.get(name) ?? ZERO);
-    if (requested > 0n && requested > units(name, quantityAmount(allocatable[name])))
+    if (requested > 0n && requested > units(name, quantityAmount(allocatable[name]))) {
       reasons.push(`Insufficient ${name}`);
+    }
   }
   return reasons;
 }

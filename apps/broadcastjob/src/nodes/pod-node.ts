@@ -21,7 +21,9 @@ function requiredTerms(
 /** `spec.nodeName`, else the single value of a required `metadata.name In [x]` field selector. */
 export function assignedNode(pod: DeepReadonly<Pod>): string | undefined {
   const nodeName = pod.spec?.nodeName ?? '';
-  if (nodeName !== '') return nodeName;
+  if (nodeName !== '') {
+    return nodeName;
+  }
   const fields = requiredTerms(pod.spec).flatMap((term) => term.matchFields ?? []);
   return fields.find(isNameSelector)?.values?.[0];
 }

@@ -23,7 +23,9 @@ function covers(tolerated: string | undefined, actual: string): boolean {
  * means `Equal`, and an operator the API does not know tolerates nothing.
  */
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
-  if (!covers(toleration.effect, taint.effect) || !covers(toleration.key, taint.key)) return false;
+  if (!covers(toleration.effect, taint.effect) || !covers(toleration.key, taint.key)) {
+    return false;
+  }
   switch (toleration.operator ?? '') {
     case '':
     case 'Equal':

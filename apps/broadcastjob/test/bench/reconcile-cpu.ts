@@ -93,8 +93,11 @@ function harness(nodeCount: number): {
   const upsertPod = (pod: Pod): void => {
     const object = Object.freeze(pod);
     const old = pods.store.upsert(object);
-    if (old === undefined) podEvents.onAdd?.(object, false);
-    else podEvents.onUpdate?.(old, object);
+    if (old === undefined) {
+      podEvents.onAdd?.(object, false);
+    } else {
+      podEvents.onUpdate?.(old, object);
+    }
   };
   fake.seed(broadcastJobResource, [job()]);
   for (let index = 0; index < nodeCount; index++) {
@@ -124,7 +127,9 @@ function harness(nodeCount: number): {
     reconcileId: 'bench',
   };
   const sync = (): void => {
-    for (const object of fake.objects(broadcastJobResource)) jobs.store.upsert(Object.freeze(object));
+    for (const object of fake.objects(broadcastJobResource)) {
+      jobs.store.upsert(Object.freeze(object));
+    }
   };
   sync();
   let podKeys: string[] | undefined;
@@ -135,7 +140,9 @@ function harness(nodeCount: number): {
       // The informer's view of our own writes: the job's status, and (first round) the pods created.
       sync();
       if (pods.store.size === 0) {
-        for (const pod of fake.objects(podResource)) upsertPod(pod);
+        for (const pod of fake.objects(podResource)) {
+          upsertPod(pod);
+        }
         expectations.delete(`${NAMESPACE}/job`);
       }
     },
@@ -143,12 +150,13 @@ function harness(nodeCount: number): {
       // The pod keys once, not a copy of the store per round: the harness's own work is not measured.
       podKeys ??= [...pods.store.keys()];
       const pod = pods.store.get(podKeys[round % podKeys.length] ?? '');
-      if (pod !== undefined)
+      if (pod !== undefined) {
         upsertPod({
           ...pod,
           metadata: { ...pod.metadata, resourceVersion: String(round + 2) },
           status: { phase: round % 2 === 0 ? 'Running' : 'Pending' },
         });
+      }
     },
   };
 }

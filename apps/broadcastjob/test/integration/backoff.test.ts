@@ -72,7 +72,9 @@ function watchNodeChanges(): { readonly at: number[]; stop(): void; readonly syn
         ])
         .sort(),
     );
-    if (last !== undefined && signature !== last) at.push(performance.now());
+    if (last !== undefined && signature !== last) {
+      at.push(performance.now());
+    }
     last = signature;
   });
   return {

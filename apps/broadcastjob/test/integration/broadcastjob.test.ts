@@ -38,11 +38,14 @@ describe('BroadcastJob', () => {
   it('runs one pod on each eligible node (not cordoned, not tainted unless tolerated) and completes', async () => {
     await withController('bcj-eligible', async (namespace) => {
       await using nodes = await testNodes(namespace, 4, (node, index) => {
-        if (index === 1) node.spec = Object.assign(node.spec ?? {}, { unschedulable: true });
-        if (index === 2)
+        if (index === 1) {
+          node.spec = Object.assign(node.spec ?? {}, { unschedulable: true });
+        }
+        if (index === 2) {
           node.spec = Object.assign(node.spec ?? {}, {
             taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
           });
+        }
         return node;
       });
       const [free0, cordoned, tainted, free3] = nodes.names;

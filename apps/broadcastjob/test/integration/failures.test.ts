@@ -203,7 +203,9 @@ describe('BroadcastJob failures and endings', () => {
         kubeConfig,
         { resource: broadcastJobResource, namespace, labelSelector: '' },
         (jobs) => {
-          for (const job of jobs) phases.add(job.status?.phase ?? '');
+          for (const job of jobs) {
+            phases.add(job.status?.phase ?? '');
+          }
         },
       );
       try {

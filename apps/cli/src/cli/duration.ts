@@ -12,7 +12,9 @@ export function parseDuration(value: string, allowZero: boolean): number {
   try {
     milliseconds = parseGoDuration(value);
   } catch (error) {
-    if (!(error instanceof GoDurationError)) throw error;
+    if (!(error instanceof GoDurationError)) {
+      throw error;
+    }
     throw new InvalidArgumentError(`it must be a duration such as 30s, 10m or 1h30m (${error.message}).`);
   }
   if (milliseconds < 0 || (milliseconds === 0 && !allowZero)) {

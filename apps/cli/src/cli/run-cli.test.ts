@@ -204,8 +204,9 @@ describe('scale', () => {
     cluster.pod('web-a', web);
     let conflicts = 1;
     cluster.api.prependReactor({ verb: 'patch' }, () => {
-      if (conflicts-- > 0)
+      if (conflicts-- > 0) {
         throw fakeApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+      }
       return undefined;
     });
     expect((await cluster.run('scale', 'clone/web', '--replicas', '2', '--delete', 'web-a')).code).toBe(EXIT_OK);

@@ -47,6 +47,8 @@ export async function migrateFromOpenKruise(context: CommandContext, options: Fr
   keptLines(plan.kept).forEach(print);
   if (anythingOfOpenKruise(findings)) {
     nextLines().forEach(print);
-    if (!options.dryRun) rollbackLines(findings).forEach(print);
+    if (!options.dryRun) {
+      rollbackLines(findings).forEach(print);
+    }
   }
 }

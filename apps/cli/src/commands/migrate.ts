@@ -142,7 +142,9 @@ function resumeLine(migration: Migration): string {
 
 function kindOf(id: Kind['id']): Kind {
   const kind = KINDS.find((candidate) => candidate.id === id);
-  if (kind === undefined) throw new Error(`no kind ${id}`);
+  if (kind === undefined) {
+    throw new Error(`no kind ${id}`);
+  }
   return kind;
 }
 

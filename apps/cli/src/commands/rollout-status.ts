@@ -75,10 +75,16 @@ export async function rolloutStatus(
   for (;;) {
     const progress = await look(cluster, ref);
     writer.show(progress);
-    if (progress.phase === 'done') return;
-    if (progress.phase === 'failed') throw new PreconditionError(progress.message);
+    if (progress.phase === 'done') {
+      return;
+    }
+    if (progress.phase === 'failed') {
+      throw new PreconditionError(progress.message);
+    }
     const left = deadline - Date.now();
-    if (left <= 0) throw new PreconditionError('timed out waiting for the condition');
+    if (left <= 0) {
+      throw new PreconditionError('timed out waiting for the condition');
+    }
     await sleep(Math.min(options.interval, left));
   }
 }

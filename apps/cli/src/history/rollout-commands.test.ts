@@ -231,8 +231,9 @@ describe('rollout undo', () => {
     const cluster = await workloadWithHistory(CLONESET, 'web');
     let conflicts = 1;
     cluster.api.prependReactor({ verb: 'patch', resource: 'clonesets' }, () => {
-      if (conflicts-- > 0)
+      if (conflicts-- > 0) {
         throw fakeApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+      }
       return undefined;
     });
     expect((await cluster.run('rollout', 'undo', 'clone/web')).code).toBe(EXIT_OK);

@@ -31,11 +31,15 @@ function alignColumn(rows: readonly (readonly string[])[], widths: number[][], c
       continue;
     }
     let end = start;
-    while (end < rows.length && inColumn(end)) end++;
+    while (end < rows.length && inColumn(end)) {
+      end++;
+    }
     const width = Math.max(...rows.slice(start, end).map((cells) => cells[column]?.length ?? 0)) + PADDING;
     for (let row = start; row < end; row++) {
       const rowWidths = widths[row];
-      if (rowWidths !== undefined) rowWidths[column] = width;
+      if (rowWidths !== undefined) {
+        rowWidths[column] = width;
+      }
     }
     start = end;
   }

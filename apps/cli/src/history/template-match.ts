@@ -13,7 +13,9 @@ export function templateMatches(template: unknown, revision: RevisionLike): bool
     return equalRevision(revision, revisionData(template as PodTemplateSpec));
   } catch (error) {
     // A template Go cannot read is no revision's: restoring one repairs it.
-    if (error instanceof TemplateDecodeError) return false;
+    if (error instanceof TemplateDecodeError) {
+      return false;
+    }
     throw error;
   }
 }

@@ -38,11 +38,15 @@ export function mergePatchBetween(current: unknown, target: unknown): Record<str
   const to = isObject(target) ? target : {};
   const patch: Record<string, unknown> = {};
   for (const key of Object.keys(from)) {
-    if (!Object.hasOwn(to, key)) patch[key] = null;
+    if (!Object.hasOwn(to, key)) {
+      patch[key] = null;
+    }
   }
   for (const [key, value] of Object.entries(to)) {
     const change = memberChange(from[key], value);
-    if (change !== undefined) patch[key] = change;
+    if (change !== undefined) {
+      patch[key] = change;
+    }
   }
   return patch;
 }

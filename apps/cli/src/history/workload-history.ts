@@ -35,7 +35,9 @@ export function findRevision(revisions: readonly RevisionObject[], number: numbe
 export function undoTarget(history: readonly RevisionObject[], toRevision: number, objectName: string): RevisionObject {
   if (toRevision > 0) {
     const found = findRevision(history, toRevision);
-    if (found === undefined) throw new PreconditionError(`unable to find specified revision ${toRevision} in history`);
+    if (found === undefined) {
+      throw new PreconditionError(`unable to find specified revision ${toRevision} in history`);
+    }
     return found;
   }
   if (history.length === 0) {

@@ -18,7 +18,9 @@ export function parseMaxSurge(value: string): MaxSurge {
   const percent = /^(\d+)%$/.exec(value);
   if (percent !== null) {
     const number = Number(percent[1]);
-    if (number < 1 || number > 100) throw new InvalidArgumentError('a percentage must be between 1% and 100%.');
+    if (number < 1 || number > 100) {
+      throw new InvalidArgumentError('a percentage must be between 1% and 100%.');
+    }
     return { percent: number };
   }
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {

@@ -67,7 +67,9 @@ function refusal(call: () => unknown): string {
   try {
     call();
   } catch (error) {
-    if (error instanceof PreconditionError) return error.message;
+    if (error instanceof PreconditionError) {
+      return error.message;
+    }
     throw error;
   }
   throw new Error('no PreconditionError');

@@ -104,6 +104,8 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor((ms % 3_600_000) / 60_000);
   const seconds = (ms % 60_000) / 1000;
   const secondsText = `${String(Number(seconds.toFixed(3)))}s`;
-  if (hours > 0) return `${String(hours)}h${String(minutes)}m${secondsText}`;
+  if (hours > 0) {
+    return `${String(hours)}h${String(minutes)}m${secondsText}`;
+  }
   return minutes > 0 ? `${String(minutes)}m${secondsText}` : secondsText;
 }

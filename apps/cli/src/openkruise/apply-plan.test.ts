@@ -69,7 +69,9 @@ describe('stopping the manager', () => {
       timeoutMs: 60_000,
       onSleep: () => {
         const name = names.shift();
-        if (name !== undefined) void client.delete(podResource, { namespace: 'kruise-system', name });
+        if (name !== undefined) {
+          void client.delete(podResource, { namespace: 'kruise-system', name });
+        }
       },
     });
     await run();

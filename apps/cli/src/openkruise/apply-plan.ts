@@ -57,7 +57,9 @@ async function deleteConfiguration(runtime: ChangeRuntime, configuration: Webhoo
     runtime.print(`${configurationName(configuration)} deleted`);
   } catch (error) {
     // Deleted by someone else since it was read: what this step wanted.
-    if (!isNotFound(error)) throw error;
+    if (!isNotFound(error)) {
+      throw error;
+    }
     runtime.print(`${configurationName(configuration)} already gone`);
   }
 }

@@ -9,7 +9,9 @@ import { customResourceDefinitionResource, mutatingWebhookConfigurationResource 
 
 /** The object as the API server would answer it (uid and resourceVersion set), through the command's own parser. */
 function asRead<T extends KubeObject>(resource: ResourceType<T>, object: KubeObject): T {
-  if (resource.parse === undefined) throw new Error('no parser');
+  if (resource.parse === undefined) {
+    throw new Error('no parser');
+  }
   return resource.parse({ ...object, metadata: { ...object.metadata, uid: 'uid-1', resourceVersion: '7' } });
 }
 
@@ -89,8 +91,11 @@ describe('webhookConfigurationFinding: which configurations are OpenKruise', () 
       asRead(mutatingWebhookConfigurationResource, webhookConfiguration(name, webhooks)),
       service,
     );
-    if (expected === undefined) expect(finding).toBeUndefined();
-    else expect(finding).toMatchObject({ kind: 'mutating', name, uid: 'uid-1', ...expected });
+    if (expected === undefined) {
+      expect(finding).toBeUndefined();
+    } else {
+      expect(finding).toMatchObject({ kind: 'mutating', name, uid: 'uid-1', ...expected });
+    }
   });
 
   it("recognises the validating configuration by OpenKruise's name for it, not the mutating one's", () => {

@@ -8,7 +8,9 @@ function usageErrorOf(call: () => unknown): UsageError {
   try {
     call();
   } catch (error) {
-    if (error instanceof UsageError) return error;
+    if (error instanceof UsageError) {
+      return error;
+    }
   }
   throw new Error('no UsageError');
 }

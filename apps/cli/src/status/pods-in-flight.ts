@@ -9,11 +9,19 @@ const conditionIs = (pod: FlightPod, type: string, status: string): boolean =>
   pod.status?.conditions?.some((condition) => condition.type === type && condition.status === status) === true;
 
 function stateOf(pod: FlightPod): string | undefined {
-  if (pod.metadata.deletionTimestamp !== undefined) return 'terminating';
+  if (pod.metadata.deletionTimestamp !== undefined) {
+    return 'terminating';
+  }
   // OpenKruise's readiness gate: False from the in-place update's start until its containers restarted.
-  if (conditionIs(pod, 'InPlaceUpdateReady', 'False')) return 'updating in place';
-  if (pod.status?.phase === 'Pending' || pod.status?.phase === undefined) return 'pending';
-  if (!conditionIs(pod, 'Ready', 'True')) return 'not ready';
+  if (conditionIs(pod, 'InPlaceUpdateReady', 'False')) {
+    return 'updating in place';
+  }
+  if (pod.status?.phase === 'Pending' || pod.status?.phase === undefined) {
+    return 'pending';
+  }
+  if (!conditionIs(pod, 'Ready', 'True')) {
+    return 'not ready';
+  }
   return undefined;
 }
 

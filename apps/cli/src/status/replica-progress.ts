@@ -59,16 +59,24 @@ function countsOf(kind: Kind, subject: StatusSubject): Counts {
 /** kubectl's sentence while waiting; undefined once the rollout is complete. */
 function waitingFor(counts: Counts): string | undefined {
   const waiting = `Waiting for ${counts.name} rollout to finish: `;
-  if (!counts.observed) return `Waiting for ${counts.name} spec update to be observed...`;
-  if (counts.updated < counts.target)
+  if (!counts.observed) {
+    return `Waiting for ${counts.name} spec update to be observed...`;
+  }
+  if (counts.updated < counts.target) {
     return `${waiting}${String(counts.updated)} out of ${String(counts.target)} new replicas have been updated...`;
-  if (counts.updatedReady < counts.target)
+  }
+  if (counts.updatedReady < counts.target) {
     return `${waiting}${String(counts.updatedReady)} of ${String(counts.target)} updated replicas are ready...`;
-  if (counts.partition > 0) return undefined;
-  if (counts.current > counts.updated)
+  }
+  if (counts.partition > 0) {
+    return undefined;
+  }
+  if (counts.current > counts.updated) {
     return `${waiting}${String(counts.current - counts.updated)} old replicas are pending termination...`;
-  if (counts.available < counts.replicas)
+  }
+  if (counts.available < counts.replicas) {
     return `${waiting}${String(counts.available)} of ${String(counts.replicas)} updated replicas are available...`;
+  }
   return undefined;
 }
 

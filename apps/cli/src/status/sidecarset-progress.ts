@@ -27,11 +27,15 @@ interface Counts {
 
 function waitingFor(counts: Counts): string | undefined {
   const waiting = `Waiting for ${counts.name} rollout to finish: `;
-  if (!counts.observed) return `Waiting for ${counts.name} spec update to be observed...`;
-  if (counts.updated < counts.target)
+  if (!counts.observed) {
+    return `Waiting for ${counts.name} spec update to be observed...`;
+  }
+  if (counts.updated < counts.target) {
     return `${waiting}${String(counts.updated)} out of ${String(counts.target)} pods have been updated...`;
-  if (counts.updatedReady < counts.target)
+  }
+  if (counts.updatedReady < counts.target) {
     return `${waiting}${String(counts.updatedReady)} of ${String(counts.target)} updated pods are ready...`;
+  }
   return undefined;
 }
 

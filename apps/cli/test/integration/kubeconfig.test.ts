@@ -27,7 +27,9 @@ const cloneSet = workloadResource(resolveKind('cloneset') ?? (undefined as never
 async function twoContexts(namespace: string): Promise<string> {
   const cluster = kubeConfig.getCurrentCluster();
   const user = kubeConfig.getCurrentUser();
-  if (cluster === null || user === null) throw new Error('the test kubeconfig has no current cluster or user');
+  if (cluster === null || user === null) {
+    throw new Error('the test kubeconfig has no current cluster or user');
+  }
   const config = new KubeConfig();
   config.loadFromOptions({
     clusters: [

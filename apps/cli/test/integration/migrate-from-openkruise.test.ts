@@ -72,14 +72,18 @@ async function podCreateRefused(namespace: string): Promise<boolean> {
     await createPod(namespace, 'probe', { dryRun: true });
     return false;
   } catch (error) {
-    if (error instanceof Error && error.message.includes('failed calling webhook')) return true;
+    if (error instanceof Error && error.message.includes('failed calling webhook')) {
+      return true;
+    }
     throw error;
   }
 }
 
 async function deleteIfPresent(resource: ResourceType, name: string): Promise<void> {
   await client.delete(resource, { name }).catch((error: unknown) => {
-    if (!isNotFound(error)) throw error;
+    if (!isNotFound(error)) {
+      throw error;
+    }
   });
 }
 
@@ -88,7 +92,9 @@ async function exists(resource: ResourceType, name: string): Promise<boolean> {
     await client.get(resource, { name });
     return true;
   } catch (error) {
-    if (isNotFound(error)) return false;
+    if (isNotFound(error)) {
+      return false;
+    }
     throw error;
   }
 }

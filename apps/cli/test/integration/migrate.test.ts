@@ -81,7 +81,9 @@ class AvailabilityWatch {
   static async start(namespace: string): Promise<AvailabilityWatch> {
     const watch = new AvailabilityWatch();
     const list = await client.list(pods, { namespace });
-    for (const pod of list.items) watch.#pods.set(pod.metadata?.name ?? '', pod);
+    for (const pod of list.items) {
+      watch.#pods.set(pod.metadata?.name ?? '', pod);
+    }
     watch.fewest = watch.available();
     watch.#following = watch.#follow(namespace, list.metadata.resourceVersion);
     return watch;
@@ -103,10 +105,14 @@ class AvailabilityWatch {
   async #follow(namespace: string, from: string): Promise<void> {
     let resourceVersion = from;
     try {
-      for (;;) resourceVersion = await this.#watchFrom(namespace, resourceVersion);
+      for (;;) {
+        resourceVersion = await this.#watchFrom(namespace, resourceVersion);
+      }
     } catch (error) {
       // Aborting ends the stream with an error; anything else (410 Gone: events lost) fails the test.
-      if (!this.#stop.signal.aborted) throw error;
+      if (!this.#stop.signal.aborted) {
+        throw error;
+      }
     }
   }
 
@@ -120,15 +126,20 @@ class AvailabilityWatch {
       signal: this.#stop.signal,
     })) {
       resourceVersion = event.resourceVersion;
-      if (event.type !== 'BOOKMARK') this.#apply(event.type, event.object);
+      if (event.type !== 'BOOKMARK') {
+        this.#apply(event.type, event.object);
+      }
     }
     return resourceVersion;
   }
 
   #apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: Pod): void {
     const name = pod.metadata?.name ?? '';
-    if (type === 'DELETED') this.#pods.delete(name);
-    else this.#pods.set(name, pod);
+    if (type === 'DELETED') {
+      this.#pods.delete(name);
+    } else {
+      this.#pods.set(name, pod);
+    }
     this.events++;
     this.fewest = Math.min(this.fewest, this.available());
   }

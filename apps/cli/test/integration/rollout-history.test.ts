@@ -25,7 +25,9 @@ const kubeconfigPath = inject('kubeconfigPath');
 
 function kind(type: string): Kind {
   const found = resolveKind(type);
-  if (found === undefined) throw new Error(`no kind ${type}`);
+  if (found === undefined) {
+    throw new Error(`no kind ${type}`);
+  }
   return found;
 }
 

@@ -15,7 +15,9 @@ export const NOW = new Date('2026-11-25T10:00:00.123Z');
 
 export function kind(type: string): Kind {
   const found = resolveKind(type);
-  if (found === undefined) throw new Error(`no kind ${type}`);
+  if (found === undefined) {
+    throw new Error(`no kind ${type}`);
+  }
   return found;
 }
 
@@ -67,7 +69,9 @@ export class FakeCluster {
 
   stored(of: Kind, name: string): WorkloadObject {
     const found = this.api.objects(workloadResource(of)).find((object) => object.metadata.name === name);
-    if (found === undefined) throw new Error(`no ${of.kind} ${name}`);
+    if (found === undefined) {
+      throw new Error(`no ${of.kind} ${name}`);
+    }
     return found;
   }
 

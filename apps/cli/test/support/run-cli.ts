@@ -43,7 +43,9 @@ export async function kruiseTs(args: readonly string[], options: CliOptions = {}
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
+    if (typeof failed.code !== 'number') {
+      throw error;
+    }
     return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
 }

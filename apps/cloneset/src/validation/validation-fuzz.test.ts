@@ -64,7 +64,9 @@ function randomJson(random: Random, depth: number): unknown {
     return Array.from({ length: Math.floor(random() * 3) }, () => randomJson(random, depth - 1));
   }
   const object: Record<string, unknown> = {};
-  for (let i = Math.floor(random() * 3); i > 0; i--) object[pick(random, KEYS)] = randomJson(random, depth - 1);
+  for (let i = Math.floor(random() * 3); i > 0; i--) {
+    object[pick(random, KEYS)] = randomJson(random, depth - 1);
+  }
   return object;
 }
 

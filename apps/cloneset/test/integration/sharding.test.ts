@@ -176,7 +176,9 @@ describe('sharded CloneSet replicas', () => {
     let observer: { stop(): void } | undefined;
     try {
       const [a, b, c] = await identities(replicas);
-      if (a === undefined || b === undefined || c === undefined) throw new Error('three identities expected');
+      if (a === undefined || b === undefined || c === undefined) {
+        throw new Error('three identities expected');
+      }
       await converged(shards, { members: [a, b, c], description: 'the buckets split among three replicas', replicas });
       await createCloneSets({ namespace: namespace, prefix: 'cs', count: CLONESETS });
       await allRolledOut({ namespace: namespace, count: CLONESETS, image: 'nginx:1.25' });
@@ -269,8 +271,9 @@ describe('sharded CloneSet replicas', () => {
     const [stalled] = replicas;
     try {
       const [a, b, c] = await identities(replicas);
-      if (a === undefined || b === undefined || c === undefined || stalled === undefined)
+      if (a === undefined || b === undefined || c === undefined || stalled === undefined) {
         throw new Error('three identities expected');
+      }
       await converged(stall, { members: [a, b, c], description: 'the buckets split among three replicas', replicas });
       await createCloneSets({ namespace, prefix: 'sw', count: 12 });
       await allRolledOut({ namespace, count: 12, image: 'nginx:1.25' });

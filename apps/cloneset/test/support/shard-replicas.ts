@@ -192,7 +192,9 @@ function holderAt(
 ): string {
   let holder = '';
   for (const entry of timeline.get(bucket) ?? []) {
-    if (entry.at > at) break;
+    if (entry.at > at) {
+      break;
+    }
     holder = entry.holder;
   }
   return holder;

@@ -29,7 +29,9 @@ export interface SidecarSetConflict {
 /** The values a selector allows for each key it constrains (undefined: any value, but the key must exist). */
 function requiredValues(selector: DeepReadonly<LabelSelector>): Map<string, ReadonlySet<string> | undefined> {
   const required = new Map<string, ReadonlySet<string> | undefined>();
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) required.set(key, new Set([value]));
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    required.set(key, new Set([value]));
+  }
   for (const expression of selector.matchExpressions ?? []) {
     if (expression.operator === 'In') {
       const existing = required.get(expression.key);
@@ -52,8 +54,12 @@ function excludes(
   values: ReadonlySet<string> | undefined,
 ): boolean {
   return (selector.matchExpressions ?? []).some((expression) => {
-    if (expression.key !== key) return false;
-    if (expression.operator === 'DoesNotExist') return true;
+    if (expression.key !== key) {
+      return false;
+    }
+    if (expression.operator === 'DoesNotExist') {
+      return true;
+    }
     return (
       expression.operator === 'NotIn' &&
       values !== undefined &&
@@ -68,9 +74,15 @@ export function selectorsMayOverlap(a: DeepReadonly<LabelSelector>, b: DeepReado
   const right = requiredValues(b);
   for (const [key, values] of left) {
     const other = right.get(key);
-    if (values !== undefined && values.size === 0) return false;
-    if (values !== undefined && other !== undefined && ![...values].some((value) => other.has(value))) return false;
-    if (excludes(b, key, values)) return false;
+    if (values !== undefined && values.size === 0) {
+      return false;
+    }
+    if (values !== undefined && other !== undefined && ![...values].some((value) => other.has(value))) {
+      return false;
+    }
+    if (excludes(b, key, values)) {
+      return false;
+    }
   }
   return [...right].every(([key, values]) => !(values !== undefined && values.size === 0) && !excludes(a, key, values));
 }
@@ -154,8 +166,12 @@ export function conflictsBetween(set: ReadonlySidecarSet, other: ReadonlySidecar
 }
 
 function sortedJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedJson);
-  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    return value.map(sortedJson);
+  }
+  if (typeof value !== 'object' || value === null) {
+    return value;
+  }
   return Object.fromEntries(
     Object.entries(value)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -166,7 +182,9 @@ function sortedJson(value: unknown): unknown {
 /** Older first (creationTimestamp, then name): the one that keeps injecting when two conflict. */
 export function compareAge(a: ReadonlySidecarSet, b: ReadonlySidecarSet): number {
   const [left, right] = [a.metadata.creationTimestamp ?? '', b.metadata.creationTimestamp ?? ''];
-  if (left !== right) return left < right ? -1 : 1;
+  if (left !== right) {
+    return left < right ? -1 : 1;
+  }
   const [x, y] = [a.metadata.name ?? '', b.metadata.name ?? ''];
   return x < y ? -1 : x > y ? 1 : 0;
 }

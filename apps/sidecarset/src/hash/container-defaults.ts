@@ -26,7 +26,9 @@ export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
 function withDefaults(object: Json, defaults: Json): Json {
   const result = { ...object };
   for (const [key, value] of Object.entries(defaults)) {
-    if (result[key] === undefined || result[key] === '' || result[key] === 0) result[key] = value;
+    if (result[key] === undefined || result[key] === '' || result[key] === 0) {
+      result[key] = value;
+    }
   }
   return result;
 }

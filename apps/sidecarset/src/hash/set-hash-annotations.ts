@@ -23,6 +23,8 @@ export function hashAnnotationsPatch(
     [SIDECARSET_HASH_WITHOUT_IMAGE_ANNOTATION]: sidecarSetHashWithoutImage(set.spec),
   };
   const current = set.metadata.annotations ?? {};
-  if (Object.entries(wanted).every(([key, value]) => current[key] === value)) return undefined;
+  if (Object.entries(wanted).every(([key, value]) => current[key] === value)) {
+    return undefined;
+  }
   return { metadata: { resourceVersion: set.metadata.resourceVersion ?? '', annotations: wanted } };
 }

@@ -34,7 +34,9 @@ function encodedSidecars(spec: Sidecars, withoutImage: boolean): string {
     SIDECAR_CONTAINER_STRUCTS,
   );
   const initContainers = spec.initContainers ?? [];
-  if (!initContainers.some((container) => container.restartPolicy === 'Always')) return `{"containers":${containers}}`;
+  if (!initContainers.some((container) => container.restartPolicy === 'Always')) {
+    return `{"containers":${containers}}`;
+  }
   return `{"containers":${containers},"initContainers":${marshalTypedJson(defaulted(initContainers, withoutImage), '[]SidecarContainer', SIDECAR_CONTAINER_STRUCTS)}}`;
 }
 

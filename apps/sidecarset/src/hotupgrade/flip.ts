@@ -30,8 +30,12 @@ function isPodReady(pod: ReadonlyPod): boolean {
 function mayFlip(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>, pairs: readonly PodPair[]): boolean {
   const old = new Set(pairs.map((pair) => pair.other));
   const sidecars = podSidecarNames(set).filter((name) => !old.has(name));
-  if (!isSidecarStateConsistent(pod, set.metadata.name ?? '', sidecars)) return false;
-  if (isPodReady(pod)) return true;
+  if (!isSidecarStateConsistent(pod, set.metadata.name ?? '', sidecars)) {
+    return false;
+  }
+  if (isPodReady(pod)) {
+    return true;
+  }
   const statuses = (pod.status?.containerStatuses ?? []).filter((status) => !old.has(status.name));
   return statuses.length > 0 && statuses.every((status) => status.ready);
 }
@@ -67,7 +71,9 @@ function resetContainers(pod: ReadonlyPod, pairs: readonly PodPair[]): PodContai
 /** The flip of the pod's pairs that wait for it, or undefined when none does or the pod is not ready for it. */
 export function flipPatch(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): JsonPatchOperation[] | undefined {
   const pairs = pairsToFlip(pod, set);
-  if (pairs.length === 0 || !mayFlip(pod, set, pairs)) return undefined;
+  if (pairs.length === 0 || !mayFlip(pod, set, pairs)) {
+    return undefined;
+  }
   const containers = resetContainers(pod, pairs);
   const versions = Object.fromEntries(
     pairs.flatMap((pair) => [

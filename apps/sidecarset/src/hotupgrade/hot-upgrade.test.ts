@@ -56,7 +56,9 @@ function running(pod: Pod, options: { readonly ready?: boolean; readonly notRead
 function applyPatch(pod: Pod, operations: readonly JsonPatchOperation[]): Pod {
   const copy = structuredClone(pod);
   for (const operation of operations) {
-    if (operation.op !== 'add' && operation.op !== 'replace') continue;
+    if (operation.op !== 'add' && operation.op !== 'replace') {
+      continue;
+    }
     const tokens = operation.path
       .split('/')
       .slice(1)

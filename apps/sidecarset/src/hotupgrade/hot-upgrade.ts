@@ -46,7 +46,9 @@ const workingSchema = z.record(z.string(), z.string());
 /** The pod's working members by sidecar name; unreadable text reads as empty. */
 export function workingContainers(pod: ReadonlyPod): Map<string, string> {
   const text = pod.metadata?.annotations?.[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION];
-  if (text === undefined || text === '') return new Map();
+  if (text === undefined || text === '') {
+    return new Map();
+  }
   try {
     const parsed = workingSchema.safeParse(JSON.parse(text));
     return new Map<string, string>(parsed.success ? Object.entries(parsed.data) : []);
@@ -111,7 +113,9 @@ export function podPairs(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): PodPa
   return (set.spec.containers ?? []).filter(isHotUpgrade).flatMap((sidecar) => {
     const members = hotUpgradeNames(sidecar.name);
     const current = working.get(sidecar.name);
-    if (current === undefined || !members.every((name) => names.has(name))) return [];
+    if (current === undefined || !members.every((name) => names.has(name))) {
+      return [];
+    }
     return [{ sidecar, working: current, other: current === members[0] ? members[1] : members[0] }];
   });
 }
@@ -172,14 +176,17 @@ export function pairUpgrade(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): Pa
   const version = set.metadata.resourceVersion ?? '';
   for (const pair of podPairs(pod, set)) {
     const image = pair.sidecar.image ?? '';
-    if (specImage(pod, pair.working) === image) continue;
+    if (specImage(pod, pair.working) === image) {
+      continue;
+    }
     images.set(pair.other, image);
     working.set(pair.sidecar.name, pair.other);
     annotations[versionAnnotation(pair.other)] = version;
     annotations[versionAltAnnotation(pair.other)] = pod.metadata?.annotations?.[versionAnnotation(pair.working)] ?? '';
     annotations[versionAltAnnotation(pair.working)] = version;
   }
-  if (images.size > 0)
+  if (images.size > 0) {
     annotations[SIDECARSET_WORKING_HOT_UPGRADE_CONTAINER_ANNOTATION] = formatWorkingContainers(working);
+  }
   return { images, annotations };
 }

@@ -69,10 +69,14 @@ function deviceList(pod: ReadonlyPod, sidecar: ReadonlySidecar, own: readonly Vo
 
 /** A pod metadata value named by a fieldRef path: metadata.name, metadata.labels['k'], metadata.annotations['k']. */
 function fieldRefValue(pod: ReadonlyPod, fieldPath: string): string | undefined {
-  if (fieldPath === 'metadata.name') return pod.metadata?.name;
+  if (fieldPath === 'metadata.name') {
+    return pod.metadata?.name;
+  }
   const match = /^metadata\.(labels|annotations)\['([^']+)'\]$/.exec(fieldPath);
   const [, map, key] = match ?? [];
-  if (key === undefined) return undefined;
+  if (key === undefined) {
+    return undefined;
+  }
   return (map === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations)?.[key] ?? undefined;
 }
 
@@ -104,7 +108,9 @@ function mergeBy<T>(own: readonly T[], extra: readonly T[], key: (item: T) => st
   const merged = [...own];
   const seen = new Set(own.map(key));
   for (const item of extra) {
-    if (seen.has(key(item))) continue;
+    if (seen.has(key(item))) {
+      continue;
+    }
     seen.add(key(item));
     merged.push(item);
   }

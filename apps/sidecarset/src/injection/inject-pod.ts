@@ -75,7 +75,9 @@ function recordHotUpgradePairs(
   injections: readonly SetInjection[],
 ): void {
   const hot = injections.flatMap(({ set }) => (set.spec.containers ?? []).filter(isHotUpgrade));
-  if (hot.length === 0) return;
+  if (hot.length === 0) {
+    return;
+  }
   const working = workingContainers(pod);
   for (const sidecar of hot) {
     Object.assign(annotations, injectedPairAnnotations(sidecar.name));
@@ -89,7 +91,9 @@ function byName<T extends { readonly name?: string | undefined }>(own: readonly 
   const merged = [...own];
   const names = new Set(own.map((item) => item.name));
   for (const item of added) {
-    if (names.has(item.name)) continue;
+    if (names.has(item.name)) {
+      continue;
+    }
     names.add(item.name);
     merged.push(item);
   }
@@ -172,7 +176,9 @@ function applyInjections(spec: PodSpec, injections: readonly SetInjection[]): vo
     spec.initContainers ?? [],
     injections.flatMap((injection) => injection.initContainers),
   );
-  if (initContainers.length > 0) spec.initContainers = initContainers;
+  if (initContainers.length > 0) {
+    spec.initContainers = initContainers;
+  }
   spec.containers = mergeSidecarContainers(
     spec.containers,
     injections.flatMap((injection) => injection.containers),
@@ -181,10 +187,14 @@ function applyInjections(spec: PodSpec, injections: readonly SetInjection[]): vo
     spec.volumes ?? [],
     injections.flatMap((injection) => injection.volumes),
   );
-  if (volumes.length > 0) spec.volumes = volumes;
+  if (volumes.length > 0) {
+    spec.volumes = volumes;
+  }
   const setSecrets = injections.flatMap(({ set }) =>
     (set.spec.imagePullSecrets ?? []).flatMap((secret) => (secret.name === undefined ? [] : [{ name: secret.name }])),
   );
   const secrets = byName(spec.imagePullSecrets ?? [], setSecrets);
-  if (secrets.length > 0) spec.imagePullSecrets = secrets;
+  if (secrets.length > 0) {
+    spec.imagePullSecrets = secrets;
+  }
 }

@@ -31,7 +31,9 @@ const upgradeSpecsSchema = z.record(z.string(), z.union([z.string(), upgradeSpec
 /** The map of a pod annotation; the legacy format (name → hash string) is read too; unreadable text reads as empty. */
 export function parseUpgradeSpecs(text: string | undefined): Map<string, SidecarSetUpgradeSpec> {
   const result = new Map<string, SidecarSetUpgradeSpec>();
-  if (text === undefined || text === '') return result;
+  if (text === undefined || text === '') {
+    return result;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -39,7 +41,9 @@ export function parseUpgradeSpecs(text: string | undefined): Map<string, Sidecar
     return result;
   }
   const entries = upgradeSpecsSchema.safeParse(parsed);
-  if (!entries.success) return result;
+  if (!entries.success) {
+    return result;
+  }
   for (const [name, value] of Object.entries(entries.data)) {
     result.set(name, toUpgradeSpec(name, typeof value === 'string' ? { hash: value } : value));
   }

@@ -20,8 +20,12 @@ export function namespaceInScope(
   namespaceLabels: Readonly<Record<string, string>> | undefined,
 ): boolean {
   const { spec } = set;
-  if (spec.namespace !== undefined && spec.namespace !== '' && spec.namespace !== namespace) return false;
-  if (spec.namespaceSelector === undefined) return true;
+  if (spec.namespace !== undefined && spec.namespace !== '' && spec.namespace !== namespace) {
+    return false;
+  }
+  if (spec.namespaceSelector === undefined) {
+    return true;
+  }
   return namespaceLabels !== undefined && matchesLabelSelector(spec.namespaceSelector, namespaceLabels);
 }
 
@@ -31,7 +35,9 @@ export function sidecarSetMatchesPod(
   pod: DeepReadonly<Pod>,
   namespace: { readonly name: string; readonly labels: Readonly<Record<string, string>> | undefined },
 ): boolean {
-  if (isEmptySelector(set.spec.selector)) return false;
+  if (isEmptySelector(set.spec.selector)) {
+    return false;
+  }
   return (
     namespaceInScope(set, namespace.name, namespace.labels) &&
     matchesLabelSelector(set.spec.selector, pod.metadata?.labels ?? {})

@@ -10,13 +10,17 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 /** The namespace, or '' when the set may match pods of more than one namespace. */
 export function scopedNamespace(spec: DeepReadonly<SidecarSet['spec']>): string {
-  if (spec.namespace !== undefined && spec.namespace !== '') return spec.namespace;
+  if (spec.namespace !== undefined && spec.namespace !== '') {
+    return spec.namespace;
+  }
   return namespaceOfSelector(spec.namespaceSelector);
 }
 
 function namespaceOfSelector(selector: DeepReadonly<SidecarSet['spec']>['namespaceSelector']): string {
   const labels = Object.entries(selector?.matchLabels ?? {});
   const [only] = labels;
-  if (only === undefined || labels.length !== 1 || (selector?.matchExpressions ?? []).length > 0) return '';
+  if (only === undefined || labels.length !== 1 || (selector?.matchExpressions ?? []).length > 0) {
+    return '';
+  }
   return only[0] === NAMESPACE_NAME_LABEL ? only[1] : '';
 }

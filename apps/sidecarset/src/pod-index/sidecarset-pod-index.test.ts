@@ -67,7 +67,9 @@ function world(initial: { sets?: SidecarSet[]; pods?: Pod[]; namespaces?: KubeOb
     pods: arrayLister(() => state.pods),
     namespaces: fakeLister(() => state.namespaces),
   });
-  for (const added of state.sets) index.setChanged(undefined, added);
+  for (const added of state.sets) {
+    index.setChanged(undefined, added);
+  }
   const names = async (setName: string): Promise<string[]> =>
     (await index.podsOf(setName)).map((found) => found.metadata?.name ?? '').sort();
   return { state, index, names };

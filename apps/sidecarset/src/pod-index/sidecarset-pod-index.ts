@@ -66,8 +66,14 @@ export class SidecarSetPodIndex {
     const after = new Set(
       this.#sources.sets.list().flatMap((set) => (this.#concerns(set, pod, injected) ? [set.metadata.name ?? ''] : [])),
     );
-    for (const name of before) if (!after.has(name)) this.#unlink(name, key);
-    for (const name of after) this.#link(name, key);
+    for (const name of before) {
+      if (!after.has(name)) {
+        this.#unlink(name, key);
+      }
+    }
+    for (const name of after) {
+      this.#link(name, key);
+    }
     return [...new Set([...before, ...after])];
   }
 
@@ -75,35 +81,46 @@ export class SidecarSetPodIndex {
   podDeleted(pod: ReadonlyPod): string[] {
     const key = objectKey(pod);
     const before = [...(this.#setsOfPod.get(key) ?? [])];
-    for (const name of before) this.#unlink(name, key);
+    for (const name of before) {
+      this.#unlink(name, key);
+    }
     return before;
   }
 
   /** A SidecarSet added (old undefined) or changed: rescanned when what it selects changed. */
   setChanged(old: ReadonlySidecarSet | undefined, set: ReadonlySidecarSet): void {
-    if (old === undefined || scopeOf(old) !== scopeOf(set)) this.#markDirty(set.metadata.name ?? '');
+    if (old === undefined || scopeOf(old) !== scopeOf(set)) {
+      this.#markDirty(set.metadata.name ?? '');
+    }
   }
 
   /** A SidecarSet deleted: its entries go. */
   setDeleted(set: ReadonlySidecarSet): void {
     const name = set.metadata.name ?? '';
-    for (const key of this.#podsOfSet.get(name) ?? []) this.#unlink(name, key);
+    for (const key of this.#podsOfSet.get(name) ?? []) {
+      this.#unlink(name, key);
+    }
     this.#podsOfSet.delete(name);
     this.#dirty.delete(name);
   }
 
   /** A namespace added (old undefined) or changed: the SidecarSets with a namespaceSelector are rescanned when its labels changed. */
   namespaceChanged(old: DeepReadonly<KubeObject> | undefined, namespace: DeepReadonly<KubeObject>): void {
-    if (old !== undefined && labelsOf(old) === labelsOf(namespace)) return;
+    if (old !== undefined && labelsOf(old) === labelsOf(namespace)) {
+      return;
+    }
     for (const set of this.#sources.sets.list()) {
-      if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.namespaceSelector !== undefined)
+      if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.namespaceSelector !== undefined) {
         this.#markDirty(set.metadata.name ?? '');
+      }
     }
   }
 
   /** The cached pods of the SidecarSet (those it selects and those that record it); rescans first when it must. */
   async podsOf(name: string): Promise<ReadonlyPod[]> {
-    if (this.#dirty.has(name)) await this.#rescan(name);
+    if (this.#dirty.has(name)) {
+      await this.#rescan(name);
+    }
     return [...(this.#podsOfSet.get(name) ?? [])].flatMap((key) => {
       const pod = this.#sources.pods.getByKey(key);
       return pod === undefined ? [] : [pod];
@@ -116,9 +133,13 @@ export class SidecarSetPodIndex {
   }
 
   #concerns(set: ReadonlySidecarSet, pod: ReadonlyPod, injected: ReadonlySet<string>): boolean {
-    if (injected.has(set.metadata.name ?? '')) return true;
+    if (injected.has(set.metadata.name ?? '')) {
+      return true;
+    }
     // The cache holds SidecarSets as written (not parsed): one without a selector matches nothing.
-    if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.selector === undefined) return false;
+    if ((set.spec as Partial<ReadonlySidecarSet['spec']> | undefined)?.selector === undefined) {
+      return false;
+    }
     const namespace = pod.metadata?.namespace ?? '';
     const labels = this.#sources.namespaces.get('', namespace)?.metadata?.labels;
     return sidecarSetMatchesPod(set, pod, { name: namespace, labels: labels ?? undefined });
@@ -140,9 +161,13 @@ export class SidecarSetPodIndex {
     for (const key of keys) {
       this.#rematch(name, key);
       matched += 1;
-      if (matched % RESCAN_SLICE === 0) await yieldToEventLoop();
+      if (matched % RESCAN_SLICE === 0) {
+        await yieldToEventLoop();
+      }
     }
-    if (this.#dirty.get(name) === started) this.#dirty.delete(name);
+    if (this.#dirty.get(name) === started) {
+      this.#dirty.delete(name);
+    }
   }
 
   /** One pod against one SidecarSet, both as the caches hold them now. */
@@ -174,9 +199,13 @@ export class SidecarSetPodIndex {
   #unlink(name: string, key: string): void {
     const pods = this.#podsOfSet.get(name);
     pods?.delete(key);
-    if (pods?.size === 0) this.#podsOfSet.delete(name);
+    if (pods?.size === 0) {
+      this.#podsOfSet.delete(name);
+    }
     const sets = this.#setsOfPod.get(key);
     sets?.delete(name);
-    if (sets?.size === 0) this.#setsOfPod.delete(key);
+    if (sets?.size === 0) {
+      this.#setsOfPod.delete(key);
+    }
   }
 }

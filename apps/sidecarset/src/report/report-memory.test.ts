@@ -49,7 +49,9 @@ describe('ReportMemory', () => {
   ])('$name', ({ rounds, fresh, size }) => {
     const memory = new ReportMemory();
     let last: string[] = [];
-    for (const round of rounds) last = memory.newlyMissed('mesh', round);
+    for (const round of rounds) {
+      last = memory.newlyMissed('mesh', round);
+    }
     expect(last).toEqual(fresh);
     expect(memory.size().pods).toBe(size);
   });

@@ -23,16 +23,24 @@ export class ReportMemory {
     const fresh = input.reportable.filter((uid) => !before.has(uid));
     const reportable = new Set(input.reportable);
     const kept = new Set(input.missed.filter((uid) => before.has(uid) || reportable.has(uid)));
-    if (kept.size === 0) this.#missed.delete(set);
-    else this.#missed.set(set, kept);
+    if (kept.size === 0) {
+      this.#missed.delete(set);
+    } else {
+      this.#missed.set(set, kept);
+    }
     return fresh;
   }
 
   /** Whether `message` (the SidecarSet's conflicts, '' for none) differs from the last one reported; records it. */
   conflictsChanged(set: string, message: string): boolean {
-    if ((this.#conflicts.get(set) ?? '') === message) return false;
-    if (message === '') this.#conflicts.delete(set);
-    else this.#conflicts.set(set, message);
+    if ((this.#conflicts.get(set) ?? '') === message) {
+      return false;
+    }
+    if (message === '') {
+      this.#conflicts.delete(set);
+    } else {
+      this.#conflicts.set(set, message);
+    }
     return true;
   }
 

@@ -13,7 +13,9 @@ function resourceValue(expression: string, variable?: string): string {
   const name = /\bmemory\b/.test(expression) ? 'memory' : 'cpu';
   const value = variable === undefined ? { nanos: 0n, format: '' as const } : parseQuantity(variable);
   const result: CalcValue = evaluate(expression, new Map([[name, { kind: 'quantity', value }]]));
-  if (result.kind === 'quantity') return formatQuantity(result.value);
+  if (result.kind === 'quantity') {
+    return formatQuantity(result.value);
+  }
   return formatQuantity(
     name === 'cpu'
       ? milliQuantity(BigInt(Math.trunc(result.value * 1000)))

@@ -56,15 +56,21 @@ function exponentStep(seen: NumberState): Step {
 function numberStep(char: string | undefined, seen: NumberState): Step {
   const afterExponentStart = seen.exponentStart;
   seen.exponentStart = false;
-  if (isDigit(char)) return 'continue';
+  if (isDigit(char)) {
+    return 'continue';
+  }
   const handler = char === undefined ? undefined : NUMBER_CHARS[char];
-  if (handler !== undefined) return handler(seen, afterExponentStart);
+  if (handler !== undefined) {
+    return handler(seen, afterExponentStart);
+  }
   return isLetter(char) && !afterExponentStart ? 'unit' : 'end';
 }
 
 /** Marks `flag` when it is not yet set and `allowed`; whether it was. */
 function takeOnce(seen: NumberState, flag: 'dot' | 'exponent' | 'percent', allowed: boolean): boolean {
-  if (seen[flag] || !allowed) return false;
+  if (seen[flag] || !allowed) {
+    return false;
+  }
   seen[flag] = true;
   return true;
 }
@@ -75,9 +81,13 @@ function readNumber(input: string, start: number): number {
   const seen: NumberState = { dot: false, exponent: false, percent: false, exponentStart: false };
   for (;;) {
     const step = numberStep(input[position], seen);
-    if (step === 'end') return position;
+    if (step === 'end') {
+      return position;
+    }
     if (step === 'unit') {
-      while (isLetter(input[position])) position += 1;
+      while (isLetter(input[position])) {
+        position += 1;
+      }
       return position;
     }
     position += 1;
@@ -147,17 +157,25 @@ function subtract(left: CalcValue, right: CalcValue): CalcValue {
 }
 
 function multiply(left: CalcValue, right: CalcValue): CalcValue {
-  if (left.kind === 'number' && right.kind === 'number') return number(left.value * right.value);
-  if (left.kind === 'quantity' && right.kind === 'number')
+  if (left.kind === 'number' && right.kind === 'number') {
+    return number(left.value * right.value);
+  }
+  if (left.kind === 'quantity' && right.kind === 'number') {
     return quantity(scaleMilli(left.value, (milli) => milli * right.value));
-  if (right.kind === 'quantity' && left.kind === 'number')
+  }
+  if (right.kind === 'quantity' && left.kind === 'number') {
     return quantity(scaleMilli(right.value, (milli) => milli * left.value));
+  }
   throw new Error('multiplication of two quantities');
 }
 
 function divide(left: CalcValue, right: CalcValue): CalcValue {
-  if (right.kind === 'quantity') throw new Error('division by quantity');
-  if (right.value === 0) throw new Error('division by zero');
+  if (right.kind === 'quantity') {
+    throw new Error('division by quantity');
+  }
+  if (right.value === 0) {
+    throw new Error('division by zero');
+  }
   return left.kind === 'quantity'
     ? quantity(scaleMilli(left.value, (milli) => milli / right.value))
     : number(left.value / right.value);
@@ -166,8 +184,9 @@ function divide(left: CalcValue, right: CalcValue): CalcValue {
 /** max or min of two values: two numbers stay a number, otherwise the chosen operand as a quantity (ties: the left one). */
 function extreme(name: 'max' | 'min', left: CalcValue, right: CalcValue): CalcValue {
   const keepLeft = (order: number): boolean => (name === 'max' ? order >= 0 : order <= 0);
-  if (left.kind === 'number' && right.kind === 'number')
+  if (left.kind === 'number' && right.kind === 'number') {
     return number(keepLeft(left.value - right.value) ? left.value : right.value);
+  }
   const [a, b] = [asQuantity(left), asQuantity(right)];
   return quantity(keepLeft(compareQuantities(a, b)) ? a : b);
 }
@@ -185,7 +204,9 @@ class Parser {
 
   parse(): CalcValue {
     const value = this.#expression();
-    if (this.#peek().type !== 'end') throw this.#syntaxError();
+    if (this.#peek().type !== 'end') {
+      throw this.#syntaxError();
+    }
     return value;
   }
 
@@ -205,7 +226,9 @@ class Parser {
   }
 
   #expect(text: string): void {
-    if (!this.#isOp(text)) throw this.#syntaxError();
+    if (!this.#isOp(text)) {
+      throw this.#syntaxError();
+    }
     this.#position += 1;
   }
 
@@ -235,9 +258,15 @@ class Parser {
 
   #factor(): CalcValue {
     const token = this.#next();
-    if (token.type === 'number') return number(parseNumber(token.text));
-    if (token.type === 'quantity') return quantity(parseQuantity(token.text));
-    if (token.type === 'ident') return this.#isOp('(') ? this.#call(token.text) : this.#variable(token.text);
+    if (token.type === 'number') {
+      return number(parseNumber(token.text));
+    }
+    if (token.type === 'quantity') {
+      return quantity(parseQuantity(token.text));
+    }
+    if (token.type === 'ident') {
+      return this.#isOp('(') ? this.#call(token.text) : this.#variable(token.text);
+    }
     if (token.type === 'op' && token.text === '(') {
       const value = this.#expression();
       this.#expect(')');
@@ -253,7 +282,9 @@ class Parser {
 
   #variable(name: string): CalcValue {
     const value = this.#variables.get(name.toLowerCase());
-    if (value === undefined) throw new Error(`undefined variable: ${name}`);
+    if (value === undefined) {
+      throw new Error(`undefined variable: ${name}`);
+    }
     return value;
   }
 
@@ -266,10 +297,13 @@ class Parser {
     }
     this.#expect(')');
     const lower = name.toLowerCase();
-    if (lower !== 'max' && lower !== 'min') throw new Error(`unknown function: ${name}`);
+    if (lower !== 'max' && lower !== 'min') {
+      throw new Error(`unknown function: ${name}`);
+    }
     const [left, right] = args;
-    if (left === undefined || right === undefined)
+    if (left === undefined || right === undefined) {
       throw new Error(`${lower} function requires exactly 2 arguments, got ${String(args.length)}`);
+    }
     return extreme(lower, left, right);
   }
 }
@@ -278,6 +312,8 @@ class Parser {
 export function evaluate(expression: string, variables: ReadonlyMap<string, CalcValue>): CalcValue {
   const result = new Parser(tokenize(expression), variables).parse();
   const negative = result.kind === 'quantity' ? result.value.nanos < 0n : result.value < 0;
-  if (negative) throw new Error('calculation result is negative');
+  if (negative) {
+    throw new Error('calculation result is negative');
+  }
   return result;
 }

@@ -46,9 +46,13 @@ function suffixOf(
   suffix: string,
 ): { readonly ten: number; readonly two: number; readonly format: QuantityFormat } | undefined {
   const decimal = DECIMAL_SUFFIXES[suffix];
-  if (decimal !== undefined) return { ten: decimal, two: 0, format: 'DecimalSI' };
+  if (decimal !== undefined) {
+    return { ten: decimal, two: 0, format: 'DecimalSI' };
+  }
   const binary = BINARY_SUFFIXES[suffix];
-  if (binary !== undefined) return { ten: 0, two: binary, format: 'BinarySI' };
+  if (binary !== undefined) {
+    return { ten: 0, two: binary, format: 'BinarySI' };
+  }
   const exponent = /^[eE]([+-]?\d+)$/.exec(suffix)?.[1];
   return exponent === undefined ? undefined : { ten: Number(exponent), two: 0, format: 'DecimalExponent' };
 }
@@ -58,8 +62,9 @@ export function parseQuantity(text: string): Quantity {
   const match = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text.trim());
   const [, sign = '', whole = '', fraction = '', suffix = ''] = match ?? [];
   const factor = suffixOf(suffix);
-  if (match === null || whole + fraction === '' || factor === undefined)
+  if (match === null || whole + fraction === '' || factor === undefined) {
     throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  }
   const nanos = scaled(BigInt(whole + fraction), fraction.length, factor);
   return { nanos: sign === '-' ? -nanos : nanos, format: factor.format };
 }
@@ -108,7 +113,9 @@ function decimalParts(nanos: bigint): { readonly mantissa: bigint; readonly expo
 
 function decimalString(nanos: bigint, format: QuantityFormat): string {
   let { mantissa, exponent } = decimalParts(nanos);
-  if (format === 'DecimalExponent') return `${mantissa.toString()}${exponent === 0 ? '' : `e${String(exponent)}`}`;
+  if (format === 'DecimalExponent') {
+    return `${mantissa.toString()}${exponent === 0 ? '' : `e${String(exponent)}`}`;
+  }
   while (exponent > 18) {
     mantissa *= 1000n;
     exponent -= 3;
@@ -131,9 +138,12 @@ function binaryString(nanos: bigint): string {
 /** Quantity.String(): Go's canonical form (BinarySI falls back to decimal below 1024 or with a fraction). */
 export function formatQuantity(quantity: Quantity): string {
   const { nanos, format } = quantity;
-  if (nanos === 0n) return '0';
+  if (nanos === 0n) {
+    return '0';
+  }
   const wholeUnits = nanos % NANO === 0n;
-  if (format === 'BinarySI' && wholeUnits && (nanos >= 1024n * NANO || nanos <= -1024n * NANO))
+  if (format === 'BinarySI' && wholeUnits && (nanos >= 1024n * NANO || nanos <= -1024n * NANO)) {
     return binaryString(nanos);
+  }
   return decimalString(nanos, format === '' ? 'DecimalExponent' : format === 'BinarySI' ? 'DecimalSI' : format);
 }

@@ -72,10 +72,14 @@ function aggregate(
     );
     const unlimited = limitValues.some((value) => value === undefined);
     const limit = mode === 'sum' ? sumOf(limitValues) : maxOf(limitValues);
-    if (!unlimited && limit !== undefined) limits[name] = limit;
+    if (!unlimited && limit !== undefined) {
+      limits[name] = limit;
+    }
     // A sum of 0 is left out (Go checks IsZero); a max is kept whatever its value.
     const request = mode === 'sum' ? sumOf(requestValues) : maxOf(requestValues);
-    if (request !== undefined && (mode === 'max' || request.nanos !== 0n)) requests[name] = request;
+    if (request !== undefined && (mode === 'max' || request.nanos !== 0n)) {
+      requests[name] = request;
+    }
   }
   return { limits, requests };
 }
@@ -91,7 +95,9 @@ function evaluateExpression(expression: string, aggregated: Quantity): Quantity 
       `failed to parse expression ${JSON.stringify(expression)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (result.kind === 'quantity') return result.value;
+  if (result.kind === 'quantity') {
+    return result.value;
+  }
   return variable === 'cpu'
     ? milliQuantity(BigInt(Math.trunc(result.value * 1000)))
     : unitQuantity(BigInt(Math.trunc(result.value)));
@@ -102,14 +108,20 @@ function computed(
   aggregated: Partial<Record<ResourceName, Quantity>>,
   isLimit: boolean,
 ): Record<string, string> | undefined {
-  if (expressions === undefined) return undefined;
+  if (expressions === undefined) {
+    return undefined;
+  }
   const list: Record<string, string> = {};
   for (const name of RESOURCES) {
     const expression = expressions[name];
-    if (expression === undefined || expression === '') continue;
+    if (expression === undefined || expression === '') {
+      continue;
+    }
     const value = aggregated[name];
     // An unlimited aggregate limit leaves the sidecar's limit unset.
-    if (isLimit && value === undefined) continue;
+    if (isLimit && value === undefined) {
+      continue;
+    }
     list[name] = formatQuantity(evaluateExpression(expression, value ?? ZERO));
   }
   return Object.keys(list).length === 0 ? undefined : list;
@@ -148,10 +160,11 @@ export function policyResources(
   sidecarNames: ReadonlySet<string>,
 ): Resources {
   const targets = targetsOf(pod, compile(policy.targetContainersNameRegex), sidecarNames);
-  if (targets.length === 0)
+  if (targets.length === 0) {
     throw new ResourcesPolicyError(
       `no containers match the regex pattern ${JSON.stringify(policy.targetContainersNameRegex)}`,
     );
+  }
   const { limits, requests } = aggregate(targets, policy.targetContainersMode);
   const computedLimits = computed(policy.resourcesExpr.limits, limits, true);
   const computedRequests = computed(policy.resourcesExpr.requests, requests, false);

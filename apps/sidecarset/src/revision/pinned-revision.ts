@@ -26,7 +26,9 @@ export function revisionsOfSidecarSet(
   revisions: readonly ReadonlyRevision[],
 ): ReadonlyRevision[] {
   return revisions.filter((revision) => {
-    if (revision.metadata?.labels?.[SIDECARSET_NAME_LABEL] !== set.metadata.name) return false;
+    if (revision.metadata?.labels?.[SIDECARSET_NAME_LABEL] !== set.metadata.name) {
+      return false;
+    }
     const owner = controllerRef(revision);
     return owner === undefined || owner.uid === set.metadata.uid;
   });
@@ -44,7 +46,9 @@ export function pinnedRevision(
     const revision = revisions.find((candidate) => candidate.metadata?.name === name);
     return revision === undefined ? { pinned: true } : { pinned: true, revision };
   }
-  if (customVersion === '') return { pinned: false };
+  if (customVersion === '') {
+    return { pinned: false };
+  }
   const labelled = revisionsOfSidecarSet(set, revisions).filter(
     (revision) => revision.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion,
   );
@@ -69,16 +73,24 @@ export interface InjectionVersion {
 /** A percentage partition as a fraction (Partial's probability of the pinned version); undefined for an int or none. */
 function partitionFraction(set: ReadonlySidecarSet): number | undefined {
   const partition = set.spec.updateStrategy.partition;
-  if (typeof partition !== 'string' || !partition.endsWith('%')) return undefined;
+  if (typeof partition !== 'string' || !partition.endsWith('%')) {
+    return undefined;
+  }
   const percent = Number.parseInt(partition.slice(0, -1), 10);
   return Number.isNaN(percent) ? undefined : percent / 100;
 }
 
 function choosePinned(set: ReadonlySidecarSet, pod: DeepReadonly<Pod>, random: () => number): boolean {
-  if (set.spec.updateStrategy.paused === true) return true;
-  if (set.spec.injectionStrategy?.revision?.policy !== 'Partial') return true;
+  if (set.spec.updateStrategy.paused === true) {
+    return true;
+  }
+  if (set.spec.injectionStrategy?.revision?.policy !== 'Partial') {
+    return true;
+  }
   const selector = set.spec.updateStrategy.selector;
-  if (selector !== undefined && !matchesLabelSelector(selector, pod.metadata?.labels)) return true;
+  if (selector !== undefined && !matchesLabelSelector(selector, pod.metadata?.labels)) {
+    return true;
+  }
   const fraction = partitionFraction(set);
   return fraction !== undefined && random() <= fraction;
 }
@@ -90,7 +102,9 @@ export function injectionVersion(
   deps: InjectionVersionDeps,
 ): InjectionVersion {
   const { pinned, revision } = pinnedRevision(set, deps.revisions);
-  if (!pinned) return { set };
+  if (!pinned) {
+    return { set };
+  }
   const history = revision === undefined ? undefined : historySidecarSet(set, revision);
   if (history === undefined) {
     return {

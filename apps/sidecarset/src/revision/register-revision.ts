@@ -74,7 +74,9 @@ async function labelCustomVersion(
   latest: ReadonlyRevision,
 ): Promise<void> {
   const customVersion = customVersionOf(set);
-  if (customVersion === '' || latest.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion) return;
+  if (customVersion === '' || latest.metadata?.labels?.[SIDECARSET_CUSTOM_VERSION_LABEL] === customVersion) {
+    return;
+  }
   await store.patch(keyOf(latest), {
     type: 'merge',
     body: { metadata: { labels: { [SIDECARSET_CUSTOM_VERSION_LABEL]: customVersion } } },
@@ -111,13 +113,17 @@ async function truncate(
   latest: ReadonlyRevision,
 ): Promise<number> {
   const limit = Math.max(1, input.set.spec.revisionHistoryLimit);
-  if (history.length <= limit) return 0;
+  if (history.length <= limit) {
+    return 0;
+  }
   const live = liveRevisions(input, history, latest);
   const liveInHistory = history.filter((revision) => live.has(revision.metadata?.name ?? '')).length;
   const doomed = revisionsToTruncate({ revisions: history, live, limit: Math.max(0, limit - liveInHistory) });
   for (const revision of doomed) {
     await input.store.delete(keyOf(revision)).catch((error: unknown) => {
-      if (!isNotFound(error)) throw error;
+      if (!isNotFound(error)) {
+        throw error;
+      }
     });
   }
   return Math.max(0, history.length - doomed.length - limit);

@@ -60,14 +60,18 @@ function defaultedContainers(list: readonly unknown[] | undefined): unknown[] | 
 function typedField(set: ReadonlySidecarSet, field: (typeof REVISION_SPEC_FIELDS)[number]): unknown {
   const value =
     field === 'containers' || field === 'initContainers' ? defaultedContainers(set.spec[field]) : set.spec[field];
-  if (value === undefined || value.length === 0) return null;
+  if (value === undefined || value.length === 0) {
+    return null;
+  }
   return JSON.parse(marshalTypedJson(value, FIELD_TYPES[field], TABLE)) as unknown;
 }
 
 /** The revision's raw data, e.g. `{"spec":{"$patch":"replace","containers":[...],"imagePullSecrets":null,...}}`. */
 export function sidecarSetRevisionData(set: ReadonlySidecarSet): string {
   const spec: Json = { $patch: 'replace' };
-  for (const field of REVISION_SPEC_FIELDS) spec[field] = typedField(set, field);
+  for (const field of REVISION_SPEC_FIELDS) {
+    spec[field] = typedField(set, field);
+  }
   return marshalGoJson({ spec });
 }
 
@@ -110,7 +114,9 @@ export function historySidecarSet(
   revision: DeepReadonly<ControllerRevision>,
 ): SidecarSet | undefined {
   const recorded = recordedSpec(revision);
-  if (recorded === undefined) return undefined;
+  if (recorded === undefined) {
+    return undefined;
+  }
   const spec: Json = { ...(structuredClone(set.spec) as Json) };
   for (const field of REVISION_SPEC_FIELDS) {
     const value = recorded[field];

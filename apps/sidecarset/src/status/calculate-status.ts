@@ -114,9 +114,15 @@ function recordedHashes(
 
 function classify(pod: ReadonlyPod, input: StatusInput, hashes: Hashes): PodClass {
   const name = input.set.metadata.name ?? '';
-  if (!inScope(pod, input)) return { kind: 'other' };
-  if (!isInjectedWith(pod, name)) return missedInjection(pod, input) ? { kind: 'missed' } : { kind: 'other' };
-  if (!hasAllSidecars(pod, input.set)) return { kind: 'other' };
+  if (!inScope(pod, input)) {
+    return { kind: 'other' };
+  }
+  if (!isInjectedWith(pod, name)) {
+    return missedInjection(pod, input) ? { kind: 'missed' } : { kind: 'other' };
+  }
+  if (!hasAllSidecars(pod, input.set)) {
+    return { kind: 'other' };
+  }
   const { updated, imagesOnly } = recordedHashes(pod, name, hashes);
   // A hot upgrade whose flip is still due is in flight too: the old member has not gone back to the empty image.
   const consistent =
@@ -140,8 +146,12 @@ export function calculateStatus(input: StatusInput): StatusResult {
   const candidates: UpgradeCandidate[] = [];
   for (const pod of input.pods) {
     const found = classify(pod, input, hashes);
-    if (found.kind === 'missed') missed.push(pod);
-    if (found.kind !== 'counted') continue;
+    if (found.kind === 'missed') {
+      missed.push(pod);
+    }
+    if (found.kind !== 'counted') {
+      continue;
+    }
     candidates.push(found);
     // Ready means the sidecars the spec names run (no upgrade in flight) and the pod is Ready.
     const ready = found.ready && found.consistent;

@@ -69,10 +69,14 @@ export function laggingPod(
   expectations: ResourceVersionExpectations,
   pods: readonly ReadonlyPod[],
 ): string | undefined {
-  if (expectations.pendingKeys().length === 0) return undefined;
+  if (expectations.pendingKeys().length === 0) {
+    return undefined;
+  }
   for (const pod of pods) {
     expectations.observe(pod);
-    if (!expectations.isSatisfied(pod)) return objectKey(pod);
+    if (!expectations.isSatisfied(pod)) {
+      return objectKey(pod);
+    }
   }
   return undefined;
 }
@@ -142,8 +146,9 @@ async function upgrade(
       patched.push(pod);
     },
   });
-  if (plan.upgrade.length > 0)
+  if (plan.upgrade.length > 0) {
     ctx.logger.info({ upgraded, waiting: plan.upgrade.length - upgraded }, 'Upgraded sidecars in place');
+  }
   await writeUpgradable(ctx, set, [
     ...plan.notUpgradable.map((pod) => ({ pod, upgradable: false })),
     ...patched.map((pod) => ({ pod, upgradable: true })),
@@ -174,7 +179,9 @@ async function writeUpgradable(
   const failed = outcomes.flatMap((outcome) =>
     outcome.status === 'rejected' && !isNotFound(outcome.reason) ? [outcome.reason as unknown] : [],
   );
-  if (failed.length > 0) throw asError(failed[0]);
+  if (failed.length > 0) {
+    throw asError(failed[0]);
+  }
 }
 
 /**
@@ -191,7 +198,9 @@ async function patchPods(ctx: UpgradeStepContext, pods: readonly ReadonlyPod[], 
       ctx.expectations.expect(await ctx.pods.patch(keyOf(pod), { type: 'json', body: patch }));
       report.onPatched?.(pod);
     } catch (error) {
-      if (!isConflictOrTestFailure(error)) report.onFailed?.(pod, asError(error));
+      if (!isConflictOrTestFailure(error)) {
+        report.onFailed?.(pod, asError(error));
+      }
       throw error;
     }
   });
@@ -199,6 +208,8 @@ async function patchPods(ctx: UpgradeStepContext, pods: readonly ReadonlyPod[], 
     .filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')
     .map((outcome) => outcome.reason as unknown);
   const real = failed.filter((error) => !isConflictOrTestFailure(error));
-  if (real.length > 0) throw asError(real[0]);
+  if (real.length > 0) {
+    throw asError(real[0]);
+  }
   return work.length - failed.length;
 }

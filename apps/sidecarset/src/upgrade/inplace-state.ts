@@ -23,7 +23,9 @@ export type SidecarInPlaceStates = z.infer<typeof stateSchema>;
 /** The map on a pod; unreadable text reads as empty (the next upgrade writes a fresh one). */
 export function inPlaceStates(pod: DeepReadonly<Pod>): SidecarInPlaceStates {
   const text = pod.metadata?.annotations?.[SIDECARSET_INPLACE_UPDATE_STATE_ANNOTATION];
-  if (text === undefined || text === '') return {};
+  if (text === undefined || text === '') {
+    return {};
+  }
   try {
     const parsed = stateSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : {};
@@ -40,12 +42,16 @@ export function inPlaceStates(pod: DeepReadonly<Pod>): SidecarInPlaceStates {
 export function isSidecarStateConsistent(pod: DeepReadonly<Pod>, setName: string, names: readonly string[]): boolean {
   const containers = pod.spec?.containers ?? [];
   const statuses = pod.status?.containerStatuses ?? [];
-  if (containers.length !== statuses.length) return false;
+  if (containers.length !== statuses.length) {
+    return false;
+  }
   const recorded = inPlaceStates(pod)[setName]?.lastContainerStatuses ?? {};
   return names.every((name) => {
     const spec = containers.find((container) => container.name === name);
     const status = statuses.find((candidate) => candidate.name === name);
-    if (spec === undefined || status === undefined) return false;
+    if (spec === undefined || status === undefined) {
+      return false;
+    }
     const before = recorded[name]?.imageID;
     return before === undefined || status.imageID !== before || status.image === spec.image;
   });

@@ -31,7 +31,9 @@ export interface UpgradableCondition {
  * OpenKruise fail the reconcile on every round; it is started afresh here instead.
  */
 function messageEntries(message: string | undefined): Record<string, unknown> {
-  if (message === undefined || message === '') return {};
+  if (message === undefined || message === '') {
+    return {};
+  }
   try {
     const parsed: unknown = JSON.parse(message);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
@@ -75,10 +77,12 @@ export function upgradableCondition(
 ): UpgradableCondition | undefined {
   const existing = pod.status?.conditions?.find((condition) => condition.type === SIDECARSET_UPGRADABLE_CONDITION);
   const next = nextState({ ...messageEntries(existing?.message), [verdict.name]: verdict.upgradable });
-  if (existing === undefined)
+  if (existing === undefined) {
     return { type: SIDECARSET_UPGRADABLE_CONDITION, ...next, lastProbeTime: null, lastTransitionTime: goTime(now) };
-  if (existing.status === next.status && existing.reason === next.reason && existing.message === next.message)
+  }
+  if (existing.status === next.status && existing.reason === next.reason && existing.message === next.message) {
     return undefined;
+  }
   const lastTransitionTime =
     existing.status === next.status ? (existing.lastTransitionTime ?? goTime(now)) : goTime(now);
   return { type: SIDECARSET_UPGRADABLE_CONDITION, ...next, lastProbeTime: null, lastTransitionTime };

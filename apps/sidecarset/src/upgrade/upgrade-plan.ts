@@ -40,8 +40,12 @@ export interface UpgradePlan {
 /** `partition` as a number of pods: percentages round up, but a percentage below 100% never keeps every pod (OpenKruise's rule). */
 export function partitionCount(partition: number | string, total: number): number {
   const parsed = parseIntOrPercent(partition);
-  if (parsed === undefined) return 0;
-  if (parsed.kind === 'int') return Math.min(Math.max(parsed.value, 0), total);
+  if (parsed === undefined) {
+    return 0;
+  }
+  if (parsed.kind === 'int') {
+    return Math.min(Math.max(parsed.value, 0), total);
+  }
   const count = Math.min(Math.ceil((parsed.value * total) / 100), total);
   return total > 1 && count === total && parsed.value < 100 ? total - 1 : count;
 }
@@ -49,7 +53,9 @@ export function partitionCount(partition: number | string, total: number): numbe
 /** `maxUnavailable` as a number of pods, percentages rounded up. */
 export function maxUnavailableCount(maxUnavailable: number | string, total: number): number {
   const parsed = parseIntOrPercent(maxUnavailable);
-  if (parsed === undefined) return 1;
+  if (parsed === undefined) {
+    return 1;
+  }
   return parsed.kind === 'int' ? parsed.value : Math.ceil((parsed.value * total) / 100);
 }
 

@@ -43,8 +43,9 @@ function upgradedContainers(
   const changed: Record<string, { imageID: string }> = {};
   const containers = (pod.spec?.containers ?? []).map((container) => {
     const image = images.get(container.name);
-    if (image === undefined || image === container.image)
+    if (image === undefined || image === container.image) {
       return structuredClone(container) as NonNullable<Pod['spec']>['containers'][number];
+    }
     changed[container.name] = {
       imageID: pod.status?.containerStatuses?.find((status) => status.name === container.name)?.imageID ?? '',
     };
@@ -123,6 +124,8 @@ export function sidecarUpgradePatch(
     spec: { containers: pod.spec?.containers ?? [] },
   };
   const operations = createJsonPatch(original, { metadata: { annotations }, spec: { containers } });
-  if (operations.length === 0) return undefined;
+  if (operations.length === 0) {
+    return undefined;
+  }
   return [{ op: 'test', path: '/metadata/resourceVersion', value: pod.metadata?.resourceVersion ?? '' }, ...operations];
 }

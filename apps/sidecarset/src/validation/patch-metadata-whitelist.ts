@@ -59,14 +59,18 @@ function parseWhitelist(text: string): z.output<typeof whitelistSchema> | string
 /** The expressions of the rules that apply to the SidecarSet (selector on its labels), or why the whitelist cannot be read. */
 function expressionsFor(set: DeepReadonly<SidecarSet>, text: string): RegExp[] | string {
   const whitelist = parseWhitelist(text);
-  if (typeof whitelist === 'string') return whitelist;
+  if (typeof whitelist === 'string') {
+    return whitelist;
+  }
   const rules = (whitelist.rules ?? []).filter(
     (rule) => rule.selector == null || matchesLabelSelector(rule.selector, set.metadata.labels),
   );
   const expressions: RegExp[] = [];
   for (const expression of rules.flatMap((rule) => rule.allowedAnnotationKeyExprs ?? [])) {
     const compiled = compile(expression);
-    if (typeof compiled === 'string') return compiled;
+    if (typeof compiled === 'string') {
+      return compiled;
+    }
     expressions.push(compiled);
   }
   return expressions;
@@ -87,13 +91,20 @@ export function patchMetadataWhitelistProblem(
   configuration: KruiseConfiguration,
   defaultsAllowed: boolean,
 ): string | undefined {
-  if ((set.spec.patchPodMetadata ?? []).length === 0) return undefined;
+  if ((set.spec.patchPodMetadata ?? []).length === 0) {
+    return undefined;
+  }
   const text = configuration?.[PATCH_POD_METADATA_WHITELIST_KEY];
-  if (text === undefined) return defaultsAllowed ? undefined : 'SidecarSet patch metadata whitelist not found';
+  if (text === undefined) {
+    return defaultsAllowed ? undefined : 'SidecarSet patch metadata whitelist not found';
+  }
   const expressions = expressionsFor(set, text);
-  if (typeof expressions === 'string') return expressions;
-  if (expressions.length === 0)
+  if (typeof expressions === 'string') {
+    return expressions;
+  }
+  if (expressions.length === 0) {
     return defaultsAllowed ? undefined : 'sidecarSet patch metadata annotation is not allowed';
+  }
   const refused = firstRefusedKey(set, expressions);
   return refused === undefined ? undefined : `sidecarSet patch metadata annotation(${refused}) is not allowed`;
 }

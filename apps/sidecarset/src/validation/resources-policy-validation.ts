@@ -28,7 +28,9 @@ function hasResources(sidecar: Sidecar): boolean {
 function expressionErrors(expressions: Expressions, path: string): FieldError[] {
   return (['cpu', 'memory'] as const).flatMap((name) => {
     const expression = expressions?.[name];
-    if (expression === undefined || expression === '') return [];
+    if (expression === undefined || expression === '') {
+      return [];
+    }
     try {
       evaluate(expression, new Map([[name, { kind: 'number' as const, value: 1 }]]));
       return [];
@@ -45,7 +47,7 @@ function expressionErrors(expressions: Expressions, path: string): FieldError[] 
 }
 
 function regexErrors(regex: string, path: string): FieldError[] {
-  if (regex === '')
+  if (regex === '') {
     return [
       {
         field: `${path}.targetContainersNameRegex`,
@@ -53,6 +55,7 @@ function regexErrors(regex: string, path: string): FieldError[] {
         message: 'Required value: invalid empty regex',
       },
     ];
+  }
   try {
     new RegExp(regex);
     return [];
@@ -69,9 +72,12 @@ function regexErrors(regex: string, path: string): FieldError[] {
 
 function policyErrors(sidecar: Sidecar, path: string): FieldError[] {
   const policy = sidecar.resourcesPolicy;
-  if (policy === undefined) return [];
-  if (hasResources(sidecar))
+  if (policy === undefined) {
+    return [];
+  }
+  if (hasResources(sidecar)) {
     return [invalid(path, policy, 'resourcesPolicy and resources cannot be configured together')];
+  }
   const { limits, requests } = policy.resourcesExpr;
   const expressions =
     limits === undefined && requests === undefined

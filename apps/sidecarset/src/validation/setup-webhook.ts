@@ -61,7 +61,9 @@ export function setupSidecarSetValidationWebhook(
         ).data ?? {}
       );
     } catch (error) {
-      if (isNotFound(error)) return undefined;
+      if (isNotFound(error)) {
+        return undefined;
+      }
       throw error;
     }
   };

@@ -30,7 +30,9 @@ async function whitelistErrors(
   deps: WhitelistDeps,
   signal: AbortSignal,
 ): Promise<FieldError[]> {
-  if ((set.spec.patchPodMetadata ?? []).length === 0) return [];
+  if ((set.spec.patchPodMetadata ?? []).length === 0) {
+    return [];
+  }
   const problem = patchMetadataWhitelistProblem(set, await deps.configuration(signal), deps.defaultsAllowed);
   return problem === undefined
     ? []
@@ -40,11 +42,17 @@ async function whitelistErrors(
 /** `inner` behind OpenKruise's rules; the ConfigMap is read only for SidecarSets that patch pod metadata. */
 export function withPatchMetadataWhitelist(inner: AdmissionHandler, deps: WhitelistDeps): AdmissionHandler {
   return async (request, signal) => {
-    if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return inner(request, signal);
+    if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') {
+      return inner(request, signal);
+    }
     const parsed = deps.parse(request.object);
-    if (!parsed.ok) return inner(request, signal);
+    if (!parsed.ok) {
+      return inner(request, signal);
+    }
     const errors = [...resourcesPolicyErrors(parsed.value), ...(await whitelistErrors(parsed.value, deps, signal))];
-    if (errors.length === 0) return inner(request, signal);
+    if (errors.length === 0) {
+      return inner(request, signal);
+    }
     return deniedResponse(formatFieldErrors(`SidecarSet ${JSON.stringify(request.name ?? '')}`, errors), {
       code: 422,
       reason: 'Invalid',

@@ -72,7 +72,9 @@ export function addLocalPodWebhookConfiguration(
   server: WebhookServer,
   options: LocalPodWebhookOptions,
 ): void {
-  if (!server.paths().includes(POD_WEBHOOK_PATH)) return;
+  if (!server.paths().includes(POD_WEBHOOK_PATH)) {
+    return;
+  }
   addLocalWebhookConfiguration(manager, server, {
     kind: 'MutatingWebhookConfiguration',
     name: options.name,

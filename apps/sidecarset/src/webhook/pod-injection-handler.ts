@@ -86,7 +86,9 @@ function inject(request: AdmissionRequest, deps: PodInjectionDeps): AdmissionRes
       ],
     });
   }
-  if (!isActive(parsed.data)) return allowedResponse();
+  if (!isActive(parsed.data)) {
+    return allowedResponse();
+  }
   const pod = request.object as Pod;
   const namespace = namespaceOf(parsed.data, request);
   const labels = deps.namespaces.get('', namespace)?.metadata?.labels;
@@ -95,7 +97,9 @@ function inject(request: AdmissionRequest, deps: PodInjectionDeps): AdmissionRes
     name: namespace,
     labels: labels ?? undefined,
   });
-  if (sets.length === 0) return allowedResponse();
+  if (sets.length === 0) {
+    return allowedResponse();
+  }
   const { kept, warnings } = resolveInjectionConflicts(sets);
   const revisions = deps.revisions();
   const versions = kept.map((set) => injectionVersion(set, matchable, { revisions, random: deps.random }));
@@ -137,18 +141,21 @@ async function cachesSynced(deps: PodInjectionDeps, signal: AbortSignal): Promis
 /** The handler of the pod mutating webhook. */
 export function podInjectionHandler(deps: PodInjectionDeps): AdmissionHandler {
   return async (request, signal) => {
-    if (!isPodCreate(request)) return allowedResponse();
+    if (!isPodCreate(request)) {
+      return allowedResponse();
+    }
     await cachesSynced(deps, signal);
     try {
       return inject(request, deps);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A resourcesPolicy the pod cannot satisfy is a refusal, as OpenKruise's (its API documents it), not a failure.
-      if (error instanceof ResourcesPolicyError)
+      if (error instanceof ResourcesPolicyError) {
         return deniedResponse(`kruise-ts sidecarset webhook: resourcesPolicy: ${message}`, {
           code: 400,
           reason: 'BadRequest',
         });
+      }
       return allowedResponse({
         warnings: [`kruise-ts sidecarset webhook: injection failed (${message}); admitted without sidecars`],
       });

@@ -261,7 +261,9 @@ describe('SidecarSet hashes match OpenKruise byte for byte', () => {
   it.each(CASES.map((testCase, index) => ({ ...testCase, index })))('$name', ({ index }) => {
     const set = stored[index];
     const vector = vectors[index];
-    if (set === undefined || vector === undefined) throw new Error(`no stored set or vector ${String(index)}`);
+    if (set === undefined || vector === undefined) {
+      throw new Error(`no stored set or vector ${String(index)}`);
+    }
     expect(vector.error).toBeUndefined();
     expect(sidecarSetHashInput(set.spec)).toBe(vector.encoded);
     expect(sidecarSetHash(set.spec)).toBe(vector.hash);
@@ -271,7 +273,9 @@ describe('SidecarSet hashes match OpenKruise byte for byte', () => {
 
   it('changes the hash, not the hash without image, when only an image changes', () => {
     const [first] = stored;
-    if (first === undefined) throw new Error('no set');
+    if (first === undefined) {
+      throw new Error('no set');
+    }
     const spec = {
       ...first.spec,
       containers: (first.spec.containers ?? []).map((container) => ({ ...container, image: 'centos:7' })),
@@ -285,7 +289,9 @@ describe('SidecarSet hashes with a resourcesPolicy match OpenKruise 1.9 byte for
   it.each(RESOURCES_POLICY_CASES.map((testCase, index) => ({ ...testCase, index })))('$name', ({ index }) => {
     const set = storedWithPolicy[index];
     const vector = policyVectors[index];
-    if (set === undefined || vector === undefined) throw new Error(`no stored set or vector ${String(index)}`);
+    if (set === undefined || vector === undefined) {
+      throw new Error(`no stored set or vector ${String(index)}`);
+    }
     expect(vector.error).toBeUndefined();
     expect(vector.encoded).toContain('"resourcesPolicy":');
     expect(sidecarSetHashInput(set.spec)).toBe(vector.encoded);

@@ -88,7 +88,9 @@ describe('SidecarSet resourcesPolicy', () => {
       const refused = await createPod(client, namespace, appPod([{ name: 'db', image: 'postgres:17' }])).then(
         () => undefined,
         (error: unknown) => {
-          if (error instanceof ApiError) return error;
+          if (error instanceof ApiError) {
+            return error;
+          }
           throw error;
         },
       );

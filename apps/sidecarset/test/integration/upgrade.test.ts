@@ -36,8 +36,9 @@ const isReady = (pod: DeepReadonly<Pod>): boolean =>
   (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
 
 async function injectedPods(namespace: string, set: SidecarSet, count: number): Promise<Pod[]> {
-  for (let index = 0; index < count; index += 1)
+  for (let index = 0; index < count; index += 1) {
     await createPod(client, namespace, injected(webPod(`web-${String(index)}`), set, namespace));
+  }
   return waitFor(
     async () => {
       const pods = (await client.list(podResource, { namespace, labelSelector: 'app=web' })).items;
@@ -157,12 +158,13 @@ describe('SidecarSet in-place upgrade', () => {
         'both pods upgraded and marked upgradable',
         (pod) => imageOf(pod, 'logger') === 'busybox:1.37' && upgradable(pod)?.status === 'True',
       );
-      for (const pod of upgraded)
+      for (const pod of upgraded) {
         expect(upgradable(pod)).toMatchObject({
           status: 'True',
           reason: 'AllSidecarsetUpgradable',
           message: `{"${name}":true}`,
         });
+      }
       await client.patch(
         sidecarSetResource,
         { name },

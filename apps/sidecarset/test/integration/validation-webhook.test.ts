@@ -46,7 +46,9 @@ async function refusal(write: Promise<unknown>): Promise<ApiError | undefined> {
   return write.then(
     () => undefined,
     (error: unknown) => {
-      if (error instanceof ApiError) return error;
+      if (error instanceof ApiError) {
+        return error;
+      }
       throw error;
     },
   );

@@ -15,7 +15,9 @@ const B = 'apps.kruise.io/v1beta1';
 
 function converted(object: JsonObject, to: string): JsonObject {
   const result = convertObject(object, to);
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok) {
+    throw new Error(result.message);
+  }
   return result.object;
 }
 
@@ -102,7 +104,9 @@ describe('issue 38: a recorded path cannot reach the process or the object ident
 
   it('the deep path: an object nested deeper than a conversion can copy is refused by name, not thrown', () => {
     let deep: JsonObject = {};
-    for (let level = 0; level < 5000; level++) deep = { a: deep };
+    for (let level = 0; level < 5000; level++) {
+      deep = { a: deep };
+    }
     const result = convertObject({ ...statefulSetV1alpha1, spec: { replicas: 1, template: deep } }, B);
     expect(result.ok).toBe(false);
     expect(result.ok ? '' : result.message).toContain('nested deeper than');

@@ -127,7 +127,9 @@ const GOOD_VALUES: ReadonlyMap<string, unknown> = new Map<string, unknown>([
 
 function nested(depth: number): unknown {
   let value: unknown = 1;
-  for (let level = 0; level < depth; level++) value = { start: value };
+  for (let level = 0; level < depth; level++) {
+    value = { start: value };
+  }
   return value;
 }
 
@@ -200,8 +202,12 @@ function annotationArb(rule: RestoreRule): fc.Arbitrary<Annotation> {
 
 /** The annotation's value for `object`: a record's CURRENT markers replaced by what the object holds there. */
 function annotationText(annotation: Annotation, object: JsonObject): unknown {
-  if ('text' in annotation) return annotation.text;
-  if ('fixed' in annotation) return FIXED_TEXTS[annotation.fixed];
+  if ('text' in annotation) {
+    return annotation.text;
+  }
+  if ('fixed' in annotation) {
+    return FIXED_TEXTS[annotation.fixed];
+  }
   const changes = annotation.record.changes.map((entry) => ({
     ...entry,
     produced: entry.produced === CURRENT ? valueAt(object, entry.path) : entry.produced,
@@ -221,11 +227,17 @@ function withAnnotations(object: JsonObject, annotations: Readonly<Record<string
 
 /** The leaf paths at which `a` and `b` differ; a side without an object where the other has one counts as `{}`. */
 function differences(a: unknown, b: unknown, at: readonly string[] = []): string[][] {
-  if (!isJsonObject(a) && !isJsonObject(b)) return JSON.stringify(a) === JSON.stringify(b) ? [] : [[...at]];
+  if (!isJsonObject(a) && !isJsonObject(b)) {
+    return JSON.stringify(a) === JSON.stringify(b) ? [] : [[...at]];
+  }
   const left = isJsonObject(a) ? a : {};
   const right = isJsonObject(b) ? b : {};
-  if (!isJsonObject(a) && a !== undefined) return [[...at]];
-  if (!isJsonObject(b) && b !== undefined) return [[...at]];
+  if (!isJsonObject(a) && a !== undefined) {
+    return [[...at]];
+  }
+  if (!isJsonObject(b) && b !== undefined) {
+    return [[...at]];
+  }
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
   return [...keys].flatMap((key) =>
     differences(Object.hasOwn(left, key) ? left[key] : undefined, Object.hasOwn(right, key) ? right[key] : undefined, [
@@ -296,18 +308,16 @@ describe('convertObject under hostile conversion records (property, seeded, ever
   it.each(DIRECTIONS)(
     '$name: no throw, globals unchanged, identity kept, only restorable fields differ',
     ({ kind, from, to, rule, spec }) => {
-      const objectArb = fc
-        .record({ metadata: metadataArb, spec })
-        .map(
-          ({ metadata, spec: body }) =>
-            json({
-              apiVersion: from,
-              kind,
-              metadata,
-              spec: body,
-              status: { replicas: 1, updatedReadyReplicas: 1 },
-            }) as JsonObject,
-        );
+      const objectArb = fc.record({ metadata: metadataArb, spec }).map(
+        ({ metadata, spec: body }) =>
+          json({
+            apiVersion: from,
+            kind,
+            metadata,
+            spec: body,
+            status: { replicas: 1, updatedReadyReplicas: 1 },
+          }) as JsonObject,
+      );
       const casesArb = fc.record({
         object: objectArb,
         own: fc.option(annotationArb(rule), { nil: undefined }),
@@ -328,19 +338,27 @@ describe('convertObject under hostile conversion records (property, seeded, ever
           expect(globalsSnapshot()).toEqual(globals);
           expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
           expect(hostile).toEqual(input);
-          if (!result.ok || !baseline.ok) throw new Error('a conversion record failed a conversion');
+          if (!result.ok || !baseline.ok) {
+            throw new Error('a conversion record failed a conversion');
+          }
           expect(result.object['apiVersion']).toBe(to);
-          for (const path of IDENTITY)
+          for (const path of IDENTITY) {
             expect(valueAt(result.object, path), path.join('.')).toEqual(valueAt(object, path));
+          }
           const differing = differences(baseline.object, result.object).filter((path) => !isConversionAnnotation(path));
-          for (const path of differing)
+          for (const path of differing) {
             expect(underRestorable(path, rule), `${JSON.stringify(path)} differs`).toBe(true);
-          if (differing.length > 0) restoredCases++;
+          }
+          if (differing.length > 0) {
+            restoredCases++;
+          }
           for (const field of rule.fields) {
             const value = valueAt(result.object, field.path);
             const restored =
               value !== undefined && JSON.stringify(value) !== JSON.stringify(valueAt(baseline.object, field.path));
-            if (restored) expect(field.schema.safeParse(value).success, field.path.join('.')).toBe(true);
+            if (restored) {
+              expect(field.schema.safeParse(value).success, field.path.join('.')).toBe(true);
+            }
           }
         }),
         { seed: SEED, numRuns: RUNS },

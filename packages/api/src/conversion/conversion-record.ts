@@ -66,13 +66,20 @@ const NONE = new RestoredPaths([]);
 export function restoreRecordedFields(object: JsonObject, rule: RestoreRule): Restored {
   const key = conversionAnnotation(rule.version);
   const annotations = valueAt(object, ['metadata', 'annotations']);
-  if (!isJsonObject(annotations) || !Object.hasOwn(annotations, key)) return { paths: NONE, ignored: 0 };
+  if (!isJsonObject(annotations) || !Object.hasOwn(annotations, key)) {
+    return { paths: NONE, ignored: 0 };
+  }
   const record = readRecord(annotations[key], rule);
   setValueAt(object, ['metadata', 'annotations', key], undefined);
-  if (isStale(record.origin, object)) return { paths: NONE, ignored: record.ignored + record.changes.length };
-  if (!record.changes.every((change) => isDeepStrictEqual(valueAt(object, change.path), change.produced)))
+  if (isStale(record.origin, object)) {
+    return { paths: NONE, ignored: record.ignored + record.changes.length };
+  }
+  if (!record.changes.every((change) => isDeepStrictEqual(valueAt(object, change.path), change.produced))) {
     return { paths: NONE, ignored: record.ignored };
-  for (const change of record.changes) setValueAt(object, change.path, change.original);
+  }
+  for (const change of record.changes) {
+    setValueAt(object, change.path, change.original);
+  }
   return { paths: new RestoredPaths(record.changes.map((change) => change.path)), ignored: record.ignored };
 }
 
@@ -95,7 +102,9 @@ export function recordChangedFields(object: JsonObject, rule: RestoreRule, chang
  */
 export function change(object: JsonObject, path: readonly string[], value: unknown): FieldChange | undefined {
   const original = valueAt(object, path);
-  if (original === undefined && value === undefined) return undefined;
+  if (original === undefined && value === undefined) {
+    return undefined;
+  }
   setValueAt(object, path, value);
   return { path, ...(original === undefined ? {} : { original }), ...(value === undefined ? {} : { produced: value }) };
 }

@@ -22,7 +22,9 @@ type Gen = ReturnType<typeof generator>;
 
 function converted(object: JsonObject, to: string): JsonObject {
   const result = convertObject(object, to);
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok) {
+    throw new Error(result.message);
+  }
   return result.object;
 }
 
@@ -49,9 +51,15 @@ function sidecarSetV1alpha1(gen: Gen): JsonObject {
   const namespace = gen.chance(0.5) ? gen.word() : undefined;
   const label = gen.chance(0.4) ? { [SIDECARSET_CUSTOM_VERSION_LABEL]: gen.word() } : {};
   const spec: JsonObject = { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'c', image: 'i' }] };
-  if (namespace !== undefined) spec['namespace'] = namespace;
-  if ((namespace === undefined || namespace === '') && gen.chance(0.5)) spec['namespaceSelector'] = selector(gen);
-  if (gen.chance(0.3)) spec['unknownField'] = { kept: gen.int(5) };
+  if (namespace !== undefined) {
+    spec['namespace'] = namespace;
+  }
+  if ((namespace === undefined || namespace === '') && gen.chance(0.5)) {
+    spec['namespaceSelector'] = selector(gen);
+  }
+  if (gen.chance(0.3)) {
+    spec['unknownField'] = { kept: gen.int(5) };
+  }
   return {
     apiVersion: A,
     kind: 'SidecarSet',
@@ -64,8 +72,12 @@ function sidecarSetV1alpha1(gen: Gen): JsonObject {
 function sidecarSetV1beta1(gen: Gen): JsonObject {
   const label = gen.chance(0.4) ? { [SIDECARSET_CUSTOM_VERSION_LABEL]: gen.word() } : {};
   const spec: JsonObject = { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'c', image: 'i' }] };
-  if (gen.chance(0.5)) spec['namespaceSelector'] = selector(gen);
-  if (gen.chance(0.5)) spec['customVersion'] = gen.word();
+  if (gen.chance(0.5)) {
+    spec['namespaceSelector'] = selector(gen);
+  }
+  if (gen.chance(0.5)) {
+    spec['customVersion'] = gen.word();
+  }
   return { apiVersion: B, kind: 'SidecarSet', metadata: metadata(gen, label), spec };
 }
 
@@ -83,11 +95,18 @@ function statefulSetV1beta1(gen: Gen): JsonObject {
     persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete' },
     ordinals: { start: gen.int(4) },
   };
-  for (const [field, value] of Object.entries(only)) if (gen.chance(0.5)) spec[field] = value;
+  for (const [field, value] of Object.entries(only)) {
+    if (gen.chance(0.5)) {
+      spec[field] = value;
+    }
+  }
   const status: JsonObject = { replicas: 2, readyReplicas: 1 };
-  if (gen.chance(0.5)) status['updatedReadyReplicas'] = gen.int(3);
-  if (gen.chance(0.5))
+  if (gen.chance(0.5)) {
+    status['updatedReadyReplicas'] = gen.int(3);
+  }
+  if (gen.chance(0.5)) {
     status['volumeClaims'] = [{ volumeClaimName: 'data', compatibleReplicas: 1, compatibleReadyReplicas: 1 }];
+  }
   return { apiVersion: B, kind: 'StatefulSet', metadata: metadata(gen), spec, ...(gen.chance(0.8) ? { status } : {}) };
 }
 

@@ -49,8 +49,9 @@ function conversionOf(
   desiredAPIVersion: string,
 ): { readonly kind: string; readonly version: string; readonly desiredVersion: string } | string {
   const { apiVersion, kind } = object;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string')
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
     return 'an object to convert has no apiVersion or kind';
+  }
   const [group, version = ''] = apiVersion.split('/');
   const [desiredGroup, desiredVersion = ''] = desiredAPIVersion.split('/');
   if (group !== APPS_KRUISE_IO_GROUP || desiredGroup !== APPS_KRUISE_IO_GROUP) {
@@ -61,9 +62,13 @@ function conversionOf(
 
 /** `object` as `desiredAPIVersion` (`apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`). */
 export function convertObject(object: unknown, desiredAPIVersion: string): ConversionResult {
-  if (!isJsonObject(object)) return { ok: false, message: 'an object to convert is not a JSON object' };
+  if (!isJsonObject(object)) {
+    return { ok: false, message: 'an object to convert is not a JSON object' };
+  }
   const conversion = conversionOf(object, desiredAPIVersion);
-  if (typeof conversion === 'string') return { ok: false, message: conversion };
+  if (typeof conversion === 'string') {
+    return { ok: false, message: conversion };
+  }
   const converters = own(CONVERTERS, conversion.kind);
   const into = own(converters, conversion.desiredVersion);
   if (into === undefined || own(converters, conversion.version) === undefined) {
@@ -73,8 +78,9 @@ export function convertObject(object: unknown, desiredAPIVersion: string): Conve
     };
   }
   const tooDeep = jsonShapeProblem(object, { maxDepth: MAX_OBJECT_DEPTH, refusePrototypeKeys: false });
-  if (tooDeep !== undefined)
+  if (tooDeep !== undefined) {
     return { ok: false, message: `cannot convert ${conversion.kind}: the object is ${tooDeep}` };
+  }
   const converted = structuredClone(object);
   const ignoredRecordEntries = conversion.version === conversion.desiredVersion ? 0 : into(converted);
   converted['apiVersion'] = desiredAPIVersion;

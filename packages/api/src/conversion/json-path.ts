@@ -24,7 +24,9 @@ export function isJsonObject(value: unknown): value is JsonObject {
 export function valueAt(object: JsonObject, path: readonly string[]): unknown {
   let current: unknown = object;
   for (const key of path) {
-    if (!isJsonObject(current) || isPrototypeKey(key) || !Object.hasOwn(current, key)) return undefined;
+    if (!isJsonObject(current) || isPrototypeKey(key) || !Object.hasOwn(current, key)) {
+      return undefined;
+    }
     current = current[key];
   }
   return current;
@@ -41,7 +43,9 @@ function parentsOf(object: JsonObject, path: readonly string[], create: boolean)
   for (const key of path.slice(0, -1)) {
     let child = Object.hasOwn(at, key) ? at[key] : undefined;
     if (!isJsonObject(child)) {
-      if (!create) return undefined;
+      if (!create) {
+        return undefined;
+      }
       child = {};
       defineOwn(at, key, child);
     }
@@ -58,16 +62,22 @@ function parentsOf(object: JsonObject, path: readonly string[], create: boolean)
  */
 export function setValueAt(object: JsonObject, path: readonly string[], value: unknown): void {
   const last = path.at(-1);
-  if (last === undefined || path.some(isPrototypeKey)) return;
+  if (last === undefined || path.some(isPrototypeKey)) {
+    return;
+  }
   const chain = parentsOf(object, path, value !== undefined);
-  if (chain === undefined) return;
+  if (chain === undefined) {
+    return;
+  }
   const parent = chain.at(-1) ?? object;
   if (value !== undefined) {
     defineOwn(parent, last, value);
     return;
   }
   Reflect.deleteProperty(parent, last);
-  if (path[0] === 'metadata') pruneEmpty(chain, path);
+  if (path[0] === 'metadata') {
+    pruneEmpty(chain, path);
+  }
 }
 
 /** Removes, from the deepest up, the objects of `chain` (the parents along `path`) a removal left empty. */
@@ -76,7 +86,9 @@ function pruneEmpty(chain: readonly JsonObject[], path: readonly string[]): void
     const emptied = chain[level];
     const holder = chain[level - 1];
     const step = path[level - 1];
-    if (emptied === undefined || holder === undefined || step === undefined || Object.keys(emptied).length > 0) return;
+    if (emptied === undefined || holder === undefined || step === undefined || Object.keys(emptied).length > 0) {
+      return;
+    }
     Reflect.deleteProperty(holder, step);
   }
 }
@@ -92,12 +104,20 @@ export function jsonShapeProblem(
 ): string | undefined {
   const pending: { readonly value: unknown; readonly depth: number }[] = [{ value, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (typeof next.value !== 'object' || next.value === null) {
+      continue;
+    }
     const depth = next.depth + 1;
-    if (depth > limits.maxDepth) return `nested deeper than ${limits.maxDepth} levels`;
+    if (depth > limits.maxDepth) {
+      return `nested deeper than ${limits.maxDepth} levels`;
+    }
     const keys = Object.keys(next.value);
-    if (limits.refusePrototypeKeys && !Array.isArray(next.value) && keys.some(isPrototypeKey)) return 'a prototype key';
-    for (const child of Object.values(next.value)) pending.push({ value: child, depth });
+    if (limits.refusePrototypeKeys && !Array.isArray(next.value) && keys.some(isPrototypeKey)) {
+      return 'a prototype key';
+    }
+    for (const child of Object.values(next.value)) {
+      pending.push({ value: child, depth });
+    }
   }
   return undefined;
 }

@@ -53,10 +53,15 @@ export function originOf(object: JsonObject, stamp: RecordStamp): RecordOrigin {
  */
 export function isStale(origin: RecordOrigin, object: JsonObject): boolean {
   const uid = valueAt(object, ['metadata', 'uid']);
-  if (origin.uid !== undefined && uid !== origin.uid) return true;
+  if (origin.uid !== undefined && uid !== origin.uid) {
+    return true;
+  }
   const generation = valueAt(object, ['metadata', 'generation']);
-  if (origin.generation === undefined || typeof generation !== 'number' || generation === origin.generation)
+  if (origin.generation === undefined || typeof generation !== 'number' || generation === origin.generation) {
     return false;
-  if (generation !== origin.generation + 1) return true;
+  }
+  if (generation !== origin.generation + 1) {
+    return true;
+  }
   return origin.specHash === undefined || origin.specHash === specHashOf(object);
 }

@@ -71,13 +71,19 @@ function parseBounded(text: string): unknown {
 
 /** The entry as a change the rule allows, or undefined when it is not one. */
 function allowedChange(entry: unknown, fields: ReadonlyMap<string, RestorableField>): FieldChange | undefined {
-  if (jsonShapeProblem(entry, { maxDepth: MAX_ENTRY_DEPTH, refusePrototypeKeys: true }) !== undefined) return undefined;
+  if (jsonShapeProblem(entry, { maxDepth: MAX_ENTRY_DEPTH, refusePrototypeKeys: true }) !== undefined) {
+    return undefined;
+  }
   const parsed = entrySchema.safeParse(entry);
-  if (!parsed.success) return undefined;
+  if (!parsed.success) {
+    return undefined;
+  }
   const { path, original, produced } = parsed.data;
   const field = fields.get(pathKey(path));
   // undefined is a removal, which every restorable field allows; a value must be one the field can hold.
-  if (field === undefined || (original !== undefined && !field.schema.safeParse(original).success)) return undefined;
+  if (field === undefined || (original !== undefined && !field.schema.safeParse(original).success)) {
+    return undefined;
+  }
   return {
     path: field.path,
     ...(original === undefined ? {} : { original }),
@@ -87,14 +93,20 @@ function allowedChange(entry: unknown, fields: ReadonlyMap<string, RestorableFie
 
 /** The record of `text` under `rule`; an annotation that is not a readable record counts as one ignored entry. */
 export function readRecord(text: unknown, rule: RestoreRule): ReadRecord {
-  if (typeof text !== 'string' || text.length > MAX_RECORD_LENGTH) return UNREADABLE;
+  if (typeof text !== 'string' || text.length > MAX_RECORD_LENGTH) {
+    return UNREADABLE;
+  }
   const envelope = envelopeSchema.safeParse(parseBounded(text));
-  if (!envelope.success) return UNREADABLE;
+  if (!envelope.success) {
+    return UNREADABLE;
+  }
   const fields = new Map(rule.fields.map((field) => [pathKey(field.path), field]));
   const changes: FieldChange[] = [];
   for (const entry of envelope.data.changes) {
     const change = allowedChange(entry, fields);
-    if (change === undefined) continue;
+    if (change === undefined) {
+      continue;
+    }
     // A path listed twice: the first entry holds (no write of ours lists one twice).
     fields.delete(pathKey(change.path));
     changes.push(change);

@@ -46,7 +46,9 @@ function restoreRule(version: string, stamp: RecordStamp, fields: readonly Resto
       root === 'apiVersion' ||
       root === 'kind' ||
       (root === 'metadata' && (field === undefined || !CHANGEABLE_METADATA.has(field) || path.length !== 3));
-    if (identity || path.some(isPrototypeKey)) throw new Error(`${JSON.stringify(path)} cannot be a restorable field`);
+    if (identity || path.some(isPrototypeKey)) {
+      throw new Error(`${JSON.stringify(path)} cannot be a restorable field`);
+    }
   }
   return { version, stamp, fields };
 }

@@ -51,7 +51,9 @@ export function sidecarSetToV1alpha1(object: JsonObject): number {
   if (!restored.includesAny(LABEL_PATH, CUSTOM_VERSION_PATH)) {
     if (customVersion !== undefined) {
       // OpenKruise writes the label only for a non-empty customVersion; an empty one is dropped.
-      if (customVersion !== '') changes.push(change(object, LABEL_PATH, customVersion));
+      if (customVersion !== '') {
+        changes.push(change(object, LABEL_PATH, customVersion));
+      }
       changes.push(change(object, CUSTOM_VERSION_PATH, undefined));
     } else {
       // A v1beta1 label without customVersion: noted as seen, or the way back would make it the field.

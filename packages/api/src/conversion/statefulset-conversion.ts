@@ -17,11 +17,15 @@ export function statefulSetToV1alpha1(object: JsonObject): number {
   const changes: FieldChange[] = [];
   for (const field of STATEFULSET_V1BETA1_ONLY_SPEC_FIELDS) {
     const made = change(object, ['spec', field], undefined);
-    if (made !== undefined) changes.push(made);
+    if (made !== undefined) {
+      changes.push(made);
+    }
   }
   for (const field of STATEFULSET_V1BETA1_ONLY_STATUS_FIELDS) {
     const made = change(object, ['status', field], undefined);
-    if (made !== undefined) changes.push(made);
+    if (made !== undefined) {
+      changes.push(made);
+    }
   }
   recordChangedFields(object, STATEFULSET_INTO_V1BETA1, changes);
   return ignored;

@@ -101,7 +101,9 @@ function mergeMetas(metas: readonly CrdSchemaMeta[]): CrdSchemaMeta {
 }
 
 function toJsonValue(value: unknown, path: string): JsonValue {
-  if (value === undefined) throw new CrdSchemaError(`${pathLabel(path)}: default value is undefined`);
+  if (value === undefined) {
+    throw new CrdSchemaError(`${pathLabel(path)}: default value is undefined`);
+  }
   return JSON.parse(JSON.stringify(value)) as JsonValue;
 }
 
@@ -114,23 +116,44 @@ interface DecorateInput {
 /** Adds the description, default and Kubernetes extensions of the node to its converted body. */
 function decorate({ body, meta, unwrapped }: DecorateInput): OpenApiSchema {
   const node: OpenApiSchema = { ...body };
-  if (meta.description !== undefined) node.description = meta.description;
-  if (unwrapped.defaultValue !== undefined) node.default = unwrapped.defaultValue;
-  if (unwrapped.nullable) node.nullable = true;
-  if (meta.format !== undefined) node.format = meta.format;
-  if (meta.maxProperties !== undefined) node.maxProperties = meta.maxProperties;
+  if (meta.description !== undefined) {
+    node.description = meta.description;
+  }
+  if (unwrapped.defaultValue !== undefined) {
+    node.default = unwrapped.defaultValue;
+  }
+  if (unwrapped.nullable) {
+    node.nullable = true;
+  }
+  if (meta.format !== undefined) {
+    node.format = meta.format;
+  }
+  if (meta.maxProperties !== undefined) {
+    node.maxProperties = meta.maxProperties;
+  }
   return { ...node, ...kubernetesExtensions(meta) };
 }
 
 function kubernetesExtensions(meta: CrdSchemaMeta): OpenApiSchema {
   const extensions: OpenApiSchema = {};
-  if (meta.preserveUnknownFields === true) extensions['x-kubernetes-preserve-unknown-fields'] = true;
-  if (meta.embeddedResource === true) extensions['x-kubernetes-embedded-resource'] = true;
-  if (meta.listType !== undefined) extensions['x-kubernetes-list-type'] = meta.listType;
-  if (meta.listMapKeys !== undefined) extensions['x-kubernetes-list-map-keys'] = [...meta.listMapKeys];
-  if (meta.mapType !== undefined) extensions['x-kubernetes-map-type'] = meta.mapType;
-  if (meta.validations !== undefined)
+  if (meta.preserveUnknownFields === true) {
+    extensions['x-kubernetes-preserve-unknown-fields'] = true;
+  }
+  if (meta.embeddedResource === true) {
+    extensions['x-kubernetes-embedded-resource'] = true;
+  }
+  if (meta.listType !== undefined) {
+    extensions['x-kubernetes-list-type'] = meta.listType;
+  }
+  if (meta.listMapKeys !== undefined) {
+    extensions['x-kubernetes-list-map-keys'] = [...meta.listMapKeys];
+  }
+  if (meta.mapType !== undefined) {
+    extensions['x-kubernetes-map-type'] = meta.mapType;
+  }
+  if (meta.validations !== undefined) {
     extensions['x-kubernetes-validations'] = meta.validations.map((rule) => ({ ...rule }));
+  }
   return extensions;
 }
 
@@ -147,7 +170,9 @@ function pathLabel(path: string): string {
 }
 
 function expect<T extends z.ZodType>(schema: z.ZodType, type: abstract new (...args: never[]) => T, path: string): T {
-  if (schema instanceof type) return schema;
+  if (schema instanceof type) {
+    return schema;
+  }
   throw new CrdSchemaError(`${pathLabel(path)}: unexpected zod schema class for type '${schema.def.type}'`);
 }
 
@@ -180,11 +205,17 @@ function convertObject(schema: z.ZodObject, path: string): OpenApiSchema {
   for (const [name, property] of Object.entries(schema.shape)) {
     const child = property as z.ZodType;
     properties[name] = convertNode(child, `${path}.${name}`);
-    if (child._zod.optin === undefined) required.push(name);
+    if (child._zod.optin === undefined) {
+      required.push(name);
+    }
   }
   const node: OpenApiSchema = { type: 'object' };
-  if (Object.keys(properties).length > 0) node.properties = properties;
-  if (required.length > 0) node.required = required.sort();
+  if (Object.keys(properties).length > 0) {
+    node.properties = properties;
+  }
+  if (required.length > 0) {
+    node.required = required.sort();
+  }
   return node;
 }
 
@@ -198,19 +229,31 @@ function convertRecord(schema: z.ZodRecord, path: string): OpenApiSchema {
 function convertArray(schema: z.ZodArray, path: string): OpenApiSchema {
   const { minimum, maximum } = lengthChecksOf(schema);
   const node: OpenApiSchema = { type: 'array', items: convertNode(schema.def.element as z.ZodType, `${path}[*]`) };
-  if (minimum !== undefined && minimum > 0) node.minItems = minimum;
-  if (maximum !== undefined) node.maxItems = maximum;
+  if (minimum !== undefined && minimum > 0) {
+    node.minItems = minimum;
+  }
+  if (maximum !== undefined) {
+    node.maxItems = maximum;
+  }
   return node;
 }
 
 function convertString(schema: z.ZodString, path: string): OpenApiSchema {
   const { patterns } = lengthChecksOf(schema);
-  if (patterns.length > 1) throw new CrdSchemaError(`${pathLabel(path)}: at most one regex per string is supported`);
+  if (patterns.length > 1) {
+    throw new CrdSchemaError(`${pathLabel(path)}: at most one regex per string is supported`);
+  }
   const node: OpenApiSchema = { type: 'string' };
-  if (schema.minLength !== null && schema.minLength > 0) node.minLength = schema.minLength;
-  if (schema.maxLength !== null) node.maxLength = schema.maxLength;
+  if (schema.minLength !== null && schema.minLength > 0) {
+    node.minLength = schema.minLength;
+  }
+  if (schema.maxLength !== null) {
+    node.maxLength = schema.maxLength;
+  }
   const pattern = patterns[0];
-  if (pattern !== undefined) node.pattern = unescapeSlashes(pattern.source);
+  if (pattern !== undefined) {
+    node.pattern = unescapeSlashes(pattern.source);
+  }
   return node;
 }
 
@@ -242,9 +285,15 @@ function numberBounds(schema: z.ZodNumber, [impliedMin, impliedMax]: readonly [n
 }
 
 function enumSchema(values: readonly unknown[], path: string): OpenApiSchema {
-  if (values.every((value) => typeof value === 'string')) return { type: 'string', enum: [...values] };
-  if (values.every((value): value is number => Number.isInteger(value))) return { type: 'integer', enum: [...values] };
-  if (values.every((value) => typeof value === 'boolean')) return { type: 'boolean', enum: [...values] };
+  if (values.every((value) => typeof value === 'string')) {
+    return { type: 'string', enum: [...values] };
+  }
+  if (values.every((value): value is number => Number.isInteger(value))) {
+    return { type: 'integer', enum: [...values] };
+  }
+  if (values.every((value) => typeof value === 'boolean')) {
+    return { type: 'boolean', enum: [...values] };
+  }
   throw new CrdSchemaError(`${pathLabel(path)}: enum values must all be strings, integers or booleans`);
 }
 

@@ -20,9 +20,12 @@ export function findStructuralViolations(schema: OpenApiSchema, path = ''): stri
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     violations.push(...findStructuralViolations(child, `${path}.${name}`));
   }
-  if (schema.additionalProperties !== undefined)
+  if (schema.additionalProperties !== undefined) {
     violations.push(...findStructuralViolations(schema.additionalProperties, `${path}[*]`));
-  if (schema.items !== undefined) violations.push(...findStructuralViolations(schema.items, `${path}[*]`));
+  }
+  if (schema.items !== undefined) {
+    violations.push(...findStructuralViolations(schema.items, `${path}[*]`));
+  }
   return violations;
 }
 
@@ -39,7 +42,9 @@ const checkType: NodeCheck = (node, path) => {
 };
 
 const checkAnyOf: NodeCheck = (node, path) => {
-  if (node.anyOf === undefined) return [];
+  if (node.anyOf === undefined) {
+    return [];
+  }
   const types = node.anyOf.map((branch) => branch.type).sort();
   const intOrString = node['x-kubernetes-int-or-string'] === true && types.join(',') === 'integer,string';
   return intOrString ? [] : [`${path}: anyOf is only allowed as the int-or-string form`];
@@ -57,9 +62,12 @@ const checkObject: NodeCheck = (node, path) => {
 };
 
 const checkArray: NodeCheck = (node, path) => {
-  if (node.type === 'array' && node.items === undefined) return [`${path}: an array needs items`];
-  if (node.type !== 'array' && node['x-kubernetes-list-type'] !== undefined)
+  if (node.type === 'array' && node.items === undefined) {
+    return [`${path}: an array needs items`];
+  }
+  if (node.type !== 'array' && node['x-kubernetes-list-type'] !== undefined) {
     return [`${path}: x-kubernetes-list-type needs type array`];
+  }
   return [];
 };
 
@@ -71,19 +79,24 @@ const checkListType: NodeCheck = (node, path) => {
       ? checkSetItems(node, path)
       : [`${path}: x-kubernetes-list-map-keys needs x-kubernetes-list-type map`];
   }
-  if (keys === undefined || keys.length === 0) return [`${path}: a list of type map needs x-kubernetes-list-map-keys`];
+  if (keys === undefined || keys.length === 0) {
+    return [`${path}: a list of type map needs x-kubernetes-list-map-keys`];
+  }
   const item = node.items;
   return keys.flatMap((key) => {
     const property = item?.properties?.[key];
-    if (property === undefined || !SCALAR_TYPES.has(property.type ?? ''))
+    if (property === undefined || !SCALAR_TYPES.has(property.type ?? '')) {
       return [`${path}: map key '${key}' must be a scalar property of the items`];
+    }
     const requiredOrDefaulted = (item?.required ?? []).includes(key) || property.default !== undefined;
     return requiredOrDefaulted ? [] : [`${path}: map key '${key}' must be required or defaulted`];
   });
 };
 
 function checkSetItems(node: OpenApiSchema, path: string): readonly string[] {
-  if (node['x-kubernetes-list-type'] !== 'set') return [];
+  if (node['x-kubernetes-list-type'] !== 'set') {
+    return [];
+  }
   return SCALAR_TYPES.has(node.items?.type ?? '') ? [] : [`${path}: a list of type set needs scalar items`];
 }
 

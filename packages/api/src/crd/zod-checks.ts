@@ -21,10 +21,14 @@ type CheckDef = Readonly<Record<string, unknown>>;
 
 const contributors: Readonly<Record<string, (into: MutableLengthChecks, def: CheckDef) => void>> = {
   min_length: (into, def) => {
-    if (typeof def['minimum'] === 'number') into.minimum = Math.max(into.minimum ?? 0, def['minimum']);
+    if (typeof def['minimum'] === 'number') {
+      into.minimum = Math.max(into.minimum ?? 0, def['minimum']);
+    }
   },
   max_length: (into, def) => {
-    if (typeof def['maximum'] === 'number') into.maximum = Math.min(into.maximum ?? Infinity, def['maximum']);
+    if (typeof def['maximum'] === 'number') {
+      into.maximum = Math.min(into.maximum ?? Infinity, def['maximum']);
+    }
   },
   length_equals: (into, def) => {
     if (typeof def['length'] === 'number') {
@@ -33,7 +37,9 @@ const contributors: Readonly<Record<string, (into: MutableLengthChecks, def: Che
     }
   },
   string_format: (into, def) => {
-    if (def['format'] === 'regex' && def['pattern'] instanceof RegExp) into.patterns.push(def['pattern']);
+    if (def['format'] === 'regex' && def['pattern'] instanceof RegExp) {
+      into.patterns.push(def['pattern']);
+    }
   },
 };
 
@@ -43,7 +49,9 @@ export function lengthChecksOf(schema: z.ZodType): LengthChecks {
   for (const check of schema.def.checks ?? []) {
     const def = check._zod.def as unknown as CheckDef;
     const kind = def['check'];
-    if (typeof kind === 'string') contributors[kind]?.(into, def);
+    if (typeof kind === 'string') {
+      contributors[kind]?.(into, def);
+    }
   }
   return into;
 }

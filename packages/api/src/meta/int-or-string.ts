@@ -58,8 +58,12 @@ const PERCENT_REGEX = new RegExp(PERCENT_PATTERN);
 
 /** Parses an integer or a percentage string in the format of {@link PERCENT_PATTERN}; undefined otherwise. */
 export function parseIntOrPercent(value: IntOrString): IntOrPercent | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) ? { kind: 'int', value } : undefined;
-  if (!PERCENT_REGEX.test(value)) return undefined;
+  if (typeof value === 'number') {
+    return Number.isInteger(value) ? { kind: 'int', value } : undefined;
+  }
+  if (!PERCENT_REGEX.test(value)) {
+    return undefined;
+  }
   return { kind: 'percent', value: Number.parseFloat(value.slice(0, -1)) };
 }
 
@@ -78,8 +82,12 @@ export interface ScaledValueOptions {
  */
 export function scaledValueFromIntOrPercent(options: ScaledValueOptions): number {
   const parsed = parseIntOrPercent(options.value);
-  if (parsed === undefined) throw new RangeError(`invalid integer or percentage: ${JSON.stringify(options.value)}`);
-  if (parsed.kind === 'int') return parsed.value;
+  if (parsed === undefined) {
+    throw new RangeError(`invalid integer or percentage: ${JSON.stringify(options.value)}`);
+  }
+  if (parsed.kind === 'int') {
+    return parsed.value;
+  }
   const exact = (parsed.value * options.total) / 100;
   return options.roundUp ? Math.ceil(exact) : Math.floor(exact);
 }

@@ -123,7 +123,9 @@ describe('Advanced StatefulSet in v1alpha1 and v1beta1', () => {
       spec,
     });
     const alpha = await objects(sts, 'v1alpha1', namespace.name).get('new');
-    for (const field of Object.keys(only)) expect(alpha.spec?.[field], field).toBeUndefined();
+    for (const field of Object.keys(only)) {
+      expect(alpha.spec?.[field], field).toBeUndefined();
+    }
     expect(Object.keys(alpha.metadata?.annotations ?? {})).toEqual([conversionAnnotation('v1beta1')]);
     // kubectl edit in v1alpha1: the whole object written back with one change.
     await objects(sts, 'v1alpha1', namespace.name).update({ ...alpha, spec: { ...alpha.spec, replicas: 4 } });

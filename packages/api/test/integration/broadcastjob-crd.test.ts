@@ -152,7 +152,9 @@ describe('BroadcastJob CRD on a real API server', () => {
       );
       expect(rejection.code).toBe(422);
       expect(rejection.message).toContain(testCase.field);
-      if (testCase.says !== undefined) expect(rejection.message).toContain(testCase.says);
+      if (testCase.says !== undefined) {
+        expect(rejection.message).toContain(testCase.says);
+      }
       await create(mergePatch(validBroadcastJob(named(`good-${String(testCase.index)}`)), testCase.corrected));
     },
   );

@@ -471,7 +471,9 @@ describe('CloneSet CRD validation on a real API server', () => {
       expect(rejection.code).toBe(422);
       expect(rejection.message).toContain(testCase.field);
       expect(rejection.fields).toContain(testCase.field);
-      if (testCase.says !== undefined) expect(rejection.message).toContain(testCase.says);
+      if (testCase.says !== undefined) {
+        expect(rejection.message).toContain(testCase.says);
+      }
 
       const corrected = mergePatch(
         validCloneSet(`corrected-${String(testCase.index)}`),

@@ -28,8 +28,12 @@ function isObject(value: Json | undefined): value is JsonObject {
 
 /** Lays `example` over `base`: objects merge, arrays and scalars of the example win, null (an elided value) keeps the base. */
 function overlay(base: Json, example: Json): Json {
-  if (example === null) return structuredClone(base);
-  if (!isObject(example) || !isObject(base)) return structuredClone(example);
+  if (example === null) {
+    return structuredClone(base);
+  }
+  if (!isObject(example) || !isObject(base)) {
+    return structuredClone(example);
+  }
   const result: JsonObject = structuredClone(base);
   for (const [key, value] of Object.entries(example)) {
     result[key] = overlay(result[key] ?? null, value);
@@ -65,11 +69,15 @@ function expectedStored(cloneSet: JsonObject, fileName: string): JsonObject {
   const metadata = isObject(cloneSet['metadata']) ? cloneSet['metadata'] : {};
   const spec = isObject(cloneSet['spec']) ? structuredClone(cloneSet['spec']) : {};
   const specPruned = (SPEC_FIELDS_PRUNED[fileName] ?? []).filter((field) => field in spec);
-  for (const field of specPruned) Reflect.deleteProperty(spec, field);
+  for (const field of specPruned) {
+    Reflect.deleteProperty(spec, field);
+  }
   const kept: JsonObject = {};
   for (const key of ['name', 'labels', 'annotations']) {
     const value = metadata[key];
-    if (value !== undefined) kept[key] = value;
+    if (value !== undefined) {
+      kept[key] = value;
+    }
   }
   return { metadata: kept, spec };
 }

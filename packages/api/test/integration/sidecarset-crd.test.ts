@@ -154,7 +154,9 @@ describe('SidecarSet CRD on a real API server', () => {
   const create = async (body: Json): Promise<JsonObject> => {
     const result = (await api.createClusterCustomObject({ ...SIDECARSETS, body: body as JsonObject })) as JsonObject;
     const name = (result['metadata'] as JsonObject)['name'];
-    if (typeof name === 'string') created.push(name);
+    if (typeof name === 'string') {
+      created.push(name);
+    }
     return result;
   };
   const named = (name: string): string => `${name}-${RUN}`;
@@ -194,7 +196,9 @@ describe('SidecarSet CRD on a real API server', () => {
       );
       expect(rejection.code).toBe(422);
       expect(rejection.message).toContain(testCase.field);
-      if (testCase.says !== undefined) expect(rejection.message).toContain(testCase.says);
+      if (testCase.says !== undefined) {
+        expect(rejection.message).toContain(testCase.says);
+      }
       await create(mergePatch(validSidecarSet(named(`good-${String(testCase.index)}`)), testCase.corrected));
     },
   );

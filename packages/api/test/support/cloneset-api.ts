@@ -52,7 +52,9 @@ function isObject(value: Json | undefined): value is JsonObject {
 
 /** RFC 7386 JSON merge patch: objects merge, `null` deletes, anything else replaces. Returns a new value. */
 export function mergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return structuredClone(patch);
+  if (!isObject(patch)) {
+    return structuredClone(patch);
+  }
   const result: JsonObject = isObject(target) ? structuredClone(target) : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) {
@@ -81,7 +83,9 @@ export async function rejectionOf(request: () => Promise<unknown>): Promise<Reje
   try {
     await request();
   } catch (error) {
-    if (!(error instanceof ApiException)) throw error;
+    if (!(error instanceof ApiException)) {
+      throw error;
+    }
     const body = (typeof error.body === 'string' ? JSON.parse(error.body) : error.body) as StatusBody;
     const fields = (body.details?.causes ?? []).flatMap((cause) => (cause.field === undefined ? [] : [cause.field]));
     return { code: error.code, message: body.message ?? '', fields };

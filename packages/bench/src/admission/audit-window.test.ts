@@ -17,7 +17,9 @@ const LOOP_AGENT = 'kruise-ts-bench-admission/0.0.0';
 
 function event(input: EventInput): AuditEvent {
   const parsed = parseAuditEvent(auditLine(input));
-  if (parsed === undefined) throw new Error('the test line does not parse');
+  if (parsed === undefined) {
+    throw new Error('the test line does not parse');
+  }
   return parsed;
 }
 

@@ -70,9 +70,14 @@ export async function readAuditWindow(
   for await (const line of logLines(file, range)) {
     const event = parseAuditEvent(line);
     const ms = event?.stage === 'ResponseComplete' ? serverMs(event) : undefined;
-    if (event === undefined || ms === undefined) continue;
-    if (isLoopCreate(event, selectors)) creates.push(ms);
-    else if (isLauncherDryRun(event, selectors)) dryRuns.push(ms);
+    if (event === undefined || ms === undefined) {
+      continue;
+    }
+    if (isLoopCreate(event, selectors)) {
+      creates.push(ms);
+    } else if (isLauncherDryRun(event, selectors)) {
+      dryRuns.push(ms);
+    }
   }
   return { cloneSetCreates: millisecondStats(creates), dryRunPodCreates: millisecondStats(dryRuns) };
 }

@@ -20,7 +20,9 @@ export async function admissionMain(argv: readonly string[]): Promise<number> {
   try {
     options = parseAdmissionFlags(argv, new Date().toISOString().replace(/[:.]/g, '-'));
   } catch (error) {
-    if (!(error instanceof BenchFlagError)) throw error;
+    if (!(error instanceof BenchFlagError)) {
+      throw error;
+    }
     process.stderr.write(`${error.message}\n`);
     return 2;
   }

@@ -91,7 +91,9 @@ async function startLauncher(plan: PhasePlan, env: PhaseEnvironment): Promise<St
 
 async function waitForLauncher(launcher: StartedLauncher): Promise<number> {
   const target = readinessTarget(launcher.contender, launcher.running, launcher.context);
-  if (target === undefined) throw new Error('the launcher serves no /metrics to wait for');
+  if (target === undefined) {
+    throw new Error('the launcher serves no /metrics to wait for');
+  }
   return waitUntilReady('kruise-ts', target, {
     timeoutMs: READY_TIMEOUT_MS,
     intervalMs: 250,

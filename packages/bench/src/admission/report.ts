@@ -45,7 +45,9 @@ function clientTable(result: AdmissionResult): string {
 }
 
 function histogramRow(title: string, histogram: WebhookHistogram | undefined): string[] {
-  if (histogram === undefined) return [title, MISSING, MISSING, MISSING, MISSING];
+  if (histogram === undefined) {
+    return [title, MISSING, MISSING, MISSING, MISSING];
+  }
   return [
     title,
     groupThousands(histogram.count),

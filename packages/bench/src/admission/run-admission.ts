@@ -73,7 +73,9 @@ async function prepare(
     CRD_FILES.map((file) => path.join(REPOSITORY_ROOT, 'crds', file)),
   );
   const core = admin.makeApiClient(CoreV1Api);
-  for (const phase of PHASES) await core.createNamespace({ body: { metadata: { name: phase.namespace } } });
+  for (const phase of PHASES) {
+    await core.createNamespace({ body: { metadata: { name: phase.namespace } } });
+  }
   const identity = await createContenderIdentity(admin, cluster.runDir);
   // No client-side rate limit: one request in flight never reaches one anyway, and a limiter's wait would be timed.
   const client = createClient(new Transport({ kubeConfig: admin, qps: 0, burst: 0, userAgent: USER_AGENT }));
@@ -82,7 +84,9 @@ async function prepare(
 
 function phaseNamed(phases: readonly AdmissionPhase[], name: AdmissionPhase['name']): AdmissionPhase {
   const phase = phases.find((candidate) => candidate.name === name);
-  if (phase === undefined) throw new Error(`no ${name} phase`);
+  if (phase === undefined) {
+    throw new Error(`no ${name} phase`);
+  }
   return phase;
 }
 
@@ -137,7 +141,9 @@ export async function runAdmission(
   try {
     const env = await prepare(cluster, options, input.log);
     const phases: AdmissionPhase[] = [];
-    for (const plan of PHASES) phases.push(await runPhase(plan, env));
+    for (const plan of PHASES) {
+      phases.push(await runPhase(plan, env));
+    }
     return assemble({ startedAt, command: input.command, options, phases });
   } finally {
     await cluster.stop();

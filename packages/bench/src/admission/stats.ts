@@ -45,7 +45,9 @@ export function millisecondStats(samples: readonly number[]): MillisecondStats {
 export function quantileBucketBound(q: number, buckets: readonly HistogramBucket[]): number | undefined {
   const sorted = [...buckets].sort((a, b) => a.le - b.le);
   const total = sorted.at(-1)?.count ?? 0;
-  if (total <= 0) return undefined;
+  if (total <= 0) {
+    return undefined;
+  }
   const rank = Math.min(total, Math.max(1, Math.ceil(q * total)));
   return sorted.find((bucket) => bucket.count >= rank)?.le;
 }

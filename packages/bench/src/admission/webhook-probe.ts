@@ -17,7 +17,9 @@ export type ProbeOutcome =
 
 /** The outcome of the dry run, from its error (undefined: admitted). */
 export function probeOutcome(error: unknown, webhookName: string): ProbeOutcome {
-  if (error === undefined) return { verdict: 'admitted' };
+  if (error === undefined) {
+    return { verdict: 'admitted' };
+  }
   const message = error instanceof Error ? error.message : JSON.stringify(error);
   return message.includes(`admission webhook "${webhookName}" denied`)
     ? { verdict: 'denied' }
@@ -50,7 +52,9 @@ export async function waitUntilWebhookDenies(
   let last: ProbeOutcome = { verdict: 'admitted' };
   while (performance.now() - started < input.timeoutMs) {
     last = await dryRunBadCloneSet(client, input.namespace, input.webhookName);
-    if (last.verdict === 'denied') return (performance.now() - started) / 1000;
+    if (last.verdict === 'denied') {
+      return (performance.now() - started) / 1000;
+    }
     await sleep(250);
   }
   throw new Error(
@@ -64,8 +68,9 @@ export async function assertNoWebhook(
   input: { readonly namespace: string; readonly webhookName: string },
 ): Promise<void> {
   const outcome = await dryRunBadCloneSet(client, input.namespace, input.webhookName);
-  if (outcome.verdict !== 'admitted')
+  if (outcome.verdict !== 'admitted') {
     throw new Error(
       `the baseline's namespace ${input.namespace} is not free of webhooks: a dry run of a CloneSet with container ${BAD_CONTAINER_NAME} was ${describe(outcome)}`,
     );
+  }
 }

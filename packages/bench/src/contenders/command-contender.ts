@@ -24,15 +24,22 @@ export function expandPlaceholders(
   context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>,
 ): string {
   return command.replace(/\{(kubeconfig|metricsPort\d*|qps|burst)\}/g, (_match, name: string) => {
-    if (name === 'kubeconfig') return context.kubeconfigPath;
-    if (name === 'qps') return String(context.qps);
-    if (name === 'burst') return String(context.burst);
+    if (name === 'kubeconfig') {
+      return context.kubeconfigPath;
+    }
+    if (name === 'qps') {
+      return String(context.qps);
+    }
+    if (name === 'burst') {
+      return String(context.burst);
+    }
     const index = name === 'metricsPort' ? 0 : Number(name.slice('metricsPort'.length)) - 1;
     const port = context.metricsPorts[index];
-    if (port === undefined)
+    if (port === undefined) {
       throw new Error(
         `the command uses {${name}}, but only ${String(context.metricsPorts.length)} metrics port(s) were reserved`,
       );
+    }
     return String(port);
   });
 }
@@ -67,7 +74,9 @@ export async function startShell(
     detached: true,
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`could not start: ${script}`);
+  if (pid === undefined) {
+    throw new Error(`could not start: ${script}`);
+  }
   const exited = once(child, 'exit');
   // It runs in its own process group, so a Ctrl-C of the benchmark does not reach it, and the
   // cluster's signal handler exits without running our cleanups: kill it when this process exits.

@@ -83,13 +83,14 @@ export async function createWebhookConfigurations(
   const api = admin.makeApiClient(AdmissionregistrationV1Api);
   for (const configuration of configurations) {
     // The manifests are the API's own objects, validated above for what this code reads; the API server validates the rest.
-    if (configuration.kind === 'MutatingWebhookConfiguration')
+    if (configuration.kind === 'MutatingWebhookConfiguration') {
       await api.createMutatingWebhookConfiguration({
         body: configuration as unknown as V1MutatingWebhookConfiguration,
       });
-    else
+    } else {
       await api.createValidatingWebhookConfiguration({
         body: configuration as unknown as V1ValidatingWebhookConfiguration,
       });
+    }
   }
 }

@@ -33,7 +33,9 @@ export async function chartProcessSettings(): Promise<{
 /** The bundle's name of a source entrypoint (`apps/cloneset/src/main.ts` → `cloneset`). */
 function bundleNameOf(entrypoint: string): string {
   const found = Object.entries(PROCESS_ENTRIES).find(([, source]) => source === entrypoint);
-  if (found === undefined) throw new Error(`${entrypoint} is not a process entry of @kruise-ts/bundle`);
+  if (found === undefined) {
+    throw new Error(`${entrypoint} is not a process entry of @kruise-ts/bundle`);
+  }
   return found[0];
 }
 

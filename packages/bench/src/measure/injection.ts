@@ -41,7 +41,9 @@ export async function apiServerMetricsText(source: ProfileSource): Promise<strin
   }
   response.setEncoding('utf8');
   let text = '';
-  for await (const chunk of response) text += chunk as string;
+  for await (const chunk of response) {
+    text += chunk as string;
+  }
   return text;
 }
 
@@ -68,7 +70,9 @@ function admissionWindow(
   before: Awaited<ReturnType<typeof admissionBuckets>>,
   after: Awaited<ReturnType<typeof admissionBuckets>>,
 ): Pick<InjectionStats, 'apiServerAdmission' | 'referenceAdmission'> {
-  if (before === undefined || after === undefined) return {};
+  if (before === undefined || after === undefined) {
+    return {};
+  }
   const reference =
     before.reference === undefined || after.reference === undefined
       ? {}

@@ -8,7 +8,9 @@ import { startMetricsScraper } from './metrics-scraper.ts';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
-  for (const close of closers.splice(0)) close();
+  for (const close of closers.splice(0)) {
+    close();
+  }
 });
 
 async function metricsServer(): Promise<{ readonly url: string; readonly scrapes: () => number }> {

@@ -49,7 +49,9 @@ function sumDefined(values: readonly (number | undefined)[]): number | undefined
 }
 
 function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
+  if (a === undefined) {
+    return b;
+  }
   return b === undefined ? a : Math.max(a, b);
 }
 
@@ -79,7 +81,9 @@ export function startMetricsScraper(urls: readonly string[], intervalMs: number)
   let scraping = Promise.resolve();
   let paused = false;
   const timer = setInterval(() => {
-    if (!paused) scraping = scraping.then(scrapeAll);
+    if (!paused) {
+      scraping = scraping.then(scrapeAll);
+    }
   }, intervalMs);
   return {
     async withoutScrapes(measure) {
@@ -133,7 +137,9 @@ export function startMetricsScraper(urls: readonly string[], intervalMs: number)
 function mergeBuckets(lists: readonly HistogramBucket[][]): HistogramBucket[] {
   const counts = new Map<number, number>();
   for (const list of lists) {
-    for (const bucket of list) counts.set(bucket.le, (counts.get(bucket.le) ?? 0) + bucket.count);
+    for (const bucket of list) {
+      counts.set(bucket.le, (counts.get(bucket.le) ?? 0) + bucket.count);
+    }
   }
   return [...counts].map(([le, count]) => ({ le, count })).sort((a, b) => a.le - b.le);
 }

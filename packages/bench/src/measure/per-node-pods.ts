@@ -34,7 +34,9 @@ interface PodTimes {
 /** A pod ran once its containers run and it is ready, or once it ended (which it can only do after running). */
 function hasStarted(pod: DeepReadonly<WatchedPod>): boolean {
   const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') return true;
+  if (phase === 'Succeeded' || phase === 'Failed') {
+    return true;
+  }
   return (
     phase === 'Running' &&
     (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True')
@@ -44,9 +46,15 @@ function hasStarted(pod: DeepReadonly<WatchedPod>): boolean {
 /** What a pod event tells: its node once bound, and the first time it was seen running and succeeded. */
 function noteTimes(times: PodTimes, pod: DeepReadonly<WatchedPod>, now: number): void {
   const node = pod.spec?.nodeName;
-  if (node !== undefined) times.node ??= node;
-  if (hasStarted(pod)) times.startedAt ??= now;
-  if (pod.status?.phase === 'Succeeded') times.succeededAt ??= now;
+  if (node !== undefined) {
+    times.node ??= node;
+  }
+  if (hasStarted(pod)) {
+    times.startedAt ??= now;
+  }
+  if (pod.status?.phase === 'Succeeded') {
+    times.succeededAt ??= now;
+  }
 }
 
 export interface PerNodeEnd {
@@ -76,7 +84,9 @@ function lastNodeFirst(
   const earliest = new Map<string, number>();
   for (const pod of pods) {
     const at = time(pod);
-    if (pod.node === undefined || at === undefined) continue;
+    if (pod.node === undefined || at === undefined) {
+      continue;
+    }
     earliest.set(pod.node, Math.min(at, earliest.get(pod.node) ?? at));
   }
   return earliest.size >= nodes ? Math.max(...earliest.values()) : undefined;
@@ -90,7 +100,11 @@ export function perNodeStats(
   const seconds = (at: number | undefined): number | undefined =>
     at === undefined ? undefined : Number(((at - input.start) / 1000).toFixed(3));
   const perNode = new Map<string, number>();
-  for (const pod of pods) if (pod.node !== undefined) perNode.set(pod.node, (perNode.get(pod.node) ?? 0) + 1);
+  for (const pod of pods) {
+    if (pod.node !== undefined) {
+      perNode.set(pod.node, (perNode.get(pod.node) ?? 0) + 1);
+    }
+  }
   const allRunningSeconds = seconds(lastNodeFirst(pods, input.nodes, (pod) => pod.startedAt));
   const allSucceededSeconds = seconds(lastNodeFirst(pods, input.nodes, (pod) => pod.succeededAt));
   return {
@@ -106,11 +120,15 @@ export function perNodeStats(
 
 /** Why the window's pods fail the run: a node without a pod that ran (or, for jobs, succeeded), or a node with two; undefined when none. */
 export function perNodeFailure(stats: PerNodeStats, jobs: boolean): string | undefined {
-  if (stats.allRunningSeconds === undefined)
+  if (stats.allRunningSeconds === undefined) {
     return `a pod ran on fewer than all ${String(stats.nodes)} nodes (${String(stats.podsStarted)} pods ran)`;
-  if (jobs && stats.allSucceededSeconds === undefined)
+  }
+  if (jobs && stats.allSucceededSeconds === undefined) {
     return `a pod succeeded on fewer than all ${String(stats.nodes)} nodes (${String(stats.podsSucceeded)} pods succeeded)`;
-  if (stats.nodesWithSeveralPods > 0) return `${String(stats.nodesWithSeveralPods)} nodes got more than one pod`;
+  }
+  if (stats.nodesWithSeveralPods > 0) {
+    return `${String(stats.nodesWithSeveralPods)} nodes got more than one pod`;
+  }
   return undefined;
 }
 
@@ -155,7 +173,9 @@ export async function startPerNodePodWatch(options: {
         const stats = perNodeStats([...pods.values()], { nodes, start });
         return stats.allRunningSeconds !== undefined && (!jobs || stats.allSucceededSeconds !== undefined);
       };
-      while (!caughtUp() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      while (!caughtUp() && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
       return perNodeStats([...pods.values()], { nodes, start });
     },
     stop() {

@@ -21,7 +21,9 @@ interface ProcStat {
 /** Parses /proc/<pid>/stat; the command name may hold spaces and parentheses, so fields are counted after the last ')'. */
 export function parseProcStat(pid: number, text: string): ProcStat | undefined {
   const close = text.lastIndexOf(')');
-  if (close < 0) return undefined;
+  if (close < 0) {
+    return undefined;
+  }
   // Fields after the name start at field 3 (state); ppid is 4, utime 14, stime 15, cutime 16, cstime 17, rss 24.
   const fields = text
     .slice(close + 2)
@@ -30,7 +32,9 @@ export function parseProcStat(pid: number, text: string): ProcStat | undefined {
   const field = (n: number): number => Number(fields[n - 3] ?? Number.NaN);
   const cpuTicks = field(14) + field(15) + field(16) + field(17);
   const rssPages = field(24);
-  if (!Number.isFinite(cpuTicks) || !Number.isFinite(rssPages)) return undefined;
+  if (!Number.isFinite(cpuTicks) || !Number.isFinite(rssPages)) {
+    return undefined;
+  }
   return { pid, ppid: field(4), cpuTicks, rssBytes: rssPages * PAGE_SIZE_BYTES };
 }
 
@@ -68,7 +72,9 @@ export function processTree(rootPid: number, stats: readonly ProcStat[]): ProcSt
     children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
   }
   const root = stats.find((stat) => stat.pid === rootPid);
-  if (root === undefined) return [];
+  if (root === undefined) {
+    return [];
+  }
   const tree: ProcStat[] = [];
   const pending = [root];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {

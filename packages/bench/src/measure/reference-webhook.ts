@@ -43,8 +43,11 @@ function readLines(child: ChildProcess): {
     called.reject(error);
   });
   createInterface({ input: child.stdout ?? process.stdin }).on('line', (line) => {
-    if (line === 'called') called.resolve(undefined);
-    else listening.resolve(JSON.parse(line) as { port: number; caPem: string });
+    if (line === 'called') {
+      called.resolve(undefined);
+    } else {
+      listening.resolve(JSON.parse(line) as { port: number; caPem: string });
+    }
   });
   called.promise.catch(() => undefined);
   return { listening: listening.promise, called: called.promise };

@@ -53,7 +53,9 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
   const record = (at?: number): void => {
     const sum = { replicas: 0, updated: 0, ready: 0, available: 0 };
     for (const workload of workloads()) {
-      if (!isSettled(workload)) seenUnsettled.add(objectKey(workload));
+      if (!isSettled(workload)) {
+        seenUnsettled.add(objectKey(workload));
+      }
       const counters = countersOf(workload);
       sum.replicas += counters.replicas;
       sum.updated += counters.updated;
@@ -69,7 +71,9 @@ export async function startStatusRecorder(options: StatusRecorderOptions): Promi
     ) {
       samples.push({ t: at ?? Math.round(performance.now() - start) / 1000, ...sum });
     }
-    for (const listener of listeners) listener();
+    for (const listener of listeners) {
+      listener();
+    }
   };
   const onEvent = (): void => {
     record();

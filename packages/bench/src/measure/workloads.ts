@@ -130,8 +130,12 @@ export function resourceOf(kind: WorkloadKind): ResourceType<Workload> {
 
 /** The kind a contender serves in a scenario of `family`: the native baseline drives the Kubernetes kind. */
 export function workloadKindFor(family: WorkloadFamily, native: boolean): WorkloadKind {
-  if (family === 'cloneset') return native ? 'Deployment' : 'CloneSet';
-  if (family === 'broadcastjob') return native ? 'DaemonSet' : 'BroadcastJob';
+  if (family === 'cloneset') {
+    return native ? 'Deployment' : 'CloneSet';
+  }
+  if (family === 'broadcastjob') {
+    return native ? 'DaemonSet' : 'BroadcastJob';
+  }
   return native ? 'StatefulSet' : 'AdvancedStatefulSet';
 }
 
@@ -144,13 +148,21 @@ const isDeployment = (workload: Workload): boolean => workload.kind === 'Deploym
  * current revision caught up.
  */
 export function isSettled(workload: Workload): boolean {
-  if (workload.kind === 'DaemonSet') return isDaemonSetSettled(workload);
-  if (workload.kind === 'BroadcastJob') return isBroadcastJobComplete(workload);
+  if (workload.kind === 'DaemonSet') {
+    return isDaemonSetSettled(workload);
+  }
+  if (workload.kind === 'BroadcastJob') {
+    return isBroadcastJobComplete(workload);
+  }
   const replicas = workload.spec.replicas ?? 1;
   const status = workload.status;
-  if (status === undefined || status.observedGeneration !== workload.metadata?.generation) return false;
+  if (status === undefined || status.observedGeneration !== workload.metadata?.generation) {
+    return false;
+  }
   const counts = [status.replicas, status.updatedReplicas, status.readyReplicas, status.availableReplicas];
-  if (isKruise(workload)) counts.push(status.updatedReadyReplicas);
+  if (isKruise(workload)) {
+    counts.push(status.updatedReadyReplicas);
+  }
   const revisionsMatch = isDeployment(workload) || status.currentRevision === status.updateRevision;
   // Native statuses leave out zero counts (omitempty): absent is 0.
   return revisionsMatch && counts.every((value) => (value ?? 0) === replicas);
@@ -163,7 +175,9 @@ export function isSettled(workload: Workload): boolean {
  */
 function isDaemonSetSettled(workload: Workload): boolean {
   const status = workload.status;
-  if (status === undefined || status.observedGeneration !== workload.metadata?.generation) return false;
+  if (status === undefined || status.observedGeneration !== workload.metadata?.generation) {
+    return false;
+  }
   const desired = status.desiredNumberScheduled ?? 0;
   const counts = [
     status.currentNumberScheduled,
@@ -190,8 +204,12 @@ type Counters = { replicas: number; updated: number; ready: number; available: n
  */
 function perNodeCounters(workload: Workload): Counters | undefined {
   const status = workload.status ?? {};
-  if (workload.kind === 'DaemonSet') return daemonSetCounters(status);
-  if (workload.kind !== 'BroadcastJob') return undefined;
+  if (workload.kind === 'DaemonSet') {
+    return daemonSetCounters(status);
+  }
+  if (workload.kind !== 'BroadcastJob') {
+    return undefined;
+  }
   const { desired = 0, active = 0, succeeded = 0, failed = 0 } = status;
   return { replicas: desired, updated: active + succeeded + failed, ready: active, available: succeeded };
 }
@@ -209,7 +227,9 @@ function daemonSetCounters(status: DaemonSetStatus): Counters {
 /** A status sample's counters of one workload. */
 export function countersOf(workload: Workload): Counters {
   const perNode = perNodeCounters(workload);
-  if (perNode !== undefined) return perNode;
+  if (perNode !== undefined) {
+    return perNode;
+  }
   const status = workload.status;
   return {
     replicas: status?.replicas ?? 0,

@@ -154,7 +154,9 @@ function summaryRow(contender: ContenderResult, row: ContenderRatios): string[] 
 /** What the RSS per 1,000 pods was divided by, said once for the run (every contender's is read the same way). */
 function rssNote(results: readonly ContenderResult[]): string | undefined {
   const basis = results.find((result) => result.rssBasis !== undefined)?.rssBasis;
-  if (basis === undefined) return undefined;
+  if (basis === undefined) {
+    return undefined;
+  }
   return basis.after === 'preparation'
     ? 'RSS / 1,000 pods: resident memory at the end of that window, per 1,000 pods the preparation created.'
     : 'RSS / 1,000 pods: resident memory once the change settled, per 1,000 pods it created (the scenario starts from none).';

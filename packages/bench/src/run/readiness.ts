@@ -48,8 +48,12 @@ export function readinessTarget(
   running: Pick<RunningContender, 'metricsUrls' | 'readyUrl'>,
   context: Pick<ContenderContext, 'kubeconfigPath' | 'metricsPorts' | 'qps' | 'burst'>,
 ): ReadinessTarget | undefined {
-  if (contender.readyUrl !== undefined) return { urls: [expandPlaceholders(contender.readyUrl, context)], want: '2xx' };
-  if (running.readyUrl !== undefined) return { urls: [running.readyUrl], want: '2xx' };
+  if (contender.readyUrl !== undefined) {
+    return { urls: [expandPlaceholders(contender.readyUrl, context)], want: '2xx' };
+  }
+  if (running.readyUrl !== undefined) {
+    return { urls: [running.readyUrl], want: '2xx' };
+  }
   return running.metricsUrls.length > 0 ? { urls: running.metricsUrls, want: 'answer' } : undefined;
 }
 
@@ -96,11 +100,14 @@ export async function waitUntilReady(name: string, target: ReadinessTarget, wait
       outcomes[index]?.passed === true ? [] : [`${url.href} (last: ${outcomes[index]?.detail ?? 'no answer'})`],
     );
     pending = pending.filter((_url, index) => outcomes[index]?.passed !== true);
-    if (pending.length === 0) return (performance.now() - startedAt) / 1000;
-    if (wait.alive?.() === false)
+    if (pending.length === 0) {
+      return (performance.now() - startedAt) / 1000;
+    }
+    if (wait.alive?.() === false) {
       throw new Error(
         `contender ${name} exited before it was ready: waited for ${describeWanted(target.want)} from ${failing.join(', ')}`,
       );
+    }
     if (performance.now() >= deadline) {
       throw new Error(
         `contender ${name} not ready within ${String(wait.timeoutMs / 1000)} s: waited for ${describeWanted(target.want)} from ${failing.join(', ')}`,

@@ -255,8 +255,9 @@ async function idlePhase(
  */
 async function idleBeforeChange(input: PhaseInput): Promise<{ window: IdleWindow; steady?: SteadyIdle }> {
   const { scenario, context, measurement, running, options } = input;
-  if (scenario.name === 'steady')
+  if (scenario.name === 'steady') {
     return idlePhase(context, measurement, { idleSeconds: options.scenario.idleSeconds, running });
+  }
   options.log(`  idle for ${String(options.scenario.idleWindowSeconds)} s`);
   return {
     window: await measurement.scraper.withoutScrapes(() =>
@@ -275,7 +276,9 @@ async function phaseIdleFigures(
   changedPods: number,
 ): Promise<IdleFigures> {
   const preparedPods = input.scenario.preparedPods(input.options.scenario);
-  if (preparedPods > 0) return idleFigures({ window, preparedPods });
+  if (preparedPods > 0) {
+    return idleFigures({ window, preparedPods });
+  }
   const { currentRssBytes } = await input.measurement.sampler.snapshot();
   return idleFigures({ window, preparedPods, endOfChange: { rssBytes: currentRssBytes, pods: changedPods } });
 }
@@ -338,7 +341,9 @@ async function startContender(
   const identity = await createContenderIdentity(admin, cluster.runDir);
   const metricsPorts = await Promise.all(Array.from({ length: contender.processes }, () => freeLoopbackPort()));
   const controllerManager = cluster.components.find((component) => component.name === 'kube-controller-manager');
-  if (controllerManager === undefined) throw new Error('the cluster has no kube-controller-manager');
+  if (controllerManager === undefined) {
+    throw new Error('the cluster has no kube-controller-manager');
+  }
   const context: ContenderContext = {
     kubeconfigPath: identity.kubeconfigPath,
     username: identity.username,
@@ -376,8 +381,9 @@ async function waitForReady(
 ): Promise<number | undefined> {
   const target = readinessTarget(contender, started.running, started.context);
   if (target === undefined) {
-    if (contender.kind !== 'native')
+    if (contender.kind !== 'native') {
       options.log(`${contender.name}: no ready URL and no /metrics to wait for; preparing right away`);
+    }
     return undefined;
   }
   options.log(
@@ -476,7 +482,9 @@ function plannedPhases(scenario: Scenario): PlannedPhase[] {
   return phases.map((phase, index) => ({
     label: scenario.phases === undefined ? undefined : phase.label,
     prepare: async (context) => {
-      if (index === 0) await scenario.prepare(context);
+      if (index === 0) {
+        await scenario.prepare(context);
+      }
       await phase.prepare?.(context);
     },
     change: phase.change,
@@ -568,7 +576,9 @@ async function endPerNodeWatch(
   measurement: Measurement,
   input: { nodes: number; jobs: boolean; completed: boolean },
 ): Promise<{ stats?: PerNodeStats; failure?: string | undefined }> {
-  if (measurement.perNode === undefined) return {};
+  if (measurement.perNode === undefined) {
+    return {};
+  }
   // A run that timed out has nothing to catch up with.
   const stats = await measurement.perNode.end({
     nodes: input.nodes,
@@ -669,7 +679,9 @@ export async function runContender(
     options.log(`${contender.name}: failed: ${String(error)}`);
     return [failedResult(contender, options, error)];
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup();
+    }
     await cluster.stop();
     // The audit log, the components' logs and the contender's output stay for inspection; etcd's data
     // (hundreds of MiB at 10,000 pods) does not.

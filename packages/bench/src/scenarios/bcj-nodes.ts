@@ -22,22 +22,26 @@ const POLL_MS = 100;
 const WARMUP_TIMEOUT_MS = 120_000;
 
 function perNodeKind(context: ScenarioContext): 'BroadcastJob' | 'DaemonSet' {
-  if (context.kind !== 'BroadcastJob' && context.kind !== 'DaemonSet')
+  if (context.kind !== 'BroadcastJob' && context.kind !== 'DaemonSet') {
     throw new Error(`bcj-nodes drives BroadcastJobs or DaemonSets, not ${context.kind}`);
+  }
   return context.kind;
 }
 
 /** Whether the contender has worked on the workload: a DaemonSet's status observed its generation, a BroadcastJob's has a start time. */
 function handled(workload: Workload): boolean {
-  if (workload.kind === 'DaemonSet') return workload.status?.observedGeneration === workload.metadata?.generation;
+  if (workload.kind === 'DaemonSet') {
+    return workload.status?.observedGeneration === workload.metadata?.generation;
+  }
   return (workload.status as { startTime?: string } | undefined)?.startTime !== undefined;
 }
 
 async function pollUntil(description: string, probe: () => Promise<boolean>): Promise<void> {
   const deadline = performance.now() + WARMUP_TIMEOUT_MS;
   while (!(await probe())) {
-    if (performance.now() > deadline)
+    if (performance.now() > deadline) {
       throw new Error(`bcj-nodes: ${description} did not happen within ${String(WARMUP_TIMEOUT_MS / 1000)} s`);
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -68,7 +72,9 @@ async function warmUp(context: ScenarioContext): Promise<void> {
     context.client.get(resource, key).then(
       () => false,
       (error: unknown) => {
-        if (isNotFound(error)) return true;
+        if (isNotFound(error)) {
+          return true;
+        }
         throw error;
       },
     ),

@@ -81,7 +81,9 @@ function statefulSetManifest(spec: WorkloadSpec): Workload {
 
 /** The manifest of one workload; every kind replaces at most `maxUnavailable` pods at a time and never surges. */
 export function workloadManifest(spec: WorkloadSpec): Workload {
-  if (spec.kind === 'StatefulSet' || spec.kind === 'AdvancedStatefulSet') return statefulSetManifest(spec);
+  if (spec.kind === 'StatefulSet' || spec.kind === 'AdvancedStatefulSet') {
+    return statefulSetManifest(spec);
+  }
   const metadata = { name: spec.name, namespace: spec.namespace };
   const selector = { matchLabels: { app: spec.name } };
   if (spec.kind === 'Deployment') {

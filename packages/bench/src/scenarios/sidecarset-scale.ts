@@ -49,8 +49,9 @@ const sidecarSetResource = defineResource<SidecarSetObject>({
 async function pollUntil(description: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await probe())) {
-    if (performance.now() > deadline)
+    if (performance.now() > deadline) {
       throw new Error(`sidecarset-scale: ${description} did not happen within ${String(timeoutMs / 1000)} s`);
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -75,10 +76,11 @@ async function webhookRequests(metricsUrls: readonly string[]): Promise<number> 
  * contender's webhook counts a request: its configuration is written and in the API server's cache.
  */
 async function waitForWebhook(context: ScenarioContext, reference: ReferenceWebhook): Promise<void> {
-  if (context.metricsUrls.length === 0)
+  if (context.metricsUrls.length === 0) {
     throw new Error(
       "sidecarset-scale reads the contender's /metrics to know that its webhook is called; this contender serves none",
     );
+  }
   const probePod = {
     apiVersion: 'v1',
     kind: 'Pod',

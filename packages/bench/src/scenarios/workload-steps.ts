@@ -20,7 +20,9 @@ export interface Creation {
  * off; the baseline would then replace one pod at a time and its figures would mean nothing.
  */
 function assertStoredMaxUnavailable(context: ScenarioContext, workload: Workload): void {
-  if (context.kind !== 'StatefulSet') return;
+  if (context.kind !== 'StatefulSet') {
+    return;
+  }
   const strategy = workload.spec['updateStrategy'] as { rollingUpdate?: { maxUnavailable?: unknown } } | undefined;
   const stored = strategy?.rollingUpdate?.maxUnavailable;
   if (stored !== context.options.maxUnavailable) {
@@ -36,8 +38,9 @@ export async function createWorkloads(
   { replicas, updateType, count = 1 }: Creation,
 ): Promise<void> {
   const kind = context.kind;
-  if (kind === 'BroadcastJob' || kind === 'DaemonSet')
+  if (kind === 'BroadcastJob' || kind === 'DaemonSet') {
     throw new Error(`${kind}s have no replicas: see scenarios/bcj-nodes.ts`);
+  }
   const names =
     count === 1
       ? [WORKLOAD]
@@ -59,7 +62,9 @@ export async function createWorkloads(
       ),
     ),
   );
-  for (const workload of created) assertStoredMaxUnavailable(context, workload);
+  for (const workload of created) {
+    assertStoredMaxUnavailable(context, workload);
+  }
   await context.recorder.waitUntilSettled(count, context.options.timeoutMs);
 }
 

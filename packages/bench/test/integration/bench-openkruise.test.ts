@@ -44,7 +44,9 @@ async function bench(
     );
   });
   const json = (await readdir(out)).find((name) => name.endsWith('.json'));
-  if (json === undefined) throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
+  if (json === undefined) {
+    throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
+  }
   const result = JSON.parse(await readFile(path.join(out, json), 'utf8')) as BenchResult;
   await rm(out, { recursive: true, force: true });
   return { code, stdout, stderr, result };

@@ -52,12 +52,15 @@ async function bench(args: readonly string[]): Promise<BenchRun> {
   });
   const files = (await readdir(out)).filter((name) => !name.endsWith('-work')).sort();
   const json = files.find((name) => name.endsWith('.json'));
-  if (json === undefined) throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
+  if (json === undefined) {
+    throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
+  }
   const result = JSON.parse(await readFile(path.join(out, json), 'utf8')) as BenchResult;
   const profileHeads = new Map<string, number[]>();
   for (const { contender, apiserverProfile } of result.results) {
-    if (apiserverProfile !== undefined)
+    if (apiserverProfile !== undefined) {
       profileHeads.set(contender.name, [...(await readFile(apiserverProfile)).subarray(0, 2)]);
+    }
   }
   await rm(out, { recursive: true, force: true });
   return { code, stdout, stderr, result, files, profileHeads };
@@ -80,14 +83,18 @@ function expectComplete(result: ContenderResult, pods: number, { preparedPods = 
   expect(result.process.peakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
   expect(result.process.cpuSeconds).toBeGreaterThan(0);
   // Every contender is waited for (its metrics port) and its idle CPU and resident set per pod are read.
-  if (result.contender.kind !== 'native') expect(result.readySeconds).toBeGreaterThanOrEqual(0);
+  if (result.contender.kind !== 'native') {
+    expect(result.readySeconds).toBeGreaterThanOrEqual(0);
+  }
   expect(result.idleCpuCores).toBeGreaterThanOrEqual(0);
   expect(result.rssBytesPer1000Pods).toBeGreaterThan(0);
   expect(result.series.length).toBeGreaterThan(1);
   expect(result.series[0]?.t).toBe(0);
   // The change started only after the preparation's pod writes had stopped for the quiet period.
   expect(result.quietBeforeChange).toMatchObject({ quiet: true, quietMs: 2000 });
-  if (preparedPods) expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
+  if (preparedPods) {
+    expect(result.quietBeforeChange?.podWritesSeen).toBeGreaterThan(0);
+  }
   expect(Object.keys(result.controlPlaneCpuSeconds ?? {})).toEqual(
     expect.arrayContaining(['etcd', 'kube-apiserver', 'kwok']),
   );

@@ -140,11 +140,9 @@ async function allowed(
     readonly subresource?: string;
   },
 ): Promise<boolean> {
-  const review = await kubeConfig
-    .makeApiClient(AuthorizationV1Api)
-    .createSelfSubjectAccessReview({
-      body: { spec: { resourceAttributes: { namespace: workloadNamespace.name, ...attributes } } },
-    });
+  const review = await kubeConfig.makeApiClient(AuthorizationV1Api).createSelfSubjectAccessReview({
+    body: { spec: { resourceAttributes: { namespace: workloadNamespace.name, ...attributes } } },
+  });
   return review.status?.allowed === true;
 }
 
@@ -261,7 +259,9 @@ describe('the chart with BroadcastJob=true', () => {
   });
 
   it("denies the app's ServiceAccount what its roles do not grant (403), and grants what the app calls, cluster-wide", async () => {
-    if (account === undefined) throw new Error('the previous test did not get a ServiceAccount token');
+    if (account === undefined) {
+      throw new Error('the previous test did not get a ServiceAccount token');
+    }
     const asApp = account.kubeConfig;
     const appCore = asApp.makeApiClient(CoreV1Api);
     const appCustom = asApp.makeApiClient(CustomObjectsApi);

@@ -87,7 +87,9 @@ function namesForEachHolder(holders: ReadonlyMap<number, string>, namespace: str
     const name = `sample-${String(index)}`;
     const holder = holders.get(bucketOf(namespace, name)) ?? '';
     const names = owned.get(holder) ?? [];
-    if (names.length < PER_REPLICA) owned.set(holder, [...names, name]);
+    if (names.length < PER_REPLICA) {
+      owned.set(holder, [...names, name]);
+    }
   }
   return [...owned.values()].flat();
 }

@@ -363,7 +363,9 @@ describe('the chart with SidecarSet=true', () => {
   );
 
   it("denies the app's ServiceAccount every Secret but its own certificates Secret, and every webhook configuration but the chart's", async () => {
-    if (account === undefined) throw new Error('the previous test did not get a ServiceAccount token');
+    if (account === undefined) {
+      throw new Error('the previous test did not get a ServiceAccount token');
+    }
     const appCore = account.kubeConfig.makeApiClient(CoreV1Api);
     const appAdmission = account.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
     const release = releaseNamespace.name;

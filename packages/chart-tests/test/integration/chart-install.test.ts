@@ -357,7 +357,9 @@ describe('the kruise-ts chart on the local control plane', () => {
   });
 
   it("denies the app's ServiceAccount everything its roles do not grant (403), and grants what they do across namespaces", async () => {
-    if (account === undefined) throw new Error('the previous test did not get a ServiceAccount token');
+    if (account === undefined) {
+      throw new Error('the previous test did not get a ServiceAccount token');
+    }
     const asApp = account.kubeConfig;
     const appCore = asApp.makeApiClient(CoreV1Api);
     const appApps = asApp.makeApiClient(AppsV1Api);

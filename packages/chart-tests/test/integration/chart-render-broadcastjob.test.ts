@@ -74,7 +74,9 @@ function broadcastJobDeployment(manifests: readonly Manifest[]): V1Deployment {
 
 function broadcastJobContainer(manifests: readonly Manifest[]): V1Container {
   const container = broadcastJobDeployment(manifests).spec?.template.spec?.containers[0];
-  if (container === undefined) throw new Error('the BroadcastJob Deployment has no container');
+  if (container === undefined) {
+    throw new Error('the BroadcastJob Deployment has no container');
+  }
   return container;
 }
 

@@ -16,7 +16,9 @@ function crd(manifests: Parameters<typeof ofKind>[0], name: string): V1CustomRes
   const found = ofKind<V1CustomResourceDefinition>(manifests, 'CustomResourceDefinition').find(
     (candidate) => candidate.metadata?.name === name,
   );
-  if (found === undefined) throw new Error(`no CRD ${name}`);
+  if (found === undefined) {
+    throw new Error(`no CRD ${name}`);
+  }
   return found;
 }
 

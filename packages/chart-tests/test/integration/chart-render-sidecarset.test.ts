@@ -107,7 +107,9 @@ function named<T extends { metadata?: { name?: string } }>(objects: readonly T[]
 function sidecarSetContainer(manifests: readonly Manifest[]): V1Container {
   const container = named(ofKind<V1Deployment>(manifests, 'Deployment'), 'kruise-ts-sidecarset').spec?.template.spec
     ?.containers[0];
-  if (container === undefined) throw new Error('the SidecarSet Deployment has no container');
+  if (container === undefined) {
+    throw new Error('the SidecarSet Deployment has no container');
+  }
   return container;
 }
 
@@ -128,9 +130,7 @@ function configuration(manifests: readonly Manifest[]): V1MutatingWebhookConfigu
 }
 
 /** Every rule of every ClusterRole and Role, with the kind and namespace it is granted in. */
-function allRules(
-  manifests: readonly Manifest[],
-): {
+function allRules(manifests: readonly Manifest[]): {
   readonly where: string;
   readonly rule: { resources?: string[]; resourceNames?: string[]; verbs: string[]; apiGroups?: string[] };
 }[] {
@@ -148,7 +148,9 @@ function allRules(
 async function appConstant(file: string, name: string): Promise<string> {
   const source = await readFile(path.join(REPOSITORY_ROOT, 'apps', 'sidecarset', 'src', file), 'utf8');
   const value = new RegExp(`export const ${name} = '([^']+)'`).exec(source)?.[1];
-  if (value === undefined) throw new Error(`${name} not found in ${file}`);
+  if (value === undefined) {
+    throw new Error(`${name} not found in ${file}`);
+  }
   return value;
 }
 

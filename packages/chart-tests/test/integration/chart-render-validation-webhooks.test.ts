@@ -110,7 +110,9 @@ function deploymentOf(manifests: readonly Manifest[], app: string, fullname = 'k
 
 function containerOf(manifests: readonly Manifest[], app: string, fullname = 'kruise-ts'): V1Container {
   const container = deploymentOf(manifests, app, fullname).spec?.template.spec?.containers[0];
-  if (container === undefined) throw new Error(`the ${app} Deployment has no container`);
+  if (container === undefined) {
+    throw new Error(`the ${app} Deployment has no container`);
+  }
   return container;
 }
 
@@ -130,9 +132,7 @@ function configurationOf(
 }
 
 /** Every rule of the apps' ClusterRoles and Roles (not the aggregated user roles), with where it is granted. */
-function appRules(
-  manifests: readonly Manifest[],
-): {
+function appRules(manifests: readonly Manifest[]): {
   readonly where: string;
   readonly rule: { resources?: string[]; resourceNames?: string[]; verbs: string[]; apiGroups?: string[] };
 }[] {

@@ -31,9 +31,15 @@ export interface AppProcess extends AsyncDisposable {
  */
 export function outOfClusterFlags(flags: readonly string[]): string[] {
   return flags.map((flag) => {
-    if (flag.startsWith('--metrics-bind-address=')) return '--metrics-bind-address=127.0.0.1:0';
-    if (flag.startsWith('--health-probe-bind-address=')) return '--health-probe-bind-address=127.0.0.1:0';
-    if (flag.startsWith('--webhook-port=')) return '--webhook-port=0';
+    if (flag.startsWith('--metrics-bind-address=')) {
+      return '--metrics-bind-address=127.0.0.1:0';
+    }
+    if (flag.startsWith('--health-probe-bind-address=')) {
+      return '--health-probe-bind-address=127.0.0.1:0';
+    }
+    if (flag.startsWith('--webhook-port=')) {
+      return '--webhook-port=0';
+    }
     return flag;
   });
 }

@@ -9,7 +9,9 @@ export async function statusCode(request: () => Promise<unknown>): Promise<numbe
     await request();
     return 200;
   } catch (error) {
-    if (error instanceof ApiException) return error.code;
+    if (error instanceof ApiException) {
+      return error.code;
+    }
     throw error;
   }
 }

@@ -7,7 +7,9 @@ export const goDurationSchema = z.string().transform((text, context) => {
   try {
     return parseGoDuration(text.trim());
   } catch (error) {
-    if (!(error instanceof GoDurationError)) throw error;
+    if (!(error instanceof GoDurationError)) {
+      throw error;
+    }
     context.addIssue({
       code: 'custom',
       message: `expected a duration such as 15s, 1h30m or 500ms, got ${JSON.stringify(text)} (${error.message})`,

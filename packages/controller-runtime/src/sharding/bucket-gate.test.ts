@@ -22,7 +22,9 @@ describe('BucketGate', () => {
     ['draining', 'drop'],
   ] as const)('admits a key of a bucket in state %s with %s', (state, admission) => {
     const gate = new BucketGate();
-    if (state !== undefined) gate.set(bucketA, state);
+    if (state !== undefined) {
+      gate.set(bucketA, state);
+    }
     expect(gate.admit(A)).toBe(admission);
   });
 

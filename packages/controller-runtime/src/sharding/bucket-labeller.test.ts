@@ -22,7 +22,9 @@ const OTHER_VALUE = bucketLabelValue(OTHER);
 
 const stops: AbortController[] = [];
 afterEach(() => {
-  for (const stop of stops.splice(0)) stop.abort();
+  for (const stop of stops.splice(0)) {
+    stop.abort();
+  }
 });
 
 function pod(name: string, extra: { labels?: Record<string, string>; owner?: 'ours' | 'native' } = {}): KubeObject {

@@ -156,7 +156,9 @@ export async function settleReconciles(input: SettleInput, rounds: number): Prom
     await input.runPods();
     if (!wrote) {
       input.fake.clearActions();
-      if (input.recorder !== undefined) input.recorder.events.length = 0;
+      if (input.recorder !== undefined) {
+        input.recorder.events.length = 0;
+      }
       return;
     }
   }

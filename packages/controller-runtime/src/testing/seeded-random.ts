@@ -16,6 +16,8 @@ export function seededRandom(seed: number): Random {
 /** One of `items`, chosen by `random`. */
 export function pick<T>(random: Random, items: readonly T[]): T {
   const item = items[Math.floor(random() * items.length)];
-  if (item === undefined) throw new Error('pick from an empty list');
+  if (item === undefined) {
+    throw new Error('pick from an empty list');
+  }
   return item;
 }

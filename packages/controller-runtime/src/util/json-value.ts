@@ -18,9 +18,15 @@ export function isJsonObject(value: unknown): value is JsonObject {
 export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
   const pending: { readonly value: unknown; readonly depth: number }[] = [{ value, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth + 1 > maxDepth) return true;
-    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+    if (typeof next.value !== 'object' || next.value === null) {
+      continue;
+    }
+    if (next.depth + 1 > maxDepth) {
+      return true;
+    }
+    for (const child of Object.values(next.value)) {
+      pending.push({ value: child, depth: next.depth + 1 });
+    }
   }
   return false;
 }

@@ -235,7 +235,9 @@ export class CaBundleInjector implements Runnable {
 function resourceOf(
   target: CaBundleTarget,
 ): ResourceType<WebhookConfigurationLike> | ResourceType<CustomResourceDefinitionLike> {
-  if (target.kind === 'CustomResourceDefinition') return customResourceDefinitionResource;
+  if (target.kind === 'CustomResourceDefinition') {
+    return customResourceDefinitionResource;
+  }
   return target.kind === 'MutatingWebhookConfiguration'
     ? mutatingWebhookConfigurationResource
     : validatingWebhookConfigurationResource;
@@ -275,9 +277,12 @@ export function conversionCaBundlePatch(
 ): JsonPatchOperation[] | undefined {
   const conversion = crd.spec?.conversion;
   const clientConfig = conversion?.webhook?.clientConfig;
-  if (conversion?.strategy !== 'Webhook' || clientConfig === undefined || !callsUs(clientConfig, calls))
+  if (conversion?.strategy !== 'Webhook' || clientConfig === undefined || !callsUs(clientConfig, calls)) {
     return undefined;
-  if (clientConfig.caBundle === caBundle) return [];
+  }
+  if (clientConfig.caBundle === caBundle) {
+    return [];
+  }
   const test: JsonPatchOperation[] =
     'url' in calls
       ? [{ op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: calls.url }]
@@ -299,7 +304,9 @@ function callsUs(
   clientConfig: { readonly url?: string; readonly service?: unknown },
   calls: ConversionCaller,
 ): boolean {
-  if ('url' in calls) return clientConfig.url === calls.url;
+  if ('url' in calls) {
+    return clientConfig.url === calls.url;
+  }
   const service = clientConfig.service as { readonly name?: unknown; readonly namespace?: unknown } | undefined;
   return service?.name === calls.service.name && service.namespace === calls.service.namespace;
 }

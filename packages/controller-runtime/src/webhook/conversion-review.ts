@@ -63,7 +63,9 @@ function kindOf(object: unknown): string {
 
 /** The object as a message names it: its kind and namespace/name, as far as it has them. */
 export function describeObject(object: unknown): string {
-  if (typeof object !== 'object' || object === null) return 'an object';
+  if (typeof object !== 'object' || object === null) {
+    return 'an object';
+  }
   const { metadata } = object as { metadata?: unknown };
   const { name, namespace } = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as {
     name?: unknown;
@@ -104,9 +106,13 @@ export function answerConversionReview(
   const convertedObjects: unknown[] = [];
   for (const object of request.objects) {
     const result = convertOne(object, request, convert);
-    if (!result.ok) return conversionFailure(request.uid, `${describeObject(object)}: ${result.message}`);
+    if (!result.ok) {
+      return conversionFailure(request.uid, `${describeObject(object)}: ${result.message}`);
+    }
     const ignored = result.ignoredRecordEntries ?? 0;
-    if (ignored > 0) observe?.(kindOf(object), ignored);
+    if (ignored > 0) {
+      observe?.(kindOf(object), ignored);
+    }
     convertedObjects.push(result.object);
   }
   return {

@@ -33,8 +33,9 @@ const emptyInformer: MirroredInformer = {
 
 /** Throws on the object named `bad`, as a converter with a bug would. */
 function throwingConverter(object: unknown): { readonly ok: true; readonly object: unknown } {
-  if ((object as { metadata?: { name?: unknown } }).metadata?.name === 'bad')
+  if ((object as { metadata?: { name?: unknown } }).metadata?.name === 'bad') {
     throw new RangeError('Maximum call stack size exceeded');
+  }
   return { ok: true, object };
 }
 

@@ -112,7 +112,9 @@ export class HttpsWebhookListener {
    */
   async close(): Promise<void> {
     const server = this.#server;
-    if (server === undefined) return;
+    if (server === undefined) {
+      return;
+    }
     this.#closing = true;
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
@@ -222,7 +224,9 @@ export class HttpsWebhookListener {
       });
       return { response };
     } catch (error) {
-      if (isWebhookUnavailable(error)) return { unavailable: error.message };
+      if (isWebhookUnavailable(error)) {
+        return { unavailable: error.message };
+      }
       throw error;
     }
   }

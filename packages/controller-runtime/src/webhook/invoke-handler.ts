@@ -62,7 +62,9 @@ export async function invokeHandler(invocation: Invocation): Promise<AdmissionRe
     }
     return failureResponse(invocation, { kind: 'timeout' });
   } catch (error) {
-    if (isWebhookUnavailable(error)) throw error;
+    if (isWebhookUnavailable(error)) {
+      throw error;
+    }
     return failureResponse(invocation, {
       kind: 'error',
       message: error instanceof Error ? error.message : String(error),

@@ -44,7 +44,9 @@ export class LocalConversionWebhook implements Runnable {
 
   async start(signal: AbortSignal): Promise<void> {
     const port = await untilAborted(this.#options.port(), signal);
-    if (port === undefined) return;
+    if (port === undefined) {
+      return;
+    }
     const url = `https://127.0.0.1:${String(port)}${CONVERSION_WEBHOOK_PATH}`;
     const previous = new Map<string, Conversion | undefined>();
     try {
@@ -113,7 +115,9 @@ export class LocalConversionWebhook implements Runnable {
   async #restore(name: string, url: string, conversion: Conversion | undefined): Promise<void> {
     try {
       const crd = await this.#options.client.get(customResourceDefinitionResource, { name });
-      if (crd.spec?.conversion?.webhook?.clientConfig?.url !== url || conversion === undefined) return;
+      if (crd.spec?.conversion?.webhook?.clientConfig?.url !== url || conversion === undefined) {
+        return;
+      }
       await this.#options.client.patch(
         customResourceDefinitionResource,
         { name },

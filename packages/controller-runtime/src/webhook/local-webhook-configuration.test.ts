@@ -176,7 +176,9 @@ describe('LocalWebhookConfiguration', () => {
     const client = new FakeClient();
     let failures = 2;
     client.prependReactor({ verb: 'create' }, () => {
-      if (failures-- > 0) throw fakeApiError({ code: 503, reason: 'ServiceUnavailable' });
+      if (failures-- > 0) {
+        throw fakeApiError({ code: 503, reason: 'ServiceUnavailable' });
+      }
       return undefined;
     });
     const running = run({ client });

@@ -195,7 +195,9 @@ export class SelfManagedCertificates implements CertificateSource {
   /** A new signing CA is still on its way to the API server, and the certificate of an older one in the bundle is valid. */
   #caPropagating(stored: StoredCertificates, now: number): boolean {
     const signing = splitPemCertificates(stored.caCertPem)[0] ?? '';
-    if (signing === '' || isIssuedByBundle(stored.certPem, signing)) return false;
+    if (signing === '' || isIssuedByBundle(stored.certPem, signing)) {
+      return false;
+    }
     return (
       now < issuedAt(signing) + this.#caPropagationMs() &&
       now < certificateValidity(stored.certPem).notAfter &&
@@ -206,8 +208,9 @@ export class SelfManagedCertificates implements CertificateSource {
   /** When the current certificate is next due: its renewal, or the end of a new CA's propagation. */
   #nextCheck(current: ServingCertificate): number {
     const signing = splitPemCertificates(current.caPem ?? '')[0] ?? '';
-    if (signing !== '' && !isIssuedByBundle(current.certPem, signing))
+    if (signing !== '' && !isIssuedByBundle(current.certPem, signing)) {
       return issuedAt(signing) + this.#caPropagationMs();
+    }
     return renewalTime(certificateValidity(current.certPem));
   }
 

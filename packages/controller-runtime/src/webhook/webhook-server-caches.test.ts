@@ -41,7 +41,9 @@ class HandFedInformer implements MirroredInformer {
   add(name: string): void {
     const object = { metadata: { name, namespace: 'ns' } };
     this.#store.upsert(object);
-    for (const handler of this.#handlers) handler.onAdd?.(object, false);
+    for (const handler of this.#handlers) {
+      handler.onAdd?.(object, false);
+    }
   }
   sync(): void {
     this.#synced.resolve(true);

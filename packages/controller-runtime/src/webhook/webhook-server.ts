@@ -258,10 +258,13 @@ export class WebhookServer implements Runnable {
     const routes = [...this.#routes.values()];
     const stores = new Map<string, MirroredInformer>();
     for (const route of routes) {
-      if (route.kind !== 'threaded') continue;
+      if (route.kind !== 'threaded') {
+        continue;
+      }
       for (const [name, informer] of Object.entries(route.webhook.stores)) {
-        if (stores.has(name) && stores.get(name) !== informer)
+        if (stores.has(name) && stores.get(name) !== informer) {
           throw new Error(`two threaded webhooks name different caches ${JSON.stringify(name)}`);
+        }
         stores.set(name, informer);
       }
     }
@@ -335,13 +338,17 @@ function threadRoute(route: Route): ThreadRoute {
 
 function storeOf(stores: Readonly<Record<string, MirroredInformer>>, name: string): MirroredInformer {
   const informer = stores[name];
-  if (informer === undefined) throw new Error(`the threaded webhook names no cache ${JSON.stringify(name)}`);
+  if (informer === undefined) {
+    throw new Error(`the threaded webhook names no cache ${JSON.stringify(name)}`);
+  }
   return informer;
 }
 
 function abortedOf(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) resolve();
+    if (signal.aborted) {
+      resolve();
+    }
     signal.addEventListener(
       'abort',
       () => {

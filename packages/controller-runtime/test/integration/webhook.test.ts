@@ -209,8 +209,11 @@ describe('admission webhook server', () => {
         Array.from({ length: 6 }, async () => {
           while (Date.now() < deadline) {
             const failure = await createOne();
-            if (failure === undefined) mutated++;
-            else failures.push(failure);
+            if (failure === undefined) {
+              mutated++;
+            } else {
+              failures.push(failure);
+            }
           }
         }),
       );

@@ -51,7 +51,9 @@ async function demoNodes(ctx: StepContext): Promise<string[]> {
     .sort((a, b) => key(a).localeCompare(key(b)))
     .slice(0, MAX_NODES)
     .map((node) => node.metadata?.name ?? '');
-  if (names.length === 0) throw new Error('no Ready, schedulable node without a NoSchedule taint for the BroadcastJob');
+  if (names.length === 0) {
+    throw new Error('no Ready, schedulable node without a NoSchedule taint for the BroadcastJob');
+  }
   return names;
 }
 
@@ -90,7 +92,9 @@ function finished(job: DeepReadonly<BroadcastJob>): boolean {
 async function deleteEarlierJob(ctx: StepContext): Promise<void> {
   const key = { namespace: ctx.namespace, name: NAME };
   await ctx.client.delete(broadcastJobResource, key, { propagationPolicy: 'Foreground' }).catch((error: unknown) => {
-    if (!isNotFound(error)) throw error;
+    if (!isNotFound(error)) {
+      throw error;
+    }
   });
   await until(ctx, `the old ${NAME} to be gone`, () =>
     ctx.client.get(broadcastJobResource, key).then(
@@ -116,8 +120,9 @@ export async function playBroadcastJob(ctx: StepContext): Promise<BroadcastJobDe
       text: jobProgressText,
       goal: finished,
     });
-    if (job.status?.phase !== 'completed')
+    if (job.status?.phase !== 'completed') {
       throw new Error(`BroadcastJob ${NAME} did not complete: ${jobProgressText(job)}`);
+    }
     return {
       name: NAME,
       nodes: job.status.desired,

@@ -222,12 +222,10 @@ async function runHelmWatchingPods(
 /** `kruise-ts-cloneset 1/1, ...`: the release's Deployments and their available replicas. */
 async function deploymentsText(kubeConfig: KubeConfig): Promise<string> {
   const deployments = (
-    await kubeConfig
-      .makeApiClient(AppsV1Api)
-      .listNamespacedDeployment({
-        namespace: CHART_NAMESPACE,
-        labelSelector: `app.kubernetes.io/instance=${CHART_RELEASE}`,
-      })
+    await kubeConfig.makeApiClient(AppsV1Api).listNamespacedDeployment({
+      namespace: CHART_NAMESPACE,
+      labelSelector: `app.kubernetes.io/instance=${CHART_RELEASE}`,
+    })
   ).items;
   return deployments
     .map(

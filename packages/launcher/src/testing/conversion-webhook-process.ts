@@ -81,7 +81,9 @@ async function keepRegistered(
   const pointBack = async (name: string): Promise<void> => {
     const crd = await client.get(customResourceDefinitionResource, { name });
     const caPem = input.certificates.current()?.caPem;
-    if (crd.spec?.conversion?.webhook?.clientConfig?.url === input.url || caPem === undefined) return;
+    if (crd.spec?.conversion?.webhook?.clientConfig?.url === input.url || caPem === undefined) {
+      return;
+    }
     const clientConfig = { service: null, url: input.url, caBundle: Buffer.from(caPem).toString('base64') };
     await client.patch(
       customResourceDefinitionResource,
@@ -111,7 +113,9 @@ async function waitUntilRegistered(kubeConfig: KubeConfig, crds: readonly string
           (await client.get(customResourceDefinitionResource, { name })).spec?.conversion?.webhook?.clientConfig?.url,
       ),
     );
-    if (urls.every((url) => url !== undefined)) return;
+    if (urls.every((url) => url !== undefined)) {
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the test run's conversion webhook was not registered on ${crds.join(', ')} within 30 s`);

@@ -77,7 +77,9 @@ async function configuration(name: string): Promise<WebhookConfigurationLike | u
   return testClient(testKubeConfig())
     .get(mutatingWebhookConfigurationResource, { name })
     .catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
+      if (isNotFound(error)) {
+        return undefined;
+      }
       throw error;
     });
 }

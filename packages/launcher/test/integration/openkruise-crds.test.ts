@@ -147,7 +147,9 @@ async function kubectl(...args: string[]): Promise<{ code: number; output: strin
 
 async function installCrds(crds: readonly V1CustomResourceDefinition[]): Promise<void> {
   const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const crd of crds) await api.createCustomResourceDefinition({ body: crd });
+  for (const crd of crds) {
+    await api.createCustomResourceDefinition({ body: crd });
+  }
   await waitFor(
     async () =>
       (
@@ -166,7 +168,9 @@ async function installCrds(crds: readonly V1CustomResourceDefinition[]): Promise
 
 async function deleteCrds(names: readonly string[]): Promise<void> {
   const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const name of names) await api.deleteCustomResourceDefinition({ name }).catch(() => undefined);
+  for (const name of names) {
+    await api.deleteCustomResourceDefinition({ name }).catch(() => undefined);
+  }
   await waitFor(
     async () =>
       (await api.listCustomResourceDefinition()).items.every((crd) => !names.includes(crd.metadata?.name ?? '')),
@@ -288,8 +292,9 @@ async function openKruise19WithObjects(): Promise<Record<'sts' | 'scs' | 'bcj' |
       spec: CS_SPEC,
     }),
   };
-  for (const plural of ['statefulsets', 'sidecarsets', 'broadcastjobs'])
+  for (const plural of ['statefulsets', 'sidecarsets', 'broadcastjobs']) {
     expect(await storedVersions(`${plural}.apps.kruise.io`)).toEqual(['v1beta1']);
+  }
   return stored;
 }
 

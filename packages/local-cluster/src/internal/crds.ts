@@ -29,7 +29,9 @@ async function readCrds(file: string): Promise<V1CustomResourceDefinition[]> {
 }
 
 function isCrd(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
   const object = value as { kind?: unknown; metadata?: { name?: unknown } };
   return object.kind === 'CustomResourceDefinition' && typeof object.metadata?.name === 'string';
 }
@@ -45,7 +47,9 @@ async function createOrReplace(api: ApiextensionsV1Api, crd: V1CustomResourceDef
       return;
     } catch (error) {
       // 409: another test file created or updated the same CRD between our read and our write.
-      if (!(error instanceof ApiException) || error.code !== 409 || attempt === MAX_WRITE_ATTEMPTS) throw error;
+      if (!(error instanceof ApiException) || error.code !== 409 || attempt === MAX_WRITE_ATTEMPTS) {
+        throw error;
+      }
     }
   }
 }
@@ -91,7 +95,9 @@ async function readCrd(api: ApiextensionsV1Api, name: string): Promise<V1CustomR
   try {
     return await api.readCustomResourceDefinition({ name });
   } catch (error) {
-    if (error instanceof ApiException && error.code === 404) return undefined;
+    if (error instanceof ApiException && error.code === 404) {
+      return undefined;
+    }
     throw error;
   }
 }

@@ -22,7 +22,9 @@ function stage(name: string): StageDoc {
   const found = (loadAllYaml(renderKwokStages({ kubeletVersion: 'v1.34.10' })) as StageDoc[]).find(
     (s) => s.metadata.name === name,
   );
-  if (found === undefined) throw new Error(`no stage ${name}`);
+  if (found === undefined) {
+    throw new Error(`no stage ${name}`);
+  }
   return found;
 }
 

@@ -58,11 +58,18 @@ export interface SimulatedJobRun {
 /** The annotations that ask the simulated kubelet for `run`; put them on a pod or a pod template. */
 export function simulatedJobRunAnnotations(run: SimulatedJobRun): Record<string, string> {
   const annotations: Record<string, string> = {};
-  if (run.runMs !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.runMs] = String(run.runMs);
-  if (run.outcome !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.outcome] = run.outcome;
-  if (run.failures !== undefined) annotations[SIMULATED_JOB_POD_ANNOTATIONS.failures] = String(run.failures);
-  if (run.restartBackoffMs !== undefined)
+  if (run.runMs !== undefined) {
+    annotations[SIMULATED_JOB_POD_ANNOTATIONS.runMs] = String(run.runMs);
+  }
+  if (run.outcome !== undefined) {
+    annotations[SIMULATED_JOB_POD_ANNOTATIONS.outcome] = run.outcome;
+  }
+  if (run.failures !== undefined) {
+    annotations[SIMULATED_JOB_POD_ANNOTATIONS.failures] = String(run.failures);
+  }
+  if (run.restartBackoffMs !== undefined) {
     annotations[SIMULATED_JOB_POD_ANNOTATIONS.restartBackoffMs] = String(run.restartBackoffMs);
+  }
   return annotations;
 }
 

@@ -70,7 +70,9 @@ export async function createFakeNodes(kubeConfig: KubeConfig, options: CreateFak
     await Promise.all(names.map((name) => core.deleteNode({ name }).catch(() => undefined)));
   };
   try {
-    for (const node of nodes) await core.createNode({ body: node });
+    for (const node of nodes) {
+      await core.createNode({ body: node });
+    }
     await waitFor(
       async () => {
         const ready = await Promise.all(

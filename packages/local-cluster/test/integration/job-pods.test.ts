@@ -78,7 +78,9 @@ async function anyFakeNode(): Promise<string> {
       n.spec?.unschedulable !== true &&
       n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true,
   );
-  if (node?.metadata?.name === undefined) throw new Error('no Ready kwok node');
+  if (node?.metadata?.name === undefined) {
+    throw new Error('no Ready kwok node');
+  }
   return node.metadata.name;
 }
 
@@ -119,7 +121,9 @@ function phases(history: readonly Seen[]): string[] {
   const out: string[] = [];
   for (const { pod } of history) {
     const phase = phaseOf(pod);
-    if (phase !== undefined && out.at(-1) !== phase) out.push(phase);
+    if (phase !== undefined && out.at(-1) !== phase) {
+      out.push(phase);
+    }
   }
   return out;
 }
@@ -127,7 +131,9 @@ function phases(history: readonly Seen[]): string[] {
 /** When the pod was first seen in `phase` (ms since the epoch). */
 function firstSeen(history: readonly Seen[], phase: string): number {
   const found = history.find(({ pod }) => phaseOf(pod) === phase);
-  if (found === undefined) throw new Error(`never ${phase}`);
+  if (found === undefined) {
+    throw new Error(`never ${phase}`);
+  }
   return found.at;
 }
 
@@ -304,7 +310,9 @@ describe('job pods on the fake kubelet', () => {
     for (const { at, pod } of watch.history('crashes')) {
       const state = container(pod)?.state;
       const running = state?.running !== undefined;
-      if (state !== undefined && !running && exitedAt === undefined) exitedAt = at;
+      if (state !== undefined && !running && exitedAt === undefined) {
+        exitedAt = at;
+      }
       if (running && exitedAt !== undefined) {
         waits.push(at - exitedAt);
         exitedAt = undefined;

@@ -83,8 +83,12 @@ export async function ensureUpdateRevision(options: EnsureUpdateRevisionOptions)
 }
 
 function candidateOf(options: EnsureUpdateRevisionOptions): RevisionCandidate {
-  if (options.candidate !== undefined) return options.candidate;
-  if (options.template !== undefined) return templateCandidate(options.template);
+  if (options.candidate !== undefined) {
+    return options.candidate;
+  }
+  if (options.template !== undefined) {
+    return templateCandidate(options.template);
+  }
   throw new TypeError('ensureUpdateRevision needs a template or a candidate');
 }
 

@@ -16,7 +16,9 @@ function node(at: string): OpenApiSchema {
   for (const step of at.split('.')) {
     current = step === '[*]' ? current?.items : current?.properties?.[step];
   }
-  if (current === undefined) throw new Error(`no schema node at ${at}`);
+  if (current === undefined) {
+    throw new Error(`no schema node at ${at}`);
+  }
   return current;
 }
 
@@ -207,7 +209,9 @@ describe('CloneSet CRD', () => {
     ])('types $field as $type (no bounds a Pod does not have)', ({ field, type }) => {
       expect(at(field).type).toBe(type);
       expect(at(field)).not.toHaveProperty('minimum');
-      if (field !== 'name') expect(at(field)).not.toHaveProperty('minLength');
+      if (field !== 'name') {
+        expect(at(field)).not.toHaveProperty('minLength');
+      }
     });
 
     it('accepts null items in command and args, as a Pod does (Go reads them as "")', () => {

@@ -9,7 +9,9 @@ const spec = toOpenApiSchema(cloneSetSpecSchema);
 
 function declared(path: readonly string[]): boolean {
   let node: OpenApiSchema | undefined = spec;
-  for (const step of path) node = node?.properties?.[step];
+  for (const step of path) {
+    node = node?.properties?.[step];
+  }
   return node !== undefined;
 }
 

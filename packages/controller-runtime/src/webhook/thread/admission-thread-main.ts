@@ -62,9 +62,14 @@ class MainThreadCalls {
   ): void {
     const pending = this.#pending.get(id);
     this.#pending.delete(id);
-    if (pending === undefined) return;
-    if ('value' in outcome) pending.resolve(outcome.value);
-    else pending.reject(outcome.error);
+    if (pending === undefined) {
+      return;
+    }
+    if ('value' in outcome) {
+      pending.resolve(outcome.value);
+    } else {
+      pending.reject(outcome.error);
+    }
   }
 }
 
@@ -78,11 +83,12 @@ async function forwardConversion(
   to: { readonly path: string; readonly calls: MainThreadCalls },
 ): Promise<ConversionReviewResponse> {
   const tooDeep = request.objects.find((object) => nestsDeeperThan(object, MAX_MESSAGE_DEPTH));
-  if (tooDeep !== undefined)
+  if (tooDeep !== undefined) {
     return conversionFailure(
       request.uid,
       `${describeObject(tooDeep)}: nested deeper than ${String(MAX_MESSAGE_DEPTH)} levels: not converted`,
     );
+  }
   try {
     return (await to.calls.call((id) => ({ type: 'convert', id, path: to.path, request }))) as ConversionReviewResponse;
   } catch (error) {

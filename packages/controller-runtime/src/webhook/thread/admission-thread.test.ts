@@ -35,11 +35,17 @@ class HandFedInformer implements MirroredInformer {
   add(name: string): void {
     const object = { metadata: { name, namespace: 'ns' } };
     this.#store.upsert(object);
-    for (const handler of this.#handlers) handler.onAdd?.(object, false);
+    for (const handler of this.#handlers) {
+      handler.onAdd?.(object, false);
+    }
   }
   remove(name: string): void {
     const object = this.#store.delete(`ns/${name}`);
-    for (const handler of this.#handlers) if (object !== undefined) handler.onDelete?.(object);
+    for (const handler of this.#handlers) {
+      if (object !== undefined) {
+        handler.onDelete?.(object);
+      }
+    }
   }
   sync(): void {
     this.#synced.resolve(true);
@@ -51,9 +57,7 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
-async function serve(
-  admissionThread: boolean,
-): Promise<{
+async function serve(admissionThread: boolean): Promise<{
   readonly port: number;
   readonly ca: string;
   readonly things: HandFedInformer;

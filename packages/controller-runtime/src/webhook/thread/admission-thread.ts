@@ -73,7 +73,9 @@ export async function runAdmissionThread(options: AdmissionThreadOptions, signal
     post({ type: 'stop' });
   };
   signal.addEventListener('abort', stop, { once: true });
-  if (signal.aborted) stop();
+  if (signal.aborted) {
+    stop();
+  }
   try {
     await ended.promise;
   } finally {
@@ -86,9 +88,13 @@ export async function runAdmissionThread(options: AdmissionThreadOptions, signal
 /** Mirrors the caches and the serving certificate to the thread; returns what stops it. */
 function feedThread(options: AdmissionThreadOptions, post: (message: ToThread) => void): () => void {
   const mirrors = new AbortController();
-  for (const [name, informer] of options.stores) mirrorInformer({ name, informer, post }, mirrors.signal);
+  for (const [name, informer] of options.stores) {
+    mirrorInformer({ name, informer, post }, mirrors.signal);
+  }
   const current = options.certificates.current();
-  if (current !== undefined) post({ type: 'certificate', certPem: current.certPem, keyPem: current.keyPem });
+  if (current !== undefined) {
+    post({ type: 'certificate', certPem: current.certPem, keyPem: current.keyPem });
+  }
   const unsubscribe = options.certificates.onChange((next) => {
     post({ type: 'certificate', certPem: next.certPem, keyPem: next.keyPem });
   });
@@ -137,7 +143,9 @@ function onThreadMessage(message: FromThread, context: MessageContext): void {
 async function admit(message: Extract<FromThread, { type: 'admit' }>, context: MessageContext): Promise<void> {
   const route = context.options.handlers.get(message.path);
   try {
-    if (route === undefined) throw new Error(`no handler is registered at ${message.path}`);
+    if (route === undefined) {
+      throw new Error(`no handler is registered at ${message.path}`);
+    }
     const response = await route.handler(
       message.request,
       AbortSignal.any([context.signal, AbortSignal.timeout(route.timeoutMs)]),

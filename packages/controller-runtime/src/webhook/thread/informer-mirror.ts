@@ -19,7 +19,9 @@ export interface MirrorTarget {
 
 export function mirrorInformer({ name, informer, post }: MirrorTarget, signal: AbortSignal): void {
   const upsert = (object: DeepReadonly<KubeObject>): void => {
-    if (!signal.aborted) post({ type: 'upsert', store: name, object });
+    if (!signal.aborted) {
+      post({ type: 'upsert', store: name, object });
+    }
   };
   informer.addEventHandler({
     onAdd: upsert,
@@ -27,10 +29,14 @@ export function mirrorInformer({ name, informer, post }: MirrorTarget, signal: A
       upsert(object);
     },
     onDelete: (object) => {
-      if (!signal.aborted) post({ type: 'delete', store: name, key: objectKey(object) });
+      if (!signal.aborted) {
+        post({ type: 'delete', store: name, key: objectKey(object) });
+      }
     },
   });
   void informer.waitForSync(signal).then((synced) => {
-    if (synced && !signal.aborted) post({ type: 'synced', store: name });
+    if (synced && !signal.aborted) {
+      post({ type: 'synced', store: name });
+    }
   });
 }

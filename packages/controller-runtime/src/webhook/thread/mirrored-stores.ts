@@ -38,13 +38,17 @@ export class MirroredStores {
 
   markSynced(name: string): void {
     this.#get(name).synced = true;
-    for (const waiter of this.#syncWaiters) waiter();
+    for (const waiter of this.#syncWaiters) {
+      waiter();
+    }
   }
 
   /** Resolves once every named store has synced; rejects with the signal's reason when it aborts first. */
   async waitForSync(names: readonly string[], signal: AbortSignal): Promise<void> {
     const synced = (): boolean => names.every((name) => this.#get(name).synced);
-    if (synced()) return;
+    if (synced()) {
+      return;
+    }
     await new Promise<void>((resolve, reject) => {
       const done = (settle: () => void): void => {
         this.#syncWaiters.delete(check);
@@ -52,7 +56,9 @@ export class MirroredStores {
         settle();
       };
       const check = (): void => {
-        if (synced()) done(resolve);
+        if (synced()) {
+          done(resolve);
+        }
       };
       const onAbort = (): void => {
         done(() => {
@@ -70,7 +76,9 @@ export class MirroredStores {
 
   #get(name: string): MirroredStore {
     const found = this.#stores.get(name);
-    if (found === undefined) throw new Error(`no mirrored cache is named ${JSON.stringify(name)}`);
+    if (found === undefined) {
+      throw new Error(`no mirrored cache is named ${JSON.stringify(name)}`);
+    }
     return found;
   }
 }

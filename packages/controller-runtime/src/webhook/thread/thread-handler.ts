@@ -52,10 +52,14 @@ export interface ThreadedWebhook {
  * (`dist/<bundled>`; packages/bundle builds one per thread module).
  */
 export function threadModuleUrl(base: string, source: string, bundled: string): URL {
-  if (base.endsWith('.ts')) return new URL(source, base);
+  if (base.endsWith('.ts')) {
+    return new URL(source, base);
+  }
   let directory = path.dirname(fileURLToPath(base));
   // Code shared by several bundles sits in dist/chunks.
-  if (path.basename(directory) === 'chunks') directory = path.dirname(directory);
+  if (path.basename(directory) === 'chunks') {
+    directory = path.dirname(directory);
+  }
   return pathToFileURL(path.join(directory, bundled));
 }
 
