@@ -18,18 +18,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{packages,apps}/*/src/**/*.test.ts'],
+          include: ['{packages,apps,tools}/*/src/**/*.test.ts'],
         },
       },
       {
         extends: true,
         test: {
           name: 'integration',
-          include: ['{packages,apps}/*/test/integration/**/*.test.ts'],
-          // The control plane, then one conversion webhook for the run (packages/launcher/src/testing).
+          include: ['{packages,apps,tools}/*/test/integration/**/*.test.ts'],
+          // The control plane, then one conversion webhook for the run (tools/launcher/src/testing).
           globalSetup: [
-            'packages/local-cluster/src/testing/global-setup.ts',
-            'packages/launcher/src/testing/conversion-global-setup.ts',
+            'tools/local-cluster/src/testing/global-setup.ts',
+            'tools/launcher/src/testing/conversion-global-setup.ts',
           ],
           // Waiting on a real API server: bounded waits live in the tests, these are only backstops.
           testTimeout: 120_000,

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import { waitFor } from '@kruise-ts/local-cluster/testing';
 
-const LAUNCHER = fileURLToPath(new URL('../../../../packages/launcher/src/cli.ts', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../../../../tools/launcher/src/cli.ts', import.meta.url));
 
 export interface ControllersProcess extends AsyncDisposable {
   /** Everything the process printed so far (its JSON logs), for a failing test's message. */

@@ -3,7 +3,7 @@
  * OpenKruise 1.9 serves them (storage v1beta1): an object created in one version reads back in the
  * other with OpenKruise's conversion, and a round trip through the other version (read, edit, write
  * back) loses nothing. The conversion webhook is the test run's (the apps' own converter, see
- * packages/launcher/src/testing/conversion-global-setup.ts).
+ * tools/launcher/src/testing/conversion-global-setup.ts).
  */
 import { randomBytes } from 'node:crypto';
 

@@ -28,7 +28,7 @@ function walk(directory: string): string[] {
 
 function gateUses(): Map<string, string[]> {
   const uses = new Map<string, string[]>();
-  const files = ['apps', 'packages']
+  const files = ['apps', 'packages', 'tools']
     .flatMap((group) => walk(path.join(ROOT, group)))
     .filter((file) => file.includes(`${path.sep}src${path.sep}`) && file.endsWith('.ts') && !file.endsWith('.test.ts'))
     .filter(

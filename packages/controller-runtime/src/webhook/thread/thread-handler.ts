@@ -49,7 +49,7 @@ export interface ThreadedWebhook {
 /**
  * Where a module for another thread is, from the `import.meta.url` of a module next to it: the
  * TypeScript source when the process runs the sources, else the bundle's own file for it
- * (`dist/<bundled>`; packages/bundle builds one per thread module).
+ * (`dist/<bundled>`; tools/bundle builds one per thread module).
  */
 export function threadModuleUrl(base: string, source: string, bundled: string): URL {
   if (base.endsWith('.ts')) {
