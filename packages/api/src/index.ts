@@ -282,6 +282,6 @@ export { BROADCASTJOB_PRINTER_COLUMNS, broadcastJobCrdDefinition } from './apps/
 
 // Conversion between the served versions of a kind (the conversion webhook's logic).
 export { CONVERSION_WEBHOOK_PATH, DEFAULT_CONVERSION_SERVICE } from './crd/conversion-webhook-service.ts';
-export { CONVERTIBLE_KINDS, convertObject } from './conversion/convert-object.ts';
+export { convertObject } from './conversion/convert-object.ts';
 export type { ConversionResult } from './conversion/convert-object.ts';
 export { CONVERSION_ANNOTATION_PREFIX, conversionAnnotation } from './conversion/conversion-record.ts';

@@ -26,8 +26,3 @@ export function formatFieldErrors(subject: string, errors: readonly FieldError[]
   const body = lines.length === 1 && only !== undefined ? only : `[${lines.join(', ')}]`;
   return `${subject} is invalid: ${body}`;
 }
-
-/** A field error from a message already prefixed with its path (`spec.x: Forbidden: ...`), as CEL rules and the InPlaceOnly rule word theirs. */
-export function fieldErrorOf(field: string, message: string, reason?: string): FieldError {
-  return reason === undefined ? { field, message } : { field, message, reason };
-}

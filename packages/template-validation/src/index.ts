@@ -10,7 +10,7 @@ export { checkTemplate, mayCreatePods, templateProblemMessage, templateValidator
 export type { ReplicatedWorkload, TemplateCheckContext } from './controller-check.ts';
 export { apiDryRun, dryRunOutcome } from './dry-run.ts';
 export type { DryRunOutcome, DryRunWriter } from './dry-run.ts';
-export { fieldErrorOf, formatFieldError, formatFieldErrors } from './field-error.ts';
+export { formatFieldError, formatFieldErrors } from './field-error.ts';
 export type { FieldError } from './field-error.ts';
 export { claimTemplateMapping, podTemplateMapping, prefixMapping } from './field-mapping.ts';
 export type { FieldMapping, PodTemplatePaths } from './field-mapping.ts';

@@ -148,15 +148,6 @@ export function pairsToFlip(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): Po
   );
 }
 
-/** The members that are idle by design (the non-working member of a settled pair): their readiness does not count. */
-export function idleMembers(pod: ReadonlyPod, set: DeepReadonly<SidecarSet>): Set<string> {
-  return new Set(
-    podPairs(pod, set).flatMap((pair) =>
-      specImage(pod, pair.other) === pair.sidecar.upgradeStrategy.hotUpgradeEmptyImage ? [pair.other] : [],
-    ),
-  );
-}
-
 /** What an upgrade changes for the pod's pairs: the idle members' new images and the pod's annotations. */
 export interface PairUpgrade {
   readonly images: ReadonlyMap<string, string>;

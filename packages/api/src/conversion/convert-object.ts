@@ -35,9 +35,6 @@ const CONVERTERS: Readonly<Record<string, Readonly<Record<string, Converter>>>> 
   BroadcastJob: { v1alpha1: () => 0, v1beta1: () => 0 },
 };
 
-/** The kinds this package converts (for the webhook's registration and tests). */
-export const CONVERTIBLE_KINDS: readonly string[] = Object.keys(CONVERTERS);
-
 /** `record[key]` when it is the record's own (a kind or version named `constructor` finds nothing). */
 function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
