@@ -35,8 +35,9 @@ import type { ActiveRevisions } from './revisions.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { removeCondition, setCondition } from './status/conditions.ts';
 import { reportUnusableSpec } from './status/report-condition.ts';
-import type { ExpectationDiffs } from './sync/diffs.ts';
-import { diffsOf, scale } from './sync/scale.ts';
+import { diffsOf } from './sync/diffs.ts';
+import type { PodDiffs } from './sync/diffs.ts';
+import { scale } from './sync/scale.ts';
 import type { ScaleResult } from './sync/scale.ts';
 import { revisionNameOf } from './sync/sync-context.ts';
 import type { SyncContext, SyncOptions, SyncState } from './sync/sync-context.ts';
@@ -262,73 +263,61 @@ export class CloneSetReconciler implements Reconciler {
     state: SyncState,
     input: { scaled: ScaleResult; initialized: boolean; conditions: CloneSetCondition[] },
   ): Promise<SyncOutcome> {
-    const { scaled, conditions } = input;
-    if (input.initialized) {
+    const { conditions } = input;
+    const updating = input.initialized ? undefined : updateInput(ctx, state, input.scaled);
+    if (updating === undefined) {
       return { conditions };
     }
-    if (!scaled.changed) {
-      return this.#update(ctx, state, { diffs: scaled.diffs, conditions });
-    }
-    if (scaled.created === undefined) {
-      return { conditions };
-    }
-    const grown: SyncState = { ...state, pods: [...state.pods, ...scaled.created] };
-    return this.#update(ctx, grown, { diffs: diffsOf(ctx, grown, 'update'), conditions });
-  }
-
-  async #update(
-    ctx: SyncContext,
-    state: SyncState,
-    input: { diffs: ExpectationDiffs; conditions: CloneSetCondition[] },
-  ): Promise<SyncOutcome> {
     let result: UpdateResult;
     try {
-      result = await update(ctx, state, input.diffs);
+      result = await update(ctx, updating.state, updating.diffs);
     } catch (error) {
       ctx.logger.error({ err: error }, 'Updating failed');
       if (error instanceof UpdateError) {
-        this.#warnSkipped(ctx, state, error.result);
+        this.#warnSkipped(ctx, updating.state, error.result);
       }
       return {
         conditions: setCondition(
-          input.conditions,
+          conditions,
           { type: CloneSetConditionType.FailedUpdate, status: 'True', message: errorMessage(error) },
           ctx.clock.now(),
         ),
         failure: asError(error),
       };
     }
+    return { conditions: this.#conditionsAfterUpdate(ctx, { ...updating, result, conditions }) };
+  }
+
+  /** FailedUpdate set while InPlaceOnly is blocked or pods are skipped, cleared once the update went through. */
+  #conditionsAfterUpdate(
+    ctx: SyncContext,
+    input: { state: SyncState; diffs: PodDiffs; result: UpdateResult; conditions: CloneSetCondition[] },
+  ): CloneSetCondition[] {
+    const { result, conditions } = input;
     const [blocked] = result.blocked;
     if (blocked !== undefined) {
-      return {
-        conditions: setCondition(
-          input.conditions,
-          {
-            type: CloneSetConditionType.FailedUpdate,
-            status: 'True',
-            reason: IN_PLACE_ONLY_NOT_POSSIBLE,
-            message: blocked,
-          },
-          ctx.clock.now(),
-        ),
-      };
+      return setCondition(
+        conditions,
+        {
+          type: CloneSetConditionType.FailedUpdate,
+          status: 'True',
+          reason: IN_PLACE_ONLY_NOT_POSSIBLE,
+          message: blocked,
+        },
+        ctx.clock.now(),
+      );
     }
-    const skipped = this.#warnSkipped(ctx, state, result);
+    const skipped = this.#warnSkipped(ctx, input.state, result);
     if (skipped !== undefined) {
-      return {
-        conditions: setCondition(
-          input.conditions,
-          { type: skipped.type, status: 'True', reason: skipped.reason, message: skipped.message },
-          ctx.clock.now(),
-        ),
-      };
+      return setCondition(
+        conditions,
+        { type: skipped.type, status: 'True', reason: skipped.reason, message: skipped.message },
+        ctx.clock.now(),
+      );
     }
-    return {
-      conditions:
-        result.changed || input.diffs.updateNum === 0
-          ? removeCondition(input.conditions, CloneSetConditionType.FailedUpdate)
-          : input.conditions,
-    };
+    return result.changed || input.diffs.updateNum === 0
+      ? removeCondition(conditions, CloneSetConditionType.FailedUpdate)
+      : conditions;
   }
 
   /**
@@ -395,6 +384,26 @@ export class CloneSetReconciler implements Reconciler {
       ctx.requeue.push(minReadySeconds * 1000, 'minReadySeconds');
     }
   }
+}
+
+/**
+ * The pods and diffs the update step goes on with after the scale step (see `#updateAfterScale`): the
+ * snapshot when scaling changed nothing, the snapshot and the pods just created after a scale-out;
+ * undefined when the update waits for the next reconcile.
+ */
+function updateInput(
+  ctx: SyncContext,
+  state: SyncState,
+  scaled: ScaleResult,
+): { state: SyncState; diffs: PodDiffs } | undefined {
+  if (!scaled.changed) {
+    return { state, diffs: scaled.diffs };
+  }
+  if (scaled.created === undefined) {
+    return undefined;
+  }
+  const grown: SyncState = { ...state, pods: [...state.pods, ...scaled.created] };
+  return { state: grown, diffs: diffsOf(ctx, grown, 'update') };
 }
 
 /**

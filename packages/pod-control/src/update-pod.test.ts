@@ -7,8 +7,8 @@ import type { InPlaceDecision } from '@kruise-ts/inplace-update';
 
 import { owner, pod, podControlFixture, revision, template, writes } from '../test/fixtures/pod-control-fixture.ts';
 import type { PodControlFixture, PodOptions } from '../test/fixtures/pod-control-fixture.ts';
-import { CHANGED, InPlaceDecisions, PodUpdatePolicy, updatePodToRevision, WAITING } from './update-pod.ts';
-import type { PodUpdateOutcome, PodUpdatePlan } from './update-pod.ts';
+import { CHANGED, InPlaceDecisions, PodUpdatePolicy, RECREATE, updatePodInPlace, WAITING } from './update-pod.ts';
+import type { InPlaceUpdateOutcome, PodUpdatePlan } from './update-pod.ts';
 
 const FROM = revision(template('nginx:1.25'), 1);
 const IMAGE_CHANGE = revision(template('nginx:1.26'), 2);
@@ -19,8 +19,7 @@ const HOOK_LABEL = 'example.com/hold-update';
 
 interface Update {
   readonly fixture: PodControlFixture;
-  readonly recreated: string[];
-  readonly run: (target?: DeepReadonly<typeof FROM>) => Promise<PodUpdateOutcome>;
+  readonly run: (target?: DeepReadonly<typeof FROM>) => Promise<InPlaceUpdateOutcome>;
 }
 
 /** The pod `web-0` at revision FROM (running, with the InPlaceUpdateReady gate unless `gate` is false), and an update of it. */
@@ -43,7 +42,6 @@ function update(input: {
       }),
     ],
   });
-  const recreated: string[] = [];
   const plan: PodUpdatePlan = {
     owner: owner(input.lifecycle),
     policy: input.policy,
@@ -53,15 +51,10 @@ function update(input: {
     stripManagedFields: false,
     recreateOnVolumeClaimTemplatesChange: false,
     decisions: new InPlaceDecisions(),
-    recreate: (recreatedPod) => {
-      recreated.push(recreatedPod.metadata?.name ?? '');
-      return Promise.resolve(CHANGED);
-    },
   };
   return {
     fixture,
-    recreated,
-    run: (target = IMAGE_CHANGE) => updatePodToRevision(fixture.ctx, plan, { pod: fixture.stored('web-0'), target }),
+    run: (target = IMAGE_CHANGE) => updatePodInPlace(fixture.ctx, plan, { pod: fixture.stored('web-0'), target }),
   };
 }
 
@@ -69,15 +62,14 @@ function imageOf(stored: Pod): string | undefined {
   return stored.spec?.containers[0]?.image;
 }
 
-describe('updatePodToRevision: in place or recreated', () => {
+describe('updatePodInPlace: in place or recreated', () => {
   it.each([
-    { policy: PodUpdatePolicy.ReCreate, gate: true, change: 'image', outcome: 'changed', recreated: true, writes: [] },
+    { policy: PodUpdatePolicy.ReCreate, gate: true, change: 'image', outcome: 'recreate', writes: [] },
     {
       policy: PodUpdatePolicy.InPlaceIfPossible,
       gate: true,
       change: 'image',
       outcome: 'changed',
-      recreated: false,
       writes: ['patch/status pods web-0', 'patch pods web-0'],
     },
     // Nothing could take the pod out of Service endpoints before its container restarts.
@@ -85,8 +77,7 @@ describe('updatePodToRevision: in place or recreated', () => {
       policy: PodUpdatePolicy.InPlaceIfPossible,
       gate: false,
       change: 'image',
-      outcome: 'changed',
-      recreated: true,
+      outcome: 'recreate',
       writes: [],
     },
     // InPlaceOnly must not recreate: in place, without the status write it has no gate for.
@@ -95,7 +86,6 @@ describe('updatePodToRevision: in place or recreated', () => {
       gate: false,
       change: 'image',
       outcome: 'changed',
-      recreated: false,
       writes: ['patch pods web-0'],
     },
     {
@@ -103,15 +93,13 @@ describe('updatePodToRevision: in place or recreated', () => {
       gate: true,
       change: 'image',
       outcome: 'changed',
-      recreated: false,
       writes: ['patch/status pods web-0', 'patch pods web-0'],
     },
     {
       policy: PodUpdatePolicy.InPlaceIfPossible,
       gate: true,
       change: 'command',
-      outcome: 'changed',
-      recreated: true,
+      outcome: 'recreate',
       writes: [],
     },
     {
@@ -119,19 +107,14 @@ describe('updatePodToRevision: in place or recreated', () => {
       gate: true,
       change: 'command',
       outcome: 'blocked',
-      recreated: false,
       writes: [],
     },
-  ])(
-    '$policy, gate $gate, $change change: $outcome, recreated $recreated',
-    async ({ policy, gate, change, outcome, recreated, writes: expected }) => {
-      const subject = update({ policy, gate });
-      const result = await subject.run(change === 'image' ? IMAGE_CHANGE : COMMAND_CHANGE);
-      expect(result.kind).toBe(outcome);
-      expect(subject.recreated).toEqual(recreated ? ['web-0'] : []);
-      expect(writes(subject.fixture.fake)).toEqual(expected);
-    },
-  );
+  ])('$policy, gate $gate, $change change: $outcome', async ({ policy, gate, change, outcome, writes: expected }) => {
+    const subject = update({ policy, gate });
+    const result = await subject.run(change === 'image' ? IMAGE_CHANGE : COMMAND_CHANGE);
+    expect(result.kind).toBe(outcome);
+    expect(writes(subject.fixture.fake)).toEqual(expected);
+  });
 
   it('updates in place: the new image, the update revision’s label, lifecycle Updating, an Event, and the write awaited from the cache', async () => {
     const { fixture, run } = update({ policy: PodUpdatePolicy.InPlaceIfPossible });
@@ -168,13 +151,12 @@ describe('updatePodToRevision: in place or recreated', () => {
     expect(fixture.recorder.events).toMatchObject([{ type: 'Warning', reason: 'FailedUpdatePodInPlace' }]);
   });
 
-  it('recreates a pod whose revision no longer exists', async () => {
+  it('leaves a pod whose revision no longer exists to be recreated, writing nothing', async () => {
     const subject = update({
       policy: PodUpdatePolicy.InPlaceIfPossible,
       pod: { labels: { 'controller-revision-hash': 'web-gone' } },
     });
-    expect(await subject.run()).toBe(CHANGED);
-    expect(subject.recreated).toEqual(['web-0']);
+    expect(await subject.run()).toBe(RECREATE);
     expect(subject.fixture.fake.writes()).toEqual([]);
   });
 
@@ -210,7 +192,7 @@ describe('updatePodToRevision: in place or recreated', () => {
   });
 });
 
-describe('updatePodToRevision: the inPlaceUpdate hook', () => {
+describe('updatePodInPlace: the inPlaceUpdate hook', () => {
   const lifecycle: Lifecycle = { inPlaceUpdate: { labelsHandler: { [HOOK_LABEL]: 'true' } } };
 
   it('moves a pod the hook holds to PreparingUpdate and leaves its image', async () => {

@@ -1,8 +1,9 @@
 /**
- * Updating one pod to the update revision (OpenKruise's `updatePod` of CloneSet and
- * `inPlaceUpdatePod`/`deletePod` of Advanced StatefulSet): in place when the policy and the change
- * allow it, through PreparingUpdate while the inPlaceUpdate hook holds the pod; otherwise recreated
- * by the workload's own recreate step, except under InPlaceOnly, which reports why instead.
+ * Updating one pod to the update revision in place (OpenKruise's `updatePod` of CloneSet and
+ * `inPlaceUpdatePod` of Advanced StatefulSet): when the policy and the change allow it, through
+ * PreparingUpdate while the inPlaceUpdate hook holds the pod. Otherwise it answers that the pod must be
+ * recreated, and the workload's sync deletes it (its own way: CloneSet deletes the pod's PVCs too and
+ * records its own Events), except under InPlaceOnly, which reports why instead.
  */
 import {
   LIFECYCLE_STATE_LABEL,
@@ -44,6 +45,12 @@ export const CHANGED: PodUpdateOutcome = { kind: 'changed' };
 /** The pod waits (a hook holds it, or nothing could be done this round). */
 export const WAITING: PodUpdateOutcome = { kind: 'waiting' };
 
+/** The pod cannot be updated in place: the workload recreates it (deletes it, and its scale step creates the new one). */
+export const RECREATE = { kind: 'recreate' } as const;
+
+/** What {@link updatePodInPlace} did, or that the pod must be recreated. */
+export type InPlaceUpdateOutcome = PodUpdateOutcome | typeof RECREATE;
+
 /** In-place decisions per (from, to) revision pair: computed once per reconcile, not once per pod. */
 export class InPlaceDecisions {
   readonly #byPair = new Map<string, InPlaceDecision>();
@@ -76,8 +83,6 @@ export interface PodUpdatePlan {
   /** A changed volumeClaimTemplates hash forbids in-place (CloneSet's RecreatePodWhenChangeVCTInCloneSetGate). */
   readonly recreateOnVolumeClaimTemplatesChange: boolean;
   readonly decisions: InPlaceDecisions;
-  /** Replaces the pod at the target revision: the workload's own delete-for-update step. */
-  readonly recreate: (pod: ReadonlyPod, target: ReadonlyRevision) => Promise<PodUpdateOutcome>;
 }
 
 /** What updating needs. */
@@ -115,30 +120,32 @@ function inPlaceDecision(
 }
 
 /**
- * Updates the pod to `target`. Under InPlaceIfPossible a pod without the `InPlaceUpdateReady` gate is
- * recreated when the update would restart a container (nothing could take it out of Service endpoints
- * first); InPlaceOnly, which must not recreate, updates such a pod in place as OpenKruise does.
+ * Updates the pod to `target` in place, or returns {@link RECREATE}: always under ReCreate, and when
+ * the change cannot be made in place. Under InPlaceIfPossible a pod without the `InPlaceUpdateReady`
+ * gate is recreated when the update would restart a container (nothing could take it out of Service
+ * endpoints first); InPlaceOnly, which must not recreate, updates such a pod in place as OpenKruise
+ * does, and reports (a Warning, `blocked`) a change that cannot be made in place.
  */
-export async function updatePodToRevision(
+export async function updatePodInPlace(
   ctx: UpdatePodContext,
   plan: PodUpdatePlan,
   input: { pod: ReadonlyPod; target: ReadonlyRevision },
-): Promise<PodUpdateOutcome> {
+): Promise<InPlaceUpdateOutcome> {
   const { pod, target } = input;
   const { owner } = plan;
   if (plan.policy === PodUpdatePolicy.ReCreate) {
-    return plan.recreate(pod, target);
+    return RECREATE;
   }
   const inPlace = inPlacePlan(ctx, plan, input);
   if (inPlace.kind === 'in-place') {
-    return updateInPlace(ctx, owner, { plan, pod, target, spec: inPlace.spec });
+    return writeInPlaceUpdate(ctx, owner, { plan, pod, target, spec: inPlace.spec });
   }
   if (plan.policy === PodUpdatePolicy.InPlaceOnly) {
     const message = `find Pod ${pod.metadata?.name ?? ''} update strategy is InPlaceOnly but can not update in-place: ${inPlace.reason}`;
     ctx.recorder.warning(owner.ref, PodEventReason.FailedUpdatePodInPlace, message);
     return { kind: 'blocked', reason: message };
   }
-  return plan.recreate(pod, target);
+  return RECREATE;
 }
 
 /** Whether the pod may be updated in place, and if not, why. */
@@ -209,7 +216,8 @@ async function lifecycleBeforeUpdate(
   }
 }
 
-async function updateInPlace(
+/** The inPlaceUpdate hook first, then the in-place update's writes, with their Events. */
+async function writeInPlaceUpdate(
   ctx: UpdatePodContext,
   owner: PodOwner,
   input: { plan: PodUpdatePlan; pod: ReadonlyPod; target: ReadonlyRevision; spec: UpdateSpec },

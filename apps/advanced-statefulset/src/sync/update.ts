@@ -8,7 +8,7 @@ import { CONTROLLER_REVISION_HASH_LABEL, parseIntOrPercent, scaledValueFromIntOr
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { isInPlaceUpdateCompleted } from '@kruise-ts/inplace-update';
-import { CHANGED, deletePods, InPlaceDecisions, updatePodToRevision, WAITING } from '@kruise-ts/pod-control';
+import { CHANGED, deletePods, InPlaceDecisions, updatePodInPlace, WAITING } from '@kruise-ts/pod-control';
 import type { PodUpdateOutcome, PodUpdatePlan } from '@kruise-ts/pod-control';
 import { isPodAtRevision } from '@kruise-ts/revision';
 import { POD_WRITE_CONCURRENCY, settleWithConcurrency } from '@kruise-ts/workload';
@@ -45,9 +45,12 @@ function updatePlan(ctx: SyncContext, state: SyncState): PodUpdatePlan {
     stripManagedFields: ctx.options.stripPodManagedFields,
     recreateOnVolumeClaimTemplatesChange: false,
     decisions: new InPlaceDecisions(),
-    recreate: async (pod): Promise<PodUpdateOutcome> =>
-      (await deletePods(ctx, state.owner, { pods: [pod] })) ? CHANGED : WAITING,
   };
+}
+
+/** A pod that cannot be updated in place is deleted; the next scale step creates it at the update revision. */
+async function recreatePod(ctx: SyncContext, state: SyncState, pod: DeepReadonly<Pod>): Promise<PodUpdateOutcome> {
+  return (await deletePods(ctx, state.owner, { pods: [pod] })) ? CHANGED : WAITING;
 }
 
 /**
@@ -103,8 +106,10 @@ export async function rollingUpdate(ctx: SyncContext, state: SyncState): Promise
   const podPlan = updatePlan(ctx, state);
   // The plan chose the pods in update order within the budget; their writes need no order among
   // themselves (OpenKruise writes them one after another: 200 pods took seconds per reconcile).
-  const update = (pod: DeepReadonly<Pod>): Promise<PodUpdateOutcome> =>
-    updatePodToRevision(ctx, podPlan, { pod, target: state.updateRevision });
+  const update = async (pod: DeepReadonly<Pod>): Promise<PodUpdateOutcome> => {
+    const outcome = await updatePodInPlace(ctx, podPlan, { pod, target: state.updateRevision });
+    return outcome.kind === 'recreate' ? recreatePod(ctx, state, pod) : outcome;
+  };
   const outcomes = await settleWithConcurrency(plan.updates, POD_WRITE_CONCURRENCY, (pod) =>
     resizing ? updateWithClaims(ctx, state, { pod, update }) : update(pod),
   );

@@ -1,17 +1,21 @@
 import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { deleteClaim, deletePods as deleteOwnedPods } from '@kruise-ts/pod-control';
+import { deleteClaim, deletePods } from '@kruise-ts/pod-control';
 
 import type { SyncContext, SyncState } from './sync-context.ts';
 
 /**
  * Deletes pods the scale and update steps chose, through the preDelete hook (the pod-control
- * package). A deleted pod's PVCs go with it: they outlive only pods deleted by someone else and
- * in-place updates. Returns whether anything changed.
+ * package's `deletePods`), and a deleted pod's PVCs with it: they outlive only pods deleted by
+ * someone else and in-place updates. Returns whether anything changed.
  */
-export function deletePods(ctx: SyncContext, state: SyncState, pods: readonly DeepReadonly<Pod>[]): Promise<boolean> {
-  return deleteOwnedPods(ctx, state.owner, { pods, afterDelete: (pod) => deleteClaimsOf(ctx, state, pod) });
+export function deletePodsAndClaims(
+  ctx: SyncContext,
+  state: SyncState,
+  pods: readonly DeepReadonly<Pod>[],
+): Promise<boolean> {
+  return deletePods(ctx, state.owner, { pods, afterDelete: (pod) => deleteClaimsOf(ctx, state, pod) });
 }
 
 async function deleteClaimsOf(ctx: SyncContext, state: SyncState, pod: DeepReadonly<Pod>): Promise<void> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { resolveStrategy } from '../strategy-values.ts';
 import { calculateDiffs } from './diffs.ts';
-import type { ExpectationDiffs } from './diffs.ts';
+import type { PodDiffs } from './diffs.ts';
 
 const NOW = Date.UTC(2026, 10, 21);
 
@@ -58,7 +58,7 @@ function pod([revision, state, ready, specifiedDelete]: PodShape): Pod {
   };
 }
 
-const ZERO: ExpectationDiffs = {
+const ZERO: PodDiffs = {
   scaleUpNum: 0,
   scaleUpNumOldRevision: 0,
   scaleDownNum: 0,
@@ -84,7 +84,7 @@ interface Case {
   readonly name: string;
   readonly set: SetOptions;
   readonly pods: readonly PodShape[];
-  readonly expected: Partial<ExpectationDiffs>;
+  readonly expected: Partial<PodDiffs>;
   /** current == update revision (no rollout in progress). */
   readonly consistent?: boolean;
   readonly rollback?: boolean;

@@ -1,16 +1,21 @@
+import { LifecycleState } from '@kruise-ts/api';
 import type { CloneSet, Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { isPreparingDelete, isWorkloadPodAvailable } from '@kruise-ts/workload';
+import { isPodAtRevision } from '@kruise-ts/revision';
+import { isPreparingDelete, isWorkloadPodAvailable, podLifecycleState } from '@kruise-ts/workload';
 
 import { isSpecifiedDelete } from '../pod-predicates.ts';
 import type { ResolvedStrategy } from '../strategy-values.ts';
+import { revisionNameOf } from './sync-context.ts';
+import type { SyncContext, SyncState } from './sync-context.ts';
 
 /**
- * What the scale and update steps should do now, OpenKruise's `expectationDiffs`. All counts are pods.
+ * How far the pods are from the spec: what the scale and update steps should do now. OpenKruise calls
+ * this `expectationDiffs` (the spec's expected pods, not the cache expectations). All counts are pods.
  * Positive `updateNum` moves pods to the update revision; negative rolls them back (only with the
  * CloneSetPartitionRollback gate).
  */
-export interface ExpectationDiffs {
+export interface PodDiffs {
   readonly scaleUpNum: number;
   /** Of the pods to create, how many at the current (old) revision. */
   readonly scaleUpNumOldRevision: number;
@@ -137,7 +142,7 @@ function surge(
  * Example (R=5, partition 3, maxUnavailable 1, maxSurge 1, five ready old pods): create 1 surge pod,
  * update 2, updateMaxUnavailable 1.
  */
-export function calculateDiffs(input: DiffInput): ExpectationDiffs {
+export function calculateDiffs(input: DiffInput): PodDiffs {
   const counts = countPods(input);
   const diffs = updateDiffs(input, counts);
   const { useSurge, useSurgeOldRevision } = surge(input, counts, diffs);
@@ -161,7 +166,7 @@ export function calculateDiffs(input: DiffInput): ExpectationDiffs {
 }
 
 type ScaleNumbers = Pick<
-  ExpectationDiffs,
+  PodDiffs,
   'scaleUpNum' | 'scaleUpNumOldRevision' | 'scaleUpLimit' | 'scaleDownNum' | 'scaleDownNumOldRevision'
 >;
 
@@ -188,4 +193,47 @@ function scaleNumbers(
     scaleDownNumOldRevision:
       scaleDownNum > 0 ? Math.max(currentTotalOld - counts.old.toDelete - expectedTotalOld, 0) : 0,
   };
+}
+
+/** Which step the diffs are for: they differ only with PreparingUpdateAsUpdate. */
+export type DiffPurpose = 'scale' | 'update';
+
+/**
+ * OpenKruise's `revision.IsPodUpdate` as the scale step uses it: a pod at the update revision, or,
+ * with the PreparingUpdateAsUpdate gate, a pod waiting in PreparingUpdate for its in-place update
+ * (the inPlaceUpdate hook holds it), which is counted as updated so that scaling does not create or
+ * keep an old-revision pod for it. The update step counts exact revisions (OpenKruise passes no
+ * predicate there), or it would never update the pods the gate counts as done.
+ */
+export function isUpdatedFor(
+  ctx: Pick<SyncContext, 'gates'>,
+  state: SyncState,
+  purpose: DiffPurpose,
+): (pod: DeepReadonly<Pod>) => boolean {
+  const updateRevision = revisionNameOf(state.updateRevision);
+  const preparingUpdateAsUpdate = purpose === 'scale' && ctx.gates.enabled('PreparingUpdateAsUpdate');
+  return (pod) =>
+    (preparingUpdateAsUpdate && podLifecycleState(pod) === LifecycleState.PreparingUpdate) ||
+    isPodAtRevision(pod, updateRevision);
+}
+
+/** OpenKruise's `calculateDiffsWithExpectation` over the state's pods, for the scale or the update step. */
+export function diffsOf(
+  ctx: Pick<SyncContext, 'gates' | 'options' | 'clock'>,
+  state: SyncState,
+  purpose: DiffPurpose,
+): PodDiffs {
+  return calculateDiffs({
+    cs: state.cs,
+    strategy: state.strategy,
+    pods: state.pods,
+    isUpdated: isUpdatedFor(ctx, state, purpose),
+    currentRevision: revisionNameOf(state.currentRevision),
+    updateRevision: revisionNameOf(state.updateRevision),
+    partitionRollback: ctx.gates.enabled('CloneSetPartitionRollback'),
+    excludePreparingDelete:
+      ctx.options.scalingExcludePreparingDelete ||
+      state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
+    now: ctx.clock.now(),
+  });
 }

@@ -50,7 +50,8 @@ export function initialLifecycleState(cs: DeepReadonly<CloneSet>): string {
  * ReplicaSet's pod does (the status write was a quarter of a ReCreate rollout's writes). Such pods
  * stay safe after a switch to an in-place strategy: InPlaceIfPossible recreates a pod that has no
  * `InPlaceUpdateReady` gate rather than restart its containers while it is in Service endpoints
- * (update-pod.ts), as Advanced StatefulSet does in OpenKruise, where the gate is the user's choice.
+ * (pod-control's updatePodInPlace), as Advanced StatefulSet does in OpenKruise, where the gate is
+ * the user's choice.
  */
 export function podReadinessGates(
   cs: DeepReadonly<CloneSet>,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { refreshPods } from '@kruise-ts/pod-control';
 import { podResource } from '@kruise-ts/workload';
 
 import {
@@ -13,9 +14,8 @@ import {
   webSpec,
 } from '../../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../../test/fixtures/sync-fixture.ts';
-import { refreshPods } from './pod-refresh.ts';
-import { diffsOf } from './scale.ts';
-import { update } from './update.ts';
+import { diffsOf } from './diffs.ts';
+import { refreshInputOf, update } from './update.ts';
 
 function podWrites(fixture: SyncFixture): string[] {
   return fixture.fake
@@ -35,11 +35,11 @@ async function refresh(
   fixture: SyncFixture,
 ): Promise<{ readonly written: number; readonly requeueMs: number | undefined }> {
   const context = fixture.context();
-  const result = await refreshPods(context, await fixture.state());
+  const result = await refreshPods(context, refreshInputOf(await fixture.state()));
   return { written: result.written, requeueMs: context.requeue.delayMs };
 }
 
-describe('refreshPods (over the in-memory API)', () => {
+describe("refreshPods of the CloneSet's pods (over the in-memory API)", () => {
   it('gracePeriodSeconds: the new image is written only once the grace period has passed on the clock', async () => {
     const strategy = {
       type: 'InPlaceIfPossible' as const,
@@ -94,7 +94,7 @@ describe('refreshPods (over the in-memory API)', () => {
       { type: 'merge', body: { metadata: { annotations: { 'apps.kruise.io/inplace-update-grace': 'not json' } } } },
     );
     fixture.fake.clearActions();
-    const result = await refreshPods(fixture.context(), await fixture.state());
+    const result = await refreshPods(fixture.context(), refreshInputOf(await fixture.state()));
     expect(result.skipped).toEqual([
       { name: bad, reason: expect.stringContaining('apps.kruise.io/inplace-update-grace') as unknown },
     ]);

@@ -15,7 +15,8 @@ import {
 } from '../../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../../test/fixtures/sync-fixture.ts';
 import { CreatePodsError } from './create-pods.ts';
-import { diffsOf, scale } from './scale.ts';
+import { diffsOf } from './diffs.ts';
+import { scale } from './scale.ts';
 
 const HOLD = 'example.com/hold';
 

@@ -1,18 +1,16 @@
-import { CloneSetEventReason, LifecycleState } from '@kruise-ts/api';
+import { CloneSetEventReason } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { allocateInstanceIds } from '@kruise-ts/pvc-instance';
-import { isPodAtRevision } from '@kruise-ts/revision';
-import { choosePodsToDelete, isPodUpdateReady, isPreparingDelete, podLifecycleState } from '@kruise-ts/workload';
+import { choosePodsToDelete, isPodUpdateReady, isPreparingDelete } from '@kruise-ts/workload';
 
 import { isSpecifiedDelete } from '../pod-predicates.ts';
 import { buildPods, createPods } from './create-pods.ts';
-import { deletePods } from './delete-pods.ts';
+import { deletePodsAndClaims } from './delete-pods.ts';
 import { podDeletionOrder } from './deletion-order.ts';
-import { calculateDiffs } from './diffs.ts';
-import type { ExpectationDiffs } from './diffs.ts';
+import { diffsOf, isUpdatedFor } from './diffs.ts';
+import type { PodDiffs } from './diffs.ts';
 import { managePreparingDelete } from './prepare-delete.ts';
-import { revisionNameOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -55,50 +53,7 @@ function withinDeleteBudget(
  */
 export type ScaleResult =
   | { readonly changed: true; readonly created?: readonly ReadonlyPod[] }
-  | { readonly changed: false; readonly diffs: ExpectationDiffs };
-
-/** Which step the diffs are for: they differ only with PreparingUpdateAsUpdate. */
-export type DiffPurpose = 'scale' | 'update';
-
-/**
- * OpenKruise's `revision.IsPodUpdate` as the scale step uses it: a pod at the update revision, or,
- * with the PreparingUpdateAsUpdate gate, a pod waiting in PreparingUpdate for its in-place update
- * (the inPlaceUpdate hook holds it), which is counted as updated so that scaling does not create or
- * keep an old-revision pod for it. The update step counts exact revisions (OpenKruise passes no
- * predicate there), or it would never update the pods the gate counts as done.
- */
-function isUpdatedFor(
-  ctx: Pick<SyncContext, 'gates'>,
-  state: SyncState,
-  purpose: DiffPurpose,
-): (pod: ReadonlyPod) => boolean {
-  const updateRevision = revisionNameOf(state.updateRevision);
-  const preparingUpdateAsUpdate = purpose === 'scale' && ctx.gates.enabled('PreparingUpdateAsUpdate');
-  return (pod) =>
-    (preparingUpdateAsUpdate && podLifecycleState(pod) === LifecycleState.PreparingUpdate) ||
-    isPodAtRevision(pod, updateRevision);
-}
-
-/** OpenKruise's `calculateDiffsWithExpectation` over the state's pods, for the scale or the update step. */
-export function diffsOf(
-  ctx: Pick<SyncContext, 'gates' | 'options' | 'clock'>,
-  state: SyncState,
-  purpose: DiffPurpose,
-): ExpectationDiffs {
-  return calculateDiffs({
-    cs: state.cs,
-    strategy: state.strategy,
-    pods: state.pods,
-    isUpdated: isUpdatedFor(ctx, state, purpose),
-    currentRevision: revisionNameOf(state.currentRevision),
-    updateRevision: revisionNameOf(state.updateRevision),
-    partitionRollback: ctx.gates.enabled('CloneSetPartitionRollback'),
-    excludePreparingDelete:
-      ctx.options.scalingExcludePreparingDelete ||
-      state.cs.metadata.labels?.['apps.kruise.io/cloneset-scaling-exclude-preparing-delete'] === 'true',
-    now: ctx.clock.now(),
-  });
-}
+  | { readonly changed: false; readonly diffs: PodDiffs };
 
 /**
  * The scale step (OpenKruise's `Scale`): cancel PreparingDelete when replicas grew; create what is
@@ -129,11 +84,11 @@ export async function scale(ctx: SyncContext, state: SyncState): Promise<ScaleRe
 }
 
 /** The update step's diffs: the scale step's unless PreparingUpdateAsUpdate made them differ. */
-function updateDiffs(ctx: SyncContext, state: SyncState, scaleDiffs: ExpectationDiffs): ExpectationDiffs {
+function updateDiffs(ctx: SyncContext, state: SyncState, scaleDiffs: PodDiffs): PodDiffs {
   return ctx.gates.enabled('PreparingUpdateAsUpdate') ? diffsOf(ctx, state, 'update') : scaleDiffs;
 }
 
-async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDiffs): Promise<readonly ReadonlyPod[]> {
+async function scaleOut(ctx: SyncContext, state: SyncState, diffs: PodDiffs): Promise<readonly ReadonlyPod[]> {
   if (diffs.scaleUpLimit <= 0) {
     return [];
   }
@@ -156,16 +111,16 @@ async function scaleOut(ctx: SyncContext, state: SyncState, diffs: ExpectationDi
 async function scaleIn(
   ctx: SyncContext,
   state: SyncState,
-  input: { diffs: ExpectationDiffs; planned: PlannedDeletions },
+  input: { diffs: PodDiffs; planned: PlannedDeletions },
 ): Promise<boolean> {
   const { diffs, planned } = input;
-  if (planned.inPreDelete.length > 0 && (await deletePods(ctx, state, planned.inPreDelete))) {
+  if (planned.inPreDelete.length > 0 && (await deletePodsAndClaims(ctx, state, planned.inPreDelete))) {
     return true;
   }
   const budget = { remaining: diffs.deleteReadyLimit };
   const preDeleting = new Set(planned.inPreDelete.map((pod) => pod.metadata?.name));
   const specified = planned.specified.filter((pod) => !preDeleting.has(pod.metadata?.name));
-  if (specified.length > 0 && (await deletePods(ctx, state, withinDeleteBudget(ctx, specified, budget)))) {
+  if (specified.length > 0 && (await deletePodsAndClaims(ctx, state, withinDeleteBudget(ctx, specified, budget)))) {
     return true;
   }
   if (diffs.scaleDownNum <= 0 || planned.numToDelete > 0) {
@@ -181,5 +136,5 @@ async function scaleIn(
     compare: podDeletionOrder(ctx, state),
   });
   ctx.logger.info({ scaleDown: diffs.scaleDownNum, chosen: chosen.map((pod) => pod.metadata?.name) }, 'Scaling in');
-  return deletePods(ctx, state, withinDeleteBudget(ctx, chosen, budget));
+  return deletePodsAndClaims(ctx, state, withinDeleteBudget(ctx, chosen, budget));
 }

@@ -14,7 +14,7 @@ import {
   webSpec,
 } from '../../test/fixtures/sync-fixture.ts';
 import type { SyncFixture } from '../../test/fixtures/sync-fixture.ts';
-import { diffsOf } from './scale.ts';
+import { diffsOf } from './diffs.ts';
 import { update, UpdateError } from './update.ts';
 import type { UpdateResult } from './update.ts';
 

@@ -2,6 +2,8 @@ import type { Pod } from '@kruise-ts/api';
 import { CloneSetUpdateStrategyType, LifecycleState } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { INPLACE_UPDATE_GRACE_ANNOTATION } from '@kruise-ts/inplace-update';
+import { refreshPods, skipOrFail, updatePodInPlace } from '@kruise-ts/pod-control';
+import type { PodUpdateOutcome, RefreshInput, SkippedPod } from '@kruise-ts/pod-control';
 import { isPodAtRevision } from '@kruise-ts/revision';
 import {
   isPreparingDelete,
@@ -13,13 +15,11 @@ import {
   sortUpdateCandidates,
 } from '@kruise-ts/workload';
 
-import type { ExpectationDiffs } from './diffs.ts';
-import { refreshPods, skipOrFail } from './pod-refresh.ts';
-import type { SkippedPod } from './pod-refresh.ts';
+import type { PodDiffs } from './diffs.ts';
+import { podUpdatePlan } from './pod-update-plan.ts';
+import { recreatePod } from './recreate-pod.ts';
 import { revisionNameOf } from './sync-context.ts';
 import type { SyncContext, SyncState } from './sync-context.ts';
-import { updatePod } from './update-pod.ts';
-import type { PodUpdateOutcome } from './update-pod.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
@@ -46,10 +46,7 @@ export class UpdateError extends Error {
 }
 
 /** Pods that may be moved to the target revision now, before ordering and limits. */
-function updateCandidates(
-  state: SyncState,
-  input: { diffs: ExpectationDiffs; skipped: ReadonlySet<string> },
-): ReadonlyPod[] {
+function updateCandidates(state: SyncState, input: { diffs: PodDiffs; skipped: ReadonlySet<string> }): ReadonlyPod[] {
   const updateRevision = revisionNameOf(state.updateRevision);
   const forward = input.diffs.updateNum > 0;
   return state.pods.filter((pod) => {
@@ -72,7 +69,7 @@ function updateCandidates(
 function selectPods(
   ctx: SyncContext,
   state: SyncState,
-  input: { diffs: ExpectationDiffs; skipped: ReadonlySet<string>; targetName: string },
+  input: { diffs: PodDiffs; skipped: ReadonlySet<string>; targetName: string },
 ): ReadonlyPod[] {
   const { diffs } = input;
   const now = ctx.clock.now();
@@ -122,6 +119,19 @@ function collectOutcomes(
 }
 
 /**
+ * What the refresh of every pod (OpenKruise's `refreshPodState`, pod-control's refresh) works on; it
+ * also gives pods without `pod-template-hash` the label, as a Deployment's pods have it.
+ */
+export function refreshInputOf(state: SyncState): RefreshInput {
+  return {
+    owner: state.owner,
+    pods: state.pods,
+    updateRevision: revisionNameOf(state.updateRevision),
+    podTemplateHashLabel: true,
+  };
+}
+
+/**
  * The update step (OpenKruise's `Update`): refresh every pod first; then, unless paused, move
  * |updateNum| pods to the target revision (the update revision, or back to the current one with
  * CloneSetPartitionRollback) in update order (PreparingUpdate first, priority, scatter, then the
@@ -129,13 +139,13 @@ function collectOutcomes(
  * allow, else by recreating them. Every selected pod is tried; a failed write is thrown afterwards
  * (as an UpdateError) so that the reconcile reports it and retries with the queue's backoff.
  */
-export async function update(ctx: SyncContext, snapshot: SyncState, diffs: ExpectationDiffs): Promise<UpdateResult> {
+export async function update(ctx: SyncContext, snapshot: SyncState, diffs: PodDiffs): Promise<UpdateResult> {
   // OpenKruise stops here when the refresh wrote anything and updates in the next reconcile. With a
   // thousand pods in flight some pod always finishes, so no reconcile would reach the update step
   // until the wave drained (rollouts stalled for tens of seconds at 5,000 pods). The refresh only
   // moves pods along, never makes one available that the kubelet has not, so the update goes on with
   // the pods as the API server returned them.
-  const refreshed = await refreshPods(ctx, snapshot);
+  const refreshed = await refreshPods(ctx, refreshInputOf(snapshot));
   if (refreshed.written > 0) {
     ctx.logger.info({ written: refreshed.written }, 'Refreshed pods');
   }
@@ -155,8 +165,11 @@ export async function update(ctx: SyncContext, snapshot: SyncState, diffs: Expec
       'Updating pods',
     );
   }
-  const outcomes = await settleWithConcurrency(selected, POD_WRITE_CONCURRENCY, (pod) =>
-    updatePod(ctx, state, { pod, target }),
-  );
+  const plan = podUpdatePlan(ctx, state);
+  // A pod that cannot be updated in place is recreated here, by the sync: deleted with its PVCs.
+  const outcomes = await settleWithConcurrency(selected, POD_WRITE_CONCURRENCY, async (pod) => {
+    const outcome = await updatePodInPlace(ctx, plan, { pod, target });
+    return outcome.kind === 'recreate' ? recreatePod(ctx, state, { pod, target }) : outcome;
+  });
   return collectOutcomes(selected, outcomes, base);
 }
