@@ -126,6 +126,9 @@ describe('rollingUpdate (over the in-memory API)', () => {
 
   it('rolls every pod out, highest ordinal first, until all run the update revision', async () => {
     const { fixture, old } = await rollout(spec(3), spec(3, { image: 'nginx:1.26' }));
+    const uids = (): (string | undefined)[] =>
+      podNames(fixture).map((name) => storedPod(fixture.fake, name).metadata?.uid);
+    const before = uids();
     const deleted: string[] = [];
     const done = (): boolean =>
       podNames(fixture).length === 3 && podNames(fixture).every((name) => revisionOf(fixture.fake, name) !== old);
@@ -141,6 +144,9 @@ describe('rollingUpdate (over the in-memory API)', () => {
       'nginx:1.26',
       'nginx:1.26',
     ]);
+    // Recreated, not updated in place: each name now belongs to a new pod.
+    expect(before.every((uid) => uid !== undefined)).toBe(true);
+    expect(uids().map((uid, index) => uid === before[index])).toEqual([false, false, false]);
   });
 
   it('unorderedUpdate: updates by priority (weight of matching labels), not by ordinal', async () => {
@@ -177,12 +183,15 @@ describe('rollingUpdate: podUpdatePolicy', () => {
       spec(3, { gate: true }),
       spec(3, { gate: true, image: 'nginx:1.26', rolling: { podUpdatePolicy: 'InPlaceIfPossible' } }),
     );
+    const uid = storedPod(fixture.fake, 'web-2').metadata?.uid;
     expect(await updateOnce(fixture)).toEqual({ changed: true });
     expect(podWrites(fixture)).toEqual(['patch/status pods web-2', 'patch pods web-2']);
     const pod = storedPod(fixture.fake, 'web-2');
     expect(pod.spec?.containers[0]?.image).toBe('nginx:1.26');
     expect(revisionOf(fixture.fake, 'web-2')).not.toBe(old);
-    expect(pod.metadata?.uid).toBeDefined();
+    // The same pod, not a new one under the same name.
+    expect(uid).toBeDefined();
+    expect(pod.metadata?.uid).toBe(uid);
     expect(fixture.recorder.reasons()).toEqual(['SuccessfulUpdatePodInPlace']);
   });
 

@@ -166,7 +166,11 @@ describe('CloneSet revisions', () => {
           { namespace, name: 'web', description: 'both pods updated' },
           (cs) => settled(cs) && cs.status?.updatedReplicas === 2,
         );
-        for (const revision of await revisions(namespace)) {
+        // Both revisions the orphaning delete left, adopted (the new template is the second one's): a loop
+        // over none would prove nothing.
+        const adopted = await revisions(namespace);
+        expect(adopted).toHaveLength(2);
+        for (const revision of adopted) {
           expect(revision.metadata?.ownerReferences).toEqual([
             expect.objectContaining({ uid: recreated.metadata.uid, controller: true, kind: 'CloneSet' }),
           ]);
