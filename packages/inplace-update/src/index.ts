@@ -2,7 +2,9 @@
  * @kruise-ts/inplace-update: in-place updates of pods between two revisions of a workload, compatible
  * with OpenKruise (annotations, formats, hashes and decisions): the revision diff and the decision to
  * update in place or recreate, starting an update, grace periods, refresh, completion detection and
- * the write that marks the pod ready again. Used by CloneSet, later Advanced StatefulSet and SidecarSet.
+ * the write that marks the pod ready again. CloneSet and Advanced StatefulSet update and refresh their
+ * pods with it through @kruise-ts/pod-control (Advanced StatefulSet also reads completion directly);
+ * SidecarSet's status asks it whether a workload's in-place update of a pod is still under way.
  *
  * STOP: this file is the public API of @kruise-ts/inplace-update. Add explicit named exports only (no `export *`).
  */
