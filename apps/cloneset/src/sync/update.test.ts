@@ -198,6 +198,27 @@ describe('update (over the in-memory API)', () => {
       'SuccessfulUpdatePodReCreate',
     ]);
   });
+
+  it('ReCreate: a refused delete is a Warning of the delete and of the recreate, and an UpdateError after the other pod was deleted', async () => {
+    const fixture = await rollingOut(4, { type: 'ReCreate', maxUnavailable: 2 });
+    const [refused] = podNames(fixture);
+    fixture.fake.prependReactor({ verb: 'delete', resource: 'pods', name: refused ?? '' }, () => {
+      throw fakeApiError({ code: 403, reason: 'Forbidden', message: 'forbidden by policy' });
+    });
+    const failure = await runUpdate(fixture).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(UpdateError);
+    expect((failure as UpdateError).result.changed).toBe(true);
+    expect(fixture.fake.objects(podResource)).toHaveLength(3);
+    expect(fixture.recorder.reasons().sort()).toEqual([
+      'FailedDelete',
+      'FailedUpdatePodReCreate',
+      'SuccessfulDelete',
+      'SuccessfulUpdatePodReCreate',
+    ]);
+  });
 });
 
 describe('partition (over the in-memory API)', () => {
