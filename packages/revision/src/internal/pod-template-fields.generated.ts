@@ -128,7 +128,9 @@ export const POD_TEMPLATE_STRUCTS: GoStructTable = {
     { json: 'resourceName', type: 'string', omitempty: false },
     { json: 'restartPolicy', type: 'string', omitempty: false },
   ],
-  DownwardAPIProjection: [{ json: 'items', type: '[]DownwardAPIVolumeFile', omitempty: true }],
+  DownwardAPIProjection: [
+    { json: 'items', type: '[]DownwardAPIVolumeFile', omitempty: true },
+  ],
   DownwardAPIVolumeFile: [
     { json: 'path', type: 'string', omitempty: false },
     { json: 'fieldRef', type: '*ObjectFieldSelector', omitempty: true },
@@ -186,8 +188,12 @@ export const POD_TEMPLATE_STRUCTS: GoStructTable = {
     { json: 'tty', type: 'bool', omitempty: true },
     { json: 'targetContainerName', type: 'string', omitempty: true },
   ],
-  EphemeralVolumeSource: [{ json: 'volumeClaimTemplate', type: '*PersistentVolumeClaimTemplate', omitempty: true }],
-  ExecAction: [{ json: 'command', type: '[]string', omitempty: true }],
+  EphemeralVolumeSource: [
+    { json: 'volumeClaimTemplate', type: '*PersistentVolumeClaimTemplate', omitempty: true },
+  ],
+  ExecAction: [
+    { json: 'command', type: '[]string', omitempty: true },
+  ],
   FCVolumeSource: [
     { json: 'targetWWNs', type: '[]string', omitempty: true },
     { json: 'lun', type: '*int32', omitempty: true },
@@ -286,7 +292,9 @@ export const POD_TEMPLATE_STRUCTS: GoStructTable = {
     { json: 'tcpSocket', type: '*TCPSocketAction', omitempty: true },
     { json: 'sleep', type: '*SleepAction', omitempty: true },
   ],
-  LocalObjectReference: [{ json: 'name', type: 'string', omitempty: true }],
+  LocalObjectReference: [
+    { json: 'name', type: 'string', omitempty: true },
+  ],
   ManagedFieldsEntry: [
     { json: 'manager', type: 'string', omitempty: true },
     { json: 'operation', type: 'string', omitempty: true },
@@ -305,7 +313,9 @@ export const POD_TEMPLATE_STRUCTS: GoStructTable = {
     { json: 'requiredDuringSchedulingIgnoredDuringExecution', type: '*NodeSelector', omitempty: true },
     { json: 'preferredDuringSchedulingIgnoredDuringExecution', type: '[]PreferredSchedulingTerm', omitempty: true },
   ],
-  NodeSelector: [{ json: 'nodeSelectorTerms', type: '[]NodeSelectorTerm', omitempty: false }],
+  NodeSelector: [
+    { json: 'nodeSelectorTerms', type: '[]NodeSelectorTerm', omitempty: false },
+  ],
   NodeSelectorRequirement: [
     { json: 'key', type: 'string', omitempty: false },
     { json: 'operator', type: 'string', omitempty: false },
@@ -392,14 +402,20 @@ export const POD_TEMPLATE_STRUCTS: GoStructTable = {
     { json: 'name', type: 'string', omitempty: true },
     { json: 'value', type: '*string', omitempty: true },
   ],
-  PodOS: [{ json: 'name', type: 'string', omitempty: false }],
-  PodReadinessGate: [{ json: 'conditionType', type: 'string', omitempty: false }],
+  PodOS: [
+    { json: 'name', type: 'string', omitempty: false },
+  ],
+  PodReadinessGate: [
+    { json: 'conditionType', type: 'string', omitempty: false },
+  ],
   PodResourceClaim: [
     { json: 'name', type: 'string', omitempty: false },
     { json: 'resourceClaimName', type: '*string', omitempty: true },
     { json: 'resourceClaimTemplateName', type: '*string', omitempty: true },
   ],
-  PodSchedulingGate: [{ json: 'name', type: 'string', omitempty: false }],
+  PodSchedulingGate: [
+    { json: 'name', type: 'string', omitempty: false },
+  ],
   PodSecurityContext: [
     { json: 'seLinuxOptions', type: '*SELinuxOptions', omitempty: true },
     { json: 'windowsOptions', type: '*WindowsSecurityContextOptions', omitempty: true },
@@ -579,7 +595,9 @@ export const POD_TEMPLATE_STRUCTS: GoStructTable = {
     { json: 'expirationSeconds', type: '*int64', omitempty: true },
     { json: 'path', type: 'string', omitempty: false },
   ],
-  SleepAction: [{ json: 'seconds', type: 'int64', omitempty: false }],
+  SleepAction: [
+    { json: 'seconds', type: 'int64', omitempty: false },
+  ],
   StorageOSVolumeSource: [
     { json: 'volumeName', type: 'string', omitempty: true },
     { json: 'volumeNamespace', type: 'string', omitempty: true },
