@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { StatefulSet } from '@kruise-ts/api';
-import { uidOf, testClient } from '@kruise-ts/controller-runtime/testing';
+import { uidOf } from '@kruise-ts/workload/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

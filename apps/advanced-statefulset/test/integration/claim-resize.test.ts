@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { PersistentVolumeClaim } from '@kruise-ts/api';
 import { defineResource } from '@kruise-ts/controller-runtime';
 import type { KubeObject } from '@kruise-ts/controller-runtime';
-import { observeObjects, testClient, uidOf } from '@kruise-ts/controller-runtime/testing';
+import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
+import { uidOf } from '@kruise-ts/workload/testing';
 import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import { imageOf, testClient } from '@kruise-ts/controller-runtime/testing';
+import { imageOf } from '@kruise-ts/workload/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

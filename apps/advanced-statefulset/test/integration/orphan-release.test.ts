@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import { testClient, uidOf } from '@kruise-ts/controller-runtime/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { uidOf } from '@kruise-ts/workload/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

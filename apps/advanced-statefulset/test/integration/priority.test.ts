@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { nameOf, observeObjects, revisionOf, testClient } from '@kruise-ts/controller-runtime/testing';
+import { nameOf, revisionOf } from '@kruise-ts/workload/testing';
+import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

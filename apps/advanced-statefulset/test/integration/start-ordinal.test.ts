@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
-import { nameOf, observeObjects, testClient, uidOf } from '@kruise-ts/controller-runtime/testing';
+import { nameOf, uidOf } from '@kruise-ts/workload/testing';
+import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

@@ -12,12 +12,11 @@ import {
   imageOf,
   isAvailableNow,
   nameOf,
-  observeObjects,
   restartsOf,
   revisionOf,
-  testClient,
   uidOf,
-} from '@kruise-ts/controller-runtime/testing';
+} from '@kruise-ts/workload/testing';
+import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 

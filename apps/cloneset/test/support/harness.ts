@@ -13,11 +13,11 @@ import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
 import {
   observeObjects,
-  podSummary,
   replicaCountsReached,
   startTestManager,
   waitForObject,
 } from '@kruise-ts/controller-runtime/testing';
+import { podSummary } from '@kruise-ts/workload/testing';
 import type { ObjectObserver, TestManager, WaitFor } from '@kruise-ts/controller-runtime/testing';
 import {
   applyCrdFiles,

@@ -8,4 +8,4 @@ export {
   restartsOf,
   revisionOf,
   uidOf,
-} from '@kruise-ts/controller-runtime/testing';
+} from '@kruise-ts/workload/testing';

@@ -27,17 +27,6 @@ export { applyMergePatch } from '../util/merge-patch.ts';
 export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 export { observeObjects, RequestLog, testClient } from './live-cluster.ts';
 export type { ObjectObserver, SentRequest } from './live-cluster.ts';
-export {
-  conditionOf,
-  imageOf,
-  isActive,
-  isAvailableNow,
-  nameOf,
-  podSummary,
-  restartsOf,
-  revisionOf,
-  uidOf,
-} from './pod-views.ts';
 export { replicaCountsReached, startShardedTestManagers, startTestManager, waitForObject } from './test-manager.ts';
 export type { ReplicatedObject, TestManager, TestManagerOptions, WaitFor } from './test-manager.ts';
 export { TestWebhookRegistration } from './test-webhook-registration.ts';

@@ -14,7 +14,8 @@ import { setupStatefulSetController, statefulSetResource } from '@kruise-ts/adva
 import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
 import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
-import { podSummary, testClient } from '@kruise-ts/controller-runtime/testing';
+import { podSummary } from '@kruise-ts/workload/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
 import {
   applyCrdFiles,
   createTestNamespace,

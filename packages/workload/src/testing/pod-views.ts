@@ -1,6 +1,6 @@
 /** Reading pods the way a user (or kubectl) would judge them, independent of any controller's code: shared by the apps' integration tests. */
 import type { Pod } from '@kruise-ts/api';
-import type { DeepReadonly } from '../util/deep-readonly.ts';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 

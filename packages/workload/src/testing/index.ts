@@ -1,0 +1,16 @@
+/**
+ * Test helpers for workload controllers' tests. Import only from test files.
+ *
+ * STOP: this file is the public API of `@kruise-ts/workload/testing`.
+ */
+export {
+  conditionOf,
+  imageOf,
+  isActive,
+  isAvailableNow,
+  nameOf,
+  podSummary,
+  restartsOf,
+  revisionOf,
+  uidOf,
+} from './pod-views.ts';
