@@ -3,7 +3,9 @@
  * this file reads the command line and (through client-node's default kubeconfig loading) the
  * environment.
  */
-import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
+import { runAppMain } from '@kruise-ts/app-config';
+import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { setupCloneSetController } from './controller.ts';
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';

@@ -3,7 +3,9 @@
  * webhook → run until SIGTERM/SIGINT. Only this file reads the command line and the environment.
  */
 import { convertObject } from '@kruise-ts/api';
-import { managerFlagsSchema, runAppMain, webhookFlagsShape } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
+import { runAppMain } from '@kruise-ts/app-config';
+import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { setupSidecarSetController } from './controller.ts';
 import { sidecarSetFlagsShape, sidecarSetOptionsFromFlags } from './flags.ts';

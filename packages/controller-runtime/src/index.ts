@@ -62,7 +62,9 @@ export { InformerFactory } from './cache/informer-factory.ts';
 export type { InformerFactoryOptions, InformerRequest } from './cache/informer-factory.ts';
 export { apiListWatcher } from './cache/list-watcher.ts';
 export type { ListWatcher, WatchScope } from './cache/list-watcher.ts';
+export { createLister } from './cache/lister.ts';
 export type { Lister, ListerListOptions } from './cache/lister.ts';
+export { Store } from './cache/store.ts';
 export type { IndexFunc } from './cache/store.ts';
 
 // Reconcile and controllers
@@ -153,7 +155,6 @@ export type { WorkloadControllerFlags, WorkloadControllerOptions } from './flags
 // Manager
 export { Manager } from './manager/manager.ts';
 export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
-export { loadKubeConfigOrExit, runAppMain } from './manager/app-main.ts';
 export { currentServer } from './client/cluster-config.ts';
 export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';
@@ -162,7 +163,6 @@ export { readKubeConfigFile } from './client/kubeconfig-file.ts';
 export type { ClusterEntry, ContextEntry, KubeConfigEntries, UserEntry } from './client/kubeconfig-file.ts';
 export { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } from './client/kubeconfig-files.ts';
 export type { SelectedContext } from './client/kubeconfig-files.ts';
-export type { AppMainOptions } from './manager/app-main.ts';
 export type { ManagerProcess } from './manager/manager-from-flags.ts';
 export type { LeaderElectionOptions, ManagerOptions, NewControllerOptions } from './manager/manager.ts';
 export type { ShardingOptions } from './manager/manager-shards.ts';
@@ -190,100 +190,6 @@ export type { ShardTiming } from './sharding/shard-timing.ts';
 export type { Runnable } from './manager/runnable.ts';
 export type { BoundPorts } from './manager/probe-servers.ts';
 
-// Admission webhooks
-export {
-  ADMISSION_API_VERSION,
-  admissionReviewResponse,
-  admissionReviewSchema,
-  allowedResponse,
-  deniedResponse,
-  parseAdmissionReview,
-  patchResponse,
-  patchResponseFromObjects,
-} from './webhook/admission-review.ts';
-export type {
-  AdmissionHandler,
-  AdmissionOperation,
-  AdmissionRequest,
-  AdmissionResponse,
-  AdmissionReviewResponse,
-  AdmissionStatus,
-  DenialOptions,
-  ResponseOptions,
-} from './webhook/admission-review.ts';
-export { createJsonPatch, escapeJsonPointerToken } from './webhook/json-patch.ts';
-export { WebhookServer } from './webhook/webhook-server.ts';
-export { webhookFlagsShape, webhookServerFromFlags } from './webhook/webhook-flags.ts';
-export type { WebhookFlags } from './webhook/webhook-flags.ts';
-export type { WebhookOptions, WebhookServerOptions } from './webhook/webhook-server.ts';
-export { threadModuleUrl } from './webhook/thread/thread-handler.ts';
-export type {
-  MirroredInformer,
-  ThreadedWebhook,
-  ThreadHandlerContext,
-  ThreadHandlerModule,
-} from './webhook/thread/thread-handler.ts';
-export type { FailurePolicy } from './webhook/invoke-handler.ts';
-export { isWebhookUnavailable, WebhookUnavailableError } from './webhook/webhook-unavailable.ts';
-export type {
-  CertificateSource,
-  CertificateStore,
-  ServingCertificate,
-  StoredCertificates,
-  StoreSnapshot,
-} from './webhook/certificate-source.ts';
-export {
-  CA_VALIDITY_MS,
-  certificateValidity,
-  generateCertificateAuthority,
-  generateServingCertificate,
-  renewalTime,
-  SERVING_VALIDITY_MS,
-} from './webhook/certificates.ts';
-export type {
-  CertificateAuthorityOptions,
-  CertificateKeyPair,
-  ServingCertificateOptions,
-  Validity,
-} from './webhook/certificates.ts';
-export { SelfManagedCertificates } from './webhook/self-managed-certificates.ts';
-export type { SelfManagedCertificatesOptions } from './webhook/self-managed-certificates.ts';
-export { FileCertificates } from './webhook/file-certificates.ts';
-export type { FileCertificatesOptions } from './webhook/file-certificates.ts';
-export { SecretCertificateStore, secretResource } from './webhook/secret-store.ts';
-export type { SecretCertificateStoreOptions, SecretLike } from './webhook/secret-store.ts';
-export {
-  CaBundleInjector,
-  customResourceDefinitionResource,
-  mutatingWebhookConfigurationResource,
-  validatingWebhookConfigurationResource,
-} from './webhook/ca-bundle-injector.ts';
-export type {
-  CaBundleInjectorOptions,
-  CaBundleTarget,
-  CustomResourceDefinitionLike,
-  WebhookConfigurationKind,
-  WebhookConfigurationLike,
-} from './webhook/ca-bundle-injector.ts';
-export {
-  answerConversionReview,
-  CONVERSION_REVIEW_API_VERSION,
-  conversionReviewSchema,
-} from './webhook/conversion-review.ts';
-export type { ConversionRequest, ConversionReviewResponse, ObjectConverter } from './webhook/conversion-review.ts';
-export { addLocalConversionWebhook, LocalConversionWebhook } from './webhook/local-conversion-webhook.ts';
-export type { LocalConversionWebhookOptions } from './webhook/local-conversion-webhook.ts';
-export {
-  addLocalWebhookConfiguration,
-  LOCAL_WEBHOOK_CONFIGURATION_LABEL,
-  LocalWebhookConfiguration,
-} from './webhook/local-webhook-configuration.ts';
-export type {
-  LocalWebhookBuildInput,
-  LocalWebhookConfigurationOptions,
-  LocalWebhookRegistration,
-} from './webhook/local-webhook-configuration.ts';
-
 // Utilities
 export { deepFreeze } from './util/deep-readonly.ts';
 export type { DeepReadonly } from './util/deep-readonly.ts';
@@ -297,7 +203,7 @@ export type { LabelSelector, LabelSelectorRequirement } from './util/label-selec
 export { Backoff } from './util/backoff.ts';
 export { deepEqual } from './util/deep-equal.ts';
 export { GoDurationError, parseGoDuration } from './util/go-duration.ts';
-export { isJsonObject } from './util/json-value.ts';
+export { isJsonObject, nestsDeeperThan } from './util/json-value.ts';
 export type { JsonObject, JsonValue } from './util/json-value.ts';
 export { applyMergePatch } from './util/merge-patch.ts';
 export type { BackoffOptions } from './util/backoff.ts';

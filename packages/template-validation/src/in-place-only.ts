@@ -5,7 +5,7 @@
  * compares two versions) and CEL sees only what the CRD declares of the template (container names),
  * so the CRD checks names and order and the webhook checks the rest.
  */
-import { createJsonPatch } from '@kruise-ts/controller-runtime';
+import { createJsonPatch } from '@kruise-ts/webhook';
 
 import type { FieldError } from './field-error.ts';
 

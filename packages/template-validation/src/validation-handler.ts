@@ -4,8 +4,8 @@
  * rejection names the field and the reason in the API server's words; what cannot even be read is
  * rejected with a message saying so, and nothing in a request can make the handler throw.
  */
-import { allowedResponse, deniedResponse } from '@kruise-ts/controller-runtime';
-import type { AdmissionHandler, AdmissionRequest, AdmissionResponse } from '@kruise-ts/controller-runtime';
+import { allowedResponse, deniedResponse } from '@kruise-ts/webhook';
+import type { AdmissionHandler, AdmissionRequest, AdmissionResponse } from '@kruise-ts/webhook';
 
 import { formatFieldErrors } from './field-error.ts';
 import type { FieldError } from './field-error.ts';

@@ -6,7 +6,7 @@
  * tests and the benchmark build it here.
  */
 import type { LabelSelector } from '@kruise-ts/api';
-import type { WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import type { WebhookConfigurationLike } from '@kruise-ts/webhook';
 
 /** One workload kind's validation webhook. */
 export interface ValidationWebhook {

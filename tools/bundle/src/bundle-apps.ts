@@ -26,11 +26,11 @@ export const PROCESS_ENTRIES: Readonly<Record<string, string>> = {
 
 /**
  * Modules that a process starts on a thread of its own, by output name (`dist/<name>.mjs`, next to
- * the processes' bundles, where `threadModuleUrl` of controller-runtime looks for them): the
+ * the processes' bundles, where `threadModuleUrl` of @kruise-ts/webhook looks for them): the
  * admission thread of the webhook server and the handler modules it imports.
  */
 export const THREAD_ENTRIES: Readonly<Record<string, string>> = {
-  'admission-thread': 'packages/controller-runtime/src/webhook/thread/admission-thread-main.ts',
+  'admission-thread': 'packages/webhook/src/thread/admission-thread-main.ts',
   'sidecarset-pod-injection': 'apps/sidecarset/src/webhook/pod-injection-thread.ts',
 };
 

@@ -23,13 +23,10 @@ import {
   setupCloneSetController,
   setupCloneSetWebhook,
 } from '@kruise-ts/cloneset';
-import {
-  addLocalWebhookConfiguration,
-  booleanFlag,
-  managerFlagsSchema,
-  webhookFlagsShape,
-} from '@kruise-ts/controller-runtime';
-import type { FeatureGateName, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
+import { addLocalWebhookConfiguration, webhookFlagsShape } from '@kruise-ts/webhook';
+import { booleanFlag, managerFlagsSchema } from '@kruise-ts/controller-runtime';
+import type { FeatureGateName, Manager } from '@kruise-ts/controller-runtime';
+import type { WebhookServer } from '@kruise-ts/webhook';
 import {
   addLocalPodWebhookConfiguration,
   SIDECARSET_VALIDATION_WEBHOOK,

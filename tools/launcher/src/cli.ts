@@ -8,11 +8,11 @@
  */
 import {
   createLogger,
-  loadKubeConfigOrExit,
   logStartupWarnings,
   OPENKRUISE_MANAGER_FLAGS,
   parseFlagsOrExit,
 } from '@kruise-ts/controller-runtime';
+import { loadKubeConfigOrExit } from '@kruise-ts/app-config';
 
 import { launcherFlagsSchema } from './apps.ts';
 import { startControllers } from './controllers.ts';

@@ -1,17 +1,8 @@
 import { CONVERSION_WEBHOOK_PATH, convertObject } from '@kruise-ts/api';
-import {
-  addLocalConversionWebhook,
-  Manager,
-  managerOptionsFromFlags,
-  webhookServerFromFlags,
-} from '@kruise-ts/controller-runtime';
-import type {
-  KubeConfigLike,
-  ManagerOptions,
-  RequestObserver,
-  WebhookFlags,
-  WebhookServer,
-} from '@kruise-ts/controller-runtime';
+import { addLocalConversionWebhook, webhookServerFromFlags } from '@kruise-ts/webhook';
+import { Manager, managerOptionsFromFlags } from '@kruise-ts/controller-runtime';
+import type { KubeConfigLike, ManagerOptions, RequestObserver } from '@kruise-ts/controller-runtime';
+import type { WebhookFlags, WebhookServer } from '@kruise-ts/webhook';
 import type { Logger } from 'pino';
 
 import { enabledApps } from './apps.ts';

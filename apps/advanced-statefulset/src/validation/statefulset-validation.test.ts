@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { convertObject } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod, StatefulSetInput } from '@kruise-ts/api';
 import { parseFeatureGates } from '@kruise-ts/controller-runtime';
-import type { AdmissionResponse } from '@kruise-ts/controller-runtime';
-import { admissionRequest, fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionResponse } from '@kruise-ts/webhook';
+import { admissionRequest } from '@kruise-ts/webhook/testing';
+import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
 import { statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';

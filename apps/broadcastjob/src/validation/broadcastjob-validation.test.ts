@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import type { BroadcastJob, Pod } from '@kruise-ts/api';
-import type { AdmissionResponse } from '@kruise-ts/controller-runtime';
-import { admissionRequest, fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionResponse } from '@kruise-ts/webhook';
+import { admissionRequest } from '@kruise-ts/webhook/testing';
+import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
 import { broadcastJob } from '../../test/fixtures/reconcile-fixture.ts';

@@ -1,4 +1,5 @@
-import type { Manager, WebhookServer } from '@kruise-ts/controller-runtime';
+import type { Manager } from '@kruise-ts/controller-runtime';
+import type { WebhookServer } from '@kruise-ts/webhook';
 import { templateValidatorFor, validationHandler } from '@kruise-ts/template-validation';
 import type { ValidationWebhook } from '@kruise-ts/template-validation';
 

@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 
 import { cloneSetSchema } from '@kruise-ts/api';
 import { ApiError } from '@kruise-ts/controller-runtime';
-import type { AdmissionRequest, AdmissionResponse } from '@kruise-ts/controller-runtime';
-import { admissionRequest, pick, seededRandom } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionRequest, AdmissionResponse } from '@kruise-ts/webhook';
+import { admissionRequest } from '@kruise-ts/webhook/testing';
+import { pick, seededRandom } from '@kruise-ts/controller-runtime/testing';
 import type { Random } from '@kruise-ts/controller-runtime/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 

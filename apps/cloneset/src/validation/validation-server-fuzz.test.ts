@@ -8,14 +8,11 @@ import https from 'node:https';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createLogger, SelfManagedCertificates, WebhookServer } from '@kruise-ts/controller-runtime';
-import {
-  fuzzAdmissionBody,
-  isJsonError,
-  postAdmissionReview,
-  seededRandom,
-} from '@kruise-ts/controller-runtime/testing';
-import type { AdmissionAnswer, AdmissionTarget } from '@kruise-ts/controller-runtime/testing';
+import { createLogger } from '@kruise-ts/controller-runtime';
+import { SelfManagedCertificates, WebhookServer } from '@kruise-ts/webhook';
+import { fuzzAdmissionBody, isJsonError, postAdmissionReview } from '@kruise-ts/webhook/testing';
+import { seededRandom } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionAnswer, AdmissionTarget } from '@kruise-ts/webhook/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 
 import { cloneSetValidation } from './cloneset-validation.ts';

@@ -5,8 +5,10 @@
  * control plane), Fail by default so that no pod of the test escapes the webhook.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Client, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
-import { startTestManager, TestWebhookRegistration } from '@kruise-ts/controller-runtime/testing';
+import type { Client, Manager } from '@kruise-ts/controller-runtime';
+import type { WebhookServer } from '@kruise-ts/webhook';
+import { startTestManager } from '@kruise-ts/controller-runtime/testing';
+import { TestWebhookRegistration } from '@kruise-ts/webhook/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 import type { Logger } from 'pino';

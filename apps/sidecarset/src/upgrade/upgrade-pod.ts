@@ -10,7 +10,7 @@ import {
   SIDECARSET_INPLACE_UPDATE_STATE_ANNOTATION,
 } from '@kruise-ts/api';
 import type { Pod, SidecarSet } from '@kruise-ts/api';
-import { createJsonPatch } from '@kruise-ts/controller-runtime';
+import { createJsonPatch } from '@kruise-ts/webhook';
 import type { DeepReadonly, JsonPatchOperation } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../hash/sidecarset-hash.ts';

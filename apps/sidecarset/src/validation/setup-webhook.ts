@@ -5,7 +5,8 @@
  * missed-injection reporting.
  */
 import { defineResource, isNotFound } from '@kruise-ts/controller-runtime';
-import type { KubeObject, Manager, WebhookServer } from '@kruise-ts/controller-runtime';
+import type { KubeObject, Manager } from '@kruise-ts/controller-runtime';
+import type { WebhookServer } from '@kruise-ts/webhook';
 import { templateValidatorFor, validationHandler } from '@kruise-ts/template-validation';
 import type { ValidationWebhook } from '@kruise-ts/template-validation';
 

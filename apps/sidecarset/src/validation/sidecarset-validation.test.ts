@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
 import { ApiError } from '@kruise-ts/controller-runtime';
-import type { AdmissionRequest, StatusCause } from '@kruise-ts/controller-runtime';
-import { admissionRequest } from '@kruise-ts/controller-runtime/testing';
-import type { AdmissionRequestInput } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionRequest } from '@kruise-ts/webhook';
+import type { StatusCause } from '@kruise-ts/controller-runtime';
+import { admissionRequest } from '@kruise-ts/webhook/testing';
+import type { AdmissionRequestInput } from '@kruise-ts/webhook/testing';
 import { TemplateValidator, validationHandler } from '@kruise-ts/template-validation';
 import type { DryRunWriter } from '@kruise-ts/template-validation';
 

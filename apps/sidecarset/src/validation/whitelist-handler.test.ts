@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { allowedResponse } from '@kruise-ts/controller-runtime';
-import type { AdmissionRequest } from '@kruise-ts/controller-runtime';
-import { admissionRequest } from '@kruise-ts/controller-runtime/testing';
+import { allowedResponse } from '@kruise-ts/webhook';
+import type { AdmissionRequest } from '@kruise-ts/webhook';
+import { admissionRequest } from '@kruise-ts/webhook/testing';
 
 import { sidecarSetValidation } from './sidecarset-validation.ts';
 import { withPatchMetadataWhitelist } from './whitelist-handler.ts';

@@ -4,8 +4,9 @@
  * `spec.patchPodMetadata` as OpenKruise words it, `Required value: ...`), on create and update.
  */
 import type { SidecarSet } from '@kruise-ts/api';
-import { deniedResponse } from '@kruise-ts/controller-runtime';
-import type { AdmissionHandler, DeepReadonly } from '@kruise-ts/controller-runtime';
+import { deniedResponse } from '@kruise-ts/webhook';
+import type { AdmissionHandler } from '@kruise-ts/webhook';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { formatFieldErrors } from '@kruise-ts/template-validation';
 import type { FieldError, ParsedWorkload } from '@kruise-ts/template-validation';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
+import { createLogger } from '@kruise-ts/controller-runtime';
 import {
-  createLogger,
   LOCAL_WEBHOOK_CONFIGURATION_LABEL,
   LocalWebhookConfiguration,
   mutatingWebhookConfigurationResource,
-} from '@kruise-ts/controller-runtime';
-import type { ServingCertificate } from '@kruise-ts/controller-runtime';
+} from '@kruise-ts/webhook';
+import type { ServingCertificate } from '@kruise-ts/webhook';
 import { FakeClient } from '@kruise-ts/controller-runtime/testing';
 
 import { localPodWebhookConfiguration, webhookNamespaceSelector } from './local-webhook-configuration.ts';

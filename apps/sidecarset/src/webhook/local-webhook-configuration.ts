@@ -3,14 +3,10 @@
  * controllers`, the demo, tests, the benchmark): the API server calls `https://127.0.0.1:<port>/mutate-pod`.
  * The controller runtime's LocalWebhookConfiguration writes, keeps and deletes it; this builds it.
  */
-import { addLocalWebhookConfiguration } from '@kruise-ts/controller-runtime';
+import { addLocalWebhookConfiguration } from '@kruise-ts/webhook';
 import type { LabelSelector } from '@kruise-ts/api';
-import type {
-  LocalWebhookBuildInput,
-  Manager,
-  WebhookConfigurationLike,
-  WebhookServer,
-} from '@kruise-ts/controller-runtime';
+import type { LocalWebhookBuildInput, WebhookConfigurationLike, WebhookServer } from '@kruise-ts/webhook';
+import type { Manager } from '@kruise-ts/controller-runtime';
 
 import { POD_WEBHOOK_PATH } from './setup-webhook.ts';
 import { podWebhookConfiguration } from './webhook-configuration.ts';

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import { sidecarSetSchema } from '@kruise-ts/api';
 import type { SidecarSet } from '@kruise-ts/api';
-import { isWebhookUnavailable } from '@kruise-ts/controller-runtime';
-import type { AdmissionRequest, KubeObject } from '@kruise-ts/controller-runtime';
-import { admissionRequest, fakeLister } from '@kruise-ts/controller-runtime/testing';
-import type { AdmissionRequestInput } from '@kruise-ts/controller-runtime/testing';
+import { isWebhookUnavailable } from '@kruise-ts/webhook';
+import type { AdmissionRequest } from '@kruise-ts/webhook';
+import type { KubeObject } from '@kruise-ts/controller-runtime';
+import { admissionRequest } from '@kruise-ts/webhook/testing';
+import { fakeLister } from '@kruise-ts/controller-runtime/testing';
+import type { AdmissionRequestInput } from '@kruise-ts/webhook/testing';
 
 import { podInjectionHandler } from './pod-injection-handler.ts';
 

@@ -6,20 +6,9 @@
  * created without its sidecars).
  */
 import type { ControllerRevision, Pod, SidecarSet } from '@kruise-ts/api';
-import {
-  allowedResponse,
-  deniedResponse,
-  patchResponseFromObjects,
-  WebhookUnavailableError,
-} from '@kruise-ts/controller-runtime';
-import type {
-  AdmissionHandler,
-  AdmissionRequest,
-  AdmissionResponse,
-  DeepReadonly,
-  KubeObject,
-  Lister,
-} from '@kruise-ts/controller-runtime';
+import { allowedResponse, deniedResponse, patchResponseFromObjects, WebhookUnavailableError } from '@kruise-ts/webhook';
+import type { AdmissionHandler, AdmissionRequest, AdmissionResponse } from '@kruise-ts/webhook';
+import type { DeepReadonly, KubeObject, Lister } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import { resolveInjectionConflicts } from '../conflict/sidecarset-conflicts.ts';

@@ -4,7 +4,8 @@
  * this thread, never behind the main thread's watch events and reconciles (issue 31).
  */
 import type { ControllerRevision, SidecarSet } from '@kruise-ts/api';
-import type { AdmissionHandler, KubeObject, ThreadHandlerContext } from '@kruise-ts/controller-runtime';
+import type { AdmissionHandler, ThreadHandlerContext } from '@kruise-ts/webhook';
+import type { KubeObject } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import { podInjectionHandler } from './pod-injection-handler.ts';

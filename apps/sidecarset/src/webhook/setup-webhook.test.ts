@@ -5,13 +5,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 
-import {
-  createLogger,
-  FeatureGates,
-  Manager,
-  SelfManagedCertificates,
-  WebhookServer,
-} from '@kruise-ts/controller-runtime';
+import { createLogger, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
+import { SelfManagedCertificates, WebhookServer } from '@kruise-ts/webhook';
 
 import { sidecarSetOptionsFromFlags } from '../flags.ts';
 import { addLocalPodWebhookConfiguration } from './local-webhook-configuration.ts';

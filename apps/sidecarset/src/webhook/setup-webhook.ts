@@ -1,5 +1,6 @@
-import { threadModuleUrl } from '@kruise-ts/controller-runtime';
-import type { Manager, MirroredInformer, WebhookServer } from '@kruise-ts/controller-runtime';
+import { threadModuleUrl } from '@kruise-ts/webhook';
+import type { Manager } from '@kruise-ts/controller-runtime';
+import type { MirroredInformer, WebhookServer } from '@kruise-ts/webhook';
 import type { z } from 'zod';
 
 import { sidecarSetRevisionInformer } from '../revision/revision-informer.ts';

@@ -5,7 +5,7 @@
  * starting. The chart renders the same fields; the launcher and the tests build it here.
  */
 import type { LabelSelector } from '@kruise-ts/api';
-import type { WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import type { WebhookConfigurationLike } from '@kruise-ts/webhook';
 
 import { POD_WEBHOOK_PATH } from './setup-webhook.ts';
 

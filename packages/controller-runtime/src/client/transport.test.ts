@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import type { TLSSocket } from 'node:tls';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { generateCertificateAuthority, generateServingCertificate } from '../webhook/certificates.ts';
-import type { CertificateKeyPair } from '../webhook/certificates.ts';
+import { createCertificateAuthority, createServingCertificate } from '@kruise-ts/local-cluster/testing';
+
 import { readCurrentContext, StaticKubeConfig } from './kubeconfig-loader.ts';
 import { credentialHeaders } from './credential-headers.ts';
 import { Transport } from './transport.ts';
@@ -48,6 +48,16 @@ describe('credentialHeaders', () => {
   });
 });
 
+/** A certificate and its key, read from the files openssl wrote. */
+interface PemPair {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+function pemPair(files: { readonly certFile: string; readonly keyFile: string }): PemPair {
+  return { certPem: readFileSync(files.certFile, 'utf8'), keyPem: readFileSync(files.keyFile, 'utf8') };
+}
+
 /** What the test server saw of a request. */
 interface Seen {
   readonly authorization: string | undefined;
@@ -61,19 +71,30 @@ interface Seen {
  */
 describe('Transport over TLS, with a StaticKubeConfig', () => {
   let dir = '';
-  let ca: CertificateKeyPair;
-  let client: CertificateKeyPair;
-  let serving: CertificateKeyPair;
+  let ca: PemPair;
+  let client: PemPair;
+  let serving: PemPair;
   let server: https.Server;
   let port = 0;
   const seen: Seen[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'transport-tls-'));
-    const now = Date.now();
-    ca = await generateCertificateAuthority({ commonName: 'test-ca', now });
-    serving = await generateServingCertificate({ ca, dnsNames: ['kube.test'], now });
-    client = await generateServingCertificate({ ca, dnsNames: ['client.test'], now });
+    // openssl, as the local control plane's own PKI: the runtime does not make certificates itself.
+    const caFiles = await createCertificateAuthority(dir, 'test-ca');
+    ca = pemPair(caFiles);
+    serving = pemPair(
+      await createServingCertificate({ ca: caFiles, dir, name: 'kube', commonName: 'kube.test', hosts: ['kube.test'] }),
+    );
+    client = pemPair(
+      await createServingCertificate({
+        ca: caFiles,
+        dir,
+        name: 'client',
+        commonName: 'client.test',
+        hosts: ['client.test'],
+      }),
+    );
     server = https.createServer(
       { cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false },
       (request, response) => {

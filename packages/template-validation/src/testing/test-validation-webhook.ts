@@ -6,8 +6,8 @@
  * does the dry runs), then `start`s.
  */
 import type { Client } from '@kruise-ts/controller-runtime';
-import { TestWebhookRegistration } from '@kruise-ts/controller-runtime/testing';
-import type { TestWebhookRegistrationOptions } from '@kruise-ts/controller-runtime/testing';
+import { TestWebhookRegistration } from '@kruise-ts/webhook/testing';
+import type { TestWebhookRegistrationOptions } from '@kruise-ts/webhook/testing';
 import type { Logger } from 'pino';
 
 import { validatingWebhookConfiguration } from '../webhook-configuration.ts';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { validatingWebhookConfigurationResource } from '@kruise-ts/controller-runtime';
+import { validatingWebhookConfigurationResource } from '@kruise-ts/webhook';
 import type { Client } from '@kruise-ts/controller-runtime';
 import { freeLoopbackPort } from '@kruise-ts/local-cluster';
 import type { LocalCluster } from '@kruise-ts/local-cluster';

@@ -8,7 +8,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-import { generateCertificateAuthority, generateServingCertificate } from '@kruise-ts/controller-runtime';
+import { generateCertificateAuthority, generateServingCertificate } from '@kruise-ts/webhook';
 
 const now = Date.now();
 const ca = await generateCertificateAuthority({ commonName: 'kruise-ts-bench-reference-ca', now });

@@ -18,14 +18,14 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 
 import { convertObject, CONVERSION_WEBHOOK_PATH, CRD_DEFINITIONS, CRDS_DIRECTORY } from '@kruise-ts/api';
+import { createLogger } from '@kruise-ts/controller-runtime';
 import {
-  createLogger,
   customResourceDefinitionResource,
   LocalConversionWebhook,
   SelfManagedCertificates,
   WebhookServer,
-} from '@kruise-ts/controller-runtime';
-import type { CertificateSource } from '@kruise-ts/controller-runtime';
+} from '@kruise-ts/webhook';
+import type { CertificateSource } from '@kruise-ts/webhook';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { applyCrdFiles } from '@kruise-ts/local-cluster/testing';
 

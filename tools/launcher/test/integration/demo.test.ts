@@ -12,8 +12,10 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import { defineResource, isNotFound, mutatingWebhookConfigurationResource } from '@kruise-ts/controller-runtime';
-import type { KubeObject, WebhookConfigurationLike } from '@kruise-ts/controller-runtime';
+import { defineResource, isNotFound } from '@kruise-ts/controller-runtime';
+import { mutatingWebhookConfigurationResource } from '@kruise-ts/webhook';
+import type { KubeObject } from '@kruise-ts/controller-runtime';
+import type { WebhookConfigurationLike } from '@kruise-ts/webhook';
 import { testClient } from '@kruise-ts/controller-runtime/testing';
 import { freeLoopbackPort } from '@kruise-ts/local-cluster';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';

@@ -18,3 +18,5 @@ export { createFakeNodes, TEST_NODE_TAINT, TEST_NODE_TOLERATION } from './fake-n
 export type { CreateFakeNodesOptions, FakeNodes } from './fake-nodes.ts';
 export { startWatchHoldingProxy } from './watch-holding-proxy.ts';
 export type { WatchHoldingProxy } from './watch-holding-proxy.ts';
+export { createCertificateAuthority, createServingCertificate } from '../internal/pki.ts';
+export type { CertificateAuthority, ServingCertificate, ServingCertificateRequest } from '../internal/pki.ts';
