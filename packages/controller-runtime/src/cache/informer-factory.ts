@@ -86,7 +86,7 @@ export class InformerFactory {
       informer = new Informer<T>({
         listWatcher: apiListWatcher(this.#options.client, scope),
         description: key,
-        logger: this.#options.logger.child({ informer: key }),
+        logger: this.#options.logger,
         transform: this.#transformFor(scope.resource),
         freeze: this.#options.freeze,
         pageSize: this.#options.pageSize,

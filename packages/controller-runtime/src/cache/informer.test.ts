@@ -238,6 +238,26 @@ describe('Informer', () => {
     stop.abort();
   });
 
+  it('names itself once in each log line, even when its logger already carries a binding', async () => {
+    const lines: string[] = [];
+    const lw = new ScriptedListWatcher();
+    lw.lists.push([{ error: new Error('connection refused') }]);
+    lw.lists.push([page([obj('a', '5')], '10')]);
+    const informer = new Informer({
+      listWatcher: lw,
+      description: 'pods in ns',
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }).child({ component: 'cache' }),
+      backoff: { initialMs: 1, maxMs: 2 },
+    });
+    const stop = new AbortController();
+    void informer.run(stop.signal);
+    await until(() => lw.streams.length === 1);
+    stop.abort();
+    const failure = lines.find((line) => line.includes('List/watch failed'));
+    expect(failure?.match(/"informer":/g)).toHaveLength(1);
+    expect(failure).toContain('"informer":"pods in ns"');
+  });
+
   it('replays the cache to a handler added after sync, and survives a throwing handler', async () => {
     const lw = new ScriptedListWatcher();
     lw.lists.push([page([obj('a', '5'), obj('b', '6')], '10')]);

@@ -82,9 +82,12 @@ export class Informer<T extends KubeObject> {
   #synced = false;
   #resourceVersion = '';
   #started = false;
+  /** Every line names the informer once, whoever made the logger (the factory binds nothing itself). */
+  readonly #logger: Logger;
 
   constructor(options: InformerOptions<T>) {
     this.#options = options;
+    this.#logger = options.logger.child({ informer: options.description });
     this.#store = new Store<T>(options.indexers ?? {});
     this.#backoff = new Backoff({
       initialMs: options.backoff?.initialMs ?? 800,
@@ -97,7 +100,7 @@ export class Informer<T extends KubeObject> {
     this.#handlers.push(handler);
     if (this.#synced) {
       for (const object of this.#store.values()) {
-        safely(this.#options.logger, () => handler.onAdd?.(object as DeepReadonly<T>, true));
+        safely(this.#logger, () => handler.onAdd?.(object as DeepReadonly<T>, true));
       }
     }
   }
@@ -206,10 +209,7 @@ export class Informer<T extends KubeObject> {
     if (isGone(error)) {
       // The version we resumed from has been compacted: only a fresh list can tell what changed.
       this.#stats.relistsAfterGone++;
-      this.#options.logger.info(
-        { informer: this.#options.description, resourceVersion: this.#resourceVersion },
-        'Watch resource version expired, relisting',
-      );
+      this.#logger.info({ resourceVersion: this.#resourceVersion }, 'Watch resource version expired, relisting');
       return true;
     }
     this.#stats.failures++;
@@ -217,10 +217,7 @@ export class Informer<T extends KubeObject> {
       this.#backoff.reset();
     }
     const delay = this.#backoff.next();
-    this.#options.logger.warn(
-      { informer: this.#options.description, phase, err: error, retryInMs: delay },
-      'List/watch failed, retrying',
-    );
+    this.#logger.warn({ phase, err: error, retryInMs: delay }, 'List/watch failed, retrying');
     await sleep(delay, undefined, { signal }).catch(() => undefined);
     return phase === 'list';
   }
@@ -330,7 +327,7 @@ export class Informer<T extends KubeObject> {
 
   #emit(call: (handler: ResourceEventHandler<T>) => void): void {
     for (const handler of this.#handlers) {
-      safely(this.#options.logger, () => {
+      safely(this.#logger, () => {
         call(handler);
       });
     }

@@ -56,7 +56,9 @@ const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 2 * 60_000;
  * The generic controller loop: watched informers map changes to request keys in a de-duplicating,
  * rate-limited queue; N workers take keys and call the reconciler; success forgets the key's backoff,
  * an error retries it with backoff, a TerminalError is only counted, `requeueAfterMs` schedules the
- * next run. This is the only code that talks to the queue.
+ * next run. The workers are the only code that takes keys from the queue, forgets them or retries
+ * them; others only add keys to it: the watches here, event handlers an app or a shared package
+ * registers itself (owned pods, PVCs), and the shard coordinator when this replica takes buckets.
  */
 export class Controller implements Runnable {
   readonly needLeaderElection: boolean;
