@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import { createClient, EventRecorder, Transport } from '../../src/index.ts';
+import { createClient, Transport } from '../../src/index.ts';
+import { EventRecorder } from '../../src/events/event-recorder.ts';
 
 const kubeConfig = testKubeConfig();
 const core = kubeConfig.makeApiClient(CoreV1Api);

@@ -9,14 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 
-import {
-  createLogger,
-  defineResource,
-  Manager,
-  objectReference,
-  requestForObject,
-  TransportClosedError,
-} from '../../src/index.ts';
+import { createLogger, defineResource, Manager, objectReference, requestForObject } from '../../src/index.ts';
+import { TransportClosedError } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/index.ts';
 
 interface ConfigMap extends KubeObject {
