@@ -7,6 +7,12 @@
 import { controllerRef } from '@kruise-ts/controller-runtime';
 import type { KubeObject, Lister, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
 
+/**
+ * How long a reconcile waits before looking again while the cache lags behind our own writes (to the
+ * workload or its pods); the watch event of the write usually comes first and reconciles it sooner.
+ */
+export const CACHE_LAG_RETRY_MS = 1000;
+
 /** The key of the first such object of `ownerUid`, or undefined when the cache has caught up. */
 export function laggingOwnedObject<T extends KubeObject>(
   expectations: ResourceVersionExpectations,

@@ -1,8 +1,8 @@
 /**
  * @kruise-ts/workload: mechanics shared by the workload controllers (no workload-specific knowledge):
  * pod state predicates, ownership claims, slow-start batches, the scale-in order and its rankers,
- * the update order (priority, scatter) and its unavailability limit, requeue delays and the core
- * resources they address.
+ * the update order (priority, scatter) and its unavailability limit, requeue delays, the core
+ * resources they address, and the reconcile skeleton all four apps run (`reconcileWorkload`).
  *
  * STOP: this file is the public API of @kruise-ts/workload. Add explicit named exports only (no `export *`).
  */
@@ -44,14 +44,8 @@ export type { ClaimDecision, ClaimObjectsOptions, ClaimOwner, JsonPatch } from '
 export { slowStartBatch } from './slow-start.ts';
 export { SlowStartMemory } from './slow-start-memory.ts';
 export { mapWithConcurrency, POD_WRITE_CONCURRENCY, settleWithConcurrency } from './bounded-concurrency.ts';
-export { laggingOwnedObject } from './cache-lag.ts';
-export {
-  expectingOwnWrites,
-  OWN_WRITE_RETRY_MS,
-  ownWriteRequeue,
-  waitForOwnWrite,
-  watchOwnWrites,
-} from './own-writes.ts';
+export { CACHE_LAG_RETRY_MS, laggingOwnedObject } from './cache-lag.ts';
+export { expectingOwnWrites, ownWriteRequeue, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
 export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';
 export { RequeueAfter } from './requeue.ts';
 export { errorMessage, stableMessage } from './failure-message.ts';
@@ -88,4 +82,22 @@ export { claimCandidates, claimOwnerOf, freshOwnerCheck, staleObject } from './c
 export { statusPatch, updateStatus } from './status-patch.ts';
 export type { StatusWriter } from './status-patch.ts';
 export { cachedParser } from './cached-parse.ts';
+
+// The reconcile skeleton: the steps an app implements, the function that runs them, and its outcome.
+export { reconcileWorkload } from './reconcile-workload.ts';
+export type {
+  CacheWaiter,
+  SpecValidator,
+  UnusableSpecReporter,
+  WorkloadClients,
+  WorkloadObject,
+  WorkloadReader,
+  WorkloadReconcileSteps,
+  WorkloadSyncer,
+} from './reconcile-steps.ts';
+export { sooner } from './sync-outcome.ts';
+export type { Synced, SyncOutcome, UnusableSpec, WaitingForCache } from './sync-outcome.ts';
+export { reportUnusableSpec, unusableStatus } from './unusable-spec.ts';
+export { writeWorkloadStatus } from './workload-status-write.ts';
+export { asError, logFailure } from './reconcile-failure.ts';
 export type { ObjectSchema, ParsedObject } from './cached-parse.ts';

@@ -5,7 +5,8 @@ import { resourceClient, ResourceVersionExpectations } from '@kruise-ts/controll
 import type { ResourceEventHandler } from '@kruise-ts/controller-runtime';
 import { FakeClient } from '@kruise-ts/controller-runtime/testing';
 
-import { expectingOwnWrites, OWN_WRITE_RETRY_MS, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
+import { CACHE_LAG_RETRY_MS } from './cache-lag.ts';
+import { expectingOwnWrites, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
 import { podResource } from './resources.ts';
 
 const KEY = { namespace: 'ns', name: 'web' };
@@ -27,9 +28,9 @@ describe('expectingOwnWrites and waitForOwnWrite', () => {
     expect(waitForOwnWrite(expectations, before)).toBeUndefined();
 
     const afterStatus = await client.patchStatus(KEY, { type: 'merge', body: { status: { phase: 'Running' } } });
-    expect(waitForOwnWrite(expectations, before)).toBe(OWN_WRITE_RETRY_MS);
+    expect(waitForOwnWrite(expectations, before)).toBe(CACHE_LAG_RETRY_MS);
     const afterPatch = await client.patch(KEY, { type: 'merge', body: { metadata: { labels: { a: 'b' } } } });
-    expect(waitForOwnWrite(expectations, afterStatus)).toBe(OWN_WRITE_RETRY_MS);
+    expect(waitForOwnWrite(expectations, afterStatus)).toBe(CACHE_LAG_RETRY_MS);
     expect(waitForOwnWrite(expectations, afterPatch)).toBeUndefined();
     expect(waitForOwnWrite(expectations, before)).toBeUndefined();
   });

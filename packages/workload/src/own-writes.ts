@@ -19,6 +19,8 @@ import type {
   Result,
 } from '@kruise-ts/controller-runtime';
 
+import { CACHE_LAG_RETRY_MS } from './cache-lag.ts';
+
 /** `client` whose patches of the object and of its status record the version the API server returned. */
 export function expectingOwnWrites<T extends KubeObject>(
   client: ResourceClient<T>,
@@ -39,9 +41,6 @@ export function expectingOwnWrites<T extends KubeObject>(
   };
 }
 
-/** Retry soon while the cache lags behind our write to the workload; its watch event usually comes first. */
-export const OWN_WRITE_RETRY_MS = 1000;
-
 /**
  * How long to wait before reconciling `cached`, or undefined when the cache shows our last write to it
  * (or the expectation timed out: a stuck wait is dropped, never held forever).
@@ -50,7 +49,7 @@ export function waitForOwnWrite(
   expectations: Pick<ResourceVersionExpectations, 'check'>,
   cached: KubeObject,
 ): number | undefined {
-  return expectations.check(cached).satisfied ? undefined : OWN_WRITE_RETRY_MS;
+  return expectations.check(cached).satisfied ? undefined : CACHE_LAG_RETRY_MS;
 }
 
 /** `waitForOwnWrite` as a reconcile's result: the retry to return, or undefined to go on. */
