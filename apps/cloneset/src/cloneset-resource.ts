@@ -6,7 +6,7 @@ import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 /**
  * CloneSets as the informer caches them. No `parse` here: the apiserver already enforced the CRD
  * schema, and a parse error inside an informer would stop the whole cache; the reconciler parses each
- * object it works on instead (see `parseCloneSet`).
+ * object it works on instead (see `parseCloneSetObject`).
  */
 export const cloneSetResource = defineResource<CloneSet>({
   group: APPS_KRUISE_IO_GROUP,

@@ -1,6 +1,6 @@
 import { CloneSetConditionType, CloneSetEventReason } from '@kruise-ts/api';
 import type { CloneSet, CloneSetCondition, ControllerRevision, Node } from '@kruise-ts/api';
-import { objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
+import { resourceClient } from '@kruise-ts/controller-runtime';
 import type {
   DeepReadonly,
   Lister,
@@ -14,19 +14,32 @@ import type { PodControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
 import {
+  asError,
+  CACHE_LAG_RETRY_MS,
   errorMessage,
   expectingOwnWrites,
   isBeingDeleted,
   laggingOwnedObject,
-  ownWriteRequeue,
+  logFailure,
+  reconcileWorkload,
+  setCondition as setWorkloadCondition,
   SlowStartMemory,
-  updateStatus,
   warnOnce,
 } from '@kruise-ts/workload';
-import type { ReportedProblem } from '@kruise-ts/workload';
+import type {
+  ParsedObject,
+  ReportedProblem,
+  Synced,
+  SyncOutcome as WorkloadSyncOutcome,
+  UnusableSpec,
+  WaitingForCache,
+  WorkloadClients,
+  WorkloadCondition,
+  WorkloadReconcileSteps,
+} from '@kruise-ts/workload';
 
-import { parseCloneSet } from './cloneset-parse.ts';
-import { cloneSetResource } from './cloneset-resource.ts';
+import { parseCloneSetObject } from './cloneset-parse.ts';
+import { cloneSetKey, cloneSetResource } from './cloneset-resource.ts';
 import { reviewPodsToDelete, truncatePodsToDelete } from './pods-to-delete.ts';
 import type { PodsToDeleteReview } from './pods-to-delete.ts';
 import { readState } from './read-state.ts';
@@ -34,7 +47,6 @@ import type { ReadCaches, ReadResult } from './read-state.ts';
 import type { ActiveRevisions } from './revisions.ts';
 import { calculateStatus } from './status/calculate-status.ts';
 import { removeCondition, setCondition } from './status/conditions.ts';
-import { reportUnusableSpec } from './status/report-condition.ts';
 import { diffsOf } from './sync/diffs.ts';
 import type { PodDiffs } from './sync/diffs.ts';
 import { scale } from './sync/scale.ts';
@@ -54,8 +66,10 @@ export interface CloneSetReconcilerDeps extends ReadCaches, PodControlDeps {
   readonly templateValidator: Pick<TemplateValidator, 'validate'>;
 }
 
-/** Retry soon when the cache lags behind our writes; the informer event usually comes first. */
-const CACHE_LAG_RETRY_MS = 1000;
+type CloneSetStatus = NonNullable<CloneSet['status']>;
+
+/** Reason of the FailedScale condition while the spec or template cannot be used at all. */
+export const INVALID_TEMPLATE = 'InvalidTemplate';
 
 /** Reason of the FailedScale condition while podsToDelete names pods that are not ours. */
 export const PODS_TO_DELETE_NOT_OWNED = 'PodsToDeleteNotOwned';
@@ -72,134 +86,133 @@ interface SyncOutcome {
   readonly failure?: Error;
 }
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(errorMessage(error));
+/**
+ * A CloneSet the controller cannot act on (a spec this version cannot read, a template Go could not
+ * decode or the API server refuses): the FailedScale condition naming the field, and a Warning
+ * FailedCreate; no pod is created, deleted or updated.
+ */
+function unusable(message: string): ReportedProblem {
+  return {
+    type: CloneSetConditionType.FailedScale,
+    reason: INVALID_TEMPLATE,
+    message,
+    eventReason: CloneSetEventReason.FailedCreate,
+  };
 }
 
 /**
- * Reconciles one CloneSet (OpenKruise's `doReconcile`): check scale expectations, read claimed pods,
- * PVCs and revisions, give new pods their readiness conditions, scale; when scaling changed nothing,
- * refresh pods (in-place updates, lifecycle states) and update them to the target revision; then
- * write the status, trim `podsToDelete` and the revision history. A failed step is reported in the
- * status (FailedScale / FailedUpdate) and Events, and then thrown, so that the work queue retries the
- * CloneSet with its per-item exponential backoff instead of a fixed delay.
+ * Reconciles one CloneSet (OpenKruise's `doReconcile`) through the workload skeleton
+ * (`reconcileWorkload`: read, report an unusable spec, wait for the cache, sync, write the status).
+ * Its own steps: read claimed pods, PVCs and revisions, give new pods their readiness conditions,
+ * scale; when scaling changed nothing, refresh pods (in-place updates, lifecycle states) and update
+ * them to the target revision; after the status, trim `podsToDelete` and the revision history. A
+ * failed step is reported in the status (FailedScale / FailedUpdate) and Events, and then thrown, so
+ * that the work queue retries the CloneSet with its per-item exponential backoff.
  */
-export class CloneSetReconciler implements Reconciler {
+export class CloneSetReconciler implements Reconciler, WorkloadReconcileSteps<CloneSet, CloneSetStatus> {
   readonly #deps: CloneSetReconcilerDeps;
   readonly #createBatchSizes = new SlowStartMemory();
+  readonly clients: WorkloadClients<CloneSet>;
+  // A new CloneSet has no status yet, and the schema requires its counts: no pods, so zeros.
+  readonly zeroCounts = {
+    replicas: 0,
+    readyReplicas: 0,
+    availableReplicas: 0,
+    updatedReplicas: 0,
+    updatedReadyReplicas: 0,
+  };
+  readonly observesGeneration = true;
 
   constructor(deps: CloneSetReconcilerDeps) {
     this.#deps = deps;
+    this.clients = { ...deps, resource: cloneSetResource, clock: deps.clock ?? { now: () => Date.now() } };
   }
 
-  /** Why this reconcile must wait for the cache, as the result to return; undefined when it may go on. */
-  #waitForCache(context: ReconcileContext, key: string, cs: DeepReadonly<CloneSet>): Result | undefined {
-    const deps = this.#deps;
-    const expectations = deps.scaleExpectations.satisfied(key);
-    if (!expectations.satisfied) {
-      context.logger.debug(
-        { pending: expectations.pending },
-        'Waiting for the cache to show our creations and deletions',
-      );
-      return { requeueAfterMs: expectations.remainingMs };
-    }
-    // Cheap first: while our own pod writes are not in the cache yet, every watch event of them would
-    // otherwise start a full read of all the CloneSet's pods only to find one stale (O(pods) per event).
-    const lagging = laggingOwnedObject(deps.resourceVersionExpectations, deps.pods, cs.metadata.uid);
-    if (lagging !== undefined) {
-      context.logger.debug({ pod: lagging }, 'Waiting for the cache to show our last write');
-      return { requeueAfterMs: CACHE_LAG_RETRY_MS };
-    }
-    return undefined;
+  reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    return reconcileWorkload(this, context, request);
   }
 
-  async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
-    const deps = this.#deps;
-    const key = requestKey(request);
-    const cached = deps.cloneSets.get(request.namespace, request.name);
-    if (cached === undefined) {
-      return this.#forget(key);
-    }
-    // Everything below reads the cached CloneSet, its status included: it must show our last write.
-    const ownWrite = ownWriteRequeue(deps.resourceVersionExpectations, cached);
-    if (ownWrite !== undefined) {
-      return ownWrite;
-    }
-    const ctx = this.#context(context);
-    const cs = await this.#usable(ctx, cached);
-    await this.#checkTemplate(ctx, cs);
-    const waiting = this.#waitForCache(context, key, cs);
-    if (waiting !== undefined) {
-      return waiting;
-    }
-    const read = await this.#read(ctx, cs);
-    if (read.kind === 'waiting') {
-      context.logger.debug({ reason: read.reason }, 'Waiting for the cache');
-      return { requeueAfterMs: CACHE_LAG_RETRY_MS };
-    }
-    return this.#syncAndFinish(ctx, read);
+  get(request: Request): DeepReadonly<CloneSet> | undefined {
+    return this.#deps.cloneSets.get(request.namespace, request.name);
   }
 
   /** A deleted CloneSet: what was kept for it goes too. */
-  #forget(key: string): Result | undefined {
+  forget(key: string): void {
     this.#deps.scaleExpectations.delete(key);
     this.#createBatchSizes.forget(key);
-    return undefined;
   }
 
-  /** The sync steps, then the status whatever they did; a failure is thrown only after the status says it. */
-  async #syncAndFinish(ctx: SyncContext, read: Extract<ReadResult, { kind: 'ready' }>): Promise<Result> {
-    const outcome = await this.#sync(ctx, read.state);
-    await this.#finish(ctx, { state: read.state, revisions: read.revisions, conditions: outcome.conditions });
-    if (outcome.failure !== undefined) {
-      throw outcome.failure;
-    }
-    return ctx.requeue.toResult();
+  parse(cached: DeepReadonly<CloneSet>): ParsedObject<CloneSet> {
+    return parseCloneSetObject(cached);
   }
 
-  /** The cached CloneSet, defaulted; one this version cannot read is reported and ends the reconcile. */
-  async #usable(ctx: SyncContext, cached: DeepReadonly<CloneSet>): Promise<DeepReadonly<CloneSet>> {
-    const parsed = parseCloneSet(cached);
-    return parsed.kind === 'valid' ? parsed.cloneSet : this.#reportUnusable(ctx, cached, parsed.message);
+  unreadable(message: string): ReportedProblem {
+    return unusable(message);
   }
 
-  /** A template the API server refuses is reported and ends the reconcile before any pod is made from it. */
-  async #checkTemplate(ctx: SyncContext, cs: DeepReadonly<CloneSet>): Promise<void> {
+  /** CloneSet's conditions carry lastUpdateTime. */
+  setProblemCondition(conditions: readonly WorkloadCondition[], problem: ReportedProblem, now: number) {
+    const { type, reason, message } = problem;
+    return setWorkloadCondition(conditions, { type, status: 'True', reason, message }, { now, lastUpdateTime: true });
+  }
+
+  /** A template the API server refuses is reported before any pod is made from it. */
+  async validate(context: ReconcileContext, cs: DeepReadonly<CloneSet>): Promise<ReportedProblem | undefined> {
     const shape = {
-      shortHash: ctx.gates.enabled('CloneSetShortHash'),
+      shortHash: this.#deps.gates.enabled('CloneSetShortHash'),
       reCreateWithoutReadinessGates: this.#deps.options.reCreateWithoutReadinessGates,
     };
     const problem = await templateProblem(cs, {
       validator: this.#deps.templateValidator,
       shape,
-      signal: ctx.signal,
-      logger: ctx.logger,
+      signal: context.signal,
+      logger: context.logger,
     });
-    if (problem !== undefined) {
-      await this.#reportUnusable(ctx, cs, problem);
+    return problem === undefined ? undefined : unusable(problem);
+  }
+
+  /** Why this reconcile must wait for the cache; undefined when it may go on. */
+  waitForCache(context: ReconcileContext, cs: DeepReadonly<CloneSet>): WaitingForCache | undefined {
+    const deps = this.#deps;
+    const expectations = deps.scaleExpectations.satisfied(cloneSetKey(cs));
+    if (!expectations.satisfied) {
+      context.logger.debug({ pending: expectations.pending }, 'Expecting our creations and deletions');
+      return { kind: 'waiting', reason: 'our creations and deletions', delayMs: expectations.remainingMs };
     }
+    // Cheap first: while our own pod writes are not in the cache yet, every watch event of them would
+    // otherwise start a full read of all the CloneSet's pods only to find one stale (O(pods) per event).
+    const lagging = laggingOwnedObject(deps.resourceVersionExpectations, deps.pods, cs.metadata.uid);
+    return lagging === undefined
+      ? undefined
+      : { kind: 'waiting', reason: `our last write to ${lagging}`, delayMs: CACHE_LAG_RETRY_MS };
+  }
+
+  /** Read, the sync steps, then the status whatever they did; a failure is thrown only after the status says it. */
+  async sync(context: ReconcileContext, cs: DeepReadonly<CloneSet>): Promise<WorkloadSyncOutcome<CloneSetStatus>> {
+    const ctx = this.#context(context);
+    const read = await this.#read(ctx, cs);
+    if (read.kind !== 'ready') {
+      return read;
+    }
+    const outcome = await this.#sync(ctx, read.state);
+    return this.#finish(ctx, { state: read.state, revisions: read.revisions, ...outcome });
   }
 
   /** The read phase; a template Go could not decode is reported and ends the reconcile before any write. */
-  async #read(ctx: SyncContext, cs: DeepReadonly<CloneSet>): Promise<ReadResult> {
+  async #read(
+    ctx: SyncContext,
+    cs: DeepReadonly<CloneSet>,
+  ): Promise<Extract<ReadResult, { kind: 'ready' }> | WaitingForCache | UnusableSpec> {
     try {
-      return await readState(ctx, this.#deps, cs);
+      const read = await readState(ctx, this.#deps, cs);
+      return read.kind === 'ready' ? read : { kind: 'waiting', reason: read.reason, delayMs: CACHE_LAG_RETRY_MS };
     } catch (error) {
       if (error instanceof TemplateDecodeError) {
         const message = `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`;
-        return this.#reportUnusable(ctx, cs, message);
+        return { kind: 'unusable', problem: unusable(message) };
       }
       throw error;
     }
-  }
-
-  /**
-   * Reports a CloneSet this controller cannot act on and ends the reconcile with a TerminalError:
-   * retrying cannot help, the user's next edit of the CloneSet reconciles it again.
-   */
-  async #reportUnusable(ctx: SyncContext, cs: DeepReadonly<CloneSet>, message: string): Promise<never> {
-    await reportUnusableSpec(ctx, { cs, ref: objectReference(cloneSetResource, cs), message });
-    throw new TerminalError(message);
   }
 
   /** The capabilities of one reconcile: every API client carries its abort signal. */
@@ -230,7 +243,7 @@ export class CloneSetReconciler implements Reconciler {
       initialized = await initializeReadinessGates(ctx, state.pods);
       scaled = await scale(ctx, state);
     } catch (error) {
-      ctx.logger.error({ err: error }, 'Scaling failed');
+      logFailure(ctx, error, 'Scaling failed');
       const message = errorMessage(error);
       return {
         conditions: setCondition(
@@ -272,7 +285,7 @@ export class CloneSetReconciler implements Reconciler {
     try {
       result = await update(ctx, updating.state, updating.diffs);
     } catch (error) {
-      ctx.logger.error({ err: error }, 'Updating failed');
+      logFailure(ctx, error, 'Updating failed');
       if (error instanceof UpdateError) {
         this.#warnSkipped(ctx, updating.state, error.result);
       }
@@ -341,10 +354,11 @@ export class CloneSetReconciler implements Reconciler {
     return problem;
   }
 
+  /** The status, and what follows its write: `podsToDelete` trimmed, the revision history truncated. */
   async #finish(
     ctx: SyncContext,
-    input: { state: SyncState; revisions: ActiveRevisions; conditions: CloneSetCondition[] },
-  ): Promise<void> {
+    input: SyncOutcome & { state: SyncState; revisions: ActiveRevisions },
+  ): Promise<Synced<CloneSetStatus>> {
     const { state, revisions } = input;
     const review = await reviewPodsToDelete(ctx, state);
     const result = calculateStatus({
@@ -360,17 +374,20 @@ export class CloneSetReconciler implements Reconciler {
     if (result.checkAgainInMs !== undefined) {
       ctx.requeue.push(result.checkAgainInMs, 'progress deadline');
     }
-    await updateStatus(ctx.cloneSets, state.cs, result.status);
-    await truncatePodsToDelete(ctx, state, review.gone);
-    await truncateHistory({
-      store: ctx.revisions,
-      active: revisions,
-      pods: state.pods,
-      limit: state.cs.spec.revisionHistoryLimit,
-    }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
-    });
     this.#requeueForMinReady(ctx, state, result.status);
+    const afterStatus = async (): Promise<Result> => {
+      await truncatePodsToDelete(ctx, state, review.gone);
+      await truncateHistory({
+        store: ctx.revisions,
+        active: revisions,
+        pods: state.pods,
+        limit: state.cs.spec.revisionHistoryLimit,
+      }).catch((error: unknown) => {
+        ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
+      });
+      return ctx.requeue.toResult();
+    };
+    return { kind: 'synced', status: result.status, failure: input.failure, afterStatus };
   }
 
   /** With minReadySeconds, ready pods turn available later without any event: come back then. */
