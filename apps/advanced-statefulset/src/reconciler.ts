@@ -9,7 +9,7 @@
  */
 import { StatefulSetConditionType, StatefulSetEventReason } from '@kruise-ts/api';
 import type { ControllerRevision, StatefulSet, StatefulSetCondition } from '@kruise-ts/api';
-import { requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
+import { resourceClient } from '@kruise-ts/controller-runtime';
 import type {
   DeepReadonly,
   Lister,
@@ -23,22 +23,33 @@ import type { PodControlDeps, RefreshResult } from '@kruise-ts/pod-control';
 import { controllerRevisionResource, TemplateDecodeError, truncateHistory } from '@kruise-ts/revision';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
 import {
+  asError,
+  CACHE_LAG_RETRY_MS,
   errorMessage,
   expectingOwnWrites,
+  IN_PLACE_ONLY_NOT_POSSIBLE,
   isBeingDeleted,
   laggingOwnedObject,
-  ownWriteRequeue,
+  logFailure,
+  reconcileWorkload,
   removeCondition,
   setCondition,
-  updateStatus,
   warnOnce,
 } from '@kruise-ts/workload';
-import type { ReportedProblem } from '@kruise-ts/workload';
+import type {
+  ParsedObject,
+  ReportedProblem,
+  Synced,
+  SyncOutcome as WorkloadSyncOutcome,
+  WaitingForCache,
+  WorkloadClients,
+  WorkloadReconcileSteps,
+} from '@kruise-ts/workload';
 
 import { readState } from './read-state.ts';
 import type { ReadCaches, ReadResult } from './read-state.ts';
 import { calculateStatus } from './status/calculate-status.ts';
-import { parseStatefulSet, statefulSetResource } from './statefulset-resource.ts';
+import { parseStatefulSet, statefulSetKey, statefulSetResource } from './statefulset-resource.ts';
 import { scale } from './sync/scale.ts';
 import { revisionNameOf, rollingUpdateOf, withPods } from './sync/sync-context.ts';
 import type { SyncContext, SyncOptions, SyncState } from './sync/sync-context.ts';
@@ -53,8 +64,6 @@ export interface StatefulSetReconcilerDeps extends ReadCaches, PodControlDeps {
   /** Dry-runs templates before pods are made from them (the process's shared validator). */
   readonly templateValidator: Pick<TemplateValidator, 'validate'>;
 }
-
-const CACHE_LAG_RETRY_MS = 1000;
 
 /**
  * The rolling update runs only after a scale step that changed nothing and did not stop (OpenKruise
@@ -98,6 +107,7 @@ function invalidTemplate(message: string): ReportedProblem {
 }
 
 type Conditions = StatefulSetCondition[];
+type StatefulSetStatus = NonNullable<StatefulSet['status']>;
 
 /** The sync steps' outcome: the conditions they leave, the state they leave (pods as written), and the failure to retry with backoff, if any. */
 interface SyncOutcome {
@@ -106,50 +116,79 @@ interface SyncOutcome {
   readonly failure?: Error;
 }
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(errorMessage(error));
-}
-
-export class StatefulSetReconciler implements Reconciler {
+/**
+ * Reconciles one set through the workload skeleton (`reconcileWorkload`: read, report an unusable
+ * spec, wait for the cache, sync, write the status); its own steps are the read of revisions, pods and
+ * claims, and the sync (see the file's comment).
+ */
+export class StatefulSetReconciler implements Reconciler, WorkloadReconcileSteps<StatefulSet, StatefulSetStatus> {
   readonly #deps: StatefulSetReconcilerDeps;
+  readonly clients: WorkloadClients<StatefulSet>;
+  // A new set has no status yet, and the schema requires its counts: no pods, so zeros.
+  readonly zeroCounts = { replicas: 0, readyReplicas: 0, availableReplicas: 0 };
+  readonly observesGeneration = true;
 
   constructor(deps: StatefulSetReconcilerDeps) {
     this.#deps = deps;
+    this.clients = { ...deps, resource: statefulSetResource, clock: deps.clock ?? { now: () => Date.now() } };
   }
 
-  async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
-    const key = requestKey(request);
-    const cached = this.#deps.statefulSets.get(request.namespace, request.name);
-    // A deleted set: its expectations go with it (its pods and revisions go by garbage collection).
-    if (cached === undefined) {
-      this.#deps.scaleExpectations.delete(key);
-      return undefined;
+  reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    return reconcileWorkload(this, context, request);
+  }
+
+  get(request: Request): DeepReadonly<StatefulSet> | undefined {
+    return this.#deps.statefulSets.get(request.namespace, request.name);
+  }
+
+  /** A deleted set: its expectations go with it (its pods and revisions go by garbage collection). */
+  forget(key: string): void {
+    this.#deps.scaleExpectations.delete(key);
+  }
+
+  parse(cached: DeepReadonly<StatefulSet>): ParsedObject<StatefulSet> {
+    return parseStatefulSet(cached);
+  }
+
+  unreadable(message: string): ReportedProblem {
+    return invalidSpec(message);
+  }
+
+  /** A template the API server refuses is reported before any pod is made from it. */
+  async validate(context: ReconcileContext, set: DeepReadonly<StatefulSet>): Promise<ReportedProblem | undefined> {
+    const problem = await templateProblem(set, {
+      validator: this.#deps.templateValidator,
+      shape: podShapeOf(this.#deps.gates),
+      signal: context.signal,
+      logger: context.logger,
+    });
+    return problem === undefined ? undefined : invalidTemplate(problem);
+  }
+
+  waitForCache(context: ReconcileContext, set: DeepReadonly<StatefulSet>): WaitingForCache | undefined {
+    const expectations = this.#deps.scaleExpectations.satisfied(statefulSetKey(set));
+    if (!expectations.satisfied) {
+      context.logger.debug({ pending: expectations.pending }, 'Expecting our creations and deletions');
+      return { kind: 'waiting', reason: 'our creations and deletions', delayMs: expectations.remainingMs };
     }
-    // Everything below reads the cached set, its status included: it must show our last write.
-    const ownWrite = ownWriteRequeue(this.#deps.resourceVersionExpectations, cached);
-    if (ownWrite !== undefined) {
-      return ownWrite;
-    }
-    const ctx = this.#context(context);
-    const parsed = parseStatefulSet(cached);
-    if (parsed.kind === 'invalid') {
-      return this.#reportUnusable(ctx, cached, invalidSpec(parsed.message));
-    }
-    const set = parsed.object;
-    await this.#checkTemplate(ctx, set);
-    const waiting = this.#waitForCache(context, key, set);
-    if (waiting !== undefined) {
-      return waiting;
-    }
-    return this.#readAndSync(context, ctx, set);
+    const lagging = laggingOwnedObject(this.#deps.resourceVersionExpectations, this.#deps.pods, set.metadata.uid);
+    return lagging === undefined
+      ? undefined
+      : { kind: 'waiting', reason: `our last write to ${lagging}`, delayMs: CACHE_LAG_RETRY_MS };
   }
 
   /** Read, sync (or only report an unusable spec), then the status whatever happened; a failure is thrown after it. */
-  async #readAndSync(context: ReconcileContext, ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<Result> {
+  async sync(
+    context: ReconcileContext,
+    set: DeepReadonly<StatefulSet>,
+  ): Promise<WorkloadSyncOutcome<StatefulSetStatus>> {
+    const ctx = this.#context(context);
     const read = await this.#read(ctx, set);
     if (read.kind === 'waiting') {
-      context.logger.debug({ reason: read.reason }, 'Waiting for the cache');
-      return { requeueAfterMs: CACHE_LAG_RETRY_MS };
+      return { kind: 'waiting', reason: read.reason, delayMs: CACHE_LAG_RETRY_MS };
+    }
+    if (read.kind === 'undecodable') {
+      return { kind: 'unusable', problem: read.problem };
     }
     const outcome: SyncOutcome =
       read.kind === 'unusable'
@@ -160,42 +199,27 @@ export class StatefulSetReconciler implements Reconciler {
             }),
           }
         : await this.#sync(ctx, read.state);
-    await this.#finish(ctx, outcome.state ?? read.state, outcome.conditions);
-    if (outcome.failure !== undefined) {
-      throw outcome.failure;
-    }
-    return ctx.requeue.toResult();
+    return this.#finish(ctx, {
+      state: outcome.state ?? read.state,
+      conditions: outcome.conditions,
+      failure: outcome.failure,
+    });
   }
 
   /** The read phase; a template Go could not decode is reported and ends the reconcile before any write. */
-  async #read(ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<ReadResult> {
+  async #read(
+    ctx: SyncContext,
+    set: DeepReadonly<StatefulSet>,
+  ): Promise<ReadResult | { readonly kind: 'undecodable'; readonly problem: ReportedProblem }> {
     try {
       return await readState(ctx, this.#deps, set);
     } catch (error) {
       if (error instanceof TemplateDecodeError) {
-        return this.#reportUnusable(
-          ctx,
-          set,
-          invalidSpec(
-            `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`,
-          ),
-        );
+        const message = `spec.template.${error.message}: the pod template cannot be decoded (OpenKruise could not read it either); no pod is created, deleted or updated until it is fixed`;
+        return { kind: 'undecodable', problem: invalidSpec(message) };
       }
       throw error;
     }
-  }
-
-  #waitForCache(context: ReconcileContext, key: string, set: DeepReadonly<StatefulSet>): Result | undefined {
-    const expectations = this.#deps.scaleExpectations.satisfied(key);
-    if (!expectations.satisfied) {
-      context.logger.debug(
-        { pending: expectations.pending },
-        'Waiting for the cache to show our creations and deletions',
-      );
-      return { requeueAfterMs: expectations.remainingMs };
-    }
-    const lagging = laggingOwnedObject(this.#deps.resourceVersionExpectations, this.#deps.pods, set.metadata.uid);
-    return lagging === undefined ? undefined : { requeueAfterMs: CACHE_LAG_RETRY_MS };
   }
 
   #context(context: ReconcileContext): SyncContext {
@@ -227,50 +251,6 @@ export class StatefulSetReconciler implements Reconciler {
     );
   }
 
-  /** A template the API server refuses is reported and ends the reconcile before any pod is made from it. */
-  async #checkTemplate(ctx: SyncContext, set: DeepReadonly<StatefulSet>): Promise<void> {
-    const problem = await templateProblem(set, {
-      validator: this.#deps.templateValidator,
-      shape: podShapeOf(ctx.gates),
-      signal: ctx.signal,
-      logger: ctx.logger,
-    });
-    if (problem !== undefined) {
-      await this.#reportUnusable(ctx, set, invalidTemplate(problem));
-    }
-  }
-
-  /**
-   * A set this controller cannot act on (unreadable, or a template the API server refuses): the
-   * condition and Event, observedGeneration, and no retry until it changes. Nothing else is written.
-   */
-  async #reportUnusable(ctx: SyncContext, set: DeepReadonly<StatefulSet>, problem: ReportedProblem): Promise<never> {
-    const conditions = set.status?.conditions ?? [];
-    const ref = {
-      apiVersion: set.apiVersion,
-      kind: set.kind,
-      name: set.metadata.name ?? '',
-      namespace: set.metadata.namespace ?? '',
-      uid: set.metadata.uid ?? '',
-    };
-    warnOnce(ctx.recorder, { ref, conditions, problem });
-    const next = setCondition(
-      [...conditions],
-      { type: problem.type, status: 'True', reason: problem.reason, message: problem.message },
-      { now: ctx.clock.now() },
-    );
-    const status = {
-      replicas: 0,
-      readyReplicas: 0,
-      availableReplicas: 0,
-      ...set.status,
-      observedGeneration: set.metadata.generation,
-      conditions: next,
-    };
-    await updateStatus(ctx.statefulSets, set, status);
-    throw new TerminalError(problem.message);
-  }
-
   /** The sync steps; returns the conditions they leave and the failure to retry, if any. */
   async #sync(ctx: SyncContext, read: SyncState): Promise<SyncOutcome> {
     let conditions = removeCondition([...(read.set.status?.conditions ?? [])], StatefulSetConditionType.InvalidSpec);
@@ -294,9 +274,7 @@ export class StatefulSetReconciler implements Reconciler {
         return { conditions, state };
       }
     } catch (error) {
-      if (!ctx.signal.aborted) {
-        ctx.logger.error({ err: error }, 'Scaling failed');
-      }
+      logFailure(ctx, error, 'Scaling failed');
       return {
         conditions: setCondition(
           conditions,
@@ -333,9 +311,7 @@ export class StatefulSetReconciler implements Reconciler {
     } catch (error) {
       // A failed write of the pods' update: reported as such, the status written with the pods as
       // the refresh left them, and retried with the queue's backoff.
-      if (!ctx.signal.aborted) {
-        ctx.logger.error({ err: error }, 'Refreshing pods failed');
-      }
+      logFailure(ctx, error, 'Refreshing pods failed');
       const state = error instanceof RefreshError ? withPods(read, error.result.pods) : read;
       return {
         conditions: setCondition(
@@ -367,7 +343,7 @@ export class StatefulSetReconciler implements Reconciler {
             {
               type: StatefulSetConditionType.FailedUpdatePod,
               status: 'True',
-              reason: 'InPlaceOnlyNotPossible',
+              reason: IN_PLACE_ONLY_NOT_POSSIBLE,
               message: updated.blocked,
             },
             { now: ctx.clock.now() },
@@ -376,9 +352,7 @@ export class StatefulSetReconciler implements Reconciler {
       }
       return { conditions: removeCondition(conditions, StatefulSetConditionType.FailedUpdatePod) };
     } catch (error) {
-      if (!ctx.signal.aborted) {
-        ctx.logger.error({ err: error }, 'Updating failed');
-      }
+      logFailure(ctx, error, 'Updating failed');
       return {
         conditions: setCondition(
           conditions,
@@ -413,7 +387,12 @@ export class StatefulSetReconciler implements Reconciler {
     return conditions;
   }
 
-  async #finish(ctx: SyncContext, state: SyncState, conditions: Conditions): Promise<void> {
+  /** The status, and the history truncated once it is written. */
+  #finish(
+    ctx: SyncContext,
+    input: { readonly state: SyncState; readonly conditions: Conditions; readonly failure: Error | undefined },
+  ): Synced<StatefulSetStatus> {
+    const { state } = input;
     const status = calculateStatus({
       set: state.set,
       pods: [
@@ -425,26 +404,29 @@ export class StatefulSetReconciler implements Reconciler {
       updateRevision: revisionNameOf(state.updateRevision),
       collisionCount: state.collisionCount,
       minReadySeconds: rollingUpdateOf(state.set).minReadySeconds,
-      conditions,
+      conditions: input.conditions,
       now: ctx.clock.now(),
     });
-    await updateStatus(ctx.statefulSets, state.set, status);
     const minReadySeconds = rollingUpdateOf(state.set).minReadySeconds;
     if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas) {
       ctx.requeue.push(minReadySeconds * 1000, 'minReadySeconds');
     }
-    await truncateHistory({
-      store: ctx.revisions,
-      active: {
-        currentRevision: state.currentRevision,
-        updateRevision: state.updateRevision,
-        collisionCount: state.collisionCount,
-        revisions: state.revisions,
-      },
-      pods: state.pods,
-      limit: state.set.spec.revisionHistoryLimit,
-    }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
-    });
+    const afterStatus = async (): Promise<Result> => {
+      await truncateHistory({
+        store: ctx.revisions,
+        active: {
+          currentRevision: state.currentRevision,
+          updateRevision: state.updateRevision,
+          collisionCount: state.collisionCount,
+          revisions: state.revisions,
+        },
+        pods: state.pods,
+        limit: state.set.spec.revisionHistoryLimit,
+      }).catch((error: unknown) => {
+        ctx.logger.warn({ err: error }, 'Could not truncate the revision history');
+      });
+      return ctx.requeue.toResult();
+    };
+    return { kind: 'synced', status, failure: input.failure, afterStatus };
   }
 }

@@ -18,6 +18,7 @@ import {
   CACHE_LAG_RETRY_MS,
   errorMessage,
   expectingOwnWrites,
+  IN_PLACE_ONLY_NOT_POSSIBLE,
   isBeingDeleted,
   laggingOwnedObject,
   logFailure,
@@ -73,9 +74,6 @@ export const INVALID_TEMPLATE = 'InvalidTemplate';
 
 /** Reason of the FailedScale condition while podsToDelete names pods that are not ours. */
 export const PODS_TO_DELETE_NOT_OWNED = 'PodsToDeleteNotOwned';
-
-/** Reason of the FailedUpdate condition while InPlaceOnly meets a change that needs new pods. */
-export const IN_PLACE_ONLY_NOT_POSSIBLE = 'InPlaceOnlyNotPossible';
 
 /** Reason of the FailedUpdate condition while pods are skipped because their in-place update annotations cannot be read. */
 export const INVALID_IN_PLACE_UPDATE_ANNOTATION = 'InvalidInPlaceUpdateAnnotation';

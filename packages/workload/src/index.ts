@@ -32,6 +32,7 @@ export { metaTime } from './time.ts';
 export { findCondition, removeCondition, setCondition } from './conditions.ts';
 export type { ConditionInput, SetConditionOptions, WorkloadCondition } from './conditions.ts';
 export { isNewProblem, warnOnce } from './reported-problem.ts';
+export { IN_PLACE_ONLY_NOT_POSSIBLE } from './condition-reasons.ts';
 export type { ReportedProblem } from './reported-problem.ts';
 export { CONTROLLER_READY_FALSE_PREFIX, controllerReadyFalse } from './pod-ready.ts';
 export { labelValue } from './labels.ts';
