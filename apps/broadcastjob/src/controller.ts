@@ -137,7 +137,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     jobs: jobs.lister(),
     pods: pods.lister(),
     nodes: nodes.lister(),
-    expectations,
+    scaleExpectations: expectations,
     resourceVersionExpectations,
     fitnessOf,
     nodeOf: assignedNode,

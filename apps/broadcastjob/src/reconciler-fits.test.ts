@@ -40,7 +40,7 @@ function countingFitness(): { readonly fitnessOf: FitnessOf; readonly templates:
 /** One round, then the cache catching up with its writes (the informer would check the expectations off). */
 async function settledRound(fixture: ReconcileFixture): Promise<void> {
   await fixture.reconcile();
-  fixture.expectations.delete(KEY);
+  fixture.scaleExpectations.delete(KEY);
 }
 
 const nodes = (count: number): string[] =>

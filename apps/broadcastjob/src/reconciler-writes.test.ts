@@ -60,7 +60,7 @@ describe('BroadcastJobReconciler pod writes (over the in-memory API)', () => {
     });
     expect(fixture.stored().status).toMatchObject({ phase: 'running', active: 0, desired: 2 });
     // The creations never made were checked off: the next round is not blocked on them.
-    expect(fixture.expectations.satisfied(`${NAMESPACE}/job`).satisfied).toBe(true);
+    expect(fixture.scaleExpectations.satisfied(`${NAMESPACE}/job`).satisfied).toBe(true);
   });
 
   it('a retry refused the same way writes no status (a write would reconcile again past the backoff) and fails again', async () => {
@@ -118,7 +118,7 @@ describe('BroadcastJobReconciler pod writes (over the in-memory API)', () => {
       reason: 'DeleteError',
       message: 'etcdserver: request timed out',
     });
-    expect(fixture.expectations.satisfied(`${NAMESPACE}/job`).satisfied).toBe(true);
+    expect(fixture.scaleExpectations.satisfied(`${NAMESPACE}/job`).satisfied).toBe(true);
     refusing = false;
     expect(await fixture.reconcileError()).toBeUndefined();
     expect(

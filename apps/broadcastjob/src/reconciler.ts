@@ -11,8 +11,8 @@
  * without waiting for an unrelated event.
  */
 import { BroadcastJobPhase, scaledValueFromIntOrPercent } from '@kruise-ts/api';
-import type { BroadcastJob, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { isNotFound, objectReference, requestKey, resourceClient, TerminalError } from '@kruise-ts/controller-runtime';
+import type { BroadcastJob, BroadcastJobStatus, Node, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import { isNotFound, objectKey, objectReference, requestKey, resourceClient } from '@kruise-ts/controller-runtime';
 import type {
   DeepReadonly,
   EventReporter,
@@ -21,7 +21,6 @@ import type {
   ReconcileContext,
   Reconciler,
   Request,
-  ResourceClient,
   ResourceVersionExpectations,
   Result,
   ScaleExpectations,
@@ -29,14 +28,22 @@ import type {
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
 import {
+  asError,
   errorMessage,
-  expectingOwnWrites,
   metaTime,
-  ownWriteRequeue,
   podResource,
   pvcResource,
-  updateStatus,
+  reconcileWorkload,
   warnOnce,
+} from '@kruise-ts/workload';
+import type {
+  ParsedObject,
+  ReportedProblem,
+  SyncOutcome,
+  WaitingForCache,
+  WorkloadClients,
+  WorkloadCondition,
+  WorkloadReconcileSteps,
 } from '@kruise-ts/workload';
 
 import { broadcastJobResource, parseBroadcastJob } from './broadcastjob-resource.ts';
@@ -50,11 +57,17 @@ import { NodeFitCache } from './job/node-fit-cache.ts';
 import type { FitnessOf } from './job/node-fit-cache.ts';
 import type { NodePlan } from './job/node-plan.ts';
 import type { PlanFeed } from './job/plan-feed.ts';
-import { CREATE_ERROR, DELETE_ERROR, FAILED_CREATE_POD, INVALID_TEMPLATE, nextJobStatus } from './job/job-status.ts';
+import {
+  CREATE_ERROR,
+  DELETE_ERROR,
+  FAILED_CREATE_POD,
+  INVALID_TEMPLATE,
+  nextJobStatus,
+  problemConditions,
+} from './job/job-status.ts';
 import type { StatusUpdate, WriteProblem } from './job/job-status.ts';
 import { createJobPods, deleteJobPods } from './job/pod-writes.ts';
 import type { PodWriteContext } from './job/pod-writes.ts';
-import { reportUnreadableJob } from './job/unreadable-job.ts';
 import { noEligibleNodeMessage } from './job/unfit-message.ts';
 import { templateProblem } from './validation/template-check.ts';
 
@@ -71,7 +84,7 @@ export interface BroadcastJobReconcilerDeps {
   readonly pods: Lister<Pod>;
   readonly nodes: Lister<Node>;
   /** Create and delete expectations, keyed by node name. */
-  readonly expectations: ScaleExpectations;
+  readonly scaleExpectations: ScaleExpectations;
   /** The pods' status writes of pod-control (readiness gates a template declares). */
   readonly resourceVersionExpectations: ResourceVersionExpectations;
   /** A template pod's fit as a function of the node (the checks of checkNodeFitness, requests parsed once). */
@@ -120,11 +133,13 @@ type RoundStatus = Pick<StatusUpdate, 'phase' | 'finish'> & {
   readonly deleted?: WriteOutcome;
 };
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(errorMessage(error));
-}
+type BroadcastJobOutcome = SyncOutcome<BroadcastJobStatus>;
 
-export class BroadcastJobReconciler implements Reconciler {
+/**
+ * Reconciles one job through the workload skeleton (`reconcileWorkload`: read, report an unreadable
+ * spec, wait for the creations and deletions expected, sync, write the status); the rounds are its own.
+ */
+export class BroadcastJobReconciler implements Reconciler, WorkloadReconcileSteps<BroadcastJob, BroadcastJobStatus> {
   readonly #deps: BroadcastJobReconcilerDeps;
   /** The last NoEligibleNode message reported per job, so that the Warning is sent once per change. */
   readonly #reportedUnfit = new Map<string, string>();
@@ -141,8 +156,14 @@ export class BroadcastJobReconciler implements Reconciler {
     return node;
   };
 
+  readonly clients: WorkloadClients<BroadcastJob>;
+  // A new job has no status yet, and the schema requires its counts: no pods counted, so zeros.
+  readonly zeroCounts = { active: 0, succeeded: 0, failed: 0, desired: 0 };
+  readonly observesGeneration = false;
+
   constructor(deps: BroadcastJobReconcilerDeps) {
     this.#deps = deps;
+    this.clients = { ...deps, resource: broadcastJobResource };
     this.#fits = new NodeFitCache(deps.fitnessOf);
     this.#plans = new JobPlans({ pods: deps.pods, nodes: deps.nodes, nodeOf: this.#nodeOf, feed: deps.planFeed });
   }
@@ -157,31 +178,43 @@ export class BroadcastJobReconciler implements Reconciler {
     return this.#fits;
   }
 
-  async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
-    const key = requestKey(request);
-    const cached = this.#deps.jobs.get(request.namespace, request.name);
-    if (cached === undefined) {
-      return this.#forget(key);
-    }
-    // Everything below reads the cached job, its status included: it must show our last write.
-    const ownWrite = ownWriteRequeue(this.#deps.resourceVersionExpectations, cached);
-    if (ownWrite !== undefined) {
-      return ownWrite;
-    }
-    const parsed = parseBroadcastJob(cached);
-    if (parsed.kind === 'invalid') {
-      return this.#reportUnreadable(context, cached, parsed.message);
-    }
-    const satisfied = this.#deps.expectations.satisfied(key);
-    if (!satisfied.satisfied) {
-      return { requeueAfterMs: satisfied.remainingMs };
-    }
-    const job = parsed.object;
+  reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    return reconcileWorkload(this, context, request);
+  }
+
+  get(request: Request): ReadonlyJob | undefined {
+    return this.#deps.jobs.get(request.namespace, request.name);
+  }
+
+  parse(cached: ReadonlyJob): ParsedObject<BroadcastJob> {
+    return parseBroadcastJob(cached);
+  }
+
+  /** A job this version cannot read is reported as a template the API server refuses (CloneSet's way). */
+  unreadable(message: string): ReportedProblem {
+    return { type: FAILED_CREATE_POD, reason: INVALID_TEMPLATE, message, eventReason: 'FailedCreate' };
+  }
+
+  /** The job's conditions carry lastProbeTime. */
+  setProblemCondition(conditions: readonly WorkloadCondition[], problem: ReportedProblem, now: number) {
+    return problemConditions(conditions, { type: FAILED_CREATE_POD, problem, now });
+  }
+
+  /** No round while creations or deletions of the last one are not in the cache: a node would get a second pod. */
+  waitForCache(_context: ReconcileContext, job: ReadonlyJob): WaitingForCache | undefined {
+    const satisfied = this.#deps.scaleExpectations.satisfied(objectKey(job));
+    return satisfied.satisfied
+      ? undefined
+      : { kind: 'waiting', reason: 'our creations and deletions', delayMs: satisfied.remainingMs };
+  }
+
+  async sync(context: ReconcileContext, job: ReadonlyJob): Promise<BroadcastJobOutcome> {
     const now = this.#deps.clock.now();
     if (isJobFinished(job)) {
+      const key = objectKey(job);
       this.#fits.forget(key);
       this.#plans.forget(key);
-      return this.#finished(context, job, now);
+      return { kind: 'synced', result: await this.#finished(context, job, now) };
     }
     return this.#run(this.#round(context, job, now));
   }
@@ -203,29 +236,11 @@ export class BroadcastJobReconciler implements Reconciler {
   }
 
   /** A deleted job: what was kept for it goes too. */
-  #forget(key: string): Result | undefined {
-    this.#deps.expectations.delete(key);
+  forget(key: string): void {
+    this.#deps.scaleExpectations.delete(key);
     this.#reportedUnfit.delete(key);
     this.#fits.forget(key);
     this.#plans.forget(key);
-    return undefined;
-  }
-
-  /**
-   * A job this version cannot read: reported (Event and condition, as CloneSet's), and a TerminalError
-   * ends the reconcile: retrying cannot help, the user's next edit reconciles it again.
-   */
-  async #reportUnreadable(context: ReconcileContext, job: ReadonlyJob, message: string): Promise<never> {
-    context.logger.error({ message }, 'BroadcastJob cannot be read');
-    const jobs = this.#jobClient(context.signal);
-    try {
-      await reportUnreadableJob({ jobs, recorder: this.#deps.recorder, now: this.#deps.clock.now() }, { job, message });
-    } catch (error) {
-      if (!isNotFound(error)) {
-        throw error;
-      }
-    }
-    throw new TerminalError(message);
   }
 
   /** A finished job: deleted (with its pods, by the garbage collector) once its TTL passed. */
@@ -273,14 +288,6 @@ export class BroadcastJobReconciler implements Reconciler {
     };
   }
 
-  /** Writes to the job itself, recorded so that the next reconcile waits until the cache shows them. */
-  #jobClient(signal: AbortSignal): ResourceClient<BroadcastJob> {
-    return expectingOwnWrites(
-      resourceClient(this.#deps.api, broadcastJobResource, signal),
-      this.#deps.resourceVersionExpectations,
-    );
-  }
-
   /** pod-control's capabilities for this reconcile: every client carries its abort signal. */
   #writeContext(context: ReconcileContext): PodWriteContext {
     const deps = this.#deps;
@@ -291,14 +298,14 @@ export class BroadcastJobReconciler implements Reconciler {
       recorder: deps.recorder,
       clock: deps.clock,
       logger: context.logger,
-      scaleExpectations: deps.expectations,
+      scaleExpectations: deps.scaleExpectations,
       resourceVersionExpectations: deps.resourceVersionExpectations,
       nodeOf: deps.nodeOf,
       binding: deps.binding,
     };
   }
 
-  async #run(round: Round): Promise<Result | undefined> {
+  async #run(round: Round): Promise<BroadcastJobOutcome> {
     const { job } = round;
     this.#reportPlan(round);
     const { counts } = round;
@@ -306,11 +313,9 @@ export class BroadcastJobReconciler implements Reconciler {
     this.#event(job, decisionEvent(decision));
     switch (decision.kind) {
       case 'stay-failed':
-        await this.#writeStatus(round, { counts, phase: BroadcastJobPhase.Failed });
-        return undefined;
+        return this.#synced(round, { counts, phase: BroadcastJobPhase.Failed });
       case 'pause':
-        await this.#writeStatus(round, { counts, phase: BroadcastJobPhase.Paused });
-        return this.#deadlineRequeue(round);
+        return this.#synced(round, { counts, phase: BroadcastJobPhase.Paused }, this.#deadlineRequeue(round));
       case 'fail':
         return this.#fail(round, counts, decision);
       case 'run':
@@ -323,7 +328,7 @@ export class BroadcastJobReconciler implements Reconciler {
     round: Round,
     counts: JobPodCounts,
     decision: Extract<JobDecision, { kind: 'fail' }>,
-  ): Promise<Result | undefined> {
+  ): Promise<BroadcastJobOutcome> {
     const running = round.pods().filter(isPodRunning);
     const deleted = await this.#deletePods(round, running);
     // Not finished while its pods run: the next round decides again and deletes them.
@@ -338,16 +343,16 @@ export class BroadcastJobReconciler implements Reconciler {
       reason: decision.reason,
       message: `${decision.message}: ${String(after.succeeded)} pods succeeded, ${String(after.failed)} pods failed`,
     });
-    await this.#writeStatus(round, {
+    const status: RoundStatus = {
       counts: after,
       phase: BroadcastJobPhase.Failed,
       finish: { type: 'Failed', message: decision.message },
-    });
-    return this.#ttlRequeue(round.job);
+    };
+    return this.#synced(round, status, this.#ttlRequeue(round.job));
   }
 
   /** A running job: unfit and duplicate pods go, nodes without a pod get one, and the job may complete. */
-  async #progress(round: Round, counts: JobPodCounts): Promise<Result | undefined> {
+  async #progress(round: Round, counts: JobPodCounts): Promise<BroadcastJobOutcome> {
     const { job, plan } = round;
     const deleted = await this.#deletePods(
       round,
@@ -362,8 +367,8 @@ export class BroadcastJobReconciler implements Reconciler {
       return this.#failedRound(round, { counts: running, phase: BroadcastJobPhase.Running, created, deleted });
     }
     if (!round.complete) {
-      await this.#writeStatus(round, { counts: running, phase: BroadcastJobPhase.Running, created });
-      return this.#deadlineRequeue(round);
+      const status = { counts: running, phase: BroadcastJobPhase.Running, created };
+      return this.#synced(round, status, this.#deadlineRequeue(round));
     }
     // OnFailure pods over their restart limit count as failed but still run: the finished job stops them.
     const stopped = await this.#deletePods(round, round.pods().filter(isPodRunning));
@@ -376,18 +381,23 @@ export class BroadcastJobReconciler implements Reconciler {
       reason: 'JobComplete',
       message: `Job ${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''} is completed, ${String(counts.succeeded)} pods succeeded, ${String(counts.failed)} pods failed`,
     });
-    await this.#writeStatus(round, {
+    const status: RoundStatus = {
       counts: { ...counts, active: 0 },
       phase: BroadcastJobPhase.Completed,
       finish: { type: 'Complete', message },
-    });
-    return this.#ttlRequeue(job);
+    };
+    return this.#synced(round, status, this.#ttlRequeue(job));
   }
 
   /** A round whose writes failed: the status says why, then the failure goes to the queue's backoff. */
-  async #failedRound(round: Round, status: RoundStatus): Promise<never> {
-    await this.#writeStatus(round, status);
-    throw status.created?.failure ?? status.deleted?.failure ?? new Error('pod writes failed');
+  #failedRound(round: Round, status: RoundStatus): BroadcastJobOutcome {
+    const failure = status.created?.failure ?? status.deleted?.failure ?? new Error('pod writes failed');
+    return { kind: 'synced', status: this.#status(round, status), failure };
+  }
+
+  /** A round that went through: its status, and when to look again. */
+  #synced(round: Round, update: RoundStatus, result?: Result): BroadcastJobOutcome {
+    return { kind: 'synced', status: this.#status(round, update), result };
   }
 
   /** Creates pods on the nodes without one, within parallelism, once the API server would accept them. */
@@ -467,12 +477,12 @@ export class BroadcastJobReconciler implements Reconciler {
     }
   }
 
-  async #writeStatus(round: Round, update: RoundStatus): Promise<void> {
+  #status(round: Round, update: RoundStatus): BroadcastJobStatus {
     const noEligibleNode =
       round.nodeCount > 0 && round.plan.desired.size === 0
         ? noEligibleNodeMessage(round.plan.unfitReasons, round.nodeCount)
         : undefined;
-    const status = nextJobStatus(round.job, {
+    return nextJobStatus(round.job, {
       phase: update.phase,
       ...(update.finish === undefined ? {} : { finish: update.finish }),
       counts: { ...update.counts, desired: round.plan.desired.size },
@@ -482,14 +492,6 @@ export class BroadcastJobReconciler implements Reconciler {
       deleteProblem: update.deleted?.problem,
       now: round.now,
     });
-    try {
-      await updateStatus(this.#jobClient(round.context.signal), round.job, status);
-    } catch (error) {
-      // Deleted since the cache saw it: its delete event ends the work.
-      if (!isNotFound(error)) {
-        throw error;
-      }
-    }
   }
 
   /** Duplicate pods and a template that fits no node, each reported once. */

@@ -8,6 +8,7 @@
 import type { BroadcastJob, BroadcastJobCondition, BroadcastJobStatus } from '@kruise-ts/api';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { metaTime } from '@kruise-ts/workload';
+import type { WorkloadCondition } from '@kruise-ts/workload';
 
 /** The condition of a job no node fits. */
 export const NO_ELIGIBLE_NODE = 'NoEligibleNode';
@@ -85,10 +86,10 @@ function eligibilityConditions(
  * is kept as it is (no timestamp moves): a status write would reconcile the job again at once, past
  * the queue's backoff, and it would find the same.
  */
-export function problemConditions(
-  current: BroadcastJobCondition[],
+export function problemConditions<C extends WorkloadCondition>(
+  current: readonly C[],
   input: { readonly type: string; readonly problem: WriteProblem | undefined; readonly now: number },
-): BroadcastJobCondition[] {
+): (C | BroadcastJobCondition)[] {
   const others = current.filter((condition) => condition.type !== input.type);
   const { problem } = input;
   if (problem === undefined) {
@@ -96,7 +97,7 @@ export function problemConditions(
   }
   const previous = current.find((condition) => condition.type === input.type);
   if (previous?.status === 'True' && previous.reason === problem.reason && previous.message === problem.message) {
-    return current;
+    return [...current];
   }
   const at = metaTime(input.now);
   return [

@@ -113,7 +113,7 @@ function harness(nodeCount: number): {
     jobs: jobs.lister,
     pods: pods.lister,
     nodes: nodes.lister,
-    expectations,
+    scaleExpectations: expectations,
     resourceVersionExpectations: new ResourceVersionExpectations({ clock }),
     fitnessOf,
     nodeOf: assignedNode,
