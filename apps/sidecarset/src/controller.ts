@@ -89,7 +89,7 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     clock: { now: () => Date.now() },
     sidecarSets: sets.lister(),
     podIndex,
-    expectations,
+    resourceVersionExpectations: expectations,
     namespaces: namespaces.lister(),
     revisions: sidecarSetRevisionInformer(manager, options.revisionNamespace).lister(),
     revisionNamespace: options.revisionNamespace,

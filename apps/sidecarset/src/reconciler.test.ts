@@ -82,7 +82,7 @@ describe('SidecarSetReconciler: the cache-lag guard', () => {
     fixture.clock.advance(300_000);
     expect(await fixture.reconcile()).toBeUndefined();
     expect(podPatchesTried(fixture)).toBe(1);
-    expect(fixture.expectations.pendingKeys()).toEqual([]);
+    expect(fixture.resourceVersionExpectations.pendingKeys()).toEqual([]);
   });
 
   it.each([

@@ -16,18 +16,26 @@ import type {
   ReconcileContext,
   Reconciler,
   Request,
-  ResourceClient,
   Result,
   ResourceVersionExpectations,
 } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import {
+  asError,
+  CACHE_LAG_RETRY_MS,
   expectingOwnWrites,
-  ownWriteRequeue,
   podResource,
+  reconcileWorkload,
   removeCondition,
   setCondition,
-  updateStatus,
+  staleObject,
+} from '@kruise-ts/workload';
+import type {
+  ParsedObject,
+  ReportedProblem,
+  SyncOutcome,
+  WorkloadClients,
+  WorkloadReconcileSteps,
 } from '@kruise-ts/workload';
 
 import { hashAnnotationsPatch } from './hash/set-hash-annotations.ts';
@@ -38,13 +46,9 @@ import { describeConflict, yieldingConflicts } from './conflict/sidecarset-confl
 import type { SidecarSetConflict } from './conflict/sidecarset-conflicts.ts';
 import { ReportMemory } from './report/report-memory.ts';
 import { calculateStatus } from './status/calculate-status.ts';
-import { INVALID_SPEC, reportInvalidSpec } from './status/invalid-spec.ts';
-import { laggingPod, syncUpgrades } from './sync/upgrade-step.ts';
+import { syncUpgrades } from './sync/upgrade-step.ts';
 import type { UpgradeCandidate } from './upgrade/upgrade-plan.ts';
 import { scopedNamespace } from './injection/scoped-namespace.ts';
-
-/** Retry soon when the cache lags behind our pod writes (OpenKruise requeues after a second); the pod's event usually comes first. */
-const CACHE_LAG_RETRY_MS = 1000;
 
 /** The set as this reconcile knows it: its latest revision and collision count registered. */
 function withRevision(set: DeepReadonly<SidecarSet>, registered: RegisteredRevision): DeepReadonly<SidecarSet> {
@@ -62,6 +66,9 @@ function revisionStatus(set: DeepReadonly<SidecarSet>): Pick<SidecarSetStatus, '
     ...(collisions === undefined ? {} : { collisionCount: collisions }),
   };
 }
+
+/** The condition type of a SidecarSet that cannot be read, its reason and the Event's reason. */
+export const INVALID_SPEC = 'InvalidSpec';
 
 /** The condition of a SidecarSet that yields to an older one. */
 export const SIDECARSET_CONFLICT_CONDITION = 'Conflict';
@@ -100,8 +107,8 @@ export interface SidecarSetReconcilerDeps {
   readonly sidecarSets: Lister<SidecarSet>;
   /** The pods of each SidecarSet (`SidecarSetPodIndex`): a reconcile reads its own, not every pod. */
   readonly podIndex: { podsOf(name: string): Promise<DeepReadonly<Pod>[]> };
-  /** The resourceVersions our pod writes returned, until the cache shows them. */
-  readonly expectations: ResourceVersionExpectations;
+  /** The resourceVersions our writes (to pods and SidecarSets) returned, until the cache shows them. */
+  readonly resourceVersionExpectations: ResourceVersionExpectations;
   readonly namespaces: Lister<KubeObject>;
   /** ControllerRevisions of the revision namespace labelled with a SidecarSet name. */
   readonly revisions: Lister<ControllerRevision>;
@@ -119,32 +126,57 @@ export interface SidecarSetReconcilerDeps {
 
 type Conditions = NonNullable<SidecarSetStatus['conditions']>;
 
-export class SidecarSetReconciler implements Reconciler {
+/**
+ * Reconciles one SidecarSet through the workload skeleton (`reconcileWorkload`: read, report an
+ * unreadable spec, sync, write the status); the upgrades follow the status write.
+ */
+export class SidecarSetReconciler implements Reconciler, WorkloadReconcileSteps<SidecarSet, SidecarSetStatus> {
   readonly #deps: SidecarSetReconcilerDeps;
   /** Pods and conflicts already reported with Events. */
   readonly #reported: ReportMemory;
 
+  readonly clients: WorkloadClients<SidecarSet>;
+  // A new SidecarSet has no status yet, and the schema requires its counts.
+  readonly zeroCounts = { matchedPods: 0, updatedPods: 0, readyPods: 0 };
+  readonly observesGeneration = true;
+
   constructor(deps: SidecarSetReconcilerDeps) {
     this.#deps = deps;
+    this.clients = { ...deps, resource: sidecarSetResource };
     this.#reported = deps.reportMemory ?? new ReportMemory();
   }
 
-  async reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
-    const lag = this.#ownWriteLag(request.name);
-    if (lag !== undefined) {
-      return lag;
-    }
-    const cachedSet = await this.#readSet(context, request.name);
-    if (cachedSet === undefined) {
-      // Gone, or not this manager's: what was reported of it goes too.
-      this.#reported.forget(request.name);
-      return undefined;
-    }
+  reconcile(context: ReconcileContext, request: Request): Promise<Result | undefined> {
+    return reconcileWorkload(this, context, request);
+  }
+
+  /** The cached SidecarSet, if it exists and is in this manager's scope. */
+  get(request: Request): DeepReadonly<SidecarSet> | undefined {
+    const cached = this.#deps.sidecarSets.get('', request.name);
+    return cached !== undefined && this.#inScope(cached) ? cached : undefined;
+  }
+
+  /** Gone, or not this manager's: what was reported of it goes too. */
+  forget(name: string): void {
+    this.#reported.forget(name);
+  }
+
+  parse(cached: DeepReadonly<SidecarSet>): ParsedObject<SidecarSet> {
+    return parseSidecarSet(cached);
+  }
+
+  unreadable(why: string): ReportedProblem {
+    const message = `the SidecarSet cannot be read: ${why}; its pods are neither counted nor upgraded until it is fixed`;
+    return { type: INVALID_SPEC, reason: INVALID_SPEC, message, eventReason: INVALID_SPEC };
+  }
+
+  /** The status over its pods; the upgrades follow its write (as OpenKruise: it shows what they start from). */
+  async sync(context: ReconcileContext, cachedSet: DeepReadonly<SidecarSet>): Promise<SyncOutcome<SidecarSetStatus>> {
     const hashWrite = await this.#writeHashAnnotations(context, cachedSet);
     if (hashWrite === 'stale') {
-      return undefined;
+      return { kind: 'synced' };
     }
-    const pods = await this.#deps.podIndex.podsOf(request.name);
+    const pods = await this.#deps.podIndex.podsOf(cachedSet.metadata.name ?? '');
     const revision = await this.#registerRevision(context, cachedSet, pods);
     const set = revision.registered === undefined ? cachedSet : withRevision(cachedSet, revision.registered);
     const { status, missed, candidates } = calculateStatus({
@@ -154,15 +186,14 @@ export class SidecarSetReconciler implements Reconciler {
       excludedNamespaces: this.#deps.excludedNamespaces,
     });
     const next: SidecarSetStatus = { ...status, ...revisionStatus(set), ...this.#reportedConditions(set, missed) };
-    // The status first, as OpenKruise: it shows what the upgrade starts from.
-    if (!(await this.#writeStatus(context, cachedSet, next))) {
-      return undefined;
-    }
-    const result = await this.#upgrade(context, set, { pods, candidates });
-    // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
-    // So is a hash annotation write that failed (RBAC): the rest of the reconcile does not depend on it.
-    throwDeferred(revision.error ?? (hashWrite === 'written' ? undefined : hashWrite));
-    return result;
+    return {
+      kind: 'synced',
+      status: next,
+      afterStatus: () => this.#upgrade(context, set, { pods, candidates }),
+      // A revision that could not be written is retried with the queue's backoff; status and upgrades went on meanwhile.
+      // So is a hash annotation write that failed (RBAC): the rest of the reconcile does not depend on it.
+      failure: revision.error ?? (hashWrite === 'written' ? undefined : hashWrite),
+    };
   }
 
   /**
@@ -178,7 +209,7 @@ export class SidecarSetReconciler implements Reconciler {
     if (set.spec.updateStrategy.type === 'NotUpdate' || set.spec.updateStrategy.paused === true) {
       return undefined;
     }
-    const lagging = laggingPod(this.#deps.expectations, input.pods);
+    const lagging = staleObject(this.#deps.resourceVersionExpectations, input.pods);
     if (lagging !== undefined) {
       context.logger.debug({ pod: lagging }, 'Waiting for the cache to show our last write to a pod before upgrading');
       return { requeueAfterMs: CACHE_LAG_RETRY_MS };
@@ -188,7 +219,7 @@ export class SidecarSetReconciler implements Reconciler {
       recorder: this.#deps.recorder,
       clock: this.#deps.clock,
       logger: context.logger,
-      expectations: this.#deps.expectations,
+      resourceVersionExpectations: this.#deps.resourceVersionExpectations,
     };
     await syncUpgrades(ctx, set, input.candidates);
     return undefined;
@@ -222,42 +253,6 @@ export class SidecarSetReconciler implements Reconciler {
     return conflicts.length === 0 && this.#deps.reportMissed !== false ? missed : [];
   }
 
-  /** A retry while the cache does not show our last write to the SidecarSet: its status is computed from the cached copy. */
-  #ownWriteLag(name: string): Result | undefined {
-    const cached = this.#deps.sidecarSets.get('', name);
-    return cached === undefined ? undefined : ownWriteRequeue(this.#deps.expectations, cached);
-  }
-
-  /** Writes to the SidecarSet itself, recorded so that the next reconcile waits until the cache shows them. */
-  #setClient(signal: AbortSignal): ResourceClient<SidecarSet> {
-    return expectingOwnWrites(resourceClient(this.#deps.api, sidecarSetResource, signal), this.#deps.expectations);
-  }
-
-  /**
-   * The cached SidecarSet this reconcile is for, if it exists and is in this manager's scope; one that
-   * cannot be read is reported (Event, InvalidSpec condition) and ends the reconcile.
-   */
-  async #readSet(context: ReconcileContext, name: string): Promise<DeepReadonly<SidecarSet> | undefined> {
-    const cached = this.#deps.sidecarSets.get('', name);
-    if (cached === undefined || !this.#inScope(cached)) {
-      return undefined;
-    }
-    const parsed = parseSidecarSet(cached);
-    if (parsed.kind === 'valid') {
-      return parsed.object;
-    }
-    context.logger.error({ message: parsed.message }, 'SidecarSet cannot be read');
-    const ctx = { sets: this.#setClient(context.signal), recorder: this.#deps.recorder, clock: this.#deps.clock };
-    try {
-      return await reportInvalidSpec(ctx, cached, parsed.message);
-    } catch (error) {
-      if (isNotFound(error)) {
-        return undefined;
-      }
-      throw error;
-    }
-  }
-
   /** A manager restricted to a namespace takes only the SidecarSets scoped to it (read from the object as cached: it may not parse). */
   #inScope(cached: DeepReadonly<SidecarSet>): boolean {
     if (this.#deps.namespace === '') {
@@ -281,31 +276,18 @@ export class SidecarSetReconciler implements Reconciler {
       return 'written';
     }
     try {
-      await this.#setClient(context.signal).patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
+      const sets = expectingOwnWrites(
+        resourceClient(this.#deps.api, sidecarSetResource, context.signal),
+        this.#deps.resourceVersionExpectations,
+      );
+      await sets.patch({ name: set.metadata.name ?? '' }, { type: 'merge', body: patch });
       return 'written';
     } catch (error) {
       if (isConflict(error) || isNotFound(error)) {
         return 'stale';
       }
       context.logger.error({ err: error }, 'Cannot write the hash annotations of the SidecarSet');
-      return error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
-  /** Writes the status; false when the SidecarSet was deleted meanwhile (its delete event ends the work). */
-  async #writeStatus(
-    context: ReconcileContext,
-    set: DeepReadonly<SidecarSet>,
-    next: SidecarSetStatus,
-  ): Promise<boolean> {
-    try {
-      await updateStatus(this.#setClient(context.signal), set, next);
-      return true;
-    } catch (error) {
-      if (isNotFound(error)) {
-        return false;
-      }
-      throw error;
+      return asError(error);
     }
   }
 
@@ -332,7 +314,7 @@ export class SidecarSetReconciler implements Reconciler {
       }
       return { registered };
     } catch (error) {
-      const cause = error instanceof Error ? error : new Error(String(error));
+      const cause = asError(error);
       context.logger.error(
         { err: cause, namespace: this.#deps.revisionNamespace },
         'Cannot register the latest revision',
@@ -403,11 +385,5 @@ export class SidecarSetReconciler implements Reconciler {
       { type: MISSED_INJECTION, status: 'True', reason: 'PodsCreatedWithoutSidecars', message },
       { now: this.#deps.clock.now() },
     );
-  }
-}
-
-function throwDeferred(error: Error | undefined): void {
-  if (error !== undefined) {
-    throw error;
   }
 }

@@ -92,9 +92,9 @@ describe('the in-place upgrade step (over the in-memory API)', () => {
   it('records the resourceVersion each write returned, until the cache shows it', async () => {
     const fixture = await rollingOut({}, { names: ['p0'] });
     await fixture.upgradeStep();
-    expect(fixture.expectations.pendingKeys()).toEqual([`${NAMESPACE}/p0`]);
-    expect(fixture.expectations.isSatisfied(fixture.pod('p0'))).toBe(true);
-    expect(fixture.expectations.pendingKeys()).toEqual([]);
+    expect(fixture.resourceVersionExpectations.pendingKeys()).toEqual([`${NAMESPACE}/p0`]);
+    expect(fixture.resourceVersionExpectations.isSatisfied(fixture.pod('p0'))).toBe(true);
+    expect(fixture.resourceVersionExpectations.pendingKeys()).toEqual([]);
   });
 
   it('takes only the pods updateStrategy.selector selects', async () => {

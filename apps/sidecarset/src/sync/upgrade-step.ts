@@ -1,12 +1,12 @@
 /**
  * The pod writes of a SidecarSet's reconcile (§B.8): hot-upgrade flips first, then the in-place
  * upgrade of this round's pods, then their SidecarSetUpgradable condition. Every write records the
- * resourceVersion it returned, and a round does not start while the cache has not shown the last
- * one (OpenKruise's ResourceVersionExpectations in its SidecarSet processor): planning from pods as
- * they were before our own patches would pick them again, and count them available.
+ * resourceVersion it returned, and the reconciler starts no round while the cache has not shown the
+ * last one (OpenKruise's ResourceVersionExpectations in its SidecarSet processor): planning from pods
+ * as they were before our own patches would pick them again, and count them available.
  */
 import type { Pod, SidecarSet } from '@kruise-ts/api';
-import { isConflict, isInvalid, isNotFound, keyOf, objectKey, objectReference } from '@kruise-ts/controller-runtime';
+import { isConflict, isInvalid, isNotFound, keyOf, objectReference } from '@kruise-ts/controller-runtime';
 import type {
   DeepReadonly,
   EventReporter,
@@ -15,7 +15,7 @@ import type {
   ResourceClient,
   ResourceVersionExpectations,
 } from '@kruise-ts/controller-runtime';
-import { POD_WRITE_CONCURRENCY, podResource, settleWithConcurrency } from '@kruise-ts/workload';
+import { asError, POD_WRITE_CONCURRENCY, podResource, settleWithConcurrency } from '@kruise-ts/workload';
 
 import { flipPatch } from '../hotupgrade/flip.ts';
 import { sidecarSetResource } from '../sidecarset-resource.ts';
@@ -34,7 +34,7 @@ export interface UpgradeStepContext {
   readonly clock: { now(): number };
   readonly logger: ReconcileContext['logger'];
   /** The resourceVersions our pod writes returned, until the cache shows them. */
-  readonly expectations: ResourceVersionExpectations;
+  readonly resourceVersionExpectations: ResourceVersionExpectations;
 }
 
 /** What one round did. */
@@ -54,31 +54,6 @@ interface PatchReport {
 /** A write refused because the pod changed since it was read (409, or 422 from the patch's resourceVersion test), or is gone. */
 function isConflictOrTestFailure(error: unknown): boolean {
   return isConflict(error) || isInvalid(error) || isNotFound(error);
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-/**
- * The first of `pods` (`namespace/name`) whose cached copy is older than our last write to it, or
- * undefined when the cache has caught up with every one. Observing here too keeps the answer right
- * when the informer's own observe comes later than this reconcile.
- */
-export function laggingPod(
-  expectations: ResourceVersionExpectations,
-  pods: readonly ReadonlyPod[],
-): string | undefined {
-  if (expectations.pendingKeys().length === 0) {
-    return undefined;
-  }
-  for (const pod of pods) {
-    expectations.observe(pod);
-    if (!expectations.isSatisfied(pod)) {
-      return objectKey(pod);
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -172,7 +147,7 @@ async function writeUpgradable(
     return condition === undefined ? [] : [{ pod, condition }];
   });
   const outcomes = await settleWithConcurrency(work, POD_WRITE_CONCURRENCY, async ({ pod, condition }) => {
-    ctx.expectations.expect(
+    ctx.resourceVersionExpectations.expect(
       await ctx.pods.patchStatus(keyOf(pod), { type: 'strategic', body: upgradableConditionPatch(condition) }),
     );
   });
@@ -195,7 +170,7 @@ async function patchPods(ctx: UpgradeStepContext, pods: readonly ReadonlyPod[], 
   });
   const outcomes = await settleWithConcurrency(work, POD_WRITE_CONCURRENCY, async ({ pod, patch }) => {
     try {
-      ctx.expectations.expect(await ctx.pods.patch(keyOf(pod), { type: 'json', body: patch }));
+      ctx.resourceVersionExpectations.expect(await ctx.pods.patch(keyOf(pod), { type: 'json', body: patch }));
       report.onPatched?.(pod);
     } catch (error) {
       if (!isConflictOrTestFailure(error)) {
