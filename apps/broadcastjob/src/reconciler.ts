@@ -196,7 +196,11 @@ export class BroadcastJobReconciler implements Reconciler, WorkloadReconcileStep
   }
 
   /** The job's conditions carry lastProbeTime. */
-  setProblemCondition(conditions: readonly WorkloadCondition[], problem: ReportedProblem, now: number) {
+  setProblemCondition(
+    conditions: readonly WorkloadCondition[],
+    problem: ReportedProblem,
+    now: number,
+  ): WorkloadCondition[] {
     return problemConditions(conditions, { type: FAILED_CREATE_POD, problem, now });
   }
 

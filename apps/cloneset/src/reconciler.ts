@@ -149,7 +149,11 @@ export class CloneSetReconciler implements Reconciler, WorkloadReconcileSteps<Cl
   }
 
   /** CloneSet's conditions carry lastUpdateTime. */
-  setProblemCondition(conditions: readonly WorkloadCondition[], problem: ReportedProblem, now: number) {
+  setProblemCondition(
+    conditions: readonly WorkloadCondition[],
+    problem: ReportedProblem,
+    now: number,
+  ): WorkloadCondition[] {
     const { type, reason, message } = problem;
     return setWorkloadCondition(conditions, { type, status: 'True', reason, message }, { now, lastUpdateTime: true });
   }

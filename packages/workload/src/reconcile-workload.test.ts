@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createLogger, ResourceVersionExpectations, TerminalError } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, ReconcileContext, Request, ResourceType } from '@kruise-ts/controller-runtime';
+import type { ReconcileContext, Request, ResourceType } from '@kruise-ts/controller-runtime';
 import { fakeApiError, FakeClient, FakeClock, FakeEventRecorder } from '@kruise-ts/controller-runtime/testing';
 
 import type { ParsedObject } from './cached-parse.ts';
@@ -141,7 +141,7 @@ function setup(c: Case) {
       clock: new FakeClock(),
       resourceVersionExpectations: new ResourceVersionExpectations(),
     },
-    get: () => fake.objects(toyResource)[0] as DeepReadonly<Toy> | undefined,
+    get: () => fake.objects(toyResource)[0],
     forget: () => {
       seen.forgotten = true;
     },

@@ -20,7 +20,11 @@ export interface UnusableSpecSteps<W extends WorkloadObject> extends UnusableSpe
   readonly clients: WorkloadClients<W>;
 }
 
-function problemCondition(conditions: readonly WorkloadCondition[], problem: ReportedProblem, now: number) {
+function problemCondition(
+  conditions: readonly WorkloadCondition[],
+  problem: ReportedProblem,
+  now: number,
+): WorkloadCondition[] {
   return setCondition(
     conditions,
     { type: problem.type, status: 'True', reason: problem.reason, message: problem.message },
@@ -36,7 +40,7 @@ export function unusableStatus<W extends WorkloadObject>(
   const { workload, problem } = input;
   const current = workload.status?.conditions ?? [];
   const conditions = (steps.setProblemCondition ?? problemCondition)(current, problem, input.now);
-  const generation = workload.metadata?.generation;
+  const generation = workload.metadata.generation;
   const observed = steps.observesGeneration && generation !== undefined ? { observedGeneration: generation } : {};
   return { ...steps.zeroCounts, ...structuredClone(workload.status), ...observed, conditions };
 }
