@@ -29,8 +29,8 @@ import {
   expectingOwnWrites,
   IN_PLACE_ONLY_NOT_POSSIBLE,
   isBeingDeleted,
-  laggingOwnedObject,
   logFailure,
+  ownedPodsWait,
   reconcileWorkload,
   removeCondition,
   setCondition,
@@ -146,9 +146,7 @@ export class StatefulSetReconciler implements Reconciler, WorkloadReconcileSteps
     this.#deps.scaleExpectations.delete(key);
   }
 
-  parse(cached: DeepReadonly<StatefulSet>): ParsedObject<StatefulSet> {
-    return parseStatefulSet(cached);
-  }
+  readonly parse: (cached: DeepReadonly<StatefulSet>) => ParsedObject<StatefulSet> = parseStatefulSet;
 
   unreadable(message: string): ReportedProblem {
     return invalidSpec(message);
@@ -165,16 +163,8 @@ export class StatefulSetReconciler implements Reconciler, WorkloadReconcileSteps
     return problem === undefined ? undefined : invalidTemplate(problem);
   }
 
-  waitForCache(context: ReconcileContext, set: DeepReadonly<StatefulSet>): WaitingForCache | undefined {
-    const expectations = this.#deps.scaleExpectations.satisfied(statefulSetKey(set));
-    if (!expectations.satisfied) {
-      context.logger.debug({ pending: expectations.pending }, 'Expecting our creations and deletions');
-      return { kind: 'waiting', reason: 'our creations and deletions', delayMs: expectations.remainingMs };
-    }
-    const lagging = laggingOwnedObject(this.#deps.resourceVersionExpectations, this.#deps.pods, set.metadata.uid);
-    return lagging === undefined
-      ? undefined
-      : { kind: 'waiting', reason: `our last write to ${lagging}`, delayMs: CACHE_LAG_RETRY_MS };
+  waitForCache(_context: ReconcileContext, set: DeepReadonly<StatefulSet>): WaitingForCache | undefined {
+    return ownedPodsWait(this.#deps, { key: statefulSetKey(set), pods: this.#deps.pods, ownerUid: set.metadata.uid });
   }
 
   /** Read, sync (or only report an unusable spec), then the status whatever happened; a failure is thrown after it. */

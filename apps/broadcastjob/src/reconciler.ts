@@ -30,6 +30,7 @@ import type { TemplateValidator } from '@kruise-ts/template-validation';
 import {
   asError,
   errorMessage,
+  expectedWritesWait,
   metaTime,
   podResource,
   pvcResource,
@@ -186,9 +187,7 @@ export class BroadcastJobReconciler implements Reconciler, WorkloadReconcileStep
     return this.#deps.jobs.get(request.namespace, request.name);
   }
 
-  parse(cached: ReadonlyJob): ParsedObject<BroadcastJob> {
-    return parseBroadcastJob(cached);
-  }
+  readonly parse: (cached: ReadonlyJob) => ParsedObject<BroadcastJob> = parseBroadcastJob;
 
   /** A job this version cannot read is reported as a template the API server refuses (CloneSet's way). */
   unreadable(message: string): ReportedProblem {
@@ -206,10 +205,7 @@ export class BroadcastJobReconciler implements Reconciler, WorkloadReconcileStep
 
   /** No round while creations or deletions of the last one are not in the cache: a node would get a second pod. */
   waitForCache(_context: ReconcileContext, job: ReadonlyJob): WaitingForCache | undefined {
-    const satisfied = this.#deps.scaleExpectations.satisfied(objectKey(job));
-    return satisfied.satisfied
-      ? undefined
-      : { kind: 'waiting', reason: 'our creations and deletions', delayMs: satisfied.remainingMs };
+    return expectedWritesWait(this.#deps.scaleExpectations, objectKey(job));
   }
 
   async sync(context: ReconcileContext, job: ReadonlyJob): Promise<BroadcastJobOutcome> {

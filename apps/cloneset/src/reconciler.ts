@@ -20,8 +20,8 @@ import {
   expectingOwnWrites,
   IN_PLACE_ONLY_NOT_POSSIBLE,
   isBeingDeleted,
-  laggingOwnedObject,
   logFailure,
+  ownedPodsWait,
   reconcileWorkload,
   setCondition as setWorkloadCondition,
   SlowStartMemory,
@@ -90,12 +90,8 @@ interface SyncOutcome {
  * FailedCreate; no pod is created, deleted or updated.
  */
 function unusable(message: string): ReportedProblem {
-  return {
-    type: CloneSetConditionType.FailedScale,
-    reason: INVALID_TEMPLATE,
-    message,
-    eventReason: CloneSetEventReason.FailedCreate,
-  };
+  const kind = CloneSetConditionType.FailedScale;
+  return { type: kind, reason: INVALID_TEMPLATE, message, eventReason: CloneSetEventReason.FailedCreate };
 }
 
 /**
@@ -140,9 +136,7 @@ export class CloneSetReconciler implements Reconciler, WorkloadReconcileSteps<Cl
     this.#createBatchSizes.forget(key);
   }
 
-  parse(cached: DeepReadonly<CloneSet>): ParsedObject<CloneSet> {
-    return parseCloneSetObject(cached);
-  }
+  readonly parse: (cached: DeepReadonly<CloneSet>) => ParsedObject<CloneSet> = parseCloneSetObject;
 
   unreadable(message: string): ReportedProblem {
     return unusable(message);
@@ -174,19 +168,8 @@ export class CloneSetReconciler implements Reconciler, WorkloadReconcileSteps<Cl
   }
 
   /** Why this reconcile must wait for the cache; undefined when it may go on. */
-  waitForCache(context: ReconcileContext, cs: DeepReadonly<CloneSet>): WaitingForCache | undefined {
-    const deps = this.#deps;
-    const expectations = deps.scaleExpectations.satisfied(cloneSetKey(cs));
-    if (!expectations.satisfied) {
-      context.logger.debug({ pending: expectations.pending }, 'Expecting our creations and deletions');
-      return { kind: 'waiting', reason: 'our creations and deletions', delayMs: expectations.remainingMs };
-    }
-    // Cheap first: while our own pod writes are not in the cache yet, every watch event of them would
-    // otherwise start a full read of all the CloneSet's pods only to find one stale (O(pods) per event).
-    const lagging = laggingOwnedObject(deps.resourceVersionExpectations, deps.pods, cs.metadata.uid);
-    return lagging === undefined
-      ? undefined
-      : { kind: 'waiting', reason: `our last write to ${lagging}`, delayMs: CACHE_LAG_RETRY_MS };
+  waitForCache(_context: ReconcileContext, cs: DeepReadonly<CloneSet>): WaitingForCache | undefined {
+    return ownedPodsWait(this.#deps, { key: cloneSetKey(cs), pods: this.#deps.pods, ownerUid: cs.metadata.uid });
   }
 
   /** Read, the sync steps, then the status whatever they did; a failure is thrown only after the status says it. */

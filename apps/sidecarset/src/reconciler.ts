@@ -161,9 +161,7 @@ export class SidecarSetReconciler implements Reconciler, WorkloadReconcileSteps<
     this.#reported.forget(name);
   }
 
-  parse(cached: DeepReadonly<SidecarSet>): ParsedObject<SidecarSet> {
-    return parseSidecarSet(cached);
-  }
+  readonly parse: (cached: DeepReadonly<SidecarSet>) => ParsedObject<SidecarSet> = parseSidecarSet;
 
   unreadable(why: string): ReportedProblem {
     const message = `the SidecarSet cannot be read: ${why}; its pods are neither counted nor upgraded until it is fixed`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import { ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import type { KubeObject, Lister } from '@kruise-ts/controller-runtime';
 
-import { laggingOwnedObject } from './cache-lag.ts';
+import { CACHE_LAG_RETRY_MS, expectedWritesWait, laggingOwnedObject, ownedPodsWait } from './cache-lag.ts';
 
 function pod(name: string, resourceVersion: string, ownerUid: string): KubeObject {
   return {
@@ -47,5 +47,31 @@ describe('laggingOwnedObject', () => {
     expectations.expect(pod('a', '10', 'owner-1'));
     expect(laggingOwnedObject(expectations, listerOf(cached), 'owner-1')).toBeUndefined();
     expect(laggingOwnedObject(expectations, listerOf(cached), 'owner-2')).toBe('ns/b');
+  });
+});
+
+describe('ownedPodsWait', () => {
+  const cached = [pod('a', '10', 'owner-1')];
+
+  it.each([
+    { name: 'nothing expected: no wait', create: false, write: false, want: undefined },
+    { name: 'a creation expected: wait for it', create: true, write: false, want: 'our creations and deletions' },
+    { name: 'our pod write not cached: wait a cache lag', create: false, write: true, want: 'our last write to ns/a' },
+  ])('$name', ({ create, write, want }) => {
+    const scaleExpectations = new ScaleExpectations();
+    const resourceVersionExpectations = new ResourceVersionExpectations();
+    if (create) {
+      scaleExpectations.expect('ns/cs', 'create', 'a');
+    }
+    if (write) {
+      resourceVersionExpectations.expect(pod('a', '12', 'owner-1'));
+    }
+    const input = { key: 'ns/cs', pods: listerOf(cached), ownerUid: 'owner-1' };
+    const wait = ownedPodsWait({ scaleExpectations, resourceVersionExpectations }, input);
+    expect(wait?.reason).toEqual(want === undefined ? undefined : expect.stringContaining(want));
+    if (write) {
+      expect(wait?.delayMs).toBe(CACHE_LAG_RETRY_MS);
+    }
+    expect(expectedWritesWait(scaleExpectations, 'ns/cs') !== undefined).toBe(create);
   });
 });

@@ -5,7 +5,9 @@
  * all of an owner's pods on every watch event, O(pods) per event.
  */
 import { controllerRef } from '@kruise-ts/controller-runtime';
-import type { KubeObject, Lister, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import type { KubeObject, Lister, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
+
+import type { WaitingForCache } from './sync-outcome.ts';
 
 /**
  * How long a reconcile waits before looking again while the cache lags behind our own writes (to the
@@ -26,4 +28,38 @@ export function laggingOwnedObject<T extends KubeObject>(
     }
   }
   return undefined;
+}
+
+/** The reconcile of `key` waits while creations or deletions we made are not in the cache yet. */
+export function expectedWritesWait(expectations: ScaleExpectations, key: string): WaitingForCache | undefined {
+  const satisfied = expectations.satisfied(key);
+  return satisfied.satisfied
+    ? undefined
+    : {
+        kind: 'waiting',
+        reason: `our creations and deletions (${String(satisfied.pending)} pending)`,
+        delayMs: satisfied.remainingMs,
+      };
+}
+
+/**
+ * The reconcile of an owner of pods waits while its creations and deletions are not in the cache, or
+ * while the cache shows one of its pods older than our last write to it (checked first, cheaply: see
+ * the file's comment).
+ */
+export function ownedPodsWait<T extends KubeObject>(
+  expectations: {
+    readonly scaleExpectations: ScaleExpectations;
+    readonly resourceVersionExpectations: ResourceVersionExpectations;
+  },
+  input: { readonly key: string; readonly pods: Lister<T>; readonly ownerUid: string | undefined },
+): WaitingForCache | undefined {
+  const expected = expectedWritesWait(expectations.scaleExpectations, input.key);
+  if (expected !== undefined) {
+    return expected;
+  }
+  const lagging = laggingOwnedObject(expectations.resourceVersionExpectations, input.pods, input.ownerUid);
+  return lagging === undefined
+    ? undefined
+    : { kind: 'waiting', reason: `our last write to ${lagging}`, delayMs: CACHE_LAG_RETRY_MS };
 }

@@ -45,7 +45,7 @@ export type { ClaimDecision, ClaimObjectsOptions, ClaimOwner, JsonPatch } from '
 export { slowStartBatch } from './slow-start.ts';
 export { SlowStartMemory } from './slow-start-memory.ts';
 export { mapWithConcurrency, POD_WRITE_CONCURRENCY, settleWithConcurrency } from './bounded-concurrency.ts';
-export { CACHE_LAG_RETRY_MS, laggingOwnedObject } from './cache-lag.ts';
+export { CACHE_LAG_RETRY_MS, expectedWritesWait, laggingOwnedObject, ownedPodsWait } from './cache-lag.ts';
 export { expectingOwnWrites, ownWriteRequeue, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
 export type { SlowStartBatchOptions, SlowStartBatchResult } from './slow-start.ts';
 export { RequeueAfter } from './requeue.ts';
