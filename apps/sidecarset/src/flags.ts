@@ -1,5 +1,5 @@
-import { booleanFlag, workersFlag } from '@kruise-ts/controller-runtime';
-import type { FeatureGates } from '@kruise-ts/controller-runtime';
+import { booleanFlag, workersFlag, workloadControllerOptions } from '@kruise-ts/controller-runtime';
+import type { WorkloadControllerFlags } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import type { SidecarSetControllerOptions } from './controller.ts';
@@ -26,17 +26,14 @@ export const sidecarSetFlagsShape = {
   'sidecarset-validation-webhook': booleanFlag().default(true),
 };
 
-/** The parsed flags the controller options come from. */
-export interface SidecarSetFlags {
-  readonly workers: number;
+/** The parsed flags the controller options come from: the shared workload ones, and SidecarSet's. */
+export interface SidecarSetFlags extends WorkloadControllerFlags {
   readonly namespace: string;
   readonly 'sidecarset-workers'?: number | undefined;
   readonly 'sidecarset-excluded-namespaces': readonly string[];
   readonly 'sidecarset-revision-namespace': string;
   readonly 'sidecarset-validation-webhook': boolean;
   readonly 'leader-election-namespace': string;
-  readonly 'expectation-timeout': number;
-  readonly 'feature-gates': Pick<FeatureGates, 'enabled'>;
 }
 
 /** Controller options from parsed flags. */
@@ -45,12 +42,13 @@ export function sidecarSetOptionsFromFlags(
 ): SidecarSetControllerOptions & SidecarSetWebhookOptions {
   const revisionNamespace =
     flags['sidecarset-revision-namespace'] || flags.namespace || flags['leader-election-namespace'];
+  const { workers, expectationTimeoutMs } = workloadControllerOptions(flags, flags['sidecarset-workers']);
   return {
-    workers: flags['sidecarset-workers'] ?? flags.workers,
+    workers,
     excludedNamespaces: flags['sidecarset-excluded-namespaces'],
     namespace: flags.namespace,
     revisionNamespace,
-    expectationTimeoutMs: flags['expectation-timeout'],
+    expectationTimeoutMs,
     // OpenKruise's PodWebhook=false registers no pod webhook: no sidecar is injected.
     podWebhook: flags['feature-gates'].enabled('PodWebhook'),
     patchPodMetadataDefaultsAllowed: flags['feature-gates'].enabled('SidecarSetPatchPodMetadataDefaultsAllowed'),
