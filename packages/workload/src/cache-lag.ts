@@ -37,7 +37,7 @@ export function expectedWritesWait(expectations: ScaleExpectations, key: string)
     ? undefined
     : {
         kind: 'waiting',
-        reason: `our creations and deletions (${String(satisfied.pending)} pending)`,
+        reason: `our creations and deletions (${String(satisfied.pending.create.length)} creations, ${String(satisfied.pending.delete.length)} deletions pending)`,
         delayMs: satisfied.remainingMs,
       };
 }
