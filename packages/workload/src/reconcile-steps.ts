@@ -8,7 +8,6 @@ import type {
   DeepReadonly,
   EventReporter,
   KubeObject,
-  ObjectMetaLike,
   ObjectApi,
   ReconcileContext,
   Request,
@@ -23,7 +22,7 @@ import type { SyncOutcome, WaitingForCache } from './sync-outcome.ts';
 
 /** What the skeleton reads of any workload: its metadata and its status conditions. */
 export interface WorkloadObject extends KubeObject {
-  readonly metadata: ObjectMetaLike;
+  readonly metadata: NonNullable<KubeObject['metadata']>;
   readonly status?: { readonly conditions?: readonly WorkloadCondition[] | undefined } | undefined;
 }
 
