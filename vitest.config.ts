@@ -8,6 +8,13 @@ import { defineConfig } from 'vitest/config';
  */
 const conditions = ['@kruise-ts/source', ...defaultServerConditions];
 
+/**
+ * Integration files mostly wait on the control plane and on the processes they start (docs/testing.md
+ * measures each: the slowest use a fraction of a core on average), so more files than cores run at
+ * once. `KRUISE_TS_INTEGRATION_WORKERS` overrides it, e.g. 2 on a machine that is busy otherwise.
+ */
+const integrationWorkers = Number(process.env['KRUISE_TS_INTEGRATION_WORKERS'] ?? '4');
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['@kruise-ts/source'] } },
@@ -34,7 +41,7 @@ export default defineConfig({
           // Waiting on a real API server: bounded waits live in the tests, these are only backstops.
           testTimeout: 120_000,
           hookTimeout: 600_000,
-          maxWorkers: 2,
+          maxWorkers: integrationWorkers,
         },
       },
     ],
