@@ -1,13 +1,15 @@
 /**
  * A BroadcastJob whose pod creations the API server refuses (a ResourceQuota of no pods), on the real
  * control plane: the refusals go through the work queue's per-item exponential backoff (create
- * requests over 60 s grow logarithmically, not linearly), the FailedCreatePod condition and a
+ * requests over 30 s grow logarithmically, not linearly), the FailedCreatePod condition and a
  * FailedCreate Event name the quota, and once the quota is deleted, nothing else changing (no edit
  * of the job, no pod or node event), the next retry creates the pods and the job completes.
  *
- * The queue's defaults are the production ones (OpenKruise's: 5 ms doubling per failure, capped at
- * 1,000 s), not a shortened cap: at 60 s the next retry is due about 40 s after the last one, so the
- * wait for completion allows for that one delay (the cap is never reached within the test).
+ * The backoff is the production one (OpenKruise's: doubling per failure, capped at 1,000 s) on half
+ * its time scale: `--rate-limiter-base-delay` 2.5 ms instead of the default 5 ms (the defaults are
+ * unit-tested with the flags), so the same 14 attempts fit in 30 s instead of 60 s. At 30 s the next
+ * retry is due about 20 s after the last one, so the wait for completion allows for that one delay
+ * (the cap is never reached within the test).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -27,13 +29,13 @@ const client = testClient(kubeConfig);
 const core = kubeConfig.makeApiClient(CoreV1Api);
 
 const POD_COLLECTION = /^\/api\/v1\/namespaces\/[^/]+\/pods$/;
-const WINDOW_MS = 60_000;
-/** The work queue's per-item backoff (controller-runtime's defaults): 5 ms, doubled per failure. */
-const BASE_DELAY_MS = 5;
+const WINDOW_MS = 30_000;
+/** The work queue's per-item backoff, on half the default time scale: 2.5 ms, doubled per failure. */
+const BASE_DELAY_MS = 2.5;
 
 /**
  * The most attempts exponential backoff allows within `windowMs`: the first, then one after each
- * delay of 5, 10, 20, … ms while their sum fits (14 in 60 s). A retry every second would be 60.
+ * delay of 2.5, 5, 10, … ms while their sum fits (14 in 30 s). A retry every second would be 30.
  */
 function backoffAttempts(windowMs: number): number {
   let attempts = 1;
@@ -164,29 +166,29 @@ describe('BroadcastJob pod creations refused', () => {
         const changes = nodeChanges.at.map((at) => Math.round(at - started)).filter((at) => at <= WINDOW_MS);
         const seen = `creations at ${JSON.stringify(creates)} ms, node changes at ${JSON.stringify(changes)} ms`;
         expect(creates.length, seen).toBeGreaterThanOrEqual(8);
-        // 14 in 60 s by the backoff, against 60 for a retry every second.
+        // 14 in 30 s by the backoff, against 30 for a retry every second.
         expect(creates.length, seen).toBeLessThanOrEqual(
           backoffAttempts(WINDOW_MS) + EVENT_RECONCILES + changes.length,
         );
-        // Logarithmic: in the window's second half the backoff retries once (at about 41 s).
+        // Logarithmic: in the window's second half the backoff retries once (at about 20.5 s).
         const late = (at: number): boolean => at >= WINDOW_MS / 2;
         expect(creates.filter(late).length, seen).toBeLessThanOrEqual(2 + changes.filter(late).length);
         expect(await jobPods(client, namespace, 'quota')).toEqual([]);
 
         // The cause goes, nothing else changes in the namespace: the backoff's next retry (due at
-        // most about 41 s after the one near 41 s, so by about 82 s) creates the pods, and the job
+        // most about 20.5 s after the one near 20.5 s, so by about 41 s) creates the pods, and the job
         // runs to completion.
         await core.deleteNamespacedResourceQuota({ namespace, name: 'no-pods' });
         const done = await waitForJob(
           client,
-          { namespace, name: 'quota', description: 'completed after the quota went', timeoutMs: 75_000 },
+          { namespace, name: 'quota', description: 'completed after the quota went', timeoutMs: 40_000 },
           (job) => job.status?.phase === 'completed',
         );
         expect(done.status).toMatchObject({ desired: 2, succeeded: 2, failed: 0 });
         expect(condition(done, 'FailedCreatePod')).toBeUndefined();
         expect(condition(done, 'Complete')?.status).toBe('True');
       },
-      { requestObservers: [log] },
+      { requestObservers: [log], rateLimiter: { baseDelayMs: BASE_DELAY_MS } },
     );
-  }, 200_000);
+  }, 120_000);
 });

@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import { broadcastJobSchema } from '@kruise-ts/api';
 import type { BroadcastJob, BroadcastJobInput, Pod } from '@kruise-ts/api';
-import type { Client, DeepReadonly, RequestObserver } from '@kruise-ts/controller-runtime';
+import type {
+  Client,
+  ControllerRateLimiterOptions,
+  DeepReadonly,
+  RequestObserver,
+} from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';
 import {
@@ -28,9 +33,10 @@ const CRD_FILE = fileURLToPath(new URL('../../../../crds/apps.kruise.io_broadcas
 /** The label of a test's nodes (its value: the namespace). */
 export const TEST_NODE_LABEL = 'bcj.kruise-ts.io/test';
 
-/** What a test may add to the controller's manager: observers of every request it sends. */
+/** What a test may add to the controller's manager: observers of every request it sends, its work queue's rate limiter. */
 export interface ControllerOptions {
   readonly requestObservers?: readonly RequestObserver[];
+  readonly rateLimiter?: ControllerRateLimiterOptions;
 }
 
 /** Starts a manager with the BroadcastJob controller for `namespace`. */
@@ -43,6 +49,7 @@ export function startController(
     kubeConfig,
     namespace,
     requestObservers: options.requestObservers,
+    rateLimiter: options.rateLimiter,
     setup: (manager) =>
       setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
   });

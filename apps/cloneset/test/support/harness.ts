@@ -10,7 +10,14 @@ import { loadYaml } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { parseFeatureGates } from '@kruise-ts/controller-runtime';
-import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
+import type {
+  Client,
+  ControllerRateLimiterOptions,
+  DeepReadonly,
+  Manager,
+  RequestObserver,
+  RequestRecord,
+} from '@kruise-ts/controller-runtime';
 import {
   observeObjects,
   replicaCountsReached,
@@ -61,6 +68,8 @@ export interface StartOptions {
   readonly requestObservers?: readonly RequestObserver[];
   /** The manager's graceful-shutdown budget (default 5 s). */
   readonly gracefulShutdownTimeoutMs?: number;
+  /** The work queue's rate limiter (`--rate-limiter-*`; default: the flags' defaults). */
+  readonly rateLimiter?: ControllerRateLimiterOptions;
   /** More to register on the manager (a webhook handler). */
   readonly setup?: (manager: Manager) => void;
 }

@@ -12,6 +12,7 @@ import type { RequestObserver } from '../client/transport.ts';
 import { createLogger } from '../log/logger.ts';
 import { Manager } from '../manager/manager.ts';
 import type { ShardingOptions } from '../manager/manager-shards.ts';
+import type { ControllerRateLimiterOptions } from '../queue/rate-limiters.ts';
 
 /** How the test manager runs. */
 export interface TestManagerOptions {
@@ -25,6 +26,11 @@ export interface TestManagerOptions {
   readonly gracefulShutdownTimeoutMs?: number | undefined;
   /** Shares the sharded controllers' work with the other test managers of the ring (docs/sharding.md). */
   readonly sharding?: ShardingOptions | undefined;
+  /**
+   * The work queue's rate limiter, as `--rate-limiter-*` set it (default: the flags' defaults). A test
+   * that waits out the per-item backoff can run it on a shorter time scale.
+   */
+  readonly rateLimiter?: ControllerRateLimiterOptions | undefined;
 }
 
 /** A running test manager. */
@@ -48,6 +54,7 @@ export function startTestManager(options: TestManagerOptions): TestManager {
     gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs ?? 5000,
     requestObservers: options.requestObservers,
     sharding: options.sharding,
+    rateLimiter: options.rateLimiter,
   });
   options.setup(manager);
   const stop = new AbortController();
