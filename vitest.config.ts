@@ -13,7 +13,7 @@ const conditions = ['@kruise-ts/source', ...defaultServerConditions];
  * measures each: the slowest use a fraction of a core on average), so more files than cores run at
  * once. `KRUISE_TS_INTEGRATION_WORKERS` overrides it, e.g. 2 on a machine that is busy otherwise.
  */
-const integrationWorkers = Number(process.env['KRUISE_TS_INTEGRATION_WORKERS'] ?? '4');
+const integrationWorkers = Number(process.env['KRUISE_TS_INTEGRATION_WORKERS'] ?? '3');
 
 export default defineConfig({
   resolve: { conditions },
