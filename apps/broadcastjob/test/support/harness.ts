@@ -8,14 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import { broadcastJobSchema } from '@kruise-ts/api';
 import type { BroadcastJob, BroadcastJobInput, Pod } from '@kruise-ts/api';
-import type {
-  Client,
-  ControllerRateLimiterOptions,
-  DeepReadonly,
-  RequestObserver,
-} from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, RequestObserver } from '@kruise-ts/controller-runtime';
 import { startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
-import type { TestManager } from '@kruise-ts/controller-runtime/testing';
+import type { TestManager, TestManagerOptions } from '@kruise-ts/controller-runtime/testing';
 import {
   createFakeNodes,
   TEST_NODE_TOLERATION,
@@ -36,7 +31,7 @@ export const TEST_NODE_LABEL = 'bcj.kruise-ts.io/test';
 /** What a test may add to the controller's manager: observers of every request it sends, its work queue's rate limiter. */
 export interface ControllerOptions {
   readonly requestObservers?: readonly RequestObserver[];
-  readonly rateLimiter?: ControllerRateLimiterOptions;
+  readonly rateLimiter?: TestManagerOptions['rateLimiter'];
 }
 
 /** Starts a manager with the BroadcastJob controller for `namespace`. */

@@ -10,14 +10,7 @@ import { loadYaml } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { parseFeatureGates } from '@kruise-ts/controller-runtime';
-import type {
-  Client,
-  ControllerRateLimiterOptions,
-  DeepReadonly,
-  Manager,
-  RequestObserver,
-  RequestRecord,
-} from '@kruise-ts/controller-runtime';
+import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
 import {
   observeObjects,
   replicaCountsReached,
@@ -25,7 +18,7 @@ import {
   waitForObject,
 } from '@kruise-ts/controller-runtime/testing';
 import { podSummary } from '@kruise-ts/workload/testing';
-import type { ObjectObserver, TestManager, WaitFor } from '@kruise-ts/controller-runtime/testing';
+import type { ObjectObserver, TestManager, TestManagerOptions, WaitFor } from '@kruise-ts/controller-runtime/testing';
 import {
   applyCrdFiles,
   kwokLogOf,
@@ -69,7 +62,7 @@ export interface StartOptions {
   /** The manager's graceful-shutdown budget (default 5 s). */
   readonly gracefulShutdownTimeoutMs?: number;
   /** The work queue's rate limiter (`--rate-limiter-*`; default: the flags' defaults). */
-  readonly rateLimiter?: ControllerRateLimiterOptions;
+  readonly rateLimiter?: TestManagerOptions['rateLimiter'];
   /** More to register on the manager (a webhook handler). */
   readonly setup?: (manager: Manager) => void;
 }
