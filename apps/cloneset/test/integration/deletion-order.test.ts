@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
+import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
+import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
@@ -48,6 +49,21 @@ describe('CloneSet scale-in order', () => {
         );
       }
       const byCost = new Map(pods.map((pod, index) => [costs[index], pod.metadata?.name ?? '']));
+      // The scale-in must be judged by these costs: the pod cache and the CloneSet's are separate watches,
+      // so on a loaded machine the new replicas can reach the controller before the annotations do.
+      const cache = controller.manager.informers
+        .informerFor({ resource: podResource, labelSelector: CLONESET_INSTANCE_ID_LABEL })
+        .lister();
+      await waitFor(
+        () =>
+          Promise.resolve(
+            cache
+              .list()
+              .filter((pod) => pod.metadata?.annotations?.['controller.kubernetes.io/pod-deletion-cost'] !== undefined)
+              .length === costs.length || undefined,
+          ),
+        { description: "the controller's cache to show the pods' deletion costs" },
+      );
 
       await client.patch(
         cloneSetResource,
