@@ -19,8 +19,8 @@ import { describe, expect, it } from 'vitest';
 import type { BroadcastJob } from '@kruise-ts/api';
 import { eventResource } from '@kruise-ts/controller-runtime';
 import { observeObjects, RequestLog, testClient } from '@kruise-ts/controller-runtime/testing';
-import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
-import { nodeResource, podResource } from '@kruise-ts/workload';
+import { forbidPods, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { nodeResource } from '@kruise-ts/workload';
 
 import { createJob, jobBody, jobPods, testNodes, waitForJob, withController } from '../support/harness.ts';
 
@@ -95,38 +95,6 @@ function condition(
   return job.status?.conditions?.find((candidate) => candidate.type === type);
 }
 
-/** A quota of no pods, in force (the local control plane runs no quota controller: the test writes its status). */
-async function forbidPods(namespace: string): Promise<void> {
-  const quota = await core.createNamespacedResourceQuota({
-    namespace,
-    body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } },
-  });
-  await core.replaceNamespacedResourceQuotaStatus({
-    namespace,
-    name: 'no-pods',
-    body: {
-      metadata: quota.metadata ?? {},
-      spec: quota.spec ?? {},
-      status: { hard: { pods: '0' }, used: { pods: '0' } },
-    },
-  });
-  // The API server's quota cache may lag behind the write: wait until a pod is refused.
-  const probe = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'probe', namespace },
-    spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] },
-  };
-  await waitFor(
-    () =>
-      client.create(podResource, probe, { dryRun: true }).then(
-        () => undefined,
-        () => true,
-      ),
-    { description: 'the quota in force' },
-  );
-}
-
 describe('BroadcastJob pod creations refused', () => {
   it('backs off exponentially while a quota refuses its pods, says so in a condition and an Event, and completes once the quota is deleted, with no other change', async () => {
     const log = new RequestLog();
@@ -135,7 +103,7 @@ describe('BroadcastJob pod creations refused', () => {
       async (namespace) => {
         await using nodes = await testNodes(namespace, 2);
         expect(nodes.names).toHaveLength(2);
-        await forbidPods(namespace);
+        await forbidPods(kubeConfig, namespace);
         const nodeChanges = watchNodeChanges();
         await nodeChanges.synced;
         const started = performance.now();

@@ -11,7 +11,7 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
 import type { CloneSet } from '@kruise-ts/api';
-import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
+import { forbidPods, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import { cloneSetResource } from '../../src/index.ts';
@@ -81,35 +81,7 @@ describe('CloneSet failures', () => {
       async (namespace) => {
         // A quota of no pods: the template is valid (its dry run passes, a quota refusal is not the
         // template's fault), and every real creation is refused.
-        // The local control plane runs no quota controller: the test writes the quota's status itself.
-        const quota = await core.createNamespacedResourceQuota({
-          namespace,
-          body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } },
-        });
-        await core.replaceNamespacedResourceQuotaStatus({
-          namespace,
-          name: 'no-pods',
-          body: {
-            metadata: quota.metadata ?? {},
-            spec: quota.spec ?? {},
-            status: { hard: { pods: '0' }, used: { pods: '0' } },
-          },
-        });
-        // The API server's quota cache may lag behind the write: wait until a pod is refused.
-        const probe = {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: 'probe', namespace },
-          spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
-        };
-        await waitFor(
-          () =>
-            client.create(podResource, probe, { dryRun: true }).then(
-              () => undefined,
-              () => true,
-            ),
-          { description: 'the quota in force' },
-        );
+        await forbidPods(kubeConfig, namespace);
         const started = performance.now();
         await createCloneSet(client, namespace, webCloneSet(2));
         const failing = await waitForStatus(

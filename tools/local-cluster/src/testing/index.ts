@@ -16,6 +16,7 @@ export type { Stoppable } from './with-controller.ts';
 export { kwokLogOf } from './kwok-log.ts';
 export { createFakeNodes, TEST_NODE_TAINT, TEST_NODE_TOLERATION } from './fake-nodes.ts';
 export type { CreateFakeNodesOptions, FakeNodes } from './fake-nodes.ts';
+export { forbidPods } from './pod-quota.ts';
 export { startWatchHoldingProxy } from './watch-holding-proxy.ts';
 export type { WatchHoldingProxy } from './watch-holding-proxy.ts';
 export { createCertificateAuthority, createServingCertificate } from '../internal/pki.ts';
