@@ -1,11 +1,9 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 
 import { createLogger } from '@kruise-ts/controller-runtime';
 import { Manager } from '@kruise-ts/controller-runtime';
 import type { Runnable } from '@kruise-ts/controller-runtime';
-import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
-import { FakeClient } from '@kruise-ts/controller-runtime/testing';
+import { fakeApiError, FakeClient, unreachableKubeConfig } from '@kruise-ts/controller-runtime/testing';
 import { StubCertificates } from './testing/stub-certificates.ts';
 import { mutatingWebhookConfigurationResource, validatingWebhookConfigurationResource } from './ca-bundle-injector.ts';
 import type { WebhookConfigurationKind, WebhookConfigurationLike } from './ca-bundle-injector.ts';
@@ -223,13 +221,7 @@ describe('LocalWebhookConfiguration', () => {
 
 describe('addLocalWebhookConfiguration', () => {
   it('adds a runnable for every replica to the manager', () => {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-      users: [{ name: 'u', token: 't' }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-      currentContext: 'x',
-    });
+    const kubeConfig = unreachableKubeConfig();
     const manager = new Manager({ kubeConfig, logger });
     const added: Runnable[] = [];
     vi.spyOn(manager, 'add').mockImplementation((runnable) => {

@@ -8,7 +8,6 @@
 import http from 'node:http';
 import https from 'node:https';
 
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { KubeObject } from '@kruise-ts/controller-runtime';
@@ -18,6 +17,7 @@ import { allowedResponse } from './admission-review.ts';
 import { SelfManagedCertificates } from './self-managed-certificates.ts';
 import { WebhookServer } from './webhook-server.ts';
 import { Manager } from '@kruise-ts/controller-runtime';
+import { unreachableKubeConfig } from '@kruise-ts/controller-runtime/testing';
 
 const logger = createLogger({ level: 'silent' });
 const thingResource = defineResource<KubeObject>({
@@ -30,13 +30,7 @@ const thingResource = defineResource<KubeObject>({
 
 /** A manager whose API server cannot be reached: its caches never sync and it never leads. */
 function offlineManager(): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kubeConfig = unreachableKubeConfig();
   return new Manager({
     kubeConfig,
     logger,

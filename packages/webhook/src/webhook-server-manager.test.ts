@@ -1,6 +1,5 @@
 import https from 'node:https';
 
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
 import { createLogger } from '@kruise-ts/controller-runtime';
@@ -8,16 +7,11 @@ import { Manager } from '@kruise-ts/controller-runtime';
 import { allowedResponse } from './admission-review.ts';
 import { SelfManagedCertificates } from './self-managed-certificates.ts';
 import { WebhookServer } from './webhook-server.ts';
+import { unreachableKubeConfig } from '@kruise-ts/controller-runtime/testing';
 
 /** A manager whose API server cannot be reached: it can never win the lease. */
 function managerWithoutLease(): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kubeConfig = unreachableKubeConfig();
   return new Manager({
     kubeConfig,
     logger: createLogger({ level: 'silent' }),

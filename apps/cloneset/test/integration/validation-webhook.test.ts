@@ -9,7 +9,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
 import type { CloneSet } from '@kruise-ts/api';
-import { ApiError, createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
+import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { LogLevel } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { TestValidationWebhook } from '@kruise-ts/template-validation/testing';
@@ -26,6 +26,7 @@ import {
   webCloneSet,
 } from '../support/harness.ts';
 import type { CloneSetManifest } from '../support/harness.ts';
+import { apiRefusal } from '@kruise-ts/controller-runtime/testing';
 
 const kubeConfig = testKubeConfig();
 const client = testClient(kubeConfig);
@@ -36,19 +37,6 @@ const controllerOptions = {
   expectationTimeoutMs: 60_000,
   scalingExcludePreparingDelete: false,
 };
-
-/** The API server's error for a write, or undefined when it succeeded. */
-async function refusal(write: Promise<unknown>): Promise<ApiError | undefined> {
-  return write.then(
-    () => undefined,
-    (error: unknown) => {
-      if (error instanceof ApiError) {
-        return error;
-      }
-      throw error;
-    },
-  );
-}
 
 function withContainer(manifest: CloneSetManifest, container: Record<string, unknown>): CloneSetManifest {
   const template = manifest.spec.template;
@@ -97,12 +85,14 @@ describe('CloneSet validation webhook', () => {
         ),
       );
 
-      const capital = await refusal(createCloneSet(client, namespace, withContainer(webCloneSet(1), { name: 'Main' })));
+      const capital = await apiRefusal(
+        createCloneSet(client, namespace, withContainer(webCloneSet(1), { name: 'Main' })),
+      );
       expect(capital?.code).toBe(422);
       expect(capital?.message).toContain('admission webhook "vcloneset.kruise-ts.io" denied the request');
       expect(capital?.message).toContain('spec.template.spec.containers[0].name: Invalid value: "Main"');
 
-      const port = await refusal(
+      const port = await apiRefusal(
         createCloneSet(client, namespace, withContainer(webCloneSet(1), { ports: [{ containerPort: 70_000 }] })),
       );
       expect(port?.message).toContain('spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000');
@@ -115,7 +105,7 @@ describe('CloneSet validation webhook', () => {
         spec: { ...webCloneSet(2).spec, updateStrategy: { type: 'InPlaceOnly' } },
       });
       await waitForStatus(client, { namespace, name: 'web', description: 'two pods' }, settled);
-      const env = await refusal(
+      const env = await apiRefusal(
         client.patch(
           cloneSetResource,
           { namespace, name: 'web' },
@@ -129,7 +119,7 @@ describe('CloneSet validation webhook', () => {
       expect(env?.message).toContain(
         'spec.template.spec: Forbidden: only allowed to update images in spec for InPlaceOnly, but found add /containers/0/env',
       );
-      const added = await refusal(
+      const added = await apiRefusal(
         client.patch(
           cloneSetResource,
           { namespace, name: 'web' },

@@ -2,7 +2,6 @@
  * PodWebhook=false (OpenKruise registers no pod webhook then): the pod handler is not served and the
  * local configuration is not written, so no pod gets sidecars; on by default.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 
 import { createLogger, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
@@ -11,18 +10,13 @@ import { SelfManagedCertificates, WebhookServer } from '@kruise-ts/webhook';
 import { sidecarSetOptionsFromFlags } from '../flags.ts';
 import { addLocalPodWebhookConfiguration } from './local-webhook-configuration.ts';
 import { POD_WEBHOOK_PATH, setupSidecarSetWebhook } from './setup-webhook.ts';
+import { unreachableKubeConfig } from '@kruise-ts/controller-runtime/testing';
 
 const logger = createLogger({ level: 'silent' });
 
 /** A manager that is never started: registration only. */
 function idleManager(): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kubeConfig = unreachableKubeConfig();
   return new Manager({
     kubeConfig,
     logger,

@@ -8,9 +8,9 @@
 import { describe, expect, it } from 'vitest';
 
 import type { SidecarSet } from '@kruise-ts/api';
-import { ApiError, createLogger, defineResource } from '@kruise-ts/controller-runtime';
+import { createLogger, defineResource } from '@kruise-ts/controller-runtime';
 import type { KubeObject, LogLevel } from '@kruise-ts/controller-runtime';
-import { testClient, startTestManager } from '@kruise-ts/controller-runtime/testing';
+import { apiRefusal, startTestManager, testClient } from '@kruise-ts/controller-runtime/testing';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { TestValidationWebhook } from '@kruise-ts/template-validation/testing';
 
@@ -40,18 +40,6 @@ function sidecarSet(name: string, label: string, spec: Record<string, unknown>):
     metadata: { name, labels: { 'kruise-ts.io/test': label } },
     spec: { selector: { matchLabels: { app: 'web' } }, ...spec },
   } as unknown as SidecarSet;
-}
-
-async function refusal(write: Promise<unknown>): Promise<ApiError | undefined> {
-  return write.then(
-    () => undefined,
-    (error: unknown) => {
-      if (error instanceof ApiError) {
-        return error;
-      }
-      throw error;
-    },
-  );
 }
 
 /**
@@ -93,7 +81,7 @@ async function withValidationWebhook(prefix: string, body: (label: string) => Pr
 describe('SidecarSet validation webhook', () => {
   it('refuses sidecars a pod could not have, naming the SidecarSet field, and accepts mounts of the pod volumes', async () => {
     await withValidationWebhook('sidecarset-validation', async (label) => {
-      const capital = await refusal(
+      const capital = await apiRefusal(
         client.create(
           sidecarSetResource,
           sidecarSet(`${label}-a`, label, { containers: [{ name: 'Logger', image: 'busybox:1.36' }] }),
@@ -104,7 +92,7 @@ describe('SidecarSet validation webhook', () => {
       expect(capital?.message).toContain('admission webhook "vsidecarset.kruise-ts.io" denied the request');
       expect(capital?.message).toContain('spec.containers[0].name: Invalid value: "Logger"');
 
-      const volume = await refusal(
+      const volume = await apiRefusal(
         client.create(
           sidecarSetResource,
           sidecarSet(`${label}-b`, label, {
@@ -116,7 +104,7 @@ describe('SidecarSet validation webhook', () => {
       );
       expect(volume?.message).toContain('spec.volumes[0].name: Invalid value: "Logs"');
 
-      const initOnly = await refusal(
+      const initOnly = await apiRefusal(
         client.create(
           sidecarSetResource,
           sidecarSet(`${label}-c`, label, {
@@ -135,7 +123,7 @@ describe('SidecarSet validation webhook', () => {
         initContainers: [{ name: 'proxy', image: 'envoyproxy/envoy:v1.31', restartPolicy: 'Always' }],
         updateStrategy: { type: 'NotUpdate' },
       });
-      expect(await refusal(client.create(sidecarSetResource, mounting, { dryRun: true }))).toBeUndefined();
+      expect(await apiRefusal(client.create(sidecarSetResource, mounting, { dryRun: true }))).toBeUndefined();
     });
   });
 
@@ -148,7 +136,7 @@ describe('SidecarSet validation webhook', () => {
           patchPodMetadata: [{ annotations: { [key]: 'true' }, patchPolicy: 'Overwrite' }],
         });
 
-      const noWhitelist = await refusal(
+      const noWhitelist = await apiRefusal(
         client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true }),
       );
       expect(noWhitelist?.code).toBe(422);
@@ -167,9 +155,9 @@ describe('SidecarSet validation webhook', () => {
         },
       });
       expect(
-        await refusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true })),
+        await apiRefusal(client.create(sidecarSetResource, patching('mesh.io/inject'), { dryRun: true })),
       ).toBeUndefined();
-      const outside = await refusal(client.create(sidecarSetResource, patching('other.io/x'), { dryRun: true }));
+      const outside = await apiRefusal(client.create(sidecarSetResource, patching('other.io/x'), { dryRun: true }));
       expect(outside?.message).toContain(
         'spec.patchPodMetadata: Required value: sidecarSet patch metadata annotation(other.io/x) is not allowed',
       );
@@ -187,14 +175,14 @@ describe('SidecarSet validation webhook', () => {
         }),
         apiVersion: 'apps.kruise.io/v1beta1',
       });
-      const capital = await refusal(
+      const capital = await apiRefusal(
         client.create(sidecarSetV1beta1Resource, inV1beta1(`${label}-a`, 'Logger'), { dryRun: true }),
       );
       expect(capital?.code).toBe(422);
       expect(capital?.message).toContain('admission webhook "vsidecarset.kruise-ts.io" denied the request');
       expect(capital?.message).toContain('spec.containers[0].name: Invalid value: "Logger"');
       expect(
-        await refusal(client.create(sidecarSetV1beta1Resource, inV1beta1(`${label}-b`, 'logger'), { dryRun: true })),
+        await apiRefusal(client.create(sidecarSetV1beta1Resource, inV1beta1(`${label}-b`, 'logger'), { dryRun: true })),
       ).toBeUndefined();
     });
   });

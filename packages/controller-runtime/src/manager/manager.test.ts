@@ -9,15 +9,10 @@ import { parseManagerFlags } from '../flags/manager-flags.ts';
 import { managerOptionsFromFlags } from './manager-from-flags.ts';
 import { Manager } from './manager.ts';
 import type { ManagerOptions } from './manager.ts';
+import { unreachableKubeConfig } from '../testing/unreachable-kube-config.ts';
 
 function offlineManager(lines: string[], options: Partial<ManagerOptions> = {}): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kubeConfig = unreachableKubeConfig();
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       lines.push(chunk.toString());

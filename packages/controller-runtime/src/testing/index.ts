@@ -30,4 +30,6 @@ export type { ObjectObserver, SentRequest } from './live-cluster.ts';
 export { replicaCountsReached, startShardedTestManagers, startTestManager, waitForObject } from './test-manager.ts';
 export type { ReplicatedObject, TestManager, TestManagerOptions, WaitFor } from './test-manager.ts';
 export { pick, seededRandom } from './seeded-random.ts';
+export { unreachableKubeConfig } from './unreachable-kube-config.ts';
+export { apiRefusal } from './api-refusal.ts';
 export type { Random } from './seeded-random.ts';
