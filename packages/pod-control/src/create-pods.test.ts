@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import { fakeApiError, podQuotaExceeded } from '@kruise-ts/controller-runtime/testing';
 import { podResource, pvcResource, SlowStartMemory } from '@kruise-ts/workload';
 
 import {
@@ -33,16 +33,6 @@ async function failure(promise: Promise<unknown>): Promise<CreatePodsError> {
     throw new Error(`expected a CreatePodsError, got ${String(error)}`);
   }
   return error;
-}
-
-function quotaExceeded(name: string): Error {
-  return fakeApiError({
-    code: 403,
-    reason: 'Forbidden',
-    message: `pods "${name}" is forbidden: exceeded quota: pods`,
-    name,
-    kind: 'pods',
-  });
 }
 
 describe('createPods', () => {
@@ -100,7 +90,7 @@ describe('createPods', () => {
     await createPods(fixture.ctx, owner(), { pods: pods(7), claimsFor: noClaims, batchSizes });
     expect(batchSizes.initialBatchSize(OWNER_KEY)).toBe(4);
     fixture.fake.prependReactor({ verb: 'create', resource: 'pods' }, (action) => {
-      throw quotaExceeded(action.name);
+      throw podQuotaExceeded(action.name);
     });
     await failure(createPods(fixture.ctx, owner(), { pods: [pod('web-7')], claimsFor: noClaims, batchSizes }));
     expect(batchSizes.initialBatchSize(OWNER_KEY)).toBe(1);
@@ -157,7 +147,7 @@ describe('createPods', () => {
   it('stops at the failing batch, lowers the expectations of the pods never created and throws one stable message', async () => {
     const fixture = podControlFixture();
     fixture.fake.prependReactor({ verb: 'create', resource: 'pods', name: 'web-2' }, (action) => {
-      throw quotaExceeded(action.name);
+      throw podQuotaExceeded(action.name);
     });
     const error = await failure(createPods(fixture.ctx, owner(), { pods: pods(6), claimsFor: noClaims }));
     // Batches 1 (web-0), 2 (web-1, web-2: web-2 fails); the rest are never tried.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { StatefulSetInput } from '@kruise-ts/api';
 import { CreatePodsError } from '@kruise-ts/pod-control';
-import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import { fakeApiError, podQuotaExceeded } from '@kruise-ts/controller-runtime/testing';
 import { podResource } from '@kruise-ts/workload';
 
 import {
@@ -212,13 +212,7 @@ describe('scale: creating pods (over the in-memory API)', () => {
   it('reports a creation the API server refuses as a CreatePodsError, with a Warning, and lowers the expectation', async () => {
     const fixture = syncFixture([statefulSet({ spec: webSpec(2) })]);
     fixture.fake.prependReactor({ verb: 'create', resource: 'pods' }, (action) => {
-      throw fakeApiError({
-        code: 403,
-        reason: 'Forbidden',
-        message: `pods "${action.name}" is forbidden: exceeded quota: pods`,
-        name: action.name,
-        kind: 'pods',
-      });
+      throw podQuotaExceeded(action.name);
     });
     await expect(scaleOnce(fixture)).rejects.toBeInstanceOf(CreatePodsError);
     expect(fixture.recorder.reasons()).toEqual(['FailedCreate']);

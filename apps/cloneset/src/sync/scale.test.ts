@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { fakeApiError } from '@kruise-ts/controller-runtime/testing';
+import { podQuotaExceeded } from '@kruise-ts/controller-runtime/testing';
 import { podResource, pvcResource } from '@kruise-ts/workload';
 
 import {
@@ -76,13 +76,7 @@ describe('scale (over the in-memory API)', () => {
   it('stops at the first failing batch, rolls back its expectations and reports a message that names no pod', async () => {
     const fixture = syncFixture([cloneSet({ spec: webSpec(4) })]);
     fixture.fake.prependReactor({ verb: 'create', resource: 'pods' }, (action) => {
-      throw fakeApiError({
-        code: 403,
-        reason: 'Forbidden',
-        message: `pods "${action.name}" is forbidden: exceeded quota: pods`,
-        name: action.name,
-        kind: 'pods',
-      });
+      throw podQuotaExceeded(action.name);
     });
     const state = await fixture.state();
     fixture.fake.clearActions();

@@ -76,3 +76,14 @@ export function conflict(kind: string, name: string, why: string): ApiError {
 export function invalid(kind: string, name: string, why: string): ApiError {
   return fakeApiError({ code: 422, reason: 'Invalid', message: `${kind} "${name}" is invalid: ${why}`, name, kind });
 }
+
+/** The API server's refusal of a pod creation by a ResourceQuota of no pods (403 Forbidden, "exceeded quota"). */
+export function podQuotaExceeded(name: string): ApiError {
+  return fakeApiError({
+    code: 403,
+    reason: 'Forbidden',
+    message: `pods "${name}" is forbidden: exceeded quota: pods`,
+    name,
+    kind: 'pods',
+  });
+}

@@ -6,7 +6,7 @@
 export { FakeClock } from './fake-clock.ts';
 export { FakeClient } from './fake-client.ts';
 export type { FakeAction, Reactor, ReactorMatch } from './fake-client.ts';
-export { fakeApiError } from './fake-api-error.ts';
+export { fakeApiError, podQuotaExceeded } from './fake-api-error.ts';
 export type { FakeApiErrorOptions } from './fake-api-error.ts';
 export { FakeEventRecorder } from './fake-event-recorder.ts';
 export type { RecordedFakeEvent } from './fake-event-recorder.ts';
