@@ -9,7 +9,13 @@ const sourceConstraints = [
   { sourceTag: 'type:workload', onlyDependOnLibsWithTags: ['type:workload', 'type:runtime', 'type:api'] },
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:runtime', 'type:api'] },
   { sourceTag: 'type:api', onlyDependOnLibsWithTags: ['type:api'] },
-  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:tooling', 'type:runtime', 'type:api'] },
+  // Tooling may read the apps' configuration (type:app-config, @kruise-ts/app-config: the feature gate
+  // table, OpenKruise's flags) to check the chart's flags the way the apps parse them, but not the
+  // workload packages themselves.
+  {
+    sourceTag: 'type:tooling',
+    onlyDependOnLibsWithTags: ['type:tooling', 'type:app-config', 'type:runtime', 'type:api'],
+  },
   // The launcher runs apps (all in one process, and the demo); nothing depends on it.
   {
     sourceTag: 'type:launcher',

@@ -1,5 +1,6 @@
-import { booleanFlag, workersFlag, workloadControllerOptions } from '@kruise-ts/controller-runtime';
-import type { WorkloadControllerFlags } from '@kruise-ts/controller-runtime';
+import { workersFlag, workloadControllerOptions } from '@kruise-ts/app-config';
+import type { WorkloadControllerFlags } from '@kruise-ts/app-config';
+import { booleanFlag } from '@kruise-ts/controller-runtime';
 import { z } from 'zod';
 
 import type { SidecarSetControllerOptions } from './controller.ts';

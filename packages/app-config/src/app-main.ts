@@ -13,12 +13,13 @@ import {
   logStartupWarnings,
   Manager,
   managerOptionsFromFlags,
-  OPENKRUISE_MANAGER_FLAGS,
   parseFlagsOrExit,
 } from '@kruise-ts/controller-runtime';
 import type { FeatureGateName, KubeConfigLike, ManagerFlags } from '@kruise-ts/controller-runtime';
 import { webhookServerFromFlags } from '@kruise-ts/webhook';
 import type { ObjectConverter, WebhookFlags, WebhookServer } from '@kruise-ts/webhook';
+
+import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 
 /** One app's main. */
 export interface AppMainOptions<S extends z.ZodObject> {

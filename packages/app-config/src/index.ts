@@ -7,3 +7,11 @@
 // An app's main.
 export { loadKubeConfigOrExit, runAppMain } from './app-main.ts';
 export type { AppMainOptions } from './app-main.ts';
+
+// OpenKruise's kruise-manager flags as kruise-ts accepts them.
+export { parseManagerFlags } from './manager-flags.ts';
+export { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
+
+// What every workload controller's options take from the manager's flags.
+export { workersFlag, workloadControllerOptions } from './workload-controller-flags.ts';
+export type { WorkloadControllerFlags } from './workload-controller-flags.ts';

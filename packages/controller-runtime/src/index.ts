@@ -82,15 +82,15 @@ export { parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
 export {
   booleanFlag,
   countFlag,
+  FlagError,
   managerFlagsSchema,
   parseFlags,
   parseFlagsOrExit,
-  parseManagerFlags,
 } from './flags/manager-flags.ts';
-export { OPENKRUISE_MANAGER_FLAGS } from './flags/openkruise-flags.ts';
 export type { ManagerFlags } from './flags/manager-flags.ts';
-export { workersFlag, workloadControllerOptions } from './flags/workload-controller-flags.ts';
-export type { WorkloadControllerFlags } from './flags/workload-controller-flags.ts';
+export { goDurationSchema } from './flags/duration-flag.ts';
+export { compatibilityNotes } from './flags/flag-compat.ts';
+export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/flag-compat.ts';
 
 // Manager
 export { Manager } from './manager/manager.ts';

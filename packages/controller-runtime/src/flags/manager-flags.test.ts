@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 
 import { z } from 'zod';
 
-import { booleanFlag, FlagError, managerFlagsSchema, parseFlags, parseManagerFlags } from './manager-flags.ts';
+import { booleanFlag, FlagError, managerFlagsSchema, parseFlags } from './manager-flags.ts';
+
+// The manager's flags without a compatibility table (OpenKruise's, and parseManagerFlags, are in @kruise-ts/app-config).
+const parseManagerFlags = (argv: readonly string[]): z.output<typeof managerFlagsSchema> =>
+  parseFlags(argv, managerFlagsSchema);
 
 describe('parseManagerFlags', () => {
   it('has controller-runtime / OpenKruise defaults', () => {

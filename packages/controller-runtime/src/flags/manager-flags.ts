@@ -4,8 +4,8 @@ import { z } from 'zod';
 
 import { featureGatesSchema } from '../feature-gates/parse-feature-gates.ts';
 import { durationSchema } from './duration-flag.ts';
-import { flagName, OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
-import type { FlagCompat, IgnoredFlag } from './openkruise-flags.ts';
+import { flagName } from './flag-compat.ts';
+import type { FlagCompat, IgnoredFlag } from './flag-compat.ts';
 import { crossFlagProblems } from './sharding-flags.ts';
 
 const BOOLEAN_FLAG_SCHEMAS = new WeakSet<z.ZodType>();
@@ -79,15 +79,6 @@ export class FlagError extends Error {
     super(message);
     this.name = 'FlagError';
   }
-}
-
-/**
- * Parses `--flag=value` / `--flag value` arguments (a bare boolean flag means true) into validated
- * options. Unknown flags and bad values throw FlagError naming the flag, never a stack trace from
- * deep inside start-up. OpenKruise's manager flags are accepted (`OPENKRUISE_MANAGER_FLAGS`).
- */
-export function parseManagerFlags(argv: readonly string[]): ManagerFlags {
-  return parseFlags(argv, managerFlagsSchema, OPENKRUISE_MANAGER_FLAGS);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FlagError, parseManagerFlags } from './manager-flags.ts';
+import { FlagError, managerFlagsSchema, parseFlags } from './manager-flags.ts';
 import { shardTimingFromFlags } from './sharding-flags.ts';
 
 describe('sharding flags', () => {
@@ -19,20 +19,22 @@ describe('sharding flags', () => {
       { leaseDurationMs: 30_000, renewDeadlineMs: 6000, renewPeriodMs: 3000 },
     ],
   ])('%j times the ring so that a member fences before others may take over', (argv, timing) => {
-    expect(shardTimingFromFlags(parseManagerFlags(argv))).toEqual(timing);
+    expect(shardTimingFromFlags(parseFlags(argv, managerFlagsSchema))).toEqual(timing);
   });
 
   it('refuses at start-up a renew deadline too close to the Lease duration, naming both flags', () => {
-    expect(() => parseManagerFlags(['--sharding', '--leader-election-renew-deadline=14s'])).toThrow(FlagError);
-    expect(() => parseManagerFlags(['--sharding', '--leader-election-renew-deadline=14s'])).toThrow(
+    expect(() => parseFlags(['--sharding', '--leader-election-renew-deadline=14s'], managerFlagsSchema)).toThrow(
+      FlagError,
+    );
+    expect(() => parseFlags(['--sharding', '--leader-election-renew-deadline=14s'], managerFlagsSchema)).toThrow(
       /--sharding: --leader-election-renew-deadline \(14s\) must be at least 2s below --leader-election-lease-duration \(15s\)/,
     );
-    expect(() => parseManagerFlags(['--sharding', '--leader-election-renew-deadline=20s'])).toThrow(
+    expect(() => parseFlags(['--sharding', '--leader-election-renew-deadline=20s'], managerFlagsSchema)).toThrow(
       /--leader-election-renew-deadline \(20s\)/,
     );
   });
 
   it('leaves the Lease flags alone without --sharding (the leader Lease keeps its own rules)', () => {
-    expect(() => parseManagerFlags(['--leader-election-renew-deadline=14s'])).not.toThrow();
+    expect(() => parseFlags(['--leader-election-renew-deadline=14s'], managerFlagsSchema)).not.toThrow();
   });
 });

@@ -12,8 +12,8 @@ import {
 import type { FeatureGates } from '../feature-gates/feature-gates.ts';
 import { unimplementedGateWarnings } from '../feature-gates/unimplemented-gates.ts';
 import type { ManagerFlags } from '../flags/manager-flags.ts';
-import { compatibilityNotes } from '../flags/openkruise-flags.ts';
-import type { FlagCompat } from '../flags/openkruise-flags.ts';
+import { compatibilityNotes } from '../flags/flag-compat.ts';
+import type { FlagCompat } from '../flags/flag-compat.ts';
 import type { ManagerOptions } from './manager.ts';
 import type { ShardingOptions } from './manager-shards.ts';
 import { shardTimingFromFlags } from '../flags/sharding-flags.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { createLogger } from '../log/logger.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { parseManagerFlags } from '../flags/manager-flags.ts';
+import { managerFlagsSchema, parseFlags } from '../flags/manager-flags.ts';
 import { managerOptionsFromFlags } from './manager-from-flags.ts';
 import { Manager } from './manager.ts';
 import type { ManagerOptions } from './manager.ts';
@@ -97,7 +97,7 @@ describe('Manager rate limiter', () => {
     { argv: ['--rate-limiter-base-delay=1h'], queuedSoon: 0 },
     { argv: ['--rate-limiter-base-delay=0ms'], queuedSoon: 1 },
   ])('the --rate-limiter-* flags reach every controller queue: $argv', async ({ argv, queuedSoon }) => {
-    const { rateLimiter } = managerOptionsFromFlags(parseManagerFlags(argv), {
+    const { rateLimiter } = managerOptionsFromFlags(parseFlags(argv, managerFlagsSchema), {
       kubeConfig: new KubeConfig(),
       logger: createLogger({ level: 'silent' }),
       userAgent: 't',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { parseFeatureGates } from '../feature-gates/parse-feature-gates.ts';
+import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import { workersFlag, workloadControllerOptions } from './workload-controller-flags.ts';
 
 describe('workloadControllerOptions', () => {

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 
-import type { FeatureGates } from '../feature-gates/feature-gates.ts';
-import { countFlag } from './manager-flags.ts';
+import { countFlag } from '@kruise-ts/controller-runtime';
+import type { FeatureGates } from '@kruise-ts/controller-runtime';
 
 /** A controller's own workers flag (`--cloneset-workers`, ...): an integer, optional. */
 export function workersFlag(): z.ZodOptional<

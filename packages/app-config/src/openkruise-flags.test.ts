@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { FlagError, parseManagerFlags } from './manager-flags.ts';
-import { compatibilityNotes, OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
+import { compatibilityNotes, FlagError } from '@kruise-ts/controller-runtime';
+
+import { parseManagerFlags } from './manager-flags.ts';
+import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 
 describe("OpenKruise's kruise-manager flags", () => {
   it.each([
