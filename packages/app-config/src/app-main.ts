@@ -10,7 +10,6 @@ import { CONVERSION_WEBHOOK_PATH } from '@kruise-ts/api';
 import {
   createLogger,
   loadKubeConfig,
-  logStartupWarnings,
   Manager,
   managerOptionsFromFlags,
   parseFlagsOrExit,
@@ -20,6 +19,7 @@ import { webhookServerFromFlags } from '@kruise-ts/webhook';
 import type { ObjectConverter, WebhookFlags, WebhookServer } from '@kruise-ts/webhook';
 
 import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
+import { logStartupWarnings } from './startup-warnings.ts';
 
 /** One app's main. */
 export interface AppMainOptions<S extends z.ZodObject> {

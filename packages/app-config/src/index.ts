@@ -11,6 +11,7 @@ export type { AppMainOptions } from './app-main.ts';
 // OpenKruise's kruise-manager flags as kruise-ts accepts them.
 export { parseManagerFlags } from './manager-flags.ts';
 export { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
+export { logStartupWarnings } from './startup-warnings.ts';
 
 // What every workload controller's options take from the manager's flags.
 export { workersFlag, workloadControllerOptions } from './workload-controller-flags.ts';

@@ -94,7 +94,7 @@ export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/flag-compat.ts'
 
 // Manager
 export { Manager } from './manager/manager.ts';
-export { loadKubeConfig, logStartupWarnings, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
+export { loadKubeConfig, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
 export { currentServer } from './client/cluster-config.ts';
 export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';

@@ -6,8 +6,8 @@
  * Flags are the union of the apps' flags (see `apps.ts`); `--feature-gates` selects the apps. In a
  * cluster, the Helm chart runs each app as its own Deployment instead.
  */
-import { createLogger, logStartupWarnings, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
-import { loadKubeConfigOrExit, OPENKRUISE_MANAGER_FLAGS } from '@kruise-ts/app-config';
+import { createLogger, parseFlagsOrExit } from '@kruise-ts/controller-runtime';
+import { loadKubeConfigOrExit, logStartupWarnings, OPENKRUISE_MANAGER_FLAGS } from '@kruise-ts/app-config';
 
 import { launcherFlagsSchema } from './apps.ts';
 import { startControllers } from './controllers.ts';

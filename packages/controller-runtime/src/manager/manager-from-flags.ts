@@ -9,11 +9,7 @@ import {
   StaticKubeConfig,
 } from '../client/kubeconfig-loader.ts';
 
-import type { FeatureGates } from '../feature-gates/feature-gates.ts';
-import { unimplementedGateWarnings } from '../feature-gates/unimplemented-gates.ts';
 import type { ManagerFlags } from '../flags/manager-flags.ts';
-import { compatibilityNotes } from '../flags/flag-compat.ts';
-import type { FlagCompat } from '../flags/flag-compat.ts';
 import type { ManagerOptions } from './manager.ts';
 import type { ShardingOptions } from './manager-shards.ts';
 import { shardTimingFromFlags } from '../flags/sharding-flags.ts';
@@ -108,20 +104,4 @@ function shardingFromFlags(flags: ManagerFlags, process: ManagerProcess): Shardi
     timing: shardTimingFromFlags(flags),
     labelQps: flags['shard-label-qps'],
   };
-}
-
-/**
- * Logs, once at start-up, what the command line asked for that kruise-ts takes differently:
- * OpenKruise flag names (aliases and no-ops) and feature gates turned on that change nothing.
- */
-export function logStartupWarnings(
-  logger: Logger,
-  input: { readonly argv: readonly string[]; readonly compat: FlagCompat; readonly gates: FeatureGates },
-): void {
-  for (const note of compatibilityNotes(input.argv, input.compat)) {
-    logger.warn(note);
-  }
-  for (const warning of unimplementedGateWarnings(input.gates)) {
-    logger.warn(warning);
-  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { FeatureGates } from './feature-gates.ts';
-import { parseFeatureGates } from './parse-feature-gates.ts';
+import { FeatureGates, parseFeatureGates } from '@kruise-ts/controller-runtime';
+
 import { unimplementedGateWarnings } from './unimplemented-gates.ts';
 
 describe('unimplementedGateWarnings', () => {
