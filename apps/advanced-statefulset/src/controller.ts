@@ -1,7 +1,8 @@
+import type { FeatureGates } from '@kruise-ts/app-config';
 import { APPS_KRUISE_IO_GROUP, STATEFULSET_KIND, STATEFULSET_POD_NAME_LABEL } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, StatefulSet } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject, requestKey } from '@kruise-ts/controller-runtime';
-import type { Controller, DeepReadonly, FeatureGates, Informer, Lister, Manager } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, Informer, Lister, Manager } from '@kruise-ts/controller-runtime';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';

@@ -3,8 +3,7 @@
  * SIGTERM/SIGINT. Only this file reads the command line and the environment.
  */
 import { convertObject } from '@kruise-ts/api';
-import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
-import { runAppMain } from '@kruise-ts/app-config';
+import { managerFlagsSchema, runAppMain } from '@kruise-ts/app-config';
 import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { setupStatefulSetController } from './controller.ts';

@@ -2,9 +2,10 @@
  * Everything one reconcile of a set needs, read from the caches: its revisions (claimed, the update
  * revision ensured), its claimed pods split into live ordinals and condemned ones, and its claims.
  */
+import type { FeatureGates } from '@kruise-ts/app-config';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '@kruise-ts/api';
 import { keyOf, objectReference } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, FeatureGates, Lister } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
 import { activeRevisions, templateFromRevision } from '@kruise-ts/revision';
 import type { ActiveRevisions } from '@kruise-ts/revision';
 import {

@@ -2,8 +2,7 @@
  * The BroadcastJob app process: flags → manager → controller → run until SIGTERM/SIGINT. Only this
  * file reads the command line and the environment.
  */
-import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
-import { runAppMain } from '@kruise-ts/app-config';
+import { managerFlagsSchema, runAppMain } from '@kruise-ts/app-config';
 import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { setupBroadcastJobController } from './controller.ts';

@@ -1,6 +1,7 @@
+import type { FeatureGates } from '@kruise-ts/app-config';
 import { APPS_KRUISE_IO_GROUP, CLONESET_INSTANCE_ID_LABEL, CLONESET_KIND } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise-ts/controller-runtime';
-import type { Controller, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
+import type { Controller, Manager } from '@kruise-ts/controller-runtime';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';

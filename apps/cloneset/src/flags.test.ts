@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { managerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema } from '@kruise-ts/app-config';
+import { parseFlags } from '@kruise-ts/controller-runtime';
 
 import { cloneSetFlagsShape, cloneSetOptionsFromFlags } from './flags.ts';
 

@@ -3,8 +3,7 @@
  * this file reads the command line and (through client-node's default kubeconfig loading) the
  * environment.
  */
-import { managerFlagsSchema } from '@kruise-ts/controller-runtime';
-import { runAppMain } from '@kruise-ts/app-config';
+import { managerFlagsSchema, runAppMain } from '@kruise-ts/app-config';
 import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { setupCloneSetController } from './controller.ts';

@@ -1,6 +1,5 @@
+import { FeatureGates } from '@kruise-ts/app-config';
 import { describe, expect, it } from 'vitest';
-
-import { FeatureGates } from '@kruise-ts/controller-runtime';
 
 import { sidecarSetOptionsFromFlags } from './flags.ts';
 

@@ -14,10 +14,12 @@ import {
   managerOptionsFromFlags,
   parseFlagsOrExit,
 } from '@kruise-ts/controller-runtime';
-import type { FeatureGateName, KubeConfigLike, ManagerFlags } from '@kruise-ts/controller-runtime';
+import type { KubeConfigLike } from '@kruise-ts/controller-runtime';
 import { webhookServerFromFlags } from '@kruise-ts/webhook';
 import type { ObjectConverter, WebhookFlags, WebhookServer } from '@kruise-ts/webhook';
 
+import type { FeatureGateName } from './feature-gates/known-gates.ts';
+import type { ManagerFlags } from './manager-flags.ts';
 import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 import { logStartupWarnings } from './startup-warnings.ts';
 

@@ -1,7 +1,17 @@
-import { managerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
-import type { ManagerFlags } from '@kruise-ts/controller-runtime';
+import type { z } from 'zod';
 
+import { managerFlagsSchema as runtimeManagerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+
+import { featureGatesSchema } from './feature-gates/feature-gates.ts';
 import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
+
+/** The flags every kruise-ts controller accepts: the runtime's manager flags and kruise-ts's `--feature-gates`. */
+export const managerFlagsSchema = runtimeManagerFlagsSchema.extend({
+  'feature-gates': featureGatesSchema.prefault(''),
+});
+
+/** Parsed manager flags. */
+export type ManagerFlags = z.output<typeof managerFlagsSchema>;
 
 /**
  * Parses `--flag=value` / `--flag value` arguments (a bare boolean flag means true) into validated

@@ -1,7 +1,8 @@
 import { compatibilityNotes } from '@kruise-ts/controller-runtime';
-import type { FeatureGates, FlagCompat } from '@kruise-ts/controller-runtime';
+import type { FlagCompat } from '@kruise-ts/controller-runtime';
 
-import { unimplementedGateWarnings } from './unimplemented-gates.ts';
+import type { FeatureGates } from './feature-gates/feature-gates.ts';
+import { unimplementedGateWarnings } from './feature-gates/unimplemented-gates.ts';
 
 /**
  * Logs, once at start-up, what the command line asked for that kruise-ts takes differently:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { parseFeatureGates } from '@kruise-ts/controller-runtime';
+import { parseFeatureGates } from './feature-gates/feature-gates.ts';
 import { workersFlag, workloadControllerOptions } from './workload-controller-flags.ts';
 
 describe('workloadControllerOptions', () => {

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 
 import { countFlag } from '@kruise-ts/controller-runtime';
-import type { FeatureGates } from '@kruise-ts/controller-runtime';
+
+import type { FeatureGates } from './feature-gates/feature-gates.ts';
 
 /** A controller's own workers flag (`--cloneset-workers`, ...): an integer, optional. */
 export function workersFlag(): z.ZodOptional<

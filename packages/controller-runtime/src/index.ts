@@ -75,10 +75,15 @@ export type { LogLevel } from './log/logger.ts';
 export type { TextSink } from './log/text-destination.ts';
 
 // Feature gates and flags
+// (an app's table of gates is its own: kruise-ts's is in @kruise-ts/app-config)
+export { describeFeatureGateProblem, FeatureGateError } from './feature-gates/feature-gate-error.ts';
+export type { FeatureGateProblem } from './feature-gates/feature-gate-error.ts';
 export { FeatureGates } from './feature-gates/feature-gates.ts';
-export { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES } from './feature-gates/known-gates.ts';
-export type { FeatureGateName } from './feature-gates/known-gates.ts';
-export { parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
+export type { FeatureGateOverrides, FeatureGateTable } from './feature-gates/feature-gates.ts';
+export { applyFeatureGateDependencies } from './feature-gates/gate-dependencies.ts';
+export type { FeatureGateDependency } from './feature-gates/gate-dependencies.ts';
+export { featureGatesSchema, parseFeatureGates } from './feature-gates/parse-feature-gates.ts';
+export type { FeatureGateParser } from './feature-gates/parse-feature-gates.ts';
 export {
   booleanFlag,
   countFlag,

@@ -3,11 +3,11 @@
  * An app's sync context is a superset, so an app passes its own; unit tests pass in-memory fakes
  * (a FakeClient behind the resource clients, a FakeEventRecorder, a fixed clock).
  */
+import type { FeatureGates } from '@kruise-ts/app-config';
 import type { Lifecycle, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import type {
   DeepReadonly,
   EventReporter,
-  FeatureGates,
   ObjectReference,
   ResourceClient,
   ResourceVersionExpectations,

@@ -3,11 +3,11 @@
  * clients bound to the reconcile's abort signal (a timeout or a shutdown cancels every request), the
  * recorder, the clock, the expectations and a fresh requeue collector.
  */
+import type { FeatureGates } from '@kruise-ts/app-config';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { resourceClient } from '@kruise-ts/controller-runtime';
 import type {
   EventReporter,
-  FeatureGates,
   Manager,
   ObjectApi,
   ReconcileContext,

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { load as parse } from 'js-yaml';
 
+import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES, parseFeatureGates } from '@kruise-ts/app-config';
 import { PROCESS_ENTRIES } from '@kruise-ts/bundle';
-import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES, parseFeatureGates } from '@kruise-ts/controller-runtime';
 
 import {
   CHART_DIRECTORY,

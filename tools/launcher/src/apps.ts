@@ -2,6 +2,8 @@
  * The kruise-ts apps this launcher can run, each behind its feature gate. A new app adds one entry:
  * its gate, its Lease name, its CRD files and how it registers with a manager.
  */
+import { managerFlagsSchema } from '@kruise-ts/app-config';
+import type { FeatureGateName } from '@kruise-ts/app-config';
 import {
   setupStatefulSetController,
   setupStatefulSetWebhook,
@@ -24,8 +26,8 @@ import {
   setupCloneSetWebhook,
 } from '@kruise-ts/cloneset';
 import { addLocalWebhookConfiguration, webhookFlagsShape } from '@kruise-ts/webhook';
-import { booleanFlag, managerFlagsSchema } from '@kruise-ts/controller-runtime';
-import type { FeatureGateName, Manager } from '@kruise-ts/controller-runtime';
+import { booleanFlag } from '@kruise-ts/controller-runtime';
+import type { Manager } from '@kruise-ts/controller-runtime';
 import type { WebhookServer } from '@kruise-ts/webhook';
 import {
   addLocalPodWebhookConfiguration,

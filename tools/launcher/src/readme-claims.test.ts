@@ -11,8 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 import { CRD_DEFINITIONS } from '@kruise-ts/api';
 import type { CrdDefinition } from '@kruise-ts/api';
-import { OPENKRUISE_MANAGER_FLAGS } from '@kruise-ts/app-config';
-import { KNOWN_FEATURE_GATES } from '@kruise-ts/controller-runtime';
+import { KNOWN_FEATURE_GATES, OPENKRUISE_MANAGER_FLAGS } from '@kruise-ts/app-config';
 
 import { APPS, launcherFlagsSchema } from './apps.ts';
 

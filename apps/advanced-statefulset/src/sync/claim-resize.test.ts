@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { parseFeatureGates, resourceClient } from '@kruise-ts/controller-runtime';
+import { resourceClient } from '@kruise-ts/controller-runtime';
 import { FakeClient, FakeEventRecorder } from '@kruise-ts/controller-runtime/testing';
 import { pvcResource } from '@kruise-ts/workload';
 

@@ -6,9 +6,10 @@
  * the expansion is completed (capacity reached, or only the file system left to grow). A pod whose
  * claims have not reached their requested capacity counts as unavailable.
  */
+import type { FeatureGates } from '@kruise-ts/app-config';
 import type { PersistentVolumeClaim, Pod, StatefulSet } from '@kruise-ts/api';
 import { keyOf } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, FeatureGates } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import {
   claimName,
   claimNeedsExpansion,

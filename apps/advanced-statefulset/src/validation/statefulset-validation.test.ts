@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import { convertObject } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod, StatefulSetInput } from '@kruise-ts/api';
-import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { AdmissionResponse } from '@kruise-ts/webhook';
 import { admissionRequest } from '@kruise-ts/webhook/testing';
 import { fakeApiError } from '@kruise-ts/controller-runtime/testing';

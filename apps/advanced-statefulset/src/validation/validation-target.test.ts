@@ -1,6 +1,5 @@
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import { describe, expect, it } from 'vitest';
-
-import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 
 import { statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';
 import { podShapeOf, statefulSetValidationTarget, targetOrdinal } from './validation-target.ts';

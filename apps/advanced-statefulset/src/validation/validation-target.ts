@@ -8,9 +8,10 @@
  * AlreadyExists, which says nothing about the template). No owner references: the set may not
  * exist yet (a create under admission has no uid), and ours are valid by construction.
  */
+import type { FeatureGates } from '@kruise-ts/app-config';
 import { APPS_KRUISE_IO_V1BETA1, PodUpdatePolicyType, STATEFULSET_KIND } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod, StatefulSet } from '@kruise-ts/api';
-import type { DeepReadonly, FeatureGates } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { newClaims } from '@kruise-ts/pvc-instance';
 import { revisionName } from '@kruise-ts/revision';
 import { claimTemplateMapping, podTemplateMapping } from '@kruise-ts/template-validation';

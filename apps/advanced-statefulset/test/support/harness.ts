@@ -5,8 +5,8 @@
 import { fileURLToPath } from 'node:url';
 
 import type { KubeConfig } from '@kubernetes/client-node';
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import type { StatefulSet, StatefulSetInput } from '@kruise-ts/api';
-import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, RequestObserver } from '@kruise-ts/controller-runtime';
 import { replicaCountsReached, startTestManager, waitForObject } from '@kruise-ts/controller-runtime/testing';
 import type { TestManager } from '@kruise-ts/controller-runtime/testing';

@@ -8,8 +8,9 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import type { CloneSet } from '@kruise-ts/api';
-import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
+import { createLogger } from '@kruise-ts/controller-runtime';
 import type { LogLevel } from '@kruise-ts/controller-runtime';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { TestValidationWebhook } from '@kruise-ts/template-validation/testing';

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 import { loadYaml } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import type { CloneSet, CloneSetInput, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { parseFeatureGates } from '@kruise-ts/controller-runtime';
 import type { Client, DeepReadonly, Manager, RequestObserver, RequestRecord } from '@kruise-ts/controller-runtime';
 import {
   observeObjects,

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
-import { createLogger, FeatureGates, Manager } from '@kruise-ts/controller-runtime';
+import { FeatureGates } from '@kruise-ts/app-config';
+import { createLogger, Manager } from '@kruise-ts/controller-runtime';
 import { SelfManagedCertificates, WebhookServer } from '@kruise-ts/webhook';
 
 import { sidecarSetOptionsFromFlags } from '../flags.ts';

@@ -1,5 +1,3 @@
-import { FEATURE_GATE_NAMES } from './known-gates.ts';
-
 /** What went wrong with one item of a `--feature-gates` value. */
 export interface FeatureGateProblem {
   /** `syntax`: not `Name=value`; `unknown-gate`; `bad-value`: not exactly `true`/`false`; `conflict`: contradicts a dependency rule. */
@@ -8,10 +6,8 @@ export interface FeatureGateProblem {
 }
 
 /** Appends the list of known gates to problems a typo can cause, so the message alone says how to fix it. */
-export function describeFeatureGateProblem(problem: FeatureGateProblem): string {
-  return problem.kind === 'conflict'
-    ? problem.message
-    : `${problem.message}; known gates: ${FEATURE_GATE_NAMES.join(', ')}`;
+export function describeFeatureGateProblem(problem: FeatureGateProblem, known: readonly string[]): string {
+  return problem.kind === 'conflict' ? problem.message : `${problem.message}; known gates: ${known.join(', ')}`;
 }
 
 /**
@@ -21,17 +17,20 @@ export function describeFeatureGateProblem(problem: FeatureGateProblem): string 
 export class FeatureGateError extends Error {
   readonly problems: readonly FeatureGateProblem[];
 
-  constructor(problems: readonly FeatureGateProblem[], input?: string) {
-    super(formatProblems(problems, input));
+  /** `known`: the gates of the table the setting was checked against, listed when a typo may be involved. */
+  constructor(problems: readonly FeatureGateProblem[], known: readonly string[], input?: string) {
+    super(formatProblems(problems, known, input));
     this.name = 'FeatureGateError';
     this.problems = problems;
   }
 }
 
-function formatProblems(problems: readonly FeatureGateProblem[], input: string | undefined): string {
+function formatProblems(
+  problems: readonly FeatureGateProblem[],
+  known: readonly string[],
+  input: string | undefined,
+): string {
   const subject = input === undefined ? 'invalid feature gates' : `invalid feature gates ${JSON.stringify(input)}`;
-  const listed = problems.some((problem) => problem.kind !== 'conflict')
-    ? `; known gates: ${FEATURE_GATE_NAMES.join(', ')}`
-    : '';
+  const listed = problems.some((problem) => problem.kind !== 'conflict') ? `; known gates: ${known.join(', ')}` : '';
   return `${subject}: ${problems.map((problem) => problem.message).join('; ')}${listed}`;
 }

@@ -2,14 +2,20 @@ import { z } from 'zod';
 
 import { FeatureGateError, describeFeatureGateProblem } from './feature-gate-error.ts';
 import type { FeatureGateProblem } from './feature-gate-error.ts';
-import { FeatureGates } from './feature-gates.ts';
-import type { FeatureGateOverrides } from './feature-gates.ts';
-import { isFeatureGateName } from './known-gates.ts';
-import type { FeatureGateName } from './known-gates.ts';
+import { featureGateNames, isGateOf } from './feature-gates.ts';
+import type { FeatureGateOverrides, FeatureGates, FeatureGateTable } from './feature-gates.ts';
 
-type ParseResult =
-  | { readonly ok: true; readonly gates: FeatureGates }
-  | { readonly ok: false; readonly problems: readonly FeatureGateProblem[] };
+/**
+ * What `--feature-gates` is parsed against: the table, and how the program builds its gates from
+ * explicit settings (an app may keep its own `FeatureGates` subclass bound to its table).
+ */
+export interface FeatureGateParser<N extends string, G extends FeatureGates<N>> {
+  readonly table: FeatureGateTable<N>;
+  readonly create: (overrides: FeatureGateOverrides<N>) => G;
+}
+
+type ParseResult<G> =
+  { readonly ok: true; readonly gates: G } | { readonly ok: false; readonly problems: readonly FeatureGateProblem[] };
 
 /**
  * Parses a `--feature-gates` value (`A=true,B=false`), the format of Kubernetes components and
@@ -20,10 +26,13 @@ type ParseResult =
  *
  * @throws FeatureGateError naming each bad gate or value and listing the known gates.
  */
-export function parseFeatureGates(flag: string): FeatureGates {
-  const result = tryParseFeatureGates(flag);
+export function parseFeatureGates<N extends string, G extends FeatureGates<N>>(
+  flag: string,
+  parser: FeatureGateParser<N, G>,
+): G {
+  const result = tryParseFeatureGates(flag, parser);
   if (!result.ok) {
-    throw new FeatureGateError(result.problems, flag);
+    throw new FeatureGateError(result.problems, featureGateNames(parser.table), flag);
   }
   return result.gates;
 }
@@ -32,22 +41,30 @@ export function parseFeatureGates(flag: string): FeatureGates {
  * The zod form of `parseFeatureGates` for flag and config parsing: a string in, `FeatureGates` out,
  * one issue per problem instead of a throw.
  */
-export const featureGatesSchema: z.ZodType<FeatureGates, string> = z.string().transform((flag, ctx) => {
-  const result = tryParseFeatureGates(flag);
-  if (result.ok) {
-    return result.gates;
-  }
-  for (const problem of result.problems) {
-    ctx.issues.push({ code: 'custom', message: describeFeatureGateProblem(problem), input: flag });
-  }
-  return z.NEVER;
-});
+export function featureGatesSchema<N extends string, G extends FeatureGates<N>>(
+  parser: FeatureGateParser<N, G>,
+): z.ZodType<G, string> {
+  const known = featureGateNames(parser.table);
+  return z.string().transform((flag, ctx) => {
+    const result = tryParseFeatureGates(flag, parser);
+    if (result.ok) {
+      return result.gates;
+    }
+    for (const problem of result.problems) {
+      ctx.issues.push({ code: 'custom', message: describeFeatureGateProblem(problem, known), input: flag });
+    }
+    return z.NEVER;
+  });
+}
 
-function tryParseFeatureGates(flag: string): ParseResult {
-  const overrides: Partial<Record<FeatureGateName, boolean>> = {};
+function tryParseFeatureGates<N extends string, G extends FeatureGates<N>>(
+  flag: string,
+  parser: FeatureGateParser<N, G>,
+): ParseResult<G> {
+  const overrides: Partial<Record<N, boolean>> = {};
   const problems: FeatureGateProblem[] = [];
   for (const item of flag.split(',')) {
-    const parsed = parseItem(item.trim());
+    const parsed = parseItem(item.trim(), parser.table);
     if (parsed === undefined) {
       continue;
     }
@@ -60,13 +77,13 @@ function tryParseFeatureGates(flag: string): ParseResult {
   if (problems.length > 0) {
     return { ok: false, problems };
   }
-  return buildGates(overrides);
+  return buildGates(overrides, parser);
 }
 
-type ParsedItem =
-  { readonly name: FeatureGateName; readonly value: boolean } | { readonly problem: FeatureGateProblem };
+type ParsedItem<N extends string> =
+  { readonly name: N; readonly value: boolean } | { readonly problem: FeatureGateProblem };
 
-function parseItem(item: string): ParsedItem | undefined {
+function parseItem<N extends string>(item: string, table: FeatureGateTable<N>): ParsedItem<N> | undefined {
   if (item === '') {
     return undefined;
   }
@@ -78,7 +95,7 @@ function parseItem(item: string): ParsedItem | undefined {
   }
   const name = item.slice(0, equals).trim();
   const value = item.slice(equals + 1).trim();
-  if (!isFeatureGateName(name)) {
+  if (!isGateOf(table, name)) {
     return { problem: { kind: 'unknown-gate', message: `unknown feature gate ${JSON.stringify(name)}` } };
   }
   if (value !== 'true' && value !== 'false') {
@@ -92,9 +109,12 @@ function parseItem(item: string): ParsedItem | undefined {
   return { name, value: value === 'true' };
 }
 
-function buildGates(overrides: FeatureGateOverrides): ParseResult {
+function buildGates<N extends string, G extends FeatureGates<N>>(
+  overrides: FeatureGateOverrides<N>,
+  parser: FeatureGateParser<N, G>,
+): ParseResult<G> {
   try {
-    return { ok: true, gates: new FeatureGates(overrides) };
+    return { ok: true, gates: parser.create(overrides) };
   } catch (error) {
     if (error instanceof FeatureGateError) {
       return { ok: false, problems: error.problems };

@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 
 import { z } from 'zod';
 
-import { featureGatesSchema } from '../feature-gates/parse-feature-gates.ts';
 import { durationSchema } from './duration-flag.ts';
 import { flagName } from './flag-compat.ts';
 import type { FlagCompat, IgnoredFlag } from './flag-compat.ts';
@@ -37,7 +36,10 @@ export const countFlag = (
   });
 const address = z.string().regex(/^(0|[^\s:]*:\d{1,5}|\[[^\]]+\]:\d{1,5})$/, 'expected host:port, :port or 0');
 
-/** The flags every kruise-ts controller accepts, with controller-runtime's and OpenKruise's names. */
+/**
+ * The flags every manager accepts, with controller-runtime's and OpenKruise's names. `--feature-gates`
+ * is an app's (its gate table): @kruise-ts/app-config extends this schema with it.
+ */
 export const managerFlagsSchema = z.strictObject({
   kubeconfig: z.string().min(1).optional(),
   namespace: z.string().default(''),
@@ -56,7 +58,6 @@ export const managerFlagsSchema = z.strictObject({
   'shard-label-qps': countFlag('a number').default(20),
   'metrics-bind-address': address.default(':8080'),
   'health-probe-bind-address': address.default(':8000'),
-  'feature-gates': featureGatesSchema.prefault(''),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   'log-format': z.enum(['json', 'text']).default('json'),
   workers: countFlag('an integer').pipe(z.number().int()).default(3),

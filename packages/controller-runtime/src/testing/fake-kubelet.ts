@@ -9,8 +9,6 @@ import type { Pod } from '@kruise-ts/api';
 import type { ResourceType } from '../client/resource-type.ts';
 import { ResourceVersionExpectations } from '../expectations/resource-version-expectations.ts';
 import { ScaleExpectations } from '../expectations/scale-expectations.ts';
-import { parseFeatureGates } from '../feature-gates/parse-feature-gates.ts';
-import type { FeatureGates } from '../feature-gates/feature-gates.ts';
 import { FakeClient } from './fake-client.ts';
 import { FakeClock } from './fake-clock.ts';
 import { FakeEventRecorder } from './fake-event-recorder.ts';
@@ -18,23 +16,23 @@ import type { ReconcileContext, Reconciler, Result } from '../reconcile/reconcil
 import type { FakeAction } from './fake-client.ts';
 
 /** The in-memory parts a workload controller's sync fixture starts from. */
-export interface FakeWorkloadParts {
+export interface FakeWorkloadParts<G> {
   readonly fake: FakeClient;
   readonly recorder: FakeEventRecorder;
   readonly clock: FakeClock;
-  readonly gates: FeatureGates;
+  readonly gates: G;
   readonly scaleExpectations: ScaleExpectations;
   readonly resourceVersionExpectations: ResourceVersionExpectations;
 }
 
-/** An empty API, a recorder, a clock that moves only when told, `featureGates` (`--feature-gates` text) and both expectations on that clock. */
-export function fakeWorkloadParts(featureGates = ''): FakeWorkloadParts {
+/** An empty API, a recorder, a clock that moves only when told, the app's `gates` and both expectations on that clock. */
+export function fakeWorkloadParts<G>(gates: G): FakeWorkloadParts<G> {
   const clock = new FakeClock();
   return {
     fake: new FakeClient(),
     recorder: new FakeEventRecorder(),
     clock,
-    gates: parseFeatureGates(featureGates),
+    gates,
     scaleExpectations: new ScaleExpectations({ clock }),
     resourceVersionExpectations: new ResourceVersionExpectations({ clock }),
   };

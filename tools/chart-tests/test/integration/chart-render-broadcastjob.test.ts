@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { V1ClusterRole, V1ClusterRoleBinding, V1Container, V1Deployment, V1Role } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
-import { managerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema } from '@kruise-ts/app-config';
+import { parseFlags } from '@kruise-ts/controller-runtime';
 import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { CHART_DIRECTORY, REPOSITORY_ROOT, restrictedViolations } from '../../src/index.ts';

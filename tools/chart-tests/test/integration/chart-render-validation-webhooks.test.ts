@@ -22,7 +22,8 @@ import type {
 } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
-import { managerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema } from '@kruise-ts/app-config';
+import { parseFlags } from '@kruise-ts/controller-runtime';
 import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { CHART_DIRECTORY, readChartApps, REPOSITORY_ROOT, restrictedViolations } from '../../src/index.ts';

@@ -19,8 +19,8 @@ import type {
 import { describe, expect, it } from 'vitest';
 import { dump as stringify, load as parse } from 'js-yaml';
 
-import { parseManagerFlags } from '@kruise-ts/app-config';
-import { managerFlagsSchema, parseFeatureGates, parseFlags } from '@kruise-ts/controller-runtime';
+import { managerFlagsSchema, parseFeatureGates, parseManagerFlags } from '@kruise-ts/app-config';
+import { parseFlags } from '@kruise-ts/controller-runtime';
 import { webhookFlagsShape } from '@kruise-ts/webhook';
 
 import { CHART_DIRECTORY, readChartApps, restrictedViolations } from '../../src/index.ts';

@@ -9,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
+import { parseFeatureGates } from '@kruise-ts/app-config';
 import type { CloneSet, Pod, StatefulSet } from '@kruise-ts/api';
 import { setupStatefulSetController, statefulSetResource } from '@kruise-ts/advanced-statefulset';
 import { cloneSetResource, setupCloneSetController } from '@kruise-ts/cloneset';
-import { createLogger, parseFeatureGates } from '@kruise-ts/controller-runtime';
+import { createLogger } from '@kruise-ts/controller-runtime';
 import type { LogLevel, Manager } from '@kruise-ts/controller-runtime';
 import { podSummary } from '@kruise-ts/workload/testing';
 import { testClient } from '@kruise-ts/controller-runtime/testing';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { FeatureGateError } from './feature-gate-error.ts';
-import { FeatureGates } from './feature-gates.ts';
+import { FeatureGateError } from '@kruise-ts/controller-runtime';
+
+import { FeatureGates, featureGatesSchema, parseFeatureGates } from './feature-gates.ts';
 import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES } from './known-gates.ts';
 import type { FeatureGateName } from './known-gates.ts';
-import { featureGatesSchema, parseFeatureGates } from './parse-feature-gates.ts';
 
 const KNOWN = FEATURE_GATE_NAMES.join(', ');
 

@@ -1,5 +1,5 @@
-import { KNOWN_FEATURE_GATES } from '@kruise-ts/controller-runtime';
-import type { FeatureGates } from '@kruise-ts/controller-runtime';
+import type { FeatureGates } from './feature-gates.ts';
+import { KNOWN_FEATURE_GATES } from './known-gates.ts';
 
 /**
  * One warning per gate the user turned on that kruise-ts accepts but does not implement: the gate

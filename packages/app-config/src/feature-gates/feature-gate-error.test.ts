@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { FeatureGateError, describeFeatureGateProblem } from './feature-gate-error.ts';
+import { FeatureGateError, describeFeatureGateProblem } from '@kruise-ts/controller-runtime';
+
 import { FEATURE_GATE_NAMES } from './known-gates.ts';
 
 const KNOWN = FEATURE_GATE_NAMES.join(', ');
@@ -12,6 +13,7 @@ describe('FeatureGateError', () => {
         { kind: 'unknown-gate', message: 'unknown feature gate "A"' },
         { kind: 'unknown-gate', message: 'unknown feature gate "B"' },
       ],
+      FEATURE_GATE_NAMES,
       'A=true,B=true',
     );
     expect(error.name).toBe('FeatureGateError');
@@ -22,9 +24,9 @@ describe('FeatureGateError', () => {
   });
 
   it('omits the list for pure conflicts and the input when there is none', () => {
-    expect(new FeatureGateError([{ kind: 'conflict', message: 'x conflicts with y' }]).message).toBe(
-      'invalid feature gates: x conflicts with y',
-    );
+    expect(
+      new FeatureGateError([{ kind: 'conflict', message: 'x conflicts with y' }], FEATURE_GATE_NAMES).message,
+    ).toBe('invalid feature gates: x conflicts with y');
   });
 
   it.each([
@@ -32,6 +34,6 @@ describe('FeatureGateError', () => {
     { kind: 'syntax' as const, expected: `m; known gates: ${KNOWN}` },
     { kind: 'bad-value' as const, expected: `m; known gates: ${KNOWN}` },
   ])('describes a $kind problem on its own', ({ kind, expected }) => {
-    expect(describeFeatureGateProblem({ kind, message: 'm' })).toBe(expected);
+    expect(describeFeatureGateProblem({ kind, message: 'm' }, FEATURE_GATE_NAMES)).toBe(expected);
   });
 });

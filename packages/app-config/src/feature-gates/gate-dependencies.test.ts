@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { FEATURE_GATE_DEPENDENCIES, applyFeatureGateDependencies } from './gate-dependencies.ts';
+import { applyFeatureGateDependencies } from '@kruise-ts/controller-runtime';
+
+import { FEATURE_GATE_DEPENDENCIES } from './gate-dependencies.ts';
 import { FEATURE_GATE_NAMES, KNOWN_FEATURE_GATES } from './known-gates.ts';
 import type { FeatureGateName } from './known-gates.ts';
 
@@ -20,20 +22,24 @@ describe('applyFeatureGateDependencies', () => {
     ]);
     const values = defaults({ KruiseDaemon: false, PreDownloadImageForInPlaceUpdate: true });
     // Without explicit settings (e.g. values from another source) the rules apply silently.
-    expect(applyFeatureGateDependencies(values, new Map())).toEqual([]);
+    expect(applyFeatureGateDependencies(FEATURE_GATE_DEPENDENCIES, values, new Map())).toEqual([]);
     expect(values.get('PreDownloadImageForInPlaceUpdate')).toBe(false);
     expect(values.get('ImagePullJobGate')).toBe(false);
   });
 
   it('changes nothing for the defaults', () => {
     const values = defaults();
-    expect(applyFeatureGateDependencies(values, new Map())).toEqual([]);
+    expect(applyFeatureGateDependencies(FEATURE_GATE_DEPENDENCIES, values, new Map())).toEqual([]);
     expect(values).toEqual(defaults());
   });
 
   it('reports explicit settings a rule overrode as conflicts naming both gates', () => {
     const values = defaults({ PodWebhook: false, WorkloadSpread: true });
-    const problems = applyFeatureGateDependencies(values, new Map([['WorkloadSpread', true]]));
+    const problems = applyFeatureGateDependencies(
+      FEATURE_GATE_DEPENDENCIES,
+      values,
+      new Map([['WorkloadSpread', true]]),
+    );
     expect(problems).toEqual([
       {
         kind: 'conflict',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FeatureGates, parseFeatureGates } from '@kruise-ts/controller-runtime';
+import { FeatureGates, parseFeatureGates } from './feature-gates.ts';
 
 import { unimplementedGateWarnings } from './unimplemented-gates.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { FeatureGateError } from './feature-gate-error.ts';
+import { FeatureGateError } from '@kruise-ts/controller-runtime';
+
 import { FeatureGates } from './feature-gates.ts';
 import type { FeatureGateName } from './known-gates.ts';
 
