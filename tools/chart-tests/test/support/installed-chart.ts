@@ -20,6 +20,7 @@ import { waitFor } from '@kruise-ts/local-cluster/testing';
 import { CHART_DIRECTORY } from '../../src/index.ts';
 import { runHelm, valuesFile } from './helm.ts';
 import type { HelmResult } from './helm.ts';
+import { describePods } from './pod-diagnostics.ts';
 
 /** Every app of the chart on. */
 export const ALL_APPS_GATES = 'CloneSet=true,AdvancedStatefulSet=true,SidecarSet=true,BroadcastJob=true';
@@ -58,7 +59,7 @@ export async function startChartCluster(
     const kubelet = await startProcessKubelet({
       kubeconfigPath: cluster.kubeconfigPath,
       directory: path.join(runDir, 'process-kubelet'),
-      images: [repositoryImage()],
+      images: [repositoryImage({ workingDir: path.join(runDir, 'image') })],
       log: (line) => {
         if (debug) {
           process.stderr.write(`[process-kubelet ${new Date().toISOString()}] ${line}\n`);
@@ -103,7 +104,7 @@ export async function helmInstall(
     readonly timeout?: string;
   },
 ): Promise<HelmResult> {
-  return cluster.helm([
+  const result = await cluster.helm([
     'install',
     input.release,
     CHART_DIRECTORY,
@@ -117,6 +118,15 @@ export async function helmInstall(
     input.timeout ?? '4m',
     ...(input.args ?? []),
   ]);
+  return withPodsOnFailure(cluster, input.namespace, result);
+}
+
+/** A failed `--wait` says only which Deployment was not available; the pods' states and logs say why. */
+async function withPodsOnFailure(cluster: ChartCluster, namespace: string, result: HelmResult): Promise<HelmResult> {
+  if (result.code === 0) {
+    return result;
+  }
+  return { ...result, stderr: `${result.stderr}\n${await describePods(cluster, namespace)}` };
 }
 
 /** `helm upgrade <release> charts/kruise-ts --wait` with `values`. */
@@ -129,7 +139,7 @@ export async function helmUpgrade(
     readonly timeout?: string;
   },
 ): Promise<HelmResult> {
-  return cluster.helm([
+  const result = await cluster.helm([
     'upgrade',
     input.release,
     CHART_DIRECTORY,
@@ -141,6 +151,7 @@ export async function helmUpgrade(
     '--timeout',
     input.timeout ?? '4m',
   ]);
+  return withPodsOnFailure(cluster, input.namespace, result);
 }
 
 /** Throws helm's output when it failed: what a test should show when an install does not finish. */
@@ -163,7 +174,7 @@ export async function waitForChartDeployments(
   timeoutMs = 180_000,
 ): Promise<void> {
   const apps = cluster.kubeConfig.makeApiClient(AppsV1Api);
-  await waitFor(
+  const waiting = waitFor(
     async () => {
       const deployments = (await apps.listNamespacedDeployment({ namespace })).items;
       return (
@@ -182,4 +193,9 @@ export async function waitForChartDeployments(
     },
     { timeoutMs, description: `every Deployment in ${namespace} available` },
   );
+  await waiting.catch(async (error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n${await describePods(cluster, namespace)}`,
+    );
+  });
 }

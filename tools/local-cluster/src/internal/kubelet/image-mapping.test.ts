@@ -68,7 +68,7 @@ describe('parseDockerfileRuntime', () => {
 
 describe('repositoryImage', () => {
   it('maps kruise-ts to this repository, node to the running Node.js', () => {
-    const image = repositoryImage(ROOT);
+    const image = repositoryImage({ root: ROOT });
     expect(image).toMatchObject({
       repository: 'kruise-ts',
       workingDir: ROOT,
@@ -76,5 +76,12 @@ describe('repositoryImage', () => {
       cmd: ['dist/cloneset.mjs'],
     });
     expect(image.prepare).toBeTypeOf('function');
+  });
+
+  it('runs from a working directory of its own when given one, as the image holds only dist/', () => {
+    expect(repositoryImage({ root: ROOT, workingDir: '/tmp/image-a' })).toMatchObject({
+      workingDir: '/tmp/image-a',
+      cmd: ['dist/cloneset.mjs'],
+    });
   });
 });

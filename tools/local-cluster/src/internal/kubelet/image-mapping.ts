@@ -84,22 +84,39 @@ export function parseDockerfileRuntime(text: string): DockerfileRuntime {
 
 const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
+export interface RepositoryImageOptions {
+  /** The repository to build from; this one by default. */
+  readonly root?: string;
+  /**
+   * The image's WORKDIR: `prepare` builds into its `dist/`, and nothing else is in it, as in the image
+   * (which holds only `/app/dist`). The repository root by default (`npm run build`'s `dist/`); a
+   * directory of its own when other builds may rewrite the repository's `dist/` while a container of
+   * this image starts (tests that run at the same time), which would crash that container.
+   */
+  readonly workingDir?: string;
+}
+
 /**
  * The `kruise-ts` image (charts/kruise-ts's default `image.repository`) as this repository's
- * `npm run build` output: the Dockerfile's ENTRYPOINT, CMD and ENV, WORKDIR the repository (where
- * `dist/` is), `node` the Node.js running this code. `prepare` runs the build.
+ * `npm run build` output: the Dockerfile's ENTRYPOINT, CMD and ENV, `node` the Node.js running this
+ * code. `prepare` runs the build.
  */
-export function repositoryImage(root: string = REPOSITORY_ROOT): ImageMapping {
+export function repositoryImage(options: RepositoryImageOptions = {}): ImageMapping {
+  const root = options.root ?? REPOSITORY_ROOT;
+  const workingDir = options.workingDir ?? root;
   const runtime = parseDockerfileRuntime(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
+  const outDir = path.join(workingDir, 'dist');
   return {
     repository: 'kruise-ts',
-    workingDir: root,
+    workingDir,
     ...runtime,
     executables: { node: process.execPath },
     prepare: async () => {
-      await promisify(execFile)(process.execPath, ['--conditions=@kruise-ts/source', 'tools/bundle/src/cli.ts'], {
-        cwd: root,
-      });
+      await promisify(execFile)(
+        process.execPath,
+        ['--conditions=@kruise-ts/source', 'tools/bundle/src/cli.ts', '--out-dir', outDir],
+        { cwd: root },
+      );
     },
   };
 }
