@@ -489,6 +489,80 @@ describe('the process kubelet', () => {
     ).toContain('EXITING 3');
   });
 
+  it('a container whose host port another process took while it was down restarts on a new one: Ready, the slices follow', async () => {
+    await using ns = await createTestNamespace(kubeConfig, 'pk-port');
+    await core.createNamespacedService({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'moved' },
+        spec: { selector: { app: 'moved' }, ports: [{ port: 80, targetPort: 'http' }] },
+      },
+    });
+    await createPod(
+      ns.name,
+      fixturePod(
+        'moved',
+        [
+          fixtureContainer('main', {
+            env: [
+              { name: 'FIXTURE_EXIT_AFTER_MS', value: '1500' },
+              { name: 'FIXTURE_EXIT_CODE', value: '3' },
+              { name: 'FIXTURE_EXIT_RUNS', value: '2' },
+              { name: 'FIXTURE_RUNS_FILE', value: '/scratch/runs' },
+            ],
+            volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }],
+          }),
+        ],
+        { volumes: [{ name: 'scratch', emptyDir: {} }] },
+      ),
+    );
+    // The second run (the first restart is immediate) exits too; the back-off before the third is
+    // the window in which another process takes the port.
+    await podUntil(ns.name, 'moved', {
+      what: 'in its second run',
+      test: (pod) => containerStatus(pod, 'main')?.restartCount === 1,
+    });
+    await waitFor(
+      async () =>
+        (await kubelet.containerLog({ namespace: ns.name, pod: 'moved', container: 'main' })).includes('LISTENING'),
+      { description: 'the second run listening', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    const taken = kubelet.hostPort({ namespace: ns.name, pod: 'moved', port: 'http' }) ?? 0;
+    const squatter = http.createServer();
+    await waitFor(
+      () =>
+        new Promise<boolean>((resolve) => {
+          squatter.once('error', () => {
+            resolve(false);
+          });
+          squatter.listen(taken, () => {
+            resolve(true);
+          });
+        }),
+      { description: `host port ${String(taken)} free after the second run exited`, timeoutMs: 10_000, intervalMs: 20 },
+    );
+    try {
+      const ready = await podUntil(ns.name, 'moved', {
+        what: 'Ready in its third run',
+        test: (pod) => containerStatus(pod, 'main')?.restartCount === 2 && conditionOf(pod, 'Ready') === 'True',
+      });
+      expect(containerStatus(ready, 'main')?.lastState?.terminated?.exitCode).toBe(3);
+      const moved = kubelet.hostPort({ namespace: ns.name, pod: 'moved', port: 'http' }) ?? 0;
+      expect(moved).not.toBe(taken);
+      expect(await get(moved, '/readyz')).toBe(200);
+      const slicePort = await waitFor(
+        async () => {
+          const port = (await slicesOf(ns.name, 'moved'))[0]?.ports?.[0]?.port;
+          return port === moved ? port : undefined;
+        },
+        { description: `the EndpointSlice of moved on port ${String(moved)}`, timeoutMs: 10_000 },
+      );
+      expect(slicePort).toBe(moved);
+    } finally {
+      squatter.close();
+    }
+  });
+
   it('graceful deletion: SIGTERM, then the pod is deleted; a process ignoring SIGTERM is killed after the grace period', async () => {
     await using ns = await createTestNamespace(kubeConfig, 'pk-delete');
     const polite = await createPod(

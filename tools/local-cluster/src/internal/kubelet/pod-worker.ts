@@ -4,7 +4,6 @@
  * changes, and its graceful deletion (SIGTERM, the grace period, SIGKILL, then the final delete).
  */
 import { mkdir } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 
 import type { V1Container, V1Pod, V1PodStatus } from '@kubernetes/client-node';
@@ -15,6 +14,7 @@ import type { ContainerProcessSpec } from './container-process.ts';
 import type { ContainerView } from './container-state.ts';
 import { ContainerWaitError, ContainerWorker } from './container-worker.ts';
 import type { CrashLoopBackoffOptions } from './crash-loop-backoff.ts';
+import { holdHostPort, isPortFree, releaseHostPort } from './host-ports.ts';
 import type { ImageMapping } from './image-mapping.ts';
 import { ContainerConfigError, containerEnvironment } from './pod-env.ts';
 import type { ApiServerAddress } from './pod-env.ts';
@@ -37,24 +37,6 @@ export interface PodWorkerContext {
   /** Readiness or ports changed: the EndpointSlices follow. */
   readonly onChange: () => void;
   readonly log: (line: string) => void;
-}
-
-/** A TCP port free on every address of this machine (the containers listen on all of them). */
-async function freeHostPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const address = server.address();
-      server.close(() => {
-        if (typeof address === 'object' && address !== null) {
-          resolve(address.port);
-        } else {
-          reject(new Error('no port'));
-        }
-      });
-    });
-  });
 }
 
 const TOKEN_REFRESH_FRACTION = 0.8;
@@ -152,7 +134,7 @@ export class PodWorker {
 
   async #allocateHostPorts(containers: readonly V1Container[]): Promise<void> {
     for (const port of containers.flatMap((container) => container.ports ?? [])) {
-      this.hostPorts.set(port.containerPort, await freeHostPort());
+      this.hostPorts.set(port.containerPort, await holdHostPort());
       if (port.name !== undefined) {
         this.#namedPorts.set(port.name, port.containerPort);
       }
@@ -197,6 +179,9 @@ export class PodWorker {
     clearTimeout(this.#tokenTimer);
     this.#context.onChange();
     await Promise.all([...this.#containers.values()].map((worker) => worker.terminate(graceMs)));
+    for (const port of this.hostPorts.values()) {
+      releaseHostPort(port);
+    }
     if (!finish) {
       return;
     }
@@ -270,6 +255,9 @@ export class PodWorker {
       throw new ContainerWaitError('CreateContainerConfigError', `no container ${name}`);
     }
     const image = await this.#context.image(container.image ?? '');
+    if (restartCount > 0) {
+      await this.#rehomeTakenPorts(container);
+    }
     const volumes = await this.#volumesOnce().catch((error: unknown) => {
       throw error instanceof VolumeError
         ? new ContainerWaitError('ContainerCreating', `MountVolume.SetUp failed: ${error.message}`)
@@ -306,6 +294,25 @@ export class PodWorker {
       logFile,
       memoryLimit: limit === undefined ? undefined : parseQuantity(limit),
     };
+  }
+
+  /**
+   * A host port another process took while the container was down would crash every restart on it:
+   * the container gets a new one, and the EndpointSlices and probes follow (they look it up).
+   */
+  async #rehomeTakenPorts(container: V1Container): Promise<void> {
+    for (const { containerPort } of container.ports ?? []) {
+      const old = this.hostPorts.get(containerPort);
+      if (old !== undefined && !(await isPortFree(old))) {
+        const port = await holdHostPort();
+        this.hostPorts.set(containerPort, port);
+        releaseHostPort(old);
+        this.#context.log(
+          `pod ${podKey(this.#pod)}: host port ${String(old)} of container port ${String(containerPort)} is taken; now ${String(port)}`,
+        );
+        this.#changed();
+      }
+    }
   }
 
   #changed(): void {
