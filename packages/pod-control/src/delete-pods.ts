@@ -6,7 +6,7 @@
 import { LifecycleState } from '@kruise-ts/api';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { isNotFound, keyOf } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, ObjectKeyRef } from '@kruise-ts/controller-runtime';
 import { isPodHooked, setLifecycleState } from '@kruise-ts/lifecycle';
 import { errorMessage, mapWithConcurrency, POD_WRITE_CONCURRENCY } from '@kruise-ts/workload';
 
@@ -76,26 +76,16 @@ async function deletePodAs(
   owner: PodOwner,
   target: { readonly pod: DeepReadonly<Pod>; readonly expectationName: string },
 ): Promise<void> {
-  const { pod, expectationName } = target;
-  const name = pod.metadata?.name ?? '';
-  ctx.scaleExpectations.expect(owner.key, 'delete', expectationName);
-  try {
-    await ctx.pods.delete(keyOf(pod), { preconditions: { uid: pod.metadata?.uid ?? '' } });
-  } catch (error) {
-    ctx.scaleExpectations.observe(owner.key, 'delete', expectationName);
-    if (isNotFound(error)) {
-      return;
-    }
-    if (!ctx.signal.aborted) {
-      ctx.recorder.warning(
-        owner.ref,
-        PodEventReason.FailedDelete,
-        `failed to delete pod ${name}: ${errorMessage(error)}`,
-      );
-    }
-    throw error;
+  const deleted = await deleteExpected(ctx, owner, {
+    kind: 'pod',
+    object: target.pod,
+    expectationName: target.expectationName,
+    remove: (key, options) => ctx.pods.delete(key, options),
+  });
+  if (deleted) {
+    const name = target.pod.metadata?.name ?? '';
+    ctx.recorder.normal(owner.ref, PodEventReason.SuccessfulDelete, `succeed to delete pod ${name}`);
   }
-  ctx.recorder.normal(owner.ref, PodEventReason.SuccessfulDelete, `succeed to delete pod ${name}`);
 }
 
 /** Deletes one PVC, with expectations, the uid precondition and a Warning on failure; a PVC already gone is fine. */
@@ -104,21 +94,48 @@ export async function deleteClaim(
   owner: PodOwner,
   pvc: DeepReadonly<PersistentVolumeClaim>,
 ): Promise<void> {
-  const name = pvc.metadata?.name ?? '';
-  ctx.scaleExpectations.expect(owner.key, 'delete', name);
+  await deleteExpected(ctx, owner, {
+    kind: 'pvc',
+    object: pvc,
+    expectationName: pvc.metadata?.name ?? '',
+    remove: (key, options) => ctx.claims.delete(key, options),
+  });
+}
+
+interface ExpectedDelete {
+  /** The word OpenKruise's FailedDelete Event uses. */
+  readonly kind: 'pod' | 'pvc';
+  readonly object: DeepReadonly<Pod | PersistentVolumeClaim>;
+  readonly expectationName: string;
+  readonly remove: (
+    key: ObjectKeyRef,
+    options: { readonly preconditions: { readonly uid: string } },
+  ) => Promise<unknown>;
+}
+
+/**
+ * The delete expected before it is sent (its watch event may come before the answer), observed again
+ * when it failed, so that a failure never leaves the owner waiting; false when it was gone already.
+ */
+async function deleteExpected(
+  ctx: Pick<DeleteContext, 'signal' | 'recorder' | 'scaleExpectations'>,
+  owner: PodOwner,
+  target: ExpectedDelete,
+): Promise<boolean> {
+  const { object, expectationName } = target;
+  ctx.scaleExpectations.expect(owner.key, 'delete', expectationName);
   try {
-    await ctx.claims.delete(keyOf(pvc), { preconditions: { uid: pvc.metadata?.uid ?? '' } });
+    await target.remove(keyOf(object), { preconditions: { uid: object.metadata?.uid ?? '' } });
+    return true;
   } catch (error) {
-    ctx.scaleExpectations.observe(owner.key, 'delete', name);
+    ctx.scaleExpectations.observe(owner.key, 'delete', expectationName);
     if (isNotFound(error)) {
-      return;
+      return false;
     }
     if (!ctx.signal.aborted) {
-      ctx.recorder.warning(
-        owner.ref,
-        PodEventReason.FailedDelete,
-        `failed to delete pvc ${name}: ${errorMessage(error)}`,
-      );
+      const name = object.metadata?.name ?? '';
+      const message = `failed to delete ${target.kind} ${name}: ${errorMessage(error)}`;
+      ctx.recorder.warning(owner.ref, PodEventReason.FailedDelete, message);
     }
     throw error;
   }
