@@ -6,14 +6,14 @@
  */
 import type { z } from 'zod';
 
-/** An OpenKruise flag that sets one of ours. */
+/** Another program's flag that sets one of ours. */
 export interface FlagAlias {
   readonly kind: 'alias';
   /** Our flag's name. */
   readonly to: string;
 }
 
-/** An OpenKruise flag that has no effect in kruise-ts. */
+/** Another program's flag that has no effect here. */
 export interface IgnoredFlag {
   readonly kind: 'ignored';
   /** Whether the flag is a boolean (`--x`, `--x=false`) or takes a value (`--x=1`, `--x 1`). */
@@ -24,18 +24,33 @@ export interface IgnoredFlag {
   readonly instead: string;
 }
 
-/** Flags accepted for compatibility, by name (without the dashes). */
-export type FlagCompat = Readonly<Record<string, FlagAlias | IgnoredFlag>>;
+/** Flags accepted for compatibility with another program, named in the messages. */
+export interface FlagCompat {
+  /** The program whose command lines these flags come from, as messages name it (`OpenKruise`). */
+  readonly program: string;
+  /** By name, without the dashes. */
+  readonly flags: Readonly<Record<string, FlagAlias | IgnoredFlag>>;
+}
+
+/** No compatibility flags. */
+export const NO_FLAG_COMPAT: FlagCompat = { program: '', flags: {} };
+
+/** The compatibility entry of a flag name, if it has one. */
+export function compatEntry(compat: FlagCompat, name: string): FlagAlias | IgnoredFlag | undefined {
+  return Object.hasOwn(compat.flags, name) ? compat.flags[name] : undefined;
+}
 
 /** One warning per compatibility flag on the command line: what it was taken as, or that it has no effect. */
 export function compatibilityNotes(argv: readonly string[], compat: FlagCompat): string[] {
   const notes: string[] = [];
   for (const name of new Set(argv.flatMap((arg) => (arg.startsWith('--') ? [flagName(arg)] : [])))) {
-    const entry = Object.hasOwn(compat, name) ? compat[name] : undefined;
+    const entry = compatEntry(compat, name);
     if (entry?.kind === 'alias') {
-      notes.push(`--${name} is OpenKruise's name for --${entry.to}; it works, but --${entry.to} is the flag to use`);
+      notes.push(
+        `--${name} is ${compat.program}'s name for --${entry.to}; it works, but --${entry.to} is the flag to use`,
+      );
     } else if (entry?.kind === 'ignored') {
-      notes.push(`--${name} is accepted for compatibility with OpenKruise and has no effect: ${entry.instead}`);
+      notes.push(`--${name} is accepted for compatibility with ${compat.program} and has no effect: ${entry.instead}`);
     }
   }
   return notes;

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 import { durationSchema } from './duration-flag.ts';
-import { flagName } from './flag-compat.ts';
+import { compatEntry, flagName, NO_FLAG_COMPAT } from './flag-compat.ts';
 import type { FlagCompat, IgnoredFlag } from './flag-compat.ts';
 import { crossFlagProblems } from './sharding-flags.ts';
 
@@ -37,7 +37,7 @@ export const countFlag = (
 const address = z.string().regex(/^(0|[^\s:]*:\d{1,5}|\[[^\]]+\]:\d{1,5})$/, 'expected host:port, :port or 0');
 
 /**
- * The flags every manager accepts, with controller-runtime's and OpenKruise's names. `--feature-gates`
+ * The flags every manager accepts, with controller-runtime's names (and OpenKruise's, which are the same). `--feature-gates`
  * is an app's (its gate table): @kruise-ts/app-config extends this schema with it.
  */
 export const managerFlagsSchema = z.strictObject({
@@ -91,7 +91,7 @@ export class FlagError extends Error {
 export function parseFlags<S extends z.ZodObject>(
   argv: readonly string[],
   schema: S,
-  compat: FlagCompat = {},
+  compat: FlagCompat = NO_FLAG_COMPAT,
 ): z.output<S> {
   const options = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, { type: 'string' as const }]));
   const booleans = new Set(
@@ -130,14 +130,13 @@ function withCompatFlags(argv: readonly string[], input: { compat: FlagCompat; k
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] ?? '';
     const name = arg.startsWith('--') ? flagName(arg) : '';
-    const entry =
-      name !== '' && !input.known.has(name) && Object.hasOwn(input.compat, name) ? input.compat[name] : undefined;
+    const entry = name !== '' && !input.known.has(name) ? compatEntry(input.compat, name) : undefined;
     if (entry === undefined) {
       args.push(arg);
     } else if (entry.kind === 'alias') {
       if (given.has(entry.to)) {
         throw new FlagError(
-          `invalid flags:\n  --${name}: OpenKruise's name for --${entry.to}, which is given too; give only --${entry.to}`,
+          `invalid flags:\n  --${name}: ${input.compat.program}'s name for --${entry.to}, which is given too; give only --${entry.to}`,
         );
       }
       args.push(`--${entry.to}${arg.slice(2 + name.length)}`);
@@ -190,7 +189,7 @@ function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet<string
 export function parseFlagsOrExit<S extends z.ZodObject>(
   argv: readonly string[],
   schema: S,
-  compat: FlagCompat = {},
+  compat: FlagCompat = NO_FLAG_COMPAT,
 ): z.output<S> {
   try {
     return parseFlags(argv, schema, compat);
