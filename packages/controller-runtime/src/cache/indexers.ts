@@ -9,7 +9,7 @@ export const CONTROLLER_UID_INDEX = 'controllerUid';
 export const NO_CONTROLLER = '<no controller>';
 
 /**
- * Files an object under the uid of its controller owner reference ("the pods of this CloneSet"), and
+ * Files an object under the uid of its controller owner reference ("the pods of this workload"), and
  * orphans under `NO_CONTROLLER`, so that finding the orphans a workload may adopt does not scan every
  * object of the namespace on every reconcile.
  */

@@ -248,7 +248,7 @@ const IDLE_CONNECTIONS = { keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000
 /**
  * The kubeconfig's CA and client certificate as one TLS context for every connection: given as
  * PEM options, Node.js builds a context (parsing the CA and key) for each new connection, which cost
- * 1.6 s of a 1,000-pod scale-out's CPU (docs/benchmarks.md, SidecarSet).
+ * 1.6 s of a 1,000-pod scale-out's CPU (measured in docs/benchmarks.md).
  */
 function secureContextOf(tls: https.RequestOptions): SecureContext {
   return createSecureContext({

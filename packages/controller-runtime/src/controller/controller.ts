@@ -29,7 +29,7 @@ export interface ControllerOptions {
   readonly name: string;
   readonly reconciler: Reconciler;
   readonly logger: Logger;
-  /** Reconciles running at once (OpenKruise's `--cloneset-workers`, default 3). */
+  /** Reconciles running at once (controller-runtime's MaxConcurrentReconciles); 3 by default, as the apps' `--workers`. */
   readonly workers?: number | undefined;
   readonly rateLimiter?: RateLimiter<string> | undefined;
   /** A reconcile's signal aborts after this long, so that one stuck call cannot hold a worker forever. */

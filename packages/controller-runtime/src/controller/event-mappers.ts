@@ -14,7 +14,7 @@ export function requestForObject<T extends KubeObject>(): RequestMapper<T> {
 /**
  * The object's controller, when it is of the given group and kind: for owned objects such as pods.
  * The group is compared without the version, so owner references written by any served version of the
- * owner (OpenKruise writes v1beta1 at HEAD, v1alpha1 before) are recognised.
+ * owner (a controller may write v1beta1 where an older one wrote v1alpha1) are recognised.
  */
 export function requestForControllerOwner<T extends KubeObject>(owner: {
   readonly group: string;

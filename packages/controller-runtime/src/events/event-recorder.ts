@@ -26,7 +26,7 @@ export type EventType = 'Normal' | 'Warning';
 /** What an event says. */
 export interface EventContent {
   readonly type: EventType;
-  /** A CamelCase reason, OpenKruise's where one exists (`SuccessfulCreate`, `FailedUpdatePodInPlace`, ...). */
+  /** A CamelCase reason (`SuccessfulCreate`, ...); the apps use the reasons of the controllers they stand in for. */
   readonly reason: string;
   readonly message: string;
 }

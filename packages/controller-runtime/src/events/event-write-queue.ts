@@ -1,7 +1,7 @@
 /**
  * The writes of an event recorder: a few at a time, in order per event key (a count increment must
  * follow the create it increments), and at most `maxQueued` waiting. Written one at a time, the
- * 2,500 Events of 100 CloneSets scaling out took a minute to send after the pods were long created,
+ * 2,500 Events of 100 workloads scaling out took a minute to send after the pods were long created,
  * and kept the process busy when the cluster was idle again; client-go's broadcaster, too, drops
  * events beyond a queue of 1,000 rather than falling ever further behind.
  */
