@@ -1,23 +1,19 @@
 import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_CONTROLLER_UID_LABEL, BROADCASTJOB_KIND } from '@kruise-ts/api';
 import type { BroadcastJob, Pod } from '@kruise-ts/api';
 import { bucketOfKey, objectKey, requestForObject } from '@kruise-ts/controller-runtime';
-import type {
-  BucketGate,
-  Controller,
-  DeepReadonly,
-  Informer,
-  Manager,
-  ScaleExpectations,
-} from '@kruise-ts/controller-runtime';
+import type { BucketGate, Controller, DeepReadonly, Informer, Manager } from '@kruise-ts/controller-runtime';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
 import {
   nodeResource,
   ownerKeyOf,
   podResource,
   trimNodeForCache,
+  resourceVersionExpectationsFor,
+  scaleExpectationsFor,
   trimPodForCache,
   watchOwnWrites,
 } from '@kruise-ts/workload';
+import type { ScaleExpectations } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';
 import { fitnessOf } from './nodes/node-fitness.ts';
@@ -120,14 +116,14 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     ownerGroup: APPS_KRUISE_IO_GROUP,
   });
   const nodes = manager.informers.informerFor({ resource: nodeResource });
-  const expectations = manager.scaleExpectations(BROADCASTJOB_CONTROLLER_NAME, {
+  const expectations = scaleExpectationsFor(manager, BROADCASTJOB_CONTROLLER_NAME, {
     timeoutMs: options.expectationTimeoutMs,
   });
   // Registered before the handlers that enqueue: a reconcile never runs before its changes are recorded.
   const planFeed = new PlanFeed();
   pods.addEventHandler(podChangesHandler(planFeed));
   nodes.addEventHandler(nodeChangesHandler(planFeed));
-  const resourceVersionExpectations = manager.resourceVersionExpectations(BROADCASTJOB_CONTROLLER_NAME, {
+  const resourceVersionExpectations = resourceVersionExpectationsFor(manager, BROADCASTJOB_CONTROLLER_NAME, {
     timeoutMs: options.expectationTimeoutMs,
   });
   const reconciler = new BroadcastJobReconciler({

@@ -21,9 +21,7 @@ import type {
   ReconcileContext,
   Reconciler,
   Request,
-  ResourceVersionExpectations,
   Result,
-  ScaleExpectations,
 } from '@kruise-ts/controller-runtime';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import type { TemplateValidator } from '@kruise-ts/template-validation';
@@ -40,6 +38,8 @@ import {
 import type {
   ParsedObject,
   ReportedProblem,
+  ResourceVersionExpectations,
+  ScaleExpectations,
   SyncOutcome,
   WaitingForCache,
   WorkloadClients,

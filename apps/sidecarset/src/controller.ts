@@ -8,9 +8,9 @@ import type {
   Manager,
   Request,
   RequestMapper,
-  ResourceVersionExpectations,
 } from '@kruise-ts/controller-runtime';
-import { podResource, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
+import { podResource, resourceVersionExpectationsFor, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
+import type { ResourceVersionExpectations } from '@kruise-ts/workload';
 
 import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
 
@@ -80,7 +80,7 @@ export function setupSidecarSetController(manager: Manager, options: SidecarSetC
     pods: pods.lister(),
     namespaces: namespaces.lister(),
   });
-  const expectations = manager.resourceVersionExpectations(SIDECARSET_CONTROLLER_NAME, {
+  const expectations = resourceVersionExpectationsFor(manager, SIDECARSET_CONTROLLER_NAME, {
     timeoutMs: options.expectationTimeoutMs,
   });
   const reconciler = new SidecarSetReconciler({

@@ -17,7 +17,6 @@ import type {
   Reconciler,
   Request,
   Result,
-  ResourceVersionExpectations,
 } from '@kruise-ts/controller-runtime';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import {
@@ -33,6 +32,7 @@ import {
 import type {
   ParsedObject,
   ReportedProblem,
+  ResourceVersionExpectations,
   SyncOutcome,
   WorkloadClients,
   WorkloadReconcileSteps,

@@ -59,10 +59,6 @@ export type { WorkQueue } from './queue/work-queue.ts';
 export { realClock } from './util/clock.ts';
 export type { Clock, TimerHandle } from './util/clock.ts';
 
-// Expectations
-export { ScaleExpectations } from './expectations/scale-expectations.ts';
-export { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
-
 // Leader election, events, metrics, health, logging
 export { leaseResource } from './leader-election/leader-elector.ts';
 export { eventResource } from './events/event-recorder.ts';

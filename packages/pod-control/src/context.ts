@@ -5,15 +5,8 @@
  */
 import type { FeatureGates } from '@kruise-ts/app-config';
 import type { Lifecycle, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import type {
-  DeepReadonly,
-  EventReporter,
-  ObjectReference,
-  ResourceClient,
-  ResourceVersionExpectations,
-  ScaleExpectations,
-} from '@kruise-ts/controller-runtime';
-import type { RequeueAfter } from '@kruise-ts/workload';
+import type { DeepReadonly, EventReporter, ObjectReference, ResourceClient } from '@kruise-ts/controller-runtime';
+import type { RequeueAfter, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/workload';
 import type { Logger } from 'pino';
 
 /** Writes to pods: creations, patches of pods, pods/status and pods/resize, deletions, re-reads after a Conflict. */

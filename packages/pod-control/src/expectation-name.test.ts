@@ -6,15 +6,10 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import {
-  createLogger,
-  ResourceVersionExpectations,
-  resourceClient,
-  ScaleExpectations,
-} from '@kruise-ts/controller-runtime';
+import { createLogger, resourceClient } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { FakeClient, FakeClock, FakeEventRecorder, fakeApiError } from '@kruise-ts/controller-runtime/testing';
-import { podResource, pvcResource } from '@kruise-ts/workload';
+import { podResource, pvcResource, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/workload';
 
 import type { PodOwner } from './context.ts';
 import { createPods, CreatePodsError } from './create-pods.ts';

@@ -6,15 +6,9 @@
 import type { FeatureGates } from '@kruise-ts/app-config';
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { resourceClient } from '@kruise-ts/controller-runtime';
-import type {
-  EventReporter,
-  Manager,
-  ObjectApi,
-  ReconcileContext,
-  ResourceVersionExpectations,
-  ScaleExpectations,
-} from '@kruise-ts/controller-runtime';
-import { podResource, pvcResource, RequeueAfter } from '@kruise-ts/workload';
+import type { EventReporter, Manager, ObjectApi, ReconcileContext } from '@kruise-ts/controller-runtime';
+import { controllerExpectations, podResource, pvcResource, RequeueAfter } from '@kruise-ts/workload';
+import type { ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/workload';
 
 import type { PodControlContext, WallClock } from './context.ts';
 
@@ -65,12 +59,10 @@ export interface PodControlDepsOptions {
 
 /** The pod-control dependencies of a controller registered with `manager`. */
 export function podControlDeps(manager: Manager, options: PodControlDepsOptions): PodControlDeps {
-  const timeout = { timeoutMs: options.expectationTimeoutMs };
   return {
     api: manager.client,
     recorder: manager.eventRecorder(options.eventComponent),
     gates: options.gates,
-    scaleExpectations: manager.scaleExpectations(options.controllerName, timeout),
-    resourceVersionExpectations: manager.resourceVersionExpectations(options.controllerName, timeout),
+    ...controllerExpectations(manager, options.controllerName, { timeoutMs: options.expectationTimeoutMs }),
   };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
 import type { KubeObject, Lister } from '@kruise-ts/controller-runtime';
 
+import { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
+import { ScaleExpectations } from './expectations/scale-expectations.ts';
 import { CACHE_LAG_RETRY_MS, expectedWritesWait, laggingOwnedObject, ownedPodsWait } from './cache-lag.ts';
 
 function pod(name: string, resourceVersion: string, ownerUid: string): KubeObject {

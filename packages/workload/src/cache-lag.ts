@@ -5,8 +5,10 @@
  * all of an owner's pods on every watch event, O(pods) per event.
  */
 import { controllerRef } from '@kruise-ts/controller-runtime';
-import type { KubeObject, Lister, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import type { KubeObject, Lister } from '@kruise-ts/controller-runtime';
 
+import type { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
+import type { ScaleExpectations } from './expectations/scale-expectations.ts';
 import type { WaitingForCache } from './sync-outcome.ts';
 
 /**

@@ -4,14 +4,9 @@
  * the fresh owner check before adopting, and whether the cache has caught up with our own writes.
  */
 import { CONTROLLER_UID_INDEX, isNotFound, matchesLabelSelector, NO_CONTROLLER } from '@kruise-ts/controller-runtime';
-import type {
-  DeepReadonly,
-  KubeObject,
-  LabelSelector,
-  Lister,
-  ResourceVersionExpectations,
-} from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, KubeObject, LabelSelector, Lister } from '@kruise-ts/controller-runtime';
 
+import type { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 import { isSameLiveOwner } from './claim.ts';
 import type { ClaimOwner } from './claim.ts';
 import { isBeingDeleted } from './pod-state.ts';

@@ -1,8 +1,9 @@
 /**
  * @kruise-ts/workload: mechanics shared by the workload controllers (no workload-specific knowledge):
  * pod state predicates, ownership claims, slow-start batches, the scale-in order and its rankers,
- * the update order (priority, scatter) and its unavailability limit, requeue delays, the core
- * resources they address, and the reconcile skeleton all four apps run (`reconcileWorkload`).
+ * the update order (priority, scatter) and its unavailability limit, requeue delays, the expectations
+ * a controller keeps of its own writes, the core resources they address, and the reconcile skeleton
+ * all four apps run (`reconcileWorkload`).
  *
  * STOP: this file is the public API of @kruise-ts/workload. Add explicit named exports only (no `export *`).
  */
@@ -40,6 +41,20 @@ export { labelValue } from './labels.ts';
 // Ownership.
 export { adoptPatch, claimDecision, claimObjects, isSameLiveOwner, newControllerRef, releasePatch } from './claim.ts';
 export type { ClaimDecision, ClaimObjectsOptions, ClaimOwner, JsonPatch } from './claim.ts';
+
+// Expectations: what a controller waits for its caches to show of its own writes.
+export { ScaleExpectations } from './expectations/scale-expectations.ts';
+export { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
+export {
+  controllerExpectations,
+  resourceVersionExpectationsFor,
+  scaleExpectationsFor,
+} from './expectations/controller-expectations.ts';
+export type {
+  ControllerExpectations,
+  ExpectationsHost,
+  ExpectationStoreOptions,
+} from './expectations/controller-expectations.ts';
 
 // Bounded writes and requeues.
 export { slowStartBatch } from './slow-start.ts';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Pod } from '@kruise-ts/api';
-import { resourceClient, ResourceVersionExpectations } from '@kruise-ts/controller-runtime';
+import { resourceClient } from '@kruise-ts/controller-runtime';
 import type { ResourceEventHandler } from '@kruise-ts/controller-runtime';
 import { FakeClient } from '@kruise-ts/controller-runtime/testing';
 
+import { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 import { CACHE_LAG_RETRY_MS } from './cache-lag.ts';
 import { expectingOwnWrites, waitForOwnWrite, watchOwnWrites } from './own-writes.ts';
 import { podResource } from './resources.ts';

@@ -11,14 +11,9 @@
  * for our own write, as for pod writes, removes both: every status is computed from a copy that
  * includes the last one we wrote.
  */
-import type {
-  Informer,
-  KubeObject,
-  ResourceClient,
-  ResourceVersionExpectations,
-  Result,
-} from '@kruise-ts/controller-runtime';
+import type { Informer, KubeObject, ResourceClient, Result } from '@kruise-ts/controller-runtime';
 
+import type { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 import { CACHE_LAG_RETRY_MS } from './cache-lag.ts';
 
 /** `client` whose patches of the object and of its status record the version the API server returned. */

@@ -5,15 +5,10 @@
  */
 import type { LabelSelector, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { controllerRef, isEmptyLabelSelector, matchesLabelSelector, requestKey } from '@kruise-ts/controller-runtime';
-import type {
-  DeepReadonly,
-  Informer,
-  KubeObject,
-  Lister,
-  ResourceVersionExpectations,
-  ScaleExpectations,
-  WorkQueue,
-} from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, Informer, KubeObject, Lister, WorkQueue } from '@kruise-ts/controller-runtime';
+
+import type { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
+import type { ScaleExpectations } from './expectations/scale-expectations.ts';
 
 /** A workload that owns pods: all the handlers read of it. */
 export interface SelectingOwner {

@@ -12,9 +12,9 @@ import type {
   ReconcileContext,
   Request,
   ResourceType,
-  ResourceVersionExpectations,
 } from '@kruise-ts/controller-runtime';
 
+import type { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 import type { ParsedObject } from './cached-parse.ts';
 import type { WorkloadCondition } from './conditions.ts';
 import type { ReportedProblem } from './reported-problem.ts';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { createLogger, ResourceVersionExpectations, TerminalError } from '@kruise-ts/controller-runtime';
+import { createLogger, TerminalError } from '@kruise-ts/controller-runtime';
 import type { ReconcileContext, Request, ResourceType } from '@kruise-ts/controller-runtime';
 import { fakeApiError, FakeClient, FakeClock, FakeEventRecorder } from '@kruise-ts/controller-runtime/testing';
 
+import { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 import type { ParsedObject } from './cached-parse.ts';
 import type { WorkloadCondition } from './conditions.ts';
 import { reconcileWorkload } from './reconcile-workload.ts';

@@ -14,11 +14,11 @@ import { parseArgs } from 'node:util';
 
 import { broadcastJobSchema } from '@kruise-ts/api';
 import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
-import { createLogger, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/controller-runtime';
+import { createLogger } from '@kruise-ts/controller-runtime';
 import type { ReconcileContext } from '@kruise-ts/controller-runtime';
 import { FakeClient, FakeClock, FakeEventRecorder, storeLister } from '@kruise-ts/controller-runtime/testing';
 import { scriptedValidator } from '@kruise-ts/template-validation/testing';
-import { podResource } from '@kruise-ts/workload';
+import { podResource, ResourceVersionExpectations, ScaleExpectations } from '@kruise-ts/workload';
 import { z } from 'zod';
 
 import { broadcastJobResource } from '../../src/broadcastjob-resource.ts';

@@ -13,9 +13,9 @@ import type {
   JsonPatchOperation,
   ReconcileContext,
   ResourceClient,
-  ResourceVersionExpectations,
 } from '@kruise-ts/controller-runtime';
 import { asError, POD_WRITE_CONCURRENCY, podResource, settleWithConcurrency } from '@kruise-ts/workload';
+import type { ResourceVersionExpectations } from '@kruise-ts/workload';
 
 import { flipPatch } from '../hotupgrade/flip.ts';
 import { sidecarSetResource } from '../sidecarset-resource.ts';

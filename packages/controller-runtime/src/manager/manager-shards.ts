@@ -1,8 +1,8 @@
 /**
  * A sharded manager's share of the work (docs/sharding.md): the bucket gate its sharded caches and
  * controllers consult, the coordinator that takes and gives buckets, and the labeller of objects made
- * before sharding. When a bucket is taken, each sharded controller forgets its workloads' scale
- * expectations and queues them.
+ * before sharding. When a bucket is taken, each sharded controller queues its workloads, and whoever
+ * listens is told which owners were taken.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -17,7 +17,6 @@ import type { Client } from '../client/client.ts';
 import { objectKey } from '../client/kube-object.ts';
 import type { KubeObject } from '../client/kube-object.ts';
 import type { Controller } from '../controller/controller.ts';
-import type { ScaleExpectations } from '../expectations/scale-expectations.ts';
 import { bucketOfKey } from '../sharding/bucket.ts';
 import type { BucketGate } from '../sharding/bucket-gate.ts';
 import { BucketLabeller } from '../sharding/bucket-labeller.ts';
@@ -49,6 +48,9 @@ export interface ShardingOptions {
  */
 const RING_QPS = { qps: 20, burst: 64 } as const;
 
+/** Told, with a test of owner keys, that this replica took the buckets of the owners it matches. */
+export type OwnersTakenListener = (taken: (ownerKey: string) => boolean) => void;
+
 /** A sharded controller's own objects: an informer of any kind, read through its lister. */
 export interface ShardedOwners {
   lister(): { list(): readonly DeepReadonly<KubeObject>[] };
@@ -58,8 +60,6 @@ export class ManagerShards {
   readonly gate: BucketGate;
   readonly #coordinator: ShardCoordinator;
   readonly #labeller: BucketLabeller;
-  /** Each controller's scale expectations, to forget those of buckets this replica takes. */
-  readonly #scaleExpectations = new Map<string, ScaleExpectations[]>();
 
   constructor(input: {
     options: ShardingOptions;
@@ -110,17 +110,16 @@ export class ManagerShards {
     this.#labeller.add(kind);
   }
 
-  trackScaleExpectations(controller: string, expectations: ScaleExpectations): void {
-    this.#scaleExpectations.set(controller, [...(this.#scaleExpectations.get(controller) ?? []), expectations]);
+  onOwnersTaken(listener: OwnersTakenListener): void {
+    this.#coordinator.onActivate((buckets) => {
+      listener((key) => buckets.has(bucketOfKey(key)));
+    });
   }
 
   /** Lets `controller` reconcile the objects of `own` in the buckets this replica takes. */
   shardController(controller: Controller, own: ShardedOwners): void {
     this.#coordinator.onActivate((buckets) => {
       const taken = (key: string): boolean => buckets.has(bucketOfKey(key));
-      for (const expectations of this.#scaleExpectations.get(controller.name) ?? []) {
-        expectations.deleteWhere(taken);
-      }
       for (const object of own.lister().list()) {
         const key = objectKey(object);
         if (taken(key)) {

@@ -16,11 +16,6 @@ import type { RequestObserver } from '../client/transport.ts';
 import { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller.ts';
 import { EventRecorder } from '../events/event-recorder.ts';
-import type { ExpectationsOptions } from '../expectations/expectation-timeout.ts';
-import { ResourceVersionExpectations } from '../expectations/resource-version-expectations.ts';
-import type { ResourceVersionExpectationTimeout } from '../expectations/resource-version-expectations.ts';
-import { ScaleExpectations } from '../expectations/scale-expectations.ts';
-import type { ScaleExpectationTimeout } from '../expectations/scale-expectations.ts';
 import type { HealthCheck } from '../health/probe-server.ts';
 import { LeaderElector } from '../leader-election/leader-elector.ts';
 import { createRuntimeMetrics } from '../metrics/runtime-metrics.ts';
@@ -34,7 +29,7 @@ import { defaultControllerRateLimiter } from '../queue/rate-limiters.ts';
 import { BucketGate } from '../sharding/bucket-gate.ts';
 import type { LabelledKind } from '../sharding/bucket-labeller.ts';
 import { ManagerShards } from './manager-shards.ts';
-import type { ShardedOwners, ShardingOptions } from './manager-shards.ts';
+import type { OwnersTakenListener, ShardedOwners, ShardingOptions } from './manager-shards.ts';
 import type { ControllerRateLimiterOptions } from '../queue/rate-limiters.ts';
 
 /** Lease-based leader election of one manager. */
@@ -208,60 +203,12 @@ export class Manager {
   }
 
   /**
-   * Scale expectations of a controller: the owners waiting and the longest wait are exported
-   * (`kruise_ts_expectations_unsatisfied`, `..._oldest_unsatisfied_seconds`, `..._wait_duration_seconds`
-   * with `kind="scale"`), and a timeout is logged as a warning naming the owner and the pods whose
-   * creation or deletion never showed in the cache, and counted in `kruise_ts_expectations_timeouts_total`.
+   * In a sharded manager, called each time this replica takes buckets, before any of their reconciles,
+   * with a test of the owner keys in them: what a controller remembers of those owners may be stale,
+   * as another replica worked on them meanwhile (docs/sharding.md). Never called otherwise.
    */
-  scaleExpectations(
-    controller: string,
-    options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'> = {},
-  ): ScaleExpectations {
-    const expectations = this.#newScaleExpectations(controller, options);
-    this.#shards?.trackScaleExpectations(controller, expectations);
-    return expectations;
-  }
-
-  #newScaleExpectations(
-    controller: string,
-    options: Omit<ExpectationsOptions<ScaleExpectationTimeout>, 'onTimeout' | 'metrics'>,
-  ): ScaleExpectations {
-    return new ScaleExpectations({
-      ...options,
-      metrics: this.metrics.expectationMetrics(controller, 'scale'),
-      onTimeout: (event) => {
-        this.metrics.expectationsTimeouts.inc({ controller, kind: 'scale' });
-        const outstanding = event.action === 'create' ? 'creations' : 'deletions';
-        this.logger.warn(
-          { controller, owner: event.ownerKey, action: event.action, pods: event.names, ageMs: event.ageMs },
-          `Scale expectation timed out: the cache never showed ${String(event.names.length)} ${outstanding} of ${event.ownerKey}; dropped it and reconciling from the cache`,
-        );
-      },
-    });
-  }
-
-  /** Resource-version expectations of a controller, exported, logged and counted like scale ones (`kind="resource_version"`). */
-  resourceVersionExpectations(
-    controller: string,
-    options: Omit<ExpectationsOptions<ResourceVersionExpectationTimeout>, 'onTimeout' | 'metrics'> = {},
-  ): ResourceVersionExpectations {
-    return new ResourceVersionExpectations({
-      ...options,
-      metrics: this.metrics.expectationMetrics(controller, 'resource_version'),
-      onTimeout: (event) => {
-        this.metrics.expectationsTimeouts.inc({ controller, kind: 'resource_version' });
-        this.logger.warn(
-          {
-            controller,
-            object: event.key,
-            expected: event.expectedResourceVersion,
-            observed: event.observedResourceVersion,
-            ageMs: event.ageMs,
-          },
-          `Resource version expectation timed out: the cache never showed our write of ${event.key} (resourceVersion ${event.expectedResourceVersion}); dropped it`,
-        );
-      },
-    });
+  onOwnersTaken(listener: OwnersTakenListener): void {
+    this.#shards?.onOwnersTaken(listener);
   }
 
   /** The event recorder of a component (one per component name). */

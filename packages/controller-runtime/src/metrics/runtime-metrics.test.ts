@@ -5,7 +5,7 @@ import { RECONCILE_TIME_BUCKETS, REST_CLIENT_DURATION_BUCKETS, createRuntimeMetr
 import type { RuntimeMetrics } from './runtime-metrics.ts';
 import { WORKQUEUE_DURATION_BUCKETS } from './workqueue-metrics.ts';
 
-type MetricMember = Exclude<keyof RuntimeMetrics, 'registry' | 'workQueueMetrics' | 'expectationMetrics'>;
+type MetricMember = Exclude<keyof RuntimeMetrics, 'registry' | 'workQueueMetrics'>;
 
 interface Expected {
   readonly member: MetricMember;
@@ -161,35 +161,6 @@ const EXPECTED: readonly Expected[] = [
     labels: ['name'],
     help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
   },
-  {
-    member: 'expectationsTimeouts',
-    name: 'kruise_ts_expectations_timeouts_total',
-    type: 'counter',
-    labels: ['controller', 'kind'],
-    help: 'Total number of expectations that stayed unsatisfied longer than the expectation timeout and were dropped, per controller and kind',
-  },
-  {
-    member: 'expectationsUnsatisfied',
-    name: 'kruise_ts_expectations_unsatisfied',
-    type: 'gauge',
-    labels: ['controller', 'kind'],
-    help: 'Number of keys (owners for scale expectations, objects for resource_version ones) waiting for the cache to show a change the controller made',
-  },
-  {
-    member: 'expectationsOldestUnsatisfied',
-    name: 'kruise_ts_expectations_oldest_unsatisfied_seconds',
-    type: 'gauge',
-    labels: ['controller', 'kind'],
-    help: 'How many seconds the key waiting longest has waited for the cache to show a change the controller made. Large values indicate a stuck key.',
-  },
-  {
-    member: 'expectationsWaitDuration',
-    name: 'kruise_ts_expectations_wait_duration_seconds',
-    type: 'histogram',
-    labels: ['controller', 'kind'],
-    help: 'How long in seconds a key waited from raising an expectation until the cache showed every expected change (or the expectation timed out)',
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
-  },
 ];
 
 /** prom-client keeps label names and buckets on the metric object without typing them. */
@@ -252,12 +223,10 @@ describe('createRuntimeMetrics', () => {
     metrics.reconcileTime.observe({ controller: 'cloneset' }, 0.2);
     metrics.restClientRequests.inc({ code: '200', method: 'GET', host: '127.0.0.1:6443' });
     metrics.leaderElectionMasterStatus.set({ name: 'kruise-manager' }, 1);
-    metrics.expectationsTimeouts.inc({ controller: 'cloneset', kind: 'scale' });
     const text = await metrics.registry.metrics();
     expect(text).toContain('controller_runtime_reconcile_total{controller="cloneset",result="requeue_after"} 1');
     expect(text).toContain('controller_runtime_reconcile_time_seconds_bucket{le="0.2",controller="cloneset"} 1');
     expect(text).toContain('rest_client_requests_total{code="200",method="GET",host="127.0.0.1:6443"} 1');
     expect(text).toContain('leader_election_master_status{name="kruise-manager"} 1');
-    expect(text).toContain('kruise_ts_expectations_timeouts_total{controller="cloneset",kind="scale"} 1');
   });
 });

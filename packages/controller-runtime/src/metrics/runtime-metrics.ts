@@ -3,14 +3,10 @@
  * controller-runtime (pkg/internal/controller/metrics/metrics.go, pkg/internal/metrics/workqueue.go,
  * pkg/metrics/client_go_adapter.go, pkg/metrics/leaderelection.go) so that existing dashboards and
  * alerts for kube-controller-manager, controller-runtime operators and OpenKruise work unchanged.
- * Only the `kruise_ts_expectations_*` metrics are ours (expectation-metrics.ts).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-import type { ExpectationMetrics } from '../expectations/expectation-metrics.ts';
 import type { WorkQueueMetrics } from '../queue/work-queue-metrics.ts';
-import { createExpectationCollectors } from './expectation-metrics.ts';
-import type { ExpectationKind, ExpectationLabel } from './expectation-metrics.ts';
 import { createWorkQueueCollectors } from './workqueue-metrics.ts';
 import type { WorkQueueLabel } from './workqueue-metrics.ts';
 
@@ -75,22 +71,8 @@ export interface RuntimeMetrics {
   /** `leader_election_master_status{name}`: 1 while this process holds the lease `name`, else 0. */
   readonly leaderElectionMasterStatus: Gauge<'name'>;
 
-  /**
-   * `kruise_ts_expectations_timeouts_total{controller,kind}`: expectations dropped because they stayed
-   * unsatisfied past the expectation timeout; `kind` is `scale` or `resource_version`.
-   */
-  readonly expectationsTimeouts: Counter<ExpectationLabel>;
-  /** `kruise_ts_expectations_unsatisfied{controller,kind}`: keys waiting on an expectation now (filled at scrape time). */
-  readonly expectationsUnsatisfied: Gauge<ExpectationLabel>;
-  /** `kruise_ts_expectations_oldest_unsatisfied_seconds{controller,kind}`: the longest current wait (filled at scrape time). */
-  readonly expectationsOldestUnsatisfied: Gauge<ExpectationLabel>;
-  /** `kruise_ts_expectations_wait_duration_seconds{controller,kind}`: how long each wait took. */
-  readonly expectationsWaitDuration: Histogram<ExpectationLabel>;
-
   /** The metrics provider of the work queue `name` (pass it as `createWorkQueue({ metrics })`). */
   workQueueMetrics(name: string): WorkQueueMetrics;
-  /** The metrics provider of a controller's expectation store (pass it as the store's `metrics` option). */
-  expectationMetrics(controller: string, kind: ExpectationKind): ExpectationMetrics;
 }
 
 type ControllerMetrics = Pick<
@@ -117,7 +99,6 @@ type ClientMetrics = Pick<
  */
 export function createRuntimeMetrics(registry: Registry = new Registry()): RuntimeMetrics {
   const workQueue = createWorkQueueCollectors(registry);
-  const expectations = createExpectationCollectors(registry);
   return {
     registry,
     ...createControllerMetrics(registry),
@@ -135,13 +116,7 @@ export function createRuntimeMetrics(registry: Registry = new Registry()): Runti
       labelNames: ['name'] as const,
       registers: [registry],
     }),
-    expectationsTimeouts: expectations.timeouts,
-    expectationsUnsatisfied: expectations.unsatisfied,
-    expectationsOldestUnsatisfied: expectations.oldestUnsatisfied,
-    expectationsWaitDuration: expectations.waitDuration,
     workQueueMetrics: (name: string): WorkQueueMetrics => workQueue.forQueue(name),
-    expectationMetrics: (controller: string, kind: ExpectationKind): ExpectationMetrics =>
-      expectations.forStore(controller, kind),
   };
 }
 

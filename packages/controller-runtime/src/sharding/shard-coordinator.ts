@@ -121,8 +121,8 @@ export class ShardCoordinator implements Runnable {
   }
 
   /**
-   * Called with the buckets that just became active, before any of their reconciles: forget their
-   * expectations and queue their workloads.
+   * Called with the buckets that just became active, before any of their reconciles: forget what was
+   * expected of their owners and queue their workloads.
    */
   onActivate(handler: (buckets: ReadonlySet<number>) => void): void {
     this.#activations.push(handler);

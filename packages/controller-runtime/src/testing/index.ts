@@ -12,14 +12,6 @@ export { FakeEventRecorder } from './fake-event-recorder.ts';
 export type { RecordedFakeEvent } from './fake-event-recorder.ts';
 export { fakeLister } from './fake-lister.ts';
 export { storeLister } from './store-lister.ts';
-export {
-  fakeWorkloadParts,
-  observeScaleActions,
-  reconcileObservingScale,
-  runFakePods,
-  settleReconciles,
-} from './fake-kubelet.ts';
-export type { FakeWorkloadParts, RunFakePodsOptions, SettleInput } from './fake-kubelet.ts';
 export { fakeReconcileFixture } from './fake-reconcile.ts';
 export type { FakeReconcileFixture, FakeReconcileOptions, FakeReconcileParts } from './fake-reconcile.ts';
 export { applyJsonPatch, JsonPatchError } from './json-patch.ts';

@@ -14,3 +14,11 @@ export {
   revisionOf,
   uidOf,
 } from './pod-views.ts';
+export {
+  fakeWorkloadParts,
+  observeScaleActions,
+  reconcileObservingScale,
+  runFakePods,
+  settleReconciles,
+} from './fake-kubelet.ts';
+export type { FakeWorkloadParts, RunFakePodsOptions, SettleInput } from './fake-kubelet.ts';

@@ -1,7 +1,7 @@
 /**
  * What an expectation store reports to its metrics, defined here rather than next to prom-client so
  * that the stores do not depend on a metrics library (as the work queue's `WorkQueueMetrics`).
- * `RuntimeMetrics.expectationMetrics(controller, kind)` is the Prometheus implementation.
+ * `expectationCollectorsOf(registry).forStore(controller, kind)` is the Prometheus implementation.
  */
 
 /** The keys that wait on an expectation right now: what the gauges show at scrape time. */

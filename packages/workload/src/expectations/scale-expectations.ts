@@ -17,8 +17,9 @@
  * are always dropped after the timeout and reported through `onTimeout`, and the reconcile proceeds
  * from what the cache shows, which is level-based and safe.
  */
-import { realClock } from '../util/clock.ts';
-import type { Clock } from '../util/clock.ts';
+import { realClock } from '@kruise-ts/controller-runtime';
+import type { Clock } from '@kruise-ts/controller-runtime';
+
 import { backlogOf } from './expectation-metrics.ts';
 import type { ExpectationBacklog, ExpectationMetrics } from './expectation-metrics.ts';
 import { resolveExpectationTimeout } from './expectation-timeout.ts';

@@ -8,8 +8,9 @@
  * resourceVersion its write returned (`expect`), and treats the cached object as usable only once the
  * cache shows that version or a later one (`isSatisfied`).
  */
-import { realClock } from '../util/clock.ts';
-import type { Clock } from '../util/clock.ts';
+import { realClock } from '@kruise-ts/controller-runtime';
+import type { Clock } from '@kruise-ts/controller-runtime';
+
 import { backlogOf } from './expectation-metrics.ts';
 import type { ExpectationBacklog, ExpectationMetrics } from './expectation-metrics.ts';
 import { resolveExpectationTimeout } from './expectation-timeout.ts';

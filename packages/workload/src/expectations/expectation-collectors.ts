@@ -8,7 +8,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
-import type { ExpectationBacklog, ExpectationMetrics } from '../expectations/expectation-metrics.ts';
+import type { ExpectationBacklog, ExpectationMetrics } from './expectation-metrics.ts';
 
 /** Label names: the controller, and `scale` or `resource_version`. */
 export type ExpectationLabel = 'controller' | 'kind';
@@ -43,8 +43,22 @@ type BacklogReaders = Map<
   { readonly labels: Record<ExpectationLabel, string>; readonly read: () => ExpectationBacklog }
 >;
 
-/** Registers the expectation metrics on `registry`. */
-export function createExpectationCollectors(registry: Registry): ExpectationCollectors {
+const collectorsByRegistry = new WeakMap<Registry, ExpectationCollectors>();
+
+/**
+ * The expectation metrics of `registry`, registered on first use: every controller of a process
+ * reports on the one registry of its manager, and registering a name twice throws.
+ */
+export function expectationCollectorsOf(registry: Registry): ExpectationCollectors {
+  let collectors = collectorsByRegistry.get(registry);
+  if (collectors === undefined) {
+    collectors = createExpectationCollectors(registry);
+    collectorsByRegistry.set(registry, collectors);
+  }
+  return collectors;
+}
+
+function createExpectationCollectors(registry: Registry): ExpectationCollectors {
   const readers: BacklogReaders = new Map();
   const registers = [registry];
   const labelNames = ['controller', 'kind'] as const;

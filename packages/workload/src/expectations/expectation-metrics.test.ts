@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FakeClock } from '../testing/fake-clock.ts';
+import { FakeClock } from '@kruise-ts/controller-runtime/testing';
 import type { ExpectationBacklog, ExpectationMetrics } from './expectation-metrics.ts';
 import { ResourceVersionExpectations } from './resource-version-expectations.ts';
 import { ScaleExpectations } from './scale-expectations.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FakeClock } from '../testing/fake-clock.ts';
+import { FakeClock } from '@kruise-ts/controller-runtime/testing';
 import { ScaleExpectations } from './scale-expectations.ts';
 import type { ScaleAction, ScaleExpectationTimeout } from './scale-expectations.ts';
 

@@ -6,14 +6,12 @@
  */
 import type { Pod } from '@kruise-ts/api';
 
-import type { ResourceType } from '../client/resource-type.ts';
+import type { ReconcileContext, Reconciler, ResourceType, Result } from '@kruise-ts/controller-runtime';
+import { FakeClient, FakeClock, FakeEventRecorder } from '@kruise-ts/controller-runtime/testing';
+import type { FakeAction } from '@kruise-ts/controller-runtime/testing';
+
 import { ResourceVersionExpectations } from '../expectations/resource-version-expectations.ts';
 import { ScaleExpectations } from '../expectations/scale-expectations.ts';
-import { FakeClient } from './fake-client.ts';
-import { FakeClock } from './fake-clock.ts';
-import { FakeEventRecorder } from './fake-event-recorder.ts';
-import type { ReconcileContext, Reconciler, Result } from '../reconcile/reconcile.ts';
-import type { FakeAction } from './fake-client.ts';
 
 /** The in-memory parts a workload controller's sync fixture starts from. */
 export interface FakeWorkloadParts<G> {

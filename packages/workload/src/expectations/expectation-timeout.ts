@@ -1,4 +1,5 @@
-import type { Clock } from '../util/clock.ts';
+import type { Clock } from '@kruise-ts/controller-runtime';
+
 import type { ExpectationMetrics } from './expectation-metrics.ts';
 
 /** Default expectation timeout: 5 minutes, OpenKruise's `--expectation-timeout` default. */

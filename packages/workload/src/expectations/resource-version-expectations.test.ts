@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FakeClock } from '../testing/fake-clock.ts';
+import { FakeClock } from '@kruise-ts/controller-runtime/testing';
 import { ResourceVersionExpectations, isResourceVersionAtLeast } from './resource-version-expectations.ts';
 import type { ResourceVersionExpectationTimeout, VersionedObject } from './resource-version-expectations.ts';
 
