@@ -12,7 +12,7 @@ import type { WorkQueue } from '../queue/work-queue.ts';
 import type { WorkQueueMetrics } from '../queue/work-queue-metrics.ts';
 import { requestFromKey, requestKey, TerminalError } from '../reconcile/reconcile.ts';
 import type { Reconciler, Request, Result } from '../reconcile/reconcile.ts';
-import type { ReconcileGate } from '../sharding/bucket-gate.ts';
+import type { ReconcileGate } from './reconcile-gate.ts';
 import type { RequestMapper } from './event-mappers.ts';
 
 /** How a reconcile ended, with controller-runtime's `result` label values. */

@@ -8,16 +8,7 @@ import type { Informer } from '../cache/informer.ts';
 import type { ResourceType } from '../client/resource-type.ts';
 import { bucketOf, bucketOfKey, bucketSelector } from './bucket.ts';
 import type { LocalBucketState } from './shard-round.ts';
-
-/** What the queue does with a key: reconcile it now, drop it (another replica's), or try again later. */
-export type Admission = 'run' | 'drop' | 'later';
-
-/** Asked by a controller's worker before each reconcile, and told when it ends. */
-export interface ReconcileGate {
-  admit(key: string): Admission;
-  /** Called once for every key admitted with 'run', when its reconcile ended. */
-  finished(key: string): void;
-}
+import type { Admission, ReconcileGate } from '../controller/reconcile-gate.ts';
 
 export class BucketGate implements ReconcileGate {
   readonly #bucketCount: number | undefined;
