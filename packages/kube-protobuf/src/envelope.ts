@@ -94,6 +94,11 @@ export function decodeEnvelope(r: Reader): JsonObject {
   r.pos = rawStart;
   r.end = rawEnd;
   decodeFields(table, r, object);
+  // An empty list has no items on the wire, which Go decodes as nil (`null`); the API server's JSON of
+  // a list has `[]` (apiserver's meta.SetList makes the slice), and so must ours.
+  if (object['items'] === null && kind.endsWith('List')) {
+    object['items'] = [];
+  }
   r.pos = end;
   r.end = end;
   r.typeName = outerType;

@@ -22,6 +22,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
@@ -70,10 +71,16 @@ func encode(obj runtime.Object) []byte {
 	return buffer.Bytes()
 }
 
-// roundTripJSON decodes enveloped protobuf as the API server does and prints the object's JSON.
+// roundTripJSON decodes enveloped protobuf as the API server does and prints the object's JSON. A list
+// the API server answers has non-nil items (meta.SetList makes the slice), `"items":[]` when empty.
 func roundTripJSON(wire []byte) string {
 	decoded, _, err := serializer.Decode(wire, nil, nil)
 	must(err)
+	if meta.IsListType(decoded) {
+		items, err := meta.ExtractList(decoded)
+		must(err)
+		must(meta.SetList(decoded, items))
+	}
 	encoded, err := json.Marshal(decoded)
 	must(err)
 	return string(encoded)
