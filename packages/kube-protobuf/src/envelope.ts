@@ -42,6 +42,7 @@ function skipUnknown(r: Reader, tag: number): void {
 interface Envelope {
   apiVersion: string;
   kind: string;
+  /** Where the object's bytes are; -1 until the raw field is read. */
   rawStart: number;
   rawEnd: number;
 }
@@ -64,7 +65,7 @@ function readTypeMeta(r: Reader, envelope: Envelope): void {
 /** Reads runtime.Unknown up to `r.end`: the type and where the raw object is. */
 function readEnvelope(r: Reader): Envelope {
   checkMagic(r);
-  const envelope: Envelope = { apiVersion: '', kind: '', rawStart: r.pos, rawEnd: r.pos };
+  const envelope: Envelope = { apiVersion: '', kind: '', rawStart: -1, rawEnd: -1 };
   while (r.more()) {
     const tag = r.tag();
     if (tag === TYPE_META) {
@@ -90,6 +91,11 @@ export function decodeEnvelope(r: Reader): JsonObject {
   const table =
     kindTable(apiVersion, kind) ??
     r.fail(`kind ${JSON.stringify(kind)} of ${JSON.stringify(apiVersion)}, which the wire tables do not cover`, start);
+  if (rawStart < 0) {
+    // Go would decode a zero object; the API server always writes the raw field (empty for an empty
+    // object), so an envelope without one is an answer cut short, not an object.
+    r.fail('an envelope without the object', start);
+  }
   const object: JsonObject = { kind, apiVersion };
   r.pos = rawStart;
   r.end = rawEnd;

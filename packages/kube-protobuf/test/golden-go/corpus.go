@@ -53,6 +53,18 @@ func corpus() []vector {
 	return append(out, fuzzedVectors()...)
 }
 
+// sample is the part of the corpus the unit tests read from test/fixtures/golden-sample.json.
+func sample() []vector {
+	return []vector{
+		golden("pod: full", fullPod()),
+		golden("pod: times", timesPod()),
+		golden("node: full", fullNode()),
+		golden("event: full", fullEvent()),
+		golden("status: not found", notFoundStatus()),
+		golden("podlist: empty", &corev1.PodList{TypeMeta: typeMeta("v1", "PodList"), ListMeta: metav1.ListMeta{ResourceVersion: "1"}}),
+	}
+}
+
 // strip removes the TypeMeta, as the API server's lists carry none on their items.
 func strip[T any, P interface {
 	*T

@@ -9,7 +9,8 @@
 // JSON-only difference therefore cannot hide (nil and empty slices, which protobuf cannot tell apart,
 // and times, which protobuf keeps to the second).
 //
-// With the argument `bench N` it prints one case instead: a PodList of N realistic pods.
+// With the argument `bench N` it prints one case instead: a PodList of N realistic pods; with `sample`,
+// the few vectors checked in as test/fixtures/golden-sample.json for the unit tests, which run without Go.
 package main
 
 import (
@@ -46,7 +47,9 @@ func init() {
 
 func main() {
 	var out []vector
-	if len(os.Args) == 3 && os.Args[1] == "bench" {
+	if len(os.Args) == 2 && os.Args[1] == "sample" {
+		out = sample()
+	} else if len(os.Args) == 3 && os.Args[1] == "bench" {
 		count, err := strconv.Atoi(os.Args[2])
 		must(err)
 		out = []vector{golden("bench", benchPodList(count))}

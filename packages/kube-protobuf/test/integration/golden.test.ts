@@ -7,10 +7,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { decodeObject } from '../../src/index.ts';
+import { GOLDEN_SAMPLE } from '../golden-sample.ts';
 import { buildGoProgram, runGoProgram } from './go-programs.ts';
 import type { GoldenVector } from './go-programs.ts';
 
-const vectors = JSON.parse(await runGoProgram(await buildGoProgram('goldenGo'))) as GoldenVector[];
+const program = await buildGoProgram('goldenGo');
+const vectors = JSON.parse(await runGoProgram(program)) as GoldenVector[];
 
 describe('protobuf decoded against Go', () => {
   it('covers the corpus', () => {
@@ -37,5 +39,13 @@ describe('protobuf decoded against Go', () => {
   it.each(vectors.map((vector) => [vector.name, vector] as const))('%s', (_name, vector) => {
     const decoded = decodeObject(Buffer.from(vector.protobuf, 'base64'), { resource: vector.name });
     expect(decoded).toStrictEqual(JSON.parse(vector.json));
+  });
+
+  it("has the unit tests' checked-in sample as the Go program writes it now", async () => {
+    const sample = JSON.parse(await runGoProgram(program, '', ['sample'])) as GoldenVector[];
+    expect(
+      GOLDEN_SAMPLE,
+      'regenerate: cd packages/kube-protobuf/test/golden-go && GOTOOLCHAIN=local go run . sample > ../fixtures/golden-sample.json && npx prettier --write ../fixtures',
+    ).toStrictEqual(sample);
   });
 });
