@@ -12,8 +12,6 @@ import type { FieldTable, MessageTable } from './tables.ts';
 /** A JSON object as JSON.parse builds it. */
 export type JsonObject = Record<string, unknown>;
 
-type ValueReader = (r: Reader, field: FieldTable) => unknown;
-
 function readMessage(r: Reader, field: FieldTable): JsonObject {
   const target: JsonObject = {};
   decodeNested(field.message ?? r.fail(`no table for ${field.name}`), r, target);
@@ -27,29 +25,55 @@ function readBytes(r: Reader): string {
   return text;
 }
 
-/** The reader of one value, by ValueKind. */
-const READERS: readonly ValueReader[] = [
-  (r) => r.string(),
-  (r) => r.bool(),
-  (r) => r.int32(),
-  (r) => r.int64(),
-  (r) => r.uint32(),
-  (r) => r.uint64(),
-  (r) => r.double(),
-  readBytes,
-  readMessage,
-  readTime,
-  readMicroTime,
-  readQuantity,
-  readIntOrString,
-  readRawJson,
+/** A scalar (branches, not a table of functions: one call site per kind keeps V8's calls monomorphic). */
+function readScalar(r: Reader, kind: ValueKind): unknown {
+  if (kind === ValueKind.string) {
+    return r.string();
+  }
+  if (kind === ValueKind.int32) {
+    return r.int32();
+  }
+  if (kind === ValueKind.bool) {
+    return r.bool();
+  }
+  if (kind === ValueKind.int64) {
+    return r.int64();
+  }
+  if (kind === ValueKind.uint32) {
+    return r.uint32();
+  }
+  if (kind === ValueKind.uint64) {
+    return r.uint64();
+  }
+  return kind === ValueKind.double ? r.double() : readBytes(r);
+}
+
+function readSpecial(r: Reader, field: FieldTable): unknown {
+  const kind = field.kind;
+  if (kind === ValueKind.message) {
+    return readMessage(r, field);
+  }
+  if (kind === ValueKind.time) {
+    return readTime(r);
+  }
+  if (kind === ValueKind.quantity) {
+    return readQuantity(r);
+  }
+  if (kind === ValueKind.intOrString) {
+    return readIntOrString(r);
+  }
+  if (kind === ValueKind.microTime) {
+    return readMicroTime(r);
+  }
+  if (kind === ValueKind.rawJson) {
+    return readRawJson(r);
+  }
   // Only a watch event holds a whole object; decodeWatchEvent reads it.
-  (r) => r.fail('an embedded object outside a watch event'),
-];
+  return r.fail('an embedded object outside a watch event');
+}
 
 function readValue(r: Reader, field: FieldTable): unknown {
-  const reader = READERS[field.kind] ?? r.fail(`no reader for kind ${field.kind}`);
-  return reader(r, field);
+  return field.kind <= ValueKind.bytes ? readScalar(r, field.kind) : readSpecial(r, field);
 }
 
 /** Sets a map key as JSON.parse would, also `__proto__` (an own property, not the prototype). */

@@ -38,4 +38,15 @@ describe('decodeUtf8', () => {
   ])('replaces invalid bytes as Go does: %s', (_, input, expected) => {
     expect(decode(input)).toBe(expected);
   });
+
+  it('returns the same string for repeated bytes from the cache, and never a cached string for other bytes', () => {
+    expect(decode('web-00001')).toBe(decode('web-00001'));
+    expect(decode([0xc3, 0x83, 0xc2, 0xa9])).toBe('Ã©');
+    expect(decode([0xc3, 0xa9])).toBe('é');
+    for (let i = 0; i < 20000; i++) {
+      expect(decode(`s${i}`)).toBe(`s${i}`);
+    }
+    expect(decode('a'.repeat(48))).toBe('a'.repeat(48));
+    expect(decode('a'.repeat(49))).toBe('a'.repeat(49));
+  });
 });

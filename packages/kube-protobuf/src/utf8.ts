@@ -1,7 +1,16 @@
 import type { Buffer } from 'node:buffer';
 
-/** Short strings are built char by char: cheaper than a call into the runtime's UTF-8 decoder. */
-const SHORT = 16;
+/** Strings up to this many bytes go through the cache of recent strings. */
+const CACHED = 48;
+const CACHE_SLOTS = 4096;
+
+/**
+ * Recent short ASCII strings by a hash of their bytes. Objects of one list repeat most of their short
+ * strings (label keys and values, condition types and statuses, images, node names); a string found
+ * here costs two passes over its bytes instead of a call into the runtime and a new string, and the
+ * objects share it (less heap, as cache-transforms' interning has it).
+ */
+const cache: (string | undefined)[] = Array.from({ length: CACHE_SLOTS }, () => undefined);
 
 /**
  * A protobuf string as the API server's JSON gives it. Go does not validate UTF-8 when it decodes
@@ -10,18 +19,38 @@ const SHORT = 16;
  * with a U+FFFD in it (rare: invalid input, or a real U+FFFD) is decoded again Go's way.
  */
 export function decodeUtf8(bytes: Buffer, start: number, end: number): string {
-  if (end - start <= SHORT) {
-    let text = '';
-    for (let i = start; i < end; i++) {
-      const b = bytes[i] ?? 0x80;
-      if (b >= 0x80) {
-        return decodeLong(bytes, start, end);
-      }
-      text += String.fromCharCode(b);
-    }
-    return text;
+  if (end - start > CACHED) {
+    return decodeLong(bytes, start, end);
   }
-  return decodeLong(bytes, start, end);
+  // FNV-1a over the bytes, and whether they are all ASCII.
+  let hash = 0x811c9dc5;
+  let high = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i] ?? 0x80;
+    high |= b;
+    hash = Math.imul(hash ^ b, 0x01000193);
+  }
+  if (high >= 0x80) {
+    return decodeLong(bytes, start, end);
+  }
+  const slot = (hash ^ (hash >>> 15)) & (CACHE_SLOTS - 1);
+  const cached = cache[slot];
+  if (cached?.length === end - start && sameAscii(cached, bytes, start)) {
+    return cached;
+  }
+  const text = bytes.toString('latin1', start, end);
+  cache[slot] = text;
+  return text;
+}
+
+/** Whether the bytes from `start` are the (ASCII) string's. */
+function sameAscii(text: string, bytes: Buffer, start: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) !== bytes[start + i]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function decodeLong(bytes: Buffer, start: number, end: number): string {
