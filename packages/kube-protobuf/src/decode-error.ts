@@ -4,7 +4,10 @@ export interface DecodeContext {
   readonly typeName: string;
   /** The resource the caller read (`pods`, `nodes`), when it said. */
   readonly resource?: string | undefined;
-  /** Byte offset in the input (the frame, for a watch event) where decoding stopped. */
+  /**
+   * Byte offset in the input (the frame, for a watch event; the stream, for the framer) where decoding
+   * stopped; -1 for an error that was not the decoder's own (a bug, wrapped so that only DecodeError leaves).
+   */
   readonly offset: number;
 }
 
