@@ -1,25 +1,40 @@
 // Shared lint configuration: strict type-aware TypeScript rules, nx module boundaries (the dependency
-// direction apps -> workload packages -> runtime -> api) and the complexity budget of the style guide.
+// direction apps -> workload packages -> sharding -> runtime -> api) and the complexity budget of the style guide.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 const sourceConstraints = [
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:workload', 'type:runtime', 'type:api'] },
-  { sourceTag: 'type:workload', onlyDependOnLibsWithTags: ['type:workload', 'type:runtime', 'type:api'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:workload', 'type:sharding', 'type:runtime', 'type:api'],
+  },
+  {
+    sourceTag: 'type:workload',
+    onlyDependOnLibsWithTags: ['type:workload', 'type:sharding', 'type:runtime', 'type:api'],
+  },
+  // Sharding (@kruise-ts/sharding) plugs into the runtime's manager; the runtime knows only its gate.
+  { sourceTag: 'type:sharding', onlyDependOnLibsWithTags: ['type:runtime', 'type:api'] },
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:runtime', 'type:api'] },
   { sourceTag: 'type:api', onlyDependOnLibsWithTags: ['type:api'] },
   // Tooling may read the apps' configuration (type:app-config, @kruise-ts/app-config: the feature gate
-  // table, OpenKruise's flags) to check the chart's flags the way the apps parse them, but not the
-  // workload packages themselves.
+  // table, OpenKruise's flags) to check the chart's flags the way the apps parse them, and the buckets
+  // and ring of sharding (type:sharding) to check a sharded install, but not the workload packages themselves.
   {
     sourceTag: 'type:tooling',
-    onlyDependOnLibsWithTags: ['type:tooling', 'type:app-config', 'type:runtime', 'type:api'],
+    onlyDependOnLibsWithTags: ['type:tooling', 'type:app-config', 'type:sharding', 'type:runtime', 'type:api'],
   },
   // The launcher runs apps (all in one process, and the demo); nothing depends on it.
   {
     sourceTag: 'type:launcher',
-    onlyDependOnLibsWithTags: ['type:app', 'type:workload', 'type:runtime', 'type:api', 'type:tooling'],
+    onlyDependOnLibsWithTags: [
+      'type:app',
+      'type:workload',
+      'type:sharding',
+      'type:runtime',
+      'type:api',
+      'type:tooling',
+    ],
   },
 ];
 

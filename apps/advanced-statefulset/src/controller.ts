@@ -3,6 +3,7 @@ import { APPS_KRUISE_IO_GROUP, STATEFULSET_KIND, STATEFULSET_POD_NAME_LABEL } fr
 import type { PersistentVolumeClaim, StatefulSet } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject, requestKey } from '@kruise-ts/controller-runtime';
 import type { Controller, DeepReadonly, Informer, Lister, Manager } from '@kruise-ts/controller-runtime';
+import { labelForSharding } from '@kruise-ts/sharding';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
@@ -79,15 +80,15 @@ function watchExpandedClaims(pvcs: Informer<PersistentVolumeClaim>, controller: 
 }
 
 /** Sharded, the pods and revisions made before sharding was turned on are given their set's bucket, and orphan pods the bucket of the one set that would adopt them. */
-function labelForSharding(manager: Manager, sets: Lister<SelectingOwner>): void {
-  manager.labelForSharding({
+function labelOwnedForSharding(manager: Manager, sets: Lister<SelectingOwner>): void {
+  labelForSharding(manager, {
     resource: podResource,
     labelSelector: STATEFULSET_POD_NAME_LABEL,
     ownerKind: STATEFULSET_KIND,
     ownerGroup: APPS_KRUISE_IO_GROUP,
     orphanOwner: soleSelectingOwner(sets),
   });
-  manager.labelForSharding({
+  labelForSharding(manager, {
     resource: controllerRevisionResource,
     ownerKind: STATEFULSET_KIND,
     ownerGroup: APPS_KRUISE_IO_GROUP,
@@ -119,7 +120,7 @@ export function setupStatefulSetController(manager: Manager, options: StatefulSe
     indexers: uidIndex,
     sharded: true,
   });
-  labelForSharding(manager, sets.lister());
+  labelOwnedForSharding(manager, sets.lister());
   const deps = podControlDeps(manager, {
     controllerName: STATEFULSET_CONTROLLER_NAME,
     eventComponent: STATEFULSET_EVENT_COMPONENT,

@@ -1,7 +1,9 @@
 import { APPS_KRUISE_IO_GROUP, BROADCASTJOB_CONTROLLER_UID_LABEL, BROADCASTJOB_KIND } from '@kruise-ts/api';
 import type { BroadcastJob, Pod } from '@kruise-ts/api';
-import { bucketOfKey, objectKey, requestForObject } from '@kruise-ts/controller-runtime';
-import type { BucketGate, Controller, DeepReadonly, Informer, Manager } from '@kruise-ts/controller-runtime';
+import { objectKey, requestForObject } from '@kruise-ts/controller-runtime';
+import type { Controller, DeepReadonly, Informer, Manager } from '@kruise-ts/controller-runtime';
+import { bucketOfKey, labelForSharding, shardGateOf } from '@kruise-ts/sharding';
+import type { BucketGate } from '@kruise-ts/sharding';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
 import {
   nodeResource,
@@ -109,7 +111,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL,
     sharded: true,
   });
-  manager.labelForSharding({
+  labelForSharding(manager, {
     resource: podResource,
     labelSelector: BROADCASTJOB_CONTROLLER_UID_LABEL,
     ownerKind: BROADCASTJOB_KIND,
@@ -154,12 +156,12 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
     jobs: jobs.lister(),
     pods: pods.lister(),
     fits: reconciler.nodeFits,
-    reconcilesHere: reconcilesHere(controller, manager.shardGate),
+    reconcilesHere: reconcilesHere(controller, shardGateOf(manager)),
     enqueue: (key) => {
       controller.queue.add(key);
     },
   });
   controller.addSource(nodes);
-  freeJobCaches(reconciler, { jobs, gate: manager.shardGate });
+  freeJobCaches(reconciler, { jobs, gate: shardGateOf(manager) });
   return controller;
 }

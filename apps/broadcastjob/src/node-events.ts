@@ -6,8 +6,10 @@
  */
 import { BROADCASTJOB_CONTROLLER_UID_LABEL } from '@kruise-ts/api';
 import type { BroadcastJob, Node, Pod } from '@kruise-ts/api';
-import { bucketOfKey, requestKey } from '@kruise-ts/controller-runtime';
-import type { BucketGate, DeepReadonly, Informer, Lister } from '@kruise-ts/controller-runtime';
+import { requestKey } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, Informer, Lister } from '@kruise-ts/controller-runtime';
+import { bucketOfKey } from '@kruise-ts/sharding';
+import type { BucketGate } from '@kruise-ts/sharding';
 
 import type { NodeFitCache } from './job/node-fit-cache.ts';
 import { assignedNode } from './nodes/pod-node.ts';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import type { BroadcastJob, Node } from '@kruise-ts/api';
-import { BucketGate, bucketOf, TerminalError } from '@kruise-ts/controller-runtime';
+import { TerminalError } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, ResourceEventHandler } from '@kruise-ts/controller-runtime';
+import { BucketGate, bucketOf } from '@kruise-ts/sharding';
 import { nodeResource, podResource } from '@kruise-ts/workload';
 
 import { broadcastJobResource } from './broadcastjob-resource.ts';

@@ -2,6 +2,7 @@ import type { FeatureGates } from '@kruise-ts/app-config';
 import { APPS_KRUISE_IO_GROUP, CLONESET_INSTANCE_ID_LABEL, CLONESET_KIND } from '@kruise-ts/api';
 import { byControllerUid, CONTROLLER_UID_INDEX, requestForObject } from '@kruise-ts/controller-runtime';
 import type { Controller, Manager } from '@kruise-ts/controller-runtime';
+import { labelForSharding } from '@kruise-ts/sharding';
 import { podControlDeps } from '@kruise-ts/pod-control';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { templateValidatorFor } from '@kruise-ts/template-validation';
@@ -88,20 +89,20 @@ function cloneSetInformers(manager: Manager) {
  */
 export function setupCloneSetController(manager: Manager, options: CloneSetControllerOptions): Controller {
   const { cloneSets, pods, pvcs, revisions, nodes } = cloneSetInformers(manager);
-  manager.labelForSharding({
+  labelForSharding(manager, {
     resource: podResource,
     labelSelector: CLONESET_INSTANCE_ID_LABEL,
     ownerKind: CLONESET_KIND,
     ownerGroup: APPS_KRUISE_IO_GROUP,
     orphanOwner: soleSelectingOwner(cloneSets.lister()),
   });
-  manager.labelForSharding({
+  labelForSharding(manager, {
     resource: pvcResource,
     labelSelector: CLONESET_INSTANCE_ID_LABEL,
     ownerKind: CLONESET_KIND,
     ownerGroup: APPS_KRUISE_IO_GROUP,
   });
-  manager.labelForSharding({
+  labelForSharding(manager, {
     resource: controllerRevisionResource,
     ownerKind: CLONESET_KIND,
     ownerGroup: APPS_KRUISE_IO_GROUP,

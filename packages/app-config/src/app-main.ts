@@ -15,6 +15,7 @@ import {
   parseFlagsOrExit,
 } from '@kruise-ts/controller-runtime';
 import type { KubeConfigLike } from '@kruise-ts/controller-runtime';
+import { shardingFromFlags } from '@kruise-ts/sharding';
 import { webhookServerFromFlags } from '@kruise-ts/webhook';
 import type { ObjectConverter, WebhookFlags, WebhookServer } from '@kruise-ts/webhook';
 
@@ -67,14 +68,16 @@ export async function runAppMain<S extends z.ZodObject>(
     process.exit(0);
   }
   const kubeConfig = await loadKubeConfigOrExit(common.kubeconfig);
-  const manager = new Manager(
-    managerOptionsFromFlags(common, {
-      kubeConfig,
-      logger,
-      userAgent: `kruise-ts-${options.app}`,
-      defaultLeaseName: `kruise-ts-${options.app}`,
-    }),
-  );
+  const managerProcess = {
+    kubeConfig,
+    logger,
+    userAgent: `kruise-ts-${options.app}`,
+    defaultLeaseName: `kruise-ts-${options.app}`,
+  };
+  const manager = new Manager({
+    ...managerOptionsFromFlags(common, managerProcess),
+    sharding: shardingFromFlags(common, managerProcess),
+  });
   options.setup(manager, flags);
   setupWebhooks(manager, options, flags);
   const stop = new AbortController();

@@ -1,12 +1,17 @@
 import type { z } from 'zod';
 
 import { managerFlagsSchema as runtimeManagerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+import { shardingFlagsShape } from '@kruise-ts/sharding';
 
 import { featureGatesSchema } from './feature-gates/feature-gates.ts';
 import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 
-/** The flags every kruise-ts controller accepts: the runtime's manager flags and kruise-ts's `--feature-gates`. */
+/**
+ * The flags every kruise-ts controller accepts: the runtime's manager flags, the sharding flags
+ * (`--sharding`, `--shard-label-qps`) and kruise-ts's `--feature-gates`.
+ */
 export const managerFlagsSchema = runtimeManagerFlagsSchema.extend({
+  ...shardingFlagsShape,
   'feature-gates': featureGatesSchema.prefault(''),
 });
 

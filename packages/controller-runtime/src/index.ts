@@ -23,10 +23,11 @@ export type {
   PatchRequest,
   Reader,
   RequestSender,
+  WriteOptions,
   Writer,
 } from './client/client.ts';
-export { controllerRef, objectKey } from './client/kube-object.ts';
-export type { KubeObject } from './client/kube-object.ts';
+export { controllerRef, objectKey, splitObjectKey } from './client/kube-object.ts';
+export type { KubeObject, OwnerReferenceLike } from './client/kube-object.ts';
 export { defineResource, resourcePath } from './client/resource-type.ts';
 export type { ResourceType } from './client/resource-type.ts';
 export { keyOf, resourceClient } from './client/resource-client.ts';
@@ -42,7 +43,8 @@ export { byControllerUid, CONTROLLER_UID_INDEX, NO_CONTROLLER } from './cache/in
 export { Informer, stripManagedFields } from './cache/informer.ts';
 export type { ResourceEventHandler } from './cache/informer.ts';
 export { InformerFactory } from './cache/informer-factory.ts';
-export { apiListWatcher } from './cache/list-watcher.ts';
+export { apiListWatcher, joinSelectors } from './cache/list-watcher.ts';
+export type { ListWatcher, WatchScope } from './cache/list-watcher.ts';
 export { createLister } from './cache/lister.ts';
 export type { Lister } from './cache/lister.ts';
 export { Store } from './cache/store.ts';
@@ -51,12 +53,12 @@ export { Store } from './cache/store.ts';
 export { requestKey, TerminalError } from './reconcile/reconcile.ts';
 export type { ReconcileContext, Reconciler, Request, Result } from './reconcile/reconcile.ts';
 export { Controller } from './controller/controller.ts';
-export { requestForObject } from './controller/event-mappers.ts';
+export { requestForControllerOwner, requestForObject } from './controller/event-mappers.ts';
 export type { RequestMapper } from './controller/event-mappers.ts';
 
 // Work queue and rate limiting
 export type { WorkQueue } from './queue/work-queue.ts';
-export { realClock } from './util/clock.ts';
+export { realClock, sleepOn, timeoutOn } from './util/clock.ts';
 export type { Clock, TimerHandle } from './util/clock.ts';
 
 // Leader election, events, metrics, health, logging
@@ -87,8 +89,9 @@ export {
   managerFlagsSchema,
   parseFlags,
   parseFlagsOrExit,
+  withCrossFlagRule,
 } from './flags/manager-flags.ts';
-export type { ManagerFlags } from './flags/manager-flags.ts';
+export type { CrossFlagRule, ManagerFlags } from './flags/manager-flags.ts';
 export { goDurationSchema } from './flags/duration-flag.ts';
 export { compatibilityNotes } from './flags/flag-compat.ts';
 export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/flag-compat.ts';
@@ -101,22 +104,17 @@ export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';
 export { kubeConfigFiles, needsClientNode, readKubeConfigFiles, selectContext } from './client/kubeconfig-files.ts';
 export type { ManagerOptions } from './manager/manager.ts';
-export {
-  bucketLabels,
-  bucketLabelValue,
-  bucketOf,
-  bucketOfKey,
-  SHARD_BUCKET_LABEL,
-  SHARD_BUCKETS,
-  SHARD_RING_LABEL,
-  withBucketLabel,
-} from './sharding/bucket.ts';
-export { BucketGate } from './sharding/bucket-gate.ts';
-export { assignBuckets } from './sharding/ring.ts';
-export { bucketLeaseName } from './sharding/shard-leases.ts';
 export type { Runnable } from './manager/runnable.ts';
+// The gate a sharding plug-in (@kruise-ts/sharding) fills, and what it is built of.
+export type { ManagerSharding, OwnersTakenListener, ShardedOwners, ShardingHost } from './manager/manager-sharding.ts';
+export type { Admission, ReconcileGate } from './controller/reconcile-gate.ts';
+export type { ShardedCache } from './cache/informer-factory.ts';
+export { microTime } from './leader-election/lease-decision.ts';
+export type { LeaseLike } from './leader-election/lease-decision.ts';
+export { TokenBucket } from './flowcontrol/token-bucket.ts';
 
 // Utilities
+export { isAborted } from './util/aborted.ts';
 export { deepFreeze } from './util/deep-readonly.ts';
 export type { DeepReadonly } from './util/deep-readonly.ts';
 export {

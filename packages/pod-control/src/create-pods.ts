@@ -4,8 +4,9 @@
  * readiness-gate conditions written right after each creation.
  */
 import type { PersistentVolumeClaim, Pod } from '@kruise-ts/api';
-import { isAlreadyExists, withBucketLabel } from '@kruise-ts/controller-runtime';
+import { isAlreadyExists } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { withBucketLabel } from '@kruise-ts/sharding';
 import { errorMessage, POD_WRITE_CONCURRENCY, slowStartBatch, stableMessage } from '@kruise-ts/workload';
 import type { SlowStartMemory } from '@kruise-ts/workload';
 

@@ -2,6 +2,7 @@ import { CONVERSION_WEBHOOK_PATH, convertObject } from '@kruise-ts/api';
 import { addLocalConversionWebhook, webhookServerFromFlags } from '@kruise-ts/webhook';
 import { Manager, managerOptionsFromFlags } from '@kruise-ts/controller-runtime';
 import type { KubeConfigLike, ManagerOptions, RequestObserver } from '@kruise-ts/controller-runtime';
+import { shardingFromFlags } from '@kruise-ts/sharding';
 import type { WebhookFlags, WebhookServer } from '@kruise-ts/webhook';
 import type { Logger } from 'pino';
 
@@ -40,13 +41,15 @@ export function startControllers(options: StartControllersOptions): RunningContr
     throw new Error(`no app is enabled by --feature-gates (app gates: ${enabledAppGates()})`);
   }
   const webhookFlags = webhookFlagsOf(options.flags);
+  const managerProcess = {
+    kubeConfig: options.kubeConfig,
+    logger: options.logger,
+    userAgent: 'kruise-ts',
+    defaultLeaseName: ALL_IN_ONE_LEASE,
+  };
   const manager = new Manager({
-    ...managerOptionsFromFlags(options.flags, {
-      kubeConfig: options.kubeConfig,
-      logger: options.logger,
-      userAgent: 'kruise-ts',
-      defaultLeaseName: ALL_IN_ONE_LEASE,
-    }),
+    ...managerOptionsFromFlags(options.flags, managerProcess),
+    sharding: shardingFromFlags(options.flags, managerProcess),
     requestObservers: options.requestObservers,
     ...options.overrides,
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { OwnerReference, Pod } from '@kruise-ts/api';
-import { bucketLabelValue, bucketOf, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from '@kruise-ts/controller-runtime';
+import { bucketLabelValue, bucketOf, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from '@kruise-ts/sharding';
 import { podResource } from '@kruise-ts/workload';
 
 import { reconcileFixture, statefulSet, webSpec } from '../../test/fixtures/reconcile-fixture.ts';

@@ -11,16 +11,9 @@
  * retries with the queue's backoff) while a pod of that name exists that is not its own.
  */
 import type { Pod } from '@kruise-ts/api';
-import {
-  ApiError,
-  bucketLabelValue,
-  bucketOfKey,
-  isAlreadyExists,
-  isNotFound,
-  keyOf,
-  SHARD_BUCKET_LABEL,
-} from '@kruise-ts/controller-runtime';
+import { ApiError, isAlreadyExists, isNotFound, keyOf } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly } from '@kruise-ts/controller-runtime';
+import { bucketLabelValue, bucketOfKey, SHARD_BUCKET_LABEL } from '@kruise-ts/sharding';
 import { CreatePodsError } from '@kruise-ts/pod-control';
 import { claimDecision, claimObjects, claimOwnerOf, freshOwnerCheck } from '@kruise-ts/workload';
 

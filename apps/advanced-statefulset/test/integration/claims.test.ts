@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { PersistentVolumeClaim } from '@kruise-ts/api';
-import { bucketLabels } from '@kruise-ts/controller-runtime';
 import { observeObjects, testClient } from '@kruise-ts/controller-runtime/testing';
+import { bucketLabels } from '@kruise-ts/sharding';
 import { testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { pvcResource } from '@kruise-ts/workload';
 

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 import { parseFeatureGates } from '@kruise-ts/app-config';
 import { STATEFULSET_POD_NAME_LABEL } from '@kruise-ts/api';
-import { assignBuckets, bucketLabels, bucketOf, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
-import { startShardedTestManagers, testClient } from '@kruise-ts/controller-runtime/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { assignBuckets, bucketLabels, bucketOf, SHARD_BUCKET_LABEL } from '@kruise-ts/sharding';
+import { startShardedTestManagers } from '@kruise-ts/sharding/testing';
 import { testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { controllerRevisionResource } from '@kruise-ts/revision';
 import { podResource } from '@kruise-ts/workload';

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { BROADCASTJOB_CONTROLLER_UID_LABEL } from '@kruise-ts/api';
-import { assignBuckets, bucketLabels, bucketOf, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
-import { startShardedTestManagers, testClient } from '@kruise-ts/controller-runtime/testing';
+import { testClient } from '@kruise-ts/controller-runtime/testing';
+import { assignBuckets, bucketLabels, bucketOf, SHARD_BUCKET_LABEL } from '@kruise-ts/sharding';
+import { startShardedTestManagers } from '@kruise-ts/sharding/testing';
 import { applyCrdFiles, createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

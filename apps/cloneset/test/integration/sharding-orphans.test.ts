@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { parseFeatureGates } from '@kruise-ts/app-config';
 import { CLONESET_INSTANCE_ID_LABEL } from '@kruise-ts/api';
 import type { Pod } from '@kruise-ts/api';
-import { bucketLabels, SHARD_BUCKET_LABEL } from '@kruise-ts/controller-runtime';
-import { startShardedTestManagers } from '@kruise-ts/controller-runtime/testing';
+import { bucketLabels, SHARD_BUCKET_LABEL } from '@kruise-ts/sharding';
+import { startShardedTestManagers } from '@kruise-ts/sharding/testing';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import { podResource } from '@kruise-ts/workload';
 

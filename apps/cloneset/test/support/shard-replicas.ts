@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 import type { KubeConfig } from '@kubernetes/client-node';
 
-import { assignBuckets, bucketLeaseName, bucketOf, leaseResource, SHARD_BUCKETS } from '@kruise-ts/controller-runtime';
+import { leaseResource } from '@kruise-ts/controller-runtime';
+import { assignBuckets, bucketLeaseName, bucketOf, SHARD_BUCKETS } from '@kruise-ts/sharding';
 import type { LocalCluster } from '@kruise-ts/local-cluster';
 import { waitFor } from '@kruise-ts/local-cluster/testing';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { z } from 'zod';
 
-import { booleanFlag, FlagError, managerFlagsSchema, parseFlags } from './manager-flags.ts';
+import { booleanFlag, FlagError, managerFlagsSchema, parseFlags, withCrossFlagRule } from './manager-flags.ts';
 
 describe('parseFlags with app flags', () => {
   const schema = managerFlagsSchema.extend({
@@ -19,5 +19,25 @@ describe('parseFlags with app flags', () => {
 
   it('still rejects unknown flags', () => {
     expect(() => parseFlags(['--nope'], schema)).toThrow(FlagError);
+  });
+});
+
+describe('parseFlags with a cross-flag rule', () => {
+  // A rule on a flag of its own shape: it holds in every schema that extends the manager's with it.
+  const schema = managerFlagsSchema.extend({
+    fast: withCrossFlagRule(booleanFlag().default(false), (flags) =>
+      flags['fast'] === true && flags['workers'] === 1 ? ['--fast: needs --workers above 1'] : [],
+    ),
+  });
+
+  it('refuses a command line the rule finds a problem in, naming it', () => {
+    expect(() => parseFlags(['--fast', '--workers=1'], schema.extend({ other: z.string().optional() }))).toThrow(
+      'invalid flags:\n  --fast: needs --workers above 1',
+    );
+  });
+
+  it('accepts the others', () => {
+    expect(parseFlags(['--fast'], schema).fast).toBe(true);
+    expect(parseFlags(['--workers=1'], schema).workers).toBe(1);
   });
 });

@@ -5,9 +5,22 @@ import { z } from 'zod';
 import { durationSchema } from './duration-flag.ts';
 import { compatEntry, flagName, NO_FLAG_COMPAT } from './flag-compat.ts';
 import type { FlagCompat, IgnoredFlag } from './flag-compat.ts';
-import { crossFlagProblems } from './sharding-flags.ts';
 
 const BOOLEAN_FLAG_SCHEMAS = new WeakSet<z.ZodType>();
+
+/** A rule between flags that one flag's schema cannot state: the problems of a parsed command line, each naming its flags. */
+export type CrossFlagRule = (flags: Readonly<Record<string, unknown>>) => readonly string[];
+
+const CROSS_FLAG_RULES = new WeakMap<z.ZodType, CrossFlagRule>();
+
+/**
+ * The flag `field`, whose `rule` `parseFlags` checks on every command line of a schema that has the
+ * flag. On the flag, not on the schema: a zod object with refinements can no longer be `.extend()`ed.
+ */
+export function withCrossFlagRule<T extends z.ZodType>(field: T, rule: CrossFlagRule): T {
+  CROSS_FLAG_RULES.set(field, rule);
+  return field;
+}
 
 /** A boolean flag: `--flag`, `--flag=true` or `--flag=false`. */
 export function booleanFlag(): z.ZodPipe<
@@ -52,10 +65,6 @@ export const managerFlagsSchema = z.strictObject({
   'leader-election-lease-duration': durationSchema.default(15_000),
   'leader-election-renew-deadline': durationSchema.default(10_000),
   'leader-election-retry-period': durationSchema.default(2_000),
-  // Replicas share the sharded controllers' work through the ring's Leases (docs/sharding.md)
-  // instead of one leader doing all of it; the Lease flags above name the ring and time it.
-  sharding: booleanFlag().default(false),
-  'shard-label-qps': countFlag('a number').default(20),
   'metrics-bind-address': address.default(':8080'),
   'health-probe-bind-address': address.default(':8000'),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
@@ -116,7 +125,9 @@ export function parseFlags<S extends z.ZodObject>(
     const lines = parsed.error.issues.map((issue) => `  --${issue.path.map(String).join('.')}: ${issue.message}`);
     throw new FlagError(`invalid flags:\n${lines.join('\n')}`);
   }
-  const problems = crossFlagProblems(parsed.data);
+  const problems = Object.values(schema.shape).flatMap(
+    (field) => CROSS_FLAG_RULES.get(field as z.ZodType)?.(parsed.data) ?? [],
+  );
   if (problems.length > 0) {
     throw new FlagError(`invalid flags:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   }

@@ -11,8 +11,6 @@ import {
 
 import type { ManagerFlags } from '../flags/manager-flags.ts';
 import type { ManagerOptions } from './manager.ts';
-import type { ShardingOptions } from './manager-shards.ts';
-import { shardTimingFromFlags } from '../flags/sharding-flags.ts';
 
 /**
  * The kubeconfig a process runs with: the file given by `--kubeconfig`, else kubectl's order
@@ -82,7 +80,6 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
       renewDeadlineMs: flags['leader-election-renew-deadline'],
       retryPeriodMs: flags['leader-election-retry-period'],
     },
-    ...(flags.sharding ? { sharding: shardingFromFlags(flags, process) } : {}),
     metricsAddress: flags['metrics-bind-address'],
     healthProbeAddress: flags['health-probe-bind-address'],
     gracefulShutdownTimeoutMs: flags['graceful-shutdown-timeout'],
@@ -93,15 +90,5 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
       qps: flags['rate-limiter-qps'],
       burst: flags['rate-limiter-bucket-size'],
     },
-  };
-}
-
-/** The ring of a sharded process: named and placed like its leader Lease, with the same duration and deadline. */
-function shardingFromFlags(flags: ManagerFlags, process: ManagerProcess): ShardingOptions {
-  return {
-    ring: flags['leader-election-id'] ?? process.defaultLeaseName,
-    namespace: flags['leader-election-namespace'],
-    timing: shardTimingFromFlags(flags),
-    labelQps: flags['shard-label-qps'],
   };
 }

@@ -7,7 +7,6 @@ import { collectDefaultMetrics } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 import { InformerFactory } from '../cache/informer-factory.ts';
-import type { KubeObject } from '../client/kube-object.ts';
 import { createClient } from '../client/client.ts';
 import type { KubeConfigLike } from '../client/cluster-config.ts';
 import type { Client } from '../client/client.ts';
@@ -26,10 +25,7 @@ import { startProbeServers } from './probe-servers.ts';
 import type { BoundPorts } from './probe-servers.ts';
 import type { Runnable } from './runnable.ts';
 import { defaultControllerRateLimiter } from '../queue/rate-limiters.ts';
-import { BucketGate } from '../sharding/bucket-gate.ts';
-import type { LabelledKind } from '../sharding/bucket-labeller.ts';
-import { ManagerShards } from './manager-shards.ts';
-import type { OwnersTakenListener, ShardedOwners, ShardingOptions } from './manager-shards.ts';
+import type { ManagerSharding, OwnersTakenListener, ShardedOwners } from './manager-sharding.ts';
 import type { ControllerRateLimiterOptions } from '../queue/rate-limiters.ts';
 
 /** Lease-based leader election of one manager. */
@@ -71,15 +67,18 @@ export interface ManagerOptions {
   readonly requestObservers?: readonly RequestObserver[] | undefined;
   /** The retry backoff of every controller's queue (OpenKruise's `--rate-limiter-*`); client-go's defaults when absent. */
   readonly rateLimiter?: ControllerRateLimiterOptions | undefined;
-  /** Set: controllers made `sharded` share their work with the other replicas; the others still need the leader Lease. */
-  readonly sharding?: ShardingOptions | undefined;
+  /**
+   * Set: controllers made `shardedBy` share their work with the other replicas (@kruise-ts/sharding);
+   * the others still need the leader Lease.
+   */
+  readonly sharding?: ManagerSharding | undefined;
 }
 
 /** What `newController` adds to a controller's options. */
 export interface NewControllerOptions extends Omit<ControllerOptions, 'observer' | 'queueMetrics' | 'logger' | 'gate'> {
   readonly logger?: Logger;
   /**
-   * The controller's own objects (CloneSets, ...): in a sharded manager, the controller reconciles
+   * The controller's own objects (its workloads): in a sharded manager, the controller reconciles
    * only those of the buckets this replica holds, and queues them all when it takes their bucket.
    */
   readonly shardedBy?: ShardedOwners | undefined;
@@ -114,7 +113,6 @@ export class Manager {
   readonly #recorders = new Map<string, EventRecorder>();
   #ports: BoundPorts = {};
   readonly #memoryReducer: IdleMemoryReducer;
-  readonly #shards: ManagerShards | undefined;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
@@ -124,7 +122,7 @@ export class Manager {
       logger: options.logger.child({ component: 'idle-memory-reducer' }),
     });
     this.metrics = createRuntimeMetrics(options.registry);
-    const sharding = withIdentity(options.sharding);
+    const sharding = options.sharding;
     const transport = new Transport({
       kubeConfig: options.kubeConfig,
       qps: options.qps ?? 30,
@@ -134,7 +132,6 @@ export class Manager {
     });
     this.client = createClient(transport);
     const reducer = this.#memoryReducer;
-    const gate = sharding === undefined ? undefined : new BucketGate();
     this.informers = new InformerFactory({
       client: this.client,
       logger: options.logger,
@@ -143,39 +140,24 @@ export class Manager {
       onActivity: () => {
         reducer.notifyActivity();
       },
-      shard: gate,
+      shard: sharding?.gate,
     });
     this.#readyz.set('informers', () => this.informers.hasSynced());
-    this.#shards = gate === undefined || sharding === undefined ? undefined : this.#managerShards(sharding, gate);
-  }
-
-  #managerShards(sharding: ShardingOptions, gate: BucketGate): ManagerShards {
-    const add = (runnable: Runnable): void => {
-      this.add(runnable);
-    };
-    return new ManagerShards({
-      options: sharding,
-      gate,
+    sharding?.attach({
       client: this.client,
       informers: this.informers,
       logger: this.logger,
       registry: this.metrics.registry,
-      namespace: this.#options.namespace,
-      add,
+      namespace: options.namespace,
+      add: (runnable) => {
+        this.add(runnable);
+      },
     });
   }
 
-  /**
-   * In a sharded manager, labels the objects of a kind made before sharding with their owner's
-   * bucket, and holds back their owners' reconciles until they are (docs/sharding.md); nothing otherwise.
-   */
-  labelForSharding<T extends KubeObject>(kind: LabelledKind<T>): void {
-    this.#shards?.labelKind(kind);
-  }
-
-  /** The buckets this replica holds, when the manager is sharded. */
-  get shardGate(): BucketGate | undefined {
-    return this.#shards?.gate;
+  /** How this manager shares its sharded controllers' work, when it does. */
+  get sharding(): ManagerSharding | undefined {
+    return this.#options.sharding;
   }
 
   /** Adds a runnable; controllers made with `newController` are added already. */
@@ -186,7 +168,7 @@ export class Manager {
   /** A controller wired to this manager's metrics and logger, added to the manager. */
   newController(options: NewControllerOptions): Controller {
     const { shardedBy, ...rest } = options;
-    const shards = shardedBy === undefined ? undefined : this.#shards;
+    const shards = shardedBy === undefined ? undefined : this.#options.sharding;
     const controller = new Controller({
       ...rest,
       rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter<string>(this.#options.rateLimiter),
@@ -208,7 +190,7 @@ export class Manager {
    * as another replica worked on them meanwhile (docs/sharding.md). Never called otherwise.
    */
   onOwnersTaken(listener: OwnersTakenListener): void {
-    this.#shards?.onOwnersTaken(listener);
+    this.#options.sharding?.onOwnersTaken(listener);
   }
 
   /** The event recorder of a component (one per component name). */
@@ -264,7 +246,7 @@ export class Manager {
     const leaderRunnables = this.#runnables.filter((r) => r.needLeaderElection === true);
     // A sharded app's controllers need no leader: it takes the Lease only for what still does.
     const elected =
-      leaderRunnables.length === 0 && this.#shards !== undefined
+      leaderRunnables.length === 0 && this.#options.sharding !== undefined
         ? Promise.resolve('shutdown' as const)
         : this.#runElected({
             stop: group.signal,
@@ -402,15 +384,6 @@ class RunGroup {
       throw first instanceof Error ? first : new Error(JSON.stringify(first));
     }
   }
-}
-
-/** The sharding options with the process's identity decided: the user agent names it too. */
-function withIdentity(
-  sharding: ShardingOptions | undefined,
-): (ShardingOptions & { readonly identity: string }) | undefined {
-  return sharding === undefined
-    ? undefined
-    : { ...sharding, identity: sharding.identity ?? `${os.hostname()}_${randomUUID()}` };
 }
 
 /** A sharded replica names itself in its user agent, so that the API server's audit log tells the replicas' writes apart. */

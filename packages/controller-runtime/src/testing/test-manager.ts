@@ -11,7 +11,7 @@ import type { ResourceType } from '../client/resource-type.ts';
 import type { RequestObserver } from '../client/transport.ts';
 import { createLogger } from '../log/logger.ts';
 import { Manager } from '../manager/manager.ts';
-import type { ShardingOptions } from '../manager/manager-shards.ts';
+import type { ManagerSharding } from '../manager/manager-sharding.ts';
 import type { ControllerRateLimiterOptions } from '../queue/rate-limiters.ts';
 
 /** How the test manager runs. */
@@ -24,8 +24,8 @@ export interface TestManagerOptions {
   readonly requestObservers?: readonly RequestObserver[] | undefined;
   /** The graceful-shutdown budget (default 5 s). */
   readonly gracefulShutdownTimeoutMs?: number | undefined;
-  /** Shares the sharded controllers' work with the other test managers of the ring (docs/sharding.md). */
-  readonly sharding?: ShardingOptions | undefined;
+  /** Shares the sharded controllers' work with the other test managers of the ring (@kruise-ts/sharding/testing). */
+  readonly sharding?: ManagerSharding | undefined;
   /**
    * The work queue's rate limiter, as `--rate-limiter-*` set it (default: the flags' defaults). A test
    * that waits out the per-item backoff can run it on a shorter time scale.
@@ -111,19 +111,5 @@ export function replicaCountsReached<T extends ReplicatedObject>(
     status !== undefined &&
     status['observedGeneration'] === object.metadata.generation &&
     counts.every((count) => status[count] === object.spec.replicas)
-  );
-}
-
-/**
- * Test managers that share the sharded controllers' work (docs/sharding.md): one per identity, on one
- * ring whose Leases live in the test's namespace, with short Lease timings (6 s, deadline 4 s).
- */
-export function startShardedTestManagers(
-  options: Omit<TestManagerOptions, 'sharding'> & { readonly ring: string; readonly identities: readonly string[] },
-): TestManager[] {
-  const timing = { leaseDurationMs: 6000, renewDeadlineMs: 4000, renewPeriodMs: 1000 };
-  const { ring, identities, ...rest } = options;
-  return identities.map((identity) =>
-    startTestManager({ ...rest, sharding: { ring, namespace: options.namespace, identity, timing } }),
   );
 }

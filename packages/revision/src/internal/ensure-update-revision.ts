@@ -5,8 +5,9 @@
  * Everything is bounded; OpenKruise's collision loop is not.
  */
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
-import { isAlreadyExists, isConflict, withBucketLabel } from '@kruise-ts/controller-runtime';
+import { isAlreadyExists, isConflict } from '@kruise-ts/controller-runtime';
 import type { DeepReadonly, ResourceClient } from '@kruise-ts/controller-runtime';
+import { withBucketLabel } from '@kruise-ts/sharding';
 
 import { controllerRevisionFromCandidate, templateCandidate } from './controller-revision.ts';
 import type { RevisionCandidate, RevisionOwner } from './controller-revision.ts';

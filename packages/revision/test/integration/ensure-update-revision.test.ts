@@ -5,7 +5,6 @@
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
 import {
   ApiError,
-  bucketLabels,
   createClient,
   defineResource,
   isInvalid,
@@ -14,6 +13,7 @@ import {
   Transport,
 } from '@kruise-ts/controller-runtime';
 import type { Client, KubeObject, ResourceClient } from '@kruise-ts/controller-runtime';
+import { bucketLabels } from '@kruise-ts/sharding';
 import { createTestNamespace, testKubeConfig } from '@kruise-ts/local-cluster/testing';
 import { describe, expect, it } from 'vitest';
 

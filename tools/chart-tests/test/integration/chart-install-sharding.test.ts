@@ -18,7 +18,7 @@ import {
   SHARD_BUCKET_LABEL,
   SHARD_BUCKETS,
   SHARD_RING_LABEL,
-} from '@kruise-ts/controller-runtime';
+} from '@kruise-ts/sharding';
 import { serviceAccountKubeConfig } from '@kruise-ts/local-cluster';
 import { createTestNamespace, testKubeConfig, waitFor } from '@kruise-ts/local-cluster/testing';
 import type { TestNamespace } from '@kruise-ts/local-cluster/testing';

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { FlagError, managerFlagsSchema, parseFlags } from './manager-flags.ts';
-import { shardTimingFromFlags } from './sharding-flags.ts';
+import { FlagError, managerFlagsSchema as runtimeFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
+
+import { shardingFlagsShape, shardTimingFromFlags } from './sharding-flags.ts';
+
+const managerFlagsSchema = runtimeFlagsSchema.extend(shardingFlagsShape);
 
 describe('sharding flags', () => {
   it.each([

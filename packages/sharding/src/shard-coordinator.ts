@@ -7,12 +7,9 @@
  */
 import type { Logger } from 'pino';
 
-import { isAlreadyExists, isConflict } from '../client/api-error.ts';
-import type { LeaseLike } from '../leader-election/lease-decision.ts';
-import type { Runnable } from '../manager/runnable.ts';
-import { isAborted } from '../util/aborted.ts';
-import { realClock, sleepOn, timeoutOn } from '../util/clock.ts';
-import type { Clock } from '../util/clock.ts';
+import { isAborted, isAlreadyExists, isConflict, realClock, sleepOn, timeoutOn } from '@kruise-ts/controller-runtime';
+import type { Clock, LeaseLike, Runnable } from '@kruise-ts/controller-runtime';
+
 import { SHARD_BUCKETS } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
 import { MemberFence } from './member-fence.ts';

@@ -3,12 +3,10 @@
  * (the controllers' queue asks before each reconcile), which it caches (the sharded informers'
  * selector), and how many reconciles of each bucket are running (a release waits for them).
  */
-import type { KubeObject } from '../client/kube-object.ts';
-import type { Informer } from '../cache/informer.ts';
-import type { ResourceType } from '../client/resource-type.ts';
+import type { Admission, Informer, KubeObject, ReconcileGate, ResourceType } from '@kruise-ts/controller-runtime';
+
 import { bucketOf, bucketOfKey, bucketSelector } from './bucket.ts';
 import type { LocalBucketState } from './shard-round.ts';
-import type { Admission, ReconcileGate } from '../controller/reconcile-gate.ts';
 
 export class BucketGate implements ReconcileGate {
   readonly #bucketCount: number | undefined;

@@ -5,7 +5,8 @@
  * only by its member's renewals, so its resourceVersion is the renewal marker: unlike the wall-clock
  * `renewTime` in it, two renewals never share one.
  */
-import type { LeaseLike } from '../leader-election/lease-decision.ts';
+import type { LeaseLike } from '@kruise-ts/controller-runtime';
+
 import { bucketOfLeaseName, isMemberLeaseName } from './shard-leases.ts';
 import { isNewerVersion } from './shard-round.ts';
 import type { ObservedBucket, ObservedMember } from './shard-round.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { LeaseLike } from '../leader-election/lease-decision.ts';
+import type { LeaseLike } from '@kruise-ts/controller-runtime';
+
 import { MemberView } from './member-view.ts';
 
 // eslint-disable-next-line max-params -- a table row

@@ -1,12 +1,10 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Informer } from '../cache/informer.ts';
-import type { WatchScope } from '../cache/list-watcher.ts';
-import type { KubeObject, OwnerReferenceLike } from '../client/kube-object.ts';
-import { defineResource } from '../client/resource-type.ts';
-import { MemoryApi } from '../testing/memory-api.ts';
-import type { DeepReadonly } from '../util/deep-readonly.ts';
+import { defineResource, Informer } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, KubeObject, OwnerReferenceLike, WatchScope } from '@kruise-ts/controller-runtime';
+import { MemoryApi } from '@kruise-ts/controller-runtime/testing';
+
 import { bucketLabelValue, bucketOf, bucketSelector, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
 import { BucketGate } from './bucket-gate.ts';
 import { WITHOUT_A_VALID_BUCKET } from './bucket-label-repair.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { KubeObject, OwnerReferenceLike } from '../client/kube-object.ts';
-import { defineResource } from '../client/resource-type.ts';
-import type { DeepReadonly } from '../util/deep-readonly.ts';
+import { defineResource } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, KubeObject, OwnerReferenceLike } from '@kruise-ts/controller-runtime';
+
 import { bucketLabelValue, bucketOf, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
 import { labelPatch, labelRepair, ownerFinder, WITHOUT_A_VALID_BUCKET } from './bucket-label-repair.ts';
 import type { LabelledKind } from './bucket-label-repair.ts';

@@ -3,7 +3,7 @@
  * workload's bucket is a hash of its namespace and name; the pods, claims and revisions a controller
  * creates carry their owner's bucket as a label, so a replica's caches select only its buckets.
  */
-import { splitObjectKey } from '../client/kube-object.ts';
+import { splitObjectKey } from '@kruise-ts/controller-runtime';
 
 /**
  * How many buckets there are. Fixed in the code, not a flag: the bucket is written into the label of

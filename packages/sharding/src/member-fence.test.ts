@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { FakeClock } from '../testing/fake-clock.ts';
-import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Clock, TimerHandle } from '@kruise-ts/controller-runtime';
+import { FakeClock } from '@kruise-ts/controller-runtime/testing';
+
 import { FencedError, MemberFence } from './member-fence.ts';
 
 function fenceOn(clock: Clock): { fence: MemberFence; fenced: FencedError[] } {

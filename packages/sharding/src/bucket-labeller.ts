@@ -11,17 +11,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Logger } from 'pino';
 
-import { Informer } from '../cache/informer.ts';
-import { joinSelectors } from '../cache/list-watcher.ts';
-import type { ListWatcher, WatchScope } from '../cache/list-watcher.ts';
-import { isConflict, isNotFound } from '../client/api-error.ts';
-import type { Writer } from '../client/client.ts';
-import { controllerRef, objectKey } from '../client/kube-object.ts';
-import type { KubeObject } from '../client/kube-object.ts';
-import { TokenBucket } from '../flowcontrol/token-bucket.ts';
-import type { Runnable } from '../manager/runnable.ts';
-import { isAborted } from '../util/aborted.ts';
-import type { DeepReadonly } from '../util/deep-readonly.ts';
+import {
+  controllerRef,
+  Informer,
+  isAborted,
+  isConflict,
+  isNotFound,
+  joinSelectors,
+  objectKey,
+  TokenBucket,
+} from '@kruise-ts/controller-runtime';
+import type {
+  DeepReadonly,
+  KubeObject,
+  ListWatcher,
+  Runnable,
+  WatchScope,
+  Writer,
+} from '@kruise-ts/controller-runtime';
+
 import { bucketOfKey } from './bucket.ts';
 import type { BucketGate } from './bucket-gate.ts';
 import { labelPatch, labelRepair, ownerFinder, WITHOUT_A_VALID_BUCKET } from './bucket-label-repair.ts';

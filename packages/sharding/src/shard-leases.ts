@@ -5,11 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 
-import { isConflict, isNotFound } from '../client/api-error.ts';
-import type { Reader, Writer } from '../client/client.ts';
-import { leaseResource } from '../leader-election/leader-elector.ts';
-import { microTime } from '../leader-election/lease-decision.ts';
-import type { LeaseLike } from '../leader-election/lease-decision.ts';
+import { isConflict, isNotFound, leaseResource, microTime } from '@kruise-ts/controller-runtime';
+import type { LeaseLike, Reader, Writer } from '@kruise-ts/controller-runtime';
+
 import { SHARD_RING_LABEL } from './bucket.ts';
 
 /** Where a ring's Leases live: its name (the app's leader Lease name) and namespace. */

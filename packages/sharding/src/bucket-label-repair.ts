@@ -5,13 +5,9 @@
  * the owner is the object's controller when that is of the app's kind and group, or, for an orphan,
  * the one workload that would adopt it. Nothing else is ever written.
  */
-import type { PatchRequest } from '../client/client.ts';
-import { controllerRef } from '../client/kube-object.ts';
-import type { KubeObject } from '../client/kube-object.ts';
-import type { ResourceType } from '../client/resource-type.ts';
-import { requestForControllerOwner } from '../controller/event-mappers.ts';
-import { requestKey } from '../reconcile/reconcile.ts';
-import type { DeepReadonly } from '../util/deep-readonly.ts';
+import { controllerRef, requestForControllerOwner, requestKey } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly, KubeObject, PatchRequest, ResourceType } from '@kruise-ts/controller-runtime';
+
 import { bucketLabelValue, bucketOfKey, parseBucketLabel, SHARD_BUCKET_LABEL, SHARD_BUCKETS } from './bucket.ts';
 
 /** Objects of one kind that an app's controller creates for its workloads. */

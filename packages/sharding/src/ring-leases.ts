@@ -3,9 +3,9 @@
  * member and bucket events arrive in the API server's order. A narrow interface, so that a test can
  * hold the view still (a watch that stalls) while the API server moves on.
  */
-import type { InformerFactory } from '../cache/informer-factory.ts';
-import { leaseResource } from '../leader-election/leader-elector.ts';
-import type { LeaseLike } from '../leader-election/lease-decision.ts';
+import { leaseResource } from '@kruise-ts/controller-runtime';
+import type { InformerFactory, LeaseLike } from '@kruise-ts/controller-runtime';
+
 import { SHARD_RING_LABEL } from './bucket.ts';
 import type { RingRef } from './shard-leases.ts';
 

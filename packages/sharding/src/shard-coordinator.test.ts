@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { KubeObject } from '../client/kube-object.ts';
-import type { ResourceType } from '../client/resource-type.ts';
-import type { WriteOptions } from '../client/client.ts';
-import { leaseResource } from '../leader-election/leader-elector.ts';
-import type { LeaseLike } from '../leader-election/lease-decision.ts';
-import { createLogger } from '../log/logger.ts';
-import { FakeClient } from '../testing/fake-client.ts';
-import { FakeClock } from '../testing/fake-clock.ts';
+import { createLogger, leaseResource } from '@kruise-ts/controller-runtime';
+import type { KubeObject, LeaseLike, ResourceType, WriteOptions } from '@kruise-ts/controller-runtime';
+import { FakeClient, FakeClock } from '@kruise-ts/controller-runtime/testing';
+
 import { BucketGate } from './bucket-gate.ts';
 import { FencedError } from './member-fence.ts';
 import { assignBuckets, bucketsOf } from './ring.ts';

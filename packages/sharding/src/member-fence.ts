@@ -6,7 +6,7 @@
  * deadline passed even before the timer fired. Fencing is final: the process exits and comes back as
  * a new member (docs/sharding.md, "Fencing").
  */
-import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Clock, TimerHandle } from '@kruise-ts/controller-runtime';
 
 /** The reason of every write refused after the fence, and of the coordinator's exit. */
 export class FencedError extends Error {
