@@ -91,7 +91,7 @@ export {
   parseFlagsOrExit,
   withCrossFlagRule,
 } from './flags/manager-flags.ts';
-export type { CrossFlagRule, ManagerFlags } from './flags/manager-flags.ts';
+export type { ManagerFlags } from './flags/manager-flags.ts';
 export { goDurationSchema } from './flags/duration-flag.ts';
 export { compatibilityNotes } from './flags/flag-compat.ts';
 export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/flag-compat.ts';
@@ -108,7 +108,6 @@ export type { Runnable } from './manager/runnable.ts';
 // The gate a sharding plug-in (@kruise-ts/sharding) fills, and what it is built of.
 export type { ManagerSharding, OwnersTakenListener, ShardedOwners, ShardingHost } from './manager/manager-sharding.ts';
 export type { Admission, ReconcileGate } from './controller/reconcile-gate.ts';
-export type { ShardedCache } from './cache/informer-factory.ts';
 export { microTime } from './leader-election/lease-decision.ts';
 export type { LeaseLike } from './leader-election/lease-decision.ts';
 export { TokenBucket } from './flowcontrol/token-bucket.ts';
