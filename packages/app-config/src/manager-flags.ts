@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 import { managerFlagsSchema as runtimeManagerFlagsSchema, parseFlags } from '@kruise-ts/controller-runtime';
 import { shardingFlagsShape } from '@kruise-ts/sharding';
@@ -8,10 +8,12 @@ import { OPENKRUISE_MANAGER_FLAGS } from './openkruise-flags.ts';
 
 /**
  * The flags every kruise-ts controller accepts: the runtime's manager flags, the sharding flags
- * (`--sharding`, `--shard-label-qps`) and kruise-ts's `--feature-gates`.
+ * (`--sharding`, `--shard-label-qps`) and kruise-ts's `--feature-gates`; the Lease's namespace
+ * defaults to OpenKruise's (`kruise-system`, where the chart installs by default).
  */
 export const managerFlagsSchema = runtimeManagerFlagsSchema.extend({
   ...shardingFlagsShape,
+  'leader-election-namespace': z.string().min(1).default('kruise-system'),
   'feature-gates': featureGatesSchema.prefault(''),
 });
 

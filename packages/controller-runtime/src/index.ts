@@ -98,7 +98,7 @@ export type { FlagAlias, FlagCompat, IgnoredFlag } from './flags/flag-compat.ts'
 
 // Manager
 export { Manager } from './manager/manager.ts';
-export { loadKubeConfig, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
+export { leaderElectionNamespace, loadKubeConfig, managerOptionsFromFlags } from './manager/manager-from-flags.ts';
 export { currentServer } from './client/cluster-config.ts';
 export type { KubeConfigLike } from './client/cluster-config.ts';
 export { StaticKubeConfig } from './client/kubeconfig-loader.ts';

@@ -60,7 +60,9 @@ export const managerFlagsSchema = z.strictObject({
   'kube-api-qps': countFlag('a number', 'non-negative').default(30),
   'kube-api-burst': countFlag('an integer', 'non-negative').pipe(z.number().int()).default(50),
   'leader-elect': booleanFlag().default(true),
-  'leader-election-namespace': z.string().min(1).default('kruise-system'),
+  // No default of its own: an app's configuration gives its release's (kruise-ts's is
+  // @kruise-ts/app-config's), and a manager without one uses `default`.
+  'leader-election-namespace': z.string().min(1).optional(),
   'leader-election-id': z.string().min(1).optional(),
   'leader-election-lease-duration': durationSchema.default(15_000),
   'leader-election-renew-deadline': durationSchema.default(10_000),

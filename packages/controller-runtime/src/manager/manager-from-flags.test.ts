@@ -7,7 +7,8 @@ import { dump } from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { StaticKubeConfig } from '../client/kubeconfig-loader.ts';
-import { loadKubeConfig } from './manager-from-flags.ts';
+import { managerFlagsSchema, parseFlags } from '../flags/manager-flags.ts';
+import { leaderElectionNamespace, loadKubeConfig } from './manager-from-flags.ts';
 
 let dir = '';
 beforeEach(() => {
@@ -160,5 +161,12 @@ describe('loadKubeConfig', () => {
     await expect(loadKubeConfig(file, { HOME: dir })).rejects.toThrow(
       `kubeconfig ${file}: context "missing" does not exist in the kubeconfig`,
     );
+  });
+});
+
+describe('leaderElectionNamespace', () => {
+  it('is the flag when given, else `default`: the runtime has no release namespace of its own', () => {
+    expect(leaderElectionNamespace(parseFlags([], managerFlagsSchema))).toBe('default');
+    expect(leaderElectionNamespace(parseFlags(['--leader-election-namespace=ops'], managerFlagsSchema))).toBe('ops');
   });
 });

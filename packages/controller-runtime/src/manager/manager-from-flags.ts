@@ -74,7 +74,7 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
     namespace: flags.namespace,
     leaderElection: {
       enabled: flags['leader-elect'],
-      namespace: flags['leader-election-namespace'],
+      namespace: leaderElectionNamespace(flags),
       name: flags['leader-election-id'] ?? process.defaultLeaseName,
       leaseDurationMs: flags['leader-election-lease-duration'],
       renewDeadlineMs: flags['leader-election-renew-deadline'],
@@ -91,4 +91,9 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
       burst: flags['rate-limiter-bucket-size'],
     },
   };
+}
+
+/** Where the leader Lease (and a sharded ring's Leases) live: the flag, else `default`, as for any namespaced object without one. */
+export function leaderElectionNamespace(flags: Pick<ManagerFlags, 'leader-election-namespace'>): string {
+  return flags['leader-election-namespace'] ?? 'default';
 }

@@ -1,3 +1,4 @@
+import { leaderElectionNamespace } from '@kruise-ts/controller-runtime';
 import type { ManagerFlags } from '@kruise-ts/controller-runtime';
 
 import { ManagerShards } from '../manager-shards.ts';
@@ -17,7 +18,7 @@ export function shardingFromFlags(
   }
   return new ManagerShards({
     ring: flags['leader-election-id'] ?? process.defaultLeaseName,
-    namespace: flags['leader-election-namespace'],
+    namespace: leaderElectionNamespace(flags),
     timing: shardTimingFromFlags(flags),
     labelQps: flags['shard-label-qps'],
   });
