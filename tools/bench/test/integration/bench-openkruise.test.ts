@@ -4,45 +4,12 @@
  * the checkout is not there (tools/bench/README.md says how to get both); how fast anything is,
  * is not asserted.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
-import { REPOSITORY_ROOT } from '../../src/contenders/command-contender.ts';
 import { fileUsable, missingOpenKruisePaths, resolveOpenKruisePaths } from '../../src/contenders/openkruise-paths.ts';
-import type { BenchResult } from '../../src/index.ts';
+import { bench } from '../support/bench-run.ts';
 
 const missing = missingOpenKruisePaths(resolveOpenKruisePaths({}, process.env), fileUsable);
-
-async function bench(
-  args: readonly string[],
-): Promise<{ code: number; stdout: string; stderr: string; result: BenchResult }> {
-  const out = await mkdtemp(path.join(os.tmpdir(), 'kruise-ts-bench-openkruise-'));
-  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['--conditions=@kruise-ts/source', 'tools/bench/src/cli.ts', ...args, '--idle-window-seconds', '1', '--out', out],
-      { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdoutText, stderrText) => {
-        resolve({
-          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
-          stdout: stdoutText,
-          stderr: stderrText,
-        });
-      },
-    );
-  });
-  const json = (await readdir(out)).find((name) => name.endsWith('.json'));
-  if (json === undefined) {
-    throw new Error(`no result file; exit ${String(code)}\n${stderr}`);
-  }
-  const result = JSON.parse(await readFile(path.join(out, json), 'utf8')) as BenchResult;
-  await rm(out, { recursive: true, force: true });
-  return { code, stdout, stderr, result };
-}
 
 describe.skipIf(missing !== undefined)('npm run bench -- --contender openkruise', () => {
   it('sidecarset-scale, 30 pods: kruise-manager scales the CloneSet out without, then with a SidecarSet, every pod of the second injected by its own webhook', async () => {
