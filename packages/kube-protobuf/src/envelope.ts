@@ -4,6 +4,8 @@
  * that kind. The object comes back as JSON has it: `kind` and `apiVersion` first, then its fields.
  */
 import { decodeFields } from './decode-message.ts';
+import { filteredTable } from './field-filter.ts';
+import type { FieldFilter } from './field-filter.ts';
 import type { JsonObject } from './decode-message.ts';
 import { guarded } from './guarded.ts';
 import type { DecodeOptions } from './guarded.ts';
@@ -82,7 +84,7 @@ function readEnvelope(r: Reader): Envelope {
 }
 
 /** Decodes the envelope from `r.pos` to `r.end` (a whole answer, or a watch event's object). */
-export function decodeEnvelope(r: Reader): JsonObject {
+export function decodeEnvelope(r: Reader, filter: FieldFilter | undefined): JsonObject {
   const outerType = r.typeName;
   r.typeName = 'envelope';
   const start = r.pos;
@@ -99,7 +101,7 @@ export function decodeEnvelope(r: Reader): JsonObject {
   const object: JsonObject = { kind, apiVersion };
   r.pos = rawStart;
   r.end = rawEnd;
-  decodeFields(table, r, object);
+  decodeFields(filteredTable(table, filter), r, object);
   // An empty list has no items on the wire, which Go decodes as nil (`null`); the API server's JSON of
   // a list has `[]` (apiserver's meta.SetList makes the slice), and so must ours.
   if (object['items'] === null && kind.endsWith('List')) {
@@ -118,6 +120,6 @@ export function decodeEnvelope(r: Reader): JsonObject {
 export function decodeObject(bytes: Uint8Array, options: DecodeOptions = {}): JsonObject {
   return guarded('envelope', options, () => {
     const r = new Reader(bytes, 'envelope', options.resource);
-    return decodeEnvelope(r);
+    return decodeEnvelope(r, options.filter);
   });
 }

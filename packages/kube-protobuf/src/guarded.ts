@@ -1,8 +1,14 @@
 import { DecodeError } from './decode-error.ts';
+import type { FieldFilter } from './field-filter.ts';
 
 export interface DecodeOptions {
   /** The resource read (`pods`, `nodes`, `pods default/web-0`), named by a {@link DecodeError}. */
   readonly resource?: string | undefined;
+  /**
+   * Skips what the filter leaves out (by the fields' lengths, building nothing) of objects of its kind
+   * and of its List; objects of other kinds (an error's Status) are decoded whole.
+   */
+  readonly filter?: FieldFilter | undefined;
 }
 
 /**

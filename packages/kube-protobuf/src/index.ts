@@ -15,4 +15,7 @@ export { WatchFramer, PROTOBUF_WATCH_MEDIA_TYPE } from './watch-framer.ts';
 export type { WatchFramerOptions } from './watch-framer.ts';
 export { decodeWatchStream } from './watch-stream.ts';
 export { PROTOBUF_KINDS } from './tables.ts';
+export { compileFieldFilter } from './field-filter.ts';
+export type { FieldFilter, FieldFilterMode } from './field-filter.ts';
+export { applyFieldFilter } from './apply-field-filter.ts';
 export { WIRE_TABLES_K8S_API_VERSION } from './wire-tables.generated.ts';

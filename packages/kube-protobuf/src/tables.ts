@@ -167,7 +167,8 @@ interface MutableMessage {
   zeros: FieldTable[];
 }
 
-function zerosOf(message: MessageTable, done: Set<MessageTable>): FieldTable[] {
+/** The fields JSON has when the wire lacks them (an inlined struct's included); `done`: tables whose zeros are set. */
+export function zerosOf(message: MessageTable, done: Set<MessageTable>): FieldTable[] {
   const zeros: FieldTable[] = [];
   for (const field of message.fields) {
     if (field?.shape === Shape.inline && field.message !== undefined) {

@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from './decode-message.ts';
 import { decodeEnvelope } from './envelope.ts';
+import type { FieldFilter } from './field-filter.ts';
 import { guarded } from './guarded.ts';
 import type { DecodeOptions } from './guarded.ts';
 import { Reader, WireType } from './reader.ts';
@@ -32,7 +33,7 @@ const OBJECT = fieldTag('object');
 const RAW = (1 << 3) | WireType.bytes;
 
 /** RawExtension {raw=1}: the enveloped object. */
-function readObject(r: Reader): JsonObject | undefined {
+function readObject(r: Reader, filter: FieldFilter | undefined): JsonObject | undefined {
   const outer = r.enter();
   let object: JsonObject | undefined;
   while (r.more()) {
@@ -40,7 +41,7 @@ function readObject(r: Reader): JsonObject | undefined {
     const tag = r.tag();
     if (tag === RAW) {
       const extensionEnd = r.enter();
-      object = decodeEnvelope(r);
+      object = decodeEnvelope(r, filter);
       r.leave(extensionEnd);
     } else if (tag >>> 3 === 1) {
       r.fail(`wire type ${tag & 7} for the raw object`, start);
@@ -52,7 +53,7 @@ function readObject(r: Reader): JsonObject | undefined {
   return object;
 }
 
-function decodeEvent(r: Reader): WatchEvent {
+function decodeEvent(r: Reader, filter: FieldFilter | undefined): WatchEvent {
   let type = '';
   let object: JsonObject | undefined;
   while (r.more()) {
@@ -61,7 +62,7 @@ function decodeEvent(r: Reader): WatchEvent {
     if (tag === TYPE) {
       type = r.string();
     } else if (tag === OBJECT) {
-      object = readObject(r);
+      object = readObject(r, filter);
     } else if (tag >>> 3 <= 2) {
       r.fail(`wire type ${tag & 7} for field ${tag >>> 3}`, start);
     } else {
@@ -73,5 +74,7 @@ function decodeEvent(r: Reader): WatchEvent {
 
 /** Decodes one frame of a `;stream=watch` protobuf watch (see {@link WatchFramer}). */
 export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {}): WatchEvent {
-  return guarded(WATCH_EVENT, options, () => decodeEvent(new Reader(frame, WATCH_EVENT, options.resource)));
+  return guarded(WATCH_EVENT, options, () =>
+    decodeEvent(new Reader(frame, WATCH_EVENT, options.resource), options.filter),
+  );
 }

@@ -4,7 +4,15 @@ import path from 'node:path';
 import type { Node, Pod } from '@kruise-ts/api';
 import { describe, expect, it } from 'vitest';
 
-import { CACHE_DROPPED_POD_FIELDS, trimNodeForCache, trimPodForCache } from './cache-transforms.ts';
+import { decodeObject } from '@kruise-ts/kube-protobuf';
+
+import {
+  CACHE_DROPPED_POD_FIELDS,
+  NODE_CACHE_FIELD_FILTER,
+  POD_CACHE_FIELD_FILTER,
+  trimNodeForCache,
+  trimPodForCache,
+} from './cache-transforms.ts';
 
 const pod = JSON.parse(readFileSync(new URL('../test/fixtures/pod-on-kwok.json', import.meta.url), 'utf8')) as Pod;
 
@@ -100,6 +108,24 @@ describe('trimPodForCache', () => {
     trimPodForCache(input);
     expect(input).toEqual(pod);
     expect(trimPodForCache({ metadata: { name: 'bare' } })).toEqual({ metadata: { name: 'bare' } });
+  });
+});
+
+/** kube-protobuf's checked-in golden vectors (Go's protobuf and JSON of the same object); the whole corpus: test/integration. */
+const golden = JSON.parse(
+  readFileSync(new URL('../../kube-protobuf/test/fixtures/golden-sample.json', import.meta.url), 'utf8'),
+) as readonly { readonly name: string; readonly protobuf: string; readonly json: string }[];
+
+describe('the cached object from JSON and from protobuf decoded with the field filter', () => {
+  it.each([
+    ['pod: full', POD_CACHE_FIELD_FILTER, (object: never) => trimPodForCache(object)],
+    ['pod: times', POD_CACHE_FIELD_FILTER, (object: never) => trimPodForCache(object)],
+    ['node: full', NODE_CACHE_FIELD_FILTER, (object: never) => trimNodeForCache(object)],
+  ] as const)('%s', (name, filter, trim) => {
+    const vector = golden.find((candidate) => candidate.name === name);
+    const decoded = decodeObject(Buffer.from(vector?.protobuf ?? '', 'base64'), { filter });
+    expect(trim(decoded as never)).toStrictEqual(trim(JSON.parse(vector?.json ?? '{}') as never));
+    expect(JSON.stringify(decoded).length).toBeLessThan(vector?.json.length ?? 0);
   });
 });
 

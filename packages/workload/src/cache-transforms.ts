@@ -23,6 +23,8 @@
  * (`test/pod-cache-heap.ts`).
  */
 import type { Node, Pod } from '@kruise-ts/api';
+import { applyFieldFilter, compileFieldFilter } from '@kruise-ts/kube-protobuf';
+import type { FieldFilter } from '@kruise-ts/kube-protobuf';
 
 import { intern, internValues } from './intern.ts';
 
@@ -33,8 +35,13 @@ type PodStatus = NonNullable<Pod['status']>;
 type Container = PodSpec['containers'][number];
 type ContainerStatus = NonNullable<PodStatus['containerStatuses']>[number];
 
-/** The dotted paths of the fields {@link trimPodForCache} drops (`[]` marks list items). */
+/**
+ * The dotted paths of the fields {@link trimPodForCache} drops whole (`[]` marks list items): the
+ * protobuf decoder skips them by their length ({@link POD_CACHE_FIELD_FILTER}), and the same filter
+ * drops them from a pod read as JSON, so that both give the same cached pod.
+ */
 export const CACHE_DROPPED_POD_FIELDS: readonly string[] = [
+  'metadata.managedFields',
   'spec.tolerations',
   'spec.dnsPolicy',
   'spec.schedulerName',
@@ -45,11 +52,9 @@ export const CACHE_DROPPED_POD_FIELDS: readonly string[] = [
   'spec.serviceAccount',
   'spec.serviceAccountName',
   'spec.restartPolicy',
-  'spec.volumes[kube-api-access-*]',
-  'spec.containers[].volumeMounts[kube-api-access-*]',
-  'spec.containers[].terminationMessagePath',
-  'spec.containers[].terminationMessagePolicy',
-  'spec.containers[].imagePullPolicy',
+  ...['containers', 'initContainers'].flatMap((list) =>
+    ['terminationMessagePath', 'terminationMessagePolicy', 'imagePullPolicy'].map((name) => `spec.${list}[].${name}`),
+  ),
   'status.hostIP',
   'status.hostIPs',
   'status.podIP',
@@ -57,13 +62,25 @@ export const CACHE_DROPPED_POD_FIELDS: readonly string[] = [
   'status.qosClass',
   'status.startTime',
   'status.conditions[].lastProbeTime',
-  'status.containerStatuses[].lastState',
-  'status.containerStatuses[].volumeMounts',
-  'status.containerStatuses[].allocatedResources',
-  'status.containerStatuses[].allocatedResourcesStatus',
-  'status.containerStatuses[].user',
-  'status.containerStatuses[].stopSignal',
+  ...['containerStatuses', 'initContainerStatuses'].flatMap((list) =>
+    ['lastState', 'volumeMounts', 'allocatedResources', 'allocatedResourcesStatus', 'user', 'stopSignal'].map(
+      (name) => `status.${list}[].${name}`,
+    ),
+  ),
 ];
+
+/**
+ * What {@link trimPodForCache} drops by the item's name, not whole fields (no field filter can: the
+ * transform does it after decoding): the ServiceAccount token volume and its mounts.
+ */
+export const CACHE_DROPPED_POD_ITEMS: readonly string[] = [
+  'spec.volumes[kube-api-access-*]',
+  'spec.containers[].volumeMounts[kube-api-access-*]',
+  'spec.initContainers[].volumeMounts[kube-api-access-*]',
+];
+
+/** {@link CACHE_DROPPED_POD_FIELDS} compiled: what the protobuf decoder skips of a pod for the cache. */
+export const POD_CACHE_FIELD_FILTER: FieldFilter = compileFieldFilter('Pod', CACHE_DROPPED_POD_FIELDS);
 
 /** The projected volume the ServiceAccount admission plugin adds to every pod. */
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
@@ -73,57 +90,29 @@ function isTokenVolume(volume: { readonly name: string }): boolean {
 }
 
 function trimContainer(container: Container): Container {
-  const { terminationMessagePath, terminationMessagePolicy, imagePullPolicy, volumeMounts, ...rest } = container;
-  const kept = rest.image === undefined ? rest : { ...rest, image: intern(rest.image) };
-  const mounts = volumeMounts?.filter((mount) => !isTokenVolume(mount));
+  const { volumeMounts, ...rest } = container;
+  const kept = typeof rest.image === 'string' ? { ...rest, image: intern(rest.image) } : rest;
+  const mounts = Array.isArray(volumeMounts) ? volumeMounts.filter((mount) => !isTokenVolume(mount)) : volumeMounts;
   return mounts === undefined || mounts.length === 0 ? kept : { ...kept, volumeMounts: mounts };
 }
 
 function trimSpec(spec: PodSpec): PodSpec {
-  const {
-    tolerations,
-    dnsPolicy,
-    schedulerName,
-    securityContext,
-    enableServiceLinks,
-    preemptionPolicy,
-    priority,
-    serviceAccount,
-    serviceAccountName,
-    restartPolicy,
-    volumes,
-    containers,
-    initContainers,
-    nodeName,
-    readinessGates,
-    ...kept
-  } = spec;
-  const userVolumes = volumes?.filter((volume) => !isTokenVolume(volume));
+  const { volumes, containers, initContainers, nodeName, readinessGates, ...kept } = spec;
+  const userVolumes = Array.isArray(volumes) ? volumes.filter((volume) => !isTokenVolume(volume)) : volumes;
   return {
     ...kept,
-    ...(nodeName === undefined ? {} : { nodeName: intern(nodeName) }),
-    ...(readinessGates === undefined
-      ? {}
-      : { readinessGates: readinessGates.map((gate) => ({ ...gate, conditionType: intern(gate.conditionType) })) }),
-    containers: containers.map(trimContainer),
-    ...(initContainers === undefined ? {} : { initContainers: initContainers.map(trimContainer) }),
+    ...(typeof nodeName === 'string' ? { nodeName: intern(nodeName) } : {}),
+    ...(Array.isArray(readinessGates)
+      ? { readinessGates: readinessGates.map((gate) => ({ ...gate, conditionType: intern(gate.conditionType) })) }
+      : {}),
+    containers: mapList(containers, trimContainer),
+    ...(initContainers === undefined ? {} : { initContainers: mapList(initContainers, trimContainer) }),
     ...(userVolumes === undefined || userVolumes.length === 0 ? {} : { volumes: userVolumes }),
   };
 }
 
 function trimContainerStatus(status: ContainerStatus): ContainerStatus {
-  const {
-    lastState,
-    volumeMounts,
-    allocatedResources,
-    allocatedResourcesStatus,
-    user,
-    stopSignal,
-    image,
-    imageID,
-    state,
-    ...kept
-  } = status;
+  const { image, imageID, state, ...kept } = status;
   return {
     ...kept,
     image: intern(image),
@@ -144,7 +133,7 @@ function internState(state: NonNullable<ContainerStatus['state']>): NonNullable<
 function trimCondition(
   condition: NonNullable<PodStatus['conditions']>[number],
 ): NonNullable<PodStatus['conditions']>[number] {
-  const { lastProbeTime, type, status, lastTransitionTime, ...kept } = condition;
+  const { type, status, lastTransitionTime, ...kept } = condition;
   return {
     type: intern(type),
     status: intern(status),
@@ -154,25 +143,14 @@ function trimCondition(
 }
 
 function trimStatus(status: PodStatus): PodStatus {
-  const {
-    hostIP,
-    hostIPs,
-    podIP,
-    podIPs,
-    qosClass,
-    startTime,
-    conditions,
-    containerStatuses,
-    initContainerStatuses,
-    ...kept
-  } = status;
+  const { conditions, containerStatuses, initContainerStatuses, ...kept } = status;
   return {
     ...kept,
-    ...(conditions === undefined ? {} : { conditions: conditions.map(trimCondition) }),
-    ...(containerStatuses === undefined ? {} : { containerStatuses: containerStatuses.map(trimContainerStatus) }),
+    ...(conditions === undefined ? {} : { conditions: mapList(conditions, trimCondition) }),
+    ...(containerStatuses === undefined ? {} : { containerStatuses: mapList(containerStatuses, trimContainerStatus) }),
     ...(initContainerStatuses === undefined
       ? {}
-      : { initContainerStatuses: initContainerStatuses.map(trimContainerStatus) }),
+      : { initContainerStatuses: mapList(initContainerStatuses, trimContainerStatus) }),
   };
 }
 
@@ -201,11 +179,19 @@ function internMetadata(metadata: PodMetadata): PodMetadata {
   };
 }
 
+/** The items mapped; a null list (Go's nil without omitempty, `containers: null` of an empty pod) stays null. */
+function mapList<T>(list: T[], map: (item: T) => T): T[] {
+  return Array.isArray(list) ? list.map(map) : list;
+}
+
 /**
  * The pod as the workload controllers cache it (a cache transform: the input is a freshly decoded
- * object that nothing else holds; a new object is returned all the same).
+ * object that nothing else holds; a new object is returned all the same): the fields of
+ * {@link CACHE_DROPPED_POD_FIELDS} dropped by {@link POD_CACHE_FIELD_FILTER} (nothing to drop when the
+ * pod was decoded from protobuf with it), then the token volume dropped and the repeated strings shared.
  */
-export function trimPodForCache(pod: Pod): Pod {
+export function trimPodForCache(input: Pod): Pod {
+  const pod = applyFieldFilter(input, POD_CACHE_FIELD_FILTER);
   return {
     ...pod,
     ...(pod.metadata === undefined ? {} : { metadata: internMetadata(pod.metadata) }),
@@ -214,6 +200,21 @@ export function trimPodForCache(pod: Pod): Pod {
   };
 }
 
+/** The fields of a node {@link trimNodeForCache} keeps (all others are dropped, and an empty spec or status). */
+export const CACHE_KEPT_NODE_FIELDS: readonly string[] = [
+  'metadata.name',
+  'metadata.uid',
+  'metadata.resourceVersion',
+  'metadata.labels',
+  'metadata.deletionTimestamp',
+  'spec.unschedulable',
+  'spec.taints',
+  'status.allocatable',
+];
+
+/** {@link CACHE_KEPT_NODE_FIELDS} compiled: the protobuf decoder skips all other fields of a node for the cache. */
+export const NODE_CACHE_FIELD_FILTER: FieldFilter = compileFieldFilter('Node', CACHE_KEPT_NODE_FIELDS, 'keep');
+
 /**
  * The node as the workload controllers cache it: its name and labels (the topology spread ranker
  * groups pods by their node's labels), and what decides whether a pod fits it (BroadcastJob: taints,
@@ -221,7 +222,8 @@ export function trimPodForCache(pod: Pod): Pod {
  * often several KiB per node. One transform for every controller of a process, since they share the
  * node cache.
  */
-export function trimNodeForCache(node: Node): Node {
+export function trimNodeForCache(input: Node): Node {
+  const node = applyFieldFilter(input, NODE_CACHE_FIELD_FILTER);
   const metadata = node.metadata ?? {};
   const spec = definedOnly({ unschedulable: node.spec?.unschedulable, taints: node.spec?.taints });
   const status = definedOnly({ allocatable: node.status?.allocatable });

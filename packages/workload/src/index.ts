@@ -10,7 +10,15 @@
 
 // Core resources.
 export { nodeResource, podResource, pvcResource } from './resources.ts';
-export { CACHE_DROPPED_POD_FIELDS, trimNodeForCache, trimPodForCache } from './cache-transforms.ts';
+export {
+  CACHE_DROPPED_POD_FIELDS,
+  CACHE_DROPPED_POD_ITEMS,
+  CACHE_KEPT_NODE_FIELDS,
+  NODE_CACHE_FIELD_FILTER,
+  POD_CACHE_FIELD_FILTER,
+  trimNodeForCache,
+  trimPodForCache,
+} from './cache-transforms.ts';
 
 // Pod state.
 export {

@@ -1,0 +1,87 @@
+/**
+ * Micro-benchmark (not a test): what a pod cache pays per list of 1,000 realistic pods (kube-protobuf's
+ * golden-go `bench`), from the bytes to the cached pods: JSON.parse then the cache transform, against
+ * protobuf decoded with the cache's field filter then the same transform; and the heap the cached
+ * pods hold either way.
+ *
+ *   npm run bench:cache-decode -w @kruise-ts/workload [-- <pods> <rounds>]
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual, promisify } from 'node:util';
+
+import type { Pod } from '@kruise-ts/api';
+import { decodeObject } from '@kruise-ts/kube-protobuf';
+
+import { POD_CACHE_FIELD_FILTER, trimPodForCache } from '../../src/cache-transforms.ts';
+
+const pods = Number(process.argv[2] ?? '1000');
+const rounds = Number(process.argv[3] ?? '40');
+
+async function podList(): Promise<{ readonly protobuf: Buffer; readonly json: Buffer }> {
+  const { stdout } = await promisify(execFile)('go', ['run', '.', 'bench', String(pods)], {
+    cwd: fileURLToPath(new URL('../../../kube-protobuf/test/golden-go/', import.meta.url)),
+    env: { ...process.env, GOTOOLCHAIN: 'local' },
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  const [vector] = JSON.parse(stdout) as { protobuf: string; json: string }[];
+  if (vector === undefined) {
+    throw new Error('golden-go bench printed nothing');
+  }
+  return { protobuf: Buffer.from(vector.protobuf, 'base64'), json: Buffer.from(vector.json, 'utf8') };
+}
+
+/** Median milliseconds of `rounds` runs after a warm-up. */
+function measure(run: () => unknown): number {
+  for (let i = 0; i < 5; i++) {
+    run();
+  }
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = process.hrtime.bigint();
+    run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+/** The heap the run's result holds: heapUsed after a forced collection with the result alive, less before (needs `--expose-gc`). */
+function retainedBytes(run: () => unknown): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) {
+    return Number.NaN;
+  }
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept = run();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (kept === undefined) {
+    throw new Error('nothing kept');
+  }
+  return after - before;
+}
+
+type PodList = { items: Pod[] };
+
+const { protobuf, json } = await podList();
+const viaJson = (): Pod[] => (JSON.parse(json.toString('utf8')) as PodList).items.map(trimPodForCache);
+const viaProtobuf = (): Pod[] =>
+  (decodeObject(protobuf, { filter: POD_CACHE_FIELD_FILTER }) as PodList).items.map(trimPodForCache);
+if (!isDeepStrictEqual(viaJson(), viaProtobuf())) {
+  throw new Error('the cached pods from protobuf differ from those from JSON');
+}
+const results = {
+  'JSON: JSON.parse + trimPodForCache': measure(viaJson),
+  'protobuf: decode with filter + trimPodForCache': measure(viaProtobuf),
+  'protobuf: decode with filter alone': measure(() => decodeObject(protobuf, { filter: POD_CACHE_FIELD_FILTER })),
+  'protobuf: decode whole (no filter)': measure(() => decodeObject(protobuf)),
+  'JSON: JSON.parse alone': measure(() => JSON.parse(json.toString('utf8'))),
+};
+console.log(`PodList of ${pods} pods: protobuf ${protobuf.length} bytes, JSON ${json.length} bytes`);
+for (const [name, ms] of Object.entries(results)) {
+  console.log(`  ${name.padEnd(48)} ${ms.toFixed(2)} ms (median of ${rounds})`);
+}
+const heap = { JSON: retainedBytes(viaJson), protobuf: retainedBytes(viaProtobuf) };
+console.log(`  heap held by the cached pods: JSON ${heap.JSON} bytes, protobuf ${heap.protobuf} bytes (--expose-gc)`);
