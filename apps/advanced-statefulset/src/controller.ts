@@ -11,7 +11,7 @@ import {
   podResource,
   pvcResource,
   soleSelectingOwner,
-  trimPodForCache,
+  trimCachedPods,
   watchOwnedClaims,
   watchOwnedPods,
   watchOwnWrites,
@@ -103,7 +103,7 @@ function labelOwnedForSharding(manager: Manager, sets: Lister<SelectingOwner>): 
  */
 export function setupStatefulSetController(manager: Manager, options: StatefulSetControllerOptions): Controller {
   const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
-  manager.informers.setTransform(podResource, trimPodForCache);
+  trimCachedPods(manager.informers);
   const sets = manager.informers.informerFor({ resource: statefulSetResource });
   // Sharded (docs/sharding.md): a replica caches only the pods and revisions of its buckets. Claims are
   // not: a StatefulSet's claims need not have an owner reference, so one made before sharding could

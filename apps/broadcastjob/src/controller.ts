@@ -9,10 +9,10 @@ import {
   nodeResource,
   ownerKeyOf,
   podResource,
-  trimNodeForCache,
+  trimCachedNodes,
   resourceVersionExpectationsFor,
   scaleExpectationsFor,
-  trimPodForCache,
+  trimCachedPods,
   watchOwnWrites,
 } from '@kruise-ts/workload';
 import type { ScaleExpectations } from '@kruise-ts/workload';
@@ -101,8 +101,8 @@ export function freeJobCaches(
  * handlers and the reconciler. The manager runs it while it holds the leader lease.
  */
 export function setupBroadcastJobController(manager: Manager, options: BroadcastJobControllerOptions): Controller {
-  manager.informers.setTransform(podResource, trimPodForCache);
-  manager.informers.setTransform(nodeResource, trimNodeForCache);
+  trimCachedPods(manager.informers);
+  trimCachedNodes(manager.informers);
   const jobs = manager.informers.informerFor({ resource: broadcastJobResource });
   // Only BroadcastJob pods (the reconciler reads no other); sharded (docs/sharding.md), only those of
   // the buckets this replica holds.

@@ -11,8 +11,8 @@ import {
   podResource,
   pvcResource,
   soleSelectingOwner,
-  trimNodeForCache,
-  trimPodForCache,
+  trimCachedNodes,
+  trimCachedPods,
   watchOwnedClaims,
   watchOwnedPods,
   watchOwnWrites,
@@ -55,8 +55,8 @@ export const CLONESET_EVENT_COMPONENT = 'cloneset-controller';
  */
 function cloneSetInformers(manager: Manager) {
   const uidIndex = { [CONTROLLER_UID_INDEX]: byControllerUid };
-  manager.informers.setTransform(podResource, trimPodForCache);
-  manager.informers.setTransform(nodeResource, trimNodeForCache);
+  trimCachedPods(manager.informers);
+  trimCachedNodes(manager.informers);
   return {
     cloneSets: manager.informers.informerFor({ resource: cloneSetResource }),
     // Sharded (docs/sharding.md): a replica caches only the pods, claims and revisions of its buckets.

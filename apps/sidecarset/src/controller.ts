@@ -9,7 +9,7 @@ import type {
   Request,
   RequestMapper,
 } from '@kruise-ts/controller-runtime';
-import { podResource, resourceVersionExpectationsFor, trimPodForCache, watchOwnWrites } from '@kruise-ts/workload';
+import { podResource, resourceVersionExpectationsFor, trimCachedPods, watchOwnWrites } from '@kruise-ts/workload';
 import type { ResourceVersionExpectations } from '@kruise-ts/workload';
 
 import { sidecarSetRevisionInformer } from './revision/revision-informer.ts';
@@ -71,7 +71,7 @@ function setsWithNamespaceSelector(sets: Lister<SidecarSet>): RequestMapper<Kube
  * event handlers and the reconciler. The manager runs it while it holds the leader lease.
  */
 export function setupSidecarSetController(manager: Manager, options: SidecarSetControllerOptions): Controller {
-  manager.informers.setTransform(podResource, trimPodForCache);
+  trimCachedPods(manager.informers);
   const sets = manager.informers.informerFor({ resource: sidecarSetResource });
   const pods = manager.informers.informerFor({ resource: podResource });
   const namespaces = manager.informers.informerFor({ resource: namespaceResource });

@@ -36,6 +36,7 @@ export { Transport } from './client/transport.ts';
 export { credentialHeaders } from './client/credential-headers.ts';
 export { requestUrl } from './client/request-url.ts';
 export type { HttpRequest, RequestObserver, RequestRecord } from './client/transport.ts';
+export type { ApiContentType, ProtobufRead } from './client/content-type.ts';
 export { watchResource } from './client/watch.ts';
 
 // Caches
@@ -43,6 +44,7 @@ export { byControllerUid, CONTROLLER_UID_INDEX, NO_CONTROLLER } from './cache/in
 export { Informer, stripManagedFields } from './cache/informer.ts';
 export type { ResourceEventHandler } from './cache/informer.ts';
 export { InformerFactory } from './cache/informer-factory.ts';
+export type { CacheTransformOptions } from './cache/informer-factory.ts';
 export { apiListWatcher, joinSelectors } from './cache/list-watcher.ts';
 export type { ListWatcher, WatchScope } from './cache/list-watcher.ts';
 export { createLister } from './cache/lister.ts';

@@ -19,6 +19,7 @@ export {
   trimNodeForCache,
   trimPodForCache,
 } from './cache-transforms.ts';
+export { trimCachedNodes, trimCachedPods } from './cache-registration.ts';
 
 // Pod state.
 export {

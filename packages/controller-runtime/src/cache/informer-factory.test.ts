@@ -1,3 +1,4 @@
+import { compileFieldFilter } from '@kruise-ts/kube-protobuf';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
@@ -41,5 +42,18 @@ describe('InformerFactory.setTransform', () => {
       informers.setTransform(pods, keepName);
     }).toThrow('the cache transform for core/v1/pods must be set before its first informer is requested');
     informers.setTransform(nodes, keepName);
+  });
+
+  it('takes the field filter the transform drops, of the same kind, and the same one again', () => {
+    const informers = factory();
+    const filter = compileFieldFilter('Pod', ['spec.tolerations']);
+    expect(() => {
+      informers.setTransform(nodes, keepName, { fieldFilter: filter });
+    }).toThrow('the field filter of core/v1/nodes is for Pod, not Node');
+    informers.setTransform(pods, keepName, { fieldFilter: filter });
+    informers.setTransform(pods, keepName, { fieldFilter: filter });
+    expect(() => {
+      informers.setTransform(pods, keepName);
+    }).toThrow('a different field filter is already set for core/v1/pods');
   });
 });

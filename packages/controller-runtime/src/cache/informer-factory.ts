@@ -1,3 +1,5 @@
+import { applyFieldFilter, compileFieldFilter, PROTOBUF_KINDS } from '@kruise-ts/kube-protobuf';
+import type { FieldFilter } from '@kruise-ts/kube-protobuf';
 import type { Logger } from 'pino';
 
 import type { Reader } from '../client/client.ts';
@@ -17,6 +19,16 @@ export interface InformerRequest<T extends KubeObject> extends WatchScope<T> {
    * when it is not.
    */
   readonly sharded?: boolean | undefined;
+}
+
+/** What a cache transform drops whole, for {@link InformerFactory.setTransform}. */
+export interface CacheTransformOptions {
+  /**
+   * The fields the transform drops (a field filter of the resource's kind, `compileFieldFilter`):
+   * a protobuf answer is decoded without them, and an object from JSON has the filter applied before
+   * the transform, so that both reach the transform alike.
+   */
+  readonly fieldFilter?: FieldFilter | undefined;
 }
 
 /** The buckets a sharded replica caches: their selector, and who relists the sharded informers when they change. */
@@ -48,6 +60,7 @@ export class InformerFactory {
   readonly #options: InformerFactoryOptions;
   readonly #informers = new Map<string, Informer<KubeObject>>();
   readonly #transforms = new Map<string, (object: KubeObject) => KubeObject>();
+  readonly #fieldFilters = new Map<string, FieldFilter>();
   readonly #running = new Set<unknown>();
   #signal: AbortSignal | undefined;
 
@@ -60,12 +73,20 @@ export class InformerFactory {
    * `ByObject.Transform`), after managedFields are dropped: a controller that reads a few fields of
    * many objects caches only those. Every controller of the process shares the cache, so the
    * transform must keep what any of them reads; registering the same function again is allowed, a
-   * different one, or one after the resource's informer exists, throws.
+   * different one, or one after the resource's informer exists, throws. `options.fieldFilter`: the
+   * fields the transform drops whole, which a protobuf read then does not decode.
    */
-  setTransform<T extends KubeObject>(resource: ResourceType<T>, transform: (object: T) => T): void {
+  setTransform<T extends KubeObject>(
+    resource: ResourceType<T>,
+    transform: (object: T) => T,
+    options: CacheTransformOptions = {},
+  ): void {
     const key = resourceKey(resource);
     const registered = this.#transforms.get(key);
     if (registered === (transform as unknown as (object: KubeObject) => KubeObject)) {
+      if (this.#fieldFilters.get(key) !== options.fieldFilter) {
+        throw new Error(`a different field filter is already set for ${key}`);
+      }
       return;
     }
     if (registered !== undefined) {
@@ -74,12 +95,18 @@ export class InformerFactory {
     if ([...this.#informers.keys()].some((scope) => scope.startsWith(`${key}|`))) {
       throw new Error(`the cache transform for ${key} must be set before its first informer is requested`);
     }
+    if (options.fieldFilter !== undefined && options.fieldFilter.kind !== resource.kind) {
+      throw new Error(`the field filter of ${key} is for ${options.fieldFilter.kind}, not ${resource.kind}`);
+    }
     this.#transforms.set(key, transform as unknown as (object: KubeObject) => KubeObject);
+    if (options.fieldFilter !== undefined) {
+      this.#fieldFilters.set(key, options.fieldFilter);
+    }
   }
 
   /** The shared informer for a scope, created on first request (and started if the factory runs). */
   informerFor<T extends KubeObject>(request: InformerRequest<T>): Informer<T> {
-    const scope = this.#scoped(request);
+    const scope = { ...this.#scoped(request), fieldFilter: this.#fieldFilterFor(request.resource) };
     const key = scopeKey(scope);
     let informer = this.#informers.get(key) as Informer<T> | undefined;
     if (informer === undefined) {
@@ -133,7 +160,26 @@ export class InformerFactory {
   #transformFor<T extends KubeObject>(resource: ResourceType<T>): (object: T) => T {
     const base = this.#options.transform ?? stripManagedFields;
     const own = this.#transforms.get(resourceKey(resource));
-    return own === undefined ? base : (object: T) => own(base(object)) as T;
+    const filter = this.#fieldFilters.get(resourceKey(resource));
+    if (own === undefined) {
+      return base;
+    }
+    // The filter on an object decoded with it finds nothing to drop (a walk, no copy).
+    return filter === undefined
+      ? (object: T) => own(base(object)) as T
+      : (object: T) => own(base(applyFieldFilter(object, filter))) as T;
+  }
+
+  /**
+   * What a protobuf read of the resource leaves out: the registered filter, or else (with the default
+   * transform, which drops them) the managedFields of a kind the protobuf tables cover.
+   */
+  #fieldFilterFor(resource: ResourceType): FieldFilter | undefined {
+    const registered = this.#fieldFilters.get(resourceKey(resource));
+    if (registered !== undefined || this.#options.transform !== undefined) {
+      return registered;
+    }
+    return managedFieldsFilter(resource);
   }
 
   #run(informer: { run(signal: AbortSignal): Promise<void> }): void {
@@ -149,6 +195,23 @@ export class InformerFactory {
     const shard = request.sharded === true ? this.#options.shard : undefined;
     return { ...request, namespace: namespace === '' ? undefined : namespace, dynamicLabelSelector: shard?.selector };
   }
+}
+
+const MANAGED_FIELDS_FILTERS = new Map<string, FieldFilter>();
+
+/** A filter of the kind's managedFields (compiled once per kind), or undefined for a kind not read in protobuf. */
+function managedFieldsFilter(resource: ResourceType): FieldFilter | undefined {
+  const apiVersion = resource.group === '' ? resource.version : `${resource.group}/${resource.version}`;
+  if (!PROTOBUF_KINDS.some(([version, kind]) => version === apiVersion && kind === resource.kind)) {
+    return undefined;
+  }
+  const key = `${apiVersion}/${resource.kind}`;
+  let filter = MANAGED_FIELDS_FILTERS.get(key);
+  if (filter === undefined) {
+    filter = compileFieldFilter(key, ['metadata.managedFields']);
+    MANAGED_FIELDS_FILTERS.set(key, filter);
+  }
+  return filter;
 }
 
 function resourceKey(resource: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {

@@ -1,3 +1,4 @@
+import { DecodeError } from '@kruise-ts/kube-protobuf';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Logger } from 'pino';
@@ -217,7 +218,9 @@ export class Informer<T extends KubeObject> {
       this.#backoff.reset();
     }
     const delay = this.#backoff.next();
-    this.#logger.warn({ phase, err: error, retryInMs: delay }, 'List/watch failed, retrying');
+    // A protobuf answer that did not decode names the resource and where in its bytes.
+    const decode = error instanceof DecodeError ? { resource: error.resource, offset: error.offset } : {};
+    this.#logger.warn({ phase, err: error, retryInMs: delay, ...decode }, 'List/watch failed, retrying');
     await sleep(delay, undefined, { signal }).catch(() => undefined);
     return phase === 'list';
   }

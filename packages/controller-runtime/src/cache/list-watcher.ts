@@ -1,3 +1,5 @@
+import type { FieldFilter } from '@kruise-ts/kube-protobuf';
+
 import type { ObjectList, Reader } from '../client/client.ts';
 import type { KubeObject } from '../client/kube-object.ts';
 import type { ResourceType } from '../client/resource-type.ts';
@@ -26,6 +28,8 @@ export interface WatchScope<T extends KubeObject> {
    * buckets, which change while the informer runs (the informer relists when they do).
    */
   readonly dynamicLabelSelector?: (() => string) | undefined;
+  /** What the cache drops of each object: a protobuf answer is decoded without it. */
+  readonly fieldFilter?: FieldFilter | undefined;
 }
 
 /** Lists and watches a scope through the API. */
@@ -37,10 +41,12 @@ export function apiListWatcher<T extends KubeObject>(
     namespace: string | undefined;
     labelSelector: string | undefined;
     fieldSelector: string | undefined;
+    fieldFilter: FieldFilter | undefined;
   } => ({
     namespace: scope.namespace,
     labelSelector: joinSelectors(scope.labelSelector, scope.dynamicLabelSelector?.()),
     fieldSelector: scope.fieldSelector,
+    fieldFilter: scope.fieldFilter,
   });
   return {
     list: (options) => reader.list(scope.resource, { ...selectors(), ...options }),

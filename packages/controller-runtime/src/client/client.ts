@@ -1,3 +1,6 @@
+import type { FieldFilter } from '@kruise-ts/kube-protobuf';
+
+import { protobufRead } from './content-type.ts';
 import type { KubeObject } from './kube-object.ts';
 import { apiVersionOf, resourcePath } from './resource-type.ts';
 import type { ResourceType } from './resource-type.ts';
@@ -19,6 +22,8 @@ export interface ListOptions {
   /** '' (default) reads the latest state from etcd; '0' may be served from the watch cache. */
   readonly resourceVersion?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Fields of the kind the caller drops anyway (an informer's cache): not decoded from a protobuf answer. */
+  readonly fieldFilter?: FieldFilter | undefined;
 }
 
 /** One page of a list. */
@@ -142,13 +147,20 @@ export function createRestClient(transport: RequestSender, defaults: { fieldMana
       path: resourcePath(resource, { namespace: options.namespace }),
       query: listQuery(options),
       signal: options.signal,
+      protobuf: protobufRead(resource, options.fieldFilter),
     })) as ObjectList<unknown>;
     const items = raw.items.map((item) => withTypeMeta(resource, item as T));
     return { ...raw, items: resource.parse === undefined ? items : items.map(resource.parse) };
   };
   return {
     get: (resource, key, signal) =>
-      send(resource, { verb: 'get', method: 'GET', path: resourcePath(resource, key), signal }),
+      send(resource, {
+        verb: 'get',
+        method: 'GET',
+        path: resourcePath(resource, key),
+        signal,
+        protobuf: protobufRead(resource, undefined),
+      }),
     list,
     listAll: (resource, options) => listAllPages(list, resource, options),
     create: (resource, object, options) =>

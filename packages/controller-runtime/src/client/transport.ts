@@ -6,11 +6,15 @@ import type { SecureContext } from 'node:tls';
 import { Agent, fetch, ProxyAgent } from 'undici';
 import type { Dispatcher, Response } from 'undici';
 
+import { decodeObject, DecodeError } from '@kruise-ts/kube-protobuf';
+
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { apiErrorFromAnswer } from './api-error.ts';
 import type { ApiError } from './api-error.ts';
 import { currentServer } from './cluster-config.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
+import { acceptHeader, isProtobuf } from './content-type.ts';
+import type { ApiContentType, ProtobufRead } from './content-type.ts';
 import { credentialHeaders } from './credential-headers.ts';
 import { requestUrl } from './request-url.ts';
 
@@ -28,11 +32,15 @@ export interface RequestRecord {
   readonly rateLimiterSeconds: number;
   /** A server-side dry run (`dryRun=All`): validated and admitted, nothing stored, so not a write of state. */
   readonly dryRun?: boolean | undefined;
+  /** The Accept header sent: which content types the request asked for. */
+  readonly accept?: string | undefined;
 }
 
 /** Receives a record of every request; the manager feeds `rest_client_*` metrics from it. */
 export interface RequestObserver {
   observeRequest(record: RequestRecord): void;
+  /** An answer (a get, list or watch in protobuf) that did not decode; the read fails with the DecodeError. */
+  observeDecodeError?(record: { readonly resource: string; readonly verb: string }): void;
 }
 
 export interface TransportOptions {
@@ -46,6 +54,8 @@ export interface TransportOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** How often a throttled (429) request is retried before its error is returned. */
   readonly maxThrottleRetries?: number | undefined;
+  /** What built-in kinds are read in (`--api-content-type`); protobuf by default. */
+  readonly apiContentType?: ApiContentType | undefined;
 }
 
 export interface HttpRequest {
@@ -56,6 +66,8 @@ export interface HttpRequest {
   readonly body?: unknown;
   readonly contentType?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Set for a get, list or watch of a kind the server can answer in protobuf: asked for then (unless the transport reads JSON), and decoded so. */
+  readonly protobuf?: ProtobufRead | undefined;
 }
 
 /**
@@ -125,11 +137,10 @@ export class Transport {
         request,
         AbortSignal.timeout(this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       );
-      const text = await response.text();
       if (response.ok) {
-        return text === '' ? undefined : (JSON.parse(text) as unknown);
+        return await this.#body(response, request);
       }
-      const error = toApiError(response, text);
+      const error = toApiError(response, await this.#errorText(response, request));
       if (!shouldRetry(error, request, { attempt, retries })) {
         throw error;
       }
@@ -154,9 +165,46 @@ export class Transport {
   async stream(request: HttpRequest): Promise<Response> {
     const response = await this.#send(request, undefined);
     if (!response.ok) {
-      throw toApiError(response, await response.text());
+      throw toApiError(response, await this.#errorText(response, request));
     }
     return response;
+  }
+
+  /** Counts a protobuf answer that did not decode (`kruise_ts_client_decode_errors_total`); the caller fails the read. */
+  reportDecodeError(read: { readonly resource: string; readonly verb: string }): void {
+    this.#options.observer?.observeDecodeError?.(read);
+  }
+
+  /** A successful answer's body: JSON parsed, or protobuf decoded (by its Content-Type: the server may answer JSON all the same). */
+  async #body(response: Response, request: HttpRequest): Promise<unknown> {
+    if (!isProtobuf(response.headers.get('content-type'))) {
+      const text = await response.text();
+      return text === '' ? undefined : (JSON.parse(text) as unknown);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const resource = request.protobuf?.resource ?? request.path;
+    try {
+      return decodeObject(bytes, { resource, filter: request.protobuf?.filter });
+    } catch (error) {
+      if (error instanceof DecodeError) {
+        this.reportDecodeError({ resource, verb: request.verb });
+      }
+      throw error;
+    }
+  }
+
+  /** An error answer's body as JSON text (a Status comes in protobuf when protobuf was asked for). */
+  async #errorText(response: Response, request: HttpRequest): Promise<string> {
+    if (!isProtobuf(response.headers.get('content-type'))) {
+      return response.text();
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    try {
+      return JSON.stringify(decodeObject(bytes, { resource: request.protobuf?.resource ?? request.path }));
+    } catch {
+      // Not a Status we can read: the error keeps its HTTP status and says nothing more.
+      return '';
+    }
   }
 
   async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
@@ -171,6 +219,7 @@ export class Transport {
     }
     const started = performance.now();
     const { headers, dispatcher } = await this.#authenticate(request);
+    const accept = headers['Accept'];
     cancel.throwIfAborted();
     const signals = [cancel, timeout].filter((s): s is AbortSignal => s !== undefined);
     let code = '<error>';
@@ -194,6 +243,7 @@ export class Transport {
         durationSeconds: (performance.now() - started) / 1000,
         rateLimiterSeconds: (started - limiterStart) / 1000,
         ...(request.query?.['dryRun'] === undefined ? {} : { dryRun: true }),
+        accept,
       });
     }
   }
@@ -203,7 +253,7 @@ export class Transport {
     await this.#options.kubeConfig.applyToHTTPSOptions(options);
     const headers: Record<string, string> = {
       ...credentialHeaders(options),
-      Accept: 'application/json',
+      Accept: acceptHeader(this.#options.apiContentType ?? 'protobuf', request),
       'User-Agent': this.#options.userAgent,
     };
     if (request.body !== undefined) {

@@ -41,3 +41,19 @@ describe('parseFlags with a cross-flag rule', () => {
     expect(parseFlags(['--workers=1'], schema).workers).toBe(1);
   });
 });
+
+describe('--api-content-type', () => {
+  it.each([
+    [[], 'protobuf'],
+    [['--api-content-type=json'], 'json'],
+    [['--api-content-type=protobuf'], 'protobuf'],
+    [['--api-content-type=application/json'], 'json'],
+    [['--api-content-type=application/vnd.kubernetes.protobuf'], 'protobuf'],
+  ])('%j reads built-in kinds in %s', (args, expected) => {
+    expect(parseFlags(args, managerFlagsSchema)['api-content-type']).toBe(expected);
+  });
+
+  it('refuses another content type, naming the flag', () => {
+    expect(() => parseFlags(['--api-content-type=yaml'], managerFlagsSchema)).toThrow(/api-content-type/);
+  });
+});

@@ -47,6 +47,10 @@ export const countFlag = (
     }
     return value;
   });
+/** `protobuf` or `json`, or the media types (`application/vnd.kubernetes.protobuf`, `application/json`). */
+const apiContentTypeFlag = z
+  .enum(['protobuf', 'json', 'application/vnd.kubernetes.protobuf', 'application/json'])
+  .transform((value): 'protobuf' | 'json' => (value === 'json' || value === 'application/json' ? 'json' : 'protobuf'));
 const address = z.string().regex(/^(0|[^\s:]*:\d{1,5}|\[[^\]]+\]:\d{1,5})$/, 'expected host:port, :port or 0');
 
 /**
@@ -59,6 +63,8 @@ export const managerFlagsSchema = z.strictObject({
   // 0 turns the client-side limit off and leaves it to the API server's Priority and Fairness.
   'kube-api-qps': countFlag('a number', 'non-negative').default(30),
   'kube-api-burst': countFlag('an integer', 'non-negative').pipe(z.number().int()).default(50),
+  // What built-in kinds are read in (kube-controller-manager's --kube-api-content-type, whose media types are accepted too).
+  'api-content-type': apiContentTypeFlag.default('protobuf'),
   'leader-elect': booleanFlag().default(true),
   // No default of its own: an app's configuration gives its release's (kruise-ts's is
   // @kruise-ts/app-config's), and a manager without one uses `default`.

@@ -71,6 +71,7 @@ export function managerOptionsFromFlags(flags: ManagerFlags, process: ManagerPro
     userAgent: process.userAgent,
     qps: flags['kube-api-qps'],
     burst: flags['kube-api-burst'],
+    apiContentType: flags['api-content-type'],
     namespace: flags.namespace,
     leaderElection: {
       enabled: flags['leader-elect'],

@@ -11,6 +11,7 @@ import { createClient } from '../client/client.ts';
 import type { KubeConfigLike } from '../client/cluster-config.ts';
 import type { Client } from '../client/client.ts';
 import { Transport } from '../client/transport.ts';
+import type { ApiContentType } from '../client/content-type.ts';
 import type { RequestObserver } from '../client/transport.ts';
 import { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller.ts';
@@ -50,6 +51,8 @@ export interface ManagerOptions {
   /** Client-side rate limit for every request of this manager (OpenKruise: 30 / 50). */
   readonly qps?: number | undefined;
   readonly burst?: number | undefined;
+  /** What built-in kinds are read in (`--api-content-type`): protobuf (the default) or JSON. */
+  readonly apiContentType?: ApiContentType | undefined;
   /** Caches only this namespace when set. */
   readonly namespace?: string | undefined;
   readonly leaderElection?: LeaderElectionOptions | undefined;
@@ -129,6 +132,7 @@ export class Manager {
       burst: options.burst ?? 50,
       userAgent: userAgentOf(options.userAgent, sharding),
       observer: fanOut([requestObserver(this.metrics), ...(options.requestObservers ?? [])]),
+      apiContentType: options.apiContentType,
     });
     this.client = createClient(transport);
     const reducer = this.#memoryReducer;
@@ -397,6 +401,11 @@ function fanOut(observers: readonly RequestObserver[]): RequestObserver {
     observeRequest: (record) => {
       for (const observer of observers) {
         observer.observeRequest(record);
+      }
+    },
+    observeDecodeError: (record) => {
+      for (const observer of observers) {
+        observer.observeDecodeError?.(record);
       }
     },
   };

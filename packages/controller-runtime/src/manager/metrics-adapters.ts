@@ -13,6 +13,9 @@ export function requestObserver(metrics: RuntimeMetrics): RequestObserver {
         record.rateLimiterSeconds,
       );
     },
+    observeDecodeError: ({ resource }) => {
+      metrics.clientDecodeErrors.inc({ resource });
+    },
   };
 }
 

@@ -155,6 +155,13 @@ const EXPECTED: readonly Expected[] = [
     buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
   },
   {
+    member: 'clientDecodeErrors',
+    name: 'kruise_ts_client_decode_errors_total',
+    type: 'counter',
+    labels: ['resource'],
+    help: 'Protobuf answers of the API server (gets, lists, watch frames) that did not decode; the read failed and was retried.',
+  },
+  {
     member: 'leaderElectionMasterStatus',
     name: 'leader_election_master_status',
     type: 'gauge',

@@ -67,6 +67,8 @@ export interface RuntimeMetrics {
   readonly restClientRequestDuration: Histogram<'verb' | 'host'>;
   /** `rest_client_rate_limiter_duration_seconds{verb,host}`: time spent waiting for the client's token bucket. */
   readonly restClientRateLimiterDuration: Histogram<'verb' | 'host'>;
+  /** `kruise_ts_client_decode_errors_total{resource}`: protobuf answers (gets, lists, watch frames) that did not decode. */
+  readonly clientDecodeErrors: Counter<'resource'>;
 
   /** `leader_election_master_status{name}`: 1 while this process holds the lease `name`, else 0. */
   readonly leaderElectionMasterStatus: Gauge<'name'>;
@@ -89,7 +91,7 @@ type ControllerMetrics = Pick<
 
 type ClientMetrics = Pick<
   RuntimeMetrics,
-  'restClientRequests' | 'restClientRequestDuration' | 'restClientRateLimiterDuration'
+  'restClientRequests' | 'restClientRequestDuration' | 'restClientRateLimiterDuration' | 'clientDecodeErrors'
 >;
 
 /**
@@ -185,6 +187,12 @@ function createClientMetrics(registry: Registry): ClientMetrics {
       help: 'Client side rate limiter latency in seconds. Broken down by verb, and host.',
       labelNames: ['verb', 'host'] as const,
       buckets: [...REST_CLIENT_DURATION_BUCKETS],
+      registers,
+    }),
+    clientDecodeErrors: new Counter({
+      name: 'kruise_ts_client_decode_errors_total',
+      help: 'Protobuf answers of the API server (gets, lists, watch frames) that did not decode; the read failed and was retried.',
+      labelNames: ['resource'] as const,
       registers,
     }),
   };
