@@ -27,13 +27,8 @@ import type { ApiContentType } from './content-type.ts';
 import { watchResource } from './watch.ts';
 
 const pods = defineResource<KubeObject>({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
-const leases = defineResource<KubeObject>({
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  plural: 'leases',
-  kind: 'Lease',
-  namespaced: true,
-});
+// Not a kind the protobuf tables cover (no custom resource needed: the client asks by kind).
+const leases = { ...pods, group: 'coordination.k8s.io', plural: 'leases', kind: 'Lease' };
 
 // A minimal protobuf writer: Pod {metadata=1 ObjectMeta {name=1, resourceVersion=6}, status=3 PodStatus
 // {hostIP=5}}; PodList {metadata=1 ListMeta {resourceVersion=2}, items=2}; the k8s\0 envelope.

@@ -31,19 +31,25 @@ async function podList(): Promise<{ readonly protobuf: Buffer; readonly json: Bu
   return { protobuf: Buffer.from(vector.protobuf, 'base64'), json: Buffer.from(vector.json, 'utf8') };
 }
 
-/** Median milliseconds of `rounds` runs after a warm-up. */
-function measure(run: () => unknown): number {
-  for (let i = 0; i < 5; i++) {
-    run();
+/**
+ * Median milliseconds of each contender over `rounds` rounds after a warm-up, the contenders taking
+ * turns within a round, so that a change of the shared machine's load weighs on all of them alike.
+ */
+function measureAll(contenders: Readonly<Record<string, () => unknown>>): Record<string, number> {
+  const entries = Object.entries(contenders);
+  const times = new Map(entries.map(([name]) => [name, [] as number[]]));
+  for (let round = -5; round < rounds; round++) {
+    for (const [name, run] of entries) {
+      const start = process.hrtime.bigint();
+      run();
+      if (round >= 0) {
+        times.get(name)?.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+    }
   }
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = process.hrtime.bigint();
-    run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+  const median = (values: number[]): number =>
+    values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  return Object.fromEntries([...times].map(([name, values]) => [name, median(values)]));
 }
 
 /** The heap the run's result holds: heapUsed after a forced collection with the result alive, less before (needs `--expose-gc`). */
@@ -72,16 +78,16 @@ const viaProtobuf = (): Pod[] =>
 if (!isDeepStrictEqual(viaJson(), viaProtobuf())) {
   throw new Error('the cached pods from protobuf differ from those from JSON');
 }
-const results = {
-  'JSON: JSON.parse + trimPodForCache': measure(viaJson),
-  'protobuf: decode with filter + trimPodForCache': measure(viaProtobuf),
-  'protobuf: decode with filter alone': measure(() => decodeObject(protobuf, { filter: POD_CACHE_FIELD_FILTER })),
-  'protobuf: decode whole (no filter)': measure(() => decodeObject(protobuf)),
-  'JSON: JSON.parse alone': measure(() => JSON.parse(json.toString('utf8'))),
-};
+const results = measureAll({
+  'JSON: JSON.parse + trimPodForCache': viaJson,
+  'protobuf: decode with filter + trimPodForCache': viaProtobuf,
+  'protobuf: decode with filter alone': () => decodeObject(protobuf, { filter: POD_CACHE_FIELD_FILTER }),
+  'protobuf: decode whole (no filter)': () => decodeObject(protobuf),
+  'JSON: JSON.parse alone': () => JSON.parse(json.toString('utf8')) as unknown,
+});
 console.log(`PodList of ${pods} pods: protobuf ${protobuf.length} bytes, JSON ${json.length} bytes`);
 for (const [name, ms] of Object.entries(results)) {
-  console.log(`  ${name.padEnd(48)} ${ms.toFixed(2)} ms (median of ${rounds})`);
+  console.log(`  ${name.padEnd(48)} ${ms.toFixed(2)} ms (median of ${rounds}, contenders interleaved)`);
 }
 const heap = { JSON: retainedBytes(viaJson), protobuf: retainedBytes(viaProtobuf) };
 console.log(`  heap held by the cached pods: JSON ${heap.JSON} bytes, protobuf ${heap.protobuf} bytes (--expose-gc)`);

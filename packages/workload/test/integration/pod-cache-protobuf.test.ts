@@ -95,20 +95,14 @@ describe('the pod cache over protobuf and over JSON', () => {
         { type: 'merge', body: { metadata: { labels: { v: '2' } } } },
       );
       const probed = '2026-11-29T07:00:00Z';
-      await client.patchStatus(
-        podResource,
-        { namespace: ns.name, name: 'pod-2' },
-        {
-          type: 'merge',
-          body: {
-            status: {
-              conditions: [
-                { type: 'InPlaceUpdateReady', status: 'True', lastProbeTime: probed, lastTransitionTime: probed },
-              ],
-            },
-          },
-        },
-      );
+      const condition = {
+        type: 'InPlaceUpdateReady',
+        status: 'True',
+        lastProbeTime: probed,
+        lastTransitionTime: probed,
+      };
+      const status = { type: 'merge', body: { status: { conditions: [condition] } } } as const;
+      await client.patchStatus(podResource, { namespace: ns.name, name: 'pod-2' }, status);
       await same(4);
       // The fake kubelet may replace the conditions again; what never reaches either cache is lastProbeTime.
       expect(JSON.stringify(cached(0))).not.toContain('lastProbeTime');
