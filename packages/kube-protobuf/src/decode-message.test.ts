@@ -20,6 +20,15 @@ describe('the JSON shape of decoded messages', () => {
     expect(pod()).toStrictEqual({ kind: 'Pod', apiVersion: 'v1', metadata: {}, spec: noSpec, status: {} });
   });
 
+  it('builds plain objects (prototype Object.prototype), as JSON.parse does, for messages of every depth', () => {
+    const decoded = pod(field(2, field(2, bytes(field(1, 'c'), field(6, int(3, 80))))));
+    const spec = decoded['spec'] as { containers: { ports: object[] }[] };
+    const [container] = spec.containers;
+    for (const object of [decoded, spec, container, container?.ports[0]]) {
+      expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
+    }
+  });
+
   it('leaves out omitempty zeros, keeps non-omitempty ones and set pointers', () => {
     const status = field(8, bytes(field(1, ''), int(4, false), int(5, 0), int(9, false)));
     expect(pod(field(3, bytes(field(5, ''), status)))['status']).toStrictEqual({

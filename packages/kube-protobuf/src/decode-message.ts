@@ -13,8 +13,9 @@ import type { FieldTable, MessageTable } from './tables.ts';
 export type JsonObject = Record<string, unknown>;
 
 function readMessage(r: Reader, field: FieldTable): JsonObject {
-  const target: JsonObject = {};
-  decodeNested(field.message ?? r.fail(`no table for ${field.name}`), r, target);
+  const table = field.message ?? r.fail(`no table for ${field.name}`);
+  const target = new table.construct();
+  decodeNested(table, r, target);
   return target;
 }
 
@@ -88,7 +89,7 @@ function setKey(target: JsonObject, key: string, value: unknown): void {
 /** Go's zero of one value of the field, as JSON: a struct's is an object of its own zero fields. */
 function zeroValueOf(field: FieldTable): unknown {
   if (field.kind === ValueKind.message && field.message !== undefined) {
-    const target: JsonObject = {};
+    const target = new field.message.construct();
     fillZeros(field.message, target);
     return target;
   }
@@ -129,12 +130,13 @@ function readMapEntry(r: Reader, field: FieldTable, map: JsonObject): void {
   setKey(map, key, value === undefined ? zeroValueOf(field) : value);
 }
 
-function objectAt(target: JsonObject, name: string): JsonObject {
+/** The object of a map (`table` undefined) or message field, created when the field is first seen. */
+function objectAt(target: JsonObject, name: string, table: MessageTable | undefined): JsonObject {
   const existing = target[name];
   if (typeof existing === 'object' && existing !== null && !Array.isArray(existing)) {
     return existing as JsonObject;
   }
-  const created: JsonObject = {};
+  const created: JsonObject = table === undefined ? {} : new table.construct();
   target[name] = created;
   return created;
 }
@@ -151,7 +153,7 @@ function push(target: JsonObject, name: string, value: unknown): void {
 /** One value of a value or pointer field: as in Go, a later occurrence replaces a scalar and merges into a message. */
 function setValue(r: Reader, field: FieldTable, target: JsonObject): void {
   if (field.kind === ValueKind.message && field.message !== undefined) {
-    decodeNested(field.message, r, objectAt(target, field.name));
+    decodeNested(field.message, r, objectAt(target, field.name, field.message));
     return;
   }
   const value = readValue(r, field);
@@ -173,7 +175,7 @@ function readField(r: Reader, field: FieldTable, target: JsonObject): void {
       push(target, field.name, readValue(r, field));
       return;
     case Shape.map:
-      readMapEntry(r, field, objectAt(target, field.name));
+      readMapEntry(r, field, objectAt(target, field.name, undefined));
       return;
     case Shape.inline:
       decodeNested(field.message ?? r.fail(`no table for inlined ${field.name}`), r, target);
@@ -218,5 +220,19 @@ export function decodeFields(table: MessageTable, r: Reader, target: JsonObject)
     }
   }
   fillZeros(table, target);
+  trimLists(table, target);
   r.typeName = outerType;
+}
+
+/**
+ * Each list at its length: a list grown by push has room for more (17 items once it holds 2), which
+ * the cache would keep for as long as it holds the object; JSON.parse sizes its arrays exactly.
+ */
+function trimLists(table: MessageTable, target: JsonObject): void {
+  for (const name of table.lists) {
+    const list = target[name];
+    if (Array.isArray(list) && list.length > 1) {
+      target[name] = list.slice();
+    }
+  }
 }

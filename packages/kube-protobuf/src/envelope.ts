@@ -11,6 +11,7 @@ import { guarded } from './guarded.ts';
 import type { DecodeOptions } from './guarded.ts';
 import { Reader, WireType } from './reader.ts';
 import { kindTable } from './tables.ts';
+import type { MessageTable } from './tables.ts';
 
 /** The media type of Kubernetes protobuf, as an Accept or Content-Type header names it. */
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -83,6 +84,14 @@ function readEnvelope(r: Reader): Envelope {
   return envelope;
 }
 
+/** The kind's object with its type first, as Go's JSON writes it. */
+function typed(table: MessageTable, kind: string, apiVersion: string): JsonObject {
+  const object = new table.construct();
+  object['kind'] = kind;
+  object['apiVersion'] = apiVersion;
+  return object;
+}
+
 /** Decodes the envelope from `r.pos` to `r.end` (a whole answer, or a watch event's object). */
 export function decodeEnvelope(r: Reader, filter: FieldFilter | undefined): JsonObject {
   const outerType = r.typeName;
@@ -98,10 +107,11 @@ export function decodeEnvelope(r: Reader, filter: FieldFilter | undefined): Json
     // object), so an envelope without one is an answer cut short, not an object.
     r.fail('an envelope without the object', start);
   }
-  const object: JsonObject = { kind, apiVersion };
+  const filtered = filteredTable(table, filter);
+  const object = typed(filtered, kind, apiVersion);
   r.pos = rawStart;
   r.end = rawEnd;
-  decodeFields(filteredTable(table, filter), r, object);
+  decodeFields(filtered, r, object);
   // An empty list has no items on the wire, which Go decodes as nil (`null`); the API server's JSON of
   // a list has `[]` (apiserver's meta.SetList makes the slice), and so must ours.
   if (object['items'] === null && kind.endsWith('List')) {

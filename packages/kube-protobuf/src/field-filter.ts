@@ -7,7 +7,7 @@
  */
 import { parsePaths } from './field-path.ts';
 import type { PathNode } from './field-path.ts';
-import { kindTable, Shape, ValueKind, zerosOf } from './tables.ts';
+import { kindTable, listsOf, plainObjectConstructor, Shape, ValueKind, zerosOf } from './tables.ts';
 import type { FieldTable, MessageTable } from './tables.ts';
 import { WIRE_KINDS } from './wire-tables.generated.ts';
 
@@ -108,7 +108,7 @@ function filterFields(table: MessageTable, node: PathNode, outer: Pass): Message
     }
     return filterField(field, node.children.get(field.name), pass);
   });
-  const filtered = { name: table.name, fields, zeros: [] };
+  const filtered = { name: table.name, fields, zeros: [], lists: listsOf(fields), construct: plainObjectConstructor() };
   return { ...filtered, zeros: zerosOf(filtered, new Set()) };
 }
 
@@ -137,7 +137,7 @@ function filterList(list: MessageTable, item: MessageTable, filtered: MessageTab
   const fields = list.fields.map((field) =>
     field?.message === item && field.shape === Shape.repeated ? { ...field, message: filtered } : field,
   );
-  return { ...list, fields };
+  return { ...list, fields, construct: plainObjectConstructor() };
 }
 
 /**

@@ -126,14 +126,17 @@ export class Reader {
     return this.varint();
   }
 
+  /** A small value stays a small integer (a double computed from the halves would be stored boxed, as a heap number). */
   int64(): number {
     const lo = this.varint();
-    return (this.hi | 0) * TWO_POW_32 + lo;
+    const hi = this.hi;
+    return hi === 0 ? lo : (hi | 0) * TWO_POW_32 + lo;
   }
 
   uint64(): number {
     const lo = this.varint();
-    return this.hi * TWO_POW_32 + lo;
+    const hi = this.hi;
+    return hi === 0 ? lo : hi * TWO_POW_32 + lo;
   }
 
   bool(): boolean {

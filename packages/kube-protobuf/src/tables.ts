@@ -4,6 +4,7 @@
  * shape, value kind, wire type and the value JSON omits; and the fields JSON has even when the wire
  * does not (a zero Go field, written by Go's JSON encoder unless omitempty drops it).
  */
+import type { JsonObject } from './decode-message.ts';
 import type { WireField } from './wire-table-types.ts';
 import { WIRE_KINDS, WIRE_STRUCTS } from './wire-tables.generated.ts';
 
@@ -57,6 +58,34 @@ export interface MessageTable {
   readonly fields: readonly (FieldTable | undefined)[];
   /** Fields that JSON has even when the wire does not (inlined structs' included). */
   readonly zeros: readonly FieldTable[];
+  /** The names of the list fields, whose lists the decoder trims to their length once the message is read. */
+  readonly lists: readonly string[];
+  /** Builds the message's object: a plain object, sized by V8 to what this message's objects hold. */
+  readonly construct: PlainObjectConstructor;
+}
+
+/** `new` of it gives an empty plain object (prototype Object.prototype). */
+export type PlainObjectConstructor = new () => JsonObject;
+
+/**
+ * A constructor of plain objects of its own. Why not `{}`: an object literal has room for 4
+ * properties in the object, and a message with more keeps the rest in a separate, over-allocated
+ * property array; V8 sizes a constructor's objects to what its first objects came to hold (slack
+ * tracking), as JSON.parse sizes each object to its keys. One constructor per message table, so that
+ * each learns one struct's size. The prototype is Object.prototype: the objects are the plain
+ * objects JSON.parse gives (deep equality compares prototypes).
+ */
+export function plainObjectConstructor(): PlainObjectConstructor {
+  const construct = function PlainObject(): void {
+    // Properties are added by the decoder.
+  };
+  construct.prototype = Object.prototype;
+  return construct as unknown as PlainObjectConstructor;
+}
+
+/** The names of the list fields of a message (not of its inlined structs: they are decoded as messages of their own). */
+export function listsOf(fields: readonly (FieldTable | undefined)[]): string[] {
+  return fields.flatMap((field) => (field?.shape === Shape.repeated ? [field.name] : []));
 }
 
 const SCALARS: Readonly<Record<string, ValueKind>> = {
@@ -165,6 +194,8 @@ interface MutableMessage {
   readonly name: string;
   fields: (FieldTable | undefined)[];
   zeros: FieldTable[];
+  lists: string[];
+  readonly construct: PlainObjectConstructor;
 }
 
 /** The fields JSON has when the wire lacks them (an inlined struct's included); `done`: tables whose zeros are set. */
@@ -183,7 +214,7 @@ export function zerosOf(message: MessageTable, done: Set<MessageTable>): FieldTa
 function link(): ReadonlyMap<string, MessageTable> {
   const messages = new Map<string, MutableMessage>();
   for (const name of Object.keys(WIRE_STRUCTS)) {
-    messages.set(name, { name, fields: [], zeros: [] });
+    messages.set(name, { name, fields: [], zeros: [], lists: [], construct: plainObjectConstructor() });
   }
   for (const [name, rows] of Object.entries(WIRE_STRUCTS)) {
     const message = messages.get(name);
@@ -194,6 +225,7 @@ function link(): ReadonlyMap<string, MessageTable> {
     }
     if (message !== undefined) {
       message.fields = fields;
+      message.lists = listsOf(fields);
     }
   }
   const done = new Set<MessageTable>();

@@ -1,4 +1,4 @@
-import { applyFieldFilter, compileFieldFilter, PROTOBUF_KINDS } from '@kruise-ts/kube-protobuf';
+import { compileFieldFilter, PROTOBUF_KINDS } from '@kruise-ts/kube-protobuf';
 import type { FieldFilter } from '@kruise-ts/kube-protobuf';
 import type { Logger } from 'pino';
 
@@ -25,8 +25,10 @@ export interface InformerRequest<T extends KubeObject> extends WatchScope<T> {
 export interface CacheTransformOptions {
   /**
    * The fields the transform drops (a field filter of the resource's kind, `compileFieldFilter`):
-   * a protobuf answer is decoded without them, and an object from JSON has the filter applied before
-   * the transform, so that both reach the transform alike.
+   * a protobuf answer is decoded without them. The transform must drop them itself all the same
+   * (`applyFieldFilter`, a walk without a copy on an object decoded with the filter), since an object
+   * read as JSON reaches it whole: the factory does not filter it first, which would cost the JSON
+   * path a copy and the protobuf path a second walk.
    */
   readonly fieldFilter?: FieldFilter | undefined;
 }
@@ -160,14 +162,10 @@ export class InformerFactory {
   #transformFor<T extends KubeObject>(resource: ResourceType<T>): (object: T) => T {
     const base = this.#options.transform ?? stripManagedFields;
     const own = this.#transforms.get(resourceKey(resource));
-    const filter = this.#fieldFilters.get(resourceKey(resource));
     if (own === undefined) {
       return base;
     }
-    // The filter on an object decoded with it finds nothing to drop (a walk, no copy).
-    return filter === undefined
-      ? (object: T) => own(base(object)) as T
-      : (object: T) => own(base(applyFieldFilter(object, filter))) as T;
+    return (object: T) => own(base(object)) as T;
   }
 
   /**

@@ -7,8 +7,12 @@
  *   npm run bench:cache-decode -w @kruise-ts/workload [-- <pods> <rounds>]
  */
 import { execFile } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
+import { writeHeapSnapshot } from 'node:v8';
 
 import type { Pod } from '@kruise-ts/api';
 import { decodeObject } from '@kruise-ts/kube-protobuf';
@@ -52,21 +56,38 @@ function measureAll(contenders: Readonly<Record<string, () => unknown>>): Record
   return Object.fromEntries([...times].map(([name, values]) => [name, median(values)]));
 }
 
-/** The heap the run's result holds: heapUsed after a forced collection with the result alive, less before (needs `--expose-gc`). */
+/** The self sizes of every object of the heap, summed from a heap snapshot (which counts live objects only). */
+function liveHeapBytes(): number {
+  const file = writeHeapSnapshot(join(tmpdir(), `pod-cache-decode-${String(process.pid)}.heapsnapshot`));
+  try {
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as HeapSnapshot;
+    const fields = snapshot.snapshot.meta.node_fields;
+    const selfSize = fields.indexOf('self_size');
+    let total = 0;
+    for (let index = selfSize; index < snapshot.nodes.length; index += fields.length) {
+      total += snapshot.nodes[index] ?? 0;
+    }
+    return total;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+interface HeapSnapshot {
+  readonly snapshot: { readonly meta: { readonly node_fields: readonly string[] } };
+  readonly nodes: readonly number[];
+}
+
+/**
+ * The heap the run's result holds: the live heap with the result kept, less the live heap once it
+ * is let go. From heap snapshots, not `heapUsed`, which also counts garbage and free space that a
+ * forced collection leaves and moves by a few hundred KB between runs.
+ */
 function retainedBytes(run: () => unknown): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) {
-    return Number.NaN;
-  }
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const kept = run();
-  gc();
-  const after = process.memoryUsage().heapUsed;
-  if (kept === undefined) {
-    throw new Error('nothing kept');
-  }
-  return after - before;
+  const kept: { result: unknown } = { result: run() };
+  const withResult = liveHeapBytes();
+  kept.result = undefined;
+  return withResult - liveHeapBytes();
 }
 
 type PodList = { items: Pod[] };
@@ -90,4 +111,6 @@ for (const [name, ms] of Object.entries(results)) {
   console.log(`  ${name.padEnd(48)} ${ms.toFixed(2)} ms (median of ${rounds}, contenders interleaved)`);
 }
 const heap = { JSON: retainedBytes(viaJson), protobuf: retainedBytes(viaProtobuf) };
-console.log(`  heap held by the cached pods: JSON ${heap.JSON} bytes, protobuf ${heap.protobuf} bytes (--expose-gc)`);
+console.log(
+  `  heap held by the cached pods: JSON ${heap.JSON} bytes, protobuf ${heap.protobuf} bytes (heap snapshots)`,
+);
