@@ -31,6 +31,12 @@ export interface BroadcastJobControllerOptions {
   /** Pods bound by the scheduler through node affinity (default, OpenKruise's `--assign-bcj-pods-by-scheduler`), else by spec.nodeName. */
   readonly assignPodsByScheduler: boolean;
   readonly expectationTimeoutMs: number;
+  /**
+   * How long a job waits after one of its pods changed (not created or deleted) before it is
+   * reconciled (`--broadcastjob-pod-update-batch-period`): the changes of the job's pods within it
+   * cost one reconcile and one status write. Default 0: every change at once.
+   */
+  readonly podUpdateBatchPeriodMs?: number | undefined;
 }
 
 /** The controller's name: in logs, metrics (`controller="broadcastjob"`) and the work queue. */
@@ -42,9 +48,17 @@ const OWNER = { group: APPS_KRUISE_IO_GROUP, kind: BROADCASTJOB_KIND };
 
 /**
  * Pod events: a created pod checks off its job's create expectation for its node, a deleted (or
- * deleting) one the delete expectation; any change enqueues the job.
+ * deleting) one the delete expectation; each enqueues the job at once. Any other change of a pod
+ * enqueues it after `batchMs` (the Job controller's batching: a job whose pods run and end together is
+ * reconciled, and its status written, once per period, not once per pod; the queue keeps one entry
+ * per job).
  */
-function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations: ScaleExpectations): void {
+function watchJobPods(
+  controller: Controller,
+  pods: Informer<Pod>,
+  watch: { readonly expectations: ScaleExpectations; readonly batchMs: number },
+): void {
+  const { expectations, batchMs } = watch;
   const settle = (pod: DeepReadonly<Pod>, action: 'create' | 'delete'): void => {
     const owner = ownerKeyOf(OWNER, pod);
     if (owner === undefined) {
@@ -60,10 +74,11 @@ function watchJobPods(controller: Controller, pods: Informer<Pod>, expectations:
     onUpdate: (oldPod, newPod) => {
       if (newPod.metadata?.deletionTimestamp !== undefined && oldPod.metadata?.deletionTimestamp === undefined) {
         settle(newPod, 'delete');
+        return;
       }
       const owner = ownerKeyOf(OWNER, newPod);
       if (owner !== undefined) {
-        controller.queue.add(owner);
+        controller.queue.addAfter(owner, batchMs);
       }
     },
     onDelete: (pod) => {
@@ -151,7 +166,7 @@ export function setupBroadcastJobController(manager: Manager, options: Broadcast
   });
   watchOwnWrites(jobs, resourceVersionExpectations);
   controller.watch(jobs, requestForObject());
-  watchJobPods(controller, pods, expectations);
+  watchJobPods(controller, pods, { expectations, batchMs: options.podUpdateBatchPeriodMs ?? 0 });
   watchNodes(nodes, {
     jobs: jobs.lister(),
     pods: pods.lister(),

@@ -37,6 +37,7 @@ export { credentialHeaders } from './client/credential-headers.ts';
 export { requestUrl } from './client/request-url.ts';
 export type { HttpRequest, RequestObserver, RequestRecord } from './client/transport.ts';
 export type { ApiContentType, ProtobufRead } from './client/content-type.ts';
+export { acceptHeader, decodeProtobufAnswer, isProtobuf, protobufStatusText } from './client/content-type.ts';
 export { watchResource } from './client/watch.ts';
 
 // Caches

@@ -32,6 +32,8 @@ export const TEST_NODE_LABEL = 'bcj.kruise-ts.io/test';
 export interface ControllerOptions {
   readonly requestObservers?: readonly RequestObserver[];
   readonly rateLimiter?: TestManagerOptions['rateLimiter'];
+  /** `--broadcastjob-pod-update-batch-period` (default 0: every pod change reconciled at once). */
+  readonly podUpdateBatchPeriodMs?: number;
 }
 
 /** Starts a manager with the BroadcastJob controller for `namespace`. */
@@ -46,7 +48,12 @@ export function startController(
     requestObservers: options.requestObservers,
     rateLimiter: options.rateLimiter,
     setup: (manager) =>
-      setupBroadcastJobController(manager, { workers: 2, assignPodsByScheduler: true, expectationTimeoutMs: 30_000 }),
+      setupBroadcastJobController(manager, {
+        workers: 2,
+        assignPodsByScheduler: true,
+        expectationTimeoutMs: 30_000,
+        podUpdateBatchPeriodMs: options.podUpdateBatchPeriodMs,
+      }),
   });
 }
 

@@ -6,7 +6,16 @@
  */
 import type https from 'node:https';
 
-import { apiErrorFromAnswer, credentialHeaders, currentServer, requestUrl } from '@kruise-ts/controller-runtime';
+import {
+  acceptHeader,
+  apiErrorFromAnswer,
+  credentialHeaders,
+  currentServer,
+  decodeProtobufAnswer,
+  isProtobuf,
+  protobufStatusText,
+  requestUrl,
+} from '@kruise-ts/controller-runtime';
 import type { HttpRequest, KubeConfigLike, RequestSender } from '@kruise-ts/controller-runtime';
 
 // Through getBuiltinModule, not `import`: the ESM view of node:http reads every export once, and one
@@ -23,7 +32,8 @@ export interface HttpsTransportOptions {
 interface Answer {
   readonly code: number;
   readonly statusText: string;
-  readonly text: string;
+  readonly body: Buffer;
+  readonly contentType: string | undefined;
   readonly retryAfter: string | undefined;
 }
 
@@ -47,7 +57,8 @@ export class HttpsTransport implements RequestSender {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const headers: Record<string, string> = {
       ...credentialHeaders(tls),
-      Accept: 'application/json',
+      // Built-in kinds in protobuf, as the controllers read them (kube-protobuf is loaded with the runtime's client).
+      Accept: acceptHeader('protobuf', request),
       'User-Agent': this.#options.userAgent,
     };
     if (body !== undefined) {
@@ -65,9 +76,9 @@ export class HttpsTransport implements RequestSender {
       body,
     );
     if (answer.code >= 200 && answer.code < 300) {
-      return answer.text === '' ? undefined : (JSON.parse(answer.text) as unknown);
+      return answerBody(answer, request);
     }
-    throw apiErrorFromAnswer(answer);
+    throw apiErrorFromAnswer({ ...answer, text: errorText(answer, request) });
   }
 
   close(): void {
@@ -91,7 +102,8 @@ export class HttpsTransport implements RequestSender {
             resolve({
               code: response.statusCode ?? 0,
               statusText: response.statusMessage ?? '',
-              text: Buffer.concat(chunks).toString('utf8'),
+              body: Buffer.concat(chunks),
+              contentType: response.headers['content-type'],
               retryAfter,
             });
           });
@@ -101,6 +113,24 @@ export class HttpsTransport implements RequestSender {
       outgoing.end(body);
     });
   }
+}
+
+/** A successful answer's body: protobuf decoded by its Content-Type (the server may answer JSON all the same), or JSON parsed. */
+function answerBody(answer: Answer, request: HttpRequest): unknown {
+  if (answer.body.length === 0) {
+    return undefined;
+  }
+  if (isProtobuf(answer.contentType ?? null)) {
+    return decodeProtobufAnswer(answer.body, request);
+  }
+  return JSON.parse(answer.body.toString('utf8')) as unknown;
+}
+
+/** An error answer's body as JSON text (a Status comes in protobuf when protobuf was asked for). */
+function errorText(answer: Answer, request: HttpRequest): string {
+  return isProtobuf(answer.contentType ?? null)
+    ? protobufStatusText(answer.body, request)
+    : answer.body.toString('utf8');
 }
 
 /** The TLS material of the kubeconfig's options (its credentials travel as headers). */

@@ -4,7 +4,7 @@
  * kube-protobuf's tables cover (pods, nodes, PVCs, ControllerRevisions, namespaces, events), in gets,
  * lists and watches. Custom resources are served only as JSON, and writes stay JSON (patches are JSON).
  */
-import { PROTOBUF_KINDS, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from '@kruise-ts/kube-protobuf';
+import { decodeObject, PROTOBUF_KINDS, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from '@kruise-ts/kube-protobuf';
 import type { FieldFilter } from '@kruise-ts/kube-protobuf';
 
 import { apiVersionOf } from './resource-type.ts';
@@ -51,4 +51,24 @@ export function acceptHeader(contentType: ApiContentType, read: { verb: string; 
 /** Whether a response's Content-Type is Kubernetes protobuf (`;stream=watch` included). */
 export function isProtobuf(contentType: string | null): boolean {
   return contentType?.startsWith(PROTOBUF_MEDIA_TYPE) === true;
+}
+
+/** Which read an answer belongs to: its path, and what protobuf decoding it asked for. */
+export interface AnswerRead {
+  readonly path: string;
+  readonly protobuf?: ProtobufRead | undefined;
+}
+
+/** A successful protobuf answer decoded into what JSON.parse of its JSON gives; a DecodeError names the resource and offset. */
+export function decodeProtobufAnswer(bytes: Uint8Array, read: AnswerRead): unknown {
+  return decodeObject(bytes, { resource: read.protobuf?.resource ?? read.path, filter: read.protobuf?.filter });
+}
+
+/** An error answer's Status in protobuf as JSON text; empty when it does not decode (the error keeps its HTTP status). */
+export function protobufStatusText(bytes: Uint8Array, read: AnswerRead): string {
+  try {
+    return JSON.stringify(decodeObject(bytes, { resource: read.protobuf?.resource ?? read.path }));
+  } catch {
+    return '';
+  }
 }

@@ -6,14 +6,14 @@ import type { SecureContext } from 'node:tls';
 import { Agent, fetch, ProxyAgent } from 'undici';
 import type { Dispatcher, Response } from 'undici';
 
-import { decodeObject, DecodeError } from '@kruise-ts/kube-protobuf';
+import { DecodeError } from '@kruise-ts/kube-protobuf';
 
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { apiErrorFromAnswer } from './api-error.ts';
 import type { ApiError } from './api-error.ts';
 import { currentServer } from './cluster-config.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
-import { acceptHeader, isProtobuf } from './content-type.ts';
+import { acceptHeader, decodeProtobufAnswer, isProtobuf, protobufStatusText } from './content-type.ts';
 import type { ApiContentType, ProtobufRead } from './content-type.ts';
 import { credentialHeaders } from './credential-headers.ts';
 import { requestUrl } from './request-url.ts';
@@ -182,12 +182,11 @@ export class Transport {
       return text === '' ? undefined : (JSON.parse(text) as unknown);
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
-    const resource = request.protobuf?.resource ?? request.path;
     try {
-      return decodeObject(bytes, { resource, filter: request.protobuf?.filter });
+      return decodeProtobufAnswer(bytes, request);
     } catch (error) {
       if (error instanceof DecodeError) {
-        this.reportDecodeError({ resource, verb: request.verb });
+        this.reportDecodeError({ resource: request.protobuf?.resource ?? request.path, verb: request.verb });
       }
       throw error;
     }
@@ -198,13 +197,7 @@ export class Transport {
     if (!isProtobuf(response.headers.get('content-type'))) {
       return response.text();
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    try {
-      return JSON.stringify(decodeObject(bytes, { resource: request.protobuf?.resource ?? request.path }));
-    } catch {
-      // Not a Status we can read: the error keeps its HTTP status and says nothing more.
-      return '';
-    }
+    return protobufStatusText(new Uint8Array(await response.arrayBuffer()), request);
   }
 
   async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
