@@ -14,6 +14,7 @@ import { HttpsTransport } from '../../src/kubeconfig/https-transport.ts';
 const kubeConfig = testKubeConfig();
 
 interface PodList {
+  readonly metadata: { readonly resourceVersion: string };
   readonly items: { readonly metadata: { readonly name: string }; readonly spec?: unknown }[];
 }
 
@@ -33,8 +34,14 @@ describe('the CLI reads built-in kinds in protobuf', () => {
       const read = { verb: 'list', method: 'GET', path } as const;
       const json = (await transport.request(read)) as PodList;
       // The filter drops spec only where the decoder reads protobuf: its absence proves the answer was protobuf.
+      // The same resourceVersion, exactly: the scheduler and the fake kubelets may change the pods in between.
       const filter = compileFieldFilter('Pod', ['spec']);
-      const protobuf = (await transport.request({ ...read, protobuf: { resource: 'pods', filter } })) as PodList;
+      const query = { resourceVersion: json.metadata.resourceVersion, resourceVersionMatch: 'Exact' };
+      const protobuf = (await transport.request({
+        ...read,
+        query,
+        protobuf: { resource: 'pods', filter },
+      })) as PodList;
       expect(protobuf.items.map((pod) => pod.metadata.name)).toEqual(['a', 'b']);
       expect(protobuf.items.every((pod) => pod.spec === undefined)).toBe(true);
       const { items: jsonItems, ...jsonList } = json;
