@@ -218,6 +218,51 @@ describe('Transport over TLS, with a StaticKubeConfig', () => {
     }
   }, 20_000);
 
+  // undici closes a connection after a body on a method that usually has none: every pod delete (DeleteOptions) was a new TLS handshake.
+  it('keeps its connection after a DELETE with a body (DeleteOptions), as after any other request', async () => {
+    let connections = 0;
+    const reading = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (request, response) => {
+      // As kube-apiserver: the body is read before the answer.
+      request.resume();
+      request.on('end', () => {
+        response.setHeader('Content-Type', 'application/json');
+        response.end('{}');
+      });
+    });
+    reading.on('secureConnection', () => {
+      connections++;
+    });
+    await new Promise<void>((resolve) => reading.listen(0, '127.0.0.1', resolve));
+    const transport = transportFor(
+      { 'certificate-authority-data': b64(ca.certPem), 'tls-server-name': 'kube.test' },
+      { token: 't' },
+      (reading.address() as AddressInfo).port,
+    );
+    try {
+      const deleteThenGet = async (): Promise<void> => {
+        await transport.request({
+          verb: 'delete',
+          method: 'DELETE',
+          path: '/api/v1/namespaces/a/pods/p',
+          body: { preconditions: { uid: 'u' } },
+        });
+        await transport.request({ verb: 'get', method: 'GET', path: '/api' });
+      };
+      // The pool opens a second connection for a request sent before the first connection is free again.
+      await deleteThenGet();
+      const opened = connections;
+      for (let round = 0; round < 3; round++) {
+        await deleteThenGet();
+      }
+      // Closed after each DELETE, the count grew by one a round.
+      expect(connections).toBe(opened);
+    } finally {
+      transport.close();
+      reading.closeAllConnections();
+      await new Promise((resolve) => reading.close(resolve));
+    }
+  });
+
   it("gives a sharded replica's renewals their own rate limit: never queued behind the process's other requests", async () => {
     const slow = new Transport({
       kubeConfig: kubeConfigFor({ 'insecure-skip-tls-verify': true }, { token: 't' }),
