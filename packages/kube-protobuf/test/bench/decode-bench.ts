@@ -4,32 +4,13 @@
  *
  *   npm run bench:decode -w @kruise-ts/kube-protobuf [-- <pods> <rounds>]
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual, promisify } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
 
 import { decodeObject } from '../../src/index.ts';
-
-interface Vector {
-  readonly protobuf: string;
-  readonly json: string;
-}
+import { goldenPodList } from './golden-pod-list.ts';
 
 const pods = Number(process.argv[2] ?? '1000');
 const rounds = Number(process.argv[3] ?? '40');
-
-async function podList(): Promise<Vector> {
-  const { stdout } = await promisify(execFile)('go', ['run', '.', 'bench', String(pods)], {
-    cwd: fileURLToPath(new URL('../golden-go/', import.meta.url)),
-    env: { ...process.env, GOTOOLCHAIN: 'local' },
-    maxBuffer: 1024 * 1024 * 1024,
-  });
-  const [vector] = JSON.parse(stdout) as Vector[];
-  if (vector === undefined) {
-    throw new Error('golden-go bench printed nothing');
-  }
-  return vector;
-}
 
 /** Median milliseconds of `rounds` runs after a warm-up. */
 function measure(run: () => unknown): number {
@@ -46,7 +27,7 @@ function measure(run: () => unknown): number {
   return times[Math.floor(times.length / 2)] ?? Number.NaN;
 }
 
-const vector = await podList();
+const vector = await goldenPodList(pods);
 const protobuf = Buffer.from(vector.protobuf, 'base64');
 const jsonBytes = Buffer.from(vector.json, 'utf8');
 if (!isDeepStrictEqual(decodeObject(protobuf), JSON.parse(vector.json))) {

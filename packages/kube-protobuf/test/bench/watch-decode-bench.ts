@@ -7,36 +7,17 @@
  *
  *   npm run bench:watch-decode -w @kruise-ts/kube-protobuf [-- <pods> <rounds>]
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual, promisify } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
 
 import { compileFieldFilter, decodeWatchStream } from '../../src/index.ts';
 import type { FieldFilter } from '../../src/index.ts';
 import { envelope, watchFrame } from '../wire-writer.ts';
+import { goldenPodList } from './golden-pod-list.ts';
 
 const pods = Number(process.argv[2] ?? '1000');
 const rounds = Number(process.argv[3] ?? '30');
 /** What the API server's HTTP/2 stream typically hands the client at once. */
 const CHUNK_BYTES = 16 * 1024;
-
-interface Vector {
-  readonly protobuf: string;
-  readonly json: string;
-}
-
-async function podList(): Promise<Vector> {
-  const { stdout } = await promisify(execFile)('go', ['run', '.', 'bench', String(pods)], {
-    cwd: fileURLToPath(new URL('../golden-go/', import.meta.url)),
-    env: { ...process.env, GOTOOLCHAIN: 'local' },
-    maxBuffer: 1024 * 1024 * 1024,
-  });
-  const [vector] = JSON.parse(stdout) as Vector[];
-  if (vector === undefined) {
-    throw new Error('golden-go bench printed nothing');
-  }
-  return vector;
-}
 
 /** A varint at `pos`: its value and where it ends (lengths here are far below 2^31). */
 function varintAt(bytes: Uint8Array, pos: number): [value: number, end: number] {
@@ -127,7 +108,7 @@ async function measureAll(contenders: Readonly<Record<string, () => unknown>>): 
   return Object.fromEntries([...times].map(([name, values]) => [name, median(values)]));
 }
 
-const vector = await podList();
+const vector = await goldenPodList(pods);
 const items = (JSON.parse(vector.json) as { items: unknown[] }).items;
 const jsonStream = Buffer.from(items.map((pod) => `${JSON.stringify({ type: 'MODIFIED', object: pod })}\n`).join(''));
 const frames = podsOf(Buffer.from(vector.protobuf, 'base64')).map((pod) =>
