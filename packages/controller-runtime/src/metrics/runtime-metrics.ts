@@ -58,7 +58,7 @@ export interface RuntimeMetrics {
   readonly workQueueUnfinishedWork: Gauge<WorkQueueLabel>;
   /** `workqueue_longest_running_processor_seconds{name,controller}` (filled at scrape time). */
   readonly workQueueLongestRunningProcessor: Gauge<WorkQueueLabel>;
-  /** `workqueue_retries_total{name,controller}`: rate-limited requeues and delayed adds. */
+  /** `workqueue_retries_total{name,controller}`: rate-limited requeues (not delayed adds, as in client-go). */
   readonly workQueueRetries: Counter<WorkQueueLabel>;
 
   /** `rest_client_requests_total{code,method,host}`: API requests by HTTP status code and method. */

@@ -20,7 +20,10 @@ export interface WorkQueueMetrics {
   waited(seconds: number): void;
   /** A worker finished an item it had held for `seconds` (`workqueue_work_duration_seconds`). */
   processed(seconds: number): void;
-  /** An item was re-added with a delay: a rate-limited retry or an `addAfter` (`workqueue_retries_total`). */
+  /**
+   * A rate-limited retry (`workqueue_retries_total`). Not an `addAfter`: as in client-go, a requested delay
+   * (a reconcile's requeueAfter, a batched enqueue) is not a retry.
+   */
   retried(): void;
   /** Registers the function that reports the queue's gauges at scrape time; the latest queue wins. */
   bindState(read: () => WorkQueueState): void;

@@ -112,9 +112,6 @@ class KeyedWorkQueue<K> implements WorkQueue<K> {
     if (this.#state !== 'running') {
       return;
     }
-    if (delayMs > 0) {
-      this.#metrics?.retried();
-    }
     this.#schedule(item, delayMs);
   }
 
