@@ -49,7 +49,7 @@ export function acceptHeader(contentType: ApiContentType, read: { verb: string; 
 }
 
 /** Whether a response's Content-Type is Kubernetes protobuf (`;stream=watch` included). */
-export function isProtobuf(contentType: string | null): boolean {
+export function isProtobuf(contentType: string | null | undefined): boolean {
   return contentType?.startsWith(PROTOBUF_MEDIA_TYPE) === true;
 }
 

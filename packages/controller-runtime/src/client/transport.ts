@@ -3,19 +3,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createSecureContext } from 'node:tls';
 import type { SecureContext } from 'node:tls';
 
-import { Agent, fetch, ProxyAgent } from 'undici';
-import type { Dispatcher, Response } from 'undici';
+import { Agent, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 
 import { DecodeError } from '@kruise-ts/kube-protobuf';
 
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
-import { apiErrorFromAnswer } from './api-error.ts';
 import type { ApiError } from './api-error.ts';
 import { currentServer } from './cluster-config.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
 import { acceptHeader, decodeProtobufAnswer, isProtobuf, protobufStatusText } from './content-type.ts';
 import type { ApiContentType, ProtobufRead } from './content-type.ts';
 import { credentialHeaders } from './credential-headers.ts';
+import { contentTypeOf, toApiError } from './http-answer.ts';
+import type { HttpAnswer, StreamAnswer } from './http-answer.ts';
 import { requestUrl } from './request-url.ts';
 
 /** What one finished request looked like, for metrics. */
@@ -137,7 +138,7 @@ export class Transport {
         request,
         AbortSignal.timeout(this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       );
-      if (response.ok) {
+      if (response.statusCode >= 200 && response.statusCode < 300) {
         return await this.#body(response, request);
       }
       const error = toApiError(response, await this.#errorText(response, request));
@@ -161,13 +162,16 @@ export class Transport {
     void this.#shared.dispatcher?.destroy().catch(() => undefined);
   }
 
-  /** Opens a streaming GET (watch). The caller reads the body; a non-2xx answer throws ApiError. */
-  async stream(request: HttpRequest): Promise<Response> {
+  /**
+   * Opens a streaming GET (watch). The caller reads the body to its end or stops reading (which
+   * destroys it and so ends the request); a non-2xx answer throws ApiError.
+   */
+  async stream(request: HttpRequest): Promise<StreamAnswer> {
     const response = await this.#send(request, undefined);
-    if (!response.ok) {
+    if (response.statusCode < 200 || response.statusCode >= 300) {
       throw toApiError(response, await this.#errorText(response, request));
     }
-    return response;
+    return { contentType: contentTypeOf(response), body: response.body };
   }
 
   /** Counts a protobuf answer that did not decode (`kruise_ts_client_decode_errors_total`); the caller fails the read. */
@@ -176,12 +180,12 @@ export class Transport {
   }
 
   /** A successful answer's body: JSON parsed, or protobuf decoded (by its Content-Type: the server may answer JSON all the same). */
-  async #body(response: Response, request: HttpRequest): Promise<unknown> {
-    if (!isProtobuf(response.headers.get('content-type'))) {
-      const text = await response.text();
+  async #body(response: HttpAnswer, request: HttpRequest): Promise<unknown> {
+    if (!isProtobuf(contentTypeOf(response))) {
+      const text = await response.body.text();
       return text === '' ? undefined : (JSON.parse(text) as unknown);
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = new Uint8Array(await response.body.arrayBuffer());
     try {
       return decodeProtobufAnswer(bytes, request);
     } catch (error) {
@@ -193,14 +197,19 @@ export class Transport {
   }
 
   /** An error answer's body as JSON text (a Status comes in protobuf when protobuf was asked for). */
-  async #errorText(response: Response, request: HttpRequest): Promise<string> {
-    if (!isProtobuf(response.headers.get('content-type'))) {
-      return response.text();
+  async #errorText(response: HttpAnswer, request: HttpRequest): Promise<string> {
+    if (!isProtobuf(contentTypeOf(response))) {
+      return response.body.text();
     }
-    return protobufStatusText(new Uint8Array(await response.arrayBuffer()), request);
+    return protobufStatusText(new Uint8Array(await response.body.arrayBuffer()), request);
   }
 
-  async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<Response> {
+  /**
+   * undici's `request`, not `fetch`: the WHATWG layer (Request and Response objects, Headers, web
+   * streams, the body's mixin) cost more of a controller's CPU than the HTTP/1.1 client under it
+   * (docs/benchmarks.md, "Issue 41"), and nothing here needs it.
+   */
+  async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<HttpAnswer> {
     const closed = this.#shared.closed.signal;
     closed.throwIfAborted();
     const url = requestUrl(this.#server, request);
@@ -217,14 +226,15 @@ export class Transport {
     const signals = [cancel, timeout].filter((s): s is AbortSignal => s !== undefined);
     let code = '<error>';
     try {
-      const response = await fetch(url, {
+      const response = await dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: request.method,
         headers,
         body: request.body === undefined ? null : JSON.stringify(request.body),
-        dispatcher,
         ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
       });
-      code = String(response.status);
+      code = String(response.statusCode);
       return response;
     } finally {
       this.#options.observer?.observeRequest({
@@ -321,15 +331,6 @@ export class TransportClosedError extends Error {
     super('the API client was closed (the process is shutting down)');
     this.name = 'TransportClosedError';
   }
-}
-
-function toApiError(response: Response, text: string): ApiError {
-  return apiErrorFromAnswer({
-    code: response.status,
-    statusText: response.statusText,
-    text,
-    retryAfter: response.headers.get('retry-after'),
-  });
 }
 
 /**

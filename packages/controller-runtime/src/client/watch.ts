@@ -63,11 +63,8 @@ export async function* watchResource<T extends KubeObject>(
     signal: AbortSignal.any([options.signal, deadline]),
     protobuf,
   });
-  if (response.body === null) {
-    return;
-  }
   const raw =
-    protobuf !== undefined && isProtobuf(response.headers.get('content-type'))
+    protobuf !== undefined && isProtobuf(response.contentType)
       ? protobufEvents(transport, response.body, protobuf)
       : jsonEvents(response.body);
   for await (const rawEvent of raw) {
@@ -78,7 +75,7 @@ export async function* watchResource<T extends KubeObject>(
   }
 }
 
-async function* jsonEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<RawWatchEvent> {
+async function* jsonEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<RawWatchEvent> {
   for await (const line of lines(body)) {
     yield JSON.parse(line) as RawWatchEvent;
   }
@@ -87,7 +84,7 @@ async function* jsonEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Raw
 /** The events of a protobuf watch; a frame that does not decode is counted and ends the watch with its DecodeError. */
 async function* protobufEvents(
   transport: Transport,
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   read: ProtobufRead,
 ): AsyncGenerator<RawWatchEvent> {
   try {
@@ -100,7 +97,7 @@ async function* protobufEvents(
   }
 }
 
-async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* lines(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of body) {
