@@ -117,7 +117,7 @@ export class HttpsTransport implements RequestSender {
 
 /** A successful answer's body: protobuf decoded by its Content-Type (the server may answer JSON all the same), or JSON parsed. */
 function answerBody(answer: Answer, request: HttpRequest): unknown {
-  if (answer.body.length === 0) {
+  if (answer.body.length === 0 || request.discardBody === true) {
     return undefined;
   }
   if (isProtobuf(answer.contentType ?? null)) {

@@ -2,7 +2,8 @@
  * Which content type the client reads built-in kinds in. kube-controller-manager, the scheduler and
  * the kubelet read them in protobuf (`--kube-api-content-type`); so do we by default, for the kinds
  * kube-protobuf's tables cover (pods, nodes, PVCs, ControllerRevisions, namespaces, events), in gets,
- * lists and watches. Custom resources are served only as JSON, and writes stay JSON (patches are JSON).
+ * lists and watches, and in the answers to writes of an object or its status. Custom resources are
+ * served only as JSON, and the bodies of writes stay JSON (patches are JSON).
  */
 import { decodeObject, PROTOBUF_KINDS, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from '@kruise-ts/kube-protobuf';
 import type { FieldFilter } from '@kruise-ts/kube-protobuf';

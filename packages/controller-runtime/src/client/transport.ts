@@ -67,8 +67,10 @@ export interface HttpRequest {
   readonly body?: unknown;
   readonly contentType?: string | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Set for a get, list or watch of a kind the server can answer in protobuf: asked for then (unless the transport reads JSON), and decoded so. */
+  /** Set for a request of a kind the server can answer in protobuf: asked for then (unless the transport reads JSON), and decoded so. */
   readonly protobuf?: ProtobufRead | undefined;
+  /** The caller has no use for a successful answer's body (a delete's): read past, not decoded. */
+  readonly discardBody?: boolean | undefined;
 }
 
 /**
@@ -91,6 +93,8 @@ const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_THROTTLE_RETRIES = 5;
 const MAX_RETRY_AFTER_MS = 10_000;
+/** More than any one object's answer: an object in etcd is at most 1.5 MiB. */
+const DISCARD_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /**
  * HTTP to the apiserver with the kubeconfig's credentials and TLS, a client-side token bucket (which
@@ -181,6 +185,11 @@ export class Transport {
 
   /** A successful answer's body: JSON parsed, or protobuf decoded (by its Content-Type: the server may answer JSON all the same). */
   async #body(response: HttpAnswer, request: HttpRequest): Promise<unknown> {
+    if (request.discardBody === true) {
+      // Read to its end, so that the connection serves the next request (undici closes it beyond the limit).
+      await response.body.dump({ limit: DISCARD_LIMIT_BYTES });
+      return undefined;
+    }
     if (!isProtobuf(contentTypeOf(response))) {
       const text = await response.body.text();
       return text === '' ? undefined : (JSON.parse(text) as unknown);
