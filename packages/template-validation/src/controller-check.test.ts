@@ -79,4 +79,28 @@ describe('checkTemplate', () => {
       await checkTemplate(context({ kind: 'valid', warnings: [] }), { subject: 'x', target: throwing }),
     ).toBeUndefined();
   });
+
+  it('builds the target once per source object (an object of the informer cache), again for a new one', async () => {
+    let builds = 0;
+    const seen: ValidationTarget[] = [];
+    const counted = (): ValidationTarget => {
+      builds += 1;
+      return target();
+    };
+    const validator = {
+      validate: (built: ValidationTarget) => {
+        seen.push(built);
+        return Promise.resolve<TemplateVerdict>({ kind: 'valid', warnings: [] });
+      },
+    };
+    const checkContext = { validator, signal: new AbortController().signal, logger };
+    const first = { metadata: { generation: 1 } };
+    await checkTemplate(checkContext, { subject: 'x', target: counted, source: first });
+    await checkTemplate(checkContext, { subject: 'x', target: counted, source: first });
+    expect(builds).toBe(1);
+    expect(seen[1]).toBe(seen[0]);
+    await checkTemplate(checkContext, { subject: 'x', target: counted, source: { metadata: { generation: 2 } } });
+    await checkTemplate(checkContext, { subject: 'x', target: counted });
+    expect(builds).toBe(3);
+  });
 });

@@ -49,11 +49,20 @@ export interface TemplateCheckContext {
  */
 export async function checkTemplate(
   context: TemplateCheckContext,
-  check: { readonly subject: string; readonly target: () => ValidationTarget },
+  check: {
+    readonly subject: string;
+    readonly target: () => ValidationTarget;
+    /**
+     * The object the target is built from, as the informer cache holds it (never mutated): its target
+     * is built once, and the validator hashes that target once. A rollout reconciles one workload
+     * object hundreds of times between its status writes.
+     */
+    readonly source?: object | undefined;
+  },
 ): Promise<string | undefined> {
   let target: ValidationTarget;
   try {
-    target = check.target();
+    target = targetOf(check);
   } catch (error) {
     context.logger.warn({ err: error }, 'The pod template could not be built for its dry run; not checked');
     return undefined;
@@ -66,6 +75,23 @@ export async function checkTemplate(
     );
   }
   return templateProblemMessage(check.subject, verdict);
+}
+
+const targetsBySource = new WeakMap<object, ValidationTarget>();
+
+function targetOf(check: {
+  readonly target: () => ValidationTarget;
+  readonly source?: object | undefined;
+}): ValidationTarget {
+  if (check.source === undefined) {
+    return check.target();
+  }
+  let target = targetsBySource.get(check.source);
+  if (target === undefined) {
+    target = check.target();
+    targetsBySource.set(check.source, target);
+  }
+  return target;
 }
 
 /** The parts of a replicated workload (CloneSet, StatefulSet) that say whether pods may be created soon. */

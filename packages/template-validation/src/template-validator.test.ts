@@ -60,6 +60,27 @@ describe('TemplateValidator', () => {
     expect(validator.dryRuns).toBe(1);
   });
 
+  it('dry-runs the same target object again once its verdict aged out', async () => {
+    let now = 0;
+    let calls = 0;
+    const run = (): Promise<void> => {
+      calls += 1;
+      return Promise.resolve();
+    };
+    const validator = new TemplateValidator({
+      dryRun: { createPod: run, createClaim: run },
+      ttlMs: 1000,
+      now: () => now,
+    });
+    const same = target();
+    await validator.validate(same, signal);
+    await validator.validate(same, signal);
+    expect(calls).toBe(1);
+    now = 1500;
+    await validator.validate(same, signal);
+    expect(calls).toBe(2);
+  });
+
   it('never caches an unknown verdict (the API server could not answer)', async () => {
     const { validator, calls } = counting(() =>
       Promise.reject(new ApiError({ code: 503, status: { message: 'unavailable', code: 503 } })),

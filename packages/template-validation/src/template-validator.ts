@@ -83,6 +83,8 @@ export function verdictOf(checked: readonly Checked[]): TemplateVerdict {
 export class TemplateValidator {
   readonly #dryRun: DryRunWriter;
   readonly #cache: VerdictCache<TemplateVerdict>;
+  /** A target's digest, once per target object (controllers pass the same one while their workload is unchanged). */
+  readonly #digests = new WeakMap<ValidationTarget, string>();
   #dryRuns = 0;
 
   constructor(options: TemplateValidatorOptions) {
@@ -92,7 +94,7 @@ export class TemplateValidator {
 
   /** The verdict on `target`, from the cache when the same pod and claims were checked recently. */
   async validate(target: ValidationTarget, signal: AbortSignal): Promise<TemplateVerdict> {
-    const key = digestOf({ pod: target.pod, claims: target.claims.map(({ claim }) => claim) });
+    const key = this.#digestOf(target);
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       return cached;
@@ -126,5 +128,14 @@ export class TemplateValidator {
   /** How many targets were sent to the API server (not answered from the cache). */
   get dryRuns(): number {
     return this.#dryRuns;
+  }
+
+  #digestOf(target: ValidationTarget): string {
+    let digest = this.#digests.get(target);
+    if (digest === undefined) {
+      digest = digestOf({ pod: target.pod, claims: target.claims.map(({ claim }) => claim) });
+      this.#digests.set(target, digest);
+    }
+    return digest;
   }
 }

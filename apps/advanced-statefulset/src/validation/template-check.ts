@@ -27,5 +27,6 @@ export async function templateProblem(
   return checkTemplate(context, {
     subject: `StatefulSet ${JSON.stringify(set.metadata.name ?? '')}`,
     target: () => statefulSetValidationTarget(set, context.shape),
+    source: set,
   });
 }

@@ -19,5 +19,6 @@ export async function templateProblem(
   return checkTemplate(context, {
     subject: `BroadcastJob ${JSON.stringify(job.metadata.name ?? '')}`,
     target: () => broadcastJobValidationTarget(job, context.shape),
+    source: job,
   });
 }

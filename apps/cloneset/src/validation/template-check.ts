@@ -22,5 +22,6 @@ export async function templateProblem(
   return checkTemplate(context, {
     subject: `CloneSet ${JSON.stringify(cs.metadata.name ?? '')}`,
     target: () => cloneSetValidationTarget(cs, context.shape),
+    source: cs,
   });
 }

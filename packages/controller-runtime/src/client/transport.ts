@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { DecodeError } from '@kruise-ts/kube-protobuf';
 
 import { TokenBucket } from '../flowcontrol/token-bucket.ts';
-import type { ApiError } from './api-error.ts';
+import { ApiError } from './api-error.ts';
 import { currentServer } from './cluster-config.ts';
 import type { KubeConfigLike } from './cluster-config.ts';
 import { acceptHeader, decodeProtobufAnswer, isProtobuf, protobufStatusText } from './content-type.ts';
@@ -17,6 +17,7 @@ import type { ApiContentType, ProtobufRead } from './content-type.ts';
 import { credentialHeaders } from './credential-headers.ts';
 import { contentTypeOf, toApiError } from './http-answer.ts';
 import type { HttpAnswer, StreamAnswer } from './http-answer.ts';
+import { requestSignal } from './request-signal.ts';
 import { requestUrl } from './request-url.ts';
 
 /** What one finished request looked like, for metrics. */
@@ -138,20 +139,31 @@ export class Transport {
   async request(request: HttpRequest): Promise<unknown> {
     const retries = this.#options.maxThrottleRetries ?? DEFAULT_THROTTLE_RETRIES;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#send(
-        request,
-        AbortSignal.timeout(this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
-      );
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        return await this.#body(response, request);
+      const outcome = await this.#attempt(request);
+      if (!(outcome instanceof ApiError)) {
+        return outcome.body;
       }
-      const error = toApiError(response, await this.#errorText(response, request));
-      if (!shouldRetry(error, request, { attempt, retries })) {
-        throw error;
+      if (!shouldRetry(outcome, request, { attempt, retries })) {
+        throw outcome;
       }
-      await sleep(Math.min((error.retryAfterSeconds ?? 1) * 1000, MAX_RETRY_AFTER_MS), undefined, {
+      await sleep(Math.min((outcome.retryAfterSeconds ?? 1) * 1000, MAX_RETRY_AFTER_MS), undefined, {
         signal: request.signal,
       });
+    }
+  }
+
+  /** One try of a request, within its timeout: the answer's body, or the ApiError of a non-2xx answer. */
+  async #attempt(request: HttpRequest): Promise<{ readonly body: unknown } | ApiError> {
+    const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const scope = requestSignal([request.signal, this.#shared.closed.signal], timeoutMs);
+    try {
+      const response = await this.#send(request, scope.signal);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        return { body: await this.#body(response, request) };
+      }
+      return toApiError(response, await this.#errorText(response, request));
+    } finally {
+      scope.release();
     }
   }
 
@@ -171,7 +183,11 @@ export class Transport {
    * destroys it and so ends the request); a non-2xx answer throws ApiError.
    */
   async stream(request: HttpRequest): Promise<StreamAnswer> {
-    const response = await this.#send(request, undefined);
+    const closed = this.#shared.closed.signal;
+    const response = await this.#send(
+      request,
+      request.signal === undefined ? closed : AbortSignal.any([request.signal, closed]),
+    );
     if (response.statusCode < 200 || response.statusCode >= 300) {
       throw toApiError(response, await this.#errorText(response, request));
     }
@@ -218,12 +234,10 @@ export class Transport {
    * streams, the body's mixin) cost more of a controller's CPU than the HTTP/1.1 client under it
    * (docs/benchmarks.md, "Issue 41"), and nothing here needs it.
    */
-  async #send(request: HttpRequest, timeout: AbortSignal | undefined): Promise<HttpAnswer> {
-    const closed = this.#shared.closed.signal;
-    closed.throwIfAborted();
+  async #send(request: HttpRequest, cancel: AbortSignal): Promise<HttpAnswer> {
+    this.#shared.closed.signal.throwIfAborted();
     const url = requestUrl(this.#server, request);
     const limiterStart = performance.now();
-    const cancel = request.signal === undefined ? closed : AbortSignal.any([request.signal, closed]);
     await this.#limiter.wait(cancel);
     if (!READ_VERBS.has(request.verb)) {
       this.#writeGuard?.();
@@ -232,7 +246,6 @@ export class Transport {
     const { headers, dispatcher } = await this.#authenticate(request);
     const accept = headers['Accept'];
     cancel.throwIfAborted();
-    const signals = [cancel, timeout].filter((s): s is AbortSignal => s !== undefined);
     let code = '<error>';
     try {
       const response = await dispatcher.request({
@@ -241,7 +254,7 @@ export class Transport {
         method: request.method,
         headers,
         body: request.body === undefined ? null : JSON.stringify(request.body),
-        ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
+        signal: cancel,
       });
       code = String(response.statusCode);
       return response;
