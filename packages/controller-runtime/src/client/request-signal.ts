@@ -2,10 +2,11 @@
  * One request's abort signal: aborted with the reason of the first of `sources` that aborts, or with a
  * TimeoutError after `timeoutMs`; `release` removes its listeners and timer once the request is done.
  *
- * `AbortSignal.any` and `AbortSignal.timeout` give the same signal, at several times the cost for a
- * request that ends normally: every composite signal is tracked through weak references until it is
- * collected, and every timeout's timer runs to its end. Per request, that was 2–3% of a controller's
- * CPU in a 1,000-pod ReCreate (docs/benchmarks.md, "Issue 41").
+ * `AbortSignal.any` and `AbortSignal.timeout` give the same signal, at a cost that outlives the
+ * request: every composite signal is tracked through weak references until it is collected, and every
+ * timeout's timer runs its full 30 s and then fires. After a burst of thousands of writes, those
+ * timers were what our process did for the next 30 s: the idle tail that made its idle CPU 3.4–3.6×
+ * kruise-manager's (docs/benchmarks.md, "Issue 41"), and 2–3% of a 1,000-pod ReCreate's CPU.
  */
 export interface RequestSignal {
   readonly signal: AbortSignal;
