@@ -69,7 +69,11 @@ async function servedData(c: Client, key: { namespace: string; name: string }): 
     method: 'GET',
     path: resourcePath(controllerRevisionResource, key),
   });
-  const text = await response.text();
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of response.body) {
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
   return /"data":(\{.*\}),"revision":\d+\}\s*$/.exec(text)?.[1] ?? `<no data in ${text}>`;
 }
 
