@@ -3,9 +3,9 @@
  * revision ensured), its claimed pods split into live ordinals and condemned ones, and its claims.
  */
 import type { FeatureGates } from '@kruise-ts/app-config';
-import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '@kruise-ts/api';
+import type { PersistentVolumeClaim, Pod, StatefulSet } from '@kruise-ts/api';
 import { keyOf, objectReference } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { activeRevisions, templateFromRevision } from '@kruise-ts/revision';
 import type { ActiveRevisions } from '@kruise-ts/revision';
 import {
@@ -16,6 +16,7 @@ import {
   newControllerRef,
   staleObject,
 } from '@kruise-ts/workload';
+import type { WorkloadReadCaches } from '@kruise-ts/workload';
 
 import { inRange, liveOrdinals, parseReserveOrdinals, podOrdinal, replicaRange } from './ordinals.ts';
 import { reserveCondemnsEveryPod } from './reserve-guard.ts';
@@ -23,11 +24,7 @@ import { statefulSetKey, statefulSetResource } from './statefulset-resource.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
 
 /** The caches the read phase takes its objects from. */
-export interface ReadCaches {
-  readonly pods: Lister<Pod>;
-  readonly pvcs: Lister<PersistentVolumeClaim>;
-  readonly revisions: Lister<ControllerRevision>;
-}
+export type ReadCaches = WorkloadReadCaches;
 
 /** The state of one set, why the reconcile must wait, or a spec it cannot carry out. */
 export type ReadResult =

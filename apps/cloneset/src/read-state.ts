@@ -1,6 +1,6 @@
-import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
+import type { CloneSet, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import { CONTROLLER_UID_INDEX, controllerRef, keyOf, objectReference } from '@kruise-ts/controller-runtime';
-import type { DeepReadonly, Lister } from '@kruise-ts/controller-runtime';
+import type { DeepReadonly } from '@kruise-ts/controller-runtime';
 import { templateFromRevision } from '@kruise-ts/revision';
 import {
   claimCandidates,
@@ -12,6 +12,7 @@ import {
   newControllerRef,
   staleObject,
 } from '@kruise-ts/workload';
+import type { WorkloadReadCaches } from '@kruise-ts/workload';
 
 import { cloneSetKey, cloneSetResource } from './cloneset-resource.ts';
 import { cleanupClaims } from './pvc-cleanup.ts';
@@ -21,11 +22,7 @@ import { resolveStrategy } from './strategy-values.ts';
 import type { SyncContext, SyncState } from './sync/sync-context.ts';
 
 /** The caches the read phase takes its objects from. */
-export interface ReadCaches {
-  readonly pods: Lister<Pod>;
-  readonly pvcs: Lister<PersistentVolumeClaim>;
-  readonly revisions: Lister<ControllerRevision>;
-}
+export type ReadCaches = WorkloadReadCaches;
 
 /** The state of one CloneSet, or why the reconcile must wait. */
 export type ReadResult =

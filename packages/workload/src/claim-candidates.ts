@@ -4,12 +4,20 @@
  * the fresh owner check before adopting, and whether the cache has caught up with our own writes.
  */
 import { CONTROLLER_UID_INDEX, isNotFound, matchesLabelSelector, NO_CONTROLLER } from '@kruise-ts/controller-runtime';
+import type { ControllerRevision, PersistentVolumeClaim, Pod } from '@kruise-ts/api';
 import type { DeepReadonly, KubeObject, LabelSelector, Lister } from '@kruise-ts/controller-runtime';
 
 import type { ResourceVersionExpectations } from './expectations/resource-version-expectations.ts';
 import { isSameLiveOwner } from './claim.ts';
 import type { ClaimOwner } from './claim.ts';
 import { isBeingDeleted } from './pod-state.ts';
+
+/** The caches a replicated workload (CloneSet, Advanced StatefulSet) reads its pods, claims and revisions from. */
+export interface WorkloadReadCaches {
+  readonly pods: Lister<Pod>;
+  readonly pvcs: Lister<PersistentVolumeClaim>;
+  readonly revisions: Lister<ControllerRevision>;
+}
 
 /** A workload object as it claims: its identity and whether it is being deleted. */
 export function claimOwnerOf(object: {

@@ -104,6 +104,7 @@ export type { LimitUpdateCandidatesOptions } from './update-limit.ts';
 export { ownerKeyOf, soleSelectingOwner, watchOwnedClaims, watchOwnedPods } from './owned-object-events.ts';
 export type { OwnedObjectHandlerDeps, SelectingOwner } from './owned-object-events.ts';
 export { claimCandidates, claimOwnerOf, freshOwnerCheck, staleObject } from './claim-candidates.ts';
+export type { WorkloadReadCaches } from './claim-candidates.ts';
 export { statusPatch, updateStatus } from './status-patch.ts';
 export type { StatusWriter } from './status-patch.ts';
 export { cachedParser } from './cached-parse.ts';

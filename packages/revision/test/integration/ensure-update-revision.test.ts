@@ -2,6 +2,8 @@
  * ensureUpdateRevision against a real kube-apiserver: names, idempotence, rollback, collisions, and the
  * bytes the API server stores (and serves to OpenKruise) for `data`.
  */
+import { text as streamText } from 'node:stream/consumers';
+
 import type { ControllerRevision, PodTemplateSpec } from '@kruise-ts/api';
 import {
   ApiError,
@@ -69,11 +71,7 @@ async function servedData(c: Client, key: { namespace: string; name: string }): 
     method: 'GET',
     path: resourcePath(controllerRevisionResource, key),
   });
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of response.body) {
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await streamText(response.body);
   return /"data":(\{.*\}),"revision":\d+\}\s*$/.exec(text)?.[1] ?? `<no data in ${text}>`;
 }
 
